@@ -1,0 +1,462 @@
+"""Hash-consed, immutable terms: the one term representation of the whole project.
+
+A term is a constant, a variable or a compound (seed 000 §2.1).  Terms are
+*hash-consed*: building a term that is structurally equal to a live one returns
+that very object, so equality is identity and hashing is O(1), and every
+distinct term has a unique integer ``id`` that the congruence closure works on.
+
+Every traversal here is iterative, so a term nested 100,000 levels deep can be
+built, printed, hashed, compared, matched and substituted without touching
+Python's recursion limit.  Traversals that only need each *distinct* subterm
+once walk the term as a DAG (shared subterms visited once).
+"""
+
+from __future__ import annotations
+
+import itertools
+import threading
+import weakref
+from collections.abc import Iterator, Mapping
+from typing import Optional
+
+__all__ = [
+    "CONST",
+    "VAR",
+    "COMPOUND",
+    "Path",
+    "Term",
+    "const",
+    "var",
+    "compound",
+    "is_identifier",
+    "to_str",
+    "to_json",
+    "free_vars",
+    "subterm_at",
+    "replace_at",
+    "positions",
+    "unique_subterms",
+    "substitute",
+    "match",
+]
+
+CONST = 0
+"""Kind of a constant such as ``apple``."""
+VAR = 1
+"""Kind of a variable such as ``var(X)``."""
+COMPOUND = 2
+"""Kind of a compound such as ``pair(apple,green)`` or ``tuple()``."""
+
+Path = tuple[int, ...]
+"""A position in a term: the 0-based child indices from the root (``()`` is the root)."""
+
+_IDENT = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def is_identifier(name: str) -> bool:
+    """Tell whether ``name`` is a legal identifier: ASCII ``\\w+`` (seed 000 §3.2).
+
+    Args:
+        name: The candidate name.
+
+    Returns:
+        True when ``name`` is non-empty and made of ``[A-Za-z0-9_]`` only.
+    """
+    return bool(name) and all(ch in _IDENT for ch in name)
+
+
+class Term:
+    """An immutable, hash-consed term node.
+
+    Never instantiate directly: use :func:`const`, :func:`var` and
+    :func:`compound`, which return the unique live node for a structure.
+    Equality and hashing are identity-based and therefore O(1).
+    """
+
+    __slots__ = ("kind", "name", "args", "id", "size", "ground", "height", "__weakref__")
+
+    kind: int
+    """CONST, VAR or COMPOUND."""
+    name: str
+    """Constant name, variable name, or constructor of a compound."""
+    args: tuple["Term", ...]
+    """Children of a compound (empty for constants and variables)."""
+    id: int
+    """Unique id of this distinct term (never reused in a process)."""
+    size: int
+    """Size: the number of nodes of the term as a tree (seed 000 §3.4)."""
+    ground: bool
+    """True when the term contains no variable."""
+    height: int
+    """Number of nodes on the longest root-to-leaf path (a leaf has height 1)."""
+
+    def __setattr__(self, key: str, value: object) -> None:
+        raise AttributeError("terms are immutable")
+
+    def __delattr__(self, key: str) -> None:
+        raise AttributeError("terms are immutable")
+
+    def __reduce__(self):  # pragma: no cover - pickling would break hash-consing
+        raise TypeError("terms are not picklable; store their text instead")
+
+    def __copy__(self) -> "Term":
+        return self
+
+    def __deepcopy__(self, memo: dict) -> "Term":
+        return self
+
+    @property
+    def is_const(self) -> bool:
+        """True for a constant."""
+        return self.kind == CONST
+
+    @property
+    def is_var(self) -> bool:
+        """True for a variable."""
+        return self.kind == VAR
+
+    @property
+    def is_compound(self) -> bool:
+        """True for a compound (including zero-argument ones like ``tuple()``)."""
+        return self.kind == COMPOUND
+
+    @property
+    def arity(self) -> int:
+        """Number of children."""
+        return len(self.args)
+
+    def __str__(self) -> str:
+        return to_str(self)
+
+    def __repr__(self) -> str:
+        text = to_str(self) if self.size <= 200 else to_str(self)[:200] + "…"
+        return f"Term({text})"
+
+
+# The intern table maps a structural key to the live node.  Keys hold the
+# children themselves (hashed by identity), so a key can never be confused with
+# a key of a dead node; values are weak so unused terms are freed.
+_table: "weakref.WeakValueDictionary[tuple, Term]" = weakref.WeakValueDictionary()
+_lock = threading.Lock()  # solver workers build terms off the UI thread
+_ids = itertools.count(1)
+_new = object.__new__
+_set = object.__setattr__
+
+
+def _make(kind: int, name: str, args: tuple[Term, ...]) -> Term:
+    key = (kind, name, args)
+    with _lock:
+        node = _table.get(key)
+        if node is not None:
+            return node
+        node = _new(Term)
+        _set(node, "kind", kind)
+        _set(node, "name", name)
+        _set(node, "args", args)
+        _set(node, "id", next(_ids))
+        if args:
+            _set(node, "size", 1 + sum(a.size for a in args))
+            _set(node, "ground", all(a.ground for a in args))
+            _set(node, "height", 1 + max(a.height for a in args))
+        else:
+            _set(node, "size", 1)
+            _set(node, "ground", kind != VAR)
+            _set(node, "height", 1)
+        _table[key] = node
+        return node
+
+
+def const(name: str) -> Term:
+    """Return the constant ``name``.
+
+    Args:
+        name: The constant's name.
+
+    Returns:
+        The unique constant node.
+    """
+    return _make(CONST, name, ())
+
+
+def var(name: str) -> Term:
+    """Return the variable ``var(name)``.
+
+    Args:
+        name: The variable's name (the key used in substitutions).
+
+    Returns:
+        The unique variable node.
+    """
+    return _make(VAR, name, ())
+
+
+def compound(name: str, args: "tuple[Term, ...] | list[Term]" = ()) -> Term:
+    """Return the compound ``name(args...)``; ``compound("t")`` is ``t()``.
+
+    Args:
+        name: The constructor.
+        args: The children, in order.
+
+    Returns:
+        The unique compound node.
+    """
+    return _make(COMPOUND, name, tuple(args))
+
+
+def to_str(term: Term) -> str:
+    """Print a term canonically: no spaces, variables as ``var(X)``.
+
+    Args:
+        term: The term to print.
+
+    Returns:
+        The canonical text, e.g. ``pair(apple,var(X))``.
+    """
+    out: list[str] = []
+    stack: list[object] = [term]
+    push, pop, emit = stack.append, stack.pop, out.append
+    while stack:
+        item = pop()
+        if type(item) is str:
+            emit(item)
+            continue
+        t: Term = item  # type: ignore[assignment]
+        if t.kind == CONST:
+            emit(t.name)
+        elif t.kind == VAR:
+            emit("var(")
+            emit(t.name)
+            emit(")")
+        else:
+            emit(t.name)
+            emit("(")
+            push(")")
+            args = t.args
+            for i in range(len(args) - 1, -1, -1):
+                push(args[i])
+                if i:
+                    push(",")
+    return "".join(out)
+
+
+def to_json(term: Term) -> str:
+    """Serialise a term as nested JSON ``{"kind", "name", "args"}`` text.
+
+    Written without ``json.dumps`` on nested dicts, which recurses per level.
+
+    Args:
+        term: The term to serialise.
+
+    Returns:
+        Compact JSON text with keys in the order kind, name, args.
+    """
+    import json
+
+    kinds = ("const", "var", "compound")
+    out: list[str] = []
+    stack: list[object] = [term]
+    while stack:
+        item = stack.pop()
+        if type(item) is str:
+            out.append(item)
+            continue
+        t: Term = item  # type: ignore[assignment]
+        out.append('{"kind": "%s", "name": %s, "args": [' % (kinds[t.kind], json.dumps(t.name)))
+        stack.append("]}")
+        for i in range(len(t.args) - 1, -1, -1):
+            stack.append(t.args[i])
+            if i:
+                stack.append(", ")
+    return "".join(out)
+
+
+def unique_subterms(term: Term) -> list[Term]:
+    """List every distinct subterm once, children before parents (post-order).
+
+    Args:
+        term: The root.
+
+    Returns:
+        Distinct subterms; the root is last.
+    """
+    seen: set[int] = set()
+    order: list[Term] = []
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, expanded = stack.pop()
+        if expanded:
+            order.append(t)
+            continue
+        if t.id in seen:
+            continue
+        seen.add(t.id)
+        stack.append((t, True))
+        for child in reversed(t.args):
+            if child.id not in seen:
+                stack.append((child, False))
+    return order
+
+
+def free_vars(term: Term) -> frozenset[str]:
+    """Return the names of the variables occurring in ``term``.
+
+    Args:
+        term: The term to scan.
+
+    Returns:
+        The set of variable names (empty for a ground term).
+    """
+    if term.ground:
+        return frozenset()
+    names: set[str] = set()
+    seen: set[int] = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if t.ground or t.id in seen:
+            continue  # ground subtrees hold no variables: skip them whole
+        seen.add(t.id)
+        if t.kind == VAR:
+            names.add(t.name)
+        else:
+            stack.extend(t.args)
+    return frozenset(names)
+
+
+def subterm_at(term: Term, path: Path) -> Term:
+    """Return the subterm at ``path``.
+
+    Args:
+        term: The root.
+        path: Child indices from the root.
+
+    Returns:
+        The subterm.
+
+    Raises:
+        IndexError: When the path leaves the term.
+    """
+    t = term
+    for i in path:
+        if not 0 <= i < len(t.args):
+            raise IndexError(f"path {list(path)} leaves the term")
+        t = t.args[i]
+    return t
+
+
+def replace_at(term: Term, path: Path, new: Term) -> Term:
+    """Return ``term`` with the subterm at ``path`` replaced by ``new``.
+
+    Args:
+        term: The root.
+        path: Child indices from the root; ``()`` replaces the whole term.
+        new: The replacement.
+
+    Returns:
+        The new root (sharing every untouched subterm with ``term``).
+
+    Raises:
+        IndexError: When the path leaves the term.
+    """
+    spine = [term]
+    for i in path:
+        t = spine[-1]
+        if not 0 <= i < len(t.args):
+            raise IndexError(f"path {list(path)} leaves the term")
+        spine.append(t.args[i])
+    result = new
+    for depth in range(len(path) - 1, -1, -1):
+        parent = spine[depth]
+        i = path[depth]
+        result = _make(COMPOUND, parent.name, parent.args[:i] + (result,) + parent.args[i + 1 :])
+    return result
+
+
+def positions(term: Term, only_ground: bool = False) -> Iterator[tuple[Path, Term]]:
+    """Yield every position and its subterm in pre-order (root first).
+
+    Args:
+        term: The root.
+        only_ground: Yield only positions holding ground subterms (their
+            subterms are ground too, and non-ground positions are still
+            descended into).
+
+    Yields:
+        ``(path, subterm)`` pairs.
+    """
+    stack: list[tuple[Path, Term]] = [((), term)]
+    while stack:
+        path, t = stack.pop()
+        if not only_ground or t.ground:
+            yield path, t
+        args = t.args
+        for i in range(len(args) - 1, -1, -1):
+            stack.append((path + (i,), args[i]))
+
+
+def substitute(term: Term, sigma: Mapping[str, Term]) -> Term:
+    """Replace variables by their bindings in ``sigma`` (unbound ones stay).
+
+    Args:
+        term: The term to instantiate.
+        sigma: Variable name -> term.
+
+    Returns:
+        The instantiated term.
+    """
+    if term.ground or not sigma:
+        return term
+    done: dict[int, Term] = {}
+    stack: list[tuple[Term, bool]] = [(term, False)]
+    while stack:
+        t, expanded = stack.pop()
+        if t.id in done:
+            continue
+        if t.ground:
+            done[t.id] = t
+        elif t.kind == VAR:
+            done[t.id] = sigma.get(t.name, t)
+        elif expanded:
+            done[t.id] = _make(COMPOUND, t.name, tuple(done[a.id] for a in t.args))
+        else:
+            stack.append((t, True))
+            stack.extend((a, False) for a in t.args if a.id not in done)
+    return done[term.id]
+
+
+def match(
+    pattern: Term, term: Term, sigma: Optional[Mapping[str, Term]] = None
+) -> Optional[dict[str, Term]]:
+    """Syntactically match ``pattern`` against ``term`` (one-way unification).
+
+    Variables of ``pattern`` bind to subterms of ``term``; a variable bound
+    twice must bind the same term.  Variables inside ``term`` are treated like
+    any other node (only the pattern's variables bind).
+
+    Args:
+        pattern: The pattern, e.g. a rule's left-hand side.
+        term: The term to match against.
+        sigma: Bindings to extend (not modified).
+
+    Returns:
+        The extended substitution, or None when there is no match.
+    """
+    binding: dict[str, Term] = dict(sigma) if sigma else {}
+    stack = [(pattern, term)]
+    while stack:
+        p, t = stack.pop()
+        if p.ground:
+            if p is t:  # hash-consing: equal ground terms are the same node
+                continue
+            return None
+        if p.kind == VAR:
+            bound = binding.get(p.name)
+            if bound is None:
+                binding[p.name] = t
+            elif bound is not t:
+                return None
+            continue
+        if p.kind != t.kind or p.name != t.name or len(p.args) != len(t.args):
+            return None
+        stack.extend(zip(p.args, t.args))
+    return binding

@@ -1,0 +1,105 @@
+"""Loader for the term syntax (``term.lark``): text -> hash-consed :class:`core.terms.Term`.
+
+The parser is Lark's LALR with the transformer applied *during* parsing
+(``transformer=`` on the parser): each rule is reduced bottom-up straight into
+a term, so no parse tree is built and no Python recursion happens, whatever the
+nesting depth.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from importlib import resources
+from typing import Optional
+
+from lark import Lark, Transformer
+from lark.exceptions import UnexpectedInput, VisitError
+
+from core.terms import Term, compound, const, var
+
+from .errors import ParseError, from_lark
+
+__all__ = ["TermBuilder", "parse_term", "grammar_text", "strip_whitespace"]
+
+
+class TermBuilder(Transformer):
+    """Lark callbacks that build terms; reusable by grammars that import ``term``."""
+
+    def start(self, children: list) -> Term:
+        """The whole input is one term."""
+        return children[0]
+
+    def const(self, children: list) -> Term:
+        """``apple`` -> Const(apple)."""
+        return const(str(children[0]))
+
+    def empty_compound(self, children: list) -> Term:
+        """``tuple()`` -> Compound(tuple, []), different from the constant ``tuple``."""
+        return compound(str(children[0]), ())
+
+    def compound(self, children: list) -> Term:
+        """``f(a,b)`` -> Compound(f, [a, b]); ``var(X)`` (any case of var) -> Var(X)."""
+        name, args = str(children[0]), children[1:]
+        # The seed's /^var\((\w+)\)$/i: only a bare identifier inside var(...)
+        # makes a variable; var(f(x)) or var(a,b) stay compounds named var.
+        if len(args) == 1 and name.lower() == "var" and args[0].is_const:
+            return var(args[0].name)
+        return compound(name, args)
+
+
+def grammar_text(name: str = "term.lark") -> str:
+    """Return the text of one of this package's grammar files.
+
+    Args:
+        name: File name inside ``grammar/``.
+
+    Returns:
+        The grammar source.
+    """
+    return resources.files("grammar").joinpath(name).read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Lark:
+    return Lark(grammar_text(), parser="lalr", transformer=TermBuilder(), maybe_placeholders=False)
+
+
+def parse_term(text: str, filename: Optional[str] = None) -> Term:
+    """Parse one term.
+
+    Args:
+        text: The term's text; whitespace between tokens is allowed.
+        filename: Shown in error messages, if the text came from a file.
+
+    Returns:
+        The (hash-consed) term.
+
+    Raises:
+        ParseError: With line, column, the offending line, a caret and what
+            was expected.
+    """
+    if not text.strip():
+        return _raise_empty(text, filename)
+    try:
+        return _parser().parse(text)
+    except UnexpectedInput as err:
+        raise from_lark(err, text, filename) from None
+    except VisitError as err:  # pragma: no cover - callbacks do not raise
+        raise ParseError(str(err.orig_exc), filename=filename) from None
+
+
+def _raise_empty(text: str, filename: Optional[str]) -> Term:
+    raise ParseError("empty input: expected a term", text=text or " ", line=1, column=1,
+                     filename=filename, expected=["an identifier"])
+
+
+def strip_whitespace(text: str) -> str:
+    """Remove every whitespace character, as the seed's dev panel and construct modal do.
+
+    Args:
+        text: Raw input.
+
+    Returns:
+        The text with all whitespace removed.
+    """
+    return "".join(text.split())

@@ -1,0 +1,205 @@
+"""Hash-consed terms: structure, Size, traversals, substitution and matching.
+
+Brute-force references here are plain recursive functions over small terms,
+written independently of the iterative implementations they check.
+"""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tests.strategies import VARS, terms
+
+from core.terms import (
+    COMPOUND,
+    CONST,
+    VAR,
+    compound,
+    const,
+    free_vars,
+    is_identifier,
+    match,
+    positions,
+    replace_at,
+    subterm_at,
+    substitute,
+    to_json,
+    to_str,
+    unique_subterms,
+    var,
+)
+
+# -- independent recursive references (small inputs only) -------------------
+
+
+def ref_str(t) -> str:
+    if t.kind == CONST:
+        return t.name
+    if t.kind == VAR:
+        return f"var({t.name})"
+    return t.name + "(" + ",".join(ref_str(a) for a in t.args) + ")"
+
+
+def ref_size(t) -> int:
+    return 1 + sum(ref_size(a) for a in t.args)
+
+
+def ref_vars(t) -> set:
+    if t.kind == VAR:
+        return {t.name}
+    return set().union(*[ref_vars(a) for a in t.args]) if t.args else set()
+
+
+def ref_match(p, t, s):
+    if p.kind == VAR:
+        if p.name in s:
+            return s if ref_str(s[p.name]) == ref_str(t) else None
+        return {**s, p.name: t}
+    if p.kind != t.kind or p.name != t.name or len(p.args) != len(t.args):
+        return None
+    for pa, ta in zip(p.args, t.args):
+        s = ref_match(pa, ta, s)
+        if s is None:
+            return None
+    return s
+
+
+def ref_json(t):
+    kind = {CONST: "const", VAR: "var", COMPOUND: "compound"}[t.kind]
+    return {"kind": kind, "name": t.name, "args": [ref_json(a) for a in t.args]}
+
+
+# -- seed 000 §3.4: Size examples ------------------------------------------
+
+
+def test_seed_size_examples():
+    assert const("apple").size == 1
+    assert var("X").size == 1
+    assert compound("pair", [const("apple"), const("green")]).size == 3
+    assert compound("rev_pair", [var("Y"), var("X")]).size == 3
+
+
+def test_hash_consing_gives_identity():
+    a = compound("pair", [const("apple"), var("X")])
+    b = compound("pair", (const("apple"), var("X")))
+    assert a is b and a.id == b.id
+    assert const("t") is not compound("t", [])  # t and t() are different terms
+    assert const("X") is not var("X")
+    assert len({a, b, const("apple")}) == 2
+
+
+def test_terms_are_immutable():
+    t = const("a")
+    try:
+        t.name = "b"  # type: ignore[misc]
+    except AttributeError:
+        pass
+    else:  # pragma: no cover
+        raise AssertionError("a term attribute could be assigned")
+    assert t.name == "a"
+
+
+def test_identifiers_are_ascii_word_characters():
+    assert is_identifier("green_apple") and is_identifier("x1") and is_identifier("123")
+    for bad in ["", "a-b", "a b", "café", "a:b", "ä"]:
+        assert not is_identifier(bad)
+
+
+@given(terms())
+def test_printing_matches_reference_and_size(t):
+    assert to_str(t) == ref_str(t) == str(t)
+    assert t.size == ref_size(t)
+    assert t.ground == (not ref_vars(t))
+    assert free_vars(t) == ref_vars(t)
+
+
+@given(terms())
+def test_json_matches_reference(t):
+    assert json.loads(to_json(t)) == ref_json(t)
+
+
+@given(terms())
+def test_positions_address_every_node(t):
+    pos = list(positions(t))
+    assert len(pos) == t.size
+    assert pos[0] == ((), t)
+    for path, sub in pos:
+        assert subterm_at(t, path) is sub
+        assert replace_at(t, path, sub) is t  # replacing a node by itself changes nothing
+    ground = [p for p, s in positions(t, only_ground=True)]
+    assert ground == [p for p, s in pos if s.ground]
+
+
+@given(terms(), st.data())
+def test_replace_at_only_changes_that_position(t, data):
+    pos = list(positions(t))
+    path, _ = data.draw(st.sampled_from(pos))
+    new = const("NEW")
+    r = replace_at(t, path, new)
+    assert subterm_at(r, path) is new
+    for p, s in positions(t):
+        if p[: len(path)] != path and path[: len(p)] != p:  # disjoint positions
+            assert subterm_at(r, p) is s
+
+
+def test_unique_subterms_children_first():
+    t = compound("f", [compound("g", [const("a")]), compound("g", [const("a")]), const("a")])
+    order = unique_subterms(t)
+    assert [str(x) for x in order] == ["a", "g(a)", "f(g(a),g(a),a)"]
+
+
+@given(terms(), st.dictionaries(VARS, terms(allow_vars=False, max_leaves=4)))
+def test_match_recovers_substitution(p, sigma):
+    inst = substitute(p, sigma)
+    got = match(p, inst)
+    assert got is not None
+    for name in free_vars(p):
+        assert got[name] is sigma.get(name, var(name))
+    assert substitute(p, got) is inst
+
+
+@given(terms(max_leaves=6), terms(max_leaves=8))
+def test_match_agrees_with_reference(p, t):
+    ours = match(p, t)
+    ref = ref_match(p, t, {})
+    assert (ours is None) == (ref is None)
+    if ours is not None:
+        assert {k: str(v) for k, v in ours.items()} == {k: ref_str(v) for k, v in ref.items()}
+
+
+def test_match_examples():
+    p = compound("pair", [var("X"), var("X")])
+    assert match(p, compound("pair", [const("a"), const("a")])) == {"X": const("a")}
+    assert match(p, compound("pair", [const("a"), const("b")])) is None
+    assert match(const("a"), const("a")) == {}
+    assert match(const("a"), compound("a", [])) is None
+
+
+DEPTH = 100_000
+
+
+def nested(depth: int, leaf):
+    t = leaf
+    for _ in range(depth):
+        t = compound("f", [t])
+    return t
+
+
+def test_very_deep_terms_build_print_hash_compare():
+    deep = nested(DEPTH, var("X"))
+    again = nested(DEPTH, var("X"))
+    assert deep is again and hash(deep) == hash(again)
+    assert deep.height == DEPTH + 1 and deep.size == DEPTH + 1
+    text = to_str(deep)
+    assert text == "f(" * DEPTH + "var(X)" + ")" * DEPTH
+    assert free_vars(deep) == {"X"}
+    assert len(list(unique_subterms(deep))) == DEPTH + 1
+    ground = substitute(deep, {"X": const("a")})
+    assert ground.ground and ground is nested(DEPTH, const("a"))
+    assert match(deep, ground) == {"X": const("a")}
+    assert json.loads(to_json(const("a"))) == {"kind": "const", "name": "a", "args": []}
+    assert to_json(ground).count('"compound"') == DEPTH
+    assert replace_at(deep, (0,) * DEPTH, const("b")) is nested(DEPTH, const("b"))
