@@ -25,6 +25,7 @@ _TERMINAL_NAMES = {
     "ESCAPED_STRING": "a string",
     "INT": "an integer",
     "SIGNED_INT": "an integer",
+    "NEG_INT": "a negative integer",
     "NUMBER": "a number",
     "LEVEL": '"level"',
     "PACK": '"pack"',

@@ -1,0 +1,321 @@
+"""Congruence closure over hash-consed ground terms (union-find + signature table + use lists).
+
+Seed 000's ``CalculateEquivalenceRelation`` collects every distinct ground subterm of the
+current term, unions the two sides of every ground ``equiv(a,b)``, then merges compound
+terms with the same signature ``(constructor, arity, child classes)`` until nothing changes.
+The original repeats a full pass over all terms until a fixpoint (quadratic or worse).
+This module computes the same relation with the classic algorithm (Downey-Sethi-Tarjan /
+Nelson-Oppen, organised like egg's ``EGraph::rebuild``):
+
+* **Union-find** over dense term indices, with path halving; a union keeps as root the
+  class with the longer *use list*, so the smaller list is the one that moves.
+* **Use lists**: for every class root, the compound terms that have a child in the class.
+  When a class stops being a root, exactly its use list holds the terms whose signature
+  changed; they go onto a *pending* list.
+* **Signature table**: ``(name, child roots...) -> term``.  ``rebuild`` re-canonicalises each
+  pending term; meeting a different class under the same signature means the two are
+  congruent, so they are unioned (which may queue more pending terms).  Entries keyed by a
+  non-root are stale but harmless: lookups always use roots.
+
+Each term is re-signatured only when one of its children's classes is the smaller side of a
+union, so the total work is ``O(A log n)`` signature computations for total arity ``A``
+(near ``O(n log n)``), instead of a pass over every term per round.
+
+Classes are kept as circular linked lists of members, so listing a class costs its size and
+a union splices two lists in O(1).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from operator import attrgetter
+
+from core.terms import Term
+
+__all__ = ["CongruenceClosure", "ground_subterms"]
+
+_by_id = attrgetter("id")
+
+
+def ground_subterms(roots: Iterable[Term]) -> list[Term]:
+    """List the distinct ground subterms of ``roots``, children before parents.
+
+    A non-ground node is skipped but its ground descendants are included.
+
+    Args:
+        roots: The terms to scan.
+
+    Returns:
+        Every distinct ground subterm once, children before parents (by term id).
+    """
+    # A child is always built before its parent, so term ids are a topological order:
+    # collect with a plain DFS, then sort by id (cheaper than an explicit post-order).
+    seen: set[int] = set()
+    found: list[Term] = []
+    stack = list(roots)
+    pop, push = stack.pop, stack.extend
+    while stack:
+        t = pop()
+        if t.id in seen:
+            continue
+        seen.add(t.id)
+        if t.ground:
+            found.append(t)
+        push(t.args)
+    found.sort(key=_by_id)
+    return found
+
+
+class CongruenceClosure:
+    """The congruence closure of a set of ground terms and equations between them.
+
+    Build it once; then query :meth:`find`, :meth:`same`, :meth:`class_of`, :meth:`classes`.
+    :meth:`union` followed by :meth:`rebuild` adds equations incrementally.
+
+    Args:
+        terms: Terms whose distinct ground subterms make up the universe.
+        equations: Pairs of ground terms to identify; their subterms are added to the
+            universe if missing.
+    """
+
+    __slots__ = ("terms", "_index", "_kids", "_parent", "_use", "_next", "_count",
+                 "_table", "_pending", "_unions")
+
+    def __init__(self, terms: Iterable[Term] = (), equations: Iterable[tuple[Term, Term]] = ()):
+        self.terms: list[Term] = []
+        """Every term of the universe, by dense index."""
+        self._index: dict[int, int] = {}   # term id -> dense index
+        self._kids: list[tuple[int, ...]] = []
+        self._parent: list[int] = []       # union-find forest
+        self._use: list[list[int] | None] = []  # root -> parents having a child in the class
+        self._next: list[int] = []         # circular member lists
+        self._count: list[int] = []        # root -> class size
+        self._table: dict[tuple, int] = {}  # signature -> a term with it
+        self._pending: list[int] = []      # terms whose signature may have changed
+        self._unions = 0
+        equations = list(equations)
+        self.add_all(list(terms) + [t for pair in equations for t in pair])
+        for a, b in equations:
+            self.union(a, b)
+        self.rebuild()
+
+    # -- building -------------------------------------------------------------------------
+    def add_all(self, roots: Iterable[Term]) -> None:
+        """Add the distinct ground subterms of ``roots`` to the universe.
+
+        Args:
+            roots: Terms to add (non-ground parts are skipped).
+        """
+        index, terms, kids, parent = self._index, self.terms, self._kids, self._parent
+        use, nxt, count, table = self._use, self._next, self._count, self._table
+        find = self._find
+        # Before any union every term is its own root, and distinct hash-consed terms have
+        # distinct (name, children) keys, so the signature is the children's indices and
+        # cannot collide: the bulk build needs no find() and no collision check.
+        fresh = self._unions == 0
+        for t in ground_subterms(r for r in roots if r.id not in index):
+            if t.id in index:
+                continue
+            i = len(terms)
+            index[t.id] = i
+            terms.append(t)
+            parent.append(i)
+            use.append([])
+            nxt.append(i)
+            count.append(1)
+            if t.args:
+                ks = tuple([index[a.id] for a in t.args])
+                kids.append(ks)
+                if fresh:
+                    for k in ks:
+                        use[k].append(i)  # a repeated child is listed twice: harmless
+                    table[(t.name,) + ks] = i
+                    continue
+                for k in ks:
+                    use[find(k)].append(i)
+                sig = (t.name,) + tuple([find(k) for k in ks])
+                other = table.get(sig)
+                if other is None:
+                    table[sig] = i
+                elif find(other) != find(i):
+                    self._pending.append(i)  # congruent to an existing term: rebuild merges
+            else:
+                kids.append(())
+
+    def _find(self, i: int) -> int:
+        parent = self._parent
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]  # path halving
+            i = parent[i]
+        return i
+
+    def _union(self, a: int, b: int) -> bool:
+        ra, rb = self._find(a), self._find(b)
+        if ra == rb:
+            return False
+        use = self._use
+        ua, ub = use[ra], use[rb]
+        if len(ua) > len(ub):  # the root keeps the longer use list; the shorter one moves
+            ra, rb, ua, ub = rb, ra, ub, ua
+        self._parent[ra] = rb
+        self._count[rb] += self._count[ra]
+        nxt = self._next
+        nxt[ra], nxt[rb] = nxt[rb], nxt[ra]  # splice the circular member lists
+        self._pending.extend(ua)  # their signatures mention ra, which is no longer a root
+        ub.extend(ua)
+        use[ra] = None
+        self._unions += 1
+        return True
+
+    def union(self, a: Term, b: Term) -> bool:
+        """Declare ``a`` and ``b`` equal (call :meth:`rebuild` before querying).
+
+        Args:
+            a: A ground term (added to the universe if missing).
+            b: Another ground term.
+
+        Returns:
+            True when two different classes were merged.
+        """
+        if not (a.ground and b.ground):
+            raise ValueError("congruence closure only relates ground terms")
+        self.add_all((a, b))
+        return self._union(self._index[a.id], self._index[b.id])
+
+    def rebuild(self) -> None:
+        """Restore congruence: merge terms whose signatures became equal (egg's rebuild)."""
+        pending, table, kids, find = self._pending, self._table, self._kids, self._find
+        names = self.terms
+        while pending:
+            p = pending.pop()
+            sig = (names[p].name,) + tuple(find(k) for k in kids[p])
+            q = table.get(sig)
+            if q is None:
+                table[sig] = p
+            elif find(q) != find(p):
+                self._union(p, q)
+
+    # -- queries --------------------------------------------------------------------------
+    @property
+    def kids(self) -> list[tuple[int, ...]]:
+        """Dense child indices of every term, by dense index (read-only: do not modify)."""
+        return self._kids
+
+    def parents(self, term: Term) -> list[int]:
+        """Dense indices of the terms having a child in ``term``'s class (may repeat).
+
+        Args:
+            term: A term of the universe.
+
+        Returns:
+            The class's use list (a superset of the terms having ``term`` as a child).
+        """
+        return self._use[self._find(self._index[term.id])]  # type: ignore[return-value]
+
+    @property
+    def index_map(self) -> dict[int, int]:
+        """Term id -> dense index (read-only: do not modify)."""
+        return self._index
+
+    def __contains__(self, term: Term) -> bool:
+        return term.id in self._index
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def index_of(self, term: Term) -> int:
+        """Dense index of ``term`` (KeyError when it is not in the universe)."""
+        return self._index[term.id]
+
+    def class_index(self, term: Term) -> int:
+        """Index of the root of ``term``'s class: equal for equivalent terms.
+
+        Args:
+            term: A term of the universe.
+
+        Returns:
+            The class's root index.
+
+        Raises:
+            KeyError: When ``term`` is not in the universe.
+        """
+        return self._find(self._index[term.id])
+
+    def root_indices(self) -> list[int]:
+        """The class root index of every term, by dense index (one pass, O(n α))."""
+        find = self._find
+        return [find(i) for i in range(len(self.terms))]
+
+    def find(self, term: Term) -> Term:
+        """Return the representative of ``term``'s class (``term`` itself when unknown).
+
+        Args:
+            term: Any term.
+
+        Returns:
+            One fixed member of the class.
+        """
+        i = self._index.get(term.id)
+        return term if i is None else self.terms[self._find(i)]
+
+    def same(self, a: Term, b: Term) -> bool:
+        """Tell whether ``a`` and ``b`` are in the same class (a term is always equal to itself).
+
+        Args:
+            a: A term.
+            b: A term.
+
+        Returns:
+            True when equivalent.
+        """
+        if a is b:
+            return True
+        ia, ib = self._index.get(a.id), self._index.get(b.id)
+        return ia is not None and ib is not None and self._find(ia) == self._find(ib)
+
+    def _members(self, root: int) -> Iterator[int]:
+        nxt = self._next
+        i = root
+        while True:
+            yield i
+            i = nxt[i]
+            if i == root:
+                return
+
+    def class_of(self, term: Term) -> tuple[Term, ...]:
+        """Return the members of ``term``'s class, in the order terms were added.
+
+        Args:
+            term: Any term; one outside the universe is alone in its class.
+
+        Returns:
+            The members (``term`` included).
+        """
+        i = self._index.get(term.id)
+        if i is None:
+            return (term,)
+        terms = self.terms
+        return tuple(terms[j] for j in sorted(self._members(self._find(i))))
+
+    def class_size(self, term: Term) -> int:
+        """Number of members of ``term``'s class (1 for a term outside the universe)."""
+        i = self._index.get(term.id)
+        return 1 if i is None else self._count[self._find(i)]
+
+    def classes(self) -> list[tuple[Term, ...]]:
+        """Return every class, each as its members in insertion order, classes ordered by
+        their first member.
+
+        Returns:
+            The partition of the universe.
+        """
+        groups: dict[int, list[Term]] = {}
+        terms = self.terms
+        for i, r in enumerate(self.root_indices()):
+            groups.setdefault(r, []).append(terms[i])
+        return [tuple(g) for g in groups.values()]
+
+    @property
+    def unions(self) -> int:
+        """How many merges happened (explicit and by congruence)."""
+        return self._unions

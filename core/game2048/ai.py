@@ -1,0 +1,636 @@
+"""Expectimax hints and autoplay for 2048.
+
+Two searches share one entry point, :func:`hint`:
+
+* **Fast path** (the standard game: 4×4 board, the ``standard`` merge rule, tiles that are
+  powers of two up to 32768 and spawns that are powers of two): an expectimax over the
+  packed 64-bit board of :mod:`core.game2048.fastboard`, after nneonneo's 2048 AI. Leaves
+  are scored with a per-row heuristic table (empty cells, possible merges, monotonicity,
+  a penalty on large tiles) summed over the four rows and the four columns. Chance nodes
+  enumerate every empty cell and spawn value, but a branch whose probability of being
+  reached falls below :data:`CPROB_THRESHOLD` is scored by the heuristic instead of being
+  searched. A transposition table per hint shares work between move orders that reach the
+  same board. The depth adapts to the board (see :func:`adaptive_depth`).
+* **General path** (any other size, merge rule, tile values or spawn distribution): the
+  same expectimax on the pure API (:func:`core.game2048.board.execute_move_on_board`) with a
+  simple heuristic on the logarithms of the tiles; slower, so it searches less deeply.
+
+Depth counts *spawns* looked ahead, as in nneonneo's program: depth ``d`` means
+"my move, a spawn, my move, ..., a spawn, my move, heuristic" with ``d`` spawns and ``d + 1``
+moves of mine.
+
+Everything is deterministic: same state and arguments, same answer. With
+``time_budget_ms`` the search deepens iteratively while the measured time says the next
+iteration fits, so the answer then depends on the speed of the machine.
+"""
+
+from __future__ import annotations
+
+from math import log2
+from time import perf_counter
+from typing import Any, Callable, Iterator, Sequence
+
+from core.game2048 import fastboard as fb
+from core.game2048.board import (
+    DIRECTIONS,
+    execute_move_on_board,
+    get_empty_cells,
+)
+
+__all__ = [
+    "CPROB_THRESHOLD",
+    "MAX_DEPTH",
+    "adaptive_depth",
+    "autoplay",
+    "best_move_fast",
+    "best_move_general",
+    "heuristic_fast",
+    "hint",
+    "is_fast_config",
+    "move_scores_fast",
+]
+
+CPROB_THRESHOLD = 1e-4
+"""Chance branches reached with a lower probability are scored by the heuristic."""
+
+MAX_DEPTH = 6
+"""Upper bound on any requested depth (keeps the bounded recursion shallow)."""
+
+# nneonneo's weights (2048-ai, heuristic table).
+_LOST_PENALTY = 200000.0
+_MONOTONICITY_POWER = 4.0
+_MONOTONICITY_WEIGHT = 47.0
+_SUM_POWER = 3.5
+_SUM_WEIGHT = 11.0
+_MERGES_WEIGHT = 700.0
+_EMPTY_WEIGHT = 270.0
+
+
+def _line_heuristic(line: Sequence[float]) -> float:
+    """nneonneo's score of one line of ranks (log2 of the tiles, 0 = empty).
+
+    Args:
+        line: The ranks of one row or column.
+
+    Returns:
+        ``LOST_PENALTY + EMPTY·empty + MERGES·merges − MONO·min(mono_left, mono_right)
+        − SUM·Σ rank^3.5``; higher is better.
+    """
+    total = 0.0
+    empty = 0
+    merges = 0
+    prev = 0.0
+    counter = 0
+    for rank in line:
+        total += rank**_SUM_POWER
+        if rank == 0:
+            empty += 1
+        else:
+            if prev == rank:
+                counter += 1
+            elif counter > 0:
+                merges += 1 + counter
+                counter = 0
+            prev = rank
+    if counter > 0:
+        merges += 1 + counter
+    mono_left = 0.0
+    mono_right = 0.0
+    for i in range(1, len(line)):
+        a = line[i - 1] ** _MONOTONICITY_POWER
+        b = line[i] ** _MONOTONICITY_POWER
+        if line[i - 1] > line[i]:
+            mono_left += a - b
+        else:
+            mono_right += b - a
+    return (
+        _LOST_PENALTY
+        + _EMPTY_WEIGHT * empty
+        + _MERGES_WEIGHT * merges
+        - _MONOTONICITY_WEIGHT * min(mono_left, mono_right)
+        - _SUM_WEIGHT * total
+    )
+
+
+HEUR_TABLE: list[float] = [
+    _line_heuristic([(row >> (4 * i)) & 0xF for i in range(4)]) for row in range(65536)
+]
+"""Heuristic of every 16-bit row (same for a row read as a column)."""
+
+
+def heuristic_fast(board: int) -> float:
+    """Heuristic of a packed board: the row table summed over rows and columns.
+
+    Args:
+        board: A packed 4×4 board.
+
+    Returns:
+        The score (higher is better).
+    """
+    h = HEUR_TABLE
+    t = fb.transpose(board)
+    return (
+        h[board & 0xFFFF]
+        + h[(board >> 16) & 0xFFFF]
+        + h[(board >> 32) & 0xFFFF]
+        + h[board >> 48]
+        + h[t & 0xFFFF]
+        + h[(t >> 16) & 0xFFFF]
+        + h[(t >> 32) & 0xFFFF]
+        + h[t >> 48]
+    )
+
+
+def _distinct_ranks(board: int) -> int:
+    """Number of distinct non-zero ranks on a packed board."""
+    seen = 0
+    while board:
+        seen |= 1 << (board & 0xF)
+        board >>= 4
+    return bin(seen >> 1).count("1")
+
+
+def adaptive_depth(board: int) -> int:
+    """The search depth used for a packed board when none is requested.
+
+    Open boards are cheap to play well and expensive to search (every empty cell is a
+    chance branch), crowded boards are where games are lost and have few branches; so
+    the depth grows as the empty cells run out. Boards holding many different tiles (the
+    late game) get one spawn more. The thresholds keep the mean time per move well under
+    100 ms in CPython (see ``bench/game2048.py``).
+
+    Args:
+        board: A packed 4×4 board.
+
+    Returns:
+        2, 3 or 4 (spawns looked ahead).
+    """
+    empty = fb.count_empty(board)
+    if empty <= 1:
+        return 4
+    if empty <= 5 or _distinct_ranks(board) >= 10:
+        return 3
+    return 2
+
+
+def _fast_searcher(
+    spawns: tuple[tuple[int, float], ...], threshold: float
+) -> Callable[[int, int], dict[str, float]]:
+    """Build the fast expectimax for a spawn distribution.
+
+    Args:
+        spawns: ``(rank, probability)`` of each new tile value (probabilities sum to 1).
+        threshold: Cumulative probability below which a chance branch is not expanded.
+
+    Returns:
+        ``scores(board, depth) -> {direction: expected heuristic}`` for the legal moves.
+    """
+    left_t, right_t, up_t, down_t = fb.ROW_LEFT, fb.ROW_RIGHT, fb.COL_UP, fb.COL_DOWN
+    h = HEUR_TABLE
+    masks0, masks1, masks2, masks3 = fb.EMPTY_MASKS
+    transpose = fb.transpose
+
+    def scores(root: int, depth: int) -> dict[str, float]:
+        tt: dict[int, tuple[int, float]] = {}
+        tt_get = tt.get
+        heur_cache: dict[int, float] = {}
+        heur_get = heur_cache.get
+
+        def chance(b: int, cprob: float, depth_left: int) -> float:
+            # Expected value over every spawn (cell x value) after the move that made b.
+            # The caller has checked depth_left > 0 and cprob >= threshold.
+            entry = tt_get(b)
+            if entry is not None and entry[0] >= depth_left:
+                return entry[1]
+            cells = (
+                masks0[b & 0xFFFF]
+                + masks1[(b >> 16) & 0xFFFF]
+                + masks2[(b >> 32) & 0xFFFF]
+                + masks3[b >> 48]
+            )
+            n = len(cells)
+            cp = cprob / n
+            nxt = depth_left - 1
+            total = 0.0
+            for m in cells:
+                for rank, p in spawns:
+                    child = b | (m * rank)
+                    cpp = cp * p
+                    leaf = nxt <= 0 or cpp < threshold
+                    # The four moves of the child share the row and column extraction
+                    # (inlined: this loop is where the search spends its time).
+                    r0 = child & 0xFFFF
+                    r1 = (child >> 16) & 0xFFFF
+                    r2 = (child >> 32) & 0xFFFF
+                    r3 = child >> 48
+                    t = transpose(child)
+                    c0 = t & 0xFFFF
+                    c1 = (t >> 16) & 0xFFFF
+                    c2 = (t >> 32) & 0xFFFF
+                    c3 = t >> 48
+                    best = 0.0
+                    for nb in (
+                        up_t[c0] | (up_t[c1] << 4) | (up_t[c2] << 8) | (up_t[c3] << 12),
+                        down_t[c0] | (down_t[c1] << 4) | (down_t[c2] << 8) | (down_t[c3] << 12),
+                        left_t[r0] | (left_t[r1] << 16) | (left_t[r2] << 32) | (left_t[r3] << 48),
+                        right_t[r0] | (right_t[r1] << 16) | (right_t[r2] << 32) | (right_t[r3] << 48),
+                    ):
+                        if nb == child:
+                            continue
+                        if leaf:
+                            v = heur_get(nb)
+                            if v is None:
+                                tn = transpose(nb)
+                                v = heur_cache[nb] = (
+                                    h[nb & 0xFFFF]
+                                    + h[(nb >> 16) & 0xFFFF]
+                                    + h[(nb >> 32) & 0xFFFF]
+                                    + h[nb >> 48]
+                                    + h[tn & 0xFFFF]
+                                    + h[(tn >> 16) & 0xFFFF]
+                                    + h[(tn >> 32) & 0xFFFF]
+                                    + h[tn >> 48]
+                                )
+                        else:
+                            v = chance(nb, cpp, nxt)
+                        if v > best:
+                            best = v
+                    # best stays 0 when the child has no move: a lost game scores lowest.
+                    total += p * best
+            value = total / n
+            tt[b] = (depth_left, value)
+            return value
+
+        result: dict[str, float] = {}
+        for direction in fb.DIRECTIONS:
+            nb = fb.move_board(root, direction)
+            if nb == root:
+                continue
+            if depth <= 0:
+                result[direction] = heuristic_fast(nb)
+            else:
+                result[direction] = chance(nb, 1.0, depth)
+        return result
+
+    return scores
+
+
+_STANDARD_SPAWNS: tuple[tuple[int, float], ...] = ((1, 0.9), (2, 0.1))
+_SEARCHERS: dict[tuple[tuple[tuple[int, float], ...], float], Callable[[int, int], dict[str, float]]] = {}
+
+
+def _searcher(spawns: tuple[tuple[int, float], ...], threshold: float) -> Callable[[int, int], dict[str, float]]:
+    """Cached :func:`_fast_searcher` (the closures are pure; caching saves rebuilding)."""
+    key = (spawns, threshold)
+    fn = _SEARCHERS.get(key)
+    if fn is None:
+        fn = _SEARCHERS[key] = _fast_searcher(spawns, threshold)
+    return fn
+
+
+def move_scores_fast(
+    board: int,
+    depth: int,
+    *,
+    spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
+    threshold: float = CPROB_THRESHOLD,
+) -> dict[str, float]:
+    """Expected heuristic value of each legal move of a packed board.
+
+    Args:
+        board: A packed 4×4 board.
+        depth: Spawns to look ahead (0 = heuristic right after the move).
+        spawns: ``(rank, probability)`` pairs of the new tiles (default 2: 0.9, 4: 0.1).
+        threshold: Probability below which chance branches are not expanded.
+
+    Returns:
+        ``{direction: value}`` for the moves that change the board (empty when none does).
+    """
+    depth = max(0, min(int(depth), MAX_DEPTH))
+    return _searcher(spawns, threshold)(board, depth)
+
+
+def _pick(scores: dict[str, float]) -> str | None:
+    """Best direction; ties go to the first in DIRECTIONS order (deterministic)."""
+    best: str | None = None
+    best_value = float("-inf")
+    for d in DIRECTIONS:
+        v = scores.get(d)
+        if v is not None and v > best_value:
+            best, best_value = d, v
+    return best
+
+
+def best_move_fast(
+    board: int,
+    *,
+    depth: int | None = None,
+    time_budget_ms: float | None = None,
+    spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
+) -> str | None:
+    """Best move on a packed 4×4 board.
+
+    Args:
+        board: A packed board.
+        depth: Spawns to look ahead; None = :func:`adaptive_depth`.
+        time_budget_ms: When given (and ``depth`` is None), deepen iteratively from depth
+            1 while the next iteration is predicted to fit in the budget.
+        spawns: ``(rank, probability)`` pairs of the new tiles.
+
+    Returns:
+        A direction, or None when no move changes the board.
+    """
+    if time_budget_ms is None or depth is not None:
+        d = adaptive_depth(board) if depth is None else depth
+        return _pick(move_scores_fast(board, d, spawns=spawns))
+    return _pick(_iterative(lambda d: move_scores_fast(board, d, spawns=spawns), time_budget_ms))
+
+
+def _iterative(search: Callable[[int], dict[str, float]], budget_ms: float) -> dict[str, float]:
+    """Iterative deepening under a time budget.
+
+    Args:
+        search: ``depth -> scores``.
+        budget_ms: Milliseconds available.
+
+    Returns:
+        The scores of the deepest search that was run (depth 1 always runs).
+    """
+    start = perf_counter()
+    scores = search(1)
+    last = perf_counter() - start
+    depth = 1
+    growth = 20.0  # a first guess of how much longer one more spawn of look-ahead takes
+    while scores and depth < MAX_DEPTH:
+        elapsed_ms = (perf_counter() - start) * 1000.0
+        if elapsed_ms + last * growth * 1000.0 > budget_ms:
+            break
+        t0 = perf_counter()
+        scores = search(depth + 1)
+        took = perf_counter() - t0
+        if last > 0:
+            growth = max(growth, took / last)
+        last = took
+        depth += 1
+    return scores
+
+
+# ---------------------------------------------------------------------------
+# General path (any size, merge rule, values, distribution)
+# ---------------------------------------------------------------------------
+
+
+def _level(v: int) -> float:
+    """A tile's "size" for the general heuristic (log2 of the value, 0 when empty)."""
+    return log2(v) + 1.0 if v > 0 else 0.0
+
+
+def heuristic_general(board: Sequence[Sequence[int]], merge_logic: Callable[[int, int], Any]) -> float:
+    """A simple heuristic for any board and merge rule.
+
+    The nneonneo ingredients on each row and column, computed directly: empty cells,
+    neighbouring pairs that ``merge_logic`` would merge, a monotonicity penalty and a
+    penalty on large tiles, both on ``log2`` of the values (so it is defined for any
+    positive tile value).
+
+    Args:
+        board: Rows of tile values (0 = empty).
+        merge_logic: The merge rule.
+
+    Returns:
+        The score (higher is better).
+    """
+    lines = [tuple(r) for r in board] + [tuple(c) for c in zip(*board)]
+    score = 0.0
+    for line in lines:
+        levels = [_level(v) for v in line]
+        empty = 0
+        merges = 0
+        prev = 0
+        for v in line:
+            if v == 0:
+                empty += 1
+                continue
+            if prev and (merge_logic(prev, v) is not None or merge_logic(v, prev) is not None):
+                merges += 1
+            prev = v
+        mono_left = 0.0
+        mono_right = 0.0
+        for i in range(1, len(levels)):
+            a = levels[i - 1] ** 2
+            b = levels[i] ** 2
+            if a > b:
+                mono_left += a - b
+            else:
+                mono_right += b - a
+        score += (
+            10.0 * empty
+            + 8.0 * merges
+            - 1.0 * min(mono_left, mono_right)
+            - 0.1 * sum(x**2 for x in levels)
+        )
+    return score
+
+
+def best_move_general(
+    board: Sequence[Sequence[int]],
+    merge_logic: Callable[[int, int], Any],
+    distribution: Sequence[tuple[int, float]],
+    *,
+    depth: int = 1,
+) -> str | None:
+    """Expectimax on the pure API, for any board and rules.
+
+    Args:
+        board: Rows of tile values.
+        merge_logic: The merge rule.
+        distribution: ``(value, weight)`` pairs of new tiles.
+        depth: Spawns to look ahead (default 1: my move, a spawn, my move, heuristic).
+
+    Returns:
+        A direction, or None when no move changes the board.
+    """
+    total_w = float(sum(w for _, w in distribution))
+    spawns = tuple((v, w / total_w) for v, w in distribution if w > 0)
+    depth = max(0, min(int(depth), MAX_DEPTH))
+    tt: dict[tuple[tuple[int, ...], ...], tuple[int, float]] = {}
+
+    def max_node(b: Board, depth_left: int) -> float:
+        best = 0.0
+        found = False
+        for d in DIRECTIONS:
+            new_board, _, changed = execute_move_on_board(b, d, merge_logic)
+            if changed:
+                v = chance(new_board, depth_left)
+                if not found or v > best:
+                    best, found = v, True
+        # No legal move: the game is lost; score it below every live position.
+        return best if found else -1e12
+
+    def chance(b: Board, depth_left: int) -> float:
+        if depth_left <= 0:
+            return heuristic_general(b, merge_logic)
+        entry = tt.get(b)
+        if entry is not None and entry[0] >= depth_left:
+            return entry[1]
+        cells = get_empty_cells(b)
+        if not cells:
+            return heuristic_general(b, merge_logic)
+        total = 0.0
+        for cell in cells:
+            r, c = cell
+            row = b[r]
+            for value, p in spawns:
+                nb = b[:r] + (row[:c] + (value,) + row[c + 1 :],) + b[r + 1 :]
+                total += p * max_node(nb, depth_left - 1)
+        value_ = total / len(cells)
+        tt[b] = (depth_left, value_)
+        return value_
+
+    scores: dict[str, float] = {}
+    for d in DIRECTIONS:
+        new_board, _, changed = execute_move_on_board(board, d, merge_logic)
+        if changed:
+            scores[d] = chance(new_board, depth)
+    return _pick(scores)
+
+
+Board = tuple[tuple[int, ...], ...]
+
+
+# ---------------------------------------------------------------------------
+# Entry points on GameState
+# ---------------------------------------------------------------------------
+
+
+def _merge_fn(config: Any) -> tuple[Callable[[int, int], Any], str | None]:
+    """The merge function of a config and its preset name (None for a custom function)."""
+    rule = getattr(config, "merge_rule", None)
+    logic = rule if isinstance(rule, str) else getattr(config, "merge_logic", "standard")
+    if isinstance(logic, str):
+        from core.game2048.merge import resolve_merge_logic
+
+        return resolve_merge_logic(logic), logic
+    from core.game2048.merge import MERGE_PRESETS
+
+    for name, fn in MERGE_PRESETS.items():
+        if fn is logic:
+            return fn, name
+    return logic, None
+
+
+def _distribution(config: Any) -> tuple[tuple[int, float], ...]:
+    """``(value, weight)`` pairs of a config's tile distribution, whatever their shape."""
+    out = []
+    for item in getattr(config, "tile_value_distribution", ((2, 9), (4, 1))):
+        if isinstance(item, dict):
+            out.append((item["value"], item["weight"]))
+        elif hasattr(item, "value") and hasattr(item, "weight"):
+            out.append((item.value, item.weight))
+        else:
+            value, weight = item
+            out.append((value, weight))
+    return tuple(out)
+
+
+def _fast_spawns(distribution: Sequence[tuple[int, float]]) -> tuple[tuple[int, float], ...] | None:
+    """Spawn ranks and probabilities when every spawn value is a power of two ≤ 32768."""
+    total = float(sum(w for _, w in distribution))
+    if total <= 0:
+        return None
+    out = []
+    for v, w in distribution:
+        if w <= 0:
+            continue
+        if not isinstance(v, int) or v < 2 or v > fb.MAX_TILE or v & (v - 1):
+            return None
+        out.append((v.bit_length() - 1, w / total))
+    return tuple(out) or None
+
+
+def is_fast_config(board: Sequence[Sequence[int]], config: Any) -> bool:
+    """Whether the fast packed-board search plays this board exactly.
+
+    Args:
+        board: The current board.
+        config: The game's configuration.
+
+    Returns:
+        True for a 4×4 board of powers of two up to 32768 with the ``standard`` merge rule
+        and spawns that are powers of two.
+    """
+    _, name = _merge_fn(config)
+    return (
+        name == "standard"
+        and fb.is_representable(board)
+        and _fast_spawns(_distribution(config)) is not None
+    )
+
+
+def hint(
+    state: Any,
+    *,
+    depth: int | None = None,
+    time_budget_ms: float | None = None,
+) -> str | None:
+    """Suggest a move for a 2048 game state.
+
+    Args:
+        state: A :class:`core.game2048.GameState` (uses ``board`` and ``config``).
+        depth: Spawns to look ahead (capped at :data:`MAX_DEPTH`); None picks one: adaptive
+            (2-3) on the fast path, 1 on the general path.
+        time_budget_ms: Optional time budget for iterative deepening (fast path only; the
+            answer then depends on the machine's speed).
+
+    Returns:
+        ``"up"``, ``"down"``, ``"left"`` or ``"right"``, or None when no move changes the
+        board (the game is over).
+    """
+    board = state.board
+    config = state.config
+    merge_logic, _ = _merge_fn(config)
+    distribution = _distribution(config)
+    if is_fast_config(board, config):
+        spawns = _fast_spawns(distribution)
+        assert spawns is not None
+        return best_move_fast(
+            fb.from_rows(board), depth=depth, time_budget_ms=time_budget_ms, spawns=spawns
+        )
+    return best_move_general(
+        board, merge_logic, distribution, depth=1 if depth is None else depth
+    )
+
+
+def autoplay(
+    state: Any,
+    max_moves: int | None = None,
+    *,
+    depth: int | None = None,
+    time_budget_ms: float | None = None,
+) -> Iterator[Any]:
+    """Let the AI play: yield each new state until the game ends.
+
+    Args:
+        state: The starting :class:`core.game2048.GameState` (not yielded).
+        max_moves: Stop after this many moves (None = play until no move is possible).
+        depth: Passed to :func:`hint`.
+        time_budget_ms: Passed to :func:`hint`.
+
+    Yields:
+        The state after each move.
+    """
+    from core.game2048 import move as game_move
+
+    played = 0
+    while max_moves is None or played < max_moves:
+        if getattr(state, "is_game_over", False):
+            return
+        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms)
+        if direction is None:
+            return
+        nxt = game_move(state, direction)
+        if nxt is state:  # cannot happen for a hinted move; guards against an endless loop
+            return
+        state = nxt
+        played += 1
+        yield state

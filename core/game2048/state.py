@@ -1,0 +1,618 @@
+"""2048 game values and the seed 004 API: configuration, state, tile placement and moves.
+
+Everything here is pure and deterministic: a :class:`GameState` carries its PRNG seed, so a
+game is fully determined by its :class:`GameConfig` and the list of directions played
+(see :func:`replay`).
+
+Tile spawning (seed 004 §5.1): the empty cells are listed in row-major order; a first PRNG
+draw picks the value from the weighted distribution, a second draw picks the cell at index
+``floor(value * len(empty_cells))``. A tile spawns only after a move that changed the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+
+from core.game2048.board import (
+    DIRECTIONS,
+    Board,
+    Cell,
+    calculate_is_game_over,
+    empty_board,
+    execute_move_on_board_marked,
+    get_empty_cells,
+    make_board,
+    max_tile,
+    validate_direction,
+)
+from core.game2048.merge import (
+    PRESET_DEFAULTS,
+    MergeLogic,
+    merge_logic_name,
+    resolve_merge_logic,
+)
+from core.rng import normalize_seed, prng_next
+
+
+class TileWeight(NamedTuple):
+    """One entry of a spawn distribution: a tile value and its relative weight."""
+
+    value: int
+    """The tile value (any positive integer, not only powers of two)."""
+    weight: float
+    """Relative weight (non-negative; the weights of a distribution sum to more than 0)."""
+
+
+Distribution = tuple[TileWeight, ...]
+"""A spawn distribution: the values new tiles take, with relative weights."""
+
+DEFAULT_DISTRIBUTION: Distribution = (TileWeight(2, 9), TileWeight(4, 1))
+"""Classic 2048: a new tile is 2 with probability 0.9 and 4 with probability 0.1."""
+
+
+def normalize_distribution(distribution: Any) -> Distribution:
+    """Accept the usual spellings of a spawn distribution and validate it.
+
+    Args:
+        distribution: ``[(value, weight), ...]``, ``[{"value": v, "weight": w}, ...]`` or a
+            mapping ``{value: weight}``.
+
+    Returns:
+        A tuple of :class:`TileWeight`.
+
+    Raises:
+        ValueError: If it is empty, a value is not a positive integer, a weight is negative
+            or not a number, or all weights are zero.
+    """
+    if isinstance(distribution, Mapping):
+        items: Iterable[Any] = distribution.items()
+    else:
+        items = distribution
+    out: list[TileWeight] = []
+    try:
+        for item in items:
+            if isinstance(item, Mapping):
+                value, weight = item["value"], item["weight"]
+            else:
+                value, weight = item
+            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+                raise ValueError(f"tile values must be positive integers, got {value!r}")
+            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not (
+                weight >= 0
+            ):
+                raise ValueError(f"tile weights must be non-negative numbers, got {weight!r}")
+            if weight == float("inf"):
+                raise ValueError("tile weights must be finite")
+            out.append(TileWeight(value, weight))
+    except (TypeError, KeyError) as exc:
+        raise ValueError(f"malformed tile value distribution: {exc}") from None
+    if not out:
+        raise ValueError("the tile value distribution is empty")
+    if sum(w.weight for w in out) <= 0:
+        raise ValueError("the tile value distribution needs a positive total weight")
+    return tuple(out)
+
+
+@dataclass(frozen=True, init=False)
+class GameConfig:
+    """The rules and start of a game (seed 004 §3.1), immutable and serialisable.
+
+    The merge rule is stored by preset *name* (``merge_rule``) so configurations can be saved;
+    the :attr:`merge_logic` property gives the function. The constructor accepts the rule as
+    ``merge_logic`` (a name or a preset function) or ``merge_rule`` (a name).
+
+    Attributes:
+        board_size: Side length of the square board (at least 2).
+        initial_seed: Seed of the PRNG at the start (reduced into ``[0, 2**32)``).
+        number_of_initial_tiles: Tiles placed by :func:`create_game`.
+        tile_value_distribution: Values of new tiles with relative weights.
+        merge_rule: Name of the merge preset (see :mod:`core.game2048.merge`).
+        goal: Tile value that wins the game (``None``: no goal).
+    """
+
+    board_size: int
+    """Side length of the square board (at least 2)."""
+    initial_seed: int
+    """Seed of the PRNG at the start, in ``[0, 2**32)``."""
+    number_of_initial_tiles: int
+    """How many tiles :func:`create_game` places."""
+    tile_value_distribution: Distribution
+    """Values of new tiles with relative weights."""
+    merge_rule: str
+    """Name of the merge preset."""
+    goal: int | None
+    """Tile value that counts as a win; ``None`` for endless play."""
+
+    def __init__(
+        self,
+        board_size: int = 4,
+        initial_seed: int = 0,
+        number_of_initial_tiles: int = 2,
+        tile_value_distribution: Any = DEFAULT_DISTRIBUTION,
+        merge_logic: MergeLogic | str | None = None,
+        goal: int | None = 2048,
+        *,
+        merge_rule: str | None = None,
+    ) -> None:
+        if merge_logic is not None and merge_rule is not None:
+            raise ValueError("give merge_logic or merge_rule, not both")
+        rule = merge_logic_name(merge_logic if merge_logic is not None else merge_rule or "standard")
+        if isinstance(board_size, bool) or not isinstance(board_size, int) or board_size < 2:
+            raise ValueError(f"board_size must be an integer >= 2, got {board_size!r}")
+        if (
+            isinstance(number_of_initial_tiles, bool)
+            or not isinstance(number_of_initial_tiles, int)
+            or not 0 <= number_of_initial_tiles <= board_size * board_size
+        ):
+            raise ValueError(
+                "number_of_initial_tiles must be between 0 and board_size**2, "
+                f"got {number_of_initial_tiles!r}"
+            )
+        if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal <= 0):
+            raise ValueError(f"goal must be a positive integer or None, got {goal!r}")
+        object.__setattr__(self, "board_size", board_size)
+        object.__setattr__(self, "initial_seed", normalize_seed(initial_seed))
+        object.__setattr__(self, "number_of_initial_tiles", number_of_initial_tiles)
+        object.__setattr__(
+            self, "tile_value_distribution", normalize_distribution(tile_value_distribution)
+        )
+        object.__setattr__(self, "merge_rule", rule)
+        object.__setattr__(self, "goal", goal)
+
+    @property
+    def merge_logic(self) -> MergeLogic:
+        """The merge function of :attr:`merge_rule`."""
+        return resolve_merge_logic(self.merge_rule)
+
+    @classmethod
+    def for_preset(cls, merge_rule: str = "standard", **kwargs: Any) -> GameConfig:
+        """A configuration using a preset's default distribution and goal.
+
+        Args:
+            merge_rule: Preset name.
+            **kwargs: Any other constructor argument (overrides the preset defaults).
+
+        Returns:
+            The configuration.
+        """
+        resolve_merge_logic(merge_rule)
+        defaults = PRESET_DEFAULTS[merge_rule]
+        kwargs.setdefault("tile_value_distribution", defaults.distribution)
+        kwargs.setdefault("goal", defaults.goal)
+        return cls(merge_rule=merge_rule, **kwargs)
+
+    def with_changes(self, **kwargs: Any) -> GameConfig:
+        """A copy with some fields replaced (same keyword names as the constructor)."""
+        data: dict[str, Any] = {
+            "board_size": self.board_size,
+            "initial_seed": self.initial_seed,
+            "number_of_initial_tiles": self.number_of_initial_tiles,
+            "tile_value_distribution": self.tile_value_distribution,
+            "goal": self.goal,
+        }
+        if "merge_logic" not in kwargs:
+            data["merge_rule"] = kwargs.pop("merge_rule", self.merge_rule)
+        data.update(kwargs)
+        return GameConfig(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready dict (see :meth:`from_dict`)."""
+        return {
+            "board_size": self.board_size,
+            "initial_seed": self.initial_seed,
+            "number_of_initial_tiles": self.number_of_initial_tiles,
+            "tile_value_distribution": [
+                {"value": t.value, "weight": t.weight} for t in self.tile_value_distribution
+            ],
+            "merge_logic": self.merge_rule,
+            "goal": self.goal,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
+        """Rebuild a configuration from :meth:`to_dict` output.
+
+        Missing keys take the constructor defaults.
+
+        Raises:
+            ValueError: If a field is invalid or ``data`` is not a mapping.
+        """
+        if not isinstance(data, Mapping):
+            raise ValueError("a 2048 configuration must be a JSON object")
+        known = {
+            "board_size",
+            "initial_seed",
+            "number_of_initial_tiles",
+            "tile_value_distribution",
+            "merge_logic",
+            "goal",
+        }
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown configuration keys: {', '.join(sorted(unknown))}")
+        try:
+            return cls(**dict(data))
+        except TypeError as exc:
+            raise ValueError(f"invalid configuration: {exc}") from None
+
+
+class MoveInfo(NamedTuple):
+    """What the move that produced a state did (for display and animation)."""
+
+    direction: str
+    """The direction played."""
+    points_earned: int
+    """Score earned by the move."""
+    merged_cells: tuple[Cell, ...]
+    """Cells holding a tile produced by a merge, row-major."""
+    new_tile_position: Cell | None
+    """Where the spawned tile went (``None`` if none spawned)."""
+    new_tile_value: int | None
+    """The spawned tile's value."""
+
+
+@dataclass(frozen=True)
+class GameState:
+    """The complete state of a game (seed 004 §3.2), immutable.
+
+    Attributes:
+        board: Rows of tile values, 0 for empty.
+        score: Points so far.
+        config: The configuration the game was created with.
+        current_seed: PRNG state; advanced by every random draw.
+        is_game_over: Authoritative game-over flag computed by :func:`move`.
+        tiles_placed_count: Tiles placed so far (initial and spawned).
+        move_count: Moves that changed the board so far.
+        last_move: What the latest move did (``None`` for a new game).
+    """
+
+    board: Board
+    """Rows of tile values, 0 for empty."""
+    score: int
+    """Points so far."""
+    config: GameConfig
+    """The configuration the game was created with."""
+    current_seed: int
+    """PRNG state, advanced by every random draw."""
+    is_game_over: bool
+    """True when no move can change the board."""
+    tiles_placed_count: int
+    """Tiles placed so far (initial tiles and spawned tiles)."""
+    move_count: int = 0
+    """Moves that changed the board so far."""
+    last_move: MoveInfo | None = field(default=None, compare=False)
+    """What the latest move did (not part of equality: two routes to one position are equal)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready snapshot (without :attr:`last_move`)."""
+        return {
+            "board": [list(row) for row in self.board],
+            "score": self.score,
+            "config": self.config.to_dict(),
+            "current_seed": self.current_seed,
+            "is_game_over": self.is_game_over,
+            "tiles_placed_count": self.tiles_placed_count,
+            "move_count": self.move_count,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> GameState:
+        """Rebuild a state from :meth:`to_dict` output.
+
+        Raises:
+            ValueError: If the data is malformed or inconsistent with its configuration.
+        """
+        try:
+            config = GameConfig.from_dict(data["config"])
+            board = make_board(data["board"])
+            if len(board) != config.board_size:
+                raise ValueError("board size does not match the configuration")
+            ints = [data[k] for k in ("score", "current_seed", "tiles_placed_count")]
+            ints.append(data.get("move_count", 0))
+            if any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in ints):
+                raise ValueError("score, seed and counters must be non-negative integers")
+            return cls(
+                board=board,
+                score=ints[0],
+                config=config,
+                current_seed=normalize_seed(ints[1]),
+                is_game_over=bool(data["is_game_over"]),
+                tiles_placed_count=ints[2],
+                move_count=ints[3],
+            )
+        except (KeyError, TypeError) as exc:
+            raise ValueError(f"malformed 2048 state: {exc!r}") from None
+
+
+class PlacementResult(NamedTuple):
+    """Result of :func:`place_new_tile` (seed 004 §5.1)."""
+
+    new_board: Board
+    """The board with the new tile (the input board when none was added)."""
+    next_seed: int
+    """The PRNG state after the draws (unchanged when no tile was added)."""
+    tile_added: bool
+    """False when the board had no empty cell."""
+    new_tile_value: int | None
+    """Value of the new tile."""
+    new_tile_position: Cell | None
+    """Where the new tile went."""
+
+
+def select_weighted_value(distribution: Any, random_number: float) -> int:
+    """Pick a value from a weighted distribution with a number in ``[0, 1)``.
+
+    The weights are laid end to end on ``[0, total)``; the value whose segment contains
+    ``random_number * total`` is chosen (zero-weight values are never chosen).
+
+    Args:
+        distribution: ``(value, weight)`` pairs (any form :func:`normalize_distribution`
+            accepts).
+        random_number: A number in ``[0, 1)``.
+
+    Returns:
+        The chosen value.
+
+    Raises:
+        ValueError: If the distribution is invalid or ``random_number`` is outside [0, 1).
+    """
+    if not 0.0 <= random_number < 1.0:
+        raise ValueError(f"random_number must be in [0, 1), got {random_number!r}")
+    dist = distribution if _is_normalized(distribution) else normalize_distribution(distribution)
+    total = sum(t.weight for t in dist)
+    target = random_number * total
+    cumulative = 0.0
+    last = None
+    for t in dist:
+        if t.weight <= 0:
+            continue
+        cumulative += t.weight
+        last = t.value
+        if target < cumulative:
+            return t.value
+    # Only reachable through float rounding when random_number is just below 1.
+    assert last is not None
+    return last
+
+
+def _is_normalized(distribution: Any) -> bool:
+    return isinstance(distribution, tuple) and all(isinstance(t, TileWeight) for t in distribution)
+
+
+def place_new_tile(board: Board, config: GameConfig, current_seed: int) -> PlacementResult:
+    """Spawn one tile on a random empty cell (seed 004 §5.1).
+
+    The first PRNG draw chooses the value, the second the cell: the empty cells in row-major
+    order, index ``floor(value * count)``.
+
+    Args:
+        board: The board.
+        config: Supplies the spawn distribution.
+        current_seed: The PRNG state.
+
+    Returns:
+        A :class:`PlacementResult`; with no empty cell, the board and seed are returned
+        unchanged and ``tile_added`` is False.
+    """
+    empty = get_empty_cells(board)
+    if not empty:
+        return PlacementResult(board, current_seed, False, None, None)
+    rand1, seed_after_value = prng_next(current_seed)
+    value = select_weighted_value(config.tile_value_distribution, rand1)
+    rand2, final_seed = prng_next(seed_after_value)
+    cell = empty[min(int(rand2 * len(empty)), len(empty) - 1)]
+    new_board = tuple(
+        tuple(value if (r, c) == cell else v for c, v in enumerate(row)) if r == cell.r else row
+        for r, row in enumerate(board)
+    )
+    return PlacementResult(new_board, final_seed, True, value, cell)
+
+
+def create_game(config: GameConfig) -> GameState:
+    """Start a game: an empty board with ``number_of_initial_tiles`` spawned tiles.
+
+    Args:
+        config: The configuration.
+
+    Returns:
+        The initial state (``is_game_over`` is computed, so a tiny board filled with
+        unmergeable tiles starts over).
+    """
+    board = empty_board(config.board_size)
+    seed = config.initial_seed
+    placed = 0
+    for _ in range(config.number_of_initial_tiles):
+        result = place_new_tile(board, config, seed)
+        board, seed = result.new_board, result.next_seed
+        placed += int(result.tile_added)
+    return GameState(
+        board=board,
+        score=0,
+        config=config,
+        current_seed=seed,
+        is_game_over=calculate_is_game_over(board, config.merge_logic),
+        tiles_placed_count=placed,
+    )
+
+
+def get_board(state: GameState) -> Board:
+    """The board of a state."""
+    return state.board
+
+
+def get_score(state: GameState) -> int:
+    """The score of a state."""
+    return state.score
+
+
+def check_if_game_over(state: GameState) -> bool:
+    """Recompute game over from the board and merge rule (independent of the stored flag)."""
+    return calculate_is_game_over(state.board, state.config.merge_logic)
+
+
+def move(state: GameState, direction: str) -> GameState:
+    """Play one move (seed 004 §4).
+
+    Slides and merges the board; if nothing changed (or the game is over) the *same object*
+    is returned. Otherwise the score grows by the merges' points, one tile spawns, and the
+    game-over flag is recomputed.
+
+    Args:
+        state: The current state.
+        direction: ``"up"``, ``"down"``, ``"left"`` or ``"right"``.
+
+    Returns:
+        The next state, or ``state`` itself when the move changes nothing.
+
+    Raises:
+        ValueError: For an invalid direction (the message names the valid ones).
+    """
+    validate_direction(direction)
+    if state.is_game_over:
+        return state
+    config = state.config
+    outcome, merged = execute_move_on_board_marked(state.board, direction, config.merge_logic)
+    if not outcome.board_changed:
+        return state
+    placed = place_new_tile(outcome.new_board, config, state.current_seed)
+    return GameState(
+        board=placed.new_board,
+        score=state.score + outcome.total_points_earned,
+        config=config,
+        current_seed=placed.next_seed,
+        is_game_over=calculate_is_game_over(placed.new_board, config.merge_logic),
+        tiles_placed_count=state.tiles_placed_count + int(placed.tile_added),
+        move_count=state.move_count + 1,
+        last_move=MoveInfo(
+            direction,
+            outcome.total_points_earned,
+            merged,
+            placed.new_tile_position,
+            placed.new_tile_value,
+        ),
+    )
+
+
+def has_won(state: GameState) -> bool:
+    """Whether the board holds a tile of at least the configured goal.
+
+    Winning does not end the game: the player may keep playing (the TUI asks once).
+    """
+    goal = state.config.goal
+    return goal is not None and max_tile(state.board) >= goal
+
+
+def legal_moves(state: GameState) -> tuple[str, ...]:
+    """The directions that would change the board (empty when the game is over)."""
+    if state.is_game_over:
+        return ()
+    logic = state.config.merge_logic
+    return tuple(
+        d for d in DIRECTIONS if execute_move_on_board_marked(state.board, d, logic)[0].board_changed
+    )
+
+
+_LETTERS = {"l": "left", "r": "right", "u": "up", "d": "down"}
+_WORDS = {"left", "right", "up", "down"}
+
+
+def parse_moves(text: str) -> tuple[str, ...]:
+    """Parse a move string such as ``"LLRU"``, ``"l, r u"`` or ``"left,up"``.
+
+    Letters L/R/U/D (any case) or the full direction words; commas and whitespace separate
+    freely.
+
+    Args:
+        text: The move string.
+
+    Returns:
+        The directions.
+
+    Raises:
+        ValueError: Naming the first bad character and its 1-based column.
+    """
+    out: list[str] = []
+    i = 0
+    n = len(text)
+    while i < n:
+        ch = text[i]
+        if ch in " \t\r\n,;":
+            i += 1
+            continue
+        low = text[i:].lower()
+        word = next((w for w in sorted(_WORDS, key=len, reverse=True) if low.startswith(w)), None)
+        if word is not None and (i + len(word) >= n or not text[i + len(word)].isalpha()):
+            out.append(word)
+            i += len(word)
+            continue
+        direction = _LETTERS.get(ch.lower())
+        if direction is None:
+            raise ValueError(
+                f"bad move {ch!r} at column {i + 1}: expected L, R, U or D "
+                "(separated by nothing, commas or spaces)"
+            )
+        out.append(direction)
+        i += 1
+    return tuple(out)
+
+
+def replay(config: GameConfig, moves: Iterable[str]) -> tuple[GameState, int]:
+    """Replay a game from its configuration and directions.
+
+    Args:
+        config: The configuration (its seed fixes every spawn).
+        moves: Directions, e.g. from :func:`parse_moves`.
+
+    Returns:
+        ``(final_state, moves_applied)`` where ``moves_applied`` counts the moves that changed
+        the board (moves into a wall are skipped, as in play).
+
+    Raises:
+        ValueError: For an invalid direction.
+    """
+    state = create_game(config)
+    applied = 0
+    for direction in moves:
+        nxt = move(state, direction)
+        if nxt is not state:
+            applied += 1
+        state = nxt
+    return state, applied
+
+
+def board_from_rows(rows: Sequence[Sequence[int]]) -> Board:
+    """Validate nested sequences as a board (alias of :func:`make_board`)."""
+    return make_board(rows)
+
+
+def state_from_board(
+    rows: Sequence[Sequence[int]], config: GameConfig | None = None, score: int = 0, seed: int | None = None
+) -> GameState:
+    """Build a state around a given board (for puzzles, tests and analysis).
+
+    Args:
+        rows: The board.
+        config: Configuration (default: standard rules with the board's size).
+        score: The score to start from.
+        seed: PRNG state (default: the configuration's initial seed).
+
+    Returns:
+        A state whose game-over flag is computed from the board.
+
+    Raises:
+        ValueError: If the board is invalid or does not match ``config.board_size``.
+    """
+    board = make_board(rows)
+    if config is None:
+        config = GameConfig(board_size=len(board))
+    if len(board) != config.board_size:
+        raise ValueError("board size does not match the configuration")
+    return GameState(
+        board=board,
+        score=score,
+        config=config,
+        current_seed=config.initial_seed if seed is None else normalize_seed(seed),
+        is_game_over=calculate_is_game_over(board, config.merge_logic),
+        tiles_placed_count=sum(1 for row in board for v in row if v),
+    )

@@ -1,0 +1,138 @@
+"""The seeded pseudo-random number generator shared by every game.
+
+termarcade never uses global randomness: every random choice is drawn from an explicit seed
+that the caller carries in its (immutable) state, so a game is replayable from its seed and
+its moves. The generator is the linear congruential generator (LCG) of seed 004 (2048):
+
+    next_seed = (A * seed + C) mod M,    value = next_seed / M
+
+with ``A = 1664525``, ``C = 1013904223`` and ``M = 2**32`` (the "Numerical Recipes" constants,
+full period 2**32 because C is odd and A - 1 is divisible by 4). The state is an integer in
+``[0, 2**32)`` and ``value`` lies in ``[0, 1)``. The value is taken from the *whole* new state,
+so ``floor(value * n)`` depends on its high bits, which are the good ones in an LCG (the low
+bits of a power-of-two LCG have short periods).
+
+All functions here are pure: they take a seed and return what they drew together with the
+seed to use next.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence, TypeVar
+
+T = TypeVar("T")
+
+LCG_A = 1664525
+"""Multiplier of the LCG."""
+LCG_C = 1013904223
+"""Increment of the LCG."""
+LCG_M = 2**32
+"""Modulus of the LCG; seeds live in ``[0, LCG_M)``."""
+
+_MASK = LCG_M - 1
+
+
+def normalize_seed(seed: int) -> int:
+    """Bring any integer into the seed range ``[0, 2**32)``.
+
+    Args:
+        seed: Any integer (negative and huge values are reduced modulo 2**32).
+
+    Returns:
+        ``seed mod 2**32``.
+
+    Raises:
+        TypeError: If ``seed`` is not an integer (``bool`` is refused too).
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"a seed must be an integer, not {type(seed).__name__}")
+    return seed & _MASK
+
+
+def prng_next(seed: int) -> tuple[float, int]:
+    """Advance the LCG by one step.
+
+    Args:
+        seed: The current state (any integer; it is reduced modulo 2**32 first).
+
+    Returns:
+        ``(value, next_seed)`` where ``next_seed = (A * seed + C) mod 2**32`` and
+        ``value = next_seed / 2**32`` lies in ``[0, 1)``.
+    """
+    next_seed = (LCG_A * normalize_seed(seed) + LCG_C) & _MASK
+    return next_seed / LCG_M, next_seed
+
+
+def prng_below(seed: int, n: int) -> tuple[int, int]:
+    """Draw an integer uniformly-ish from ``range(n)``.
+
+    Uses ``floor(value * n)``, the same rule 2048 uses to pick an empty cell.
+
+    Args:
+        seed: The current state.
+        n: The exclusive upper bound (at least 1).
+
+    Returns:
+        ``(k, next_seed)`` with ``0 <= k < n``.
+
+    Raises:
+        ValueError: If ``n < 1``.
+    """
+    if n < 1:
+        raise ValueError("prng_below needs n >= 1")
+    value, next_seed = prng_next(seed)
+    # value < 1 so value * n < n; min() guards against float rounding at the top end.
+    return min(int(value * n), n - 1), next_seed
+
+
+def prng_choice(seed: int, items: Sequence[T]) -> tuple[T, int]:
+    """Pick one element of a non-empty sequence.
+
+    Args:
+        seed: The current state.
+        items: The candidates.
+
+    Returns:
+        ``(item, next_seed)``.
+
+    Raises:
+        ValueError: If ``items`` is empty.
+    """
+    if not items:
+        raise ValueError("prng_choice needs a non-empty sequence")
+    k, next_seed = prng_below(seed, len(items))
+    return items[k], next_seed
+
+
+def prng_shuffle(seed: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
+    """Shuffle a sequence (Fisher-Yates driven by the LCG).
+
+    Args:
+        seed: The current state.
+        items: The elements to shuffle (not modified).
+
+    Returns:
+        ``(shuffled, next_seed)`` where ``shuffled`` is a new tuple.
+    """
+    out = list(items)
+    for i in range(len(out) - 1, 0, -1):
+        j, seed = prng_below(seed, i + 1)
+        out[i], out[j] = out[j], out[i]
+    return tuple(out), normalize_seed(seed)
+
+
+def seed_from_text(text: str) -> int:
+    """Derive a seed from a string (32-bit FNV-1a of its UTF-8 bytes).
+
+    Handy for "daily" or named seeds: the same text always gives the same seed.
+
+    Args:
+        text: Any string.
+
+    Returns:
+        A seed in ``[0, 2**32)``.
+    """
+    h = 0x811C9DC5
+    for byte in text.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & _MASK
+    return h

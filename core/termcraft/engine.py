@@ -1,0 +1,376 @@
+"""TermCraft moves and outcome: rewrite actions, constructs, win and loss (seed 000 §2-3).
+
+* A **site** is every position holding a ground subterm, the root included, and positions
+  inside rules and axioms included (faithful to the original ``FindValidRewrites``).
+* A **rewrite action** exists for (rule, site, substitution) when some member of the site's
+  equivalence class matches the rule's LHS syntactically.  Substitutions are de-duplicated
+  per (rule, site).  Applying one replaces the site by the instantiated RHS and costs 1 fuel;
+  there are none when fuel is 0.
+* A **construct** replaces a ``placeholder`` constant by a ground term whose Size (node count)
+  is at most the remaining budget, and costs that Size.
+* **Win**: the current term is the target.  **Loss**: not won and no valid action left (no
+  rewrite action, and no placeholder or no budget).  Win is checked first.
+
+Matching is done once per (rule, equivalence class): candidates are looked up by head
+``(kind, name, arity)``, so a rule only meets terms that can match it, and the tree is then
+walked once to turn matched classes into site paths (skipping subtrees with no match).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from operator import itemgetter
+from typing import Optional, Sequence
+
+from core.terms import CONST, VAR, Path, Term, match, replace_at, subterm_at, to_str
+
+from .analysis import PLACEHOLDER, analyze
+from .links import Link, path_of
+from .state import Action, ConstructAction, IllegalMove, RewriteAction, State, Substitution
+
+__all__ = [
+    "rewrite_actions",
+    "term_rewrite_actions",
+    "placeholder_sites",
+    "ground_sites",
+    "result_of",
+    "apply",
+    "construct",
+    "can_construct",
+    "status",
+    "loss_reason",
+    "size",
+]
+
+_first = itemgetter(0)
+
+
+def size(term: Term) -> int:
+    """Size of a term: its number of nodes (seed 000 §3.4).
+
+    Args:
+        term: Any term.
+
+    Returns:
+        1 for a constant or variable, 1 + the children's sizes for a compound.
+    """
+    return term.size
+
+
+@lru_cache(maxsize=64)
+def placeholder_sites(term: Term) -> tuple[Path, ...]:
+    """Paths of every constant named exactly ``placeholder`` (pre-order).
+
+    ``placeholder()`` (a compound) and ``var(placeholder)`` (a variable) are not sites.
+
+    Args:
+        term: The current term.
+
+    Returns:
+        The construct sites.
+    """
+    out: list[Path] = []
+    stack: list[tuple[Link, Term]] = [(None, term)]
+    while stack:
+        link, t = stack.pop()
+        if t.kind == CONST:
+            if t.name == PLACEHOLDER:
+                out.append(path_of(link))
+            continue
+        args = t.args
+        for i in range(len(args) - 1, -1, -1):
+            stack.append(((link, i), args[i]))
+    return tuple(out)
+
+
+def ground_sites(term: Term) -> tuple[tuple[Path, Term], ...]:
+    """Every position holding a ground subterm, with that subterm (pre-order, root first).
+
+    Args:
+        term: The current term.
+
+    Returns:
+        ``(path, subterm)`` pairs.
+    """
+    out: list[tuple[Path, Term]] = []
+    stack: list[tuple[Link, Term]] = [(None, term)]
+    while stack:
+        link, t = stack.pop()
+        if t.ground:
+            out.append((path_of(link), t))
+        args = t.args
+        for i in range(len(args) - 1, -1, -1):
+            stack.append(((link, i), args[i]))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
+    an = analyze(term)
+    cc = an.closure
+    if not an.rules or not len(cc):
+        return ()
+    terms = cc.terms
+    roots = cc.root_indices()
+    heads = an.heads
+    every = range(len(terms))
+    # 1. Match each distinct LHS once per class member that can match it: candidates share
+    #    the LHS's head (kind, name, arity) and, for every ground argument of the LHS, have
+    #    that very term (hash-consed) at that argument position.
+    per_lhs: dict[int, dict[int, dict[Substitution, Term]]] = {}
+    per_rule: list[dict[int, dict[Substitution, Term]]] = []
+    matched_roots: set[int] = set()
+    index = cc.index_map
+    kids = cc.kids
+    for rule in an.rules:
+        lhs = rule.lhs
+        by_class = per_lhs.get(lhs.id)
+        if by_class is None:
+            if lhs.kind == VAR:
+                candidates: Sequence[int] = every
+            elif lhs.ground:  # a ground pattern matches only itself
+                candidates = (index[lhs.id],) if lhs.id in index else ()
+            else:
+                candidates = heads.get((lhs.kind, lhs.name, len(lhs.args)), ())
+                for j, arg in enumerate(lhs.args):
+                    if not arg.ground or len(candidates) < 8:
+                        continue
+                    k = index.get(arg.id)
+                    if k is None:  # that argument occurs nowhere: nothing can match
+                        candidates = ()
+                        break
+                    users = cc.parents(arg)
+                    if len(users) < len(candidates):
+                        name, n = lhs.name, len(lhs.args)
+                        candidates = sorted({i for i in users if kids[i] and len(kids[i]) == n
+                                             and kids[i][j] == k and terms[i].name == name})
+            by_class = {}
+            # f(var(X), var(Y)) with distinct variables: every candidate matches, and the
+            # substitution is read off the arguments (no general matching needed).
+            names = [a.name for a in lhs.args] if lhs.args and all(
+                a.kind == VAR for a in lhs.args) else None
+            if names is not None and len(set(names)) != len(names):
+                names = None
+            arg_order = sorted(range(len(names)), key=names.__getitem__) if names else None
+            for i in candidates:
+                t = terms[i]
+                if arg_order is not None:
+                    args = t.args
+                    key = tuple([(names[j], args[j]) for j in arg_order])
+                else:
+                    sigma = match(lhs, t)
+                    if sigma is None:
+                        continue
+                    key = tuple(sorted(sigma.items(), key=_first))
+                subs = by_class.get(roots[i])
+                if subs is None:
+                    by_class[roots[i]] = {key: t}
+                elif key not in subs:
+                    subs[key] = t
+            per_lhs[lhs.id] = by_class
+        per_rule.append(by_class)
+        matched_roots.update(by_class)
+    if not matched_roots:
+        return ()
+    # 2. Which distinct subterms contain a matched class somewhere (children come first in
+    #    the closure's order, so one pass suffices); the tree walk skips the others.
+    relevant = [False] * len(terms)
+    for i in range(len(terms)):
+        if roots[i] in matched_roots:
+            relevant[i] = True
+        else:
+            for k in kids[i]:
+                if relevant[k]:
+                    relevant[i] = True
+                    break
+    # 3. Sites (pre-order paths) whose class matched some rule, grouped by class.
+    sites: dict[int, list[tuple[int, Path]]] = {}
+    order = 0
+    stack: list[tuple[Link, Term]] = [(None, term)]
+    while stack:
+        link, t = stack.pop()
+        if t.ground:
+            root = roots[index[t.id]]
+            if root in matched_roots:
+                path = path_of(link)
+                lst = sites.get(root)
+                if lst is None:
+                    sites[root] = [(order, path)]
+                else:
+                    lst.append((order, path))
+                order += 1
+        args = t.args
+        for j in range(len(args) - 1, -1, -1):
+            a = args[j]
+            if not a.ground or relevant[index[a.id]]:  # skip subtrees without a match
+                stack.append(((link, j), a))
+    # 4. Actions: rule order, then site pre-order, then substitution discovery order.
+    actions: list[RewriteAction] = []
+    for rule, by_class in zip(an.rules, per_rule):
+        if not by_class:
+            continue
+        found = [(o, p, subs) for root, subs in by_class.items() for o, p in sites[root]]
+        if len(by_class) > 1:
+            found.sort(key=_first)
+        for _, path, subs in found:
+            for s, m in subs.items():
+                actions.append(RewriteAction(rule, path, s, m))
+    return tuple(actions)
+
+
+@lru_cache(maxsize=16)
+def _action_set(term: Term) -> frozenset:
+    return frozenset(_term_actions(term))
+
+
+def term_rewrite_actions(term: Term) -> tuple[RewriteAction, ...]:
+    """Every rewrite action of ``term`` assuming fuel is left (cached per term).
+
+    Args:
+        term: The current term.
+
+    Returns:
+        Actions ordered by rule (pre-order), site (pre-order), then substitution.
+    """
+    return _term_actions(term)
+
+
+def rewrite_actions(state: State) -> tuple[RewriteAction, ...]:
+    """The rewrite actions available in ``state`` (none when fuel is 0).
+
+    Args:
+        state: The game state.
+
+    Returns:
+        Actions ordered by rule, site, then substitution.
+    """
+    if state.fuel <= 0:
+        return ()
+    return _term_actions(state.term)
+
+
+def can_construct(state: State) -> bool:
+    """True when some construct is possible: a placeholder exists and budget is left.
+
+    (Any constant has Size 1, so budget >= 1 always allows one.)
+    """
+    return state.budget > 0 and bool(placeholder_sites(state.term))
+
+
+def _check_construct(state: State, site: Path, new: Term) -> None:
+    try:
+        here = subterm_at(state.term, site)
+    except (IndexError, TypeError):
+        raise IllegalMove(f"there is no position {'/'.join(map(str, site))} in the term") from None
+    if here.kind != CONST or here.name != PLACEHOLDER:
+        raise IllegalMove("only a placeholder constant can be replaced by a construct")
+    if not isinstance(new, Term):
+        raise IllegalMove("a construct needs a term")
+    if not new.ground:
+        raise IllegalMove(f"the new term must be ground, but {to_str(new)[:60]} has variables")
+    if new.size > state.budget:
+        raise IllegalMove(f"the new term has Size {new.size} but only {state.budget} "
+                          "budget is left")
+
+
+def construct(state: State, site: Path, new: Term) -> State:
+    """Replace the placeholder at ``site`` by ``new``, paying its Size from the budget.
+
+    Args:
+        state: The game state.
+        site: Path of a ``placeholder`` constant.
+        new: A ground term with Size <= the remaining budget.
+
+    Returns:
+        The next state.
+
+    Raises:
+        IllegalMove: When ``site`` is not a placeholder, ``new`` is not ground or costs more
+            than the remaining budget.
+    """
+    _check_construct(state, tuple(site), new)
+    return State(replace_at(state.term, tuple(site), new), state.target, state.fuel,
+                 state.budget - new.size)
+
+
+def result_of(state: State, action: Action) -> Term:
+    """The term an action would produce (a preview; the action is not validated).
+
+    Args:
+        state: The game state.
+        action: A rewrite or construct action.
+
+    Returns:
+        The resulting current term.
+    """
+    if isinstance(action, RewriteAction):
+        return replace_at(state.term, action.site, action.replacement)
+    return replace_at(state.term, action.site, action.term)
+
+
+def apply(state: State, action: Action) -> State:
+    """Play ``action`` (rewrite: 1 fuel; construct: Size of the new term from the budget).
+
+    Args:
+        state: The game state.
+        action: A rewrite action from :func:`rewrite_actions` or a construct action.
+
+    Returns:
+        The next state.
+
+    Raises:
+        IllegalMove: When the action is not legal in ``state``.
+    """
+    if isinstance(action, ConstructAction):
+        return construct(state, action.site, action.term)
+    if not isinstance(action, RewriteAction):
+        raise IllegalMove("unknown action")
+    if state.fuel <= 0:
+        raise IllegalMove("no fuel left: rewrites are not possible")
+    if action not in _action_set(state.term):
+        raise IllegalMove(f"the rewrite {action} is not available in this position")
+    return State(replace_at(state.term, action.site, action.replacement), state.target,
+                 state.fuel - 1, state.budget)
+
+
+def status(state: State) -> str:
+    """Whether the state is ``"won"``, ``"lost"`` or ``"playing"`` (win checked first).
+
+    Args:
+        state: The game state.
+
+    Returns:
+        ``"won"`` when the term is the target, ``"lost"`` when no valid action is left,
+        otherwise ``"playing"``.
+    """
+    if state.term is state.target:
+        return "won"
+    if can_construct(state) or rewrite_actions(state):
+        return "playing"
+    return "lost"
+
+
+def loss_reason(state: State) -> Optional[str]:
+    """Why the state is lost, for the failure message (None when not lost).
+
+    Args:
+        state: The game state.
+
+    Returns:
+        A sentence, or None.
+    """
+    if status(state) != "lost":
+        return None
+    if state.fuel <= 0:
+        why = "fuel is exhausted"
+    elif not analyze(state.term).rules:
+        why = "there is no valid rewrite rule"
+    else:
+        why = "no rule matches anywhere"
+    if not placeholder_sites(state.term):
+        how = "there is no placeholder to construct"
+    elif state.budget <= 0:
+        how = "the budget is spent"
+    else:  # pragma: no cover - can_construct would be true
+        how = "nothing can be constructed"
+    return f"No valid action left: {why} and {how}."

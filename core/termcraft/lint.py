@@ -1,0 +1,138 @@
+"""Level linter: what a designer should fix before shipping a TermCraft level.
+
+Checks (code: severity):
+
+* ``rule-arity``, ``rule-unbound-vars``, ``axiom-arity``, ``axiom-not-ground`` (warning):
+  ``rewrite``/``equiv`` subterms the engine ignores, with the reason.
+* ``placeholder-compound`` / ``placeholder-var`` (warning): ``placeholder()`` or
+  ``var(placeholder)`` are not construct sites (only the constant ``placeholder`` is).
+* ``already-won`` (error): the current term already is the target.
+* ``no-actions`` (error): the level is lost before the first move.
+* ``budget-unused`` (warning): budget > 0 but no placeholder to spend it on.
+* ``placeholder-no-budget`` (warning): a placeholder but budget 0.
+* ``fuel-unused`` (warning): fuel > 0 but no valid rule.
+* ``unsolvable`` (error), ``solver-unknown`` (info), ``solvable`` (info): the solver's verdict
+  (constructs limited to ground subterms of the target, see :mod:`.solver`).
+* ``par-too-low`` (warning) / ``par-above-optimal`` (info): ``par`` against the shortest plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from core.terms import COMPOUND, CONST, Path, Term
+
+from .analysis import PLACEHOLDER, analyze
+from .engine import placeholder_sites, status
+from .level import Level
+from .links import Link, path_of
+from .solver import DEFAULT_MAX_STATES, solve
+from .state import State
+
+__all__ = ["LintIssue", "lint"]
+
+SEVERITIES = ("error", "warning", "info")
+"""Severities, most serious first."""
+
+
+@dataclass(frozen=True, slots=True)
+class LintIssue:
+    """One finding of the linter.
+
+    Attributes:
+        severity: ``"error"``, ``"warning"`` or ``"info"``.
+        code: Stable machine-readable code (see the module docstring).
+        message: Human-readable explanation.
+        path: Position in the current term the issue is about, if any.
+    """
+
+    severity: str
+    """``"error"``, ``"warning"`` or ``"info"``."""
+    code: str
+    """Stable machine-readable code."""
+    message: str
+    """Human-readable explanation."""
+    path: Optional[Path] = None
+    """Position in the current term, if any."""
+
+
+def _misused_placeholders(term: Term) -> list[LintIssue]:
+    out: list[LintIssue] = []
+    stack: list[tuple[Link, Term]] = [(None, term)]
+    while stack:
+        link, t = stack.pop()
+        args = t.args
+        for i in range(len(args) - 1, -1, -1):
+            stack.append(((link, i), args[i]))
+        if t.name != PLACEHOLDER or t.kind == CONST:
+            continue
+        path = path_of(link)
+        where = "/".join(map(str, path)) or "root"
+        if t.kind == COMPOUND:
+            out.append(LintIssue("warning", "placeholder-compound",
+                f"at {where}: placeholder(...) is a compound, not a construct site; "
+                "write the constant placeholder", path))
+        else:
+            out.append(LintIssue("warning", "placeholder-var",
+                f"at {where}: var(placeholder) is a variable, not a construct site; "
+                "write the constant placeholder", path))
+    return out
+
+
+def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX_STATES,
+         time_limit: Optional[float] = 5.0) -> tuple[LintIssue, ...]:
+    """Check a level and report issues, most serious first.
+
+    Args:
+        level: The level.
+        run_solver: Also run the solver (unsolvable / par checks).
+        max_states: Solver state limit.
+        time_limit: Solver time limit in seconds.
+
+    Returns:
+        The issues, errors first, then warnings, then infos (stable within a severity).
+    """
+    issues: list[LintIssue] = []
+    an = analyze(level.current)
+    for ig in an.ignored:
+        issues.append(LintIssue("warning", ig.code, ig.message, ig.path))
+    issues.extend(_misused_placeholders(level.current))
+    sites = placeholder_sites(level.current)
+    if level.budget > 0 and not sites:
+        issues.append(LintIssue("warning", "budget-unused",
+            f"budget is {level.budget} but the current term has no placeholder to construct at"))
+    if sites and level.budget == 0:
+        issues.append(LintIssue("warning", "placeholder-no-budget",
+            f"{len(sites)} placeholder(s) but budget is 0: nothing can be constructed"))
+    if level.fuel > 0 and not an.rules:
+        issues.append(LintIssue("warning", "fuel-unused",
+            f"fuel is {level.fuel} but the current term has no valid rewrite rule"))
+    start = State.from_level(level)
+    state_status = status(start)
+    if state_status == "won":
+        issues.append(LintIssue("error", "already-won",
+            "the current term already equals the target: the level is won before any move"))
+    elif state_status == "lost":
+        issues.append(LintIssue("error", "no-actions",
+            "no valid action at the start: the level is lost before any move"))
+    elif run_solver:
+        result = solve(level, max_states=max_states, time_limit=time_limit)
+        if result.status == "unsolvable":
+            issues.append(LintIssue("error", "unsolvable",
+                f"no plan reaches the target (searched {result.explored} states; constructs "
+                "limited to ground subterms of the target)"))
+        elif result.status == "unknown":
+            issues.append(LintIssue("info", "solver-unknown",
+                f"the solver gave up ({result.reason}) after {result.explored} states"))
+        else:
+            n = len(result.plan)
+            issues.append(LintIssue("info", "solvable", f"solvable in {n} move(s)"))
+            if level.par is not None and level.par < n:
+                issues.append(LintIssue("warning", "par-too-low",
+                    f"par is {level.par} but the shortest plan needs {n} move(s)"))
+            elif level.par is not None and level.par > n:
+                issues.append(LintIssue("info", "par-above-optimal",
+                    f"par is {level.par} but a {n}-move plan exists"))
+    order = {s: i for i, s in enumerate(SEVERITIES)}
+    return tuple(sorted(issues, key=lambda i: order[i.severity]))

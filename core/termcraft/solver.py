@@ -1,0 +1,166 @@
+"""Level solver: shortest plans by bounded breadth-first search over (term, fuel, budget).
+
+Moves searched:
+
+* every rewrite action (:func:`~core.termcraft.engine.rewrite_actions`), 1 fuel each;
+* constructs, **restricted to the distinct ground subterms of the target** whose Size fits the
+  remaining budget, at every placeholder site.  The real game accepts *any* ground term, an
+  infinite move set; a term that appears nowhere in the target can still matter (a rule may
+  consume it), so the restriction can miss plans and an ``"unsolvable"`` answer means
+  "unsolvable with rewrites and target-subterm constructs".  ``"solved"`` plans are always
+  real, legal plans.
+
+Every move spends fuel or budget, so the state space is finite and the search always ends;
+limits (states, seconds) make it end sooner with ``"unknown"``.  A state is dropped when the
+same term was already reached with at least as much fuel and budget (more resources never
+hurt, so plans stay shortest).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Optional, Union
+
+from core.closure import ground_subterms
+from core.search import ParetoVisited, bfs
+from core.terms import Term, replace_at
+
+from .engine import apply, placeholder_sites, rewrite_actions
+from .level import Level
+from .state import Action, ConstructAction, State
+
+__all__ = ["SolveResult", "solve", "replay", "construct_candidates", "successors"]
+
+DEFAULT_MAX_STATES = 200_000
+"""Default bound on the number of states the solver keeps."""
+DEFAULT_TIME_LIMIT = 10.0
+"""Default bound on the solver's running time, in seconds."""
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the solver found.
+
+    Attributes:
+        status: ``"solved"`` (``plan`` is a shortest plan), ``"unsolvable"`` (the whole
+            restricted state space was explored) or ``"unknown"`` (a limit was hit or the
+            search was cancelled).
+        plan: The actions of a shortest plan (empty unless solved, or already won).
+        explored: How many states were expanded.
+        reason: ``"limit"`` or ``"cancelled"`` when unknown, else ``""``.
+        elapsed: Seconds spent.
+    """
+
+    status: str
+    """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
+    plan: tuple[Action, ...]
+    """A shortest plan (empty unless solved)."""
+    explored: int
+    """States expanded."""
+    reason: str = ""
+    """Why unknown: ``"limit"`` or ``"cancelled"``."""
+    elapsed: float = 0.0
+    """Seconds spent."""
+
+
+def construct_candidates(target: Term, budget: int) -> tuple[Term, ...]:
+    """The terms the solver tries in constructs: ground subterms of ``target`` with Size <=
+    ``budget``, smallest first.
+
+    Args:
+        target: The target term.
+        budget: The remaining budget.
+
+    Returns:
+        Candidate terms.
+    """
+    found = [t for t in ground_subterms([target]) if t.size <= budget]
+    found.sort(key=lambda t: t.size)
+    return tuple(found)
+
+
+def successors(state: State) -> Iterator[tuple[Action, State]]:
+    """Every move the solver considers from ``state`` with the state it leads to.
+
+    Args:
+        state: A game state.
+
+    Yields:
+        ``(action, next_state)`` pairs: rewrites first, then target-subterm constructs.
+    """
+    term, target = state.term, state.target
+    for action in rewrite_actions(state):
+        yield action, State(replace_at(term, action.site, action.replacement), target,
+                            state.fuel - 1, state.budget)
+    if state.budget > 0:
+        sites = placeholder_sites(term)
+        if sites:
+            for new in construct_candidates(target, state.budget):
+                for site in sites:
+                    yield ConstructAction(site, new), State(
+                        replace_at(term, site, new), target, state.fuel, state.budget - new.size)
+
+
+def solve(
+    level_or_state: Union[Level, State],
+    max_states: int = DEFAULT_MAX_STATES,
+    time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
+    should_stop: Optional[Callable[[], bool]] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+) -> SolveResult:
+    """Find a shortest plan (fewest moves) from a level's start or from a state.
+
+    Constructs are limited to ground subterms of the target that fit the budget (see the
+    module docstring), so ``"unsolvable"`` is relative to that restriction.
+
+    Args:
+        level_or_state: A level (its initial state is used) or a state.
+        max_states: Give up with ``"unknown"`` after keeping this many states.
+        time_limit: Give up with ``"unknown"`` after this many seconds (None: no limit).
+        should_stop: Polled regularly; returning True cancels (status ``"unknown"``).
+        progress: Called as ``progress(explored, frontier_size)`` now and then.
+
+    Returns:
+        The :class:`SolveResult`.
+    """
+    start = State.from_level(level_or_state) if isinstance(level_or_state, Level) \
+        else level_or_state
+    target = start.target
+    found = bfs(
+        start,
+        successors,
+        lambda s: s.term is target,
+        visited=ParetoVisited(lambda s: s.term, lambda s: (s.fuel, s.budget)),
+        max_states=max_states,
+        time_limit=time_limit,
+        should_stop=should_stop,
+        progress=progress,
+    )
+    if found.status == "solved":
+        return SolveResult("solved", found.plan, found.explored, "", found.elapsed)
+    if found.status == "exhausted":
+        return SolveResult("unsolvable", (), found.explored, "", found.elapsed)
+    return SolveResult("unknown", (), found.explored, found.status, found.elapsed)
+
+
+def replay(level_or_state: Union[Level, State], plan: tuple[Action, ...]) -> tuple[State, ...]:
+    """Play ``plan`` with full legality checks.
+
+    Args:
+        level_or_state: Where to start.
+        plan: The actions.
+
+    Returns:
+        Every state from the start to the end (``len(plan) + 1`` states).
+
+    Raises:
+        IllegalMove: When an action is not legal where it is played.
+    """
+    state = State.from_level(level_or_state) if isinstance(level_or_state, Level) \
+        else level_or_state
+    states = [state]
+    for action in plan:
+        state = apply(state, action)
+        states.append(state)
+    return tuple(states)

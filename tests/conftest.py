@@ -1,0 +1,43 @@
+"""Shared pytest set-up for the whole suite.
+
+Every test gets its own empty data directory (``TERMARCADE_DATA_DIR``), so no test reads or
+writes the real user's progress, and tests cannot see each other's saves. ``NO_COLOR`` is
+removed so Textual snapshots are rendered in colour whatever the developer's shell has set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point the store at a fresh temporary directory for each test."""
+    data = tmp_path_factory.mktemp("termarcade-data")
+    monkeypatch.setenv("TERMARCADE_DATA_DIR", str(data))
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERMARCADE_DEBUG", raising=False)
+    return data
+
+
+@pytest.fixture
+def data_dir(isolated_data_dir: Path) -> Path:
+    """The temporary data directory of this test (where ``termarcade.sqlite3`` goes)."""
+    return isolated_data_dir
+
+
+@pytest.fixture
+def arcade_app():
+    """A factory for :class:`tui.app.ArcadeApp` using the test's data directory.
+
+    Usage: ``app = arcade_app()`` or ``arcade_app(start_game="2048")``, then
+    ``async with app.run_test(size=(80, 24)) as pilot: ...``.
+    """
+    from tui.app import ArcadeApp
+
+    def make(**kwargs: object) -> ArcadeApp:
+        return ArcadeApp(**kwargs)  # type: ignore[arg-type]
+
+    return make

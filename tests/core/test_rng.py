@@ -1,0 +1,83 @@
+"""Tests for core.rng, the shared LCG."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.rng import (
+    LCG_M,
+    normalize_seed,
+    prng_below,
+    prng_choice,
+    prng_next,
+    prng_shuffle,
+    seed_from_text,
+)
+
+
+def test_known_sequence_from_zero() -> None:
+    # The published "Numerical Recipes" ranqd1 sequence starting from 0.
+    expected = [1013904223, 1196435762, 3519870697, 2868466484, 1649599747, 2670642822]
+    seed = 0
+    for want in expected:
+        value, seed = prng_next(seed)
+        assert seed == want
+        assert value == want / 2**32
+
+
+@given(st.integers(min_value=-(2**70), max_value=2**70))
+@settings(max_examples=200, deadline=None)
+def test_value_in_unit_interval_and_seed_in_range(seed: int) -> None:
+    value, nxt = prng_next(seed)
+    assert 0.0 <= value < 1.0
+    assert 0 <= nxt < LCG_M
+    # Seeds are taken modulo 2**32.
+    assert prng_next(seed) == prng_next(seed % LCG_M)
+
+
+def test_normalize_seed_rejects_non_ints() -> None:
+    with pytest.raises(TypeError):
+        normalize_seed("3")  # type: ignore[arg-type]
+    with pytest.raises(TypeError):
+        normalize_seed(True)
+    assert normalize_seed(-1) == 2**32 - 1
+
+
+def test_prng_below_is_roughly_uniform() -> None:
+    seed = 12345
+    counts: Counter[int] = Counter()
+    for _ in range(12_000):
+        k, seed = prng_below(seed, 6)
+        counts[k] += 1
+    assert set(counts) == set(range(6))
+    # 2000 expected per bucket; 5 sigma is about 200.
+    assert all(1700 < c < 2300 for c in counts.values())
+
+
+def test_prng_below_and_choice_errors() -> None:
+    with pytest.raises(ValueError):
+        prng_below(1, 0)
+    with pytest.raises(ValueError):
+        prng_choice(1, [])
+    item, _ = prng_choice(0, ["a", "b", "c", "d"])
+    # value 0.236... * 4 -> index 0
+    assert item == "a"
+
+
+@given(st.integers(min_value=0, max_value=2**32 - 1), st.lists(st.integers(), max_size=20))
+@settings(max_examples=100, deadline=None)
+def test_shuffle_is_a_permutation_and_deterministic(seed: int, items: list[int]) -> None:
+    out, nxt = prng_shuffle(seed, items)
+    assert sorted(out) == sorted(items)
+    assert prng_shuffle(seed, items) == (out, nxt)
+
+
+def test_seed_from_text_fnv1a() -> None:
+    # FNV-1a 32-bit reference values.
+    assert seed_from_text("") == 0x811C9DC5
+    assert seed_from_text("a") == 0xE40C292C
+    assert seed_from_text("foobar") == 0xBF9CF968

@@ -1,0 +1,193 @@
+"""TermCraft solver and the shared bounded BFS, against a plain brute-force BFS."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from core.search import KeyVisited, ParetoVisited, bfs
+from core.terms import compound, const, replace_at, var
+from core.termcraft import (
+    ConstructAction,
+    Level,
+    State,
+    apply,
+    placeholder_sites,
+    rewrite_actions,
+    solve,
+    status,
+)
+from core.termcraft.solver import replay
+from grammar.terms import parse_term as p
+
+SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
+          "equiv(apple,red),data(pair(apple,green)),data(placeholder))")
+SAMPLE_TARGET = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
+                 "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))")
+
+
+def _target_subterms(t, out):
+    if t.ground:
+        out.add(t)
+    for a in t.args:
+        _target_subterms(a, out)
+    return out
+
+
+def brute_force_optimum(state: State):
+    """Length of a shortest plan by plain BFS (no dominance pruning), or None."""
+    cands = _target_subterms(state.target, set())
+    seen = {(state.term, state.fuel, state.budget)}
+    queue = deque([(state, 0)])
+    while queue:
+        s, d = queue.popleft()
+        if s.term is s.target:
+            return d
+        nexts = [apply(s, a) for a in rewrite_actions(s)]
+        for site in placeholder_sites(s.term):
+            for c in cands:
+                if c.size <= s.budget:
+                    nexts.append(State(replace_at(s.term, site, c), s.target, s.fuel,
+                                       s.budget - c.size))
+        for n in nexts:
+            k = (n.term, n.fuel, n.budget)
+            if k not in seen:
+                seen.add(k)
+                queue.append((n, d + 1))
+    return None
+
+
+def test_sample_level_shortest_plan():
+    level = Level("Sample", p(SAMPLE), p(SAMPLE_TARGET), fuel=2, budget=1)
+    result = solve(level)
+    assert result.status == "solved"
+    assert len(result.plan) == 3
+    states = replay(level, result.plan)
+    assert status(states[-1]) == "won"
+    assert any(isinstance(a, ConstructAction) and a.term is p("done") for a in result.plan)
+
+
+def test_sample_level_without_enough_fuel_is_unsolvable():
+    result = solve(Level("Sample", p(SAMPLE), p(SAMPLE_TARGET), fuel=1, budget=1))
+    assert result.status == "unsolvable" and result.plan == ()
+    assert result.explored > 0
+
+
+def test_already_won_has_empty_plan():
+    result = solve(State(p("a"), p("a"), 0, 0))
+    assert result.status == "solved" and result.plan == ()
+
+
+def test_unreachable_target_is_unsolvable():
+    level = Level("x", p("s(rewrite(a,b),rewrite(b,a),d(a))"), p("s(rewrite(a,b),rewrite(b,a),d(c))"),
+                  fuel=6, budget=0)
+    assert solve(level).status == "unsolvable"
+
+
+def test_limits_give_unknown():
+    # a(...) doubling grows forever; the target is unreachable, so only limits can stop early
+    level = Level("x", p("s(rewrite(var(X),g(var(X),var(X))),a)"), p("nope"), fuel=30, budget=0)
+    result = solve(level, max_states=50)
+    assert result.status == "unknown" and result.reason == "limit"
+
+
+def test_cancellation_and_progress():
+    level = Level("x", p("s(rewrite(var(X),g(var(X),var(X))),a)"), p("nope"), fuel=30, budget=0)
+    calls = []
+    result = solve(level, should_stop=lambda: len(calls) >= 2,
+                   progress=lambda explored, frontier: calls.append((explored, frontier)))
+    assert result.status == "unknown" and result.reason == "cancelled"
+    assert calls and calls[0][0] == 0
+
+
+def test_construct_restricted_to_target_subterms():
+    # `done` is in the target; the solver constructs it (Size 1) rather than anything else
+    level = Level("x", p("d(placeholder)"), p("d(f(done))"), fuel=0, budget=2)
+    result = solve(level)
+    assert result.status == "solved"
+    assert [a.term for a in result.plan] == [p("f(done)")]
+    # budget too small for f(done): unsolvable
+    assert solve(Level("x", p("d(placeholder)"), p("d(f(done))"), 0, 1)).status == "unsolvable"
+
+
+# -- random tiny levels: solver optimum == brute-force optimum -----------------------------
+
+atoms = st.sampled_from(["a", "b", "c"]).map(const)
+small_ground = st.recursive(atoms, lambda ch: ch.map(lambda x: compound("f", (x,))), max_leaves=3)
+pattern = st.one_of(small_ground, st.just(var("X")),
+                    st.just(compound("f", (var("X"),))))
+rhs = st.one_of(small_ground, st.just(var("X")), st.just(compound("f", (var("X"),))))
+rule = st.tuples(pattern, rhs).map(lambda x: compound("rewrite", x))
+axiom = st.tuples(atoms, atoms).map(lambda x: compound("equiv", x))
+datum = st.one_of(small_ground, st.just(const("placeholder"))).map(lambda x: compound("d", (x,)))
+start_terms = st.tuples(st.lists(st.one_of(rule, rule, axiom), min_size=1, max_size=3),
+                        st.lists(datum, min_size=1, max_size=2)).map(
+    lambda x: compound("s", tuple(x[0]) + tuple(x[1])))
+
+
+@st.composite
+def tiny_levels(draw):
+    term = draw(start_terms)
+    fuel = draw(st.integers(1, 4))
+    budget = draw(st.integers(0, 2))
+    state = State(term, const("unused"), fuel, budget)
+    # walk a few random legal moves to get a target that is often reachable
+    for _ in range(draw(st.integers(1, 4))):
+        acts = list(rewrite_actions(state))
+        for site in placeholder_sites(state.term):
+            if state.budget >= 1:
+                acts.append(ConstructAction(site, draw(atoms)))
+        if not acts:
+            break
+        state = apply(state, draw(st.sampled_from(acts)))
+    target = state.term if draw(st.integers(0, 3)) else draw(start_terms)
+    return State(term, target, fuel, budget)
+
+
+@settings(max_examples=150, deadline=None)
+@given(start=tiny_levels())
+def test_solver_optimum_equals_brute_force(start):
+    expected = brute_force_optimum(start)
+    result = solve(start, max_states=1_000_000, time_limit=None)
+    if expected is None:
+        assert result.status == "unsolvable"
+    else:
+        assert result.status == "solved"
+        assert len(result.plan) == expected
+        assert replay(start, result.plan)[-1].term is start.target
+
+
+# -- core.search on its own ----------------------------------------------------------------
+
+
+def test_bfs_shortest_path_on_a_grid():
+    # 5x5 grid, walls in column 2 except row 4: shortest path (0,0)->(0,4) needs 12 steps
+    walls = {(r, 2) for r in range(4)}
+
+    def succ(cell):
+        r, c = cell
+        for dr, dc, name in ((1, 0, "D"), (-1, 0, "U"), (0, 1, "R"), (0, -1, "L")):
+            n = (r + dr, c + dc)
+            if 0 <= n[0] < 5 and 0 <= n[1] < 5 and n not in walls:
+                yield name, n
+
+    res = bfs((0, 0), succ, lambda s: s == (0, 4))
+    assert res.status == "solved" and len(res.plan) == 12
+    assert res.plan[:4] == ("D", "D", "D", "D")
+    assert bfs((0, 0), succ, lambda s: s == (9, 9)).status == "exhausted"
+    assert bfs((0, 0), succ, lambda s: s == (9, 9), max_states=5).status == "limit"
+
+
+def test_pareto_visited_drops_dominated_states():
+    v = ParetoVisited(lambda s: s[0], lambda s: s[1:])
+    assert v.add(("t", 2, 1))
+    assert not v.add(("t", 1, 1))
+    assert not v.add(("t", 2, 1))
+    assert v.add(("t", 1, 2))   # incomparable
+    assert v.add(("t", 3, 3))   # dominates both
+    assert not v.add(("t", 1, 2))
+    assert v.add(("u", 0, 0))
+    k = KeyVisited(lambda s: s % 3)
+    assert k.add(1) and not k.add(4) and k.add(5)

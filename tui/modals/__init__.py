@@ -1,0 +1,1 @@
+"""Modal screens (one per module)."""

@@ -1,0 +1,1 @@
+"""Screens of the arcade: the shared ones (home, level select, help) and one module per game."""

@@ -1,0 +1,69 @@
+"""The home screen: pick a game."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, Header, Static
+from textual.widgets.option_list import Option
+
+from tui.games import GAMES, GameEntry
+from tui.screens.common import NavOptionList
+
+
+def game_prompt(entry: GameEntry) -> Content:
+    """The two-line text of a game in the list: title, then tagline."""
+    if entry.playable:
+        return Content.assemble((entry.title, "bold"), "\n  ", (entry.tagline, "dim"))
+    return Content.assemble(
+        (entry.title, "bold"), ("  (coming soon)", "italic"), "\n  ", (entry.tagline, "dim")
+    )
+
+
+class HomeScreen(Screen[None]):
+    """The list of games, with taglines; games that are not playable yet are dimmed.
+
+    Keys: ``j``/``k``/arrows move, ``enter``/``space`` start the game, ``?`` help,
+    ``q``/``escape`` quit (asking first when a game is in progress).
+    """
+
+    HELP_TOPIC: ClassVar[str] = "home"
+    """Help page for this screen."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Priority, so the footer shows it although the focused list also binds enter.
+        Binding("enter", "play", "Play", id="home.play", priority=True),
+        Binding("q,escape", "app.request_quit", "Quit", id="home.quit", key_display="q"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with Vertical(id="home"):
+            yield Static("Pick a game", id="home-title")
+            options: list[Option | None] = []
+            for entry in GAMES:
+                if options:
+                    options.append(None)  # A separator line between games.
+                options.append(Option(game_prompt(entry), id=entry.id, disabled=not entry.playable))
+            yield NavOptionList(*options, id="games")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        games = self.query_one("#games", NavOptionList)
+        games.highlighted = 0
+        games.focus()
+
+    def on_option_list_option_selected(self, event: NavOptionList.OptionSelected) -> None:
+        """Start the chosen game."""
+        event.stop()
+        if event.option.id is not None:
+            self.app.start_game(event.option.id)  # type: ignore[attr-defined]
+
+    def action_play(self) -> None:
+        """Start the highlighted game."""
+        self.query_one("#games", NavOptionList).action_select()

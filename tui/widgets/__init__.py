@@ -1,0 +1,1 @@
+"""Reusable widgets of the termarcade TUI (one module per widget)."""
