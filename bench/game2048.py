@@ -266,14 +266,15 @@ def speed(quick: bool) -> dict[str, Any]:
     inl = _rate(fast_move_all(packed), secs)
     floor = _rate(lookups_only(packed), secs)
     print()
-    print(f"{'packed board (fastboard)':58} {'moves/s':>12} {'vs pure slide':>14}")
+    print(f"{'packed board (fastboard)':58} {'moves/s':>12} {'vs pure slide':>14} {'vs term2048':>12}")
     for name, v in (
         ("fastboard.move (board + score)", fast),
         ("fastboard.move_board (board only)", fast_nb),
         ("fastboard.move_all (4 moves, one shared transpose)", inl),
         ("floor: 4 table lookups per move, nothing else", floor),
     ):
-        print(f"{name:58} {v:12,.0f} {v / pure_slide:13.1f}x")
+        vs_t = f"{v / t_slide:11.1f}x" if t_slide else f"{'n/a':>12}"
+        print(f"{name:58} {v:12,.0f} {v / pure_slide:13.1f}x {vs_t}")
     results.update(fast_move=fast, fast_move_board=fast_nb, fast_move_all=inl, lookup_floor=floor)
     print()
     return results

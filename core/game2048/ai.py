@@ -33,12 +33,14 @@ from typing import Any, Callable, Iterator, Sequence
 from core.game2048 import fastboard as fb
 from core.game2048.board import (
     DIRECTIONS,
+    Board,
     execute_move_on_board,
     get_empty_cells,
 )
 
 __all__ = [
     "CPROB_THRESHOLD",
+    "GENERAL_MAX_DEPTH",
     "MAX_DEPTH",
     "adaptive_depth",
     "autoplay",
@@ -54,7 +56,10 @@ CPROB_THRESHOLD = 1e-4
 """Chance branches reached with a lower probability are scored by the heuristic."""
 
 MAX_DEPTH = 6
-"""Upper bound on any requested depth (keeps the bounded recursion shallow)."""
+"""Upper bound on any requested depth of the fast search (keeps the recursion shallow)."""
+
+GENERAL_MAX_DEPTH = 2
+"""Upper bound on the depth of the general search (it is ~100× slower per node)."""
 
 # nneonneo's weights (2048-ai, heuristic table).
 _LOST_PENALTY = 200000.0
@@ -445,15 +450,16 @@ def best_move_general(
         board: Rows of tile values.
         merge_logic: The merge rule.
         distribution: ``(value, weight)`` pairs of new tiles.
-        depth: Spawns to look ahead (default 1: my move, a spawn, my move, heuristic).
+        depth: Spawns to look ahead (default 1: my move, a spawn, my move, heuristic),
+            capped at :data:`GENERAL_MAX_DEPTH`.
 
     Returns:
         A direction, or None when no move changes the board.
     """
     total_w = float(sum(w for _, w in distribution))
     spawns = tuple((v, w / total_w) for v, w in distribution if w > 0)
-    depth = max(0, min(int(depth), MAX_DEPTH))
-    tt: dict[tuple[tuple[int, ...], ...], tuple[int, float]] = {}
+    depth = max(0, min(int(depth), GENERAL_MAX_DEPTH))
+    tt: dict[Board, tuple[int, float]] = {}
 
     def max_node(b: Board, depth_left: int) -> float:
         best = 0.0
@@ -493,9 +499,6 @@ def best_move_general(
         if changed:
             scores[d] = chance(new_board, depth)
     return _pick(scores)
-
-
-Board = tuple[tuple[int, ...], ...]
 
 
 # ---------------------------------------------------------------------------
@@ -577,10 +580,11 @@ def hint(
 
     Args:
         state: A :class:`core.game2048.GameState` (uses ``board`` and ``config``).
-        depth: Spawns to look ahead (capped at :data:`MAX_DEPTH`); None picks one: adaptive
-            (2-3) on the fast path, 1 on the general path.
-        time_budget_ms: Optional time budget for iterative deepening (fast path only; the
-            answer then depends on the machine's speed).
+        depth: Spawns to look ahead (capped at :data:`MAX_DEPTH`, or
+            :data:`GENERAL_MAX_DEPTH` on the general path); None picks one: adaptive (2-4)
+            on the fast path, 1 on the general path.
+        time_budget_ms: Optional time budget for iterative deepening (fast path only,
+            ignored by the general path; the answer then depends on the machine's speed).
 
     Returns:
         ``"up"``, ``"down"``, ``"left"`` or ``"right"``, or None when no move changes the

@@ -154,6 +154,22 @@ def _merge_line_marked(row: Sequence[int], merge_logic: MergeLogic) -> tuple[Row
     return tuple(out) + pad, points, tuple(marks) + pad
 
 
+_LINE_MEMO: dict[tuple[MergeLogic, Row], tuple[Row, int, Row]] = {}
+"""Memo of :func:`_process_line_marked`: in real games the same lines recur constantly."""
+_LINE_MEMO_MAX = 1 << 17  # bounded: cleared when full, so memory stays a few tens of MB
+
+
+def _process_line_marked(row: Row, merge_logic: MergeLogic) -> tuple[Row, int, Row]:
+    """Slide then merge one line (a pure function, memoised per merge rule and line)."""
+    key = (merge_logic, row)
+    hit = _LINE_MEMO.get(key)
+    if hit is None:
+        if len(_LINE_MEMO) >= _LINE_MEMO_MAX:
+            _LINE_MEMO.clear()
+        hit = _LINE_MEMO[key] = _merge_line_marked(slide(row), merge_logic)
+    return hit
+
+
 def merge_line(row: Sequence[int], merge_logic: MergeLogic) -> LineResult:
     """Merge adjacent tiles of an already slid line, from the front.
 
@@ -199,23 +215,23 @@ def reverse_items(items: Sequence[T]) -> tuple[T, ...]:
 def _to_left_frame(board: Sequence[Sequence[T]], direction: str) -> tuple[tuple[T, ...], ...]:
     """Rearrange a board so that moving ``direction`` becomes moving left."""
     if direction == "left":
-        return tuple(tuple(row) for row in board)
+        return tuple(map(tuple, board))  # the same tuples when the rows already are
     if direction == "right":
-        return tuple(reverse_items(row) for row in board)
+        return tuple(tuple(row)[::-1] for row in board)
     if direction == "up":
         return transpose(board)
-    return tuple(reverse_items(row) for row in transpose(board))  # down
+    return tuple(col[::-1] for col in zip(*board))  # down
 
 
 def _from_left_frame(board: Sequence[Sequence[T]], direction: str) -> tuple[tuple[T, ...], ...]:
     """Undo :func:`_to_left_frame`."""
     if direction == "left":
-        return tuple(tuple(row) for row in board)
+        return tuple(map(tuple, board))
     if direction == "right":
-        return tuple(reverse_items(row) for row in board)
+        return tuple(tuple(row)[::-1] for row in board)
     if direction == "up":
         return transpose(board)
-    return transpose([reverse_items(row) for row in board])  # down
+    return tuple(zip(*[row[::-1] for row in board]))  # down
 
 
 def execute_move_on_board_marked(
@@ -238,17 +254,21 @@ def execute_move_on_board_marked(
     rows: list[Row] = []
     marks: list[Row] = []
     points = 0
+    any_merge = False
     for line in _to_left_frame(board, direction):
-        new_row, p, m = _merge_line_marked(slide(line), merge_logic)
+        new_row, p, m = _process_line_marked(line, merge_logic)
         rows.append(new_row)
         marks.append(m)
         points += p
+        any_merge = any_merge or 1 in m
     new_board = _from_left_frame(rows, direction)
-    mark_board = _from_left_frame(marks, direction)
-    merged = tuple(
-        Cell(r, c) for r, row in enumerate(mark_board) for c, flag in enumerate(row) if flag
-    )
-    changed = new_board != tuple(tuple(row) for row in board)
+    merged: tuple[Cell, ...] = ()
+    if any_merge:
+        mark_board = _from_left_frame(marks, direction)
+        merged = tuple(
+            Cell(r, c) for r, row in enumerate(mark_board) for c, flag in enumerate(row) if flag
+        )
+    changed = new_board != tuple(map(tuple, board))
     return MoveOutcome(new_board if changed else board, points, changed), merged
 
 
@@ -320,7 +340,9 @@ def calculate_is_game_over(board: Sequence[Sequence[int]], merge_logic: MergeLog
     Returns:
         True when no move can change the board.
     """
-    return not get_empty_cells(board) and not can_any_cell_move(board, merge_logic)
+    if any(0 in row for row in board):
+        return False
+    return not can_any_cell_move(board, merge_logic)
 
 
 def max_tile(board: Sequence[Sequence[int]]) -> int:

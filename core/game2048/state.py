@@ -395,18 +395,17 @@ def place_new_tile(board: Board, config: GameConfig, current_seed: int) -> Place
         A :class:`PlacementResult`; with no empty cell, the board and seed are returned
         unchanged and ``tile_added`` is False.
     """
-    empty = get_empty_cells(board)
+    # Plain (r, c) pairs in row-major order; only the chosen one becomes a Cell.
+    empty = [(r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == 0]
     if not empty:
         return PlacementResult(board, current_seed, False, None, None)
     rand1, seed_after_value = prng_next(current_seed)
     value = select_weighted_value(config.tile_value_distribution, rand1)
     rand2, final_seed = prng_next(seed_after_value)
-    cell = empty[min(int(rand2 * len(empty)), len(empty) - 1)]
-    new_board = tuple(
-        tuple(value if (r, c) == cell else v for c, v in enumerate(row)) if r == cell.r else row
-        for r, row in enumerate(board)
-    )
-    return PlacementResult(new_board, final_seed, True, value, cell)
+    r, c = empty[min(int(rand2 * len(empty)), len(empty) - 1)]
+    row = board[r]
+    new_board = board[:r] + (tuple(row[:c]) + (value,) + tuple(row[c + 1 :]),) + board[r + 1 :]
+    return PlacementResult(new_board, final_seed, True, value, Cell(r, c))
 
 
 def create_game(config: GameConfig) -> GameState:

@@ -6,7 +6,8 @@ Values (:mod:`.state`, :mod:`.level`)
     ``Level(title, current, target, fuel, budget, par=None, description="", hint="", author="")``
     ``State(term, target, fuel, budget)``, ``State.from_level(level)``
     ``Rule(path, lhs, rhs)``, ``Axiom(path, left, right)``, ``Ignored(path, code, message)``
-    ``RewriteAction(rule, site, sigma, replacement, matched)``, ``ConstructAction(site, term)``
+    ``RewriteAction(rule, site, sigma, matched)`` (named tuple; ``.replacement`` property),
+    ``ConstructAction(site, term)``
     ``IllegalMove`` (a ``ValueError`` whose text is a message for the player)
 
 Analysis of a term (:mod:`.analysis`, cached per term)

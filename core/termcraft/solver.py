@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Optional, Union
 
 from core.closure import ground_subterms
 from core.search import ParetoVisited, bfs
-from core.terms import Term, replace_at
+from core.terms import Term, replace_at, to_str
 
 from .engine import apply, placeholder_sites, rewrite_actions
 from .level import Level
@@ -75,8 +76,13 @@ def construct_candidates(target: Term, budget: int) -> tuple[Term, ...]:
     Returns:
         Candidate terms.
     """
-    found = [t for t in ground_subterms([target]) if t.size <= budget]
-    found.sort(key=lambda t: t.size)
+    return tuple(t for t in _target_subterms(target) if t.size <= budget)
+
+
+@lru_cache(maxsize=8)
+def _target_subterms(target: Term) -> tuple[Term, ...]:
+    found = ground_subterms([target])
+    found.sort(key=lambda t: (t.size, to_str(t)))  # deterministic across runs
     return tuple(found)
 
 

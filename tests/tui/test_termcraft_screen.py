@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Button, Input, TextArea
 
-from core.termcraft import ConstructAction, Level, RewriteAction, State
+from core.termcraft import ConstructAction, RewriteAction, State
 from core.terms import compound, const, to_str
 from grammar.levels import bundled_packs
 from grammar.terms import parse_term
@@ -28,7 +28,16 @@ from tui.screens.termcraft import (
 )
 from tui.widgets.action_list import ActionList, ConstructEntry
 from tui.widgets.dev_panel import DevPanel, format_term_for_editing, parse_field
-from tui.widgets.term_tree import CHUNK, MoreData, NodeData, TermTree, short_text
+from tui.widgets.term_tree import (
+    AUTO_EXPAND_NODES,
+    CHUNK,
+    MAX_DEPTH,
+    MoreData,
+    NodeData,
+    TermTree,
+    ZoomData,
+    short_text,
+)
 
 SIZE = (80, 24)
 
@@ -395,7 +404,28 @@ async def test_huge_and_deep_terms_open_lazily() -> None:
         tree.show_term(deep, keep_view=False)
         await pilot.pause()
         assert len(tree._path_nodes) <= 40  # a 50,000-deep chain unfolds only a little
-        path = (0,) * 1_000
+        path = (0,) * 40_000
         assert tree.move_to_path(path)
         assert isinstance(tree.cursor_node.data, NodeData)
         assert tree.cursor_path == path
+        # The view was re-rooted near the target: only a window of the chain exists.
+        assert tree.base and len(path) - len(tree.base) <= MAX_DEPTH
+        assert len(tree._path_nodes) <= MAX_DEPTH + AUTO_EXPAND_NODES
+        await pilot.pause()
+        # The root's first child zooms back out towards the term's root.
+        zoom_out = tree.root.children[0]
+        assert isinstance(zoom_out.data, ZoomData) and zoom_out.data.up
+        old_base = tree.base
+        tree.move_cursor(zoom_out)
+        await pilot.press("enter")
+        assert len(tree.base) < len(old_base) and tree.cursor_path == old_base
+        # Walking down by keys reaches a "zoom in" node at the view's depth limit.
+        tree.zoom(())
+        node = tree.reveal((0,) * MAX_DEPTH)
+        node.expand()
+        await pilot.pause()
+        deeper = node.children[0]
+        assert isinstance(deeper.data, ZoomData) and not deeper.data.up
+        tree.move_cursor(deeper)
+        await pilot.press("enter")
+        assert tree.cursor_path == (0,) * MAX_DEPTH and tree.base == (0,) * (MAX_DEPTH - 3)

@@ -121,6 +121,10 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
+        except BrokenPipeError:
+            from tui.cli.output import silence_closed_stdout
+
+            raise click.exceptions.Exit(silence_closed_stdout()) from None
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             raise click.exceptions.Exit(130) from None

@@ -184,3 +184,27 @@ def read_input(source: str) -> tuple[str, str]:
         with open(source, encoding="utf-8") as handle:
             return handle.read(), source
     raise AssertionError("unreachable")  # pragma: no cover
+
+
+EXIT_CLOSED_PIPE = 141
+"""Exit status when the reader of stdout went away (``| head``): 128 + SIGPIPE, as a shell
+reports a program killed by SIGPIPE."""
+
+
+def silence_closed_stdout() -> int:
+    """Point stdout at the null device after its reader went away (``| head``).
+
+    The interpreter's final flush would otherwise raise BrokenPipeError again.
+
+    Returns:
+        The exit status to end with (:data:`EXIT_CLOSED_PIPE`).
+    """
+    import os
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real fd
+        pass
+    return EXIT_CLOSED_PIPE

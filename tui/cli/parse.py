@@ -39,17 +39,13 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, TypeVar
 
 import click
 
-from tui.cli.output import EXIT_BAD_INPUT, EXIT_OK
+from tui.cli.output import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_OK, silence_closed_stdout
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.terms import Term
     from rich.tree import Tree
 
 __all__ = ["parse", "build_tree", "iter_stdin_lines", "closed_pipe_safe", "EXIT_CLOSED_PIPE"]
-
-EXIT_CLOSED_PIPE = 141
-"""Exit status when the reader of stdout went away (``| head``): 128 + SIGPIPE, as a shell
-reports a program killed by SIGPIPE."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -73,12 +69,7 @@ def closed_pipe_safe(func: _F) -> _F:
         try:
             return func(*args, **kwargs)
         except BrokenPipeError:
-            try:
-                devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
-            except (OSError, ValueError, AttributeError):  # pragma: no cover - no real fd
-                pass
-            raise click.exceptions.Exit(EXIT_CLOSED_PIPE) from None
+            raise click.exceptions.Exit(silence_closed_stdout()) from None
 
     return wrapper  # type: ignore[return-value]
 
@@ -176,7 +167,8 @@ def _emit(term: "Term", as_json: bool, as_tree: bool, with_size: bool, tree_caps
     from core.terms import to_json, to_str
 
     if as_tree:
-        console.print(build_tree(term, show_size=with_size, **tree_caps))  # type: ignore[attr-defined]
+        tree = build_tree(term, show_size=with_size, **tree_caps)
+        console.print(tree)  # type: ignore[attr-defined]
     elif as_json and with_size:
         click.echo('{"size": %d, "term": %s}' % (term.size, to_json(term)))
     elif as_json:

@@ -25,7 +25,7 @@ import os
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, NoReturn, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional
 
 import click
 
@@ -33,7 +33,7 @@ from tui.cli.output import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, emit_json, fa
 from tui.cli.parse import closed_pipe_safe
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.termcraft import Level, RewriteAction, State
+    from core.termcraft import Level, State
     from core.terms import Term
 
 __all__ = [
@@ -467,7 +467,8 @@ def _illegal(number: int, move: str, reason: str) -> NoReturn:
 
 @termcraft.command(cls=_OrderedMoves)
 @_source_options
-@click.option("--rewrite", "-r", "rewrite", type=int, multiple=True, metavar="INDEX",
+@click.option("--rewrite", "-r", "rewrite", type=click.IntRange(0), multiple=True,
+              metavar="INDEX",
               help="Apply rewrite number INDEX (0-based, as listed by `actions`).")
 @click.option("--construct", "-c", "construct", multiple=True, metavar="PATH=TERM",
               help="Replace the placeholder at PATH (e.g. 4/0) by TERM.")
@@ -490,10 +491,7 @@ def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
 
     _, state = _state_from_source(level_file, level, term, target, fuel, budget)
     for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
-        if kind == "rewrite":
-            label = f"--rewrite {value}"
-        else:
-            label = f"--construct {value}"
+        label = f"--{kind} {value}"
         if status(state) == "won":
             _illegal(number, label, "the level is already won")
         if kind == "rewrite":
@@ -502,7 +500,8 @@ def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
                 if not options:
                     why = "no fuel left" if state.fuel <= 0 else "no rewrite action is available"
                 else:
-                    why = f"there are {len(options)} rewrite actions, numbered 0 to {len(options) - 1}"
+                    why = (f"there are {len(options)} rewrite actions, "
+                           f"numbered 0 to {len(options) - 1}")
                 _illegal(number, label, why)
             action: Any = options[value]
         else:
@@ -642,7 +641,8 @@ def _run_with_progress(level: "Level", number: int, max_states: Optional[int],
 
     total = max_states if max_states is not None else DEFAULT_MAX_STATES
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                  TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
+                  TextColumn("{task.fields[explored]} explored, "
+                             "{task.fields[frontier]} queued"),
                   TimeElapsedColumn(), console=_console(stderr=True), transient=True) as bar:
         task = bar.add_task(f"level {number}: {_short(level.title, 30)}", total=total,
                             explored=0, frontier=0)

@@ -47,7 +47,7 @@ from core.termcraft import (
     status,
     warnings,
 )
-from core.terms import Path, Term, to_str
+from core.terms import Path, Term, subterm_at, to_str
 from grammar.errors import ParseError
 from grammar.terms import parse_term
 from tui.modals.construct import ConstructModal
@@ -55,7 +55,7 @@ from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.widgets.action_list import ActionDetails, ActionList, ConstructEntry
 from tui.widgets.dev_panel import DevPanel, default_level_path
 from tui.widgets.resources import ResourceBar, ResourceView
-from tui.widgets.term_tree import TermTree, format_path
+from tui.widgets.term_tree import TermTree, format_path, short_text
 
 __all__ = [
     "GAME_ID",
@@ -538,7 +538,9 @@ class TermCraftScreen(Screen[LevelRef | None]):
             text = f"construct {to_str(move.term)[:60]} at {format_path(move.site)}"
         else:
             target = move
-            text = f"apply the highlighted rewrite: {str(move)[:120]}"
+            here = short_text(subterm_at(self.state.term, move.site), 40)
+            text = (f"rewrite {here} ⇒ {short_text(move.replacement, 40)} at "
+                    f"{format_path(move.site)} (highlighted: press enter)")
         if target in listing.entries:
             listing.highlighted = listing.entries.index(target)
             listing.focus()

@@ -53,7 +53,7 @@ def sigma_text(sigma: Sequence[tuple[str, Term]], limit: int = 40) -> str:
         The text.
     """
     if not sigma:
-        return "{}"
+        return "none (no variables)"
     return ", ".join(f"{name}={short_text(term, limit)}" for name, term in sigma)
 
 

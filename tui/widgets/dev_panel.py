@@ -29,14 +29,14 @@ from textual.widgets import Button, Footer, Input, Label, LoadingIndicator, Stat
 from textual.worker import Worker, WorkerState
 
 from core.termcraft import Level, LintIssue, SolveResult, lint, solve
-from core.terms import Term, to_str
+from core.terms import COMPOUND, Term, to_str
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 
 __all__ = ["DevPanel", "SaveLevelModal", "parse_field", "format_term_for_editing"]
 
-EDIT_WRAP = 200
-"""Terms shorter than this are shown on one line; longer ones are laid out one child a line."""
+EDIT_WRAP = 70
+"""Terms up to this many characters stay on one line; longer ones get one root child a line."""
 
 
 def parse_field(raw: str, label: str) -> Term:
@@ -99,7 +99,7 @@ def format_term_for_editing(term: Term) -> str:
         Text that parses back to ``term``.
     """
     text = to_str(term)
-    if len(text) <= EDIT_WRAP or not term.args or term.kind != 2:
+    if len(text) <= EDIT_WRAP or not term.args or term.kind != COMPOUND:
         return text
     inner = ",\n".join("  " + to_str(arg) for arg in term.args)
     return f"{term.name}(\n{inner}\n)"

@@ -25,13 +25,14 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from core.terms import COMPOUND, VAR, Path, Term
+from core.terms import COMPOUND, VAR, Path, Term, subterm_at
 
 __all__ = [
     "CHUNK",
     "AUTO_EXPAND_NODES",
     "NodeData",
     "MoreData",
+    "ZoomData",
     "TermTree",
     "format_path",
     "short_text",
@@ -45,6 +46,12 @@ AUTO_EXPAND_NODES = 150
 
 AUTO_EXPAND_DEPTH = 16
 """Automatic unfolding never goes deeper than this."""
+
+MAX_DEPTH = 60
+"""Levels shown below the view's root; deeper subterms are reached by zooming in.
+
+Textual's tree builds its lines recursively and keeps each line's ancestor list, so a
+10,000-level path cannot be shown at once; the view is re-rooted instead (``⋯`` nodes)."""
 
 LABEL_PREVIEW = 48
 """Characters of a collapsed compound's text shown after its constructor."""
@@ -133,7 +140,17 @@ class MoreData:
     """Index of the first child not yet loaded."""
 
 
-NodeInfo = Union[NodeData, MoreData]
+@dataclass(frozen=True, slots=True)
+class ZoomData:
+    """A node that re-roots the view: deeper (zoom in at ``path``) or back up."""
+
+    path: Path
+    """Position the view moves to (zoom in) or away from (zoom out)."""
+    up: bool
+    """True to go towards the term's root."""
+
+
+NodeInfo = Union[NodeData, MoreData, ZoomData]
 
 
 class TermTree(Tree[NodeInfo]):
@@ -167,10 +184,10 @@ class TermTree(Tree[NodeInfo]):
     TermTree {
         & > .term-tree--constructor { text-style: bold; }
         & > .term-tree--constant { }
-        & > .term-tree--variable { color: $accent; text-style: italic; }
-        & > .term-tree--placeholder { color: $warning; text-style: bold; }
-        & > .term-tree--site { color: $success; text-style: bold underline; }
-        & > .term-tree--rule { color: $success; text-style: italic; }
+        & > .term-tree--variable { color: $text-secondary; text-style: italic; }
+        & > .term-tree--placeholder { color: $text-warning; text-style: bold; }
+        & > .term-tree--site { color: $text-success; text-style: bold underline; }
+        & > .term-tree--rule { color: $text-success; text-style: italic; }
         & > .term-tree--preview { color: $text-muted; }
         & > .term-tree--more { color: $text-muted; text-style: italic; }
     }
@@ -206,6 +223,8 @@ class TermTree(Tree[NodeInfo]):
         self._user_collapsed: set[Path] = set()
         self._path_nodes: dict[Path, TreeNode[NodeInfo]] = {}
         self._loaded_count: dict[Path, int] = {}  # path -> how many children are added
+        self.base: Path = ()
+        """Position of the subterm shown as the tree's root (``()``: the whole term)."""
 
     # -- building ----------------------------------------------------------------------------
 
@@ -221,19 +240,42 @@ class TermTree(Tree[NodeInfo]):
         if not keep_view:
             self._user_expanded.clear()
             self._user_collapsed.clear()
+            self.base = ()
         self.term = term
+        if not _is_position(term, self.base):
+            self.base = ()
+        self._rebuild()
+        if cursor_path is not None:
+            self.move_to_path(cursor_path, nearest=True)
+        else:
+            self.move_cursor(self.root)
+
+    def _rebuild(self) -> None:
+        """Recreate the nodes for the current term and view root."""
+        assert self.term is not None
         self._path_nodes.clear()
         self._loaded_count.clear()
         self.clear()
         root = self.root
-        root.data = NodeData((), term)
-        root.allow_expand = term.kind == COMPOUND and bool(term.args)
-        self._path_nodes[()] = root
+        subterm = subterm_at(self.term, self.base)
+        root.data = NodeData(self.base, subterm)
+        root.allow_expand = subterm.kind == COMPOUND and bool(subterm.args)
+        self._path_nodes[self.base] = root
         self._unfold_initially()
         self._relabel_all()
-        if cursor_path is not None:
-            self.move_to_path(cursor_path, nearest=True)
-        else:
+
+    def zoom(self, base: Path, cursor: Path | None = None) -> None:
+        """Show the subterm at ``base`` as the tree's root.
+
+        Args:
+            base: A position of the shown term.
+            cursor: Where to put the cursor afterwards (default: the new root).
+        """
+        if self.term is None or not _is_position(self.term, base):
+            return
+        self.base = base
+        self._rebuild()
+        if cursor is None or not self.move_to_path(cursor, nearest=True):
             self.move_cursor(self.root)
 
     def _unfold_initially(self) -> None:
@@ -249,14 +291,18 @@ class TermTree(Tree[NodeInfo]):
             data = node.data
             if not isinstance(data, NodeData) or not node.allow_expand:
                 continue
-            if data.path in self._user_collapsed or len(data.path) >= AUTO_EXPAND_DEPTH:
+            if (data.path in self._user_collapsed
+                    or len(data.path) - len(self.base) >= AUTO_EXPAND_DEPTH):
                 continue
             self._load_children(node)
             node._expanded = True  # no NodeExpanded message: this is not the player's doing
             budget -= len(node.children)
             queue.extend(node.children)
         # Re-open what the player unfolded before (shallow first, parents before children).
-        for path in sorted(self._user_expanded, key=len)[:2000]:
+        base, depth = self.base, len(self.base)
+        mine = [p for p in self._user_expanded
+                if p[:depth] == base and len(p) - depth < MAX_DEPTH]
+        for path in sorted(mine, key=len)[:2000]:
             node = self._node_for_path(path, load=True)
             if node is not None and node.allow_expand and path not in self._user_collapsed:
                 self._load_children(node)
@@ -276,6 +322,13 @@ class TermTree(Tree[NodeInfo]):
         term, path = data.term, data.path
         done = self._loaded_count.get(path, 0)
         total = len(term.args)
+        if len(path) - len(self.base) >= MAX_DEPTH:
+            # Too deep for one view: a single "zoom in" child re-roots the tree here.
+            if not node.children and total:
+                self._set_label(node.add_leaf("", ZoomData(path, up=False)))
+            return
+        if node is self.root and self.base and not node.children:
+            self._set_label(node.add_leaf("", ZoomData(self.base, up=True)))
         want = CHUNK if upto is None else (upto // CHUNK + 1) * CHUNK
         want = min(max(want, done), total)
         if done >= want:
@@ -300,8 +353,12 @@ class TermTree(Tree[NodeInfo]):
         node = self._path_nodes.get(path)
         if node is not None or not load:
             return node
+        base = self.base
+        if path[: len(base)] != base or len(path) - len(base) > MAX_DEPTH:
+            return None
         current = self.root
-        for depth, index in enumerate(path):
+        for depth in range(len(base), len(path)):
+            index = path[depth]
             data = current.data
             if not isinstance(data, NodeData) or index >= len(data.term.args):
                 return None
@@ -357,6 +414,10 @@ class TermTree(Tree[NodeInfo]):
     def _make_label(self, node: TreeNode[NodeInfo]) -> Text:
         data = node.data
         style = self.get_component_rich_style
+        if isinstance(data, ZoomData):
+            text = ("↑ zoom out (enter)" if data.up
+                    else "⋯ deeper levels: enter to zoom in")
+            return Text(text, style=style("term-tree--more"))
         if isinstance(data, MoreData):
             parent = self._path_nodes.get(data.parent_path)
             total = len(parent.data.term.args) if parent is not None and isinstance(
@@ -383,6 +444,8 @@ class TermTree(Tree[NodeInfo]):
             label.append(_cut(term.name), style("term-tree--constant"))
         if path == self._site:
             label.stylize(style("term-tree--site"))
+        if node is self.root and self.base:
+            label.append(f"  (zoomed: depth {len(self.base)})", style("term-tree--preview"))
         if path == self._rule:
             label.append(RULE_MARK, style("term-tree--rule"))
         return label
@@ -403,6 +466,8 @@ class TermTree(Tree[NodeInfo]):
             return node.data.path
         if node is not None and isinstance(node.data, MoreData):
             return node.data.parent_path
+        if node is not None and isinstance(node.data, ZoomData):
+            return node.data.path
         return None
 
     def reveal(self, path: Path) -> TreeNode[NodeInfo] | None:
@@ -414,6 +479,12 @@ class TermTree(Tree[NodeInfo]):
         Returns:
             The node, or None if ``path`` is not a position of the term.
         """
+        if self.term is None or not _is_position(self.term, path):
+            return None
+        base = self.base
+        if path[: len(base)] != base or len(path) - len(base) > MAX_DEPTH:
+            self.base = path[: max(0, len(path) - MAX_DEPTH // 2)]
+            self._rebuild()
         node = self._node_for_path(path, load=True)
         if node is None:
             return None
@@ -468,7 +539,7 @@ class TermTree(Tree[NodeInfo]):
         node = self.cursor_node
         if node is None:
             return
-        if isinstance(node.data, MoreData):
+        if isinstance(node.data, (MoreData, ZoomData)):
             self.action_choose()
         elif node.allow_expand and not node.is_expanded:
             node.expand()
@@ -491,6 +562,15 @@ class TermTree(Tree[NodeInfo]):
         if node is None:
             return
         data = node.data
+        if isinstance(data, ZoomData):
+            if data.up:
+                self.zoom(data.path[: max(0, len(data.path) - MAX_DEPTH // 2)], data.path)
+            else:
+                self.zoom(data.path[: max(0, len(data.path) - 3)], data.path)
+                target = self._path_nodes.get(data.path)
+                if target is not None and target.allow_expand:
+                    target.expand()
+            return
         if isinstance(data, MoreData):
             parent = self._path_nodes.get(data.parent_path)
             if parent is not None:
@@ -527,4 +607,11 @@ def _cut(name: str, limit: int = 60) -> str:
     return name if len(name) <= limit else name[: limit - 1] + "…"
 
 
-
+def _is_position(term: Term, path: Path) -> bool:
+    """Tell whether ``path`` leads to a subterm of ``term``."""
+    t = term
+    for i in path:
+        if not 0 <= i < len(t.args):
+            return False
+        t = t.args[i]
+    return True
