@@ -45,6 +45,10 @@ __all__ = [
 _first = itemgetter(0)
 
 
+def _sigma_text(item: tuple) -> tuple:
+    return tuple((name, to_str(t)) for name, t in item[0])
+
+
 def size(term: Term) -> int:
     """Size of a term: its number of nodes (seed 000 §3.4).
 
@@ -167,6 +171,9 @@ def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
                     by_class[roots[i]] = {key: t}
                 elif key not in subs:
                     subs[key] = t
+            for root, subs in by_class.items():
+                if len(subs) > 1:  # several substitutions: order them by text, not by id
+                    by_class[root] = dict(sorted(subs.items(), key=_sigma_text))
             per_lhs[lhs.id] = by_class
         per_rule.append(by_class)
         matched_roots.update(by_class)
@@ -204,7 +211,7 @@ def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
             a = args[j]
             if not a.ground or relevant[index[a.id]]:  # skip subtrees without a match
                 stack.append(((link, j), a))
-    # 4. Actions: rule order, then site pre-order, then substitution discovery order.
+    # 4. Actions: rule order, then site pre-order, then substitution (by text when several).
     actions: list[RewriteAction] = []
     for rule, by_class in zip(an.rules, per_rule):
         if not by_class:
@@ -230,7 +237,7 @@ def term_rewrite_actions(term: Term) -> tuple[RewriteAction, ...]:
         term: The current term.
 
     Returns:
-        Actions ordered by rule (pre-order), site (pre-order), then substitution.
+        Actions ordered by rule (pre-order), site (pre-order), then substitution (by text).
     """
     return _term_actions(term)
 

@@ -65,6 +65,13 @@ def _misused_placeholders(term: Term) -> list[LintIssue]:
         args = t.args
         for i in range(len(args) - 1, -1, -1):
             stack.append(((link, i), args[i]))
+        if t.kind == COMPOUND and t.name.lower() == "var":
+            # var(f(x)) is a compound named var, but once a rewrite turns it into
+            # var(x) its canonical text reads back as the variable x.
+            path = path_of(link)
+            out.append(LintIssue("warning", "var-compound",
+                f"at {'/'.join(map(str, path)) or 'root'}: a compound named {t.name} prints like "
+                "a variable when its argument is a bare identifier; use another name", path))
         if t.name != PLACEHOLDER or t.kind == CONST:
             continue
         path = path_of(link)

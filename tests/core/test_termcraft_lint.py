@@ -69,3 +69,18 @@ def test_errors_come_first():
     sev = [i.severity for i in lint(level)]
     assert sev == sorted(sev, key=("error", "warning", "info").index)
     assert sev[0] == "error"
+
+
+def test_compound_named_var_is_flagged():
+    """var(f(x)) is legal (a compound named var) but rewriting can make it print as var(x)."""
+    from core.terms import compound, const, to_str, var
+    from core.termcraft import Level, lint
+
+    risky = compound("var", [compound("f", [const("x")])])
+    level = Level("v", compound("s", [risky, const("a")]), const("a"), fuel=1, budget=0)
+    codes = [i.code for i in lint(level, run_solver=False)]
+    assert codes.count("var-compound") == 1
+    # the ambiguity it warns about: the ground compound var(x) prints like the variable x
+    assert to_str(compound("var", [const("x")])) == to_str(var("x"))
+    clean = Level("c", compound("s", [const("a")]), const("b"), fuel=1, budget=0)
+    assert "var-compound" not in [i.code for i in lint(clean, run_solver=False)]
