@@ -169,6 +169,12 @@ class Store:
 
     # -- opening ---------------------------------------------------------------------------
 
+    def _in_memory(self, why: str) -> sqlite3.Connection:
+        """Fall back to an in-memory database for this session, with a warning saying why."""
+        self.warnings.append(f"{why}; progress is kept for this session only.")
+        self.path = None
+        return self._connect(":memory:")
+
     def _open(self) -> sqlite3.Connection:
         """Open (creating or repairing as needed) and migrate the database."""
         if self.path is None:
@@ -176,32 +182,22 @@ class Store:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as error:
-            self.warnings.append(
-                f"Cannot create the data directory {self.path.parent} ({error.strerror or error}); "
-                "progress is kept for this session only."
+            return self._in_memory(
+                f"Cannot create the data directory {self.path.parent} ({error.strerror or error})"
             )
-            self.path = None
-            return self._connect(":memory:")
         try:
             return self._connect(str(self.path))
         except _NewerSchema as newer:
-            self.warnings.append(
+            return self._in_memory(
                 f"{self.path} was written by a newer termarcade (schema {newer.version}); "
-                "it was left untouched and progress is kept for this session only."
+                "it was left untouched"
             )
-            self.path = None
-            return self._connect(":memory:")
         except sqlite3.DatabaseError as error:
             self._set_aside(error)
             try:
                 return self._connect(str(self.path))
             except sqlite3.Error as second:  # pragma: no cover - disk failing under us
-                self.warnings.append(
-                    f"Cannot open a new database at {self.path} ({second}); "
-                    "progress is kept for this session only."
-                )
-                self.path = None
-                return self._connect(":memory:")
+                return self._in_memory(f"Cannot open a new database at {self.path} ({second})")
 
     def _connect(self, target: str) -> sqlite3.Connection:
         """Connect, configure WAL and bring the schema up to date."""

@@ -377,6 +377,11 @@ def actions(level_file: Optional[str], level: Optional[str], term: Optional[str]
     if term == "-" and level_file is None:
         raise click.exceptions.Exit(_actions_batch(target, fuel, budget, as_json, count))
     _, state = _state_from_source(level_file, level, term, target, fuel, budget)
+    _show_actions(state, as_json, count)
+
+
+def _show_actions(state: Any, as_json: bool, count: bool) -> None:
+    """Print one position's actions: counts, the JSON object, or a table."""
     if count:
         emit_json(count_json(state))
     elif as_json:
@@ -412,13 +417,7 @@ def _actions_batch(target: Optional[str], fuel: Optional[int], budget: Optional[
             click.echo(error.render(), err=True)
             failed = True
             continue
-        state = State(current, goal, fuel, budget)
-        if count:
-            emit_json(count_json(state))
-        elif as_json:
-            emit_json(actions_json(state))
-        else:
-            _print_actions_table(state)
+        _show_actions(State(current, goal, fuel, budget), as_json, count)
     return EXIT_BAD_INPUT if failed else EXIT_OK
 
 
