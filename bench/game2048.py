@@ -363,8 +363,14 @@ def strength(
     print()
     print("| games | reach 2048 | reach 4096 | reach 8192 | reach 16384 | median score | ms/move |")
     print("|------:|-----------:|-----------:|-----------:|------------:|-------------:|--------:|")
-    print(f"| {n} | {share[2048]:.0f}% | {share[4096]:.0f}% | {share[8192]:.0f}% | {share[16384]:.0f}% "
+    def cell(t: int) -> str:
+        # A game stopped at stop_tile says nothing about bigger tiles.
+        return "n/a" if stop_tile is not None and t > stop_tile else f"{share[t]:.0f}%"
+
+    print(f"| {n} | {cell(2048)} | {cell(4096)} | {cell(8192)} | {cell(16384)} "
           f"| {summary['median_score']:,.0f} | {ms:.1f} |")
+    if stop_tile is not None:
+        print(f"(games stop when a {stop_tile} tile appears: scores are scores at that point)")
     print(f"(wall time {wall:.0f} s, {total_moves} moves)")
     return summary
 

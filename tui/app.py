@@ -22,11 +22,10 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from tui.games import StarterError, get_game, load_starter
-from tui.store import Store
+from tui.store import KEYMAP_SETTING, Store
 
 __all__ = ["ArcadeApp"]
 
-KEYMAP_SETTING = "keymap"
 """Store setting with ``{binding_id: keys}`` overrides (see README, "Key bindings")."""
 
 

@@ -33,6 +33,7 @@ from typing import Any, Callable, TypeVar
 __all__ = [
     "DB_FILENAME",
     "ENV_DATA_DIR",
+    "KEYMAP_SETTING",
     "SCHEMA_VERSION",
     "Store",
     "atomic_write_text",
@@ -44,6 +45,9 @@ ENV_DATA_DIR = "TERMARCADE_DATA_DIR"
 
 DB_FILENAME = "termarcade.sqlite3"
 """File name of the database inside the data directory."""
+
+KEYMAP_SETTING = "keymap"
+"""Setting holding the user's key remapping, ``{binding_id: "key1,key2"}``."""
 
 SCHEMA_VERSION = 1
 """Current schema version, stored in ``PRAGMA user_version``."""

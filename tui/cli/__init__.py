@@ -29,6 +29,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("tui.cli.parse:parse", "Parse, check and pretty-print terms."),
     "termcraft": ("tui.cli.termcraft:termcraft", "TermCraft: levels, solver, linter."),
     "2048": ("tui.cli.game2048:game2048", "2048: play, replay, hint and autoplay."),
+    "keymap": ("tui.cli.keymap:keymap", "Show or change the key remapping."),
 }
 """Sub-command name -> ("module:attribute", one-line help); imported on first use."""
 
