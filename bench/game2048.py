@@ -170,9 +170,8 @@ def pure_slide_moves(boards: list) -> Callable[[], int]:
     return run
 
 
-def fast_moves(packed: list[int]) -> Callable[[], int]:
-    """``fastboard.move`` (new board and score) on packed boards, all four directions."""
-    mv = fb.move
+def _each_direction(mv: Callable[[int, str], object], packed: list[int]) -> Callable[[], int]:
+    """A timed loop calling ``mv(board, direction)`` for every board and direction."""
 
     def run() -> int:
         for b in packed:
@@ -183,21 +182,16 @@ def fast_moves(packed: list[int]) -> Callable[[], int]:
         return len(packed) * 4
 
     return run
+
+
+def fast_moves(packed: list[int]) -> Callable[[], int]:
+    """``fastboard.move`` (new board and score) on packed boards, all four directions."""
+    return _each_direction(fb.move, packed)
 
 
 def fast_move_board(packed: list[int]) -> Callable[[], int]:
     """``fastboard.move_board`` (board only) on packed boards."""
-    mv = fb.move_board
-
-    def run() -> int:
-        for b in packed:
-            mv(b, "up")
-            mv(b, "down")
-            mv(b, "left")
-            mv(b, "right")
-        return len(packed) * 4
-
-    return run
+    return _each_direction(fb.move_board, packed)
 
 
 def fast_move_all(packed: list[int]) -> Callable[[], int]:

@@ -114,7 +114,7 @@ def test_empty_masks_and_legal_moves(board):
         assert fb.to_rows(packed | (m << 1))[r][c] == 4
     legal = [d for d in fb.DIRECTIONS if execute_move_on_board(board, d, standard_merge)[2]]
     assert list(fb.legal_moves(packed)) == legal
-    assert 1 << fb.max_rank(packed) == max(max(r) for r in board) or fb.max_rank(packed) == 0
+    assert fb.max_rank(packed) == 0 or (1 << fb.max_rank(packed)) == max(max(r) for r in board)
 
 
 def test_reverse_row():
