@@ -12,10 +12,12 @@ Nelson-Oppen, organised like egg's ``EGraph::rebuild``):
 * **Use lists**: for every class root, the compound terms that have a child in the class.
   When a class stops being a root, exactly its use list holds the terms whose signature
   changed; they go onto a *pending* list.
-* **Signature table**: ``(name, child roots...) -> term``.  ``rebuild`` re-canonicalises each
-  pending term; meeting a different class under the same signature means the two are
-  congruent, so they are unioned (which may queue more pending terms).  Entries keyed by a
-  non-root are stale but harmless: lookups always use roots.
+* **Signature table**: ``(name, child roots...) -> term``; the entries of the terms added
+  before the first union are implicit (found through hash-consing, see ``_lookup``), so the
+  bulk build stores no key per term.  ``rebuild`` re-canonicalises each pending term;
+  meeting a different class under the same signature means the two are congruent, so they
+  are unioned (which may queue more pending terms).  Entries keyed by a non-root are stale
+  but harmless: lookups always use roots.
 
 Each term is re-signatured only when one of its children's classes is the smaller side of a
 union, so the total work is ``O(A log n)`` signature computations for total arity ``A``
@@ -30,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
-from core.terms import Term
+from core.terms import COMPOUND, Term, lookup
 
 __all__ = ["CongruenceClosure", "ground_subterms"]
 
@@ -78,25 +80,29 @@ class CongruenceClosure:
             universe if missing.
     """
 
-    __slots__ = ("terms", "_index", "_kids", "_parent", "_use", "_next", "_count",
+    __slots__ = ("terms", "_index", "_parent", "_use", "_next", "_count", "_fresh",
                  "_table", "_pending", "_unions")
 
     def __init__(self, terms: Iterable[Term] = (), equations: Iterable[tuple[Term, Term]] = ()):
         self.terms: list[Term] = []
         """Every term of the universe, by dense index."""
         self._index: dict[int, int] = {}   # term id -> dense index
-        self._kids: list[tuple[int, ...]] = []
         self._parent: list[int] = []       # union-find forest
         self._use: list[list[int] | None] = []  # root -> parents having a child in the class
         self._next: list[int] = []         # circular member lists
         self._count: list[int] = []        # root -> class size
-        self._table: dict[tuple, int] = {}  # signature -> a term with it
+        self._fresh = 0                    # terms [0, _fresh) were added before any union
+        self._table: dict[tuple, int] = {}  # signature -> a term with it (see _lookup)
         self._pending: list[int] = []      # terms whose signature may have changed
         self._unions = 0
         equations = list(equations)
-        self.add_all(list(terms) + [t for pair in equations for t in pair])
         for a, b in equations:
-            self.union(a, b)
+            if not (a.ground and b.ground):
+                raise ValueError("congruence closure only relates ground terms")
+        self.add_all(list(terms) + [t for pair in equations for t in pair])
+        index = self._index
+        for a, b in equations:  # both sides are in the universe now: no add_all per pair
+            self._union(index[a.id], index[b.id])
         self.rebuild()
 
     # -- building -------------------------------------------------------------------------
@@ -106,41 +112,64 @@ class CongruenceClosure:
         Args:
             roots: Terms to add (non-ground parts are skipped).
         """
-        index, terms, kids, parent = self._index, self.terms, self._kids, self._parent
-        use, nxt, count, table = self._use, self._next, self._count, self._table
-        find = self._find
-        # Before any union every term is its own root, and distinct hash-consed terms have
-        # distinct (name, children) keys, so the signature is the children's indices and
-        # cannot collide: the bulk build needs no find() and no collision check.
-        fresh = self._unions == 0
-        for t in ground_subterms(r for r in roots if r.id not in index):
-            if t.id in index:
-                continue
-            i = len(terms)
-            index[t.id] = i
-            terms.append(t)
-            parent.append(i)
-            use.append([])
-            nxt.append(i)
-            count.append(1)
+        index = self._index
+        new = ground_subterms([r for r in roots if r.id not in index])
+        if index:
+            new = [t for t in new if t.id not in index]
+        if not new:
+            return
+        terms, use = self.terms, self._use
+        n0, n1 = len(terms), len(terms) + len(new)
+        # Bulk-extend the per-term arrays (C-level loops): every new term is its own root,
+        # alone in its circular member list, with an empty use list.
+        terms.extend(new)
+        index.update(zip([t.id for t in new], range(n0, n1)))
+        self._parent.extend(range(n0, n1))
+        self._next.extend(range(n0, n1))
+        self._count.extend([1] * (n1 - n0))
+        use.extend([[] for _ in range(n0, n1)])
+        get = index.__getitem__
+        # Children are ground and built before their parent, so they already have an index.
+        # A use list belongs to a class root: before any union every term is one.
+        owner = get if self._unions == 0 else (lambda tid: self._find(get(tid)))
+        i = n0
+        for t in new:
+            for a in t.args:  # a repeated child is listed twice: harmless
+                use[owner(a.id)].append(i)
+            i += 1
+        if self._unions == 0:
+            # Before any union the signature table needs no entries: every term is its own
+            # root, and the term with signature (name, child roots) is the hash-consed term
+            # name(child terms) itself, which _lookup finds without a table (no key to build
+            # and keep per term; distinct hash-consed terms cannot collide either).
+            self._fresh = n1
+            return
+        find, table = self._find, self._table
+        for t, i in zip(new, range(n0, n1)):
             if t.args:
-                ks = tuple([index[a.id] for a in t.args])
-                kids.append(ks)
-                if fresh:
-                    for k in ks:
-                        use[k].append(i)  # a repeated child is listed twice: harmless
-                    table[(t.name,) + ks] = i
-                    continue
-                for k in ks:
-                    use[find(k)].append(i)
-                sig = (t.name,) + tuple([find(k) for k in ks])
-                other = table.get(sig)
+                sig = (t.name,) + tuple([find(get(a.id)) for a in t.args])
+                other = self._lookup(sig)
                 if other is None:
                     table[sig] = i
                 elif find(other) != find(i):
                     self._pending.append(i)  # congruent to an existing term: rebuild merges
-            else:
-                kids.append(())
+
+    def _lookup(self, sig: tuple) -> int | None:
+        """The term recorded under signature ``sig`` = (name, child root indices), if any.
+
+        The table holds the entries made after the first union, plus, implicitly, the
+        signature of every term added before it: (name, its children's indices).  Such a
+        term is the hash-consed ``name(terms[roots]...)``, which :func:`lookup` finds.
+        """
+        q = self._table.get(sig)
+        if q is None:
+            terms = self.terms
+            u = lookup(COMPOUND, sig[0], tuple([terms[r] for r in sig[1:]]))
+            if u is not None:
+                q = self._index.get(u.id)
+                if q is not None and q >= self._fresh:
+                    q = None  # added after a union: only its explicit entry counts
+        return q
 
     def _find(self, i: int) -> int:
         parent = self._parent
@@ -184,12 +213,13 @@ class CongruenceClosure:
 
     def rebuild(self) -> None:
         """Restore congruence: merge terms whose signatures became equal (egg's rebuild)."""
-        pending, table, kids, find = self._pending, self._table, self._kids, self._find
-        names = self.terms
+        pending, table, terms, find = self._pending, self._table, self.terms, self._find
+        get = self._index.__getitem__
         while pending:
             p = pending.pop()
-            sig = (names[p].name,) + tuple(find(k) for k in kids[p])
-            q = table.get(sig)
+            t = terms[p]
+            sig = (t.name,) + tuple([find(get(a.id)) for a in t.args])
+            q = self._lookup(sig)
             if q is None:
                 table[sig] = p
             elif find(q) != find(p):
@@ -198,8 +228,9 @@ class CongruenceClosure:
     # -- queries --------------------------------------------------------------------------
     @property
     def kids(self) -> list[tuple[int, ...]]:
-        """Dense child indices of every term, by dense index (read-only: do not modify)."""
-        return self._kids
+        """Dense child indices of every term, by dense index (computed on each call, O(n))."""
+        get = self._index.__getitem__
+        return [tuple([get(a.id) for a in t.args]) for t in self.terms]
 
     def parents(self, term: Term) -> list[int]:
         """Dense indices of the terms having a child in ``term``'s class (may repeat).
@@ -211,6 +242,27 @@ class CongruenceClosure:
             The class's use list (a superset of the terms having ``term`` as a child).
         """
         return self._use[self._find(self._index[term.id])]  # type: ignore[return-value]
+
+    def ancestors(self, seeds: Iterable[int]) -> set[int]:
+        """Dense indices of ``seeds`` and of every term having one of them below it.
+
+        Exact before any union; afterwards a superset (use lists are kept per class).
+
+        Args:
+            seeds: Dense indices of terms of the universe.
+
+        Returns:
+            The seeds and their ancestors in the universe.
+        """
+        use, find = self._use, self._find
+        out = set(seeds)
+        stack = list(out)
+        while stack:
+            for p in use[find(stack.pop())]:  # type: ignore[union-attr]
+                if p not in out:
+                    out.add(p)
+                    stack.append(p)
+        return out
 
     @property
     def index_map(self) -> dict[int, int]:
@@ -243,8 +295,10 @@ class CongruenceClosure:
 
     def root_indices(self) -> list[int]:
         """The class root index of every term, by dense index (one pass, O(n α))."""
-        find = self._find
-        return [find(i) for i in range(len(self.terms))]
+        find, parent = self._find, self._parent
+        # The root of i is the root of parent[i]; most terms are alone in their class (or
+        # point straight at their root), which this answers without a call.
+        return [p if parent[p] == p else find(p) for p in parent]
 
     def find(self, term: Term) -> Term:
         """Return the representative of ``term``'s class (``term`` itself when unknown).

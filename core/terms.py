@@ -38,6 +38,7 @@ __all__ = [
     "unique_subterms",
     "substitute",
     "match",
+    "lookup",
 ]
 
 CONST = 0
@@ -164,6 +165,21 @@ def _make(kind: int, name: str, args: tuple[Term, ...]) -> Term:
             _set(node, "height", 1)
         _table[key] = node
         return node
+
+
+def lookup(kind: int, name: str, args: tuple[Term, ...]) -> Optional[Term]:
+    """Return the live term with this structure if there is one, without creating it.
+
+    Args:
+        kind: CONST, VAR or COMPOUND.
+        name: The name or constructor.
+        args: The children (a tuple).
+
+    Returns:
+        The unique node, or None when no such term exists right now.
+    """
+    with _lock:
+        return _table.get((kind, name, args))
 
 
 def const(name: str) -> Term:

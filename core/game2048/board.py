@@ -154,22 +154,6 @@ def _merge_line_marked(row: Sequence[int], merge_logic: MergeLogic) -> tuple[Row
     return tuple(out) + pad, points, tuple(marks) + pad
 
 
-_LINE_MEMO: dict[tuple[MergeLogic, Row], tuple[Row, int, Row]] = {}
-"""Memo of :func:`_process_line_marked`: in real games the same lines recur constantly."""
-_LINE_MEMO_MAX = 1 << 17  # bounded: cleared when full, so memory stays a few tens of MB
-
-
-def _process_line_marked(row: Row, merge_logic: MergeLogic) -> tuple[Row, int, Row]:
-    """Slide then merge one line (a pure function, memoised per merge rule and line)."""
-    key = (merge_logic, row)
-    hit = _LINE_MEMO.get(key)
-    if hit is None:
-        if len(_LINE_MEMO) >= _LINE_MEMO_MAX:
-            _LINE_MEMO.clear()
-        hit = _LINE_MEMO[key] = _merge_line_marked(slide(row), merge_logic)
-    return hit
-
-
 def merge_line(row: Sequence[int], merge_logic: MergeLogic) -> LineResult:
     """Merge adjacent tiles of an already slid line, from the front.
 
@@ -212,26 +196,146 @@ def reverse_items(items: Sequence[T]) -> tuple[T, ...]:
     return tuple(reversed(items))
 
 
-def _to_left_frame(board: Sequence[Sequence[T]], direction: str) -> tuple[tuple[T, ...], ...]:
-    """Rearrange a board so that moving ``direction`` becomes moving left."""
-    if direction == "left":
-        return tuple(map(tuple, board))  # the same tuples when the rows already are
-    if direction == "right":
-        return tuple(tuple(row)[::-1] for row in board)
-    if direction == "up":
-        return transpose(board)
-    return tuple(col[::-1] for col in zip(*board))  # down
+# --- The move engine -------------------------------------------------------------------------
+#
+# Moves are the hot path of the pure API (every ``move`` of a game, every node of the pure AI),
+# so they avoid per-move work that does not depend on the board:
+#
+# * each line's result is memoised per merge rule; in real games the same lines recur
+#   constantly, so nearly every line costs one dict lookup;
+# * there are two tables per rule: lines moved towards their front (left, up) and towards
+#   their back (right, down). A "back" entry is stored in the line's own orientation, so
+#   right and down moves never reverse a line at move time; up and down only transpose
+#   the board in and out (unrolled for 4 x 4, see :func:`_transpose`);
+# * an entry also holds what the callers need next (whether the line changed, the merged
+#   positions, the empty cells left), so a move never rescans the board for them.
+
+_LineEntry = tuple[Row, int, tuple[int, ...], bool, int]
+"""``(new_line, points, merged_indices, line_changed, empty_cells_after)`` of one line."""
+
+_LINE_TABLES: dict[MergeLogic, tuple[dict[Row, _LineEntry], dict[Row, _LineEntry]]] = {}
+"""Per merge rule: ``(towards_front, towards_back)`` memo tables keyed by the input line."""
+_LINE_TABLE_MAX = 1 << 16  # per table, bounded: a full table is cleared (a few tens of MB at most)
+
+# direction -> (moves rows rather than columns, moves towards the back of the line)
+_DIRECTION_FRAMES: dict[str, tuple[bool, bool]] = {
+    "left": (True, False),
+    "right": (True, True),
+    "up": (False, False),
+    "down": (False, True),
+}
+
+_CELL_GRIDS: dict[int, tuple[tuple[Cell, ...], ...]] = {}
+"""Shared ``Cell`` objects per board size (cells are immutable, so one set serves all moves)."""
 
 
-def _from_left_frame(board: Sequence[Sequence[T]], direction: str) -> tuple[tuple[T, ...], ...]:
-    """Undo :func:`_to_left_frame`."""
-    if direction == "left":
-        return tuple(map(tuple, board))
-    if direction == "right":
-        return tuple(tuple(row)[::-1] for row in board)
-    if direction == "up":
-        return transpose(board)
-    return tuple(zip(*[row[::-1] for row in board]))  # down
+def _cell_grid(n: int) -> tuple[tuple[Cell, ...], ...]:
+    """The ``Cell`` objects of an ``n`` x ``n`` board, indexed ``[r][c]``."""
+    grid = _CELL_GRIDS.get(n)
+    if grid is None:
+        grid = _CELL_GRIDS[n] = tuple(tuple(Cell(r, c) for c in range(n)) for r in range(n))
+    return grid
+
+
+def _transpose(board: Sequence[Row]) -> Board:
+    """:func:`transpose` for the move loop, unrolled for the usual 4 x 4 board.
+
+    Building the four columns directly is about twice as fast as ``tuple(zip(*board))``,
+    and up and down moves transpose twice.
+    """
+    if len(board) != 4:
+        return tuple(zip(*board))
+    (a0, a1, a2, a3), (b0, b1, b2, b3), (c0, c1, c2, c3), (d0, d1, d2, d3) = board
+    return ((a0, b0, c0, d0), (a1, b1, c1, d1), (a2, b2, c2, d2), (a3, b3, c3, d3))
+
+
+def _line_tables(merge_logic: MergeLogic) -> tuple[dict[Row, _LineEntry], dict[Row, _LineEntry]]:
+    """The two memo tables of a merge rule (created on first use)."""
+    tables = _LINE_TABLES.get(merge_logic)
+    if tables is None:
+        tables = _LINE_TABLES[merge_logic] = ({}, {})
+    return tables
+
+
+def _line_entry(
+    table: dict[Row, _LineEntry], line: Row, merge_logic: MergeLogic, towards_back: bool
+) -> _LineEntry:
+    """Compute (slide + merge) one line, store it in ``table`` and return the entry."""
+    src = line[::-1] if towards_back else line
+    new_line, points, marks = _merge_line_marked(slide(src), merge_logic)
+    if towards_back:
+        new_line, marks = new_line[::-1], marks[::-1]
+    changed = new_line != line
+    if not changed:
+        new_line = line  # keep one object: rebuilt boards then share the unchanged rows
+    merged = tuple(i for i, flag in enumerate(marks) if flag)
+    if len(table) >= _LINE_TABLE_MAX:
+        table.clear()
+    entry = table[line] = (new_line, points, merged, changed, new_line.count(0))
+    return entry
+
+
+def _move_board(
+    board: Board, direction: str, merge_logic: MergeLogic
+) -> tuple[Board, int, tuple[Cell, ...], int] | None:
+    """The engine behind :func:`execute_move_on_board` and :func:`core.game2048.move`.
+
+    Args:
+        board: A board of tuples (other sequences are converted).
+        direction: ``"up"``, ``"down"``, ``"left"`` or ``"right"``.
+        merge_logic: The merge rule.
+
+    Returns:
+        ``None`` when the move changes nothing, else ``(new_board, points, merged_cells,
+        empty_count)``: the merged cells in row-major order and the number of empty cells
+        of ``new_board``.
+
+    Raises:
+        ValueError: For an invalid direction.
+    """
+    try:
+        frame = _DIRECTION_FRAMES.get(direction)
+    except TypeError:  # unhashable: not a direction either (try blocks cost nothing here)
+        frame = None
+    if frame is None:
+        validate_direction(direction)  # raises, naming the valid directions
+    by_rows, towards_back = frame  # type: ignore[misc]
+    if type(board) is not tuple or (board and type(board[0]) is not tuple):
+        board = tuple(map(tuple, board))  # lists from callers: lines must be hashable
+    lines = board if by_rows else _transpose(board)
+    tables = _LINE_TABLES.get(merge_logic) or _line_tables(merge_logic)
+    table = tables[towards_back]
+    get = table.get
+    new_lines: list[Row] = []
+    points = 0
+    empty = 0
+    changed = False
+    merged_at: list[tuple[int, tuple[int, ...]]] | None = None
+    for i, line in enumerate(lines):
+        entry = get(line)
+        if entry is None:
+            entry = _line_entry(table, line, merge_logic, towards_back)
+        new_line, line_points, line_merged, line_changed, line_empty = entry
+        new_lines.append(new_line)
+        points += line_points
+        empty += line_empty
+        if line_changed:
+            changed = True
+            if line_merged:
+                if merged_at is None:
+                    merged_at = []
+                merged_at.append((i, line_merged))
+    if not changed:
+        return None
+    merged: tuple[Cell, ...] = ()
+    if merged_at is not None:
+        grid = _cell_grid(len(board))
+        if by_rows:  # line i is row i: already row-major
+            merged = tuple([grid[i][j] for i, js in merged_at for j in js])
+        else:  # line i is column i: sort into row-major order
+            merged = tuple(sorted([grid[j][i] for i, js in merged_at for j in js]))
+    new_board = tuple(new_lines) if by_rows else _transpose(new_lines)
+    return new_board, points, merged, empty
 
 
 def execute_move_on_board_marked(
@@ -250,26 +354,11 @@ def execute_move_on_board_marked(
     Raises:
         ValueError: For an invalid direction.
     """
-    validate_direction(direction)
-    rows: list[Row] = []
-    marks: list[Row] = []
-    points = 0
-    any_merge = False
-    for line in _to_left_frame(board, direction):
-        new_row, p, m = _process_line_marked(line, merge_logic)
-        rows.append(new_row)
-        marks.append(m)
-        points += p
-        any_merge = any_merge or 1 in m
-    new_board = _from_left_frame(rows, direction)
-    merged: tuple[Cell, ...] = ()
-    if any_merge:
-        mark_board = _from_left_frame(marks, direction)
-        merged = tuple(
-            Cell(r, c) for r, row in enumerate(mark_board) for c, flag in enumerate(row) if flag
-        )
-    changed = new_board != tuple(map(tuple, board))
-    return MoveOutcome(new_board if changed else board, points, changed), merged
+    result = _move_board(board, direction, merge_logic)
+    if result is None:
+        return MoveOutcome(board, 0, False), ()
+    new_board, points, merged, _ = result
+    return MoveOutcome(new_board, points, True), merged
 
 
 def execute_move_on_board(board: Board, direction: str, merge_logic: MergeLogic) -> MoveOutcome:
@@ -287,8 +376,10 @@ def execute_move_on_board(board: Board, direction: str, merge_logic: MergeLogic)
     Raises:
         ValueError: For an invalid direction (the message names the valid ones).
     """
-    outcome, _ = execute_move_on_board_marked(board, direction, merge_logic)
-    return outcome
+    result = _move_board(board, direction, merge_logic)
+    if result is None:
+        return MoveOutcome(board, 0, False)
+    return MoveOutcome(result[0], result[1], True)
 
 
 def get_empty_cells(board: Sequence[Sequence[int]]) -> tuple[Cell, ...]:

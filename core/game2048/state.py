@@ -11,6 +11,7 @@ draw picks the value from the weighted distribution, a second draw picks the cel
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping, NamedTuple, Sequence
 
@@ -18,10 +19,10 @@ from core.game2048.board import (
     DIRECTIONS,
     Board,
     Cell,
+    _cell_grid,
+    _move_board,
     calculate_is_game_over,
     empty_board,
-    execute_move_on_board_marked,
-    get_empty_cells,
     make_board,
     max_tile,
     validate_direction,
@@ -32,7 +33,9 @@ from core.game2048.merge import (
     merge_logic_name,
     resolve_merge_logic,
 )
-from core.rng import normalize_seed, prng_next
+from core.rng import LCG_A, LCG_C, LCG_M, normalize_seed
+
+_SEED_MASK = LCG_M - 1
 
 
 class TileWeight(NamedTuple):
@@ -159,6 +162,25 @@ class GameConfig:
         )
         object.__setattr__(self, "merge_rule", rule)
         object.__setattr__(self, "goal", goal)
+        self._cache_derived()
+
+    def _cache_derived(self) -> None:
+        """Cache values derived from the fields, for the move loop.
+
+        They are not dataclass fields, so they take no part in equality, hashing, repr or
+        ``to_dict``: the merge function (``_merge_fn``) and the spawn distribution as
+        cumulative weights (``_spawn_table``), so that picking a spawn value is one bisect.
+        """
+        object.__setattr__(self, "_merge_fn", resolve_merge_logic(self.merge_rule))
+        object.__setattr__(self, "_spawn_table", _spawn_table(self.tile_value_distribution))
+
+    def __getattr__(self, name: str) -> Any:
+        # Only called when normal lookup fails: a config built without __init__ (e.g.
+        # unpickled from an older version) derives its cached values on first use.
+        if name in ("_merge_fn", "_spawn_table"):
+            self._cache_derived()
+            return self.__dict__[name]
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     @property
     def merge_logic(self) -> MergeLogic:
@@ -325,6 +347,40 @@ class GameState:
             raise ValueError(f"malformed 2048 state: {exc!r}") from None
 
 
+_new_object = object.__new__
+_new_tuple = tuple.__new__
+
+
+def _new_state(
+    board: Board,
+    score: int,
+    config: GameConfig,
+    current_seed: int,
+    is_game_over: bool,
+    tiles_placed_count: int,
+    move_count: int,
+    last_move: MoveInfo | None,
+) -> GameState:
+    """Build a :class:`GameState` from values known to be valid (the internal fast path).
+
+    The frozen dataclass ``__init__`` goes through ``object.__setattr__`` once per field;
+    filling the new instance's ``__dict__`` directly builds the very same object (same
+    fields, equality, hash and repr) several times faster, which matters once per move.
+    Keep it in step with the fields of :class:`GameState`.
+    """
+    state = _new_object(GameState)
+    d = state.__dict__
+    d["board"] = board
+    d["score"] = score
+    d["config"] = config
+    d["current_seed"] = current_seed
+    d["is_game_over"] = is_game_over
+    d["tiles_placed_count"] = tiles_placed_count
+    d["move_count"] = move_count
+    d["last_move"] = last_move
+    return state
+
+
 class PlacementResult(NamedTuple):
     """Result of :func:`place_new_tile` (seed 004 §5.1)."""
 
@@ -380,6 +436,63 @@ def _is_normalized(distribution: Any) -> bool:
     return isinstance(distribution, tuple) and all(isinstance(t, TileWeight) for t in distribution)
 
 
+def _spawn_table(dist: Distribution) -> tuple[float | int, tuple[float, ...], tuple[int, ...]]:
+    """``(total, cumulative, values)`` for picking a spawn value with one bisect.
+
+    Computed with exactly the arithmetic of :func:`select_weighted_value` (the same ``sum``
+    for the total, the same running float sum over the positive weights), so
+    ``values[bisect_right(cumulative, r * total)]`` is the value it returns.
+    """
+    total = sum(t.weight for t in dist)
+    cumulative: list[float] = []
+    values: list[int] = []
+    running = 0.0
+    for t in dist:
+        if t.weight <= 0:
+            continue
+        running += t.weight
+        cumulative.append(running)
+        values.append(t.value)
+    return total, tuple(cumulative), tuple(values)
+
+
+def _spawn(
+    board: Board, config: GameConfig, seed: int, empty_count: int
+) -> tuple[Board, int, int, Cell]:
+    """Place one tile (seed 004 §5.1) on a board known to have ``empty_count`` > 0 empty cells.
+
+    The fast core of :func:`place_new_tile`: the same two PRNG draws (value, then cell) and
+    the same choice of cell, without listing the empty cells.
+
+    Returns:
+        ``(new_board, next_seed, value, cell)``.
+    """
+    # Two steps of the LCG of core.rng.prng_next, inlined (this runs once per move).
+    seed = (LCG_A * seed + LCG_C) & _SEED_MASK
+    total, cumulative, values = config._spawn_table  # type: ignore[attr-defined]
+    i = bisect_right(cumulative, (seed / LCG_M) * total)
+    value = values[i] if i < len(values) else values[-1]  # the end: float rounding only
+    seed = (LCG_A * seed + LCG_C) & _SEED_MASK
+    k = int((seed / LCG_M) * empty_count)
+    if k >= empty_count:
+        k = empty_count - 1
+    # The k-th empty cell (0-based) in row-major order: skip whole rows by their count.
+    for r, row in enumerate(board):
+        zeros = row.count(0)
+        if k < zeros:
+            break
+        k -= zeros
+    c = row.index(0)
+    for _ in range(k):
+        c = row.index(0, c + 1)
+    # Copy, set, freeze: cheaper than rebuilding the board from slices.
+    cells = list(row)
+    cells[c] = value
+    rows = list(board)
+    rows[r] = tuple(cells)
+    return tuple(rows), seed, value, _cell_grid(len(board))[r][c]
+
+
 def place_new_tile(board: Board, config: GameConfig, current_seed: int) -> PlacementResult:
     """Spawn one tile on a random empty cell (seed 004 §5.1).
 
@@ -395,17 +508,12 @@ def place_new_tile(board: Board, config: GameConfig, current_seed: int) -> Place
         A :class:`PlacementResult`; with no empty cell, the board and seed are returned
         unchanged and ``tile_added`` is False.
     """
-    # Plain (r, c) pairs in row-major order; only the chosen one becomes a Cell.
-    empty = [(r, c) for r, row in enumerate(board) for c, v in enumerate(row) if v == 0]
-    if not empty:
+    rows = tuple(map(tuple, board))  # callers may pass lists
+    empty_count = sum(row.count(0) for row in rows)
+    if not empty_count:
         return PlacementResult(board, current_seed, False, None, None)
-    rand1, seed_after_value = prng_next(current_seed)
-    value = select_weighted_value(config.tile_value_distribution, rand1)
-    rand2, final_seed = prng_next(seed_after_value)
-    r, c = empty[min(int(rand2 * len(empty)), len(empty) - 1)]
-    row = board[r]
-    new_board = board[:r] + (tuple(row[:c]) + (value,) + tuple(row[c + 1 :]),) + board[r + 1 :]
-    return PlacementResult(new_board, final_seed, True, value, Cell(r, c))
+    new_board, seed, value, cell = _spawn(rows, config, normalize_seed(current_seed), empty_count)
+    return PlacementResult(new_board, seed, True, value, cell)
 
 
 def create_game(config: GameConfig) -> GameState:
@@ -467,29 +575,32 @@ def move(state: GameState, direction: str) -> GameState:
     Raises:
         ValueError: For an invalid direction (the message names the valid ones).
     """
-    validate_direction(direction)
     if state.is_game_over:
+        validate_direction(direction)  # a bad direction is an error even then
         return state
     config = state.config
-    outcome, merged = execute_move_on_board_marked(state.board, direction, config.merge_logic)
-    if not outcome.board_changed:
+    moved = _move_board(state.board, direction, config._merge_fn)  # validates direction
+    if moved is None:
         return state
-    placed = place_new_tile(outcome.new_board, config, state.current_seed)
-    return GameState(
-        board=placed.new_board,
-        score=state.score + outcome.total_points_earned,
-        config=config,
-        current_seed=placed.next_seed,
-        is_game_over=calculate_is_game_over(placed.new_board, config.merge_logic),
-        tiles_placed_count=state.tiles_placed_count + int(placed.tile_added),
-        move_count=state.move_count + 1,
-        last_move=MoveInfo(
-            direction,
-            outcome.total_points_earned,
-            merged,
-            placed.new_tile_position,
-            placed.new_tile_value,
-        ),
+    board, points, merged, empty_count = moved
+    seed = state.current_seed
+    value: int | None = None
+    cell: Cell | None = None
+    # A changed board always has an empty cell (a merge frees one, a slide needs one); the
+    # test only keeps the no-room case of place_new_tile (no tile, seed unchanged) exact.
+    if empty_count:
+        board, seed, value, cell = _spawn(board, config, seed, empty_count)
+    return _new_state(
+        board,
+        state.score + points,
+        config,
+        seed,
+        # An empty cell left after the spawn means the game goes on: skip the scan.
+        empty_count <= 1 and calculate_is_game_over(board, config._merge_fn),
+        state.tiles_placed_count + (1 if empty_count else 0),
+        state.move_count + 1,
+        # MoveInfo is a NamedTuple: tuple.__new__ skips its Python-level __new__.
+        _new_tuple(MoveInfo, (direction, points, merged, cell, value)),
     )
 
 
@@ -507,9 +618,7 @@ def legal_moves(state: GameState) -> tuple[str, ...]:
     if state.is_game_over:
         return ()
     logic = state.config.merge_logic
-    return tuple(
-        d for d in DIRECTIONS if execute_move_on_board_marked(state.board, d, logic)[0].board_changed
-    )
+    return tuple(d for d in DIRECTIONS if _move_board(state.board, d, logic) is not None)
 
 
 _LETTERS = {"l": "left", "r": "right", "u": "up", "d": "down"}

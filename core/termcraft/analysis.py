@@ -15,7 +15,7 @@ ignored is reported as an :class:`~core.termcraft.state.Ignored` warning, never 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from core.closure import CongruenceClosure
@@ -66,8 +66,6 @@ class Analysis:
     """Ignored rule/axiom subterms and why."""
     closure: CongruenceClosure
     """Congruence closure of the ground subterms plus the axioms."""
-    heads: dict = field(repr=False, default_factory=dict)
-    """(kind, name, arity) -> dense closure indices of the terms with that head."""
 
     @property
     def warnings(self) -> tuple[str, ...]:
@@ -75,17 +73,36 @@ class Analysis:
         return tuple(i.message for i in self.ignored)
 
 
-def _collect(term: Term) -> tuple[tuple[Rule, ...], tuple[Axiom, ...], tuple[Ignored, ...]]:
+def _collect(term: Term, inside: set[int]) -> tuple[tuple[Rule, ...], tuple[Axiom, ...],
+                                                   tuple[Ignored, ...]]:
+    """Rules, axioms and ignored items of ``term``, in pre-order.
+
+    Args:
+        term: The current term.
+        inside: Ids of the ground subterms that are or contain a ``rewrite``/``equiv`` node
+            (a superset is fine): the walk skips every other ground subtree whole.
+    """
     found_rules: list[Rule] = []
     found_axioms: list[Axiom] = []
     ignored: list[Ignored] = []
-    stack: list[tuple[Link, Term]] = [(None, term)]
+    special = (RULE, AXIOM)
+    # Stack entries (parent link, child index, subterm) are themselves the links (one tuple
+    # per node instead of two); the root's entry stands for the link None.
+    stack: list[tuple] = [(None, None, term)]
+    push, pop = stack.append, stack.pop
     while stack:  # pre-order, iterative; paths only for the nodes reported
-        link, t = stack.pop()
+        entry = pop()
+        t = entry[2]
+        link = entry if entry[1] is not None else None
         args = t.args
         for i in range(len(args) - 1, -1, -1):
-            stack.append(((link, i), args[i]))
-        if t.kind == VAR or t.name not in (RULE, AXIOM):
+            a = args[i]
+            if a.ground:
+                if a.id in inside:  # most ground data holds no rule or axiom: skipped whole
+                    push((link, i, a))
+            elif a.args:  # a variable (the only non-ground leaf) is never reported
+                push((link, i, a))
+        if t.kind == VAR or t.name not in special:
             continue
         path = path_of(link)
         if t.name == RULE:
@@ -128,12 +145,18 @@ def analyze(term: Term) -> Analysis:
     Returns:
         The analysis (shared between callers: treat it as read-only).
     """
-    found_rules, found_axioms, ignored = _collect(term)
-    closure = CongruenceClosure([term], [(a.left, a.right) for a in found_axioms])
-    heads: dict[tuple[int, str, int], list[int]] = {}
-    for i, t in enumerate(closure.terms):
-        heads.setdefault((t.kind, t.name, len(t.args)), []).append(i)
-    return Analysis(term, found_rules, found_axioms, ignored, closure, heads)
+    # The closure's universe is built first (before any union its use lists are exact
+    # parent lists), so that the rule/axiom walk can skip the ground subtrees holding no
+    # rewrite/equiv node; then the axioms are added, in the same order as before.
+    closure = CongruenceClosure([term])
+    terms = closure.terms
+    special = (RULE, AXIOM)
+    inside = closure.ancestors([i for i, t in enumerate(terms) if t.name in special])
+    found_rules, found_axioms, ignored = _collect(term, {terms[i].id for i in inside})
+    for a in found_axioms:
+        closure.union(a.left, a.right)
+    closure.rebuild()
+    return Analysis(term, found_rules, found_axioms, ignored, closure)
 
 
 def rules(term: Term) -> tuple[Rule, ...]:

@@ -108,6 +108,34 @@ def ground_sites(term: Term) -> tuple[tuple[Path, Term], ...]:
     return tuple(out)
 
 
+def _heads(terms: list[Term], lhss: list[Term]) -> dict[tuple[int, str, int], list[int]]:
+    """Dense indices of the terms with each compound head ``(kind, name, arity)`` of ``lhss``.
+
+    Only the heads some pattern needs are indexed (one pass over the universe, a dict
+    probe per term), instead of grouping every term by its head.
+    """
+    by_name: dict[str, list[int]] = {p.name: [] for p in lhss}
+    get = by_name.get
+    for i, t in enumerate(terms):
+        lst = get(t.name)
+        if lst is not None:
+            lst.append(i)
+    heads: dict[tuple[int, str, int], list[int]] = {}
+    for p in lhss:
+        key = (p.kind, p.name, len(p.args))
+        if key not in heads:
+            kind, n = p.kind, len(p.args)
+            heads[key] = [i for i in by_name[p.name]
+                          if terms[i].kind == kind and len(terms[i].args) == n]
+    return heads
+
+
+_EAGER_DEPTH = 32
+"""Paths of non-site positions are built eagerly down to this depth (then from links)."""
+
+_new_tuple = tuple.__new__  # RewriteAction(...) without the NamedTuple constructor's call
+
+
 @lru_cache(maxsize=64)
 def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
     an = analyze(term)
@@ -116,16 +144,16 @@ def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
         return ()
     terms = cc.terms
     roots = cc.root_indices()
-    heads = an.heads
+    heads = _heads(terms, [r.lhs for r in an.rules if r.lhs.kind != VAR and not r.lhs.ground])
     every = range(len(terms))
     # 1. Match each distinct LHS once per class member that can match it: candidates share
     #    the LHS's head (kind, name, arity) and, for every ground argument of the LHS, have
     #    that very term (hash-consed) at that argument position.
-    per_lhs: dict[int, dict[int, dict[Substitution, Term]]] = {}
-    per_rule: list[dict[int, dict[Substitution, Term]]] = []
+    # by_class: class root -> [(substitution, matched member)], once per distinct LHS.
+    per_lhs: dict[int, dict[int, list[tuple[Substitution, Term]]]] = {}
+    per_rule: list[dict[int, list[tuple[Substitution, Term]]]] = []
     matched_roots: set[int] = set()
     index = cc.index_map
-    kids = cc.kids
     for rule in an.rules:
         lhs = rule.lhs
         by_class = per_lhs.get(lhs.id)
@@ -135,32 +163,54 @@ def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
             elif lhs.ground:  # a ground pattern matches only itself
                 candidates = (index[lhs.id],) if lhs.id in index else ()
             else:
-                candidates = heads.get((lhs.kind, lhs.name, len(lhs.args)), ())
+                candidates = heads[(lhs.kind, lhs.name, len(lhs.args))]
                 for j, arg in enumerate(lhs.args):
                     if not arg.ground or len(candidates) < 8:
                         continue
-                    k = index.get(arg.id)
-                    if k is None:  # that argument occurs nowhere: nothing can match
+                    if arg.id not in index:  # that argument occurs nowhere: nothing matches
                         candidates = ()
                         break
                     users = cc.parents(arg)
                     if len(users) < len(candidates):
+                        # Hash-consing: "arg is the j-th child" is an identity test.
                         name, n = lhs.name, len(lhs.args)
-                        candidates = sorted({i for i in users if kids[i] and len(kids[i]) == n
-                                             and kids[i][j] == k and terms[i].name == name})
+                        candidates = sorted({i for i in users if len(terms[i].args) == n
+                                             and terms[i].args[j] is arg
+                                             and terms[i].name == name})
+                # A compound argument with variables (h(var(X), f(var(Y)))): keep only the
+                # candidates with that argument's head there, before the general matcher.
+                for j, p in enumerate(lhs.args):
+                    if p.kind != VAR and not p.ground:
+                        name, n = p.name, len(p.args)
+                        candidates = [i for i in candidates if terms[i].args[j].name == name
+                                      and len(terms[i].args[j].args) == n
+                                      and terms[i].args[j].kind == p.kind]
             by_class = {}
-            # f(var(X), var(Y)) with distinct variables: every candidate matches, and the
-            # substitution is read off the arguments (no general matching needed).
+            # f(var(X), var(Y), var(X)...): all arguments are variables, so a candidate (of
+            # the right head) matches iff the arguments under a repeated variable are the
+            # same term (hash-consed: identity), and the substitution is read off the
+            # arguments (no general matching needed).
             names = [a.name for a in lhs.args] if lhs.args and all(
                 a.kind == VAR for a in lhs.args) else None
-            if names is not None and len(set(names)) != len(names):
-                names = None
-            arg_order = sorted(range(len(names)), key=names.__getitem__) if names else None
+            if names is not None:
+                first: dict[str, int] = {}
+                for j, name in enumerate(names):
+                    first.setdefault(name, j)
+                arg_order = [first[name] for name in sorted(first)]  # sigma sorted by name
+                var_names = sorted(first)
+                repeats = [(j, first[name]) for j, name in enumerate(names) if first[name] != j]
+                # One variable (f(var(X)), g(var(X),var(X))): build its key directly.
+                one = (var_names[0], arg_order[0]) if len(var_names) == 1 else None
             for i in candidates:
                 t = terms[i]
-                if arg_order is not None:
+                if names is not None:
                     args = t.args
-                    key = tuple([(names[j], args[j]) for j in arg_order])
+                    if repeats and any(args[j] is not args[f] for j, f in repeats):
+                        continue
+                    if one is not None:
+                        key = ((one[0], args[one[1]]),)
+                    else:
+                        key = tuple(zip(var_names, [args[j] for j in arg_order]))
                 else:
                     sigma = match(lhs, t)
                     if sigma is None:
@@ -173,7 +223,9 @@ def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
                     subs[key] = t
             for root, subs in by_class.items():
                 if len(subs) > 1:  # several substitutions: order them by text, not by id
-                    by_class[root] = dict(sorted(subs.items(), key=_sigma_text))
+                    by_class[root] = sorted(subs.items(), key=_sigma_text)
+                else:
+                    by_class[root] = list(subs.items())
             per_lhs[lhs.id] = by_class
         per_rule.append(by_class)
         matched_roots.update(by_class)
@@ -181,47 +233,81 @@ def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
         return ()
     # 2. Which distinct subterms contain a matched class somewhere (children come first in
     #    the closure's order, so one pass suffices); the tree walk skips the others.
-    relevant = [False] * len(terms)
-    for i in range(len(terms)):
-        if roots[i] in matched_roots:
-            relevant[i] = True
+    #    mark: term id -> its class root when the class matched, else -1 (something below
+    #    matched); absent: nothing in the subtree matched.  Keyed by term id so the walk
+    #    needs no dense-index lookup.
+    mark: dict[int, int] = {}
+    for t, r in zip(terms, roots):
+        if r in matched_roots:
+            mark[t.id] = r
         else:
-            for k in kids[i]:
-                if relevant[k]:
-                    relevant[i] = True
+            for a in t.args:
+                if a.id in mark:
+                    mark[t.id] = -1
                     break
-    # 3. Sites (pre-order paths) whose class matched some rule, grouped by class.
-    sites: dict[int, list[tuple[int, Path]]] = {}
-    order = 0
-    stack: list[tuple[Link, Term]] = [(None, term)]
+    # 3. Sites (pre-order paths) whose class matched some rule, grouped by class.  A stack
+    #    entry carries the parent's path when the parent was a site (its path is built
+    #    anyway), so a nested site's path is one C-level tuple concatenation instead of a
+    #    walk up the links.
+    paths: list[Path] = []      # every site's path, in pre-order: the index is its order
+    site_root: list[int] = []   # every site's class root, same order
+    sites: dict[int, list[int]] = {}  # class root -> the orders of its sites, ascending
+    top = mark.get(term.id) if term.ground else -1
+    # Stack entries (parent link, child index, subterm, class root or -1, parent's path or
+    # None) are themselves the links (one tuple per node instead of two); the root's entry
+    # stands for the link None.
+    stack: list[tuple] = [] if top is None else [(None, None, term, top, None)]
+    push, pop = stack.append, stack.pop
     while stack:
-        link, t = stack.pop()
-        if t.ground:
-            root = roots[index[t.id]]
-            if root in matched_roots:
-                path = path_of(link)
-                lst = sites.get(root)
-                if lst is None:
-                    sites[root] = [(order, path)]
-                else:
-                    lst.append((order, path))
-                order += 1
+        entry = pop()
+        _, j, t, root, path = entry
+        link = entry if j is not None else None
+        # This position's path: () at the root; from the parent's path (one C-level tuple
+        # concatenation) when the parent's is known and this is a site or shallow (bounded
+        # cost, so a 100,000-deep term stays linear); else from the links, for sites only.
+        if j is None:
+            path = ()
+        elif path is not None and (root >= 0 or len(path) < _EAGER_DEPTH):
+            path += (j,)
+        elif root >= 0:
+            path = path_of(link)
+        else:
+            path = None
+        if root >= 0:  # a ground position whose class matched: a site
+            lst = sites.get(root)
+            if lst is None:
+                sites[root] = [len(paths)]
+            else:
+                lst.append(len(paths))
+            paths.append(path)
+            site_root.append(root)
         args = t.args
         for j in range(len(args) - 1, -1, -1):
             a = args[j]
-            if not a.ground or relevant[index[a.id]]:  # skip subtrees without a match
-                stack.append(((link, j), a))
+            if a.ground:
+                r = mark.get(a.id)
+                if r is not None:  # skip subtrees without a match
+                    push((link, j, a, r, path))
+            else:
+                push((link, j, a, -1, None))  # never a site, but may hold ground sites
     # 4. Actions: rule order, then site pre-order, then substitution (by text when several).
     actions: list[RewriteAction] = []
+    append = actions.append
     for rule, by_class in zip(an.rules, per_rule):
         if not by_class:
             continue
-        found = [(o, p, subs) for root, subs in by_class.items() for o, p in sites[root]]
-        if len(by_class) > 1:
-            found.sort(key=_first)
-        for _, path, subs in found:
-            for s, m in subs.items():
-                actions.append(RewriteAction(rule, path, s, m))
+        if len(by_class) == 1:  # one class: its sites are already in pre-order
+            for root, subs in by_class.items():
+                for o in sites[root]:
+                    site = paths[o]
+                    for s, m in subs:
+                        append(_new_tuple(RewriteAction, (rule, site, s, m)))
+            continue
+        # Several classes: merge their sites back into pre-order (orders are plain ints).
+        for o in sorted([o for root in by_class for o in sites[root]]):
+            site = paths[o]
+            for s, m in by_class[site_root[o]]:
+                append(_new_tuple(RewriteAction, (rule, site, s, m)))
     return tuple(actions)
 
 

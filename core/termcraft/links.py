@@ -15,7 +15,8 @@ from core.terms import Path
 __all__ = ["Link", "path_of"]
 
 Link = Optional[tuple]
-"""``None`` for the root, else ``(parent link, child index)``."""
+"""``None`` for the root, else ``(parent link, child index, ...)``: any tuple whose first two
+items are those (a walk may use its stack entries as links, saving a tuple per node)."""
 
 
 def path_of(link: Link) -> Path:
@@ -29,7 +30,7 @@ def path_of(link: Link) -> Path:
     """
     out: list[int] = []
     while link is not None:
-        link, i = link
-        out.append(i)
+        out.append(link[1])
+        link = link[0]
     out.reverse()
     return tuple(out)
