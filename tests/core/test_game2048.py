@@ -578,3 +578,19 @@ def test_parse_moves() -> None:
     assert parse_moves("") == ()
     with pytest.raises(ValueError, match="column 3"):
         parse_moves("LLX")
+
+
+def test_internal_state_builder_matches_the_dataclass():
+    """move() builds states without __init__; it must set exactly the dataclass's fields."""
+    import dataclasses
+
+    from core.game2048 import GameConfig, GameState, create_game, move
+    from core.game2048.state import _new_state
+
+    state = move(create_game(GameConfig(initial_seed=7)), "left")
+    if state.move_count == 0:
+        state = move(state, "right")
+    values = {f.name: getattr(state, f.name) for f in dataclasses.fields(GameState)}
+    built = _new_state(**values)
+    assert set(vars(built)) == set(values)
+    assert built == GameState(**values) and hash(built) == hash(GameState(**values))
