@@ -33,9 +33,7 @@ from core.game2048.merge import (
     merge_logic_name,
     resolve_merge_logic,
 )
-from core.rng import LCG_A, LCG_C, LCG_M, normalize_seed
-
-_SEED_MASK = LCG_M - 1
+from core.rng import normalize_seed, prng_next
 
 
 class TileWeight(NamedTuple):
@@ -467,13 +465,12 @@ def _spawn(
     Returns:
         ``(new_board, next_seed, value, cell)``.
     """
-    # Two steps of the LCG of core.rng.prng_next, inlined (this runs once per move).
-    seed = (LCG_A * seed + LCG_C) & _SEED_MASK
+    rand1, seed = prng_next(seed)
     total, cumulative, values = config._spawn_table  # type: ignore[attr-defined]
-    i = bisect_right(cumulative, (seed / LCG_M) * total)
+    i = bisect_right(cumulative, rand1 * total)
     value = values[i] if i < len(values) else values[-1]  # the end: float rounding only
-    seed = (LCG_A * seed + LCG_C) & _SEED_MASK
-    k = int((seed / LCG_M) * empty_count)
+    rand2, seed = prng_next(seed)
+    k = int(rand2 * empty_count)
     if k >= empty_count:
         k = empty_count - 1
     # The k-th empty cell (0-based) in row-major order: skip whole rows by their count.
