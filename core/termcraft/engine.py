@@ -350,7 +350,21 @@ def can_construct(state: State) -> bool:
     return state.budget > 0 and bool(placeholder_sites(state.term))
 
 
+def ensure_not_won(state: State) -> None:
+    """Refuse any move once the level is won: the win ends the game (seed 000 §2.4).
+
+    Args:
+        state: The game state.
+
+    Raises:
+        IllegalMove: When the current term already equals the target.
+    """
+    if state.term is state.target:
+        raise IllegalMove("the level is already won")
+
+
 def _check_construct(state: State, site: Path, new: Term) -> None:
+    ensure_not_won(state)
     try:
         here = subterm_at(state.term, site)
     except (IndexError, TypeError):
@@ -378,8 +392,8 @@ def construct(state: State, site: Path, new: Term) -> State:
         The next state.
 
     Raises:
-        IllegalMove: When ``site`` is not a placeholder, ``new`` is not ground or costs more
-            than the remaining budget.
+        IllegalMove: When the level is already won, ``site`` is not a placeholder, ``new``
+            is not ground or costs more than the remaining budget.
     """
     _check_construct(state, tuple(site), new)
     return State(replace_at(state.term, tuple(site), new), state.target, state.fuel,
@@ -412,12 +426,13 @@ def apply(state: State, action: Action) -> State:
         The next state.
 
     Raises:
-        IllegalMove: When the action is not legal in ``state``.
+        IllegalMove: When the action is not legal in ``state`` (including once it is won).
     """
     if isinstance(action, ConstructAction):
         return construct(state, action.site, action.term)
     if not isinstance(action, RewriteAction):
         raise IllegalMove("unknown action")
+    ensure_not_won(state)
     if state.fuel <= 0:
         raise IllegalMove("no fuel left: rewrites are not possible")
     if action not in _action_set(state.term):

@@ -429,3 +429,22 @@ def test_identifier_pitfalls_are_parse_errors():
     with pytest.raises(ParseError):
         p("pair(a:b,c)")
     assert p("green_apple") is const("green_apple")
+
+
+def test_no_move_is_legal_once_won():
+    """The win ends the game: the engine itself refuses rewrites and constructs after it."""
+    import pytest
+
+    from core.termcraft import ConstructAction, IllegalMove, State, apply, rewrite_actions, status
+    from grammar.terms import parse_term
+
+    term = parse_term("s(rewrite(a,b),a,placeholder)")
+    won = State(term, term, fuel=3, budget=3)
+    assert status(won) == "won"
+    assert rewrite_actions(won)  # moves exist syntactically (rule sites are still there) ...
+    with pytest.raises(IllegalMove, match="already won"):
+        apply(won, rewrite_actions(won)[0])  # ... but none may be played
+    with pytest.raises(IllegalMove, match="already won"):
+        apply(won, ConstructAction((2,), parse_term("c")))
+    playing = State(term, parse_term("s(rewrite(a,b),b,placeholder)"), fuel=3, budget=3)
+    assert status(apply(playing, rewrite_actions(playing)[-1])) == "won"

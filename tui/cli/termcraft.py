@@ -485,14 +485,16 @@ def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
     --construct PATH=TERM fills a placeholder (PATH like 4/0, or root).  An illegal move
     stops with exit 1 and says why; a malformed move is bad input (exit 2).
     """
-    from core.termcraft import ConstructAction, IllegalMove, apply as play, rewrite_actions
-    from core.termcraft import status
+    from core.termcraft import ConstructAction, IllegalMove, apply as play, ensure_not_won
+    from core.termcraft import rewrite_actions
 
     _, state = _state_from_source(level_file, level, term, target, fuel, budget)
     for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
         label = f"--{kind} {value}"
-        if status(state) == "won":
-            _illegal(number, label, "the level is already won")
+        try:
+            ensure_not_won(state)  # the engine's reason first, before index checks
+        except IllegalMove as error:
+            _illegal(number, label, str(error))
         if kind == "rewrite":
             options = rewrite_actions(state)
             if not 0 <= value < len(options):

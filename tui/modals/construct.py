@@ -40,8 +40,7 @@ class ConstructModal(ModalScreen["Term | None"]):
         site: Position of the placeholder (shown in the title).
         budget: Budget left (Size of the new term must fit in it).
         check: Engine check for a parsed term: returns None when it may be constructed,
-            else a message (ground check, budget ...). Without one, the modal checks
-            groundness and Size ≤ budget itself.
+            else a message (ground check, budget ...).
         value: Initial text of the input.
     """
 
@@ -70,15 +69,14 @@ class ConstructModal(ModalScreen["Term | None"]):
     #construct-buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, site: Path, budget: int, check: Check | None = None,
-                 value: str = "") -> None:
+    def __init__(self, site: Path, budget: int, check: Check, value: str = "") -> None:
         super().__init__()
         self.site = site
         """Position of the placeholder."""
         self.budget = budget
         """Budget left."""
         self.check = check
-        """Engine check (None when any parsed ground term within budget is fine)."""
+        """The engine's verdict on a parsed term: None when legal, else why not."""
         self.term: Term | None = None
         """The parsed term when the input is valid, else None."""
         self.error: str = ""
@@ -163,14 +161,7 @@ class ConstructModal(ModalScreen["Term | None"]):
             ("  ·  ", ""), ("ground ✓" if term.ground else "✗ not ground (has variables)",
                             "" if term.ground else "bold"),
         ))
-        if self.check is not None:
-            problem = self.check(term)
-        elif not term.ground:
-            problem = "Only ground terms (without var(...)) can be constructed."
-        elif not fits:
-            problem = f"Size {term.size} is more than the budget left ({self.budget})."
-        else:
-            problem = None
+        problem = self.check(term)  # the engine decides; the info line above only explains
         if problem:
             self.error = problem
             error_box.update(Text(problem))
