@@ -33,12 +33,14 @@ from __future__ import annotations
 
 from .analysis import Analysis, analyze, axioms, equivalence_class, rules, warnings
 from .engine import (
+    REWRITE_FUEL,
     apply,
     can_construct,
     construct,
     ensure_not_won,
     ground_sites,
     loss_reason,
+    next_state,
     placeholder_sites,
     result_of,
     rewrite_actions,
@@ -61,6 +63,7 @@ from .state import (
 )
 
 __all__ = [
+    "REWRITE_FUEL",
     "Action",
     "Analysis",
     "Axiom",
@@ -84,6 +87,7 @@ __all__ = [
     "ground_sites",
     "lint",
     "loss_reason",
+    "next_state",
     "placeholder_sites",
     "replay",
     "result_of",

@@ -44,6 +44,9 @@ __all__ = [
 
 _first = itemgetter(0)
 
+REWRITE_FUEL = 1
+"""Fuel one rewrite costs (seed 000 §2.3)."""
+
 
 def _sigma_text(item: tuple) -> tuple:
     return tuple((name, to_str(t)) for name, t in item[0])
@@ -396,8 +399,28 @@ def construct(state: State, site: Path, new: Term) -> State:
             is not ground or costs more than the remaining budget.
     """
     _check_construct(state, tuple(site), new)
-    return State(replace_at(state.term, tuple(site), new), state.target, state.fuel,
-                 state.budget - new.size)
+    return next_state(state, ConstructAction(tuple(site), new))
+
+
+def next_state(state: State, action: Action) -> State:
+    """The state after ``action``, which the caller knows to be legal (nothing is checked).
+
+    The one place that says what a move does to term, fuel and budget; :func:`apply` and
+    :func:`construct` call it after their checks, the solver calls it directly on moves it
+    generated itself (its hot loop).
+
+    Args:
+        state: The game state.
+        action: A legal rewrite or construct action.
+
+    Returns:
+        The next state.
+    """
+    if isinstance(action, ConstructAction):
+        return State(replace_at(state.term, action.site, action.term), state.target,
+                     state.fuel, state.budget - action.term.size)
+    return State(replace_at(state.term, action.site, action.replacement), state.target,
+                 state.fuel - REWRITE_FUEL, state.budget)
 
 
 def result_of(state: State, action: Action) -> Term:
@@ -437,8 +460,7 @@ def apply(state: State, action: Action) -> State:
         raise IllegalMove("no fuel left: rewrites are not possible")
     if action not in _action_set(state.term):
         raise IllegalMove(f"the rewrite {action} is not available in this position")
-    return State(replace_at(state.term, action.site, action.replacement), state.target,
-                 state.fuel - 1, state.budget)
+    return next_state(state, action)
 
 
 def status(state: State) -> str:

@@ -25,9 +25,9 @@ from typing import Optional, Union
 
 from core.closure import ground_subterms
 from core.search import ParetoVisited, bfs
-from core.terms import Term, replace_at, to_str
+from core.terms import Term, to_str
 
-from .engine import apply, placeholder_sites, rewrite_actions
+from .engine import apply, next_state, placeholder_sites, rewrite_actions
 from .level import Level
 from .state import Action, ConstructAction, State
 
@@ -95,17 +95,15 @@ def successors(state: State) -> Iterator[tuple[Action, State]]:
     Yields:
         ``(action, next_state)`` pairs: rewrites first, then target-subterm constructs.
     """
-    term, target = state.term, state.target
     for action in rewrite_actions(state):
-        yield action, State(replace_at(term, action.site, action.replacement), target,
-                            state.fuel - 1, state.budget)
+        yield action, next_state(state, action)
     if state.budget > 0:
-        sites = placeholder_sites(term)
+        sites = placeholder_sites(state.term)
         if sites:
-            for new in construct_candidates(target, state.budget):
+            for new in construct_candidates(state.target, state.budget):
                 for site in sites:
-                    yield ConstructAction(site, new), State(
-                        replace_at(term, site, new), target, state.fuel, state.budget - new.size)
+                    action = ConstructAction(site, new)
+                    yield action, next_state(state, action)
 
 
 def solve(

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from core.termcraft import RewriteAction
+from core.termcraft import REWRITE_FUEL, RewriteAction
 from core.terms import Path, Term, subterm_at
 from tui.widgets.term_tree import format_path, short_text
 
@@ -134,7 +134,8 @@ class ActionList(OptionList):
         text.append(" ⇒ ", "bold")
         text.append(short_text(entry.replacement, PREVIEW), "bold")
         rule = entry.rule
-        text.append(f"\n{pad}at {format_path(site)} · rule {format_path(rule.path)} · −1 fuel")
+        text.append(f"\n{pad}at {format_path(site)} · rule {format_path(rule.path)} "
+                    f"· −{REWRITE_FUEL} fuel")
         if entry.sigma:
             text.append(" · " + sigma_text(entry.sigma, 20))
         return text
@@ -194,5 +195,5 @@ class ActionDetails(Static):
             text.append(sigma_text(entry.sigma, 60))
             text.append("\nResult ", "bold")
             text.append(short_text(entry.replacement, 160))
-            text.append(f"\nCost 1 fuel ({fuel} → {max(fuel - 1, 0)})")
+            text.append(f"\nCost {REWRITE_FUEL} fuel ({fuel} → {max(fuel - REWRITE_FUEL, 0)})")
         self.update(text)
