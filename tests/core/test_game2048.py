@@ -43,6 +43,7 @@ from core.game2048 import (
     transpose,
 )
 from core.rng import prng_next
+from tests.cases2048 import LEFT_LINES
 
 # ---------------------------------------------------------------------------
 # Independent reference: the original game's algorithm (gabrielecirulli/2048 game_manager.js),
@@ -135,22 +136,7 @@ def random_board(rng: random.Random, n: int, values=(2, 4, 8, 16, 32), empty_rat
 # ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize(
-    ("row", "expected", "points"),
-    [
-        ((2, 2, 2, 2), (4, 4, 0, 0), 8),
-        ((4, 4, 2, 2), (8, 4, 0, 0), 12),
-        ((2, 2, 4, 4), (4, 8, 0, 0), 12),
-        ((8, 0, 2, 2), (8, 4, 0, 0), 4),
-        ((2, 2, 2, 0), (4, 2, 0, 0), 4),
-        ((0, 0, 0, 2), (2, 0, 0, 0), 0),
-        ((2, 4, 8, 16), (2, 4, 8, 16), 0),
-        ((4, 0, 0, 4), (8, 0, 0, 0), 8),
-        ((2, 2, 4, 0), (4, 4, 0, 0), 4),  # the new 4 does not merge again
-        ((4, 2, 2, 0), (4, 4, 0, 0), 4),
-        ((0, 0, 0, 0), (0, 0, 0, 0), 0),
-    ],
-)
+@pytest.mark.parametrize(("row", "expected", "points"), LEFT_LINES)
 def test_process_line_original_rules(row, expected, points) -> None:
     result = process_line(row, standard_merge)
     assert result.new_row == expected

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from core.game2048 import fastboard as fb
 from core.game2048.board import execute_move_on_board
 from core.game2048.merge import standard_merge
+from tests.cases2048 import LEFT_LINES
 
 # Tiles up to 16384 so that no merge can exceed 32768 (the packed board's cap).
 _TILES = [0] + [1 << k for k in range(1, 15)]
@@ -30,20 +31,7 @@ def _random_board(rng: random.Random) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(tile() for _ in range(4)) for _ in range(4))
 
 
-@pytest.mark.parametrize(
-    ("row", "expected", "points"),
-    [
-        ((2, 2, 2, 2), (4, 4, 0, 0), 8),
-        ((4, 4, 2, 2), (8, 4, 0, 0), 12),
-        ((2, 2, 4, 4), (4, 8, 0, 0), 12),
-        ((8, 0, 2, 2), (8, 4, 0, 0), 4),
-        ((2, 2, 2, 0), (4, 2, 0, 0), 4),
-        ((0, 0, 0, 2), (2, 0, 0, 0), 0),
-        ((2, 4, 8, 16), (2, 4, 8, 16), 0),
-        ((0, 4, 0, 4), (8, 0, 0, 0), 8),
-        ((16384, 16384, 2, 0), (32768, 2, 0, 0), 32768),
-    ],
-)
+@pytest.mark.parametrize(("row", "expected", "points"), LEFT_LINES)
 def test_hand_worked_rows_left(row, expected, points):
     board = (row, (0,) * 4, (0,) * 4, (0,) * 4)
     new, pts = fb.move(fb.from_rows(board), "left")
