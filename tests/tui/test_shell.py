@@ -232,3 +232,21 @@ async def test_keymap_setting_remaps_bindings() -> None:
         await pilot.press("f2")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
+
+
+@pytest.mark.parametrize("keys, expected", [(("j", "enter"), "2048"), (("j", "k", "enter"), "termcraft")])
+async def test_keys_arriving_together_are_handled_in_order(
+    monkeypatch: pytest.MonkeyPatch, keys: tuple[str, ...], expected: str
+) -> None:
+    """A terminal can deliver "j<enter>" in one read: enter must not overtake the j."""
+    from textual import events
+
+    started: list[str] = []
+    monkeypatch.setattr("tui.app.load_starter", lambda entry: lambda app: started.append(entry.id))
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        for key in keys:  # queued back to back, as the driver does, with no pause between
+            app.post_message(events.Key(key, "\r" if key == "enter" else key))
+        await pilot.pause()
+        await pilot.pause()
+        assert started == [expected]

@@ -25,6 +25,19 @@ def game_prompt(entry: GameEntry) -> Content:
     )
 
 
+
+class GameList(NavOptionList):
+    """The list of games; ``enter`` plays the highlighted one.
+
+    Enter is bound here, on the focused list, not as a priority key of the screen: a priority
+    binding is handled before keys queued to the list, so a quick ``j`` ``enter`` would start
+    the game that was highlighted before the ``j``.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Play", id="home.play"),
+    ]
+
 class HomeScreen(Screen[None]):
     """The list of games, with taglines; games that are not playable yet are dimmed.
 
@@ -37,7 +50,6 @@ class HomeScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority, so the footer shows it although the focused list also binds enter.
-        Binding("enter", "play", "Play", id="home.play", priority=True),
         Binding("q,escape", "app.request_quit", "Quit", id="home.quit", key_display="q"),
     ]
 
@@ -50,11 +62,11 @@ class HomeScreen(Screen[None]):
                 if options:
                     options.append(None)  # A separator line between games.
                 options.append(Option(game_prompt(entry), id=entry.id, disabled=not entry.playable))
-            yield NavOptionList(*options, id="games")
+            yield GameList(*options, id="games")
         yield Footer()
 
     def on_mount(self) -> None:
-        games = self.query_one("#games", NavOptionList)
+        games = self.query_one("#games", GameList)
         games.highlighted = 0
         games.focus()
 
@@ -64,6 +76,3 @@ class HomeScreen(Screen[None]):
         if event.option.id is not None:
             self.app.start_game(event.option.id)  # type: ignore[attr-defined]
 
-    def action_play(self) -> None:
-        """Start the highlighted game."""
-        self.query_one("#games", NavOptionList).action_select()

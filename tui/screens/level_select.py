@@ -20,6 +20,18 @@ SOLVED_MARK = "✓"
 """Shown before a solved level."""
 
 
+class ChoiceList(NavOptionList):
+    """A pack or level list; ``enter`` chooses the highlighted entry.
+
+    Bound on the list itself rather than as a priority key of the screen, so it is handled
+    after any cursor keys typed before it (see :class:`tui.screens.home.GameList`).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select", "Choose", id="level_select.choose"),
+    ]
+
+
 @dataclass(frozen=True)
 class PackInfo:
     """What the level select needs to know about a pack."""
@@ -48,8 +60,6 @@ class LevelSelectScreen(Screen[tuple[str, int] | None]):
         Binding("escape,q", "back", "Back", id="level_select.back", key_display="esc"),
         Binding("left,h", "focus_packs", "Packs", show=False, id="level_select.packs"),
         Binding("right,l", "focus_levels", "Levels", show=False, id="level_select.levels"),
-        # Priority, so the footer shows it although the focused list also binds enter.
-        Binding("enter", "choose", "Choose", id="level_select.choose", priority=True),
     ]
 
     def __init__(
@@ -78,10 +88,10 @@ class LevelSelectScreen(Screen[tuple[str, int] | None]):
             with Horizontal(id="level-select"):
                 with Vertical(id="packs-column"):
                     yield Label("Packs", classes="column-title")
-                    yield NavOptionList(id="packs")
+                    yield ChoiceList(id="packs")
                 with Vertical(id="levels-column"):
                     yield Label("Levels", classes="column-title")
-                    yield NavOptionList(id="levels")
+                    yield ChoiceList(id="levels")
         yield Footer()
 
     def on_mount(self) -> None:
@@ -153,12 +163,6 @@ class LevelSelectScreen(Screen[tuple[str, int] | None]):
             self.dismiss((self.packs[self._pack_index].id, event.option_index))
 
     # -- actions ---------------------------------------------------------------------------
-
-    def action_choose(self) -> None:
-        """Select the highlighted entry of the focused list."""
-        focused = self.focused
-        if isinstance(focused, NavOptionList):
-            focused.action_select()
 
     def action_focus_packs(self) -> None:
         """Move the focus to the pack list."""
