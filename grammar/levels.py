@@ -41,7 +41,6 @@ __all__ = [
     "formats",
     "load_pack",
     "load_pack_file",
-    "save_pack_file",
     "dump_pack",
     "dump_level",
     "bundled_packs",
@@ -708,38 +707,6 @@ def dump_pack(pack: LevelPack) -> str:
     parts = ["\n".join(lines) + "\n"]
     parts += [dump_level(level, pack.game or None) for level in pack.levels]
     return "\n".join(parts)
-
-
-def save_pack_file(path: Union[str, os.PathLike], pack: LevelPack) -> None:
-    """Write a pack to a level file atomically (temporary file in the same folder + rename).
-
-    A crash or a full disk leaves either the old file or the new one, never half a file.
-
-    Args:
-        path: Where to write.
-        pack: The pack.
-
-    Raises:
-        OSError: When the folder cannot be written.
-    """
-    import tempfile
-
-    name = os.fspath(path)
-    text = dump_pack(pack)
-    folder = os.path.dirname(os.path.abspath(name))
-    fd, tmp = tempfile.mkstemp(prefix=".tmp-", suffix=".levels", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, name)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
 
 
 # --------------------------------------------------------------------------- bundled packs

@@ -8,7 +8,7 @@ from core.levelpack import LevelPack
 from core.termcraft import Level
 from core.terms import compound, const, var
 from grammar.errors import ParseError
-from grammar.levels import MAX_FILE_CHARS, MAX_INT, escape_string, load_pack, load_pack_file
+from grammar.levels import MAX_FILE_CHARS, MAX_INT, dump_pack, escape_string, load_pack, load_pack_file
 
 VALID = r'''; A hand-written pack.   Comments run to the end of a line.
 title "Two \"quoted\" levels"   ; header fields
@@ -242,8 +242,12 @@ def test_another_game_can_register_its_fields_and_packs_hold_one_game():
         mod._FORMATS.update(saved)
 
 
-def test_save_pack_file_writes_atomically_and_reads_back(tmp_path):
-    from grammar.levels import save_pack_file
+def test_saved_pack_writes_atomically_and_reads_back(tmp_path):
+    """The editor's save path: dump_pack through the store's atomic writer."""
+    from tui.store import atomic_write_text
+
+    def save_pack_file(path, pack):
+        atomic_write_text(path, dump_pack(pack))
 
     target = tmp_path / "mine.levels"
     target.write_text("old contents", encoding="utf-8")
