@@ -1,6 +1,6 @@
 """The termarcade Textual app: home screen, help, quitting, and starting games.
 
-Games plug in through :mod:`tui.games`: the home screen imports a game's ``start(app)`` only
+Games plug in through :mod:`core.registry`: the home screen imports a game's ``start(app)`` only
 when the player picks it, so a broken or missing game shows a notification instead of
 bringing the arcade down.
 
@@ -21,7 +21,8 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
-from tui.games import StarterError, get_game, load_starter
+from core import registry
+from core.registry import RegistryError
 from tui.store import KEYMAP_SETTING, Store
 
 __all__ = ["ArcadeApp"]
@@ -90,18 +91,18 @@ class ArcadeApp(App[None]):
         """Start a game by id through its starter.
 
         Args:
-            game_id: One of the ids in :data:`tui.games.GAMES`.
+            game_id: A registered game id (:mod:`core.registry`).
 
         Returns:
             True if the game started; otherwise the player gets a notification.
         """
-        entry = get_game(game_id)
+        entry = registry.get(game_id)
         if entry is None:
             self.notify(f"Unknown game {game_id!r}.", severity="error")
             return False
         try:
-            start = load_starter(entry)
-        except StarterError as error:
+            start = entry.load("screen")
+        except RegistryError as error:
             self.notify(str(error), title=entry.title, severity="warning")
             return False
         try:

@@ -32,8 +32,8 @@ Substitution = tuple[tuple[str, Term], ...]
 """A substitution as ``((variable name, ground term), ...)`` sorted by variable name."""
 
 
-class IllegalMove(ValueError):
-    """An action that the rules do not allow; ``str(err)`` is a message for the player."""
+# One exception for every game's illegal moves (core.game); re-exported here.
+from core.game import IllegalMove  # noqa: E402
 
 
 @dataclass(frozen=True, slots=True)

@@ -37,8 +37,12 @@ def test_play_unknown_game_exit_2(game: str) -> None:
     assert "Traceback" not in result.output
 
 
-def test_play_coming_soon_exit_2() -> None:
-    result = CliRunner().invoke(main, ["play", "longcat"])
+def test_play_a_game_without_screen_exit_2() -> None:
+    from core import registry
+    from core.registry import GameInfo
+
+    with registry.register(GameInfo("zz_soon", "Zz Soon", "t", "no_such_module_xyz:GAME")):
+        result = CliRunner().invoke(main, ["play", "zz_soon"])
     assert result.exit_code == 2 and "coming soon" in result.output
 
 

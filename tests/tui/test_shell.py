@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from tui import games as games_module
+from core import registry
+from core.registry import GameInfo, RegistryError
 from tui.app import ArcadeApp
-from tui.games import GAMES, GameEntry, StarterError, load_starter
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
 from tui.screens.home import HomeScreen
@@ -15,66 +15,69 @@ from tui.screens.level_select import LevelSelectScreen, PackInfo
 pytestmark = pytest.mark.pilot
 
 
-def test_games_table() -> None:
-    assert [entry.id for entry in GAMES] == ["termcraft", "2048", "carving", "algebrawl", "longcat"]
-    playable = {entry.id for entry in GAMES if entry.playable}
-    assert playable == {"termcraft", "2048"}
-    with pytest.raises(StarterError, match="coming soon"):
-        load_starter(games_module.get_game("longcat"))  # type: ignore[arg-type]
-    with pytest.raises(StarterError, match="could not be loaded"):
-        load_starter(GameEntry("x", "X", "", "no_such_module_xyz:start"))
+def test_registry_lists_the_installed_games_in_order() -> None:
+    ids = registry.ids()
+    assert ids[:1] == ("termcraft",) and "2048" in ids
+    assert all(info.playable for info in registry.games() if info.id in ("termcraft", "2048"))
+    with pytest.raises(RegistryError, match="could not be loaded"):
+        GameInfo("x", "X", "", "no_such_module_xyz:GAME", screen="no_such_module_xyz:start").load("screen")
 
 
-async def test_home_lists_five_games_and_skips_coming_soon() -> None:
-    app = ArcadeApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        assert isinstance(app.screen, HomeScreen)
-        games = app.screen.query_one("#games")
-        assert games.option_count == 5
-        ids = [games.get_option_at_index(i).id for i in range(5)]
-        assert ids == ["termcraft", "2048", "carving", "algebrawl", "longcat"]
-        disabled = [games.get_option_at_index(i).disabled for i in range(5)]
-        assert disabled == [False, False, True, True, True]
-        seen = set()
-        for key in ["down", "j", "down", "j", "down", "k", "up", "up"]:
-            await pilot.press(key)
-            seen.add(games.highlighted)
-        assert seen <= {0, 1}, "the cursor must never land on a coming-soon game"
-        assert seen == {0, 1}
+SOON = GameInfo("zz_soon", "Zz Soon", "Not playable yet.", "no_such_module_xyz:GAME", order=999)
+"""A registered game without a screen: listed, but disabled."""
+
+
+async def test_home_lists_registered_games_and_skips_unplayable_ones() -> None:
+    with registry.register(SOON):
+        app = ArcadeApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert isinstance(app.screen, HomeScreen)
+            games = app.screen.query_one("#games")
+            count = len(registry.games())
+            ids = [games.get_option_at_index(i).id for i in range(games.option_count)]
+            assert ids == [info.id for info in registry.games()] and len(ids) == count
+            disabled = [games.get_option_at_index(i).disabled for i in range(count)]
+            assert disabled == [not info.playable for info in registry.games()]
+            assert disabled[-1] and not any(disabled[:-1])
+            for key in ["down"] * (count + 2):
+                await pilot.press(key)
+                assert games.highlighted != count - 1, "the cursor must never land on a game that is not playable"
+
+
+def _record_starts(monkeypatch: pytest.MonkeyPatch, started: list[str]) -> None:
+    monkeypatch.setattr(GameInfo, "load", lambda self, part: lambda app: started.append(self.id))
 
 
 async def test_selecting_a_game_calls_its_starter(monkeypatch: pytest.MonkeyPatch) -> None:
     started: list[str] = []
-
-    def fake_load(entry: GameEntry):
-        return lambda app: started.append(entry.id)
-
-    monkeypatch.setattr("tui.app.load_starter", fake_load)
+    _record_starts(monkeypatch, started)
+    second = registry.ids()[1]
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("j", "enter")
-        assert started == ["2048"]
+        assert started == [second]
         await pilot.press("k", "space")
-        assert started == ["2048", "termcraft"]
+        assert started == [second, "termcraft"]
 
 
-async def test_broken_starter_gives_notification_not_crash(monkeypatch: pytest.MonkeyPatch) -> None:
-    broken = GameEntry("termcraft", "TermCraft", "t", "no_such_module_xyz:start")
-    monkeypatch.setattr("tui.app.get_game", lambda game_id: broken)
-    app = ArcadeApp()
-    async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, HomeScreen)
-        messages = [n.message for n in app._notifications]
-        assert any("could not be loaded" in m for m in messages)
+async def test_broken_starter_gives_notification_not_crash() -> None:
+    broken = GameInfo("termcraft", "TermCraft", "t", "no_such_module_xyz:GAME",
+                      screen="no_such_module_xyz:start", order=-1)
+    with registry.register(broken):
+        app = ArcadeApp()
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("enter")
+            await pilot.pause()
+            assert isinstance(app.screen, HomeScreen)
+            messages = [n.message for n in app._notifications]
+            assert any("could not be loaded" in m for m in messages)
 
 
 async def test_starter_that_raises_gives_notification(monkeypatch: pytest.MonkeyPatch) -> None:
     def explode(app: ArcadeApp) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("tui.app.load_starter", lambda entry: explode)
+    monkeypatch.setattr(GameInfo, "load", lambda self, part: explode)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
@@ -234,19 +237,19 @@ async def test_keymap_setting_remaps_bindings() -> None:
         assert isinstance(app.screen, HelpScreen)
 
 
-@pytest.mark.parametrize("keys, expected", [(("j", "enter"), "2048"), (("j", "k", "enter"), "termcraft")])
+@pytest.mark.parametrize("keys, expected", [(("j", "enter"), 1), (("j", "k", "enter"), 0)])
 async def test_keys_arriving_together_are_handled_in_order(
-    monkeypatch: pytest.MonkeyPatch, keys: tuple[str, ...], expected: str
+    monkeypatch: pytest.MonkeyPatch, keys: tuple[str, ...], expected: int
 ) -> None:
     """A terminal can deliver "j<enter>" in one read: enter must not overtake the j."""
     from textual import events
 
     started: list[str] = []
-    monkeypatch.setattr("tui.app.load_starter", lambda entry: lambda app: started.append(entry.id))
+    _record_starts(monkeypatch, started)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         for key in keys:  # queued back to back, as the driver does, with no pause between
             app.post_message(events.Key(key, "\r" if key == "enter" else key))
         await pilot.pause()
         await pilot.pause()
-        assert started == [expected]
+        assert started == [registry.ids()[expected]]

@@ -1,8 +1,9 @@
 """The ``termarcade`` command (also ``python -m tui``).
 
-With no sub-command it starts the Textual app. Game sub-commands are loaded lazily: the group
-knows their names and one-line help from :data:`LAZY_COMMANDS` and imports a module only when
-its command runs, so ``termarcade termcraft ...`` or ``termarcade parse ...`` never import
+With no sub-command it starts the Textual app. Sub-commands are loaded lazily: the group
+knows the shell's own commands from :data:`LAZY_COMMANDS` and every game's group from the
+registry (:mod:`core.registry`, the game's ``cli`` reference and tagline), and imports a
+module only when its command runs, so ``termarcade termcraft ...`` or ``termarcade parse ...`` never import
 Textual and start quickly. A sub-command whose module is missing or broken is still listed; running
 it prints a clean error (exit 2) without affecting the other commands.
 
@@ -14,24 +15,37 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any
+from typing import Any, Callable
 
 import click
 
 from tui import __version__
 from tui.cli.output import EXIT_BAD_INPUT, fail, is_parse_error
-from tui.games import GAMES, get_game
+from core import registry
 from tui.store import ENV_DATA_DIR
 
 __all__ = ["LAZY_COMMANDS", "LazyGroup", "main"]
 
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("tui.cli.parse:parse", "Parse, check and pretty-print terms."),
-    "termcraft": ("tui.cli.termcraft:termcraft", "TermCraft: levels, solver, linter."),
-    "2048": ("tui.cli.game2048:game2048", "2048: play, replay, hint and autoplay."),
     "keymap": ("tui.cli.keymap:keymap", "Show or change the key remapping."),
 }
-"""Sub-command name -> ("module:attribute", one-line help); imported on first use."""
+"""The shell's own sub-commands: name -> ("module:attribute", one-line help).
+
+Games add theirs through the registry; see :func:`all_lazy_commands`."""
+
+
+def all_lazy_commands() -> dict[str, tuple[str, str]]:
+    """The shell's commands followed by one group per registered game that has a CLI.
+
+    Returns:
+        Name -> ("module:attribute", one-line help), in ``--help`` order.
+    """
+    commands = dict(LAZY_COMMANDS)
+    for info in registry.games():
+        if info.cli is not None:
+            commands.setdefault(info.id, (info.cli, f"{info.title}: {info.tagline}"))
+    return commands
 
 EXIT_INTERNAL = 70
 """Exit status for a bug in termarcade itself (EX_SOFTWARE)."""
@@ -62,15 +76,27 @@ class LazyGroup(click.Group):
     """A click group whose sub-commands are imported only when used.
 
     Args:
-        lazy_commands: Name -> ("module:attribute", short help).
+        lazy_commands: Name -> ("module:attribute", short help), or a function returning
+            such a dict; a function is asked each time, so games registered at run time
+            appear too.
         **kwargs: Passed to :class:`click.Group`.
     """
 
-    def __init__(self, *args: Any, lazy_commands: dict[str, tuple[str, str]] | None = None,
+    def __init__(self, *args: Any,
+                 lazy_commands: dict[str, tuple[str, str]]
+                 | Callable[[], dict[str, tuple[str, str]]] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.lazy_commands: dict[str, tuple[str, str]] = dict(lazy_commands or {})
-        """Commands not imported yet."""
+        if lazy_commands is None or isinstance(lazy_commands, dict):
+            fixed = dict(lazy_commands or {})
+            self._lazy_provider: Callable[[], dict[str, tuple[str, str]]] = lambda: fixed
+        else:
+            self._lazy_provider = lazy_commands
+
+    @property
+    def lazy_commands(self) -> dict[str, tuple[str, str]]:
+        """Name -> ("module:attribute", short help) of the lazily imported commands."""
+        return self._lazy_provider()
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Eager commands first (in definition order), then the lazy ones."""
@@ -164,7 +190,7 @@ def _run_app(start_game: str | None) -> None:
 
 @click.group(
     cls=LazyGroup,
-    lazy_commands=LAZY_COMMANDS,
+    lazy_commands=all_lazy_commands,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -193,12 +219,12 @@ def main(ctx: click.Context) -> None:
 def play(game: str | None) -> None:
     """Open the arcade, straight into GAME if given.
 
-    GAME is one of: termcraft, 2048, carving, algebrawl, longcat.
+    GAME is a game id (see `termarcade --help`).
     """
     if game is not None:
-        entry = get_game(game)
+        entry = registry.get(game)
         if entry is None:
-            known = ", ".join(item.id for item in GAMES)
+            known = ", ".join(registry.ids())
             fail(f"unknown game {game!r} (choose from: {known})")
         if not entry.playable:
             fail(f"{entry.title} is coming soon; it cannot be played yet")

@@ -11,7 +11,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, Static
 
-from tui.games import get_game
+from core import registry
 
 FALLBACK = """\
 # {title}
@@ -67,7 +67,7 @@ class HelpScreen(Screen[None]):
         """The help topic shown."""
 
     def compose(self) -> ComposeResult:
-        entry = get_game(self.topic)
+        entry = registry.get(self.topic)
         name = entry.title if entry is not None else "termarcade" if self.topic == "home" else self.topic
         yield Static(f"Help: {name}    (escape to close)", id="help-title")
         with VerticalScroll(id="help-body"):

@@ -12,11 +12,12 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Static
 from textual.widgets.option_list import Option
 
-from tui.games import GAMES, GameEntry
+from core import registry
+from core.registry import GameInfo
 from tui.screens.common import NavOptionList
 
 
-def game_prompt(entry: GameEntry) -> Content:
+def game_prompt(entry: GameInfo) -> Content:
     """The two-line text of a game in the list: title, then tagline."""
     if entry.playable:
         return Content.assemble((entry.title, "bold"), "\n  ", (entry.tagline, "dim"))
@@ -58,7 +59,7 @@ class HomeScreen(Screen[None]):
         with Vertical(id="home"):
             yield Static("Pick a game", id="home-title")
             options: list[Option | None] = []
-            for entry in GAMES:
+            for entry in registry.games():
                 if options:
                     options.append(None)  # A separator line between games.
                 options.append(Option(game_prompt(entry), id=entry.id, disabled=not entry.playable))

@@ -13,7 +13,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 from textual.widgets.option_list import Option
 
-from tui.games import get_game
+from core import registry
 from tui.screens.common import NavOptionList
 
 SOLVED_MARK = "✓"
@@ -78,7 +78,7 @@ class LevelSelectScreen(Screen[tuple[str, int] | None]):
     # -- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        entry = get_game(self.game_id)
+        entry = registry.get(self.game_id)
         title = entry.title if entry is not None else self.game_id
         yield Header()
         yield Static(f"{title}: choose a level", id="level-select-title")

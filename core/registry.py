@@ -1,0 +1,236 @@
+"""The arcade's table of games: one registration per game, read by every part of the shell.
+
+A game declares itself once with a :class:`GameInfo`: its id, title and tagline, and its
+parts (engine, level format, CLI group, screen, generators, help page) as lazy
+``"module:attr"`` strings. Nothing is imported until a part is needed, so ``termarcade
+--help``, ``termarcade <game> ...`` and ``termarcade parse`` never import Textual, and a
+broken game cannot bring the others down.
+
+Discovery uses Python entry points, the packaging ecosystem's plugin convention: every
+``GameInfo`` is listed under the ``termarcade.games`` group in ``pyproject.toml``::
+
+    [project.entry-points."termarcade.games"]
+    longcat = "tui.games.longcat:INFO"
+
+so a game can also ship as its own package (installing it is enough to make it appear),
+and no list of game ids exists anywhere else in the code. Tests (and embedders) add games at
+run time with :func:`register` (a context manager that removes the game again on exit).
+
+Layering: this module holds data and a resolver only. Each layer resolves the references of
+its own layer (the engine in ``core``, the level format in ``grammar``, the screen and the
+CLI group in ``tui``), so no static import crosses the layers.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from importlib.metadata import entry_points
+from typing import Any, Iterator, Optional
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "GameInfo",
+    "RegistryError",
+    "games",
+    "get",
+    "ids",
+    "register",
+    "resolve",
+]
+
+ENTRY_POINT_GROUP = "termarcade.games"
+"""The entry-point group that lists every game's :class:`GameInfo`."""
+
+
+class RegistryError(Exception):
+    """A registration or one of its references could not be loaded (message for a person)."""
+
+
+@dataclass(frozen=True, slots=True)
+class GameInfo:
+    """Everything the shell needs to know about one game.
+
+    Attributes:
+        id: The game id: CLI group name, level-file ``game`` value, store key, help topic.
+            Letters, digits and ``_`` only (``"2048"`` is fine).
+        title: The name shown to players.
+        tagline: One line saying what the game is about (home screen, ``--help``).
+        engine: ``"module:attr"`` of the object implementing :class:`core.game.Game`.
+        level_format: ``"module:attr"`` of the game's ``grammar.levels.LevelFormat``, or
+            None when the game has no level files.
+        cli: ``"module:attr"`` of the game's click group, or None.
+        screen: ``"module:attr"`` of the game's puzzle screen class, or None (not playable
+            in the app yet).
+        generators: ``"module:attr"`` of a mapping ``name -> core generator`` (seeded level
+            generators), or None.
+        help: ``"package:resource"`` of the game's help page (markdown); default
+            ``tui.help:<id>.md``.
+        order: Position on the home screen (smaller first; ties by title).
+        extra: Free-form settings a game's own parts may read.
+    """
+
+    id: str
+    """The game id."""
+    title: str
+    """The name shown to players."""
+    tagline: str
+    """One line saying what the game is about."""
+    engine: str
+    """``"module:attr"`` of the engine (a :class:`core.game.Game`)."""
+    level_format: Optional[str] = None
+    """``"module:attr"`` of the level format, or None."""
+    cli: Optional[str] = None
+    """``"module:attr"`` of the click group, or None."""
+    screen: Optional[str] = None
+    """``"module:attr"`` of the puzzle screen class, or None."""
+    generators: Optional[str] = None
+    """``"module:attr"`` of the generators mapping, or None."""
+    help: Optional[str] = None
+    """``"package:resource"`` of the help page (default ``tui.help:<id>.md``)."""
+    order: int = 100
+    """Position on the home screen."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Free-form settings for the game's own parts."""
+
+    def __post_init__(self) -> None:
+        if not self.id or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.id):
+            raise ValueError(f"a game id is letters, digits and _ only, not {self.id!r}")
+        for name in ("engine", "level_format", "cli", "screen", "generators"):
+            ref = getattr(self, name)
+            if ref is not None and ":" not in ref:
+                raise ValueError(f"{self.id}: {name} must be 'module:attr', not {ref!r}")
+
+    @property
+    def help_ref(self) -> str:
+        """The help page reference, with the default filled in."""
+        return self.help or f"tui.help:{self.id}.md"
+
+    @property
+    def playable(self) -> bool:
+        """True when the game has a screen in the app."""
+        return self.screen is not None
+
+    def load(self, part: str) -> Any:
+        """Import and return one part (``"engine"``, ``"level_format"``, ``"cli"``, ...).
+
+        Args:
+            part: The attribute holding the reference.
+
+        Returns:
+            The object it names.
+
+        Raises:
+            RegistryError: When the part is not declared or cannot be imported.
+        """
+        ref = getattr(self, part, None)
+        if ref is None:
+            raise RegistryError(f"{self.title} has no {part.replace('_', ' ')}")
+        return resolve(ref, what=f"{self.title}'s {part.replace('_', ' ')}")
+
+
+def resolve(ref: str, what: str = "") -> Any:
+    """Import the object named by ``"module:attr"`` (``attr`` may be dotted).
+
+    Args:
+        ref: The reference.
+        what: Words for the error message ("Longcat's engine").
+
+    Returns:
+        The object.
+
+    Raises:
+        RegistryError: When the module cannot be imported or has no such attribute; the
+            message names ``what`` and the cause in one line.
+    """
+    module_name, _, attr = ref.partition(":")
+    label = what or ref
+    try:
+        obj: Any = importlib.import_module(module_name)
+    except Exception as error:  # Any import-time failure of a plug-in must stay contained.
+        raise RegistryError(f"{label} could not be loaded ({type(error).__name__}: {error})") from error
+    for name in filter(None, attr.split(".")):
+        try:
+            obj = getattr(obj, name)
+        except AttributeError:
+            raise RegistryError(f"{label} could not be loaded (no {ref})") from None
+    return obj
+
+
+_lock = threading.Lock()
+_discovered: Optional[dict[str, GameInfo]] = None
+_added: dict[str, GameInfo] = {}
+_problems: list[str] = []
+
+
+def _discover() -> dict[str, GameInfo]:
+    """Load every ``termarcade.games`` entry point once (bad ones become :func:`problems`)."""
+    global _discovered
+    with _lock:
+        if _discovered is None:
+            found: dict[str, GameInfo] = {}
+            for point in entry_points(group=ENTRY_POINT_GROUP):
+                try:
+                    info = point.load()
+                except Exception as error:  # A broken plug-in must not hide the others.
+                    _problems.append(f"game {point.name!r} could not be loaded "
+                                     f"({type(error).__name__}: {error})")
+                    continue
+                if not isinstance(info, GameInfo):
+                    _problems.append(f"game {point.name!r}: {point.value} is not a GameInfo")
+                    continue
+                found.setdefault(info.id, info)
+            _discovered = found
+        return _discovered
+
+
+def games() -> tuple[GameInfo, ...]:
+    """Every registered game, in home-screen order (``order``, then title).
+
+    Returns:
+        The registrations (entry points and :func:`register`-ed games).
+    """
+    table = dict(_discover())
+    table.update(_added)
+    return tuple(sorted(table.values(), key=lambda info: (info.order, info.title.casefold())))
+
+
+def ids() -> tuple[str, ...]:
+    """The ids of every registered game, in home-screen order."""
+    return tuple(info.id for info in games())
+
+
+def get(game_id: str) -> Optional[GameInfo]:
+    """Return the registration of a game, or None when no game has that id."""
+    if game_id in _added:
+        return _added[game_id]
+    return _discover().get(game_id)
+
+
+def problems() -> tuple[str, ...]:
+    """Messages about registrations that could not be loaded (shown by the app and CLI)."""
+    _discover()
+    return tuple(_problems)
+
+
+@contextmanager
+def register(info: GameInfo) -> Iterator[GameInfo]:
+    """Add a game at run time for the duration of a ``with`` block (tests, embedders).
+
+    Args:
+        info: The registration; it shadows an entry point with the same id.
+
+    Yields:
+        ``info``.
+    """
+    previous = _added.get(info.id)
+    _added[info.id] = info
+    try:
+        yield info
+    finally:
+        if previous is None:
+            _added.pop(info.id, None)
+        else:
+            _added[info.id] = previous

@@ -1,0 +1,15 @@
+"""2048's registration (seed 004): slide and merge tiles; a pure functional core."""
+
+from core.registry import GameInfo
+
+INFO = GameInfo(
+    id="2048",
+    title="2048",
+    tagline="Slide and merge tiles; seeded, undoable, with an expectimax hint.",
+    engine="core.game2048.game:GAME",
+    level_format="grammar.game2048:FORMAT",
+    cli="tui.cli.game2048:game2048",
+    screen="tui.screens.game2048:start",
+    order=50,
+)
+"""The registration read through the ``termarcade.games`` entry point."""
