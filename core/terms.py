@@ -39,6 +39,10 @@ __all__ = [
     "substitute",
     "match",
     "lookup",
+    "format_path",
+    "parse_path",
+    "short_str",
+    "from_str",
 ]
 
 CONST = 0
@@ -476,3 +480,147 @@ def match(
             return None
         stack.extend(zip(p.args, t.args))
     return binding
+
+
+# --------------------------------------------------------------------------- positions
+
+
+def format_path(path: Path) -> str:
+    """Write a position the one way people see it everywhere: ``root`` or ``3/0``.
+
+    Args:
+        path: 0-based child indices from the root.
+
+    Returns:
+        ``"root"`` for the root, otherwise the indices joined by ``/``.
+    """
+    return "/".join(map(str, path)) if path else "root"
+
+
+def parse_path(text: str) -> Path:
+    """Read a position written as ``3/0`` (also ``3.0``, ``3,0``, ``[3,0]``; ``root`` or ``/``).
+
+    Args:
+        text: The written position.
+
+    Returns:
+        The 0-based child indices.
+
+    Raises:
+        ValueError: When a part is not a non-negative integer (the message says how to write
+            a position).
+    """
+    body = text.strip()
+    if body.startswith("[") and body.endswith("]"):
+        body = body[1:-1]
+    if body.lower() in ("", "root", "/"):
+        return ()
+    for sep in "/.,":
+        body = body.replace(sep, " ")
+    parts = body.split()
+    if not parts or not all(part.isascii() and part.isdigit() for part in parts):
+        raise ValueError(f"bad position {text!r}: write child indices such as 3/0 (or root)")
+    return tuple(int(part) for part in parts)
+
+
+# --------------------------------------------------------------------------- text
+
+
+def short_str(term: Term, limit: int) -> str:
+    """Print ``term`` canonically, but stop after about ``limit`` characters.
+
+    Unlike :func:`to_str` this costs O(limit), not O(size), so labels of huge terms are cheap.
+
+    Args:
+        term: The term to print.
+        limit: Maximum number of characters, the ``…`` included.
+
+    Returns:
+        The canonical text, cut with ``…`` when longer than ``limit``.
+    """
+    out: list[str] = []
+    length = 0
+    stack: list[object] = [term]
+    while stack and length <= limit:
+        item = stack.pop()
+        if type(item) is str:
+            piece = item
+        else:
+            t: Term = item  # type: ignore[assignment]
+            if t.kind == VAR:
+                piece = f"var({t.name})"
+            elif t.kind == COMPOUND:
+                piece = t.name + "("
+                stack.append(")")
+                for i in range(len(t.args) - 1, -1, -1):
+                    stack.append(t.args[i])
+                    if i:
+                        stack.append(",")
+            else:
+                piece = t.name
+        out.append(piece)
+        length += len(piece)
+    text = "".join(out)
+    if stack or len(text) > limit:
+        return text[: max(limit - 1, 0)] + "…"
+    return text
+
+
+def from_str(text: str) -> Term:
+    """Read back exactly what :func:`to_str` prints (the canonical form, no spaces).
+
+    This is the decoder of the saved-game and JSON codecs, which store terms as canonical
+    text and live in ``core`` (which cannot use the Lark grammar of ``grammar/``). Text typed
+    by people goes through ``grammar.terms.parse_term`` instead, which accepts whitespace and
+    reports errors with a caret. As in the grammar, a one-argument compound named ``var`` (any
+    case) whose argument is a bare identifier is the variable of that name.
+
+    Args:
+        text: Canonical term text.
+
+    Returns:
+        The term (``from_str(to_str(t)) is t``).
+
+    Raises:
+        ValueError: When ``text`` is not canonical term text.
+    """
+    n = len(text)
+    i = 0
+    # Frames: [name, children]; a finished term is appended to the frame below it.
+    frames: list[list] = [["", []]]
+    while True:
+        j = i
+        while j < n and text[j] in _IDENT:
+            j += 1
+        if j == i:
+            raise ValueError(f"not a canonical term: expected a name at offset {i}")
+        name = text[i:j]
+        i = j
+        if i < n and text[i] == "(":
+            i += 1
+            if i < n and text[i] == ")":
+                i += 1
+                frames[-1][1].append(compound(name, ()))
+            else:
+                frames.append([name, []])
+                continue
+        else:
+            frames[-1][1].append(const(name))
+        # Close as many compounds as the text closes, then expect "," or the end.
+        while True:
+            if len(frames) == 1:
+                if i != n or len(frames[0][1]) != 1:
+                    raise ValueError(f"not a canonical term: unexpected text at offset {i}")
+                return frames[0][1][0]
+            if i < n and text[i] == ",":
+                i += 1
+                break
+            if i < n and text[i] == ")":
+                i += 1
+                fname, kids = frames.pop()
+                if fname.lower() == "var" and len(kids) == 1 and kids[0].kind == CONST:
+                    frames[-1][1].append(var(kids[0].name))
+                else:
+                    frames[-1][1].append(compound(fname, tuple(kids)))
+                continue
+            raise ValueError(f"not a canonical term: expected ',' or ')' at offset {i}")

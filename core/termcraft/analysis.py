@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.closure import CongruenceClosure
-from core.terms import VAR, Term, free_vars, to_str
+from core.terms import VAR, Term, format_path, free_vars, short_str, to_str
 
 from .links import Link, path_of
 from .state import Axiom, Ignored, Rule
@@ -36,12 +36,11 @@ PLACEHOLDER = "placeholder"
 
 
 def _where(path: tuple[int, ...]) -> str:
-    return "the root" if not path else "position " + "/".join(map(str, path))
+    return "the root" if not path else "position " + format_path(path)
 
 
 def _short(term: Term, limit: int = 60) -> str:
-    text = to_str(term)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return short_str(term, limit)
 
 
 @dataclass(frozen=True, eq=False)

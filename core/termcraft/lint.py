@@ -21,7 +21,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from core.terms import COMPOUND, CONST, Path, Term
+from core.terms import COMPOUND, CONST, Path, Term, format_path
 
 from .analysis import PLACEHOLDER, analyze
 from .engine import placeholder_sites, status
@@ -75,7 +75,7 @@ def _misused_placeholders(term: Term) -> list[LintIssue]:
         if t.name != PLACEHOLDER or t.kind == CONST:
             continue
         path = path_of(link)
-        where = "/".join(map(str, path)) or "root"
+        where = format_path(path)
         if t.kind == COMPOUND:
             out.append(LintIssue("warning", "placeholder-compound",
                 f"at {where}: placeholder(...) is a compound, not a construct site; "

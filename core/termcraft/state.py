@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple, Union
 
-from core.terms import Path, Term, substitute, to_str
+from core.terms import Path, Term, format_path, substitute, to_str
 
 if TYPE_CHECKING:  # pragma: no cover
     from .level import Level
@@ -193,7 +193,7 @@ class RewriteAction(NamedTuple):
 
     def __str__(self) -> str:
         binds = ", ".join(f"{n}={to_str(t)}" for n, t in self.sigma)
-        where = "/".join(map(str, self.site)) or "root"
+        where = format_path(self.site)
         return f"{self.rule} at {where}" + (f" with {binds}" if binds else "")
 
 
@@ -217,7 +217,7 @@ class ConstructAction:
         return self.term.size
 
     def __str__(self) -> str:
-        where = "/".join(map(str, self.site)) or "root"
+        where = format_path(self.site)
         return f"construct {to_str(self.term)} at {where}"
 
 

@@ -21,7 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.terms import COMPOUND, VAR, compound, const, to_str, var
-from tui.cli.termcraft import parse_path, termcraft
+from core.terms import parse_path
+from tui.cli.termcraft import termcraft
 
 pytestmark = pytest.mark.cli
 

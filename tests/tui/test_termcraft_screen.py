@@ -36,8 +36,8 @@ from tui.widgets.term_tree import (
     NodeData,
     TermTree,
     ZoomData,
-    short_text,
 )
+from core.terms import short_str as short_text
 
 SIZE = (80, 24)
 

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional
 
 import click
 
+from core.terms import format_path, parse_path
+from core.text import shorten
 from tui.cli.output import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, emit_json, fail
 from tui.cli.parse import closed_pipe_safe
 
@@ -41,7 +43,6 @@ __all__ = [
     "actions_json",
     "count_json",
     "plan_json",
-    "parse_path",
     "pick_levels",
     "NO_TARGET_NAME",
 ]
@@ -62,39 +63,10 @@ PREVIEW = 70
 
 def _short(text: str, limit: int = PREVIEW) -> str:
     """Cut ``text`` to ``limit`` characters with "…"."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return shorten(text, limit)
 
 
-def _path_text(path: Iterable[int]) -> str:
-    """``(0, 2, 1)`` -> ``"0/2/1"``; the root is ``"root"``."""
-    return "/".join(map(str, path)) or "root"
-
-
-def parse_path(text: str) -> tuple[int, ...]:
-    """Read a position written as ``0/2/1``, ``0.2.1``, ``0,2,1`` or ``[0,2,1]``.
-
-    ``root``, ``/``, ``[]`` and the empty string are the root.
-
-    Args:
-        text: The written path.
-
-    Returns:
-        The path as a tuple of 0-based child indices.
-
-    Raises:
-        ValueError: When a part is not a non-negative integer.
-    """
-    body = text.strip()
-    if body.startswith("[") and body.endswith("]"):
-        body = body[1:-1]
-    if body.lower() in ("", "root", "/"):
-        return ()
-    for sep in "/.,":
-        body = body.replace(sep, " ")
-    parts = body.split()
-    if not parts or not all(part.isascii() and part.isdigit() for part in parts):
-        raise ValueError(f"bad position {text!r}: write child indices such as 0/2/1 (or root)")
-    return tuple(int(part) for part in parts)
+_path_text = format_path
 
 
 def _no_target() -> "Term":

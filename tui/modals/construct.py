@@ -23,7 +23,7 @@ from textual.widgets import Button, Input, Label, Static
 from core.terms import Path, Term
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
-from tui.widgets.term_tree import format_path
+from core.terms import format_path
 
 __all__ = ["ConstructModal", "Check"]
 

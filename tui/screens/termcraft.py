@@ -55,7 +55,8 @@ from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.widgets.action_list import ActionDetails, ActionList, ConstructEntry
 from tui.widgets.dev_panel import DevPanel, default_level_path
 from tui.widgets.resources import ResourceBar, ResourceView
-from tui.widgets.term_tree import TermTree, format_path, short_text
+from tui.widgets.term_tree import TermTree
+from core.terms import format_path, short_str
 
 __all__ = [
     "GAME_ID",
@@ -538,8 +539,8 @@ class TermCraftScreen(Screen[LevelRef | None]):
             text = f"construct {to_str(move.term)[:60]} at {format_path(move.site)}"
         else:
             target = move
-            here = short_text(subterm_at(self.state.term, move.site), 40)
-            text = (f"rewrite {here} ⇒ {short_text(move.replacement, 40)} at "
+            here = short_str(subterm_at(self.state.term, move.site), 40)
+            text = (f"rewrite {here} ⇒ {short_str(move.replacement, 40)} at "
                     f"{format_path(move.site)} (highlighted: press enter)")
         if target in listing.entries:
             listing.highlighted = listing.entries.index(target)

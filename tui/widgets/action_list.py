@@ -19,7 +19,7 @@ from textual.widgets.option_list import Option
 
 from core.termcraft import REWRITE_FUEL, RewriteAction
 from core.terms import Path, Term, subterm_at
-from tui.widgets.term_tree import format_path, short_text
+from core.terms import format_path, short_str
 
 __all__ = ["ActionList", "ActionDetails", "ConstructEntry", "Entry", "MAX_SHOWN"]
 
@@ -54,7 +54,7 @@ def sigma_text(sigma: Sequence[tuple[str, Term]], limit: int = 40) -> str:
     """
     if not sigma:
         return "none (no variables)"
-    return ", ".join(f"{name}={short_text(term, limit)}" for name, term in sigma)
+    return ", ".join(f"{name}={short_str(term, limit)}" for name, term in sigma)
 
 
 class ActionList(OptionList):
@@ -130,9 +130,9 @@ class ActionList(OptionList):
             text.append(f"\n{pad}→ a ground term of Size ≤ {budget}")
             return text
         site: Path = entry.site
-        text.append(short_text(subterm_at(term, site), PREVIEW))
+        text.append(short_str(subterm_at(term, site), PREVIEW))
         text.append(" ⇒ ", "bold")
-        text.append(short_text(entry.replacement, PREVIEW), "bold")
+        text.append(short_str(entry.replacement, PREVIEW), "bold")
         rule = entry.rule
         text.append(f"\n{pad}at {format_path(site)} · rule {format_path(rule.path)} "
                     f"· −{REWRITE_FUEL} fuel")
@@ -183,17 +183,17 @@ class ActionDetails(Static):
             here = subterm_at(term, site)
             text.append("Rule ", "bold")
             text.append(f"{format_path(rule.path)}: ")
-            text.append(short_text(rule.lhs, 100))
+            text.append(short_str(rule.lhs, 100))
             text.append(" → ")
-            text.append(short_text(rule.rhs, 100))
+            text.append(short_str(rule.rhs, 100))
             text.append("\nSite ", "bold")
-            text.append(f"{format_path(site)}: {short_text(here, 100)}")
+            text.append(f"{format_path(site)}: {short_str(here, 100)}")
             matched = getattr(entry, "matched", here)
             if matched is not here:
-                text.append(f"  (≡ {short_text(matched, 60)})", "italic")
+                text.append(f"  (≡ {short_str(matched, 60)})", "italic")
             text.append("\nσ ", "bold")
             text.append(sigma_text(entry.sigma, 60))
             text.append("\nResult ", "bold")
-            text.append(short_text(entry.replacement, 160))
+            text.append(short_str(entry.replacement, 160))
             text.append(f"\nCost {REWRITE_FUEL} fuel ({fuel} → {max(fuel - REWRITE_FUEL, 0)})")
         self.update(text)

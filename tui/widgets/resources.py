@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from core.terms import Term
-from tui.widgets.term_tree import short_text
+from core.terms import short_str
 
 __all__ = ["ResourceView", "ResourceBar"]
 
@@ -98,7 +98,7 @@ class ResourceBar(Vertical):
         stats.append("  ")
         stats.append(view.title, "italic")
         self.query_one("#resources-stats", Static).update(stats)
-        target = Text(short_text(view.target, TARGET_PREVIEW), overflow="fold")
+        target = Text(short_str(view.target, TARGET_PREVIEW), overflow="fold")
         self.query_one("#resources-target", Static).update(target)
         warnings = self.query_one("#resources-warnings", Static)
         lines = [f"⚠ {w}" for w in view.warnings[:2]]

@@ -25,7 +25,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from core.terms import COMPOUND, VAR, Path, Term, subterm_at
+from core.terms import COMPOUND, VAR, Path, Term, format_path, short_str, subterm_at
 
 __all__ = [
     "CHUNK",
@@ -34,8 +34,6 @@ __all__ = [
     "MoreData",
     "ZoomData",
     "TermTree",
-    "format_path",
-    "short_text",
 ]
 
 CHUNK = 100
@@ -64,60 +62,6 @@ RULE_MARK = " ⇐ rule"
 """Suffix of the rule used by the highlighted action."""
 
 
-def short_text(term: Term, limit: int) -> str:
-    """Print ``term`` canonically, but stop after about ``limit`` characters.
-
-    Unlike ``str(term)`` this costs O(limit), not O(size), so labels of huge terms are cheap.
-
-    Args:
-        term: The term to print.
-        limit: Maximum number of characters before the ``…``.
-
-    Returns:
-        The canonical text, cut with ``…`` when longer than ``limit``.
-    """
-    out: list[str] = []
-    length = 0
-    stack: list[object] = [term]
-    while stack:
-        if length > limit:
-            break
-        item = stack.pop()
-        if type(item) is str:
-            piece = item
-        else:
-            t: Term = item  # type: ignore[assignment]
-            if t.kind == VAR:
-                piece = f"var({t.name})"
-            elif t.kind == COMPOUND:
-                piece = t.name + "("
-                stack.append(")")
-                for i in range(len(t.args) - 1, -1, -1):
-                    stack.append(t.args[i])
-                    if i:
-                        stack.append(",")
-            else:
-                piece = t.name
-        out.append(piece)
-        length += len(piece)
-    text = "".join(out)
-    if stack or len(text) > limit:
-        return text[: max(limit - 1, 0)] + "…"
-    return text
-
-
-def format_path(path: Path) -> str:
-    """Show a position the way the engine's messages print it: ``root`` or ``3/0``.
-
-    Args:
-        path: 0-based child indices from the root.
-
-    Returns:
-        ``"root"`` for the root, otherwise the indices joined by ``/``.
-    """
-    if not path:
-        return "root"
-    return "/".join(str(i) for i in path)
 
 
 @dataclass(frozen=True, slots=True)
@@ -438,7 +382,7 @@ class TermTree(Tree[NodeInfo]):
             if not term.args:
                 label.append("()")
             elif not node.is_expanded:
-                inner = short_text(term, LABEL_PREVIEW + len(term.name))[len(term.name):]
+                inner = short_str(term, LABEL_PREVIEW + len(term.name))[len(term.name):]
                 label.append(inner, style("term-tree--preview"))
         else:
             label.append(_cut(term.name), style("term-tree--constant"))
