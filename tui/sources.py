@@ -328,11 +328,31 @@ class Sources:
         return listed
 
     def get(self, source_id: str) -> Optional[LevelSource]:
-        """The source with this id (None when it is not one of them)."""
+        """The source with this id (None when it is not one of them).
+
+        A generator id with other parameters than the current ones (a level generated before
+        the settings changed) still resolves: its parameters are in the id.
+        """
         for source in self.all():
             if source.id == source_id:
                 return source
+        generator = self._generator_named(source_id)
+        if generator is not None:
+            query = source_id.partition("?")[2]
+            params: dict[str, Any] = {}
+            for pair in filter(None, query.split("&")):
+                key, _, value = pair.partition("=")
+                params[key] = int(value) if value.lstrip("-").isdigit() else value
+            return GeneratorSource(generator_name(source_id), generator.generator, params,
+                                   self.store, self.info.id)
         return None
+
+    def _generator_named(self, source_id: str) -> Optional["GeneratorSource"]:
+        """The current generator source with the same generator name as ``source_id``."""
+        if not source_id.startswith("gen:"):
+            return None
+        name = generator_name(source_id)
+        return next((g for g in self.generators if generator_name(g.id) == name), None)
 
     def level(self, ref: LevelRef) -> Any:
         """The level a ref names (LookupError when its source does not have it)."""
@@ -348,6 +368,9 @@ class Sources:
 
     def after(self, ref: LevelRef) -> Optional[LevelRef]:
         """The next level: the next in its source; after a bundled pack, the next pack."""
+        current = self._generator_named(ref.source)
+        if current is not None:  # N on a generated level: a new one with today's settings
+            return current.new()
         source = self.get(ref.source)
         if source is None:
             return None
@@ -359,6 +382,11 @@ class Sources:
             if entries:
                 return entries[0].ref
         return None
+
+
+def generator_name(source_id: str) -> str:
+    """The generator's name in a generator source id (``gen:sd?size=8x8`` -> ``sd``)."""
+    return source_id.removeprefix("gen:").partition("?")[0]
 
 
 GeneratorFactory = Callable[[Any], Mapping[str, tuple[Any, Mapping[str, Any]]]]

@@ -201,7 +201,10 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     def render_state(self, session: Session) -> None:
         """Draw ``session.state`` (and anything else of the session) in the board widgets."""
 
+    _ready = False
+
     def on_mount(self) -> None:
+        self._ready = True
         self._refresh_all(None)
 
     def watch_session(self, old: Optional[Session], new: Optional[Session]) -> None:
@@ -210,7 +213,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
 
     def _refresh_all(self, old: Optional[Session]) -> None:
         session = self.session
-        if session is None or not self.is_mounted:
+        if session is None or not self._ready:
             return
         if self._hint_session is not None and self._hint_session is not session:
             self._hint_stop.set()
@@ -243,7 +246,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     def say(self, text: str, severity: str = "information") -> None:
         """Show a message on the message line (under the board)."""
         self.last_message = text
-        if self.is_mounted:
+        if self._ready:
             self.query_one(MessageBar).say(text, severity)
 
     # -- moves -----------------------------------------------------------------------------------

@@ -112,13 +112,14 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
     """The level editor (seed 000's developer panel): edit the *level*, keep it, test it.
 
     The fields start from the level being played (its starting fuel, budget and terms), not
-    from the game in progress; "Current position" (F7) fills them from the game instead, if
+    from the game in progress; "Current position" (F9) fills them from the game instead, if
     that is what the designer wants. Nothing is lost: Play and Save keep the level in *My
     levels* (the store), Export writes a file (asking before touching an existing one), and
     closing with unsaved edits asks first.
 
     Keys: ``f2`` play (keeps the level in My levels, then plays it), ``f3`` save to My levels,
-    ``f6`` export to a file, ``f4`` solve, ``f5`` lint, ``f7`` current position, ``escape``
+    ``f8`` export to a file, ``f4`` solve, ``f5`` lint, ``f9`` current position (``f6``/``f7``
+    belong to the text areas: select line / all), ``escape``
     cancel the running job or close, ``tab`` moves between fields.
 
     Args:
@@ -133,10 +134,10 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "play", "Play", id="dev.apply"),
         Binding("f3", "save", "Save", id="dev.save"),
-        Binding("f6", "export", "Export…", id="dev.export"),
+        Binding("f8", "export", "Export…", id="dev.export"),
         Binding("f4", "solve", "Solve", id="dev.solve"),
         Binding("f5", "lint", "Lint", id="dev.lint"),
-        Binding("f7", "use_current", "Current position", id="dev.current"),
+        Binding("f9", "use_current", "Current position", id="dev.current"),
         Binding("escape", "close", "Close", id="dev.close", key_display="esc"),
     ]
 
@@ -219,10 +220,10 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
             with Horizontal(id="dev-buttons"):
                 yield Button("Play (F2)", id="dev-play-button", variant="primary", compact=True)
                 yield Button("Save (F3)", id="dev-save-button", compact=True)
-                yield Button("Export… (F6)", id="dev-export-button", compact=True)
+                yield Button("Export… (F8)", id="dev-export-button", compact=True)
                 yield Button("Solve (F4)", id="dev-solve-button", compact=True)
                 yield Button("Lint (F5)", id="dev-lint-button", compact=True)
-                yield Button("Current position (F7)", id="dev-current-button", compact=True,
+                yield Button("Current position (F9)", id="dev-current-button", compact=True,
                              disabled=self.state is None)
                 yield Button("Close (esc)", id="dev-close-button", compact=True)
             with Horizontal(id="dev-progress"):

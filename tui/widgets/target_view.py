@@ -71,6 +71,10 @@ class TargetView(Static):
     TargetView { height: auto; max-height: 3; width: 1fr; }
     """
 
+    text: Text = Text()
+    """What is shown (before wrapping)."""
+
     def show(self, target: Term, marked: Iterable[Path]) -> None:
         """Render ``target`` with ``marked`` positions highlighted."""
-        self.update(term_text(target, marked))
+        self.text = term_text(target, marked)
+        self.update(self.text)
