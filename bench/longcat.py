@@ -228,6 +228,7 @@ def _pu(p: float):
 def methods() -> dict[str, Callable]:
     """Row name -> one candidate from a seeded rng: (solvable, level or None)."""
     rows: dict[str, Callable] = {"sd": _sd, "pu p=0.5": _pu(0.5), "pu p=0.9": _pu(0.9),
+                                 "pu p=0.95": _pu(0.95),
                                  "template (any)": _masked(lambda r: template_mask(r, 8, 8))}
     for shape in TEMPLATES:
         rows[f"template {shape}"] = _masked(lambda r, s=shape: template_mask(r, 8, 8, s))
