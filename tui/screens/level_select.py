@@ -94,9 +94,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
 
     def on_mount(self) -> None:
         self._fill_sources()
-        start = next((i for i, s in enumerate(self._sources)
-                      if s.kind != "progress" or s.entries()), 0)
-        self._select_source(start)
+        self._select_source(0)
         levels = self.query_one("#levels", ChoiceList)
         (levels if levels.option_count else self.query_one("#packs", ChoiceList)).focus()
 
@@ -114,9 +112,15 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
         return {info.slot: dict(info.summary or {}) for info in store.saves(self.game_id)}
 
     def _fill_sources(self) -> None:
+        """List the sources again, keeping the same source selected (by id)."""
         packs = self.query_one("#packs", ChoiceList)
-        highlighted = packs.highlighted
-        self._sources = self.launcher.sources.all()
+        selected = (self._sources[self._source_index].id
+                    if 0 <= self._source_index < len(self._sources) else None)
+        # "In progress" is listed only when something is in progress.
+        self._sources = [source for source in self.launcher.sources.all()
+                         if source.kind != "progress" or source.entries()]
+        ids = [source.id for source in self._sources]
+        self._source_index = ids.index(selected) if selected in ids else 0
         store = self.launcher.app.store
         packs.clear_options()
         for source in self._sources:
@@ -133,7 +137,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
                                       (shorten(escape_controls(detail), 40), "dim"))
             packs.add_option(Option(prompt))
         if self._sources:
-            packs.highlighted = min(highlighted or self._source_index, len(self._sources) - 1)
+            packs.highlighted = self._source_index
 
     def _select_source(self, index: int) -> None:
         self._source_index = index
@@ -196,6 +200,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
 
     def highlight(self, ref: LevelRef) -> None:
         """Show ``ref`` highlighted (after coming back from its game)."""
+        self._fill_sources()
         for index, source in enumerate(self._sources):
             if source.id == ref.source:
                 self._select_source(index)

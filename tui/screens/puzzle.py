@@ -115,7 +115,8 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
-        Binding("U,ctrl+y", "redo", "Redo", id="puzzle.redo", key_display="U"),
+        # Redo is kept out of the footer (the header says "U redo" when there is one).
+        Binding("U,ctrl+y", "redo", "Redo", id="puzzle.redo", key_display="U", show=False),
         Binding("R", "restart", "Restart", id="puzzle.restart",
                 tooltip="Back to the start, as a move that u can undo."),
         Binding("t", "tip", "Tip", id="puzzle.tip"),
