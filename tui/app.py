@@ -17,7 +17,7 @@ without colour.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable, Optional
+from typing import Any, ClassVar, Iterable, Optional, cast
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
@@ -27,7 +27,7 @@ from core import registry
 from core.registry import GameInfo, RegistryError
 from tui.store import KEYMAP_SETTING, Store
 
-__all__ = ["ArcadeApp"]
+__all__ = ["ArcadeApp", "arcade_of"]
 
 
 class ArcadeApp(App[None]):
@@ -73,6 +73,9 @@ class ArcadeApp(App[None]):
         """Progress, saves, best scores, own levels and settings."""
         self.game_in_progress = False
         """Kept up to date by game screens: quitting asks first while it is True."""
+        self.served = False
+        """True when the app runs for a remote player (``serve``): nothing touches the
+        host's files by path (export goes to the player's own levels)."""
 
     def get_default_screen(self) -> Screen[object]:
         """The home screen is the bottom of the screen stack."""
@@ -196,3 +199,12 @@ class ArcadeApp(App[None]):
     def on_unmount(self) -> None:
         """Close the store cleanly."""
         self.store.close()
+
+
+def arcade_of(node: Any) -> ArcadeApp:
+    """The running :class:`ArcadeApp` of a screen or widget, typed (no attribute probing).
+
+    Args:
+        node: A mounted screen or widget of the arcade.
+    """
+    return cast(ArcadeApp, node.app)

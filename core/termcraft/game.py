@@ -21,7 +21,7 @@ from core.terms import format_path, from_str, short_str, subterm_at, to_str
 from .engine import apply, placeholder_sites, result_of, rewrite_actions, status
 from .level import Level
 from .solver import construct_candidates
-from .state import Action, ConstructAction, RewriteAction, State
+from .state import Action, ConstructAction, State
 
 __all__ = ["GAME", "TermCraftGame", "move_to_json", "move_from_json"]
 

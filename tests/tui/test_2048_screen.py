@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.game2048 import GameConfig, create_game, move, replay, state_from_board
+from core.game2048 import GameConfig, create_game, move, replay
 from core.game2048.level import Level
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Optional, Sequence, cast
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Sequence
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -158,7 +158,9 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     @property
     def arcade(self) -> "ArcadeApp":
         """The app, typed (screens of this base only run inside :class:`ArcadeApp`)."""
-        return cast("ArcadeApp", self.app)
+        from tui.app import arcade_of
+
+        return arcade_of(self)
 
     @property
     def game(self) -> Any:

@@ -32,6 +32,7 @@ from textual.worker import Worker, WorkerState
 from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.terms import COMPOUND, Term, to_str
 from core.text import escape_controls
+from tui.app import arcade_of
 from tui.sources import LevelRef
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
@@ -236,7 +237,7 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
 
     def on_mount(self) -> None:
         self.query_one("#dev-current-term-input", TextArea).focus()
-        served = bool(getattr(self.app, "served", False))
+        served = arcade_of(self).served
         self.query_one("#dev-export-button", Button).display = not served
         self._saved_text = self._fields_text()
 
@@ -341,10 +342,7 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
         level = self.read_level()
         if level is None:
             return
-        store = getattr(self.app, "store", None)
-        if store is None:
-            self.show_error("There is no store to save to.")
-            return
+        store = arcade_of(self).store
         from tui.exporting import save_to_my_levels
 
         game = self.level_game
@@ -399,7 +397,7 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
 
     def action_export(self) -> None:
         """Write the edited level to a file (asks before touching an existing file)."""
-        if getattr(self.app, "served", False):
+        if arcade_of(self).served:
             self.show_error("Export to files is not available here: Save keeps the level.")
             return
         level = self.read_level()
