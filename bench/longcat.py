@@ -35,7 +35,7 @@ from core.longcat import algomasks
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA_PATHS = (ROOT / "tests" / "data" / "longcat" / "arduboy-100.txt",
-              Path("/work/shared/data/longcat/arduboy-100.txt"))
+              ROOT.parent / "shared" / "data" / "longcat" / "arduboy-100.txt")
 
 
 def load_arduboy(path: Optional[Path] = None) -> list[Level]:
@@ -43,7 +43,7 @@ def load_arduboy(path: Optional[Path] = None) -> list[Level]:
 
     Args:
         path: The file (default: ``TERMARCADE_LONGCAT_DATA``, then tests/data/longcat/,
-            then /work/shared/data/longcat/).
+            then ../shared/data/longcat/ beside the repository).
 
     Returns:
         The levels, titled ``arduboy N``.

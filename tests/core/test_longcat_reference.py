@@ -228,7 +228,7 @@ def hand_level(name: str) -> Level:
 
 _DATA_PATHS = (
     Path(__file__).resolve().parents[1] / "data" / "longcat" / "arduboy-100.txt",
-    Path("/work/shared/data/longcat/arduboy-100.txt"),
+    Path(__file__).resolve().parents[2].parent / "shared" / "data" / "longcat" / "arduboy-100.txt",
 )
 
 
