@@ -15,8 +15,8 @@ A database that cannot be read is never silently lost: it is renamed aside to
 written at all, the store falls back to an in-memory database (progress lasts for the session
 only) and says so in the same way.
 
-Also here: :func:`atomic_write_text`, used by the level editor to write level files through a
-temporary file and a rename.
+Also here (from :mod:`._files`): :func:`atomic_write_text`, used by the level editor to write
+level files through a temporary file and a rename.
 """
 
 from __future__ import annotations
@@ -24,11 +24,12 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
-import tempfile
 import threading
 import time
 from pathlib import Path
 from typing import Any, Callable, TypeVar
+
+from ._files import DB_FILENAME, ENV_DATA_DIR, atomic_write_text, data_dir
 
 __all__ = [
     "DB_FILENAME",
@@ -39,12 +40,6 @@ __all__ = [
     "atomic_write_text",
     "data_dir",
 ]
-
-ENV_DATA_DIR = "TERMARCADE_DATA_DIR"
-"""Environment variable that overrides the data directory."""
-
-DB_FILENAME = "termarcade.sqlite3"
-"""File name of the database inside the data directory."""
 
 KEYMAP_SETTING = "keymap"
 """Setting holding the user's key remapping, ``{binding_id: "key1,key2"}``."""
@@ -89,55 +84,6 @@ _MIGRATIONS: tuple[str, ...] = (
 assert len(_MIGRATIONS) == SCHEMA_VERSION
 
 T = TypeVar("T")
-
-
-def data_dir() -> Path:
-    """Return the directory that holds the database (not created here).
-
-    Returns:
-        ``$TERMARCADE_DATA_DIR`` when set and non-empty, else the platform's user data
-        directory for ``termarcade``.
-    """
-    override = os.environ.get(ENV_DATA_DIR, "").strip()
-    if override:
-        return Path(override).expanduser()
-    import platformdirs  # Imported lazily: only the store needs it.
-
-    return Path(platformdirs.user_data_dir("termarcade", appauthor=False))
-
-
-def atomic_write_text(path: str | os.PathLike[str], text: str, encoding: str = "utf-8") -> None:
-    """Write a text file so that readers see either the old or the new content, never a mix.
-
-    The text goes to a temporary file in the same directory, is flushed to disk, and then
-    replaces ``path`` with :func:`os.replace` (atomic on POSIX and Windows).
-
-    Args:
-        path: The file to write.
-        text: Its new content.
-        encoding: The text encoding.
-
-    Raises:
-        OSError: If the directory cannot be written; ``path`` is then left unchanged.
-    """
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, temp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding=encoding, newline="") as handle:
-            handle.write(text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():
-            # Keep the permissions of the file being replaced.
-            os.chmod(temp_name, target.stat().st_mode & 0o7777)
-        os.replace(temp_name, target)
-    except BaseException:
-        try:
-            os.unlink(temp_name)
-        except OSError:
-            pass
-        raise
 
 
 def _dumps(value: Any) -> str:
