@@ -13,18 +13,25 @@ command palette (``ctrl+p``) offers the current screen's actions by name.
 Colours: the stylesheet uses theme variables only, and Textual itself honours ``NO_COLOR``
 (it renders monochrome when the variable is set), so the app stays readable in 16 colours and
 without colour.
+
+The terminal (:mod:`tui.terminal`) is asked three things: which glyph set it can show (the
+output driver translates, e.g. ASCII for the Linux console or ``--ascii``), whether it has only
+16 colours (then the ANSI theme is used), and whether it is big enough (below the minimum a
+"terminal too small" screen covers the app until it grows).
 """
 
 from __future__ import annotations
 
 from typing import Any, ClassVar, Iterable, Optional, cast
 
+from textual import events
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from core import registry
 from core.registry import GameInfo, RegistryError
+from tui import terminal
 from tui.store import KEYMAP_SETTING, Store
 
 __all__ = ["ArcadeApp", "arcade_of"]
@@ -41,6 +48,11 @@ class ArcadeApp(App[None]):
         level: With ``level_file``: open its level N (1-based) at once.
         store: The store to use; by default the one in the user data directory
             (``TERMARCADE_DATA_DIR`` overrides it).
+        glyphs: ``"unicode"``, ``"cp437"`` or ``"ascii"`` to force a glyph set; None picks
+            one from the terminal (:func:`tui.terminal.detect_profile`).
+        served: True when the app runs for a remote player (``termarcade serve``).
+        user: Whose progress the default store holds (``""``: the local player; the SSH
+            user name when served).
     """
 
     TITLE = "termarcade"
@@ -61,19 +73,23 @@ class ArcadeApp(App[None]):
     ]
 
     def __init__(self, start_game: str | None = None, *, level_file: str | None = None,
-                 level: int | None = None, store: Store | None = None) -> None:
-        super().__init__()
+                 level: int | None = None, store: Store | None = None,
+                 glyphs: str | None = None, served: bool = False, user: str = "") -> None:
+        # The terminal decides the output driver (glyph translation), so it comes first.
+        self.terminal = terminal.detect_profile(glyphs=glyphs)
+        """What the terminal can show (:mod:`tui.terminal`): glyph set and colours."""
+        super().__init__(driver_class=terminal.driver_class(self.terminal.glyphs))
         self.start_game_id = start_game
         """Game to open after the home screen is shown."""
         self.level_file = level_file
         """A level file to offer (and open) in that game."""
         self.level_number = level
         """The level of ``level_file`` to open first (1-based)."""
-        self.store = store if store is not None else Store()
+        self.store = store if store is not None else Store(user=user)
         """Progress, saves, best scores, own levels and settings."""
         self.game_in_progress = False
         """Kept up to date by game screens: quitting asks first while it is True."""
-        self.served = False
+        self.served = served
         """True when the app runs for a remote player (``serve``): nothing touches the
         host's files by path (export goes to the player's own levels)."""
 
@@ -88,11 +104,19 @@ class ArcadeApp(App[None]):
         keymap = self.store.get_setting(KEYMAP_SETTING, None)
         if isinstance(keymap, dict) and keymap:
             self.set_keymap({str(key): str(value) for key, value in keymap.items()})
+        theme = terminal.theme_for(self.terminal)
+        if theme is not None and not self.is_headless:  # headless (tests) has no terminal
+            self.theme = theme
+        terminal.check_size(self)
         self.show_store_warnings()
         for problem in registry.problems():
             self.notify(problem, title="Games", severity="warning", timeout=10)
         if self.start_game_id is not None:
             self.call_after_refresh(self.start_game, self.start_game_id)
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Cover the app with a "too small" notice below the minimum size (and lift it)."""
+        terminal.check_size(self, event.size)
 
     def show_store_warnings(self) -> None:
         """Turn new store warnings into notifications (then forget them)."""
@@ -192,8 +216,10 @@ class ArcadeApp(App[None]):
         yield SystemCommand("Help", "Help for this screen (?)", self.action_help)
         yield SystemCommand("Quit", "Quit termarcade (asks first while a game is in progress)",
                             self.action_request_quit)
+        # Served: a screenshot would be written into the host's Downloads folder.
+        hidden = ("Quit", "Help", "Screenshot") if self.served else ("Quit", "Help")
         for command in super().get_system_commands(screen):
-            if command.title not in ("Quit", "Help"):
+            if command.title not in hidden:
                 yield command
 
     def on_unmount(self) -> None:
