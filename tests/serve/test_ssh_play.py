@@ -1,0 +1,139 @@
+"""The SSH arcade played by real asyncssh clients on 127.0.0.1: the home screen, keys, resizes,
+abrupt disconnects, per-player saves, and many players at once."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+
+import pytest
+
+from tests.serve.helpers import (
+    TIMEOUT,
+    connect,
+    open_player,
+    process_alive,
+    running_arcade,
+    wait_until,
+)
+
+pytestmark = pytest.mark.slow
+
+
+def _moves(text: str) -> int:
+    """The move counter of the 2048 side panel."""
+    found = re.search(r"Moves\s+(\d+)", text)
+    assert found, text
+    return int(found.group(1))
+
+
+async def _open_2048(player) -> str:
+    await player.wait_for("Pick a game")
+    player.press("down", "enter")
+    return await player.wait_for("Moves")
+
+
+async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
+    async with running_arcade() as (arcade, port):
+        conn_a = await connect(port, "alice")
+        alice = await open_player(conn_a)
+        conn_b = await connect(port, "bob")
+        bob = await open_player(conn_b, 100, 30)
+
+        home = await alice.wait_for("Pick a game")
+        assert "TermCraft" in home and "2048" in home
+
+        screen = await _open_2048(alice)
+        assert _moves(screen) == 0
+        before = screen
+        for key in ("left", "up", "right", "down", "left", "up"):
+            alice.press(key)
+        await alice.wait_for(lambda text: _moves(text) >= 2)
+        assert alice.text() != before
+
+        # A resize is followed: the footer moves to the new last line.
+        alice.resize(100, 32)
+        await alice.wait_for(lambda text: "palette" in text.splitlines()[-1]
+                             and len(text.splitlines()) == 32)
+
+        # Alice vanishes without a goodbye; her process ends, Bob plays on.
+        alice_pid = next(seat.pid for seat in arcade.seats.values() if seat.user == "alice")
+        conn_a.abort()
+        await wait_until(lambda: all(seat.user != "alice" for seat in arcade.seats.values()),
+                         TIMEOUT, lambda: "alice's seat to be released")
+        await wait_until(lambda: not process_alive(alice_pid), TIMEOUT,
+                         lambda: "alice's process to end")
+        await _open_2048(bob)
+        bob.press("left", "up", "right", "down")
+        await bob.wait_for(lambda text: _moves(text) >= 1)
+        conn_b.close()
+
+
+async def test_quitting_restores_the_screen_after_resizes() -> None:
+    async with running_arcade() as (arcade, port):
+        conn = await connect(port, "carol")
+        player = await open_player(conn)
+        await player.wait_for("Pick a game")
+        for width, height in ((70, 22), (100, 30), (64, 20), (90, 28)):
+            player.resize(width, height)
+            await asyncio.sleep(0.1)
+        await player.wait_for(lambda text: "palette" in text.splitlines()[-1])
+        player.press("ctrl+q")
+        await asyncio.wait_for(player.closed.wait(), TIMEOUT)
+        assert player.exit_status == 0
+        raw = bytes(player.raw)
+        assert raw.count(b"\x1b[?1049h") == 1
+        tail = raw[raw.rindex(b"\x1b[?1049l") + len(b"\x1b[?1049l"):]
+        # Nothing is drawn after leaving the alternate screen: the shell gets its screen back.
+        assert re.sub(rb"\x1b\[[0-9;?<>=]*[A-Za-z]", b"", tail).strip() == b""
+        conn.close()
+
+
+async def test_each_player_has_their_own_saves() -> None:
+    async with running_arcade() as (arcade, port):
+        conn = await connect(port, "dora")
+        dora = await open_player(conn)
+        await _open_2048(dora)
+        for key in ("left", "up", "right", "down", "left"):
+            dora.press(key)
+        await dora.wait_for(lambda text: _moves(text) >= 2)
+        played = _moves(dora.text())
+        dora.press("ctrl+q")
+        await dora.wait_for("Quit termarcade?")
+        dora.press("y")
+        await asyncio.wait_for(dora.closed.wait(), TIMEOUT)
+        conn.close()
+
+        # Another player starts afresh ...
+        conn = await connect(port, "eve")
+        eve = await open_player(conn)
+        screen = await _open_2048(eve)
+        assert _moves(screen) == 0
+        conn.close()
+
+        # ... and Dora gets her game back.
+        conn = await connect(port, "dora")
+        dora = await open_player(conn)
+        screen = await _open_2048(dora)
+        assert _moves(screen) == played
+        conn.close()
+
+
+async def test_twenty_players_at_once() -> None:
+    async with running_arcade(max_sessions=25, max_per_address=25) as (arcade, port):
+        async def one(number: int):
+            conn = await connect(port, f"player{number}")
+            player = await open_player(conn)
+            await player.wait_for("Pick a game")
+            return conn, player
+
+        players = await asyncio.gather(*(one(number) for number in range(20)))
+        assert len(arcade.seats) == 20
+        assert len({seat.pid for seat in arcade.seats.values()}) == 20
+        for _, player in players:
+            player.press("down", "enter")
+        for _, player in players:
+            await player.wait_for("Moves")  # every one of them is in 2048 now
+        for conn, _ in players:
+            conn.close()
+        await wait_until(lambda: not arcade.seats, TIMEOUT, lambda: "every seat released")

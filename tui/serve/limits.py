@@ -1,0 +1,154 @@
+"""The limits that keep a public arcade healthy, and the input rate limiter.
+
+Every limit is per session unless it says otherwise; see ``docs/serving.md`` for how they
+add up on one host.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Callable
+
+__all__ = ["InputGate", "ServeLimits", "TokenBucket", "valid_user_name"]
+
+_USER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}")
+
+
+def valid_user_name(name: str) -> bool:
+    """Whether an SSH user name may name a player: 1-32 of letters, digits, ``_ . -``, not
+    starting with ``.`` or ``-`` (it shows on screens and in logs, and keys the saves)."""
+    return _USER_NAME.fullmatch(name) is not None
+
+
+@dataclass(frozen=True)
+class ServeLimits:
+    """How much one arcade lets its players use.
+
+    Attributes:
+        max_sessions: Sessions at once (the whole server); more are told to come back later.
+        max_per_address: Sessions at once from one IP address.
+        idle_timeout: Seconds without input before a session is closed (0: never).
+        cpu_limit: CPU seconds one session may use, hints and solvers included (0: no limit).
+        input_rate: Bytes per second of input a session may send, on average.
+        input_burst: Bytes a session may send at once above that rate.
+        nice: Niceness added to session processes, so the server itself stays responsive.
+        login_timeout: Seconds a client has to finish logging in.
+    """
+
+    max_sessions: int = 50
+    max_per_address: int = 8
+    idle_timeout: float = 900.0
+    cpu_limit: float = 600.0
+    input_rate: float = 4096.0
+    input_burst: float = 16384.0
+    nice: int = 5
+    login_timeout: float = 30.0
+
+    def __post_init__(self) -> None:
+        if self.max_sessions < 1 or self.max_per_address < 1:
+            raise ValueError("session limits must be at least 1")
+        if min(self.idle_timeout, self.cpu_limit, self.login_timeout) < 0:
+            raise ValueError("time limits cannot be negative")
+        if self.input_rate <= 0 or self.input_burst <= 0:
+            raise ValueError("the input rate and burst must be positive")
+        if not 0 <= self.nice <= 19:
+            raise ValueError("nice must be between 0 and 19")
+
+
+class TokenBucket:
+    """A token bucket: ``rate`` tokens a second, at most ``burst`` saved up.
+
+    The input limiter spends one token per byte and never splits a chunk (an escape sequence
+    cut in two would read as a bare Escape): a chunk waits until the bucket holds enough for it,
+    or is full for a chunk bigger than the bucket, and then may take the balance below zero.
+
+    Args:
+        rate: Tokens added per second.
+        burst: Capacity (and the starting balance).
+        clock: Seconds from a monotonic clock (tests pass their own).
+    """
+
+    def __init__(self, rate: float, burst: float,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate = rate
+        self.burst = burst
+        self._clock = clock
+        self._tokens = burst
+        self._stamp = clock()
+
+    def _refill(self) -> None:
+        now = self._clock()
+        self._tokens = min(self.burst, self._tokens + (now - self._stamp) * self.rate)
+        self._stamp = now
+
+    def wait_time(self, size: int) -> float:
+        """Seconds until a chunk of ``size`` bytes may pass (0 when it may pass now)."""
+        self._refill()
+        missing = min(size, self.burst) - self._tokens
+        return max(0.0, missing / self.rate)
+
+    def take(self, size: int) -> None:
+        """Spend ``size`` tokens (call when :meth:`wait_time` says 0)."""
+        self._refill()
+        self._tokens -= size
+
+
+class InputGate:
+    """Passes a session's input on at most at its bucket's rate, in whole chunks.
+
+    While input waits, the gate asks the connection to stop reading (SSH flow control then
+    holds the client back), so a flood costs the server no memory and a paste arrives whole,
+    only later.
+
+    Args:
+        bucket: The rate limiter.
+        deliver: Receives each chunk when its turn comes (None: hold everything).
+        pause: Stops reading from the player.
+        resume: Reads from the player again.
+        call_later: ``loop.call_later``.
+    """
+
+    def __init__(self, bucket: TokenBucket, *, deliver: Callable[[bytes], None] | None,
+                 pause: Callable[[], None], resume: Callable[[], None],
+                 call_later: Callable[..., object]) -> None:
+        self.bucket = bucket
+        self.deliver = deliver
+        self._pause = pause
+        self._resume = resume
+        self._call_later = call_later
+        self._queue: deque[bytes] = deque()
+        self._timer: object = None
+        self._paused = False
+
+    def feed(self, data: bytes) -> None:
+        """Take a chunk of input from the player."""
+        self._queue.append(data)
+        if self._timer is None:
+            self.pump()
+
+    def pump(self) -> None:
+        """Pass on what may pass now; wait for the rest (also call once ``deliver`` is set)."""
+        self._timer = None
+        while self._queue:
+            wait = self.bucket.wait_time(len(self._queue[0]))
+            if self.deliver is None or wait > 0:
+                if not self._paused:
+                    self._paused = True
+                    self._pause()
+                if self.deliver is not None:
+                    self._timer = self._call_later(wait, self.pump)
+                return
+            chunk = self._queue.popleft()
+            self.bucket.take(len(chunk))
+            self.deliver(chunk)
+        if self._paused and not self._queue:
+            self._paused = False
+            self._resume()
+
+    @property
+    def waiting(self) -> int:
+        """Bytes held back."""
+        return sum(len(chunk) for chunk in self._queue)

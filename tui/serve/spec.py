@@ -1,0 +1,93 @@
+"""What the server tells a session process, and what the process answers with its exit status.
+
+Kept free of Textual so the server process can build specs without importing the app: the
+session process (:mod:`tui.serve.child`) is forked from a pre-loaded server of its own.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "CLIENT_ENV",
+    "EXIT_CPU",
+    "EXIT_ERROR",
+    "EXIT_OK",
+    "EXIT_START",
+    "SessionSpec",
+    "exit_reason",
+    "run",
+]
+
+CLIENT_ENV = ("COLORTERM", "NO_COLOR", "TERMARCADE_GLYPHS", "LANG", "LC_ALL", "LC_CTYPE")
+"""Environment variables a player's client may set for their session (OpenSSH ``SendEnv`` or
+``SetEnv``); nothing else of the client's or the host's environment reaches the app."""
+
+EXIT_OK = 0
+"""The player quit."""
+EXIT_CPU = 3
+"""The session reached its CPU-time limit (and closed itself)."""
+EXIT_START = 4
+"""The session could not set up its terminal."""
+EXIT_ERROR = 70
+"""termarcade hit an internal error (logged on the server, never shown as a traceback)."""
+
+
+@dataclass(frozen=True)
+class SessionSpec:
+    """Everything a session process needs (pickled to it).
+
+    Attributes:
+        session_id: The server's number for the session (for logs).
+        user: The player's name (their saves are kept under it).
+        tty_path: The pseudo-terminal the app draws on (``/dev/pts/N``).
+        term: The client's ``TERM``.
+        env: Client environment variables the app may see (``COLORTERM``, ``NO_COLOR`` ...).
+        glyphs: A forced glyph set, or None to choose from ``term``.
+        data_dir: The data directory (the store and nothing else).
+        cpu_limit: CPU seconds the session may use (0: no limit).
+        nice: Scheduling niceness added to the process (keeps the server responsive).
+    """
+
+    session_id: int
+    user: str
+    tty_path: str
+    term: str = "xterm-256color"
+    env: dict[str, str] = field(default_factory=dict)
+    glyphs: str | None = None
+    data_dir: str = ""
+    cpu_limit: float = 0.0
+    nice: int = 0
+
+
+def run(spec: SessionSpec) -> None:
+    """Process entry point: run the arcade for one player (imports the app lazily).
+
+    Args:
+        spec: The session.
+    """
+    from tui.serve.child import run_session
+
+    run_session(spec)
+
+
+def exit_reason(code: int | None) -> str:
+    """Say, for logs and for the player, why a session process ended.
+
+    Args:
+        code: The process exit status (negative: killed by that signal; None: unknown).
+
+    Returns:
+        A short phrase ("quit", "CPU limit", ...).
+    """
+    if code == EXIT_OK:
+        return "quit"
+    if code == EXIT_CPU or code == -24:  # -24: SIGXCPU before the app could handle it
+        return "CPU limit"
+    if code == -9:  # the kernel's hard CPU limit, the OOM killer, or the server's own kill
+        return "killed"
+    if code == EXIT_START:
+        return "terminal set-up failed"
+    if code is not None and code < 0:
+        return f"killed by signal {-code}"
+    return "internal error"

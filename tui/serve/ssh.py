@@ -1,0 +1,367 @@
+"""``termarcade serve --ssh``: the arcade as an SSH server (asyncssh).
+
+Every connection may open one session channel; a shell request with a PTY starts the player's
+own app process (:class:`tui.serve.process.AppProcess`) at the size of their window, keyed by
+their SSH user name. Everything else SSH can do is refused: exec requests get a one-line
+explanation and exit status 1, and subsystems (SFTP), port and socket forwarding, agent and X11
+forwarding, and tunnels are rejected by the protocol. Authentication is open (any user name,
+no password) unless ``authorized_keys`` is given.
+
+The server's event loop only moves bytes: keys from the player through the input rate limiter
+into the session's terminal, and the app's output back into the SSH channel, with flow control
+both ways (a slow client pauses the app's output; a flooding client is paused by SSH's window).
+Idle sessions are closed after ``idle_timeout`` seconds without input.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from pathlib import Path
+from typing import Any, Optional
+
+import asyncssh
+
+from tui.serve.arcade import RESET_TERMINAL, Arcade, Seat, quoted
+from tui.serve.limits import InputGate, TokenBucket
+from tui.serve.process import AppProcess
+from tui.serve.spec import CLIENT_ENV
+
+__all__ = ["ArcadeConnection", "ArcadeSession", "start_ssh_server"]
+
+log = logging.getLogger("termarcade.serve")
+
+_TERM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_")
+
+
+def _clean_term(term: Optional[str]) -> str:
+    """The client's TERM if it is a plausible terminal name, else ``xterm-256color``."""
+    if term and len(term) <= 64 and set(term) <= _TERM_CHARS:
+        return term
+    return "xterm-256color"
+
+
+class ArcadeConnection(asyncssh.SSHServer):
+    """One SSH connection: authentication, forwarding refusals, at most one session.
+
+    Args:
+        arcade: The server's sessions and limits.
+        restricted: True when only authorized keys may log in.
+    """
+
+    def __init__(self, arcade: Arcade, restricted: bool) -> None:
+        self.arcade = arcade
+        self.restricted = restricted
+        self.conn_id = arcade.next_id()
+        self.address = "?"
+        self.peer = "?"
+        self.user = ""
+        self.session: Optional[ArcadeSession] = None
+        self._conn: Any = None
+        self._opened = time.monotonic()
+
+    def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
+        self._conn = conn
+        peer = conn.get_extra_info("peername") or ("?", 0)
+        self.address = str(peer[0])
+        self.peer = f"{peer[0]}:{peer[1]}"
+        log.info("connection %d from %s", self.conn_id, self.peer)
+        # A connection that logged in but never opens a session is closed like a slow login.
+        asyncio.get_running_loop().call_later(
+            2 * self.arcade.limits.login_timeout + 1, self._close_if_unused)
+
+    def _close_if_unused(self) -> None:
+        if self.session is None and self._conn is not None:
+            log.info("connection %d closed: no session opened", self.conn_id)
+            self._conn.close()
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        why = f": {exc}" if exc else ""
+        log.info("connection %d from %s closed after %.0f s%s", self.conn_id, self.peer,
+                 time.monotonic() - self._opened, why)
+        self._conn = None
+
+    def begin_auth(self, username: str) -> bool:
+        self.user = username
+        return self.restricted  # False: no authentication needed (an open arcade)
+
+    def auth_completed(self) -> None:
+        log.info("connection %d user %s logged in%s", self.conn_id, quoted(self.user),
+                 " with an authorized key" if self.restricted else "")
+
+    def session_requested(self) -> Any:
+        if self.session is not None:  # one channel at a time: one process per connection
+            log.info("connection %d: second session refused", self.conn_id)
+            return False
+        self.session = ArcadeSession(self)
+        return self.session
+
+    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
+                             orig_port: int) -> bool:
+        log.info("connection %d: port forwarding refused", self.conn_id)
+        return False
+
+    def server_requested(self, listen_host: str, listen_port: int) -> bool:
+        log.info("connection %d: remote port forwarding refused", self.conn_id)
+        return False
+
+    def unix_connection_requested(self, dest_path: str) -> bool:
+        log.info("connection %d: socket forwarding refused", self.conn_id)
+        return False
+
+    def unix_server_requested(self, listen_path: str) -> bool:
+        log.info("connection %d: socket forwarding refused", self.conn_id)
+        return False
+
+
+class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+    """One player's session channel: refuses what is not a terminal, else runs their app.
+
+    Args:
+        connection: The connection it belongs to.
+    """
+
+    def __init__(self, connection: ArcadeConnection) -> None:
+        self.connection = connection
+        self.arcade = connection.arcade
+        self._chan: Any = None
+        self._term: Optional[str] = None
+        self._size = (80, 24)
+        self._command: Optional[str] = None
+        self._app: Optional[AppProcess] = None
+        self._seat: Optional[Seat] = None
+        self._started = 0.0
+        self._last_input = time.monotonic()
+        self._idle_timer: Optional[asyncio.TimerHandle] = None
+        self._gone = False
+        self._gate: Optional[InputGate] = None
+        self._task: Optional[asyncio.Task[None]] = None
+
+    # -- what the client asks for ---------------------------------------------------------------
+
+    def connection_made(self, chan: Any) -> None:
+        self._chan = chan
+
+    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
+                      term_modes: Any) -> bool:
+        self._term = term_type
+        if term_size[0] > 0 and term_size[1] > 0:
+            self._size = (term_size[0], term_size[1])
+        return True
+
+    def shell_requested(self) -> bool:
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        self._command = command  # answered in session_started: never run
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        log.info("connection %d: subsystem %s refused", self.connection.conn_id,
+                 quoted(subsystem))
+        return False
+
+    def session_started(self) -> None:
+        self._task = asyncio.get_running_loop().create_task(self._start())
+
+    # -- starting -------------------------------------------------------------------------------
+
+    async def _start(self) -> None:
+        conn = self.connection
+        if self._command is not None:
+            log.info("connection %d: command %s refused", conn.conn_id, quoted(self._command))
+            self._refuse("This server runs termarcade and nothing else: connect without a "
+                         "command, with a terminal (ssh -t ...).")
+            return
+        if self._term is None:
+            self._refuse("termarcade needs a terminal: connect with ssh -t ...")
+            return
+        seat, refusal = self.arcade.admit(conn.conn_id, conn.user, conn.address)
+        if seat is None:
+            log.info("connection %d user %s refused: %s", conn.conn_id, quoted(conn.user),
+                     refusal)
+            self._refuse(refusal)
+            return
+        self._seat = seat
+        seat.end = self.end
+        loop = asyncio.get_running_loop()
+        limits = self.arcade.limits
+        self._gate = InputGate(TokenBucket(limits.input_rate, limits.input_burst),
+                               deliver=None, pause=self._chan.pause_reading,
+                               resume=self._chan.resume_reading, call_later=loop.call_later)
+        term = _clean_term(self._term)
+        env = {key: str(value)[:64] for key, value in self._client_env().items()}
+        self._app = AppProcess(lambda tty: self.arcade.spec(seat, tty, term, env),
+                               on_output=self._output, on_exit=self._app_exited)
+        try:
+            await self._app.start(*self._size)
+        except OSError as error:
+            log.error("session %d cannot start: %s", seat.session_id, error)
+            self.arcade.release(seat)
+            self._app = None
+            self._refuse("The arcade cannot start a session right now; please try again later.")
+            return
+        self._started = time.monotonic()
+        seat.pid = self._app.pid
+        log.info("session %d user %s from %s: %s %dx%d, pid %d, %d playing", seat.session_id,
+                 quoted(seat.user), conn.peer, quoted(term), *self._size, self._app.pid,
+                 len(self.arcade.seats))
+        if self._gone:  # the client left while the process was starting
+            self._app.discard_output()
+            self._app.terminate()
+            return
+        self._gate.deliver = self._app.write
+        self._gate.pump()
+        self._schedule_idle_check(limits.idle_timeout)
+
+    def _client_env(self) -> dict[str, str]:
+        env = self._chan.get_environment() or {}
+        return {str(key): str(value) for key, value in env.items() if str(key) in CLIENT_ENV}
+
+    def _refuse(self, message: str) -> None:
+        """Tell the client why in one line and close with exit status 1."""
+        if self._gone:
+            return
+        newline = "\r\n" if self._term is not None else "\n"
+        try:
+            self._chan.write_stderr((message + newline).encode("utf-8"))
+            self._chan.exit(1)
+        except (OSError, asyncssh.Error):
+            pass
+
+    # -- while playing --------------------------------------------------------------------------
+
+    def data_received(self, data: bytes, datatype: Any) -> None:
+        self._last_input = time.monotonic()
+        if self._gate is not None:
+            self._gate.feed(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
+                              pixheight: int) -> None:
+        if width > 0 and height > 0:
+            self._size = (width, height)
+            if self._app is not None:
+                self._app.resize(width, height)
+
+    def _output(self, data: bytes) -> None:
+        if not self._gone:
+            try:
+                self._chan.write(data)
+            except (OSError, asyncssh.Error):
+                pass
+
+    def pause_writing(self) -> None:
+        if self._app is not None:
+            self._app.pause_output()
+
+    def resume_writing(self) -> None:
+        if self._app is not None:
+            self._app.resume_output()
+
+    def _schedule_idle_check(self, delay: float) -> None:
+        if self.arcade.limits.idle_timeout > 0:
+            loop = asyncio.get_running_loop()
+            self._idle_timer = loop.call_later(max(delay, 0.05), self._idle_check)
+
+    def _idle_check(self) -> None:
+        idle = time.monotonic() - self._last_input
+        limit = self.arcade.limits.idle_timeout
+        if idle < limit:
+            self._schedule_idle_check(limit - idle)
+            return
+        self.end("idle")
+
+    # -- ending ---------------------------------------------------------------------------------
+
+    def end(self, reason: str) -> None:
+        """Close the session for ``reason`` (``"idle"``, ``"shutdown"``): the app saves and
+        restores the screen, then the player reads why."""
+        if self._seat is not None and self._seat.ended_by is None:
+            self._seat.ended_by = reason
+        if self._app is not None:
+            self._app.terminate()
+
+    def eof_received(self) -> bool:
+        self._client_left()
+        return False
+
+    def connection_lost(self, exc: Optional[Exception]) -> None:
+        self._client_left()
+        if self.connection.session is self:  # the channel is closed: another may open
+            self.connection.session = None
+
+    def _client_left(self) -> None:
+        if self._gone:
+            return
+        self._gone = True
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        if self._seat is not None and self._seat.ended_by is None:
+            self._seat.ended_by = "client gone"
+        if self._app is not None:
+            self._app.discard_output()
+            self._app.terminate()
+
+    def _app_exited(self, code: Optional[int]) -> None:
+        if self._idle_timer is not None:
+            self._idle_timer.cancel()
+        seat = self._seat
+        assert seat is not None
+        clean = code == 0
+        self.arcade.release(seat)
+        message, status = self.arcade.ended(seat, code, time.monotonic() - self._started)
+        if self._gone:
+            return
+        try:
+            if not clean:
+                self._chan.write(RESET_TERMINAL.encode())
+            if message:
+                self._chan.write(("\r\n" + message + "\r\n").encode("utf-8"))
+            self._chan.exit(status)
+        except (OSError, asyncssh.Error):
+            pass
+
+
+async def start_ssh_server(arcade: Arcade, host: str, port: int, host_key: Any, *,
+                           authorized_keys: Optional[Path] = None) -> Any:
+    """Listen for players.
+
+    Args:
+        arcade: Sessions and limits.
+        host: Address to listen on.
+        port: TCP port (0: any free port; see the returned server's sockets).
+        host_key: The server's private host key (``asyncssh.SSHKey``).
+        authorized_keys: An ``authorized_keys`` file: only those keys may log in. None: anyone.
+
+    Returns:
+        The ``asyncssh.SSHAcceptor`` (``close()`` stops listening).
+
+    Raises:
+        OSError: When the address cannot be listened on.
+        ValueError: When the authorized keys file cannot be read.
+    """
+    restricted = authorized_keys is not None
+    client_keys = None
+    if authorized_keys is not None:
+        try:
+            client_keys = asyncssh.read_authorized_keys(str(authorized_keys))
+        except (OSError, asyncssh.KeyImportError, ValueError) as error:
+            raise ValueError(f"cannot read {authorized_keys}: "
+                             f"{getattr(error, 'strerror', None) or error}") from None
+    limits = arcade.limits
+    return await asyncssh.create_server(
+        lambda: ArcadeConnection(arcade, restricted), host, port,
+        server_host_keys=[host_key],
+        authorized_client_keys=client_keys,
+        encoding=None,  # bytes both ways: the app's terminal speaks UTF-8 on its own
+        line_editor=False,  # keys go to the app as typed
+        agent_forwarding=False,
+        x11_forwarding=False,
+        allow_scp=False,
+        sftp_factory=None,
+        login_timeout=limits.login_timeout,
+        keepalive_interval=30,
+        keepalive_count_max=3,  # a vanished client is noticed within ~90 s
+        server_version="termarcade",
+    )
