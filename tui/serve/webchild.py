@@ -1,0 +1,43 @@
+"""One browser tab's arcade (run by textual-serve as ``python -m tui.serve.webchild``).
+
+textual-serve sets ``TEXTUAL_DRIVER`` so the app talks to the page instead of a terminal;
+anything printed to standard error (a crash report) goes to the server's log, never to the page.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Optional, Sequence
+
+__all__ = ["GUEST_GREETING", "main"]
+
+GUEST_GREETING = ("Welcome! You are playing as a guest: your progress is kept until you close "
+                  "this page.")
+
+
+def main(argv: Optional[Sequence[str]] = None) -> None:
+    """Run the served app for a guest with the server's limits, then exit with its status.
+
+    Args:
+        argv: ``--cpu-limit S --idle-timeout S --nice N`` (default ``sys.argv[1:]``).
+    """
+    parser = argparse.ArgumentParser(prog="python -m tui.serve.webchild")
+    parser.add_argument("--cpu-limit", type=float, default=0.0)
+    parser.add_argument("--idle-timeout", type=float, default=0.0)
+    parser.add_argument("--nice", type=int, default=0)
+    args = parser.parse_args(argv)
+
+    from tui.serve.child import ServedApp, apply_limits
+    from tui.serve.spec import EXIT_CPU, EXIT_ERROR, EXIT_OK
+    from tui.store import Store
+
+    apply_limits(args.cpu_limit, args.nice)
+    app = ServedApp("", store=Store(":memory:"), idle_timeout=args.idle_timeout,
+                    greeting=GUEST_GREETING)
+    app.run()
+    sys.exit({0: EXIT_OK, EXIT_CPU: EXIT_CPU}.get(app.return_code or 0, EXIT_ERROR))
+
+
+if __name__ == "__main__":
+    main()
