@@ -23,7 +23,7 @@ from tui.serve.limits import ServeLimits  # noqa: E402
 from tui.serve.running import run_ssh_arcade  # noqa: E402
 from tui.store import data_dir  # noqa: E402
 
-__all__ = ["Player", "connect", "running_arcade", "wait_until"]
+__all__ = ["Player", "connect", "open_2048", "open_player", "running_arcade", "wait_until"]
 
 TIMEOUT = 60.0
 """Seconds to wait for a screen (the 2-core CI machine may be busy)."""
@@ -142,6 +142,20 @@ async def open_player(conn: Any, width: int = 80, height: int = 24,
     _, player = await conn.create_session(lambda: Player(width, height), term_type=term,
                                           term_size=(width, height), encoding=None, env=env or {})
     return player
+
+
+async def open_2048(player: Player) -> str:
+    """From the home screen into 2048 (a key typed while the first frame is still being
+    mounted can miss the list on a busy machine: then go back and try again)."""
+    for _ in range(3):
+        await player.wait_for("Pick a game")
+        await asyncio.sleep(0.2)
+        player.press("down", "enter")
+        await player.wait_for(lambda text: "Moves" in text or "TermCraft:" in text)
+        if "Moves" in player.text():
+            return player.text()
+        player.press("q")
+    raise AssertionError(f"could not open 2048:\n{player.text()}")
 
 
 async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT,

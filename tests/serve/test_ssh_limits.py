@@ -8,7 +8,15 @@ import stat
 
 import pytest
 
-from tests.serve.helpers import TIMEOUT, asyncssh, connect, open_player, running_arcade, wait_until
+from tests.serve.helpers import (
+    TIMEOUT,
+    asyncssh,
+    connect,
+    open_2048,
+    open_player,
+    running_arcade,
+    wait_until,
+)
 from tui.serve.hostkey import HOST_KEY_NAME, load_or_create_host_key
 
 pytestmark = pytest.mark.slow
@@ -75,9 +83,7 @@ async def test_the_cpu_limit_ends_a_greedy_session_cleanly() -> None:
     async with running_arcade(cpu_limit=1.0) as (arcade, port):
         async with await connect(port, "greedy") as conn:
             player = await open_player(conn)
-            await player.wait_for("Pick a game")
-            player.press("down", "enter")
-            await player.wait_for("Moves")
+            await open_2048(player)
             player.press("p")  # 2048 autoplay: the expectimax AI thinks without a break
             await asyncio.wait_for(player.closed.wait(), TIMEOUT)
             assert "used its share of the server" in player.text()

@@ -11,6 +11,7 @@ import pytest
 from tests.serve.helpers import (
     TIMEOUT,
     connect,
+    open_2048,
     open_player,
     process_alive,
     running_arcade,
@@ -27,11 +28,6 @@ def _moves(text: str) -> int:
     return int(found.group(1))
 
 
-async def _open_2048(player) -> str:
-    await player.wait_for("Pick a game")
-    player.press("down", "enter")
-    return await player.wait_for("Moves")
-
 
 async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
     async with running_arcade() as (arcade, port):
@@ -43,7 +39,7 @@ async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
         home = await alice.wait_for("Pick a game")
         assert "TermCraft" in home and "2048" in home
 
-        screen = await _open_2048(alice)
+        screen = await open_2048(alice)
         assert _moves(screen) == 0
         before = screen
         for key in ("left", "up", "right", "down", "left", "up"):
@@ -63,7 +59,7 @@ async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
                          TIMEOUT, lambda: "alice's seat to be released")
         await wait_until(lambda: not process_alive(alice_pid), TIMEOUT,
                          lambda: "alice's process to end")
-        await _open_2048(bob)
+        await open_2048(bob)
         bob.press("left", "up", "right", "down")
         await bob.wait_for(lambda text: _moves(text) >= 1)
         conn_b.close()
@@ -93,7 +89,7 @@ async def test_each_player_has_their_own_saves() -> None:
     async with running_arcade() as (arcade, port):
         conn = await connect(port, "dora")
         dora = await open_player(conn)
-        await _open_2048(dora)
+        await open_2048(dora)
         for key in ("left", "up", "right", "down", "left"):
             dora.press(key)
         await dora.wait_for(lambda text: _moves(text) >= 2)
@@ -107,14 +103,14 @@ async def test_each_player_has_their_own_saves() -> None:
         # Another player starts afresh ...
         conn = await connect(port, "eve")
         eve = await open_player(conn)
-        screen = await _open_2048(eve)
+        screen = await open_2048(eve)
         assert _moves(screen) == 0
         conn.close()
 
         # ... and Dora gets her game back.
         conn = await connect(port, "dora")
         dora = await open_player(conn)
-        screen = await _open_2048(dora)
+        screen = await open_2048(dora)
         assert _moves(screen) == played
         conn.close()
 
@@ -130,10 +126,29 @@ async def test_twenty_players_at_once() -> None:
         players = await asyncio.gather(*(one(number) for number in range(20)))
         assert len(arcade.seats) == 20
         assert len({seat.pid for seat in arcade.seats.values()}) == 20
-        for _, player in players:
-            player.press("down", "enter")
-        for _, player in players:
-            await player.wait_for("Moves")  # every one of them is in 2048 now
+        await asyncio.gather(*(open_2048(player) for _, player in players))
         for conn, _ in players:
             conn.close()
         await wait_until(lambda: not arcade.seats, TIMEOUT, lambda: "every seat released")
+
+
+async def test_the_players_terminal_decides_the_glyphs() -> None:
+    from tui.terminal import _is_cp437_safe
+
+    async with running_arcade() as (arcade, port):
+        async with await connect(port, "vera") as conn:
+            console = await open_player(conn, term="linux")
+            await open_2048(console)
+            console.press("left", "up", "ctrl+q")
+            await asyncio.wait_for(console.closed.wait(), TIMEOUT)
+        text = bytes(console.raw).decode("utf-8")
+        assert not {char for char in text if not _is_cp437_safe(char)}
+        assert "│" in text  # box drawings survive on the console
+
+        # OpenSSH: ssh -o SetEnv=TERMARCADE_GLYPHS=ascii ...
+        async with await connect(port, "walt") as conn:
+            old = await open_player(conn, env={"TERMARCADE_GLYPHS": "ascii"})
+            await open_2048(old)
+            old.press("ctrl+q")
+            await asyncio.wait_for(old.closed.wait(), TIMEOUT)
+        assert bytes(old.raw).isascii()

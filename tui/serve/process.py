@@ -16,6 +16,10 @@ The cost is memory, kept low with a fork server (:mod:`multiprocessing`'s ``fork
 imports Textual and the app once: each session is a fork of it, sharing those pages
 copy-on-write, and starts in milliseconds instead of re-importing everything.
 
+As with any ``multiprocessing`` start method but ``fork``, a session process first re-imports
+the server's main module under another name: the ``termarcade`` command and ``python -m tui``
+are safe; a script that starts a server itself needs the ``if __name__ == "__main__":`` guard.
+
 The server keeps its copy of the terminal's slave side open for the whole session, so the
 master never reports a hang-up early; the process's exit (its sentinel) ends the session, after
 the last bytes it wrote (the "leave the alternate screen" sequence) have been forwarded.
