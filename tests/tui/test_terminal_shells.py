@@ -3,7 +3,6 @@ the shell's screen given back intact after playing and resizing inside tmux."""
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import sys
