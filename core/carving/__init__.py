@@ -22,7 +22,10 @@ from __future__ import annotations
 
 from .closure import Closure, ClosureTooLarge, compute_closure
 from .formula import Formula, Operator, formula_from_str, operator_from_str
+from .game import GAME
+from .generator import Generated, generate
 from .level import DENSITY_READINGS, Level, Target, level_from_json, level_to_json
+from .solver import SolveResult, hint, solve
 from .state import (
     PHASES,
     State,
@@ -45,9 +48,12 @@ __all__ = [
     "ClosureTooLarge",
     "DENSITY_READINGS",
     "Formula",
+    "GAME",
+    "Generated",
     "Level",
     "Operator",
     "PHASES",
+    "SolveResult",
     "State",
     "Target",
     "World",
@@ -59,11 +65,14 @@ __all__ = [
     "extend",
     "finish",
     "formula_from_str",
+    "generate",
+    "hint",
     "initial_state",
     "level_from_json",
     "level_to_json",
     "operator_from_str",
     "path_steps",
+    "solve",
     "succession_candidates",
     "suggest_path",
     "winning_component",

@@ -90,11 +90,11 @@ class _Saturation:
         self.dropped_concl: set[int] = set()
         self.queue: list[int] = []
         self.queued: set[int] = set()
-        # Indexes over the Δ formulas already in F.
-        self.d23: defaultdict[int, list[int]] = defaultdict(list)  # y*n+z -> [x]  for Δ(x,y,z)
-        self.d12: defaultdict[int, list[int]] = defaultdict(list)  # x*n+y -> [z]
-        self.d1: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # x -> [(y,z)]
-        self.d2: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # y -> [(x,z)]
+        # Indexes over the Δ formulas already in F, each entry carrying the formula's code.
+        self.d23: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # y*n+z -> [(x, f)]
+        self.d12: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # x*n+y -> [(z, f)]
+        self.d1: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # x -> [(y, z, f)]
+        self.d2: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # y -> [(x, z, f)]
 
     def code(self, kind: int, x: int, y: int, z: int) -> int:
         """Integer code of a formula (kind 0 = Δ, 1 = ∇)."""
@@ -125,7 +125,7 @@ class _Saturation:
             else:
                 self.dropped_rot.add(self.code(kind, y, z, x))
             if kind == 0:
-                self._add_delta(x, y, z)
+                self._add_delta(f, x, y, z)
             else:
                 self._add_nabla(x, y, z)
             if len(self.formulas) + len(self.edges) > self.limit:
@@ -134,72 +134,80 @@ class _Saturation:
                 )
 
     # -- joins -------------------------------------------------------------------------------
+    #
+    # A triangle is (a,b,c,x,y,z) with d1 = Δ(a,x,y), d2 = Δ(b,y,z), d3 = Δ(c,z,x) in F; the
+    # loops below carry the premises' codes along so that nothing is re-encoded per match.
 
-    def _add_delta(self, p: int, q: int, r: int) -> None:
-        """Index Δ(p,q,r), then find every instance it completes, in each premise position."""
+    def _add_delta(self, f: int, p: int, q: int, r: int) -> None:
+        """Index Δ(p,q,r) (code ``f``), then find every instance it completes, in each
+        premise position."""
         n = self.n
-        self.d23[q * n + r].append(p)
-        self.d12[p * n + q].append(r)
-        self.d1[p].append((q, r))
-        self.d2[q].append((p, r))
-        d23 = self.d23
+        d2, d23 = self.d2, self.d23
+        d23[q * n + r].append((p, f))
+        self.d12[p * n + q].append((r, f))
+        self.d1[p].append((q, r, f))
+        d2[q].append((p, r, f))
+        found = self._triangle
         # As d1 = Δ(a,x,y): d2 = Δ(b,y,z), d3 = Δ(c,z,x).
         a, x, y = p, q, r
-        for b, z in self.d2.get(y, ()):
-            for c in d23.get(z * n + x, ()):
-                self._triangle(a, b, c, x, y, z)
+        for b, z, f2 in d2.get(y, ()):
+            for c, f3 in d23.get(z * n + x, ()):
+                found(a, b, c, x, y, z, f, f2, f3)
         # As d2 = Δ(b,y,z): d3 = Δ(c,z,x), d1 = Δ(a,x,y).
         b, y, z = p, q, r
-        for c, x in self.d2.get(z, ()):
-            for a in d23.get(x * n + y, ()):
-                self._triangle(a, b, c, x, y, z)
+        for c, x, f3 in d2.get(z, ()):
+            for a, f1 in d23.get(x * n + y, ()):
+                found(a, b, c, x, y, z, f1, f, f3)
         # As d3 = Δ(c,z,x): d1 = Δ(a,x,y), d2 = Δ(b,y,z).
         c, z, x = p, q, r
-        for a, y in self.d2.get(x, ()):
-            for b in d23.get(y * n + z, ()):
-                self._triangle(a, b, c, x, y, z)
+        for a, y, f1 in d2.get(x, ()):
+            for b, f2 in d23.get(y * n + z, ()):
+                found(a, b, c, x, y, z, f1, f2, f)
         # As the base d_b = Δ(x,y,z) of Ω: any triangle on (x,y,z).
         x, y, z = p, q, r
         bs, cs = d23.get(y * n + z), d23.get(z * n + x)
         if bs and cs:
-            for a in d23.get(x * n + y, ()):
-                for b in bs:
-                    for c in cs:
-                        self._omega(a, b, c, x, y, z)
+            omega = self._omega
+            for a, f1 in d23.get(x * n + y, ()):
+                for b, f2 in bs:
+                    for c, f3 in cs:
+                        omega(a, b, c, f, f1, f2, f3)
 
     def _add_nabla(self, a: int, b: int, c: int) -> None:
         """Find every Θ instance whose ∇(a,b,c) premise just arrived."""
         n = self.n
-        delta = self.formulas
-        for x, y in self.d1.get(a, ()):
-            for z in self.d12.get(b * n + y, ()):
-                if self.code(0, c, z, x) in delta:
-                    self._theta(a, b, c, x, y, z)
+        formulas, d12 = self.formulas, self.d12
+        for x, y, f1 in self.d1.get(a, ()):
+            for z, f2 in d12.get(b * n + y, ()):
+                f3 = (c * n + z) * n + x  # Δ(c,z,x)
+                if f3 in formulas:
+                    self._theta(a, b, c, x, y, z, f1, f2, f3)
 
-    def _triangle(self, a: int, b: int, c: int, x: int, y: int, z: int) -> None:
-        """A triangle Δ(a,x,y), Δ(b,y,z), Δ(c,z,x) is in F: try Θ and Ω on it."""
-        if self.code(1, a, b, c) in self.formulas:
-            self._theta(a, b, c, x, y, z)
-        if self.code(0, x, y, z) in self.formulas:
-            self._omega(a, b, c, x, y, z)
+    def _triangle(self, a: int, b: int, c: int, x: int, y: int, z: int,
+                  f1: int, f2: int, f3: int) -> None:
+        """A triangle is in F: Θ when ∇(a,b,c) is in F, Ω when Δ(x,y,z) is."""
+        n = self.n
+        if self.n3 + (a * n + b) * n + c in self.formulas:
+            self._theta(a, b, c, x, y, z, f1, f2, f3)
+        base = (x * n + y) * n + z
+        if base in self.formulas:
+            self._omega(a, b, c, base, f1, f2, f3)
 
-    def _premises(self, a: int, b: int, c: int, x: int, y: int, z: int) -> tuple[int, int, int]:
-        return self.code(0, a, x, y), self.code(0, b, y, z), self.code(0, c, z, x)
-
-    def _theta(self, a: int, b: int, c: int, x: int, y: int, z: int) -> None:
-        concl = self.code(0, x, y, z)
+    def _theta(self, a: int, b: int, c: int, x: int, y: int, z: int,
+               f1: int, f2: int, f3: int) -> None:
+        concl = (x * self.n + y) * self.n + z
         if not self.typed(0, x, y, z):
             self.dropped_concl.add(concl)
             return
-        self.edges.add((self.code(1, a, b, c), *self._premises(a, b, c, x, y, z), concl))
+        self.edges.add((self.n3 + (a * self.n + b) * self.n + c, f1, f2, f3, concl))
         self.push(concl)
 
-    def _omega(self, a: int, b: int, c: int, x: int, y: int, z: int) -> None:
-        concl = self.code(1, a, b, c)
+    def _omega(self, a: int, b: int, c: int, base: int, f1: int, f2: int, f3: int) -> None:
+        concl = self.n3 + (a * self.n + b) * self.n + c
         if not self.typed(1, a, b, c):
             self.dropped_concl.add(concl)
             return
-        self.edges.add((self.code(0, x, y, z), *self._premises(a, b, c, x, y, z), concl))
+        self.edges.add((base, f1, f2, f3, concl))
         self.push(concl)
 
 
@@ -242,7 +250,9 @@ def compute_closure(level: Level, *, limit: int = DEFAULT_LIMIT) -> Closure:
         return out
 
     formulas = frozenset(map(decode, sat.formulas))
-    edges = frozenset(Operator(*map(decode, e)) for e in sat.edges)
+    # Every entry of an edge is in F*, so it is in the cache already.
+    make, get = Operator._make, cache.__getitem__
+    edges = frozenset([make(map(get, e)) for e in sat.edges])
     return Closure(
         formulas,
         edges,

@@ -44,6 +44,7 @@ from .state import (
     initial_state,
     path_steps,
     succession_candidates,
+    winning_component,
 )
 from .world import World, world_of
 
@@ -281,11 +282,16 @@ def _formula(text: Any, what: str) -> Formula:
 
 
 def _rebuild(state: State, data: dict) -> State:
-    """Restore the path phase by replaying the saved path (so it is checked like play)."""
+    """Check the phase against the edges, and restore the path phase by replaying the saved
+    path (so it is checked exactly like play)."""
     pending, path = data["pending"], _list(data["path"], "path")
     if state.phase != "path":
         if pending is not None or path:
             raise ValueError("only the path phase has a pending edge and a path")
+        if state.phase == "succession" and state.base not in succession_candidates(state):
+            raise ValueError("succession is due only when the base point has no generating edge")
+        if state.phase == "won" and winning_component(state) is None:
+            raise ValueError("a won state needs a component isomorphic to the target")
         return state
     if pending is None:
         raise ValueError("the path phase needs its pending edge")

@@ -20,8 +20,9 @@ from 2, and from 2 everything it can from 3 (step by step, the successor states 
 order). So the decision only needs, per vertex, the best state a walk from ρ can reach it in —
 a monotone propagation where every vertex improves at most four times — and "a legal path
 exists" is: some vertex of the new edge is reached in 0, 1 or 2 *before* the new edge is first
-used, since one more V step from those states is never a violation. That makes the decision O(Σ|V(e)|) for the whole
-graph and, once the levels of a state are known, one set test per candidate edge.
+used, since one more V step from those states is never a violation. That makes the decision
+O(Σ|V(e)|) for the whole graph and, once the levels of a state are known, one set test per
+candidate edge.
 
 The same reasoning backwards gives, per vertex, the worst state from which the new edge can
 still be used legally (:func:`completion_levels`); the path builder offers exactly the steps

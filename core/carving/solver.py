@@ -28,7 +28,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations, product
 from typing import Optional, Union
 
@@ -52,7 +51,7 @@ from .state import (
 from .symmetry import Symmetry, canonical_key, symmetries
 from .world import World
 
-__all__ = ["SolveResult", "hint", "solve", "vertex_set_options"]
+__all__ = ["SolveResult", "hint", "realisations", "solve", "vertex_sets"]
 
 DEFAULT_MAX_STATES = 20_000
 """Default bound on the states the solver keeps."""
@@ -88,27 +87,39 @@ class SolveResult:
     """Seconds spent."""
 
 
-@lru_cache(maxsize=16)
-def vertex_set_options(world: World) -> tuple[tuple[tuple[int, ...], tuple[Operator, ...]], ...]:
-    """Every vertex set a constructed edge can have, with the tuples realising it.
+def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
+    """Every vertex set a constructed edge can have: one ∇ and one to four Δ of F*.
 
     Args:
         world: The world.
 
-    Returns:
-        ``(sorted vertex ids, realisations in a fixed order)`` per set: one ∇ and one to four
-        Δ of F*; realisations are the Θ then Ω tuples whose entries cover exactly the set.
+    Yields:
+        Sorted vertex-id tuples (lazily: the count grows as |F*_∇|·|F*_Δ|^4).
     """
-    vertices = world.vertices
-    out = []
     for n in world.nablas:
         for k in range(1, 5):
             for ds in combinations(world.deltas, k):
-                fs = [vertices[d] for d in ds]
-                fours = [p for p in product(fs, repeat=4) if len(set(p)) == k]
-                ops = [Operator(vertices[n], *p) for p in fours] + [Operator(*p, vertices[n]) for p in fours]
-                out.append((tuple(sorted((n, *ds))), tuple(ops)))
-    return tuple(out)
+                yield tuple(sorted((n, *ds)))
+
+
+def realisations(world: World, vset: tuple[int, ...]) -> Iterator[Operator]:
+    """The operators whose entries cover exactly ``vset``: Θ tuples, then Ω tuples.
+
+    Args:
+        world: The world.
+        vset: A set from :func:`vertex_sets`.
+
+    Yields:
+        Operators in a fixed order.
+    """
+    vertices = world.vertices
+    nabla = next(vertices[v] for v in vset if not vertices[v].is_delta)
+    deltas = [vertices[v] for v in vset if vertices[v].is_delta]
+    fours = [p for p in product(deltas, repeat=4) if len(set(p)) == len(deltas)]
+    for p in fours:
+        yield Operator(nabla, *p)
+    for p in fours:
+        yield Operator(*p, nabla)
 
 
 class _Search:
@@ -160,10 +171,11 @@ class _Search:
         present: dict[tuple[int, ...], Operator] = {}
         for op in sorted(state.virtual):
             present.setdefault(tuple(sorted(world.verts_of(op))), op)
-        for vset, ops in vertex_set_options(world):
+        for vset in vertex_sets(world):
             if self._interrupted():
                 return
-            fresh = next((op for op in ops if op not in world.eid and op not in state.virtual), None)
+            fresh = next((op for op in realisations(world, vset)
+                          if op not in world.eid and op not in state.virtual), None)
             for op in (fresh, present.get(vset)):
                 if op is None:
                     continue

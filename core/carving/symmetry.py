@@ -56,7 +56,7 @@ def _renamings(world: World, cap: int) -> Iterable[dict[str, str]]:
         if count >= cap:
             return
         count += 1
-        yield {v: w for g, p in zip(groups, choice) for v, w in zip(g, p)}
+        yield {v: w for g, p in zip(groups, choice, strict=True) for v, w in zip(g, p, strict=True)}
 
 
 def symmetries(world: World, cap: int = DEFAULT_CAP) -> tuple[Symmetry, ...]:

@@ -126,6 +126,14 @@ def test_without_a_legal_path_the_new_edge_stays_virtual():
     assert len(s.tree) == 6 and s.base == Dg("x")
 
 
+def test_naming_a_present_virtual_edge_again_adds_nothing():
+    s = GAME.initial(level("xyz"))
+    a = omega(Dg("z"), Dg("z"), Dg("z"), Dg("z"), Ng("y"))
+    once = GAME.apply(s, Construct(a))
+    twice = GAME.apply(once, Construct(a))  # E' = E_t: still no legal path, nothing changes
+    assert twice.virtual == once.virtual == {a} and twice.tree == once.tree and twice.steps == 2
+
+
 def test_an_edge_holding_the_base_point_can_be_removed_alone():
     s = GAME.initial(level())
     e = theta(Ng("y"), Dg("x"), Dg("x"), Dg("x"), Dg("x"))
@@ -330,6 +338,8 @@ def test_state_codec_round_trip_mid_path():
     ({"pending": str(th("x"))}, "only the path phase"),
     ({"path": [["x", "y"]]}, "only the path phase"),
     ({"steps": -1}, "steps"),
+    ({"phase": "succession"}, "no generating edge"),
+    ({"phase": "won"}, "isomorphic"),
     ({"extra": 1}, "exactly the keys"),
 ])
 def test_bad_state_json(change, message):
@@ -353,7 +363,9 @@ def test_move_codec():
         data = json.loads(json.dumps(GAME.move_to_json(move)))
         assert GAME.move_from_json(s, data) == move
         assert isinstance(GAME.describe_move(s, move), str)
-    for bad in ({"kind": "jump"}, {"kind": "finish", "x": 1}, {"kind": "construct", "edge": "D(x,x,x)"}, "finish"):
+    bad_moves = ({"kind": "jump"}, {"kind": "finish", "x": 1},
+                 {"kind": "construct", "edge": "D(x,x,x)"}, "finish")
+    for bad in bad_moves:
         with pytest.raises(ValueError):
             GAME.move_from_json(s, bad)
 

@@ -8,7 +8,6 @@ import pytest
 
 from core.carving import (
     Formula,
-    Level,
     Operator,
     Target,
     formula_from_str,

@@ -140,3 +140,18 @@ def test_limits_and_cancellation_give_unknown():
     assert cancelled.status == "unknown" and cancelled.reason == "cancelled"
     timed = solve(level, time_limit=0.05)
     assert timed.status == "unknown" and timed.elapsed < 5
+
+
+def test_vertex_sets_and_their_realisations():
+    from core.carving.solver import realisations, vertex_sets
+
+    world = world_of(one_type("xyz"))
+    sets = list(vertex_sets(world))
+    assert len(sets) == 3 * (3 + 3 + 1)  # one ∇ of three, and 1, 2 or 3 of the three Δ
+    surjections = {1: 1, 2: 14, 3: 36}  # maps from four slots onto k formulas
+    for vset in sets:
+        ops = list(realisations(world, vset))
+        k = len(vset) - 1
+        assert len(ops) == len(set(ops)) == 2 * surjections[k]
+        for op in ops:
+            assert op.kind is not None and sorted(world.vid[f] for f in set(op)) == list(vset)
