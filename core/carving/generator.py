@@ -199,7 +199,7 @@ def generate(
         spec = _language(rng, variables, types, axioms)
         draft = Level(target=_PLACEHOLDER, density=density, **spec)
         try:
-            compute_closure(draft, limit=MAX_CLOSURE)  # also warms world_of's input check
+            compute_closure(draft, limit=MAX_CLOSURE)  # keep generated closures small
         except ClosureTooLarge:
             continue
         found = _play(rng, draft, steps, seed, min_edges)
