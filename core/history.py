@@ -1,94 +1,96 @@
 """Undo/redo history of immutable game states.
 
-A :class:`History` is itself immutable: every operation returns a new ``History``. Screens keep
-one ``History`` per game in progress and render ``history.current``; undo and redo only move
-an index, so they are O(1), and pushing after an undo drops the redo branch (the usual editor
-behaviour).
+A :class:`History` is itself immutable: every operation returns a new ``History``. It never
+drops a state: saves are built from it (every move from the level's start), so a history
+that forgot its oldest states would make a long game resume from a truncated move list.
+
+The past and the redo branch are persistent linked lists (``(item, rest)`` cells), so push,
+undo and redo are O(1) whatever the length of the game, and histories that share a past share
+its cells.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Generic, Iterator, TypeVar
+from typing import Any, Generic, Iterator, Optional, TypeVar
+
+__all__ = ["History"]
 
 S = TypeVar("S")
 
-DEFAULT_MAX_LEN = 10_000
-"""How many states a history keeps by default before dropping the oldest."""
+_Cells = Optional[tuple]
+"""A linked list: None, or ``(item, rest)``."""
 
 
-@dataclass(frozen=True, slots=True)
+def _items(cells: _Cells) -> list[Any]:
+    out: list[Any] = []
+    while cells is not None:
+        out.append(cells[0])
+        cells = cells[1]
+    return out
+
+
+@dataclass(frozen=True, slots=True, eq=False)
 class History(Generic[S]):
-    """A bounded, immutable list of states with a cursor.
+    """A list of states with a cursor; nothing is ever dropped except a redo branch.
+
+    Histories compare by identity: comparing two long linked lists structurally would be
+    slow (and deep); compare ``states`` when that is what you mean.
 
     Attributes:
-        states: The states from oldest to newest (never empty).
-        index: Position of the current state in ``states``.
-        max_len: The most states kept; pushing beyond it drops the oldest ones.
+        current: The state under the cursor.
+        initial: The first state of the history.
+        index: How many states come before the cursor (the moves on the current line).
+        size: How many states the history holds (the redo branch included).
     """
 
-    states: tuple[S, ...]
-    """The states from oldest to newest (never empty)."""
+    current: S
+    """The state under the cursor."""
+    initial: S
+    """The first state."""
     index: int = 0
-    """Position of the current state in ``states``."""
-    max_len: int = DEFAULT_MAX_LEN
-    """The most states kept; the oldest are dropped first."""
-
-    def __post_init__(self) -> None:
-        if not isinstance(self.states, tuple):
-            raise TypeError("History.states must be a tuple")
-        if not self.states:
-            raise ValueError("History needs at least one state")
-        if self.max_len < 1:
-            raise ValueError("History.max_len must be at least 1")
-        if len(self.states) > self.max_len:
-            raise ValueError("History holds more states than max_len")
-        if not 0 <= self.index < len(self.states):
-            raise ValueError("History.index out of range")
+    """States before the cursor."""
+    size: int = 1
+    """States in all."""
+    _past: _Cells = None
+    """States before the cursor, most recent first."""
+    _future: _Cells = None
+    """The redo branch, next first."""
 
     @classmethod
-    def start(cls, state: S, max_len: int = DEFAULT_MAX_LEN) -> History[S]:
+    def start(cls, state: S) -> History[S]:
         """Begin a history with a single state.
 
         Args:
             state: The initial state.
-            max_len: The most states to keep.
 
         Returns:
             A history whose current state is ``state``.
         """
-        return cls((state,), 0, max_len)
-
-    @property
-    def current(self) -> S:
-        """The state under the cursor."""
-        return self.states[self.index]
-
-    @property
-    def initial(self) -> S:
-        """The oldest state still kept (what a restart goes back to if nothing was dropped)."""
-        return self.states[0]
+        return cls(state, state)
 
     @property
     def can_undo(self) -> bool:
         """True when there is an older state to go back to."""
-        return self.index > 0
+        return self._past is not None
 
     @property
     def can_redo(self) -> bool:
         """True when an undone state can be restored."""
-        return self.index < len(self.states) - 1
+        return self._future is not None
 
     @property
     def moves(self) -> int:
-        """How many pushes separate the current state from the oldest kept state."""
+        """How many pushes separate the current state from the first one."""
         return self.index
 
-    def push(self, state: S) -> History[S]:
-        """Record a new state after the current one.
+    @property
+    def states(self) -> tuple[S, ...]:
+        """Every state, oldest first, the redo branch included (O(size))."""
+        return tuple(reversed(_items(self._past))) + (self.current,) + tuple(_items(self._future))
 
-        States after the cursor (the redo branch) are discarded. When the history would exceed
-        ``max_len`` the oldest states are dropped.
+    def push(self, state: S) -> History[S]:
+        """Record a new state after the current one; the redo branch is discarded.
 
         Args:
             state: The new current state.
@@ -96,30 +98,29 @@ class History(Generic[S]):
         Returns:
             The new history.
         """
-        states = self.states[: self.index + 1] + (state,)
-        if len(states) > self.max_len:
-            states = states[len(states) - self.max_len :]
-        return History(states, len(states) - 1, self.max_len)
+        return History(state, self.initial, self.index + 1, self.index + 2,
+                       (self.current, self._past), None)
 
     def undo(self) -> History[S]:
         """Step back one state; a no-op (same object) when nothing can be undone."""
-        if not self.can_undo:
+        if self._past is None:
             return self
-        return History(self.states, self.index - 1, self.max_len)
+        previous, rest = self._past
+        return History(previous, self.initial, self.index - 1, self.size, rest,
+                       (self.current, self._future))
 
     def redo(self) -> History[S]:
         """Step forward one state; a no-op (same object) when nothing can be redone."""
-        if not self.can_redo:
+        if self._future is None:
             return self
-        return History(self.states, self.index + 1, self.max_len)
-
-    def reset(self) -> History[S]:
-        """Go back to the oldest kept state, forgetting everything after it."""
-        return History((self.states[0],), 0, self.max_len)
+        following, rest = self._future
+        return History(following, self.initial, self.index + 1, self.size,
+                       (self.current, self._past), rest)
 
     def __len__(self) -> int:
-        return len(self.states)
+        return self.size
 
     def __iter__(self) -> Iterator[S]:
         """Iterate over the states up to and including the current one (the played line)."""
-        return iter(self.states[: self.index + 1])
+        yield from reversed(_items(self._past))
+        yield self.current

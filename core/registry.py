@@ -66,8 +66,8 @@ class GameInfo:
             in the app yet).
         generators: ``"module:attr"`` of a mapping ``name -> core generator`` (seeded level
             generators), or None.
-        help: ``"package:resource"`` of the game's help page (markdown); default
-            ``tui.help:<id>.md``.
+        help: ``"package:path"`` of the game's help page (markdown) inside an installed
+            package; default ``tui:help/<id>.md``.
         order: Position on the home screen (smaller first; ties by title).
         extra: Free-form settings a game's own parts may read.
     """
@@ -89,7 +89,7 @@ class GameInfo:
     generators: Optional[str] = None
     """``"module:attr"`` of the generators mapping, or None."""
     help: Optional[str] = None
-    """``"package:resource"`` of the help page (default ``tui.help:<id>.md``)."""
+    """``"package:path"`` of the help page (default ``tui:help/<id>.md``)."""
     order: int = 100
     """Position on the home screen."""
     extra: dict[str, Any] = field(default_factory=dict)
@@ -106,7 +106,7 @@ class GameInfo:
     @property
     def help_ref(self) -> str:
         """The help page reference, with the default filled in."""
-        return self.help or f"tui.help:{self.id}.md"
+        return self.help or f"tui:help/{self.id}.md"
 
     @property
     def playable(self) -> bool:

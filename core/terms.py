@@ -43,6 +43,7 @@ __all__ = [
     "parse_path",
     "short_str",
     "from_str",
+    "differences",
 ]
 
 CONST = 0
@@ -624,3 +625,38 @@ def from_str(text: str) -> Term:
                     frames[-1][1].append(compound(fname, tuple(kids)))
                 continue
             raise ValueError(f"not a canonical term: expected ',' or ')' at offset {i}")
+
+
+def differences(old: Term, new: Term, limit: int = 1000) -> list[Path]:
+    """The positions of ``new`` where it differs from ``old``, as small as possible.
+
+    Walking both terms from the root: where the subterms are the same node there is no
+    difference; where the heads agree (kind, name, arity) the children are compared; anywhere
+    else the whole subterm of ``new`` at that position is a difference.
+
+    Args:
+        old: The term compared against (e.g. the current term).
+        new: The term whose differing positions are wanted (e.g. the target).
+        limit: Stop after this many differences (huge terms stay cheap).
+
+    Returns:
+        Paths into ``new``, in pre-order.
+    """
+    out: list[Path] = []
+    # Positions travel as parent links ((parent link, index) or None), turned into paths only
+    # for the differences, so a deep chain of equal heads costs O(depth), not O(depth²).
+    stack: list[tuple[Term, Term, Optional[tuple]]] = [(old, new, None)]
+    while stack and len(out) < limit:
+        a, b, link = stack.pop()
+        if a is b:
+            continue
+        if a.kind == b.kind and a.name == b.name and len(a.args) == len(b.args) and b.args:
+            for i in range(len(b.args) - 1, -1, -1):
+                stack.append((a.args[i], b.args[i], (link, i)))
+        else:
+            steps: list[int] = []
+            while link is not None:
+                steps.append(link[1])
+                link = link[0]
+            out.append(tuple(reversed(steps)))
+    return out

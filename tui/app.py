@@ -1,12 +1,14 @@
 """The termarcade Textual app: home screen, help, quitting, and starting games.
 
-Games plug in through :mod:`core.registry`: the home screen imports a game's ``start(app)`` only
-when the player picks it, so a broken or missing game shows a notification instead of
+Games plug in through :mod:`core.registry`: the home screen lists the registered games, and
+a game's engine and screen are imported only when the player picks it (through
+:class:`tui.launch.Launcher`), so a broken or missing game shows a notification instead of
 bringing the arcade down.
 
-Screens tell the app which help page belongs to them with a ``HELP_TOPIC`` class attribute
-(``"termcraft"`` renders ``tui/help/termcraft.md``); ``?`` and ``f1`` open it from anywhere.
-Game screens set :attr:`ArcadeApp.game_in_progress` so that quitting asks for confirmation.
+Screens tell the app which help page belongs to them with a ``HELP_TOPIC`` attribute
+(``"termcraft"`` renders the game's help page); ``?`` and ``f1`` open it from anywhere. Game
+screens keep :attr:`ArcadeApp.game_in_progress` up to date so that quitting asks first. The
+command palette (``ctrl+p``) offers the current screen's actions by name.
 
 Colours: the stylesheet uses theme variables only, and Textual itself honours ``NO_COLOR``
 (it renders monochrome when the variable is set), so the app stays readable in 16 colours and
@@ -15,19 +17,17 @@ without colour.
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar, Iterable, Optional, cast
 
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 
 from core import registry
-from core.registry import RegistryError
+from core.registry import GameInfo, RegistryError
 from tui.store import KEYMAP_SETTING, Store
 
-__all__ = ["ArcadeApp"]
-
-"""Store setting with ``{binding_id: keys}`` overrides (see README, "Key bindings")."""
+__all__ = ["ArcadeApp", "arcade_of"]
 
 
 class ArcadeApp(App[None]):
@@ -36,6 +36,9 @@ class ArcadeApp(App[None]):
     Args:
         start_game: Game id to open straight away (``termarcade play GAME``), or None for the
             home screen only.
+        level_file: A level file to play (``termarcade play GAME FILE``); its levels appear
+            as a source of the game's level select.
+        level: With ``level_file``: open its level N (1-based) at once.
         store: The store to use; by default the one in the user data directory
             (``TERMARCADE_DATA_DIR`` overrides it).
     """
@@ -57,14 +60,22 @@ class ArcadeApp(App[None]):
         ),
     ]
 
-    def __init__(self, start_game: str | None = None, store: Store | None = None) -> None:
+    def __init__(self, start_game: str | None = None, *, level_file: str | None = None,
+                 level: int | None = None, store: Store | None = None) -> None:
         super().__init__()
         self.start_game_id = start_game
         """Game to open after the home screen is shown."""
+        self.level_file = level_file
+        """A level file to offer (and open) in that game."""
+        self.level_number = level
+        """The level of ``level_file`` to open first (1-based)."""
         self.store = store if store is not None else Store()
-        """Progress, saves, best scores and settings."""
+        """Progress, saves, best scores, own levels and settings."""
         self.game_in_progress = False
-        """Set by game screens while a game has unsaved progress; quitting then asks first."""
+        """Kept up to date by game screens: quitting asks first while it is True."""
+        self.served = False
+        """True when the app runs for a remote player (``serve``): nothing touches the
+        host's files by path (export goes to the player's own levels)."""
 
     def get_default_screen(self) -> Screen[object]:
         """The home screen is the bottom of the screen stack."""
@@ -78,6 +89,8 @@ class ArcadeApp(App[None]):
         if isinstance(keymap, dict) and keymap:
             self.set_keymap({str(key): str(value) for key, value in keymap.items()})
         self.show_store_warnings()
+        for problem in registry.problems():
+            self.notify(problem, title="Games", severity="warning", timeout=10)
         if self.start_game_id is not None:
             self.call_after_refresh(self.start_game, self.start_game_id)
 
@@ -87,8 +100,12 @@ class ArcadeApp(App[None]):
             self.notify(message, title="Storage", severity="warning", timeout=10)
         self.store.warnings.clear()
 
+    def game_info(self, game_id: str) -> Optional[GameInfo]:
+        """The registration of a game (None when no game has that id)."""
+        return registry.get(game_id)
+
     def start_game(self, game_id: str) -> bool:
-        """Start a game by id through its starter.
+        """Open a game's level select (and its newest game in progress, if any).
 
         Args:
             game_id: A registered game id (:mod:`core.registry`).
@@ -96,26 +113,32 @@ class ArcadeApp(App[None]):
         Returns:
             True if the game started; otherwise the player gets a notification.
         """
-        entry = registry.get(game_id)
-        if entry is None:
-            self.notify(f"Unknown game {game_id!r}.", severity="error")
-            return False
+        from tui.launch import launcher_for
+
+        info = registry.get(game_id)
+        title = info.title if info is not None else game_id
+        file_pack = None
         try:
-            start = entry.load("screen")
+            if self.level_file is not None and game_id == self.start_game_id:
+                file_pack = self._load_level_file(self.level_file)
+            launcher = launcher_for(self, game_id, file_pack)
+            launcher.start(self.level_number if file_pack is not None else None)
         except RegistryError as error:
-            self.notify(str(error), title=entry.title, severity="warning")
+            self.notify(str(error), title=title, severity="warning")
             return False
-        try:
-            start(self)
         except Exception as error:  # A game bug must not crash the arcade.
             self.log.error(f"starting {game_id} failed", error)
-            self.notify(
-                f"{entry.title} failed to start ({type(error).__name__}: {error}).",
-                title=entry.title,
-                severity="error",
-            )
+            render = getattr(error, "render", None)
+            text = render() if callable(render) else f"{type(error).__name__}: {error}"
+            self.notify(f"{title} failed to start ({text}).", title=title, severity="error")
             return False
         return True
+
+    @staticmethod
+    def _load_level_file(path: str) -> tuple[str, Any]:
+        from grammar.levels import load_pack_file
+
+        return path, load_pack_file(path)
 
     def action_help(self) -> None:
         """Open the help page of the current screen (``HELP_TOPIC``, else the arcade's)."""
@@ -141,10 +164,47 @@ class ArcadeApp(App[None]):
                 self.exit()
 
         self.push_screen(
-            ConfirmModal("A game is in progress. Quit termarcade?", yes="Quit", no="Stay"),
+            ConfirmModal("A game is in progress (it is saved). Quit termarcade?",
+                         yes="Quit", no="Stay"),
             decided,
         )
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        """The command palette: the current screen's actions by name, then the app's own.
+
+        Quit goes through :meth:`action_request_quit` (it asks while a game is in progress).
+        """
+        seen: set[str] = set()
+        for active in screen.active_bindings.values():
+            binding = active.binding
+            if binding.action in seen or not active.enabled or not binding.description:
+                continue
+            if binding.action.startswith(("digit(", "app.", "focus_", "cursor_")):
+                continue
+            seen.add(binding.action)
+            keys = binding.key_display or binding.key.split(",")[0]
+            node = active.node
+            yield SystemCommand(
+                binding.description,
+                (binding.tooltip or f"{binding.description} ({keys})"),
+                lambda node=node, action=binding.action: self.call_later(node.run_action, action),
+            )
+        yield SystemCommand("Help", "Help for this screen (?)", self.action_help)
+        yield SystemCommand("Quit", "Quit termarcade (asks first while a game is in progress)",
+                            self.action_request_quit)
+        for command in super().get_system_commands(screen):
+            if command.title not in ("Quit", "Help"):
+                yield command
 
     def on_unmount(self) -> None:
         """Close the store cleanly."""
         self.store.close()
+
+
+def arcade_of(node: Any) -> ArcadeApp:
+    """The running :class:`ArcadeApp` of a screen or widget, typed (no attribute probing).
+
+    Args:
+        node: A mounted screen or widget of the arcade.
+    """
+    return cast(ArcadeApp, node.app)

@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.closure import CongruenceClosure
-from core.terms import VAR, Term, format_path, free_vars, short_str, to_str
+from core.terms import VAR, Term, format_path, free_vars, short_str
 
-from .links import Link, path_of
+from .links import path_of
 from .state import Axiom, Ignored, Rule
 
 __all__ = ["Analysis", "analyze", "rules", "axioms", "warnings", "equivalence_class",

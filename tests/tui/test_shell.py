@@ -10,7 +10,10 @@ from tui.app import ArcadeApp
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
 from tui.screens.home import HomeScreen
-from tui.screens.level_select import LevelSelectScreen, PackInfo
+from tui.screens.level_select import LevelSelectScreen
+from tui.sources import LevelRef, Sources
+from core.levelpack import LevelPack
+from tests.toygame.engine import Level as ToyLevel
 
 pytestmark = pytest.mark.pilot
 
@@ -45,7 +48,7 @@ async def test_home_lists_registered_games_and_skips_unplayable_ones() -> None:
 
 
 def _record_starts(monkeypatch: pytest.MonkeyPatch, started: list[str]) -> None:
-    monkeypatch.setattr(GameInfo, "load", lambda self, part: lambda app: started.append(self.id))
+    monkeypatch.setattr(ArcadeApp, "start_game", lambda self, game_id: started.append(game_id))
 
 
 async def test_selecting_a_game_calls_its_starter(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -74,10 +77,10 @@ async def test_broken_starter_gives_notification_not_crash() -> None:
 
 
 async def test_starter_that_raises_gives_notification(monkeypatch: pytest.MonkeyPatch) -> None:
-    def explode(app: ArcadeApp) -> None:
+    def explode(self: object, level: object = None) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(GameInfo, "load", lambda self, part: explode)
+    monkeypatch.setattr("tui.launch.Launcher.start", explode)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("enter")
@@ -147,63 +150,76 @@ async def test_store_warnings_become_notifications(data_dir) -> None:
         assert app.store.warnings == []
 
 
+class FakeLauncher:
+    """What the level select needs of a launcher: the game, its sources, opening a level."""
+
+    def __init__(self, app: ArcadeApp, packs: list[tuple[str, LevelPack]]) -> None:
+        self.app = app
+        self.info = registry.get("termcraft")
+        self.sources = Sources(self.info, app.store, packs=packs)
+        self.opened: list[LevelRef] = []
+
+    def open(self, ref: LevelRef) -> bool:
+        self.opened.append(ref)
+        return True
+
+
 PACKS = [
-    PackInfo("basics", "Basics", [("b1", "First steps"), ("b2", "Second"), ("b3", "Third")]),
-    PackInfo("hard", "Hard", [("h1", "Ouch"), ("h2", "Double ouch")]),
+    ("basics", LevelPack("Basics", levels=tuple(ToyLevel(t, "21.") for t in
+                                                ("First steps", "Second", "Third")))),
+    ("hard", LevelPack("Hard", levels=(ToyLevel("Ouch", "321."), ToyLevel("Double ouch", "4321.")))),
 ]
 
 
-async def test_level_select_marks_solved_and_dismisses() -> None:
+async def test_level_select_marks_solved_and_opens_the_chosen_level() -> None:
     app = ArcadeApp()
-    results: list[object] = []
     async with app.run_test(size=(80, 24)) as pilot:
-        app.store.mark_solved("termcraft", "basics", "b2")
-        app.push_screen(LevelSelectScreen("termcraft", PACKS), results.append)
+        app.store.mark_solved("termcraft", "pack:basics", "Second", 3)
+        launcher = FakeLauncher(app, PACKS)
+        app.push_screen(LevelSelectScreen(launcher))
         await pilot.pause()
         screen = app.screen
         levels = screen.query_one("#levels")
         prompts = [str(levels.get_option_at_index(i).prompt) for i in range(levels.option_count)]
-        assert prompts == ["  1. First steps", "✓ 2. Second", "  3. Third"]
+        assert prompts == ["   1. First steps", "✓  2. Second   (best 3 moves)", "   3. Third"]
         packs = screen.query_one("#packs")
+        sources = [str(packs.get_option_at_index(i).prompt).split("\n")[0]
+                   for i in range(packs.option_count)]
+        assert sources == ["Basics", "Hard", "My levels"]  # "In progress" only when not empty
         assert "1/3 solved" in str(packs.get_option_at_index(0).prompt)
         await pilot.press("j", "j", "enter")
         await pilot.pause()
-        assert results == [("basics", 2)]
-
-        # Second pack via the pack list; q leaves with None.
-        app.push_screen(LevelSelectScreen("termcraft", PACKS), results.append)
+        assert launcher.opened == [LevelRef("pack:basics", "Third")]
+        # Second pack via the source list.
+        await pilot.press("h", "j", "enter")  # Sources, next source, open its levels.
         await pilot.pause()
-        await pilot.press("h", "j", "enter")  # Packs, next pack, open its levels.
-        await pilot.pause()
-        assert app.screen.query_one("#levels").option_count == 2
-        assert app.focused is app.screen.query_one("#levels")
+        assert screen.query_one("#levels").option_count == 2
+        assert app.focused is screen.query_one("#levels")
         await pilot.press("j", "space")
         await pilot.pause()
-        assert results[-1] == ("hard", 1)
-
-        app.push_screen(LevelSelectScreen("termcraft", PACKS, select=("hard", 1)), results.append)
-        await pilot.pause()
-        assert app.screen.query_one("#levels").highlighted == 1
+        assert launcher.opened[-1] == LevelRef("pack:hard", "Double ouch")
+        screen.highlight(LevelRef("pack:basics", "Second"))
+        assert screen.query_one("#levels").highlighted == 1
         await pilot.press("q")
         await pilot.pause()
-        assert results[-1] is None
+        assert not isinstance(app.screen, LevelSelectScreen)
 
 
 async def test_level_select_without_packs() -> None:
     app = ArcadeApp()
-    results: list[object] = []
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(LevelSelectScreen("longcat", []), results.append)
+        launcher = FakeLauncher(app, [])
+        app.push_screen(LevelSelectScreen(launcher))
         await pilot.pause()
         await pilot.press("enter", "escape")
         await pilot.pause()
-        assert results == [None]
+        assert launcher.opened == [] and not isinstance(app.screen, LevelSelectScreen)
 
 
 async def test_level_select_help_is_the_games() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.push_screen(LevelSelectScreen("termcraft", PACKS))
+        app.push_screen(LevelSelectScreen(FakeLauncher(app, PACKS)))
         await pilot.pause()
         await pilot.press("f1")
         await pilot.pause()

@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-from core.game2048 import GameConfig, state_from_board
+from core.game2048 import GameConfig
+from core.game2048.level import Level
+from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
 from tui.modals.game2048_settings import Settings2048
-from tui.screens.game2048 import Game2048Screen
+from tui.screens.game2048 import SETTINGS_KEY
 
 pytestmark = pytest.mark.snapshot
 
@@ -19,10 +21,10 @@ STILL = Settings2048(animate=False)
 SIZE = (80, 24)
 
 
-def opener(screen_factory, keys=()):
+def opener(level: Level, keys=()):
     async def run_before(pilot) -> None:
-        pilot.app.push_screen(screen_factory())
-        await pilot.pause()
+        pilot.app.store.set_setting(SETTINGS_KEY, STILL.to_dict())
+        await open_level(pilot, "2048", level)
         if keys:
             await pilot.press(*keys)
         await pilot.pause()
@@ -30,10 +32,11 @@ def opener(screen_factory, keys=()):
     return run_before
 
 
-def test_2048_after_moves(snap_compare) -> None:
-    factory = lambda: Game2048Screen(config=GameConfig(initial_seed=2048), settings=STILL)
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
+def test_2048_after_moves(snap_compare, size: tuple[int, int]) -> None:
+    level = Level("seed 2048", GameConfig(initial_seed=2048))
     keys = ["left", "down", "left", "down", "right", "down", "left", "down"]
-    assert snap_compare(ArcadeApp(), run_before=opener(factory, keys), terminal_size=SIZE)
+    assert snap_compare(ArcadeApp(), run_before=opener(level, keys), terminal_size=size)
 
 
 def test_2048_all_tile_colours(snap_compare) -> None:
@@ -43,38 +46,35 @@ def test_2048_all_tile_colours(snap_compare) -> None:
         (512, 1024, 2048, 4096),
         (0, 32768, 16384, 8192),
     )
-    state = state_from_board(rows, GameConfig(board_size=4, goal=None))
-    factory = lambda: Game2048Screen(state=state, settings=STILL)
-    assert snap_compare(ArcadeApp(), run_before=opener(factory), terminal_size=SIZE)
+    level = Level("colours", GameConfig(board_size=4, goal=None), rows)
+    assert snap_compare(ArcadeApp(), run_before=opener(level), terminal_size=SIZE)
 
 
 def test_2048_game_over_dialog(snap_compare) -> None:
     board = ((2, 4, 2, 4), (4, 2, 4, 2), (2, 4, 2, 4), (0, 8, 16, 32))
-    state = state_from_board(board, GameConfig(board_size=4, tile_value_distribution=((2, 1),)))
-    factory = lambda: Game2048Screen(state=state, settings=STILL)
-    assert snap_compare(ArcadeApp(), run_before=opener(factory, ["left"]), terminal_size=SIZE)
+    level = Level("locked", GameConfig(board_size=4, tile_value_distribution=((2, 1),)), board)
+    assert snap_compare(ArcadeApp(), run_before=opener(level, ["left"]), terminal_size=SIZE)
 
 
 def test_2048_win_dialog(snap_compare) -> None:
     rows = ((1024, 1024, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0), (2, 0, 0, 0))
-    state = state_from_board(rows, GameConfig(board_size=4))
-    factory = lambda: Game2048Screen(state=state, settings=STILL)
-    assert snap_compare(ArcadeApp(), run_before=opener(factory, ["left"]), terminal_size=SIZE)
+    level = Level("goal", GameConfig(board_size=4), rows)
+    assert snap_compare(ArcadeApp(), run_before=opener(level, ["left"]), terminal_size=SIZE)
 
 
 def test_2048_settings_dialog(snap_compare) -> None:
-    factory = lambda: Game2048Screen(config=GameConfig(initial_seed=1), settings=STILL)
-    assert snap_compare(ArcadeApp(), run_before=opener(factory, ["o"]), terminal_size=SIZE)
+    level = Level("seed 1", GameConfig(initial_seed=1))
+    assert snap_compare(ArcadeApp(), run_before=opener(level, ["o"]), terminal_size=SIZE)
 
 
 def test_2048_six_by_six_fibonacci(snap_compare) -> None:
     config = GameConfig.for_preset("fibonacci", board_size=6, initial_seed=3, number_of_initial_tiles=12)
-    factory = lambda: Game2048Screen(config=config, settings=STILL)
-    assert snap_compare(ArcadeApp(), run_before=opener(factory, ["left", "up"]), terminal_size=SIZE)
+    level = Level("fibonacci", config)
+    assert snap_compare(ArcadeApp(), run_before=opener(level, ["left", "up"]), terminal_size=SIZE)
 
 
 def test_2048_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
-    factory = lambda: Game2048Screen(config=GameConfig(initial_seed=2048), settings=STILL)
+    level = Level("seed 2048", GameConfig(initial_seed=2048))
     keys = ["left", "down", "left", "down"]
-    assert snap_compare(ArcadeApp(), run_before=opener(factory, keys), terminal_size=SIZE)
+    assert snap_compare(ArcadeApp(), run_before=opener(level, keys), terminal_size=SIZE)

@@ -9,7 +9,8 @@ from __future__ import annotations
 import pytest
 
 from tui.app import ArcadeApp
-from tui.screens.level_select import LevelSelectScreen, PackInfo
+from tests.tui.test_shell import PACKS, FakeLauncher
+from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.snapshot
 
@@ -36,14 +37,9 @@ def test_quit_confirmation(snap_compare) -> None:
 
 
 def test_level_select(snap_compare) -> None:
-    packs = [
-        PackInfo("basics", "Basics", [("b1", "First steps"), ("b2", "Rules"), ("b3", "Axioms")]),
-        PackInfo("hard", "Hard", [("h1", "Ouch")]),
-    ]
-
     async def run_before(pilot) -> None:
-        pilot.app.store.mark_solved("termcraft", "basics", "b1")
-        pilot.app.push_screen(LevelSelectScreen("termcraft", packs))
+        pilot.app.store.mark_solved("termcraft", "pack:basics", "First steps", 2)
+        pilot.app.push_screen(LevelSelectScreen(FakeLauncher(pilot.app, PACKS)))
         await pilot.pause()
 
     assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=(80, 24))

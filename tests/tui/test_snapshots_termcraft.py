@@ -13,8 +13,8 @@ from textual.widgets import Input, TextArea
 
 from core.termcraft import Level
 from grammar.terms import parse_term
+from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.screens.termcraft import TermCraftScreen
 
 pytestmark = pytest.mark.snapshot
 
@@ -40,8 +40,7 @@ def opener(keys=(), text: str | None = None, after=()):
     focused input (blink off), then press ``after``."""
 
     async def run_before(pilot) -> None:
-        pilot.app.push_screen(TermCraftScreen(SAMPLE, ("snapshots", 0), []))
-        await pilot.pause()
+        await open_level(pilot, "termcraft", SAMPLE)
         if keys:
             await pilot.press(*keys)
             await pilot.pause()
@@ -81,6 +80,18 @@ def test_termcraft_construct_modal_error_80x24(snap_compare) -> None:
 def test_termcraft_dev_panel_error_80x24(snap_compare) -> None:
     run = opener(["E"], "puzzle_state(\n  data(a,,b)\n)", after=["f2"])
     assert snap_compare(ArcadeApp(), run_before=run, terminal_size=(80, 24))
+
+
+def test_termcraft_warnings_list_80x24(snap_compare) -> None:
+    level = Level("Warned", parse_term("puzzle_state(rewrite(a), rewrite(b,var(X)), "
+                                       "equiv(c,var(Y)), equiv(d), data(a))"), parse_term("x"), 1, 0)
+
+    async def run_before(pilot) -> None:
+        await open_level(pilot, "termcraft", level)
+        await pilot.press("W")
+        await pilot.pause()
+
+    assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=(80, 24))
 
 
 def test_termcraft_win_modal_80x24(snap_compare) -> None:

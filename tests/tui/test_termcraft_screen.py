@@ -7,25 +7,26 @@ red through ``equiv``) blue, construct ``done`` at the placeholder.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from textual.widgets import Button, Input, TextArea
 
-from core.termcraft import ConstructAction, RewriteAction, State
+from core.termcraft import ConstructAction, RewriteAction, State, rewrite_actions
+from core.termcraft.game import GAME, move_from_json, move_to_json
 from core.terms import compound, const, to_str
-from grammar.levels import bundled_packs
+from grammar.levels import bundled_packs, load_pack_file
 from grammar.terms import parse_term
 from tui.app import ArcadeApp
+from tui.modals.choice import ChoiceModal
+from tui.modals.confirm import ConfirmModal
 from tui.modals.construct import ConstructModal
+from tui.modals.export import ExportModal
 from tui.modals.outcome import OutcomeModal, par_verdict
-from tui.screens.termcraft import (
-    GAME_ID,
-    SAVE_SLOT,
-    TermCraftScreen,
-    level_from_json,
-    level_to_json,
-    move_to_json,
-    replay_move,
-)
+from tui.modals.text_view import TextModal
+from tui.screens.level_select import LevelSelectScreen
+from tui.screens.termcraft import GAME_ID, TermCraftScreen
+from tui.sources import LevelRef
 from tui.widgets.action_list import ActionList, ConstructEntry
 from tui.widgets.dev_panel import DevPanel, format_term_for_editing, parse_field
 from tui.widgets.term_tree import (
@@ -38,6 +39,8 @@ from tui.widgets.term_tree import (
     ZoomData,
 )
 from core.terms import short_str as short_text
+
+pytestmark = pytest.mark.pilot
 
 SIZE = (80, 24)
 
@@ -56,10 +59,16 @@ def first_pack():
     return pack_id, pack
 
 
+def ref_of(index: int = 0) -> LevelRef:
+    pack_id, pack = first_pack()
+    return LevelRef(f"pack:{pack_id}", pack.levels[index].title)
+
+
 async def open_first_level(pilot) -> TermCraftScreen:
     """From the home screen: start TermCraft, then play the first level (enter)."""
     pilot.app.start_game(GAME_ID)
     await pilot.pause()
+    assert isinstance(pilot.app.screen, LevelSelectScreen)
     await pilot.press("enter")
     await pilot.pause()
     screen = pilot.app.screen
@@ -108,20 +117,22 @@ async def test_play_sample_level_to_a_win_by_keys() -> None:
         await pilot.press(*"done", "enter")
         await pilot.pause()
         assert to_str(screen.state.term) == SAMPLE_WON
-        assert isinstance(app.screen, OutcomeModal) and app.screen.won
+        assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
         assert "3 moves" in app.screen.detail
-        pack_id, pack = first_pack()
-        assert pack.levels[0].title in app.store.solved_levels(GAME_ID, pack_id)
-        assert app.store.load_game(GAME_ID, SAVE_SLOT) is None  # won: nothing to resume
+        ref = ref_of(0)
+        assert ref.key in app.store.solved_levels(GAME_ID, ref.source)
+        saved = app.store.saves(GAME_ID)
+        assert [(s.slot, s.summary["status"]) for s in saved] == [(ref.slot, "won")]
         # Next level from the win dialog.
         await pilot.press("n")
         await pilot.pause()
         assert app.screen is screen
-        assert screen.level.title == pack.levels[1].title
-        assert screen.history.moves == 0
+        assert screen.level.title == first_pack()[1].levels[1].title
+        assert screen.session.moves_made == 0
 
 
-async def test_undo_redo_restart_keys() -> None:
+async def test_undo_redo_and_restart_that_can_be_undone() -> None:
+    """Regression: R restarted without asking and could not be undone."""
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
@@ -138,46 +149,96 @@ async def test_undo_redo_restart_keys() -> None:
         await pilot.press("ctrl+y")
         assert screen.state is after
         await pilot.press("R")
-        assert screen.state == start and screen.history.moves == 0
+        assert screen.state == start and screen.session.moves_made == 0
+        await pilot.press("u")  # the restart itself is undone
+        assert screen.state is after and screen.session.moves_made == 1
 
 
-async def test_game_in_progress_is_saved_and_resumed() -> None:
+async def test_game_in_progress_is_saved_and_resumed_with_its_history() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
         await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
         expected = screen.state
-        saved = app.store.load_game(GAME_ID, SAVE_SLOT)
-        assert saved is not None and len(saved["moves"]) == 1
+        saved = app.store.load_game(GAME_ID, ref_of(0).slot)
+        assert saved is not None and len(saved["session"]["moves"]) == 1
         await pilot.press("escape")  # back to the level list
         await pilot.pause()
-        assert not isinstance(app.screen, TermCraftScreen)
+        assert isinstance(app.screen, LevelSelectScreen)
     app2 = ArcadeApp()
     async with app2.run_test(size=SIZE) as pilot:
-        app2.start_game(GAME_ID)
+        app2.start_game(GAME_ID)  # resumes the newest game in progress on top of the list
         await pilot.pause()
         screen = app2.screen
         assert isinstance(screen, TermCraftScreen)
-        assert screen.state == expected and screen.history.moves == 1
+        assert screen.state == expected and screen.session.moves_made == 1
         await pilot.press("u")  # the resumed history can be undone to the start
         assert to_str(screen.state.term) == SAMPLE_CURRENT
         await pilot.press("escape")
         await pilot.pause()
-        assert type(app2.screen).__name__ == "LevelSelectScreen"
+        assert isinstance(app2.screen, LevelSelectScreen)
+
+
+async def test_choosing_another_level_keeps_the_first_levels_game() -> None:
+    """Regression: one save slot; choosing another level silently discarded the game."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
+        first_state = screen.state
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("down", "enter")  # the second level of the pack
+        await pilot.pause()
+        second = app.screen
+        assert isinstance(second, TermCraftScreen)
+        assert second.level.title == first_pack()[1].levels[1].title
+        await pilot.press("1")  # play its first numbered move
+        await pilot.pause(0.8)
+        assert second.session.moves_made == 1
+        await pilot.press("escape")
+        await pilot.pause()
+        select = app.screen
+        assert isinstance(select, LevelSelectScreen)
+        await pilot.press("up", "enter")  # back to the first level: its game is there
+        await pilot.pause()
+        again = app.screen
+        assert isinstance(again, TermCraftScreen) and again.state == first_state
+        slots = {info.slot for info in app.store.saves(GAME_ID)}
+        assert {ref_of(0).slot, ref_of(1).slot} <= slots
+
+
+async def test_level_list_shows_progress_solved_and_best_against_par() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
+        await pilot.press("escape")
+        await pilot.pause()
+        select = app.screen
+        assert isinstance(select, LevelSelectScreen)
+        levels = select.query_one("#levels")
+        row = str(levels.get_option_at_index(0).prompt)
+        assert row.startswith("…") and "in progress, 1 move" in row
+        app.store.mark_solved(GAME_ID, ref_of(1).source, ref_of(1).key, 4)
+        select.on_screen_resume()
+        row = str(levels.get_option_at_index(1).prompt)
+        par = first_pack()[1].levels[1].par
+        assert row.startswith("✓") and f"best 4 moves (par {par})" in row
 
 
 def test_move_json_round_trip_replays_the_same_state() -> None:
     _, pack = first_pack()
     level = pack.levels[0]
     state = State.from_level(level)
-    from core.termcraft import apply, rewrite_actions
+    from core.termcraft import apply
 
     action = next(a for a in rewrite_actions(state) if a.site == (3, 0))
-    assert replay_move(state, move_to_json(action)) == apply(state, action)
-    site = (4, 0)
-    built = ConstructAction(site, const("done"))
-    assert replay_move(state, move_to_json(built)).term.args[4] == compound("data", [const("done")])
-    assert level_from_json(level_to_json(level)) == level
+    assert move_from_json(state, move_to_json(action)) == action
+    assert GAME.apply(state, move_from_json(state, move_to_json(action))) == apply(state, action)
+    built = ConstructAction((4, 0), const("done"))
+    assert move_from_json(state, move_to_json(built)) == built
+    assert move_to_json(built) == {"kind": "construct", "site": [4, 0], "term": "done"}
 
 
 async def test_construct_modal_rejects_bad_and_over_budget_input() -> None:
@@ -214,10 +275,27 @@ async def test_construct_modal_rejects_bad_and_over_budget_input() -> None:
         assert not ok.disabled and modal.term == const("done")
         await pilot.press("escape")
         await pilot.pause()
-        assert app.screen is screen and screen.history.moves == 0
+        assert app.screen is screen and screen.session.moves_made == 0
 
 
-async def test_dev_panel_reports_error_with_line_and_column_then_applies() -> None:
+async def test_editor_edits_the_level_not_the_game_in_progress() -> None:
+    """Regression: "Save level…" saved the game in progress (fuel spent, mid-game term)."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
+        await pilot.press("E")
+        await pilot.pause()
+        panel = app.screen
+        assert isinstance(panel, DevPanel)
+        assert panel.read_level() == screen.level  # the level as designed, not the game
+        await pilot.press("f9")  # explicitly: start from the current position
+        await pilot.pause()
+        edited = panel.read_level()
+        assert edited.current is screen.state.term and edited.fuel == screen.state.fuel
+
+
+async def test_editor_reports_errors_then_plays_the_level_kept_in_my_levels() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
@@ -229,59 +307,141 @@ async def test_dev_panel_reports_error_with_line_and_column_then_applies() -> No
         area.text = "puzzle_state(\n  data(a,,b)\n)"
         await pilot.press("f2")
         await pilot.pause()
-        assert app.screen is panel  # not applied
-        assert panel.error_text.startswith("current term:2:10: unexpected ','")
-        assert "expected an identifier" in panel.error_text
+        assert app.screen is panel  # not played
+        assert panel.error_text.startswith("starting term:2:10: unexpected ','")
         assert area.cursor_location == (1, 9)
-        # A bad fuel value is reported too.
         panel.query_one("#dev-fuel-input", Input).value = ""
         await pilot.press("f2")
         assert "Fuel must be a non-negative integer" in panel.error_text
         panel.query_one("#dev-fuel-input", Input).value = "1"
+        panel.query_one("#dev-title-input", Input).value = "Tiny"
         area.text = "puzzle_state(\n  rewrite(a, b),\n  data(a)\n)"
         panel.query_one("#dev-target-term-input", TextArea).text = "puzzle_state(rewrite(a,b),data(b))"
         await pilot.press("f2")
         await pilot.pause()
         assert app.screen is screen
         assert to_str(screen.state.term) == "puzzle_state(rewrite(a,b),data(a))"
-        assert screen.ref is None and screen.state.fuel == 1 and screen.history.moves == 0
-        # The edited level plays: one rewrite at data/0 wins.
+        assert screen.ref.source == "mine" and screen.session.moves_made == 0
+        mine = app.store.my_levels(GAME_ID)
+        assert [m.title for m in mine] == ["Tiny"]
+        # The edited level plays and its progress is saved in its own slot.
         await choose(pilot, screen, entry_index(screen, (1, 0), "b"))
-        assert isinstance(app.screen, OutcomeModal) and app.screen.won
+        assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
+        assert "Tiny" in app.store.solved_levels(GAME_ID, "mine") or str(mine[0].id) in \
+            app.store.solved_levels(GAME_ID, "mine")
 
 
-async def test_dev_panel_solve_lint_and_save(tmp_path) -> None:
+async def test_editor_close_with_unsaved_edits_asks_first() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_first_level(pilot)
         await pilot.press("E")
         await pilot.pause()
         panel = app.screen
-        assert isinstance(panel, DevPanel)
+        panel.query_one("#dev-title-input", Input).value = "Changed"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is panel
+
+
+async def _export(pilot, path_text: str) -> ExportModal:
+    app = pilot.app
+    await pilot.press("E")
+    await pilot.pause()
+    await pilot.press("f8")
+    await pilot.pause()
+    modal = app.screen
+    assert isinstance(modal, ExportModal)
+    modal.query_one("#export-path", Input).value = path_text
+    await pilot.pause()
+    return modal
+
+
+async def test_export_never_overwrites_a_pack_without_asking(tmp_path, monkeypatch) -> None:
+    """Regression: "Save level…" overwrote a 7-level pack with one level without asking."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    pack_id, pack = bundled_packs(GAME_ID)[0]
+    target = tmp_path / "mine.levels"
+    from grammar.levels import dump_pack
+
+    target.write_text(dump_pack(pack), encoding="utf-8")
+    before = target.read_text(encoding="utf-8")
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_first_level(pilot)
+        modal = await _export(pilot, "~/mine.levels")
+        shown = str(modal.query_one("#export-resolved").render())
+        assert str(target) in shown  # the full path, ~ expanded
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceModal)
+        await pilot.press("c")  # cancel: nothing written
+        await pilot.pause()
+        assert target.read_text(encoding="utf-8") == before
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("a")  # append: the level of the same title is replaced in place
+        await pilot.pause()
+        after = load_pack_file(target)
+        assert len(after.levels) == len(pack.levels)
+        assert [lvl.title for lvl in after.levels] == [lvl.title for lvl in pack.levels]
+
+
+async def test_export_resolves_relative_paths_from_home_and_uses_the_umask(tmp_path, monkeypatch) -> None:
+    """Regression: paths were relative to the app's start folder; files were created 0600."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.chdir(tmp_path)
+    old = os.umask(0o022)
+    try:
+        app = ArcadeApp()
+        async with app.run_test(size=SIZE) as pilot:
+            await open_first_level(pilot)
+            await _export(pilot, "levels/first.levels")
+            (home / "levels").mkdir()
+            await pilot.press("enter")
+            await pilot.pause()
+            written = home / "levels" / "first.levels"
+            assert written.exists() and not (tmp_path / "levels").exists()
+            assert written.stat().st_mode & 0o777 == 0o644
+            assert len(load_pack_file(written).levels) == 1
+    finally:
+        os.umask(old)
+
+
+async def test_export_errors_name_the_users_path(tmp_path, monkeypatch) -> None:
+    """Regression: errors showed internal temp-file names."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_first_level(pilot)
+        modal = await _export(pilot, "no-such-folder/x.levels")
+        await pilot.press("enter")
+        await pilot.pause()
+        error = str(modal.query_one("#export-error").render())
+        assert str(tmp_path / "no-such-folder" / "x.levels") in error and ".tmp" not in error
+
+
+async def test_solve_and_lint_in_the_editor() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_first_level(pilot)
+        await pilot.press("E")
+        await pilot.pause()
+        panel = app.screen
         await pilot.press("f4")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        # The seed's hand-worked solution has 3 moves and no shorter one exists
-        # (two rewrites and one construct are all needed).
+        # The seed's hand-worked solution has 3 moves and no shorter one exists.
         assert panel.result_text.startswith("Solvable: shortest plan has 3 move(s)")
         await pilot.press("f5")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert "error" not in panel.result_text.split("\n")[0]
-        assert panel.result_text  # lint reports (at least the solver's verdict)
-        # Save level…: path modal, then the file is a loadable one-level pack.
-        target = tmp_path / "saved.levels"
-        await pilot.press("f3")
-        await pilot.pause()
-        path_input = app.screen.query_one("#save-path", Input)
-        path_input.value = str(target)
-        await pilot.press("enter")
-        await pilot.pause()
-        from grammar.levels import load_pack_file
-
-        pack = load_pack_file(target)
-        assert len(pack.levels) == 1 and to_str(pack.levels[0].current) == SAMPLE_CURRENT
-        assert "Saved" in panel.error_text
+        assert panel.result_text and "error" not in panel.result_text.split("\n")[0]
 
 
 async def test_tip_shows_hint_then_solver_move() -> None:
@@ -289,7 +449,7 @@ async def test_tip_shows_hint_then_solver_move() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
         await pilot.press("t")
-        assert screen.tip_stage == 1
+        assert screen.tip_stage == 1 and screen.last_message.startswith("Hint:")
         listing = screen.query_one(ActionList)
         await pilot.press("t")
         await app.workers.wait_for_complete()
@@ -301,6 +461,107 @@ async def test_tip_shows_hint_then_solver_move() -> None:
                 ((3, 0), "rev_pair(green,apple)"), ((3, 0, 0), "blue")}
         else:
             assert entry == ConstructEntry((4, 0))
+
+
+async def test_digits_pick_the_numbered_rewrites_as_the_cli_numbers_them() -> None:
+    """Regression: the app numbered from 1, the CLI from 0, and digit keys did nothing."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        start = screen.state
+        numbered = rewrite_actions(start)
+        assert len(numbered) >= 2
+        await pilot.press("2")
+        await pilot.pause(0.8)  # a second digit could still follow
+        assert screen.state == GAME.apply(start, numbered[1])
+        listing = screen.query_one(ActionList)
+        assert str(listing.get_option_at_index(0).prompt).lstrip().startswith("1.")
+
+
+async def test_next_level_is_capital_n() -> None:
+    """Regression: TermCraft bound n for the next level where SPEC says N."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await pilot.press("n")
+        assert screen.level.title == first_pack()[1].levels[0].title
+        await pilot.press("N")
+        await pilot.pause()
+        assert screen.level.title == first_pack()[1].levels[1].title
+
+
+async def test_every_warning_is_reachable_at_80x24() -> None:
+    """Regression: only the first ignored-rule warning showed at 80×24."""
+    from core.termcraft import Level, warnings
+    from tests.tui.helpers import open_level
+
+    term = parse_term("puzzle_state(rewrite(a), rewrite(b,var(X)), equiv(c,var(Y)), "
+                      "equiv(d), rewrite(e,f,g), data(a))")
+    level = Level("Warned", term, parse_term("x"), 1, 0)
+    found = warnings(term)
+    assert len(found) == 5
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, level)
+        line = str(screen.query_one("#tc-resources").render())
+        assert "5 warnings" in line
+        await pilot.press("W")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, TextModal)
+        assert all(w in modal.body.plain for w in found)
+
+
+async def test_messages_never_cover_the_action_list() -> None:
+    """Regression: notifications covered the action list at 80×24."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await pilot.press("u", "U", "t", "9")
+        await pilot.pause(0.8)
+        assert not list(app._notifications)
+        assert screen.last_message
+
+
+async def test_command_palette_offers_the_screens_actions() -> None:
+    """Regression: ctrl+p offered only Textual's defaults; "undo" found nothing."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        titles = {command.title for command in app.get_system_commands(screen)}
+        assert {"Undo", "Redo", "Restart", "Tip", "Construct", "Editor", "Back"} <= titles
+        await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"undo")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert screen.session.moves_made == 0
+
+
+async def test_long_targets_wrap_between_arguments_and_show_the_difference() -> None:
+    from core.termcraft import Level
+    from tests.tui.helpers import open_level
+
+    args = ", ".join(f"item{i}(value{i})" for i in range(30))
+    current = parse_term(f"data({args})")
+    target = parse_term(f"data({args.replace('value7', 'other7')})")
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, Level("Long", current, target, 1, 0))
+        from rich.console import Console
+
+        view = screen.query_one("#tc-target")
+        lines = [line.plain.rstrip() for line in view.text.wrap(Console(), view.size.width)]
+        assert len(lines) >= 2 and view.size.width < 80
+        assert all(line.endswith((",", ")")) for line in lines)  # cut only between arguments
+        await pilot.press("T")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, TextModal)
+        marked = [modal.body.plain[span.start:span.end] for span in modal.body.spans]
+        assert marked == ["other7"]
 
 
 async def test_tree_marks_site_and_choosing_a_placeholder_opens_construct() -> None:

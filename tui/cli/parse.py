@@ -32,7 +32,6 @@ Everything here is iterative (printing, JSON, tree building), so a term nested
 from __future__ import annotations
 
 import functools
-import os
 import sys
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, TypeVar

@@ -9,7 +9,8 @@ INFO = GameInfo(
     engine="core.game2048.game:GAME",
     level_format="grammar.game2048:FORMAT",
     cli="tui.cli.game2048:game2048",
-    screen="tui.screens.game2048:start",
+    screen="tui.screens.game2048:Game2048Screen",
+    generators="core.game2048.generators:GENERATORS",
     order=50,
 )
 """The registration read through the ``termarcade.games`` entry point."""

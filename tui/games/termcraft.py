@@ -9,7 +9,7 @@ INFO = GameInfo(
     engine="core.termcraft.game:GAME",
     level_format="grammar.termcraft:FORMAT",
     cli="tui.cli.termcraft:termcraft",
-    screen="tui.screens.termcraft:start",
+    screen="tui.screens.termcraft:TermCraftScreen",
     order=10,
 )
 """The registration read through the ``termarcade.games`` entry point."""

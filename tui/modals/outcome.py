@@ -1,8 +1,14 @@
-"""Win and loss modals of TermCraft (usable by any game that has levels).
+"""The one family of end-of-game dialogs, for every game.
 
-A won level shows the moves used against the level's par; a lost one shows why the game is
-over. The modal dismisses with what the player wants next: ``"next"``, ``"undo"``,
-``"restart"``, ``"levels"`` or ``"stay"`` (look at the final position).
+Three kinds, chosen by the puzzle screen base from the engine's status:
+
+* ``"won"``: the level is solved (moves against par); next level, stay, levels, undo.
+* ``"goal"``: the goal is reached but the game goes on (2048's "keep playing"); keep
+  playing, new game, back.
+* ``"lost"``: no move is left (and why); undo, restart, stay, levels.
+
+The modal dismisses with what the player wants next: ``"next"``, ``"new"``, ``"keep"``,
+``"undo"``, ``"restart"``, ``"stay"`` or ``"levels"``.
 """
 
 from __future__ import annotations
@@ -16,7 +22,21 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from core.text import escape_controls, plural
+
 __all__ = ["OutcomeModal", "par_verdict"]
+
+_HEADINGS = {"won": "★ Level solved! ★", "goal": "★ Goal reached! ★", "lost": "✗ No moves left"}
+
+_BUTTONS: dict[str, tuple[tuple[str, str, str], ...]] = {
+    # kind -> (choice, label, variant), the first one has the focus
+    "won": (("next", "Next (n)", "primary"), ("stay", "Stay (s)", "default"),
+            ("undo", "Undo (u)", "default"), ("levels", "Levels (esc)", "default")),
+    "goal": (("keep", "Keep playing (k)", "primary"), ("new", "New game (N)", "default"),
+             ("levels", "Back (esc)", "default")),
+    "lost": (("undo", "Undo (u)", "primary"), ("restart", "Restart (R)", "warning"),
+             ("stay", "Stay (s)", "default"), ("levels", "Levels (esc)", "default")),
+}
 
 
 def par_verdict(moves: int, par: int | None) -> str:
@@ -29,36 +49,38 @@ def par_verdict(moves: int, par: int | None) -> str:
     Returns:
         E.g. ``"3 moves (par 3): on par"``.
     """
-    noun = "move" if moves == 1 else "moves"
+    used = plural(moves, "move")
     if par is None:
-        return f"{moves} {noun} (this level has no par)"
+        return f"{used} (this level has no par)"
     if moves < par:
-        return f"{moves} {noun} (par {par}): under par, better than the designer!"
+        return f"{used} (par {par}): under par, better than the designer!"
     if moves == par:
-        return f"{moves} {noun} (par {par}): on par"
-    return f"{moves} {noun} (par {par}): {moves - par} over par"
+        return f"{used} (par {par}): on par"
+    return f"{used} (par {par}): {moves - par} over par"
 
 
 class OutcomeModal(ModalScreen[str]):
-    """Tell the player the level is won or lost and offer what to do next.
+    """Tell the player the game is won, the goal reached, or lost, and offer what next.
 
-    Keys (won): ``n``/``enter`` next level, ``escape``/``q`` level list, ``s`` stay.
-    Keys (lost): ``u`` undo, ``R`` restart, ``escape``/``q`` level list, ``s`` stay.
+    Keys: ``n`` next level (won), ``k`` keep playing (goal), ``N`` new game (goal),
+    ``u`` undo, ``R`` restart (lost), ``s`` stay, ``escape``/``q`` back to the levels;
+    ``left``/``right`` move between the buttons, ``enter`` presses the focused one.
 
     Args:
-        won: True for a win, False for a loss.
-        title: The level's title.
-        detail: Moves vs par (win) or the reason (loss).
-        has_next: Whether a next level exists (win only).
+        kind: ``"won"``, ``"goal"`` or ``"lost"``.
+        title: The level's title (or the game's name).
+        detail: Moves vs par, the score, or why the game is lost.
+        has_next: Whether a next level exists (won only).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("n", "choose('next')", "Next level", id="outcome.next"),
+        Binding("k", "choose('keep')", "Keep playing", id="outcome.keep"),
+        Binding("N", "choose('new')", "New game", id="outcome.new"),
         Binding("u,ctrl+z", "choose('undo')", "Undo", id="outcome.undo"),
         Binding("R", "choose('restart')", "Restart", id="outcome.restart"),
         Binding("s", "choose('stay')", "Stay", id="outcome.stay"),
-        Binding("escape,q", "choose('levels')", "Levels", id="outcome.levels",
-                key_display="esc"),
+        Binding("escape,q", "choose('levels')", "Back", id="outcome.levels", key_display="esc"),
         Binding("left,h,a", "app.focus_previous", "Previous", show=False, id="outcome.left"),
         Binding("right,l,d", "app.focus_next", "Next", show=False, id="outcome.right"),
     ]
@@ -66,7 +88,7 @@ class OutcomeModal(ModalScreen[str]):
     DEFAULT_CSS = """
     OutcomeModal { align: center middle; }
     #outcome-dialog {
-        width: 60;
+        width: 64;
         max-width: 100%;
         height: auto;
         border: thick $success;
@@ -78,34 +100,37 @@ class OutcomeModal(ModalScreen[str]):
     #outcome-title { width: 100%; content-align: center middle; color: $text-muted; }
     #outcome-detail { width: 100%; margin: 1 0; }
     #outcome-buttons { height: auto; width: 100%; align-horizontal: center; }
-    #outcome-buttons Button { margin: 0 1; min-width: 10; }
+    #outcome-buttons Button { margin: 0 1 0 0; min-width: 8; }
     """
 
-    def __init__(self, won: bool, title: str, detail: str, has_next: bool = False) -> None:
+    def __init__(self, kind: str, title: str, detail: str, has_next: bool = False) -> None:
         super().__init__()
-        self.won = won
-        """True for a win."""
+        if kind not in _HEADINGS:
+            raise ValueError(f"unknown outcome kind {kind!r}")
+        self.kind = kind
+        """``"won"``, ``"goal"`` or ``"lost"``."""
         self.level_title = title
         """The level's title."""
         self.detail = detail
-        """Moves vs par, or why the game is lost."""
+        """Moves vs par, the score, or why the game is lost."""
         self.has_next = has_next
         """Whether there is a next level to go to."""
 
+    @property
+    def choices(self) -> tuple[str, ...]:
+        """The answers this dialog accepts."""
+        return tuple(choice for choice, _, _ in _BUTTONS[self.kind]
+                     if choice != "next" or self.has_next)
+
     def compose(self) -> ComposeResult:
-        with Vertical(id="outcome-dialog", classes="-won" if self.won else "-lost"):
-            yield Label("★ Level solved! ★" if self.won else "✗ No moves left", id="outcome-heading")
-            yield Label(self.level_title, id="outcome-title")
-            yield Static(self.detail, id="outcome-detail")
+        with Vertical(id="outcome-dialog", classes=f"-{self.kind}"):
+            yield Label(_HEADINGS[self.kind], id="outcome-heading")
+            yield Label(escape_controls(self.level_title), id="outcome-title")
+            yield Static(escape_controls(self.detail), id="outcome-detail")
             with Horizontal(id="outcome-buttons"):
-                if self.won:
-                    if self.has_next:
-                        yield Button("Next level (n)", id="outcome-next", variant="primary")
-                else:
-                    yield Button("Undo (u)", id="outcome-undo", variant="primary")
-                    yield Button("Restart (R)", id="outcome-restart", variant="warning")
-                yield Button("Stay (s)", id="outcome-stay")
-                yield Button("Levels (esc)", id="outcome-levels")
+                for choice, label, variant in _BUTTONS[self.kind]:
+                    if choice in self.choices:
+                        yield Button(label, id=f"outcome-{choice}", variant=variant)  # type: ignore[arg-type]
 
     def on_mount(self) -> None:
         self.query_one("#outcome-buttons Button", Button).focus()
@@ -116,7 +141,6 @@ class OutcomeModal(ModalScreen[str]):
         self.dismiss((event.button.id or "outcome-stay").removeprefix("outcome-"))
 
     def action_choose(self, choice: str) -> None:
-        """Dismiss with ``choice`` (ignores choices that make no sense here)."""
-        if choice == "next" and not (self.won and self.has_next):
-            return
-        self.dismiss(choice)
+        """Dismiss with ``choice`` (ignored when this kind of dialog does not offer it)."""
+        if choice in self.choices or choice == "levels":
+            self.dismiss(choice)

@@ -31,17 +31,24 @@ There is no help page for this screen yet.
 def load_help(topic: str) -> str:
     """Return the Markdown text of a help topic, or a short fallback page.
 
+    A game's page is the one its registration names (``GameInfo.help``, by default
+    ``tui:help/<id>.md``), so a game shipped as its own package brings its own page.
+
     Args:
         topic: A help topic (a game id or ``"home"``).
 
     Returns:
         The file's text, or the fallback when the file is missing or unreadable.
     """
-    if topic and all(ch.isalnum() or ch in "_-" for ch in topic):
-        resource = files("tui").joinpath("help", f"{topic}.md")
+    info = registry.get(topic)
+    ref = info.help_ref if info is not None else f"tui:help/{topic}.md"
+    package, _, name = ref.partition(":")
+    parts = name.split("/")
+    if all(part and part not in (".", "..") and all(ch.isalnum() or ch in "_-." for ch in part)
+           for part in parts):
         try:
-            return resource.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError):
+            return files(package).joinpath(*parts).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError, ModuleNotFoundError, TypeError):
             pass
     return FALLBACK.format(title=f"Help: {topic}")
 

@@ -1,9 +1,14 @@
-"""Choosing a level: packs on the left, their levels on the right, solved ones ticked."""
+"""Choosing a level: sources on the left, their levels on the right.
+
+Sources (see :mod:`tui.sources`): the games in progress, a level file from the command line,
+the bundled packs, My levels and the game's generators. Each level row shows whether it is
+solved (with the best result against par) or in progress (with its moves so far); a
+generator's list starts with "New level". Choosing a level resumes its saved game, if any.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Optional
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -13,15 +18,25 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Label, Static
 from textual.widgets.option_list import Option
 
-from core import registry
+from core.text import escape_controls, plural, shorten
 from tui.screens.common import NavOptionList
+from tui.sources import LevelEntry, LevelRef, LevelSource
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tui.launch import Launcher
+
+__all__ = ["LevelSelectScreen", "SOLVED_MARK", "PROGRESS_MARK", "NEW_LEVEL"]
 
 SOLVED_MARK = "✓"
 """Shown before a solved level."""
+PROGRESS_MARK = "…"
+"""Shown before a level with a game in progress."""
+NEW_LEVEL = "+new"
+"""Option id of a generator's "New level" row."""
 
 
 class ChoiceList(NavOptionList):
-    """A pack or level list; ``enter`` chooses the highlighted entry.
+    """A source or level list; ``enter`` chooses the highlighted entry.
 
     Bound on the list itself rather than as a priority key of the screen, so it is handled
     after any cursor keys typed before it (see :class:`tui.screens.home.GameList`).
@@ -32,150 +47,233 @@ class ChoiceList(NavOptionList):
     ]
 
 
-@dataclass(frozen=True)
-class PackInfo:
-    """What the level select needs to know about a pack."""
+class LevelSelectScreen(Screen[Optional[LevelRef]]):
+    """Pick a level of one game; choosing opens it on top (the list stays underneath).
 
-    id: str
-    """Pack id (the store key, usually the file name without ``.levels``)."""
-    title: str
-    """Pack title shown to the player."""
-    levels: list[tuple[str, str]] = field(default_factory=list)
-    """``(level_id, title)`` in play order."""
-
-
-class LevelSelectScreen(Screen[tuple[str, int] | None]):
-    """Pick a level from a game's packs; dismisses with ``(pack_id, level_index)`` or None.
-
-    Keys: ``j``/``k``/arrows move; ``h``/``l``/left/right/tab switch between packs and levels;
-    ``enter``/``space`` on a pack opens its levels, on a level plays it; ``escape``/``q`` back.
+    Keys: ``j``/``k``/arrows move; ``h``/``l``/left/right/tab switch between sources and
+    levels; ``enter``/``space`` on a source opens its levels, on a level plays it;
+    ``D`` deletes the highlighted saved game or own level (asks first); ``escape``/``q`` back.
 
     Args:
-        game_id: The game (for solved marks from the store and the help page).
-        packs: The packs to offer.
-        select: ``(pack_id, level_index)`` to highlight first (e.g. the next level).
+        launcher: The game's launcher (sources, saves, opening levels).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape,q", "back", "Back", id="level_select.back", key_display="esc"),
-        Binding("left,h", "focus_packs", "Packs", show=False, id="level_select.packs"),
+        Binding("left,h", "focus_sources", "Sources", show=False, id="level_select.packs"),
         Binding("right,l", "focus_levels", "Levels", show=False, id="level_select.levels"),
+        Binding("D", "delete", "Delete", id="level_select.delete",
+                tooltip="Delete the highlighted saved game or own level (asks first)."),
     ]
 
-    def __init__(
-        self, game_id: str, packs: list[PackInfo], select: tuple[str, int] | None = None
-    ) -> None:
+    def __init__(self, launcher: "Launcher") -> None:
         super().__init__()
-        self.game_id = game_id
+        self.launcher = launcher
+        """The game's launcher."""
+        self.game_id = launcher.info.id
         """The game whose levels are listed."""
-        self.HELP_TOPIC = game_id
+        self.HELP_TOPIC = launcher.info.id
         """Help page for this screen (the game's)."""
-        self.packs = list(packs)
-        """The packs offered."""
-        self._select = select
-        self._pack_index = 0
+        self._sources: list[LevelSource] = []
+        self._entries: list[Optional[LevelEntry]] = []
+        self._source_index = 0
 
     # -- layout ----------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
-        entry = registry.get(self.game_id)
-        title = entry.title if entry is not None else self.game_id
         yield Header()
-        yield Static(f"{title}: choose a level", id="level-select-title")
-        if not self.packs:
-            yield Static("No level packs found.", id="no-packs")
-        else:
-            with Horizontal(id="level-select"):
-                with Vertical(id="packs-column"):
-                    yield Label("Packs", classes="column-title")
-                    yield ChoiceList(id="packs")
-                with Vertical(id="levels-column"):
-                    yield Label("Levels", classes="column-title")
-                    yield ChoiceList(id="levels")
+        yield Static(f"{self.launcher.info.title}: choose a level", id="level-select-title")
+        with Horizontal(id="level-select"):
+            with Vertical(id="packs-column"):
+                yield Label("Sources", classes="column-title")
+                yield ChoiceList(id="packs")
+            with Vertical(id="levels-column"):
+                yield Label("Levels", classes="column-title")
+                yield ChoiceList(id="levels")
         yield Footer()
 
     def on_mount(self) -> None:
-        if not self.packs:
-            return
-        pack_index, level_index = 0, 0
-        if self._select is not None:
-            for index, pack in enumerate(self.packs):
-                if pack.id == self._select[0]:
-                    pack_index = index
-                    level_index = max(0, min(self._select[1], len(pack.levels) - 1))
-        self._pack_index = pack_index
-        self._fill_packs()
-        packs = self.query_one("#packs", NavOptionList)
-        packs.highlighted = pack_index
-        self._fill_levels(level_index)
-        levels = self.query_one("#levels", NavOptionList)
-        (levels if levels.option_count else packs).focus()
+        self._fill_sources()
+        self._select_source(0)
+        levels = self.query_one("#levels", ChoiceList)
+        (levels if levels.option_count else self.query_one("#packs", ChoiceList)).focus()
 
     def on_screen_resume(self) -> None:
-        """Refresh the solved marks when coming back from a game."""
-        if self.packs and self.is_mounted:
-            self._fill_packs()
-            levels = self.query_one("#levels", NavOptionList)
-            self._fill_levels(levels.highlighted or 0)
+        """Refresh the marks when coming back from a game."""
+        if self.is_mounted:
+            highlighted = self.query_one("#levels", ChoiceList).highlighted
+            self._fill_sources()
+            self._fill_levels(highlighted or 0)
 
     # -- data ------------------------------------------------------------------------------
 
-    def _solved(self, pack: PackInfo) -> set[str]:
-        store = getattr(self.app, "store", None)
-        return store.solved_levels(self.game_id, pack.id) if store is not None else set()
+    def _saves(self) -> dict[str, dict[str, Any]]:
+        store = self.launcher.app.store
+        return {info.slot: dict(info.summary or {}) for info in store.saves(self.game_id)}
 
-    def _fill_packs(self) -> None:
-        packs = self.query_one("#packs", NavOptionList)
-        highlighted = packs.highlighted
+    def _fill_sources(self) -> None:
+        """List the sources again, keeping the same source selected (by id)."""
+        packs = self.query_one("#packs", ChoiceList)
+        selected = (self._sources[self._source_index].id
+                    if 0 <= self._source_index < len(self._sources) else None)
+        # "In progress" is listed only when something is in progress.
+        self._sources = [source for source in self.launcher.sources.all()
+                         if source.kind != "progress" or source.entries()]
+        ids = [source.id for source in self._sources]
+        self._source_index = ids.index(selected) if selected in ids else 0
+        store = self.launcher.app.store
         packs.clear_options()
-        for pack in self.packs:
-            solved = len(self._solved(pack) & {level_id for level_id, _ in pack.levels})
-            prompt = Content.assemble(
-                (pack.title, "bold"), "\n", (f"{solved}/{len(pack.levels)} solved", "dim")
-            )
-            packs.add_option(Option(prompt, id=pack.id))
-        packs.highlighted = highlighted if highlighted is not None else self._pack_index
+        for source in self._sources:
+            entries = source.entries()
+            if source.kind in ("pack", "file"):
+                solved = store.solved_moves(self.game_id, source.id)
+                done = sum(1 for e in entries if e.ref.key in solved)
+                detail = f"{done}/{len(entries)} solved"
+            elif source.kind == "generator":
+                detail = getattr(source.generator, "description", "") or "generated levels"
+            else:
+                detail = plural(len(entries), "level")
+            prompt = Content.assemble((escape_controls(source.title), "bold"), "\n",
+                                      (shorten(escape_controls(detail), 40), "dim"))
+            packs.add_option(Option(prompt))
+        if self._sources:
+            packs.highlighted = self._source_index
+
+    def _select_source(self, index: int) -> None:
+        self._source_index = index
+        self.query_one("#packs", ChoiceList).highlighted = index
+        self._fill_levels(0)
+
+    def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> str:
+        best = solved.get(entry.ref.key)
+        save = saves.get(entry.ref.slot)
+        mark = " "
+        notes = []
+        if entry.ref.key in solved:
+            mark = SOLVED_MARK
+            if best is not None:
+                notes.append(f"best {plural(best, 'move')}" + (
+                    f" (par {entry.par})" if entry.par is not None else ""))
+        if save is not None and save.get("status", "playing") == "playing":
+            mark = PROGRESS_MARK if mark == " " else mark
+            notes.append(f"in progress, {plural(int(save.get('moves', 0)), 'move')}")
+        elif entry.par is not None and best is None:
+            notes.append(f"par {entry.par}")
+        number = f"{entry.number:>2}. " if entry.number else ""
+        text = f"{mark} {number}{escape_controls(entry.title)}"
+        return text + (f"   ({'; '.join(notes)})" if notes else "")
 
     def _fill_levels(self, highlight: int = 0) -> None:
-        pack = self.packs[self._pack_index]
-        solved = self._solved(pack)
-        levels = self.query_one("#levels", NavOptionList)
+        levels = self.query_one("#levels", ChoiceList)
         levels.clear_options()
-        width = len(str(len(pack.levels)))
-        for number, (level_id, title) in enumerate(pack.levels, start=1):
-            mark = SOLVED_MARK if level_id in solved else " "
-            levels.add_option(Option(f"{mark} {number:>{width}}. {title}"))
-        if pack.levels:
-            levels.highlighted = max(0, min(highlight, len(pack.levels) - 1))
+        self._entries = []
+        if not self._sources:
+            return
+        source = self._sources[self._source_index]
+        saves = self._saves()
+        if source.kind == "progress":
+            solved: dict[str, Any] = {}
+        else:
+            solved = self.launcher.app.store.solved_moves(self.game_id, source.id)
+        if source.kind == "generator":
+            levels.add_option(Option("+  New level", id=NEW_LEVEL))
+            self._entries.append(None)
+        for entry in source.entries():
+            if source.kind == "progress":
+                ref_solved = self.launcher.app.store.solved_moves(self.game_id, entry.ref.source)
+                row = self._row(entry, ref_solved, saves)
+            else:
+                row = self._row(entry, solved, saves)
+            levels.add_option(Option(row))
+            self._entries.append(entry)
+        if not self._entries:
+            levels.add_option(Option(self._empty_text(source), disabled=True))
+            self._entries.append(None)
+            return
+        levels.highlighted = max(0, min(highlight, len(self._entries) - 1))
+
+    @staticmethod
+    def _empty_text(source: LevelSource) -> str:
+        return {"progress": "No game in progress.",
+                "mine": "No level of your own yet: the level editor (E in a game) saves here."
+                }.get(source.kind, "No levels.")
+
+    def highlight(self, ref: LevelRef) -> None:
+        """Show ``ref`` highlighted (after coming back from its game)."""
+        self._fill_sources()
+        for index, source in enumerate(self._sources):
+            if source.id == ref.source:
+                self._select_source(index)
+                for row, entry in enumerate(self._entries):
+                    if entry is not None and entry.ref == ref:
+                        self.query_one("#levels", ChoiceList).highlighted = row
+                return
 
     # -- events ----------------------------------------------------------------------------
 
     def on_option_list_option_highlighted(self, event: NavOptionList.OptionHighlighted) -> None:
-        if event.option_list.id == "packs" and event.option_index != self._pack_index:
-            self._pack_index = event.option_index
+        if event.option_list.id == "packs" and event.option_index != self._source_index:
+            self._source_index = event.option_index
             self._fill_levels(0)
 
     def on_option_list_option_selected(self, event: NavOptionList.OptionSelected) -> None:
         event.stop()
         if event.option_list.id == "packs":
             self.action_focus_levels()
-        else:
-            self.dismiss((self.packs[self._pack_index].id, event.option_index))
+            return
+        source = self._sources[self._source_index]
+        entry = self._entries[event.option_index] if event.option_index < len(self._entries) else None
+        if event.option.id == NEW_LEVEL:
+            self.launcher.open(source.new())  # type: ignore[attr-defined]
+        elif entry is not None:
+            self.launcher.open(entry.ref)
 
     # -- actions ---------------------------------------------------------------------------
 
-    def action_focus_packs(self) -> None:
-        """Move the focus to the pack list."""
-        if self.packs:
-            self.query_one("#packs", NavOptionList).focus()
+    def action_focus_sources(self) -> None:
+        """Move the focus to the source list."""
+        self.query_one("#packs", ChoiceList).focus()
 
     def action_focus_levels(self) -> None:
         """Move the focus to the level list."""
-        if self.packs:
-            levels = self.query_one("#levels", NavOptionList)
-            if levels.option_count:
-                levels.focus()
+        levels = self.query_one("#levels", ChoiceList)
+        if levels.option_count:
+            levels.focus()
+
+    def action_delete(self) -> None:
+        """Delete the highlighted level's saved game, or an own level (asks first)."""
+        from tui.modals.confirm import ConfirmModal
+
+        levels = self.query_one("#levels", ChoiceList)
+        index = levels.highlighted
+        if index is None or index >= len(self._entries) or self._entries[index] is None:
+            return
+        entry = self._entries[index]
+        assert entry is not None
+        store = self.launcher.app.store
+        source = self._sources[self._source_index]
+        has_save = entry.ref.slot in self._saves()
+        if source.kind == "mine":
+            question = f"Delete your level “{escape_controls(entry.title)}”" + (
+                " and its saved game?" if has_save else "?")
+        elif has_save:
+            question = f"Delete the saved game of “{escape_controls(entry.title)}”?"
+        else:
+            self.notify("Nothing to delete here.", timeout=3)
+            return
+
+        def decided(yes: bool | None) -> None:
+            if not yes:
+                return
+            store.delete_game(self.game_id, entry.ref.slot)
+            if source.kind == "mine":
+                store.delete_my_level(self.game_id, int(entry.ref.key))
+            self._fill_sources()
+            self._fill_levels(index)
+
+        self.app.push_screen(ConfirmModal(question, yes="Delete", no="Keep"), decided)
 
     def action_back(self) -> None:
-        """Leave without choosing."""
+        """Leave the game."""
         self.dismiss(None)
+

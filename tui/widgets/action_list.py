@@ -103,7 +103,9 @@ class ActionList(OptionList):
         constructs = [ConstructEntry(site) for site in placeholders] if budget > 0 else []
         self.entries = shown + constructs
         options: list[Option] = []
-        width = len(str(max(len(self.entries), 1)))
+        # Rewrites are numbered from 1, as in `termarcade termcraft actions` (digit keys pick
+        # them); construct entries are marked ◆ instead.
+        width = len(str(max(len(shown), 1)))
         for number, entry in enumerate(self.entries, start=1):
             options.append(Option(self._prompt(number, width, term, entry, budget)))
         if len(rewrites) > MAX_SHOWN:
@@ -122,13 +124,14 @@ class ActionList(OptionList):
     @staticmethod
     def _prompt(number: int, width: int, term: Term, entry: Entry, budget: int) -> Text:
         text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(f"{number:>{width}}. ", "bold")
         pad = " " * (width + 2)
         if isinstance(entry, ConstructEntry):
-            text.append("◆ construct", "bold")
+            text.append(f"{'◆':>{width}}  ", "bold")
+            text.append("construct", "bold")
             text.append(f" at {format_path(entry.site)}")
             text.append(f"\n{pad}→ a ground term of Size ≤ {budget}")
             return text
+        text.append(f"{number:>{width}}. ", "bold")
         site: Path = entry.site
         text.append(short_str(subterm_at(term, site), PREVIEW))
         text.append(" ⇒ ", "bold")

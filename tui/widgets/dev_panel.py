@@ -1,11 +1,13 @@
-"""TermCraft's developer panel (seed 000 §3.1): edit the level, apply it, save it, solve, lint.
+"""TermCraft's developer panel (seed 000 §3.1), grown into a safe level editor.
 
-Fields as in the seed: fuel, budget, the current term and the target term (multi-line text
-areas; all whitespace is removed before parsing, exactly like the seed's panel), an error
-line, and Apply, which restarts the game with the edited level. Beyond the seed: the level's
-title and par, "Save level…" (a level file written through a temporary file and a rename),
-and Solve / Lint buttons that run the engine's solver and linter in a worker thread with a
-progress indicator and a Cancel button.
+Fields as in the seed: fuel, budget, the starting term and the target term (multi-line text
+areas; all whitespace is removed before parsing, exactly like the seed's panel) and an error
+line; beyond the seed: title, par and hint. The editor edits the *level*, not the game in
+progress ("Current position" copies the game into the fields when that is what is wanted).
+Play and Save keep the level in *My levels* (the store, so it is playable at once and works
+in served mode); Export writes a level file through :mod:`tui.exporting` (full path shown,
+never overwriting without asking). Solve / Lint run the engine's solver and linter in a
+worker thread with a progress indicator and a Cancel button.
 
 Parse errors are reported at the line and column of the text the designer typed (the error
 position in the whitespace-free text is mapped back), with the line and a caret, and the
@@ -16,7 +18,6 @@ from __future__ import annotations
 
 import threading
 import time
-from pathlib import Path
 from typing import Any, Callable, ClassVar
 
 from rich.text import Text
@@ -28,12 +29,16 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, LoadingIndicator, Static, TextArea
 from textual.worker import Worker, WorkerState
 
-from core.termcraft import Level, LintIssue, SolveResult, lint, solve
+from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.terms import COMPOUND, Term, to_str
+from core.text import escape_controls
+from tui.app import arcade_of
+from tui.store import DuplicateTitle
+from tui.sources import LevelRef
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 
-__all__ = ["DevPanel", "SaveLevelModal", "parse_field", "format_term_for_editing"]
+__all__ = ["DevPanel", "parse_field", "format_term_for_editing", "describe_solve", "describe_lint"]
 
 EDIT_WRAP = 70
 """Terms up to this many characters stay on one line; longer ones get one root child a line."""
@@ -105,75 +110,36 @@ def format_term_for_editing(term: Term) -> str:
     return f"{term.name}(\n{inner}\n)"
 
 
-class SaveLevelModal(ModalScreen["str | None"]):
-    """Ask for the file to save a level to; dismisses with the path text or None."""
+class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
+    """The level editor (seed 000's developer panel): edit the *level*, keep it, test it.
 
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="save_level.cancel", key_display="esc"),
-    ]
+    The fields start from the level being played (its starting fuel, budget and terms), not
+    from the game in progress; "Current position" (F9) fills them from the game instead, if
+    that is what the designer wants. Nothing is lost: Play and Save keep the level in *My
+    levels* (the store), Export writes a file (asking before touching an existing one), and
+    closing with unsaved edits asks first.
 
-    DEFAULT_CSS = """
-    SaveLevelModal { align: center middle; }
-    #save-dialog { width: 70; max-width: 100%; height: auto; border: thick $accent;
-                   background: $surface; padding: 0 1; }
-    #save-buttons { height: auto; align-horizontal: right; }
-    #save-buttons Button { margin-left: 1; }
-    """
-
-    def __init__(self, default: str) -> None:
-        super().__init__()
-        self.default = default
-        """The path offered first."""
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="save-dialog"):
-            yield Label("Save level to file (a .levels pack with this one level):")
-            yield Input(self.default, id="save-path")
-            with Horizontal(id="save-buttons"):
-                yield Button("Save", id="save-ok", variant="primary", compact=True)
-                yield Button("Cancel (esc)", id="save-cancel", compact=True)
-
-    def on_mount(self) -> None:
-        self.query_one(Input).focus()
-
-    @on(Input.Submitted)
-    def _submit(self, event: Input.Submitted) -> None:
-        event.stop()
-        self.dismiss(event.value.strip() or None)
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        if event.button.id == "save-ok":
-            self.dismiss(self.query_one(Input).value.strip() or None)
-        else:
-            self.dismiss(None)
-
-    def action_cancel(self) -> None:
-        """Close without saving."""
-        self.dismiss(None)
-
-
-class DevPanel(ModalScreen["Level | None"]):
-    """The developer panel; dismisses with the edited :class:`Level` (Apply) or None.
-
-    Keys: ``f2`` apply, ``f3`` save level…, ``f4`` solve, ``f5`` lint, ``escape`` cancel the
-    running job or close, ``tab`` moves between fields.
+    Keys: ``f2`` play (keeps the level in My levels, then plays it), ``f3`` save to My levels,
+    ``f8`` export to a file, ``f4`` solve, ``f5`` lint, ``f9`` current position (``f6``/``f7``
+    belong to the text areas: select line / all), ``escape``
+    cancel the running job or close, ``tab`` moves between fields.
 
     Args:
         level: The level to edit (fields are filled from it).
-        state_term: The current term of the game in progress (what "current" starts with,
-            as the seed fills the panel from the running game state); None uses the level's.
-        fuel: Current fuel (None: the level's).
-        budget: Current budget (None: the level's).
-        save: Writes a level to a path (text) and returns a message; None hides "Save".
+        state: The game in progress (for "Current position"), or None.
+        mine_id: The level's id in My levels when it is one of the player's own (Save then
+            replaces it), else None (Save adds a new own level).
+
+    Dismisses with ``(ref, level)`` to play, or None.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "apply", "Apply", id="dev.apply"),
-        Binding("f3", "save", "Save…", id="dev.save"),
+        Binding("f2", "play", "Play", id="dev.apply"),
+        Binding("f3", "save", "Save", id="dev.save"),
+        Binding("f8", "export", "Export…", id="dev.export"),
         Binding("f4", "solve", "Solve", id="dev.solve"),
         Binding("f5", "lint", "Lint", id="dev.lint"),
+        Binding("f9", "use_current", "Current position", id="dev.current"),
         Binding("escape", "close", "Close", id="dev.close", key_display="esc"),
     ]
 
@@ -188,10 +154,10 @@ class DevPanel(ModalScreen["Level | None"]):
         border-title-style: bold;
         padding: 0 1;
     }
-    #dev-fields { height: 1; }
-    #dev-fields Label { padding: 0 1 0 0; }
+    #dev-fields, #dev-fields2 { height: 1; }
+    #dev-fields Label, #dev-fields2 Label { padding: 0 1 0 0; }
     #dev-fields Input { margin-right: 1; }
-    #dev-title-input { width: 1fr; }
+    #dev-title-input, #dev-hint-input { width: 1fr; }
     #dev-fuel-input, #dev-budget-input, #dev-par-input { width: 8; }
     .dev-label { color: $text-muted; height: 1; }
     #dev-current-term-input { height: 1fr; min-height: 3; }
@@ -209,25 +175,17 @@ class DevPanel(ModalScreen["Level | None"]):
     #dev-result { height: auto; }
     """
 
-    def __init__(
-        self,
-        level: Level,
-        state_term: Term | None = None,
-        fuel: int | None = None,
-        budget: int | None = None,
-        save: Callable[[str, Level], str] | None = None,
-        default_path: str = "my-level.levels",
-    ) -> None:
+    def __init__(self, level: Level, state: State | None = None,
+                 mine_id: int | None = None) -> None:
         super().__init__()
         self.level = level
-        """The level the panel was opened on."""
-        self._term = state_term if state_term is not None else level.current
-        self._fuel = level.fuel if fuel is None else fuel
-        self._budget = level.budget if budget is None else budget
-        self._save = save
-        self._default_path = default_path
+        """The level the editor was opened on."""
+        self.state = state
+        """The game in progress ("Current position" copies it)."""
         self._stop = threading.Event()
         self._job: Worker[Any] | None = None
+        self._saved_text: str | None = None
+        self._mine_id = mine_id
         self.result_text = ""
         """Plain text of the last solve/lint result (for tests and copy)."""
         self.error_text = ""
@@ -236,33 +194,39 @@ class DevPanel(ModalScreen["Level | None"]):
     # -- layout ------------------------------------------------------------------------------
 
     def compose(self) -> ComposeResult:
+        level = self.level
         with Vertical(id="dev-panel") as panel:
-            panel.border_title = "Developer panel"
+            panel.border_title = "Level editor"
             with Horizontal(id="dev-fields"):
                 yield Label("Title")
-                yield Input(self.level.title, id="dev-title-input", compact=True)
+                yield Input(level.title, id="dev-title-input", compact=True)
                 yield Label("Fuel")
-                yield Input(str(self._fuel), id="dev-fuel-input", compact=True,
+                yield Input(str(level.fuel), id="dev-fuel-input", compact=True,
                             type="integer", restrict=r"[0-9]*")
                 yield Label("Budget")
-                yield Input(str(self._budget), id="dev-budget-input", compact=True,
+                yield Input(str(level.budget), id="dev-budget-input", compact=True,
                             type="integer", restrict=r"[0-9]*")
                 yield Label("Par")
-                yield Input("" if self.level.par is None else str(self.level.par),
+                yield Input("" if level.par is None else str(level.par),
                             id="dev-par-input", compact=True, restrict=r"[0-9]*")
-            yield Label("Current term (whitespace and newlines are ignored)", classes="dev-label")
-            yield TextArea(format_term_for_editing(self._term), id="dev-current-term-input",
+            with Horizontal(id="dev-fields2"):
+                yield Label("Hint ")
+                yield Input(level.hint, id="dev-hint-input", compact=True)
+            yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
+            yield TextArea(format_term_for_editing(level.current), id="dev-current-term-input",
                            soft_wrap=True, tab_behavior="focus")
             yield Label("Target term", classes="dev-label")
-            yield TextArea(format_term_for_editing(self.level.target),
+            yield TextArea(format_term_for_editing(level.target),
                            id="dev-target-term-input", soft_wrap=True, tab_behavior="focus")
             yield Static("", id="dev-error-message")
             with Horizontal(id="dev-buttons"):
-                yield Button("Apply (F2)", id="dev-apply-button", variant="primary", compact=True)
-                yield Button("Save level… (F3)", id="dev-save-button", compact=True,
-                             disabled=self._save is None)
+                yield Button("Play (F2)", id="dev-play-button", variant="primary", compact=True)
+                yield Button("Save (F3)", id="dev-save-button", compact=True)
+                yield Button("Export… (F8)", id="dev-export-button", compact=True)
                 yield Button("Solve (F4)", id="dev-solve-button", compact=True)
                 yield Button("Lint (F5)", id="dev-lint-button", compact=True)
+                yield Button("Current position (F9)", id="dev-current-button", compact=True,
+                             disabled=self.state is None)
                 yield Button("Close (esc)", id="dev-close-button", compact=True)
             with Horizontal(id="dev-progress"):
                 yield LoadingIndicator()
@@ -274,6 +238,22 @@ class DevPanel(ModalScreen["Level | None"]):
 
     def on_mount(self) -> None:
         self.query_one("#dev-current-term-input", TextArea).focus()
+        served = arcade_of(self).served
+        self.query_one("#dev-export-button", Button).display = not served
+        self._saved_text = self._fields_text()
+
+    def _fields_text(self) -> str:
+        """Everything typed, to tell whether there are unsaved edits."""
+        inputs = [self.query_one(f"#dev-{name}-input", Input).value
+                  for name in ("title", "fuel", "budget", "par", "hint")]
+        areas = [self.query_one(f"#dev-{name}-term-input", TextArea).text
+                 for name in ("current", "target")]
+        return "\x00".join(inputs + areas)
+
+    @property
+    def edited(self) -> bool:
+        """True when the fields differ from the last saved (or opened) level."""
+        return self._saved_text is not None and self._fields_text() != self._saved_text
 
     # -- reading the fields ------------------------------------------------------------------
 
@@ -301,7 +281,7 @@ class DevPanel(ModalScreen["Level | None"]):
                                 ("target", "#dev-target-term-input")):
             area = self.query_one(widget_id, TextArea)
             try:
-                terms[name] = parse_field(area.text, f"{name} term")
+                terms[name] = parse_field(area.text, f"{'starting' if name == 'current' else name} term")
             except ParseError as err:
                 self.show_error(err.render())
                 area.focus()
@@ -309,10 +289,12 @@ class DevPanel(ModalScreen["Level | None"]):
                     area.cursor_location = (err.line - 1, max(err.column - 1, 0))
                 return None
         title = self.query_one("#dev-title-input", Input).value.strip() or "Custom level"
+        hint = self.query_one("#dev-hint-input", Input).value.strip()
         try:
             level = Level(title, terms["current"], terms["target"], values["Fuel"] or 0,
-                          values["Budget"] or 0, par=values["Par"], description=self.level.description,
-                          hint=self.level.hint, author=self.level.author)
+                          values["Budget"] or 0, par=values["Par"],
+                          description=self.level.description, hint=hint,
+                          author=self.level.author)
         except (TypeError, ValueError) as err:
             self.show_error(str(err))
             return None
@@ -323,7 +305,7 @@ class DevPanel(ModalScreen["Level | None"]):
         """Show ``message`` on the error line ("" clears it)."""
         self.error_text = message
         box = self.query_one("#dev-error-message", Static)
-        box.update(Text(message))
+        box.update(Text(escape_controls(message, keep_newlines=True)))
         box.set_class(ok, "-ok")
 
     # -- buttons -----------------------------------------------------------------------------
@@ -332,10 +314,12 @@ class DevPanel(ModalScreen["Level | None"]):
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         actions = {
-            "dev-apply-button": self.action_apply,
+            "dev-play-button": self.action_play,
             "dev-save-button": self.action_save,
+            "dev-export-button": self.action_export,
             "dev-solve-button": self.action_solve,
             "dev-lint-button": self.action_lint,
+            "dev-current-button": self.action_use_current,
             "dev-close-button": self.action_close,
             "dev-cancel-button": self.action_cancel_job,
         }
@@ -343,41 +327,97 @@ class DevPanel(ModalScreen["Level | None"]):
         if handler is not None:
             handler()
 
-    def action_apply(self) -> None:
-        """Parse the fields and restart the game with the edited level."""
-        level = self.read_level()
-        if level is not None:
-            self.action_cancel_job()
-            self.dismiss(level)
-
-    def action_close(self) -> None:
-        """Cancel a running job, or close the panel without applying."""
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
-            self.action_cancel_job()
+    def action_use_current(self) -> None:
+        """Fill the starting term, fuel and budget from the game in progress."""
+        if self.state is None:
             return
-        self.dismiss(None)
+        self.query_one("#dev-current-term-input", TextArea).text = format_term_for_editing(
+            self.state.term)
+        self.query_one("#dev-fuel-input", Input).value = str(self.state.fuel)
+        self.query_one("#dev-budget-input", Input).value = str(self.state.budget)
+        self.show_error("The level now starts from the current position (not saved yet).",
+                        ok=True)
 
-    def action_save(self) -> None:
-        """Ask for a path and write the edited level there."""
-        if self._save is None:
+    def action_save(self, then_play: bool = False) -> None:
+        """Keep the edited level in My levels (replacing it when it is one of yours)."""
+        level = self.read_level()
+        if level is None:
+            return
+        store = arcade_of(self).store
+        from tui.exporting import save_to_my_levels
+
+        game = self.level_game
+
+        def slot(level_id: int) -> str:
+            return LevelRef("mine", str(level_id)).slot
+
+        def keep(replace_id: int | None, confirmed: bool = False) -> None:
+            if (replace_id is not None and not confirmed
+                    and store.load_game(game, slot(replace_id)) is not None):
+                ask(replace_id, "It has a game in progress, which would be deleted.")
+                return
+            try:
+                item = save_to_my_levels(store, game, level, replace_id)
+            except DuplicateTitle as duplicate:
+                saved = store.load_game(game, slot(duplicate.existing_id)) is not None
+                ask(duplicate.existing_id,
+                    "Its game in progress would be deleted." if saved else "")
+                return
+            except ValueError as error:
+                self.show_error(str(error))
+                return
+            if item is None:
+                self.show_error("Could not save the level (see the storage warning).")
+                return
+            if replace_id is not None:  # the old version's game no longer fits the level
+                store.delete_game(game, slot(replace_id))
+            self._mine_id = item.id
+            self._saved_text = self._fields_text()
+            self.show_error(f"Saved in My levels as “{level.title}”.", ok=True)
+            if then_play:
+                self.action_cancel_job()
+                self.dismiss((LevelRef("mine", str(item.id)), level))
+
+        def ask(existing_id: int, consequence: str) -> None:
+            from tui.modals.choice import ChoiceModal
+
+            def decided(answer: str | None) -> None:
+                if answer == "replace":
+                    keep(existing_id, confirmed=True)
+
+            self.app.push_screen(ChoiceModal(
+                f"Replace your level “{level.title}” with this version? {consequence} "
+                "(Change the title to keep both.)",
+                [("cancel", "Cancel", "c"), ("replace", "Replace", "r")]), decided)
+
+        keep(self._mine_id)
+
+    def action_play(self) -> None:
+        """Keep the edited level in My levels, then play it."""
+        self.action_save(then_play=True)
+
+    def action_export(self) -> None:
+        """Write the edited level to a file (asks before touching an existing file)."""
+        if arcade_of(self).served:
+            self.show_error("Export to files is not available here: Save keeps the level.")
             return
         level = self.read_level()
         if level is None:
             return
-        save = self._save
+        from tui.exporting import default_file_name
+        from tui.modals.export import ExportModal
 
-        def chosen(path: str | None) -> None:
-            if not path:
-                return
-            self._default_path = path
-            try:
-                message = save(path, level)
-            except Exception as err:  # any I/O or encoding problem: report, never crash
-                self.show_error(f"Could not save to {path}: {err}")
-                return
-            self.show_error(message, ok=True)
+        def done(message: str | None) -> None:
+            if message:
+                self.show_error(message, ok=True)
 
-        self.app.push_screen(SaveLevelModal(self._default_path), chosen)
+        self.app.push_screen(ExportModal(self.level_game, level,
+                                         default_file_name(level.title)), done)
+
+    @property
+    def level_game(self) -> str:
+        """The game id of the edited level."""
+        return "termcraft"
 
     def action_solve(self) -> None:
         """Run the solver on the edited level in a worker thread."""
@@ -396,6 +436,24 @@ class DevPanel(ModalScreen["Level | None"]):
         self._stop.set()
         if self._job is not None and self._job.state == WorkerState.RUNNING:
             self._set_progress(None, "Cancelling…")
+
+    def action_close(self) -> None:
+        """Cancel a running job, or close (asking first when there are unsaved edits)."""
+        if self._job is not None and self._job.state == WorkerState.RUNNING:
+            self.action_cancel_job()
+            return
+        if not self.edited:
+            self.dismiss(None)
+            return
+        from tui.modals.confirm import ConfirmModal
+
+        def decided(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(ConfirmModal("Close the editor and lose your unsaved edits? "
+                                          "(F3 saves them in My levels.)",
+                                          yes="Lose edits", no="Keep editing"), decided)
 
     # -- jobs --------------------------------------------------------------------------------
 
@@ -425,7 +483,7 @@ class DevPanel(ModalScreen["Level | None"]):
     def _show_result(self, text: str) -> None:
         self._set_progress(False, "")
         self.result_text = text
-        self.query_one("#dev-result", Static).update(Text(text))
+        self.query_one("#dev-result", Static).update(Text(escape_controls(text, keep_newlines=True)))
 
     def _set_progress(self, running: bool | None, text: str) -> None:
         progress = self.query_one("#dev-progress")
@@ -497,11 +555,3 @@ def describe_lint(issues: tuple[LintIssue, ...]) -> str:
     marks = {"error": "✗", "warning": "⚠", "info": "·"}
     return "\n".join(f"{marks.get(i.severity, '·')} {i.severity}: {i.message} [{i.code}]"
                      for i in issues)
-
-
-def default_level_path(title: str) -> str:
-    """A file name for a level, from its title (``My level`` -> ``my-level.levels``)."""
-    slug = "".join(ch.lower() if ch.isalnum() else "-" for ch in title).strip("-")
-    while "--" in slug:
-        slug = slug.replace("--", "-")
-    return str(Path(slug or "level").with_suffix(".levels"))

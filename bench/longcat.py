@@ -1,0 +1,301 @@
+"""Longcat benchmarks: full analysis of the arduboy levels, and the paper's generator table.
+
+    python bench/longcat.py [--quick] [--data PATH] [--count N]
+
+1. Analysis: every metric and the simulated player's label of the 100 arduboy levels, by
+   ``core.longcat`` (bitmask state graph) and by a simple reference in the same run (a
+   memoised depth-first search over ``(head, frozenset of filled cells)`` that steps the cat
+   one cell at a time); both must agree. Prints both times and the ratio.
+2. Generators on 8x8, ``--count`` candidates each (seeds 0..N-1): % solvable (candidates the
+   solver accepts; for mask methods: masks for which some start cell is solvable), %
+   duplicates (accepted levels equal to an earlier one: same walls and start), % non-trivial
+   (predicted difficulty >= 20, i.e. outside the paper's 0-20 "trivial" band; also by the
+   exact label), the distribution over the difficulty bands (see
+   ``core.longcat.difficulty``), and accepted levels per second (generation + solver
+   validation; the analysis for the difficulty columns is not timed).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Optional
+
+from core.longcat import BANDS, Level, analyse, band, expected_moves, predict_difficulty
+from core.longcat.generate import pick_start
+from core.longcat.masks import TEMPLATES, template_mask
+from core.longcat.sdpu import puzzle_up, solution_down
+from core.longcat.solver import solvable_from
+from core.longcat import algomasks
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA_PATHS = (ROOT / "tests" / "data" / "longcat" / "arduboy-100.txt",
+              ROOT.parent / "shared" / "data" / "longcat" / "arduboy-100.txt")
+
+
+def load_arduboy(path: Optional[Path] = None) -> list[Level]:
+    """The arduboy levels: grids separated by blank lines, ``;`` comment lines.
+
+    Args:
+        path: The file (default: ``TERMARCADE_LONGCAT_DATA``, then tests/data/longcat/,
+            then ../shared/data/longcat/ beside the repository).
+
+    Returns:
+        The levels, titled ``arduboy N``.
+    """
+    if path is None:
+        env = os.environ.get("TERMARCADE_LONGCAT_DATA")
+        candidates = ((Path(env),) if env else ()) + DATA_PATHS
+        path = next((p for p in candidates if p.is_file()), None)
+        if path is None:
+            raise SystemExit("arduboy-100.txt not found: pass --data or set "
+                             "TERMARCADE_LONGCAT_DATA")
+    levels, rows = [], []
+    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
+        if line.startswith(";"):
+            continue
+        if line.strip():
+            rows.append(line.strip())
+        elif rows:
+            levels.append(Level.from_rows(rows, title=f"arduboy {len(levels) + 1}"))
+            rows = []
+    return levels
+
+
+# -- the reference ----------------------------------------------------------------------------
+
+STEPS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+def reference(level: Level) -> tuple[dict, float]:
+    """Every metric and the player's label by a memoised DFS on a plain grid.
+
+    Returns:
+        ``(metrics as a dict, expected moves)`` with the definitions of core.longcat.graph.
+    """
+    rows = level.rows()
+    free = frozenset((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c != "#")
+
+    def children(pos):
+        (x, y), filled = pos
+        out = []
+        for dx, dy in STEPS:
+            cx, cy, cells = x, y, []
+            while (cx + dx, cy + dy) in free and (cx + dx, cy + dy) not in filled:
+                cx, cy = cx + dx, cy + dy
+                cells.append((cx, cy))
+            if cells:
+                out.append(((cx, cy), filled | frozenset(cells)))
+        return out
+
+    start = (level.start, frozenset([level.start]))
+    memo: dict = {}   # pos -> (children, paths to success, distance to success)
+    stack = [(start, False)]
+    while stack:      # iterative post-order DFS: children are finished before their parent
+        pos, done = stack.pop()
+        if pos in memo and not done:
+            continue
+        if not done:
+            kids = children(pos)
+            memo[pos] = None
+            stack.append((pos, True))
+            stack.extend((k, False) for k in kids if k not in memo)
+            continue
+        kids = children(pos)
+        if pos[1] == free:
+            memo[pos] = (kids, 1, 0)
+        else:
+            dists = [memo[k][2] for k in kids if memo[k][2] is not None]
+            memo[pos] = (kids, sum(memo[k][1] for k in kids), min(dists) + 1 if dists else None)
+    kinds = {}
+    for pos, (kids, paths, _) in memo.items():
+        if pos[1] == free:
+            kinds[pos] = "success"
+        elif not kids:
+            kinds[pos] = "fail"
+        elif paths:
+            kinds[pos] = "reachable"
+        elif _regions(free - pos[1]) > 1:
+            kinds[pos] = "dead"
+        else:
+            kinds[pos] = "indeterminate"
+    count = {k: sum(1 for v in kinds.values() if v == k) for k in
+             ("success", "fail", "reachable", "dead", "indeterminate")}
+    metrics = dict(
+        size=len(free), states=len(memo), edges=sum(len(v[0]) for v in memo.values()),
+        branches=sum(1 for v in memo.values() if len(v[0]) > 1), fails=count["fail"],
+        success_states=count["success"], reachable_states=count["reachable"],
+        dead_states=count["dead"], indeterminate_states=count["indeterminate"],
+        indeterminate_branches=sum(len(memo[p][0]) - 1 for p, k in kinds.items()
+                                   if k == "indeterminate" and len(memo[p][0]) > 1),
+        solutions=memo[start][1],
+        solution_branches=sum(1 for p, k in kinds.items() if k == "reachable"
+                              for c in memo[p][0] if not memo[c][1]),
+        shortest_solution=memo[start][2])
+    return metrics, _player(memo, kinds, start)
+
+
+def _regions(cells: frozenset) -> int:
+    left, n = set(cells), 0
+    while left:
+        n += 1
+        todo = [left.pop()]
+        while todo:
+            x, y = todo.pop()
+            for c in ((x + 1, y), (x - 1, y), (x, y + 1), (x, y - 1)):
+                if c in left:
+                    left.remove(c)
+                    todo.append(c)
+    return n
+
+
+def _player(memo: dict, kinds: dict, start) -> float:
+    # Children have more filled cells: process by decreasing filled count.
+    win, moves = {}, {}
+    for pos in sorted(memo, key=lambda p: -len(p[1])):
+        if kinds[pos] == "success":
+            win[pos], moves[pos] = 1.0, 0.0
+            continue
+        opts = [k for k in memo[pos][0] if kinds[k] != "dead"]
+        if kinds[pos] == "fail" or not opts:
+            win[pos], moves[pos] = 0.0, 0.0
+            continue
+        win[pos] = sum(win[k] for k in opts) / len(opts)
+        moves[pos] = 1.0 + sum(moves[k] for k in opts) / len(opts)
+    return moves[start] / win[start] if win[start] else math.inf
+
+
+# -- part 1: analysis -------------------------------------------------------------------------
+
+
+def _best(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
+    best, out = math.inf, None
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def bench_analysis(levels: list[Level], repeat: int) -> None:
+    def ours():
+        out = []
+        for level in levels:
+            a = analyse(level)
+            out.append((a.metrics, expected_moves(a)))
+        return out
+
+    fast, got = _best(ours, repeat)
+    slow, want = _best(lambda: [reference(lv) for lv in levels], max(1, repeat // 2))
+    for (metrics, label), (ref_metrics, ref_label) in zip(got, want):  # type: ignore[arg-type]
+        from dataclasses import asdict
+        assert asdict(metrics) == ref_metrics, (metrics, ref_metrics)
+        assert math.isclose(label, ref_label, rel_tol=1e-9), (label, ref_label)
+    states = sum(m.states for m, _ in got)  # type: ignore[union-attr]
+    print(f"analysis of {len(levels)} arduboy levels ({states} states), all metrics + label: "
+          f"fast={fast:.3f}s  baseline={slow:.3f}s  ratio={slow / fast:.1f}x  (results agree)")
+
+
+# -- part 2: the generator table --------------------------------------------------------------
+
+
+def _masked(draw) -> Callable[[random.Random], tuple[bool, Optional[Level]]]:
+    def make(rng: random.Random):
+        level = pick_start(rng, draw(rng))
+        return level is not None, level
+    return make
+
+
+def _sd(rng: random.Random):
+    level = solution_down(rng, 8, 8)[0]
+    ok = bool(solvable_from(level.board, level.start_index))
+    return ok, level if ok else None
+
+
+def _pu(p: float):
+    def make(rng: random.Random):
+        level = puzzle_up(rng, 8, 8, p)
+        ok = bool(solvable_from(level.board, level.start_index, max_states=50_000))
+        return ok, level if ok else None
+    return make
+
+
+def methods() -> dict[str, Callable]:
+    """Row name -> one candidate from a seeded rng: (solvable, level or None)."""
+    rows: dict[str, Callable] = {"sd": _sd, "pu p=0.5": _pu(0.5), "pu p=0.9": _pu(0.9),
+                                 "pu p=0.95": _pu(0.95),
+                                 "template (any)": _masked(lambda r: template_mask(r, 8, 8))}
+    for shape in TEMPLATES:
+        rows[f"template {shape}"] = _masked(lambda r, s=shape: template_mask(r, 8, 8, s))
+    rows["ca"] = _masked(lambda r: algomasks.ca_mask(r, 8, 8))
+    rows["bsp"] = _masked(lambda r: algomasks.bsp_mask(r, 8, 8))
+    rows["carve"] = _masked(lambda r: algomasks.carve_mask(r, 8, 8))
+    rows["fractal"] = _masked(lambda r: algomasks.fractal_mask(r, 8, 8))
+    return rows
+
+
+def _pct(a: int, b: int) -> str:
+    return f"{100 * a / b:5.1f}%" if b else "    -"
+
+
+def bench_generators(count: int) -> None:
+    names = [b[2] for b in BANDS]
+    print(f"\ngenerators on 8x8, {count} candidates each (seeds 0..{count - 1}); bands on the "
+          "predicted difficulty (expected moves)")
+    head = (f"{'method':22} {'solvable':>8} {'accepted':>8} {'dupes':>6} {'non-triv':>8} "
+            f"{'(label)':>7} " + " ".join(f"{n[:9]:>9}" for n in names) + f" {'levels/s':>9}")
+    print(head)
+    print("-" * len(head))
+    for name, make in methods().items():
+        t0 = time.perf_counter()
+        results = [make(random.Random(seed)) for seed in range(count)]
+        elapsed = time.perf_counter() - t0
+        levels = [lv for ok, lv in results if ok and lv is not None]
+        solvable = sum(ok for ok, _ in results)
+        keys = {(lv.walls, lv.start) for lv in levels}
+        analyses = [analyse(lv) for lv in levels]
+        pred = [predict_difficulty(a) for a in analyses]
+        label = [expected_moves(a) for a in analyses]
+        bands = [sum(1 for p in pred if band(p) == n) for n in names]
+        print(f"{name:22} {_pct(solvable, count):>8} {len(levels):>8} "
+              f"{_pct(len(levels) - len(keys), len(levels)):>6} "
+              f"{_pct(sum(p >= 20 for p in pred), len(levels)):>8} "
+              f"{_pct(sum(v >= 20 for v in label), len(levels)):>7} "
+              + " ".join(f"{_pct(b, len(levels)):>9}" for b in bands)
+              + f" {len(levels) / elapsed:9.0f}")
+    print("paper (8x8): SD 100% solvable, 9.68% duplicates, 8.24% non-trivial; "
+          "PU 5.54% solvable, 68.56% duplicates")
+
+
+def bench_sd_rate(count: int) -> None:
+    from core.longcat import generate
+    t0 = time.perf_counter()
+    for seed in range(count):
+        generate("sd", seed, 8, 8)
+    elapsed = time.perf_counter() - t0
+    print(f"\ngenerate('sd', seed, 8, 8) incl. solver validation: {count / elapsed:.0f} levels/s "
+          f"({count} levels, {elapsed:.2f}s; target >= 500)")
+
+
+def main(argv: Optional[list[str]] = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="fewer repeats and candidates")
+    parser.add_argument("--data", type=Path, help="arduboy-100.txt (default: searched)")
+    parser.add_argument("--count", type=int, help="candidates per generator (default 1000, "
+                        "--quick 200)")
+    args = parser.parse_args(argv)
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    bench_analysis(load_arduboy(args.data), 1 if args.quick else 3)
+    count = args.count or (200 if args.quick else 1000)
+    bench_sd_rate(count)
+    bench_generators(count)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,324 @@
+"""Seeded level generators behind one entry point: ``generate(method, seed, width, height)``.
+
+Methods (the ids the command line uses):
+
+* ``sd``: Solution-Down random (seed 003's pseudo-code), solvable by construction.
+* ``pu``: Puzzle-Up random: random walls and start, kept when the solver solves it.
+* ``template``: a mask template (rectangle with hole, U, S, offset square, chair, spiral),
+  mirrored / rotated / squeezed.
+* ``ca``: cellular-automaton caves.
+* ``bsp``: BSP dungeon rooms and corridors.
+* ``carve``: grid carving: walls carved into an open grid, keeping it connected.
+* ``fractal``: random fractal subdivision.
+
+Every generator makes *candidates*; a candidate is accepted when the solver proves it
+solvable (mask generators first pick the start: :func:`pick_start` tries the cells that can
+begin a solution, in random order). The optional filters keep only levels with exactly one
+solution (``unique``) or a predicted difficulty inside ``band``. Attempt ``a`` of
+``generate(method, seed, ...)`` draws from ``random.Random(f"{seed}/{a}")``, so the result
+depends only on the arguments, and each attempt can be replayed on its own.
+
+Scale: random masks rarely admit a Longcat solution, and less so the larger they are. The
+mask methods' defaults are tuned for 8x8 (see ``bench/longcat.py`` for acceptance rates);
+at 16x16 ``ca``, ``bsp`` and ``carve`` seldom find a solvable mask within the default
+attempts, while ``sd``, ``template`` and ``fractal`` still do. Solution-Down walks turn
+often, and each turn walls a cell, so its levels stay small on large grids.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Optional
+
+from core.longcat import algomasks, masks
+from core.longcat.difficulty import predict_difficulty
+from core.longcat.graph import AnalysisLimit, analyse
+from core.longcat.level import MAX_SIZE, Board, Level, bits
+from core.longcat.sdpu import puzzle_up, solution_down
+from core.longcat.solver import solvable_from
+
+__all__ = [
+    "GENERATORS",
+    "GenerationError",
+    "Generator",
+    "Option",
+    "candidate",
+    "generate",
+    "pick_start",
+]
+
+SOLVER_LIMIT = 50_000
+"""Positions the solver may visit per start cell before a candidate is rejected as unknown."""
+
+
+class GenerationError(ValueError):
+    """No acceptable level within the allowed attempts (or bad generator arguments)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a generator.
+
+    Attributes:
+        name: Keyword name.
+        default: Default value (its type is the option's type).
+        description: One line for a person.
+        choices: The allowed values, when the option is one of a few names (else empty).
+    """
+
+    name: str
+    """Keyword name."""
+    default: Any
+    """Default value."""
+    description: str
+    """One line for a person."""
+    choices: tuple[Any, ...] = ()
+    """Allowed values (empty: any value of the default's type)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Generator:
+    """A generation method.
+
+    Attributes:
+        id: Method id (``sd``, ``pu``, ...).
+        description: One line for a person.
+        options: The method's own options (the filters of :func:`generate` apply to all).
+        make: ``make(rng, width, height, **options) -> Level | None``: one candidate, None
+            when the mask admits no solvable start (mask methods) or the solver says no.
+        min_size: Smallest width and height the method accepts.
+    """
+
+    id: str
+    """Method id."""
+    description: str
+    """One line for a person."""
+    options: tuple[Option, ...]
+    """The method's own options."""
+    make: Callable[..., Optional[Level]]
+    """One candidate level (None: rejected)."""
+    min_size: int = 1
+    """Smallest width and height accepted."""
+
+
+# -- the start cell of a mask ---------------------------------------------------------------
+
+
+def start_candidates(board: Board) -> list[int]:
+    """The cells that can begin a solution of the whole mask, by necessary conditions.
+
+    A solution is a Hamiltonian path of the empty cells from the start. So the cells must be
+    connected; a cell with one empty neighbour is an end of the path, so with three or more
+    of them there is no solution and with two the start is one of them; and on a chessboard
+    colouring the path alternates colours, so when one colour has one cell more the start
+    has that colour (a difference of two or more: no solution).
+
+    Args:
+        board: The mask's geometry (walls = non-mask cells).
+
+    Returns:
+        Board indices of the possible start cells (board order).
+    """
+    free = board.free
+    if not free or not board.is_connected(free):
+        return []
+    s = board.stride
+    a, b, c, d = free << 1, free >> 1, free << s, free >> s
+    two = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
+    ends = free & ~two
+    if free.bit_count() > 1 and ends.bit_count() > 2:
+        return []
+    cells = ends if ends.bit_count() == 2 else free
+    black = (free & board.black).bit_count()
+    white = free.bit_count() - black
+    if abs(black - white) > 1:
+        return []
+    if black > white:
+        cells &= board.black
+    elif white > black:
+        cells &= ~board.black
+    return list(bits(cells))
+
+
+def pick_start(rng: random.Random, mask: masks.Mask, *,
+               max_states: int = SOLVER_LIMIT) -> Optional[Level]:
+    """Turn a mask into a solvable level by choosing its start cell.
+
+    Args:
+        rng: Orders the candidate starts (cells with one empty neighbour first).
+        mask: ``mask[y][x]`` True for empty cells.
+        max_states: Solver limit per start (an unknown answer counts as no).
+
+    Returns:
+        The level with the first start the solver proves solvable, or None.
+    """
+    height, width = len(mask), len(mask[0])
+    walls = masks.mask_walls(mask)
+    board = Board.build(width, height, walls)
+    cells = start_candidates(board)
+    rng.shuffle(cells)
+    for head in cells:
+        if solvable_from(board, head, max_states=max_states):
+            y, x = divmod(head, width + 1)
+            return Level(width, height, walls, (x, y))
+    return None
+
+
+# -- the methods ----------------------------------------------------------------------------
+
+
+def _sd(rng: random.Random, width: int, height: int) -> Optional[Level]:
+    level = solution_down(rng, width, height)[0]
+    # Solvable by construction; the solver still checks it, so a bug cannot slip through.
+    return level if solvable_from(level.board, level.start_index,
+                                  max_states=SOLVER_LIMIT) else None
+
+
+def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Optional[Level]:
+    level = puzzle_up(rng, width, height, wall_prob)
+    return level if solvable_from(level.board, level.start_index,
+                                  max_states=SOLVER_LIMIT) else None
+
+
+def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Optional[Level]]:
+    def make(rng: random.Random, width: int, height: int, **options: Any) -> Optional[Level]:
+        return pick_start(rng, draw(rng, width, height, **options))
+    return make
+
+
+GENERATORS: dict[str, Generator] = {g.id: g for g in (
+    Generator("sd", "Solution-Down random: a random walk of the cat, walls where it turns",
+              (), _sd),
+    Generator("pu", "Puzzle-Up random: random walls and start, kept when solvable",
+              (Option("wall_prob", 0.5, "probability that a cell is a wall"),), _pu),
+    Generator("template", "mask template (rect_hole, u, s, offset_square, chair, spiral), "
+              "mirrored/rotated/squeezed",
+              (Option("shape", "any", "template name or any",
+                      ("any",) + tuple(masks.TEMPLATES)),
+               Option("transform", True, "random rotation and mirroring"),
+               Option("squeeze_prob", 0.3, "probability of squeezing out a row or column")),
+              _masked(masks.template_mask), 3),
+    Generator("ca", "cellular-automaton caves (4-5 rule), largest region",
+              (Option("fill", 0.55, "initial probability of an empty cell"),
+               Option("steps", 1, "smoothing steps")), _masked(algomasks.ca_mask), 2),
+    Generator("bsp", "BSP dungeon: rooms in split leaves joined by corridors",
+              (Option("min_leaf", 4, "smallest side of a leaf"),), _masked(algomasks.bsp_mask), 2),
+    Generator("carve", "grid carving: walls carved into an open grid, kept connected",
+              (Option("density", 0.45, "fraction of wall cells"),),
+              _masked(algomasks.carve_mask), 2),
+    Generator("fractal", "random fractal subdivision into quadrants, largest region",
+              (Option("depth", 3, "most levels of subdivision"),
+               Option("split_prob", 0.7, "probability of splitting a rectangle again"),
+               Option("fill", 0.65, "probability that a final rectangle is empty")),
+              _masked(algomasks.fractal_mask), 2),
+)}
+"""Method id -> :class:`Generator`."""
+
+
+def _options(gen: Generator, given: Mapping[str, Any]) -> dict[str, Any]:
+    known = {o.name: o for o in gen.options}
+    for name, value in given.items():
+        if name not in known:
+            raise GenerationError(f"generator {gen.id} has no option {name!r}"
+                                  f" (options: {', '.join(known) or 'none'})")
+        option = known[name]
+        kind = type(option.default)
+        # A float option takes ints too; bool is an int in Python but never a number here.
+        ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
+        if not ok or (kind is not bool and isinstance(value, bool)):
+            raise GenerationError(f"option {name} of {gen.id} must be {kind.__name__}, "
+                                  f"not {value!r}")
+        if option.choices and value not in option.choices:
+            raise GenerationError(f"option {name} of {gen.id} must be one of "
+                                  f"{', '.join(map(str, option.choices))}, not {value!r}")
+    return {o.name: given.get(o.name, o.default) for o in gen.options}
+
+
+def candidate(method: str, seed: Any, width: int, height: int, **options: Any) -> Optional[Level]:
+    """One attempt of a method, without filters: a solvable level or None.
+
+    Args:
+        method: A key of :data:`GENERATORS`.
+        seed: Seed of this attempt's ``random.Random`` (an int or a string).
+        width: Columns.
+        height: Rows.
+        **options: The method's options.
+
+    Returns:
+        The level (solvable), or None when the attempt produced nothing solvable.
+
+    Raises:
+        GenerationError: Unknown method or option, size out of range.
+    """
+    gen = _generator(method, width, height)
+    return gen.make(random.Random(seed), width, height, **_options(gen, options))
+
+
+def _generator(method: str, width: int, height: int) -> Generator:
+    gen = GENERATORS.get(method)
+    if gen is None:
+        raise GenerationError(f"unknown generator {method!r} (one of {', '.join(GENERATORS)})")
+    for name, value in (("width", width), ("height", height)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise GenerationError(f"{name} must be an integer")
+        if not gen.min_size <= value <= MAX_SIZE:
+            raise GenerationError(f"generator {method} needs {name} between {gen.min_size} "
+                                  f"and {MAX_SIZE}, not {value}")
+    return gen
+
+
+def generate(method: str, seed: int, width: int, height: int, *, unique: bool = False,
+             band: Optional[tuple[float, float]] = None, min_size: int = 2,
+             max_attempts: int = 1000, max_states: int = 200_000,
+             should_stop: Optional[Callable[[], bool]] = None, **options: Any) -> Level:
+    """Generate one solvable level.
+
+    Args:
+        method: A key of :data:`GENERATORS`.
+        seed: The seed; the same arguments always give the same level.
+        width: Columns.
+        height: Rows.
+        unique: Keep only levels with exactly one solution (one winning move sequence).
+        band: ``(low, high)``: keep only levels whose predicted difficulty
+            (:func:`core.longcat.difficulty.predict_difficulty`) is in ``[low, high)``.
+        min_size: Keep only levels with at least this many empty cells.
+        max_attempts: Give up after this many candidates.
+        max_states: State-graph limit of the filters (bigger graphs are rejected).
+        should_stop: Polled between attempts; True gives up (GenerationError).
+        **options: The method's options (see :data:`GENERATORS`).
+
+    Returns:
+        The level, titled ``"<method> <seed>"``.
+
+    Raises:
+        GenerationError: Unknown method or option, bad size, or no acceptable level.
+    """
+    gen = _generator(method, width, height)
+    opts = _options(gen, options)
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise GenerationError(f"a seed must be an integer, not {seed!r}")
+    for attempt in range(max_attempts):
+        if should_stop is not None and should_stop():
+            raise GenerationError("generation cancelled")
+        level = gen.make(random.Random(f"{seed}/{attempt}"), width, height, **opts)
+        if level is not None and level.size >= min_size and _keep(level, unique, band, max_states):
+            return Level(level.width, level.height, level.walls, level.start,
+                         title=f"{method} {seed}", author="termarcade generator",
+                         description=f"generated by {method} ({width}x{height}, seed {seed}"
+                                     f"{', attempt ' + str(attempt) if attempt else ''})")
+    raise GenerationError(f"no acceptable {method} level in {max_attempts} attempts "
+                          f"(seed {seed}, {width}x{height})")
+
+
+def _keep(level: Level, unique: bool, band: Optional[tuple[float, float]],
+          max_states: int) -> bool:
+    if not unique and band is None:
+        return True
+    try:
+        analysis = analyse(level, max_states=max_states)
+    except AnalysisLimit:
+        return False
+    if unique and analysis.metrics.solutions != 1:
+        return False
+    return band is None or band[0] <= predict_difficulty(analysis) < band[1]

@@ -1,0 +1,139 @@
+"""The Longcat solver: is a level solvable, and one shortest solution.
+
+Both searches run on raw ``(head, filled)`` pairs and prune positions that
+:func:`core.longcat.prune.is_hopeless` proves unsolvable (connectivity, parity, dead ends).
+Pruning is sound, so it never changes the yes/no answer or the length of the shortest
+solution; counts (solutions, states) are computed without pruning in
+:mod:`core.longcat.graph`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from core.longcat.level import DIRECTIONS, Board, Level
+from core.longcat.prune import is_hopeless
+from core.longcat.rules import slide, solution_string
+from core.search import bfs
+
+__all__ = ["Solution", "is_solvable", "shortest_solution", "solvable_from"]
+
+
+def is_solvable(level: Level, *, max_states: Optional[int] = None,
+                should_stop: Optional[Callable[[], bool]] = None) -> Optional[bool]:
+    """Decide whether ``level`` can be won (depth-first, pruned, each position once).
+
+    Args:
+        level: The level.
+        max_states: Give up (return None) after visiting this many positions (None: no limit).
+        should_stop: Polled every 256 positions; returning True gives up (None).
+
+    Returns:
+        True or False, or None when a limit stopped the search first.
+    """
+    return solvable_from(level.board, level.start_index, max_states=max_states,
+                         should_stop=should_stop)
+
+
+def solvable_from(board: Board, head: int, *, max_states: Optional[int] = None,
+                  should_stop: Optional[Callable[[], bool]] = None) -> Optional[bool]:
+    """:func:`is_solvable` on raw values: the cat starts on cell ``head`` of ``board``.
+
+    Args:
+        board: The grid's geometry.
+        head: Board index of the start cell (an empty cell).
+        max_states: Position limit (None: none).
+        should_stop: Cancellation poll.
+
+    Returns:
+        True, False, or None when stopped by a limit.
+    """
+    start = (head, 1 << head)
+    if start[1] == board.free:
+        return True
+    if is_hopeless(board, *start):
+        return False
+    seen = {start}
+    stack = [start]
+    while stack:
+        if len(seen) & 255 == 0 and should_stop is not None and should_stop():
+            return None
+        head, filled = stack.pop()
+        for d in range(4):
+            moved = slide(board, head, filled, d)
+            if moved is None or moved in seen:
+                continue
+            if moved[1] == board.free:
+                return True
+            seen.add(moved)
+            if is_hopeless(board, *moved):
+                continue
+            stack.append(moved)
+        if max_states is not None and len(seen) > max_states:
+            return None
+    return False
+
+
+@dataclass(frozen=True, slots=True)
+class Solution:
+    """The answer of :func:`shortest_solution`.
+
+    Attributes:
+        status: ``"solved"``, ``"unsolvable"`` or ``"unknown"`` (a limit or cancellation
+            stopped the search).
+        moves: A shortest solution (empty unless solved, or when the start is already won).
+        explored: Positions expanded by the search.
+        reason: ``""``, ``"limit"`` or ``"cancelled"``.
+    """
+
+    status: str
+    """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
+    moves: tuple[str, ...]
+    """A shortest solution (fewest moves)."""
+    explored: int
+    """Positions expanded."""
+    reason: str = ""
+    """Why the status is unknown (``"limit"`` or ``"cancelled"``)."""
+
+    @property
+    def letters(self) -> str:
+        """The moves as a ``UDLR`` string."""
+        return solution_string(self.moves)
+
+
+def shortest_solution(level: Level, *, max_states: int = 1_000_000,
+                      time_limit: Optional[float] = None,
+                      should_stop: Optional[Callable[[], bool]] = None,
+                      progress: Optional[Callable[[int, int], None]] = None) -> Solution:
+    """Find a solution with the fewest moves (breadth-first through :func:`core.search.bfs`).
+
+    Args:
+        level: The level.
+        max_states: Stop with ``"unknown"`` after keeping this many positions.
+        time_limit: Stop with ``"unknown"`` after this many seconds (None: none).
+        should_stop: Polled regularly; True cancels (``"unknown"``, reason ``"cancelled"``).
+        progress: ``progress(explored, frontier)``, called regularly.
+
+    Returns:
+        The :class:`Solution`.
+    """
+    board = level.board
+    head = level.start_index
+    start = (head, 1 << head)
+    if start[1] != board.free and is_hopeless(board, *start):
+        return Solution("unsolvable", (), 0)
+
+    def successors(pos: tuple[int, int]):
+        for d in range(4):
+            moved = slide(board, pos[0], pos[1], d)
+            if moved is not None and not is_hopeless(board, *moved):
+                yield DIRECTIONS[d], moved
+
+    result = bfs(start, successors, lambda pos: pos[1] == board.free, max_states=max_states,
+                 time_limit=time_limit, should_stop=should_stop, progress=progress)
+    if result.status == "solved":
+        return Solution("solved", tuple(result.plan), result.explored)
+    if result.status == "exhausted":
+        return Solution("unsolvable", (), result.explored)
+    return Solution("unknown", (), result.explored, result.status)

@@ -1,0 +1,31 @@
+"""The toy game's screen: the row, drawn from the state; everything else is the base's."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static
+
+from core.session import Session
+from tui.screens.puzzle import PuzzleScreen
+
+
+class ToyScreen(PuzzleScreen):
+    """Play Slide-1D."""
+
+    GAME_ID: ClassVar[str] = "toy"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("left,h", "slide('left')", "Left", id="toy.left"),
+        Binding("right,l", "slide('right')", "Right", id="toy.right"),
+    ]
+
+    def compose_board(self) -> ComposeResult:
+        yield Static("", id="toy-row")
+
+    def render_state(self, session: Session) -> None:
+        self.query_one("#toy-row", Static).update(" ".join(session.state.row))
+
+    def action_slide(self, direction: str) -> None:
+        self.play(direction)

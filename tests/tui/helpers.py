@@ -1,0 +1,34 @@
+"""Helpers for Pilot tests of game screens: open a level on a screen the way the app does."""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from core.session import Session
+from tui.launch import launcher_for
+from tui.sources import LevelRef
+
+
+async def open_level(pilot: Any, game_id: str, level: Any, ref: Optional[LevelRef] = None,
+                     state: Any = None) -> Any:
+    """Push ``game_id``'s screen on ``level`` (a new game, or from ``state``).
+
+    Args:
+        pilot: The Textual pilot.
+        game_id: A registered game id.
+        level: The level to play.
+        ref: Its save slot (default: a test source named after the level's title).
+        state: Start from this state instead of the level's initial one.
+
+    Returns:
+        The screen.
+    """
+    app = pilot.app
+    launcher = launcher_for(app, game_id)
+    ref = ref or LevelRef("test", getattr(level, "title", "level"))
+    start = state if state is not None else launcher.game.initial(level)
+    screen = launcher.screen_class(Session.begin(launcher.game, start), level=level, ref=ref,
+                                   launcher=launcher)
+    app.push_screen(screen)
+    await pilot.pause()
+    return screen

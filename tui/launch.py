@@ -1,0 +1,181 @@
+"""Starting a game in the app: its sources, its saved games, its screen.
+
+One :class:`Launcher` per game the player opens. It builds the game's level sources, opens
+the level select, and turns a chosen :class:`tui.sources.LevelRef` into a running screen:
+the game saved in that level's slot when there is one (with its whole undo history), a new
+game otherwise. The puzzle screen base asks it for the next level (``N``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Mapping, Optional
+
+from core.registry import GameInfo, RegistryError
+from core.session import Session
+from tui.sources import LevelRef, Sources, level_from_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tui.app import ArcadeApp
+
+__all__ = ["Launcher", "OpenedLevel"]
+
+OpenedLevel = tuple[LevelRef, Any, Session, str]
+"""``(ref, level, session, note)``: a level ready to play; ``note`` says what was resumed."""
+
+
+class Launcher:
+    """Opens one game's levels.
+
+    Args:
+        app: The running app.
+        info: The game's registration.
+        file_pack: A level file from the command line, as ``(path, pack)``.
+
+    Raises:
+        RegistryError: When the game's engine or screen cannot be loaded.
+    """
+
+    def __init__(self, app: "ArcadeApp", info: GameInfo,
+                 file_pack: Optional[tuple[str, Any]] = None) -> None:
+        self.app = app
+        self.info = info
+        """The game."""
+        self.game = info.load("engine")
+        """The engine (a :class:`core.game.Game`)."""
+        self.screen_class = info.load("screen")
+        """The game's :class:`tui.screens.puzzle.PuzzleScreen` subclass."""
+        self.sources = Sources(info, app.store, packs=self._bundled(),
+                               generators=self._generators(), file_pack=file_pack)
+        """Where the game's levels come from."""
+
+    def _bundled(self) -> list[tuple[str, Any]]:
+        if self.info.level_format is None:
+            return []
+        from grammar.levels import bundled_packs
+
+        return bundled_packs(self.info.id)
+
+    def _generators(self) -> Mapping[str, tuple[Any, Mapping[str, Any]]]:
+        if self.info.generators is None:
+            return {}
+        generators = self.info.load("generators")
+        params = getattr(self.screen_class, "generator_params", None)
+        chosen = params(self.app) if callable(params) else {}
+        return {name: (gen, chosen.get(name, {})) for name, gen in generators.items()}
+
+    def refresh_generators(self) -> None:
+        """Re-read the generators' parameters (after the player changed the settings)."""
+        fresh = Sources(self.info, self.app.store, generators=self._generators())
+        self.sources.generators = fresh.generators
+
+    # -- opening levels --------------------------------------------------------------------------
+
+    def prepare(self, ref: LevelRef) -> OpenedLevel:
+        """The level of ``ref`` with its saved game, or a new game.
+
+        A save keeps its own copy of the level, so it resumes even when the source changed.
+
+        Raises:
+            LookupError, ValueError: When neither the save nor the source has the level
+                (the message says why; ParseError for a damaged level text).
+        """
+        saved = self.app.store.load_game(self.info.id, ref.slot)
+        if isinstance(saved, dict) and saved.get("version") == 2 and isinstance(saved.get("session"), dict):
+            level = self._saved_level(ref, saved)
+            start = self.game.initial(level)
+            session, problem = Session.from_json(self.game, start, saved["session"])
+            note = (f"Resumed your game ({session.moves_made} moves)." if problem is None
+                    else f"Resumed your game, but {problem}.")
+            return ref, level, session, note
+        level = self.sources.level(ref)
+        return ref, level, Session.begin(self.game, self.game.initial(level)), ""
+
+    def _saved_level(self, ref: LevelRef, saved: dict[str, Any]) -> Any:
+        text = saved.get("level")
+        if isinstance(text, str) and text:
+            return level_from_text(text)
+        return self.sources.level(ref)
+
+    def open(self, ref: LevelRef) -> bool:
+        """Push the game screen for ``ref`` (a notification says why when it cannot open).
+
+        Returns:
+            True when the screen was pushed.
+        """
+        try:
+            ref, level, session, note = self.prepare(ref)
+        except Exception as error:  # A damaged save or level must not crash the arcade.
+            detail = getattr(error, "render", None)
+            text = detail() if callable(detail) else f"{type(error).__name__}: {error}"
+            self.app.notify(f"This level cannot be opened: {text}", title=self.info.title,
+                            severity="error", timeout=10)
+            return False
+        screen = self.screen_class(session, level=level, ref=ref, launcher=self)
+        self.app.push_screen(screen, self._closed)
+        if note:
+            self.app.call_after_refresh(screen.say, note)
+        return True
+
+    def _closed(self, ref: Optional[LevelRef]) -> None:
+        select = self.app.screen
+        highlight = getattr(select, "highlight", None)
+        if ref is not None and callable(highlight):
+            highlight(ref)
+
+    def has_next(self, ref: LevelRef) -> bool:
+        """Whether ``N`` has somewhere to go from ``ref``."""
+        return self.sources.after(ref) is not None
+
+    def next_level(self, ref: LevelRef) -> Optional[OpenedLevel]:
+        """The level after ``ref`` (a new one for generators), ready to play; None at the end."""
+        nxt = self.sources.after(ref)
+        if nxt is None:
+            return None
+        try:
+            return self.prepare(nxt)
+        except Exception as error:
+            self.app.notify(f"The next level cannot be opened: {error}", severity="error")
+            return None
+
+    # -- starting ----------------------------------------------------------------------------
+
+    def start(self, level: Optional[int] = None) -> None:
+        """Open the level select; resume the newest game in progress on top of it.
+
+        Args:
+            level: With a level file from the command line: open its level N (1-based).
+        """
+        from tui.screens.level_select import LevelSelectScreen
+
+        self.app.push_screen(LevelSelectScreen(self), self._chosen)
+        if self.sources.file is not None:
+            entries = self.sources.file.entries()
+            index = (level or 1) - 1
+            if 0 <= index < len(entries):
+                self.open(entries[index].ref)
+            return
+        in_progress = self.sources.progress.entries()
+        if in_progress:
+            self.open(in_progress[0].ref)
+        elif getattr(self.screen_class, "START_NEW", False) and self.sources.generators:
+            self.open(self.sources.generators[0].new())
+
+    def _chosen(self, ref: Optional[LevelRef]) -> None:
+        """The level select was closed (it opens levels itself while it is shown)."""
+
+
+def launcher_for(app: "ArcadeApp", game_id: str,
+                 file_pack: Optional[tuple[str, Any]] = None) -> Launcher:
+    """Make the launcher of a registered game.
+
+    Raises:
+        RegistryError: When the game is unknown or cannot be loaded.
+    """
+    from core import registry
+
+    info = registry.get(game_id)
+    if info is None:
+        raise RegistryError(f"unknown game {game_id!r}")
+    if info.screen is None:
+        raise RegistryError(f"{info.title} is coming soon.")
+    return Launcher(app, info, file_pack)

@@ -1,0 +1,76 @@
+"""A question with a few answers, each a button with its own key."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Optional, Sequence
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label
+
+from core.text import escape_controls
+
+__all__ = ["ChoiceModal"]
+
+
+class ChoiceModal(ModalScreen[Optional[str]]):
+    """Ask ``question``; dismisses with the chosen answer's id, or None (``escape``).
+
+    The first answer has the focus, so put the safe one first.
+
+    Args:
+        question: The question.
+        answers: ``(id, label, key)`` per answer; ``key`` (one character) chooses it.
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "choose('')", "Cancel", id="choice.cancel", key_display="esc"),
+        Binding("left,h", "app.focus_previous", "Previous", show=False, id="choice.left"),
+        Binding("right,l", "app.focus_next", "Next", show=False, id="choice.right"),
+    ]
+
+    DEFAULT_CSS = """
+    ChoiceModal { align: center middle; }
+    #choice-dialog { width: 72; max-width: 100%; height: auto; border: thick $warning;
+                     background: $surface; padding: 0 1; }
+    #choice-question { width: 100%; margin-bottom: 1; }
+    #choice-buttons { height: auto; width: 100%; align-horizontal: center; }
+    #choice-buttons Button { margin: 0 1 0 0; min-width: 8; }
+    """
+
+    def __init__(self, question: str, answers: Sequence[tuple[str, str, str]]) -> None:
+        super().__init__()
+        self.question = question
+        """The question."""
+        self.answers = tuple(answers)
+        """``(id, label, key)`` per answer."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="choice-dialog"):
+            yield Label(escape_controls(self.question), id="choice-question")
+            with Horizontal(id="choice-buttons"):
+                for answer, label, key in self.answers:
+                    yield Button(f"{label} ({key})", id=f"choice-{answer}")
+
+    def on_mount(self) -> None:
+        self.query_one("#choice-buttons Button", Button).focus()
+
+    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
+        """An answer's own key chooses it."""
+        for answer, _, key in self.answers:
+            if event.character == key:
+                event.stop()
+                self.dismiss(answer)
+                return
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.dismiss((event.button.id or "choice-").removeprefix("choice-") or None)
+
+    def action_choose(self, answer: str) -> None:
+        """Dismiss with ``answer`` (empty: cancelled)."""
+        self.dismiss(answer or None)

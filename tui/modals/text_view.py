@@ -1,0 +1,63 @@
+"""A scrollable page of text in a dialog (the whole target, every warning, ...)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Label, Static
+
+__all__ = ["TextModal"]
+
+
+class TextModal(ModalScreen[None]):
+    """Show ``body`` under ``title``; ``escape``/``q``/``enter`` close, arrows/j/k scroll.
+
+    Args:
+        title: The heading.
+        body: The text (Rich text keeps its styles; a plain string is shown as is).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,q,enter", "close", "Close", id="text_view.close", key_display="esc"),
+        Binding("j,down", "scroll(1)", "Down", show=False, id="text_view.down"),
+        Binding("k,up", "scroll(-1)", "Up", show=False, id="text_view.up"),
+    ]
+
+    DEFAULT_CSS = """
+    TextModal { align: center middle; }
+    #text-dialog { width: 90%; max-width: 110; height: auto; max-height: 90%;
+                   border: thick $accent; background: $surface; padding: 0 1; }
+    #text-title { text-style: bold; width: 100%; }
+    #text-scroll { height: auto; max-height: 100%; }
+    """
+
+    def __init__(self, title: str, body: Text | str) -> None:
+        super().__init__()
+        self.title_text = title
+        """The heading."""
+        self.body = body if isinstance(body, Text) else Text(body)
+        """The text shown."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="text-dialog"):
+            yield Label(self.title_text, id="text-title")
+            with VerticalScroll(id="text-scroll"):
+                yield Static(self.body, id="text-body")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#text-scroll").focus()
+
+    def action_scroll(self, lines: int) -> None:
+        """Scroll the text."""
+        scroll = self.query_one("#text-scroll", VerticalScroll)
+        scroll.scroll_relative(y=lines, animate=False)
+
+    def action_close(self) -> None:
+        """Close the dialog."""
+        self.dismiss(None)

@@ -1,0 +1,509 @@
+"""The puzzle screen base: everything a game screen has in common, written once.
+
+A game screen subclasses :class:`PuzzleScreen` and writes only what is its own: the board
+widgets (:meth:`PuzzleScreen.compose_board`), how a state is drawn
+(:meth:`PuzzleScreen.render_state`), and optionally a hint (:meth:`PuzzleScreen.compute_hint`).
+The base owns the rest:
+
+* the game's :class:`core.session.Session` as the single source of truth, a Textual
+  ``reactive`` whose one ``watch_`` method redraws the screen, saves, and opens the outcome
+  dialog;
+* undo / redo, restart *as an undoable move*, ``N`` for the next (or a new generated) level;
+* per-level saves: every change is saved in the level's own store slot with every move
+  from the level's start, so leaving a level keeps its game and coming back resumes it with
+  its whole undo history;
+* ``game_in_progress`` for the quit confirmation;
+* one cancellable, time-bounded hint worker;
+* one family of outcome dialogs (won / goal reached / lost);
+* a message line under the board for the game's messages (toasts would cover the board);
+* digit keys that pick the numbered moves (the same numbers as the CLI's).
+
+The screen's actions are offered by name in the command palette (``ctrl+p``) through
+:meth:`tui.app.ArcadeApp.get_system_commands`.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Optional, Sequence
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, Static
+from textual.worker import Worker, WorkerState
+
+from core.game import IllegalMove
+from core.session import RESTART, Session
+from core.text import escape_controls, plural
+from tui.modals.outcome import OutcomeModal, par_verdict
+from tui.sources import LevelRef, level_to_text
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tui.app import ArcadeApp
+    from tui.launch import Launcher
+
+__all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "SAVE_VERSION"]
+
+SAVE_VERSION = 2
+"""Version of the saved-game data (``{"version", "level", "session"}``)."""
+
+DIGIT_WAIT = 0.6
+"""Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What a hint worker found.
+
+    Attributes:
+        text: A sentence for the player.
+        move: The suggested move, or None.
+    """
+
+    text: str
+    """A sentence for the player."""
+    move: Any = None
+    """The suggested move, or None."""
+
+
+class MessageBar(Static):
+    """One line under the board for the game's messages; never covers what is being played."""
+
+    DEFAULT_CSS = """
+    MessageBar { height: 1; padding: 0 1; color: $text-muted; }
+    MessageBar.-warning { color: $text-warning; }
+    MessageBar.-error { color: $text-error; text-style: bold; }
+    """
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """Show ``text`` (control characters escaped), replacing the previous message."""
+        self.set_class(severity == "warning", "-warning")
+        self.set_class(severity == "error", "-error")
+        self.update(Text(escape_controls(text.replace("\n", " "))))
+
+
+class PuzzleHeader(Static):
+    """The top line: game and level, moves against par, won or lost, undo/redo."""
+
+    DEFAULT_CSS = """
+    PuzzleHeader { height: 1; padding: 0 1; background: $boost; text-style: bold; }
+    """
+
+
+class PuzzleScreen(Screen[Optional[LevelRef]]):
+    """Base of every game screen; dismisses with the level ref to highlight in the level list.
+
+    Args:
+        session: The game to show (new or resumed).
+        level: The level being played (its ``title`` and ``par`` are read when present).
+        ref: Where the level comes from (its save slot), or None for a level that is not
+            saved (a preview).
+        launcher: The game's launcher (sources, saves); None in isolated tests.
+    """
+
+    GAME_ID: ClassVar[str] = ""
+    """The registered game id (store key, help page)."""
+    HINT_TIME_LIMIT: ClassVar[float] = 5.0
+    """Seconds a hint may think."""
+    NUMBERED_MOVES: ClassVar[bool] = False
+    """Whether digit keys pick numbered moves (games with a move list)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
+        # Redo is kept out of the footer (the header says "U redo" when there is one).
+        Binding("U,ctrl+y", "redo", "Redo", id="puzzle.redo", key_display="U", show=False),
+        Binding("R", "restart", "Restart", id="puzzle.restart",
+                tooltip="Back to the start, as a move that u can undo."),
+        Binding("t", "tip", "Tip", id="puzzle.tip"),
+        Binding("N", "next_level", "Next", id="puzzle.next",
+                tooltip="The next level (a new one for generated levels); this game stays saved."),
+        Binding("escape,q", "back", "Back", id="puzzle.back", key_display="esc"),
+    ] + [
+        Binding(str(digit), f"digit({digit})", f"Move {digit}", show=False,
+                id=f"puzzle.digit{digit}")
+        for digit in range(10)
+    ]
+
+    HELP_TOPIC: ClassVar[str] = ""
+
+    session: reactive[Optional[Session]] = reactive(None, init=False)
+    """The game: the single source of truth; every change redraws and saves."""
+
+    def __init__(self, session: Session, *, level: Any = None, ref: Optional[LevelRef] = None,
+                 launcher: Optional["Launcher"] = None) -> None:
+        super().__init__()
+        self.set_reactive(PuzzleScreen.session, session)
+        self.level = level
+        """The level being played."""
+        self.ref = ref
+        """Where the level comes from (None: not saved)."""
+        self.launcher = launcher
+        """The game's launcher (sources and saves), if any."""
+        self._level_text: Optional[str] = None
+        self._hint_stop = threading.Event()
+        self._hint_job: Optional[Worker[Hint]] = None
+        self._hint_session: Optional[Session] = None
+        self._digits = ""
+        self._digit_timer: Optional[Timer] = None
+        self.last_message = ""
+        """The text on the message line (for tests)."""
+
+    # -- handles -----------------------------------------------------------------------------
+
+    @property
+    def arcade(self) -> "ArcadeApp":
+        """The app, typed (screens of this base only run inside :class:`ArcadeApp`)."""
+        from tui.app import arcade_of
+
+        return arcade_of(self)
+
+    @property
+    def game(self) -> Any:
+        """The engine."""
+        assert self.session is not None
+        return self.session.game
+
+    @property
+    def state(self) -> Any:
+        """The current engine state."""
+        assert self.session is not None
+        return self.session.state
+
+    @property
+    def level_title(self) -> str:
+        """The level's title ("" when it has none)."""
+        return str(getattr(self.level, "title", "") or "")
+
+    @property
+    def par(self) -> Optional[int]:
+        """The level's par, if it has one."""
+        return getattr(self.level, "par", None)
+
+    @property
+    def in_progress(self) -> bool:
+        """True while the game has moves and is not over (quitting then asks first)."""
+        return self.session is not None and self.session.touched and not self.session.finished
+
+    # -- layout and rendering ------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        yield PuzzleHeader(id="puzzle-header")
+        yield from self.compose_board()
+        yield MessageBar(id="puzzle-message")
+        yield Footer(compact=True)
+
+    def compose_board(self) -> ComposeResult:
+        """The game's own widgets (between the header and the message line)."""
+        return iter(())
+
+    def render_state(self, session: Session) -> None:
+        """Draw ``session.state`` (and anything else of the session) in the board widgets."""
+
+    _ready = False
+
+    def on_mount(self) -> None:
+        self._ready = True
+        self._refresh_all(None)
+
+    def watch_session(self, old: Optional[Session], new: Optional[Session]) -> None:
+        """The one render path: redraw, save, and open the outcome dialog after a move."""
+        self._refresh_all(old)
+
+    def _refresh_all(self, old: Optional[Session]) -> None:
+        session = self.session
+        if session is None or not self._ready:
+            return
+        if self._hint_session is not None and self._hint_session is not session:
+            self._hint_stop.set()
+        self.render_state(session)
+        self.query_one(PuzzleHeader).update(Text(self.header_text()))
+        self.arcade.game_in_progress = self.in_progress
+        self._save()
+        if old is not None:
+            self._check_outcome(old, session)
+
+    def header_text(self) -> str:
+        """Game and level title, moves (par), status, undo/redo availability."""
+        session = self.session
+        assert session is not None
+        info = self.arcade.game_info(self.GAME_ID)
+        name = info.title if info is not None else self.GAME_ID
+        parts = [f"{name}: {escape_controls(self.level_title)}" if self.level_title else name]
+        moves = plural(session.moves_made, "move")
+        parts.append(f"{moves} (par {self.par})" if self.par is not None else moves)
+        status = session.status
+        if status == "won":
+            parts.append("★ won" + ("" if session.finished else ", keep playing"))
+        elif status == "lost":
+            parts.append("✗ no moves left")
+        undo = [word for word, ok in (("u undo", session.can_undo), ("U redo", session.can_redo)) if ok]
+        if undo:
+            parts.append(" · ".join(undo))
+        return "   ".join(parts)
+
+    def say(self, text: str, severity: str = "information") -> None:
+        """Show a message on the message line (under the board)."""
+        self.last_message = text
+        if self._ready:
+            self.query_one(MessageBar).say(text, severity)
+
+    # -- moves -----------------------------------------------------------------------------------
+
+    def play(self, move: Any) -> bool:
+        """Play ``move`` through the engine; an illegal move changes nothing and says why.
+
+        Returns:
+            True when the move was played.
+        """
+        session = self.session
+        assert session is not None
+        if session.finished:
+            self.app.bell()
+            self.say("The game is over: u undoes, R restarts, esc goes back.", "warning")
+            return False
+        try:
+            self.session = session.play(move)
+        except IllegalMove as error:
+            self.app.bell()
+            self.say(str(error)[:1].upper() + str(error)[1:], "warning")
+            return False
+        return True
+
+    def numbered_moves(self) -> Sequence[Any]:
+        """The moves that digit keys pick, in the order (and numbering) the CLI uses."""
+        return self.game.moves(self.state)
+
+    def action_digit(self, digit: int) -> None:
+        """Pick move N by its number; two quick digits make a two-digit number."""
+        if not self.NUMBERED_MOVES:
+            return
+        if self._digit_timer is not None:
+            self._digit_timer.stop()
+        self._digits = (self._digits + str(digit)).lstrip("0")
+        count = len(self.numbered_moves())
+        if not self._digits:
+            return
+        if int(self._digits) * 10 > count:  # no longer number can start with these digits
+            self._pick_typed()
+        else:
+            self.say(f"Move {self._digits}…")
+            self._digit_timer = self.set_timer(DIGIT_WAIT, self._pick_typed)
+
+    def _pick_typed(self) -> None:
+        number, self._digits = int(self._digits or "0"), ""
+        moves = self.numbered_moves()
+        if not 1 <= number <= len(moves):
+            self.app.bell()
+            self.say(f"There is no move {number} (moves are numbered 1 to {len(moves)}).",
+                     "warning")
+            return
+        self.pick(moves[number - 1], number)
+
+    def pick(self, move: Any, number: int) -> None:
+        """What picking numbered move ``number`` does (default: play it)."""
+        text = self.game.describe_move(self.state, move)
+        if self.play(move):
+            self.say(f"Move {number}: {text}")
+
+    # -- undo, redo, restart ---------------------------------------------------------------------
+
+    def action_undo(self) -> None:
+        """Take back the last move."""
+        if not self.session.can_undo:
+            self.say("Nothing to undo.")
+            return
+        self.session = self.session.undo()
+        self.say("Undone." + ("" if self.session.can_undo else " This is the start."))
+
+    def action_redo(self) -> None:
+        """Play again a move taken back."""
+        if not self.session.can_redo:
+            self.say("Nothing to redo.")
+            return
+        self.session = self.session.redo()
+        self.say("Redone.")
+
+    def action_restart(self) -> None:
+        """Back to the start, as a move (``u`` undoes it: nothing is lost)."""
+        restarted = self.session.restart()
+        if restarted is self.session:
+            self.say("Already at the start.")
+            return
+        self.session = restarted
+        self.say("Restarted. u undoes the restart.")
+
+    # -- levels ----------------------------------------------------------------------------------
+
+    def action_back(self) -> None:
+        """Back to the level list (the game stays saved)."""
+        self._hint_stop.set()
+        self.arcade.game_in_progress = False
+        self.dismiss(self.ref)
+
+    def action_next_level(self) -> None:
+        """The next level of the source (a new one for a generator); this game stays saved."""
+        if self.launcher is None or self.ref is None:
+            self.say("There is no next level here.")
+            return
+        opened = self.launcher.next_level(self.ref)
+        if opened is None:
+            self.say("That was the last level of this pack.")
+            return
+        ref, level, session, note = opened
+        self.switch_level(ref, level, session)
+        kept = " Your game of the previous level is saved." if self._was_touched else ""
+        self.say((note + " " if note else "") + f"Now playing {self.level_title}.{kept}")
+
+    _was_touched = False
+
+    def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
+        """Play another level in this screen (the current game is already saved)."""
+        self._hint_stop.set()
+        self._was_touched = bool(self.session and self.session.touched)
+        self.ref, self.level, self._level_text = ref, level, None
+        self.set_reactive(PuzzleScreen.session, session)
+        self.on_level_changed()
+        self._refresh_all(None)
+
+    def on_level_changed(self) -> None:
+        """Called after :meth:`switch_level` (reset per-level widgets)."""
+
+    # -- saving ----------------------------------------------------------------------------------
+
+    def level_text(self) -> Optional[str]:
+        """The level as level-file text (cached; None when the game has no level format)."""
+        if self._level_text is None and self.level is not None:
+            try:
+                self._level_text = level_to_text(self.GAME_ID, self.level)
+            except Exception:  # No format for this level: saves then rely on the source.
+                self._level_text = ""
+        return self._level_text or None
+
+    def save_data(self) -> dict[str, Any]:
+        """What the store keeps for this level: the level, every move, the cursor."""
+        return {"version": SAVE_VERSION, "level": self.level_text(),
+                "session": self.session.to_json()}
+
+    def save_summary(self) -> dict[str, Any]:
+        """What the level list shows without loading the save."""
+        return {"title": self.level_title, "status": self.session.status,
+                "finished": self.session.finished, "moves": self.session.moves_made,
+                "par": self.par}
+
+    def _save(self) -> None:
+        if self.ref is None or not self.session.touched:
+            return
+        self.arcade.store.save_game(self.GAME_ID, self.ref.slot, self.save_data(),
+                                    summary=self.save_summary())
+
+    # -- outcome ---------------------------------------------------------------------------------
+
+    def _check_outcome(self, old: Session, new: Session) -> None:
+        """Open the outcome dialog when a move (or redo) changes won/lost/finished."""
+        forward = new.history.index > old.history.index and new.last_move not in (None, RESTART)
+        changed = (old.status, old.finished) != (new.status, new.finished)
+        if not forward or not changed or new.status == "playing":
+            return
+        if new.status == "won":
+            self._record_win(new)
+        kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
+        has_next = (self.launcher is not None and self.ref is not None
+                    and self.launcher.has_next(self.ref))
+        modal = OutcomeModal(kind, self.level_title or self.GAME_ID, self.outcome_detail(kind),
+                             has_next=has_next)
+        self.app.push_screen(modal, self._outcome_chosen)
+
+    def _record_win(self, session: Session) -> None:
+        if self.ref is not None:
+            self.arcade.store.mark_solved(self.GAME_ID, self.ref.source, self.ref.key,
+                                          session.moves_made)
+
+    def outcome_detail(self, kind: str) -> str:
+        """The dialog's text: moves against par, or why the game is lost."""
+        if kind == "lost":
+            return self.loss_reason() or "No move is left."
+        return par_verdict(self.session.moves_made, self.par)
+
+    def loss_reason(self) -> Optional[str]:
+        """Why the game is lost, in a sentence (the game's engine knows best)."""
+        return None
+
+    def _outcome_chosen(self, choice: Optional[str]) -> None:
+        handlers = {"next": self.action_next_level, "new": self.action_next_level,
+                    "undo": self.action_undo, "restart": self.action_restart,
+                    "levels": self.action_back}
+        handler = handlers.get(choice or "")
+        if handler is not None:
+            handler()
+        elif choice == "keep":
+            self.say("Keep going!")
+
+    # -- hints -----------------------------------------------------------------------------------
+
+    def action_tip(self) -> None:
+        """Ask for a hint in a worker thread (time-bounded; cancelled by any move)."""
+        if self.session.finished:
+            self.say("The game is over: no tip to give. u undoes, R restarts.")
+            return
+        if self.hint_running:
+            self.say("Still thinking…")
+            return
+        self.say("Thinking…")
+        self.request_hint()
+
+    @property
+    def hint_running(self) -> bool:
+        """True while a hint worker is thinking."""
+        return self._hint_job is not None and self._hint_job.state in (
+            WorkerState.PENDING, WorkerState.RUNNING)
+
+    def request_hint(self) -> None:
+        """Start the hint worker for the current position (the result goes to
+        :meth:`show_hint`, unless the position changed meanwhile)."""
+        stop = threading.Event()
+        self._hint_stop = stop
+        session = self.session
+        self._hint_session = session
+        limit = self.HINT_TIME_LIMIT
+        self._hint_job = self.run_worker(
+            lambda: self.compute_hint(session.state, stop.is_set, limit),
+            thread=True, group="puzzle-hint", exclusive=True, exit_on_error=False,
+        )
+
+    def compute_hint(self, state: Any, should_stop: Any, time_limit: float) -> Hint:
+        """Find a hint for ``state`` (runs in a worker thread; poll ``should_stop()``).
+
+        Args:
+            state: The position.
+            should_stop: Returns True when the hint is no longer wanted.
+            time_limit: Seconds the search may take.
+
+        Returns:
+            The hint.
+        """
+        return Hint("There are no tips for this game.")
+
+    def show_hint(self, hint: Hint) -> None:
+        """Show a finished hint (only when the position did not change meanwhile)."""
+        self.say(hint.text)
+        if hint.move is not None:
+            self.highlight_move(hint.move)
+
+    def highlight_move(self, move: Any) -> None:
+        """Point at ``move`` on the board (games with a move list select it)."""
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Show the hint when its worker ends, unless the position moved on."""
+        if event.worker is not self._hint_job:
+            return
+        if self._hint_session is not self.session or self._hint_stop.is_set():
+            return
+        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Hint):
+            self.show_hint(event.worker.result)
+        elif event.state == WorkerState.ERROR:
+            self.say(f"The hint failed: {event.worker.error}", "error")

@@ -1,0 +1,393 @@
+"""Where levels come from: one abstraction for the level select and for ``N`` (next / new).
+
+A game's levels come from several *sources*:
+
+* **bundled packs** shipped in ``levels/<game>/`` (one source per pack);
+* **My levels**, the player's own levels kept in the store (what the level editor saves;
+  also what served mode uses instead of files);
+* **a level file** given on the command line (``termarcade play GAME FILE``);
+* **generators**: the game's seeded level generators (a level is its generator, parameters
+  and seed, so it can always be made again);
+* **In progress**: every saved game of this game, whatever source its level came from.
+
+A level is named by a :class:`LevelRef` (source id and a key inside the source); its store
+slot is ``ref.slot``, so every level keeps its own saved game (choosing another level never
+discards one). Saves also keep the level's text, so a game can be resumed even when its
+source changed or is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional, Sequence
+
+from core.levelpack import LevelPack
+from core.registry import GameInfo
+
+__all__ = [
+    "GeneratorSource",
+    "InProgressSource",
+    "LevelEntry",
+    "LevelRef",
+    "LevelSource",
+    "MyLevelsSource",
+    "PackSource",
+    "Sources",
+    "level_from_text",
+    "level_to_text",
+    "new_seed",
+    "parse_slot",
+]
+
+
+def new_seed() -> int:
+    """A fresh seed for a generated level (the UI draws it; engines stay deterministic)."""
+    return random.SystemRandom().randrange(2**31)
+
+
+@dataclass(frozen=True, slots=True)
+class LevelRef:
+    """A level's identity: which source, and which level inside it.
+
+    Attributes:
+        source: The source id (``"pack:01-basics"``, ``"mine"``, ``"file:/abs/path"``,
+            ``"gen:sd?size=8x8"``).
+        key: The level inside the source (a title, an id, or a seed).
+    """
+
+    source: str
+    """The source id."""
+    key: str
+    """The level inside the source."""
+
+    @property
+    def slot(self) -> str:
+        """The store slot of this level's saved game."""
+        return f"{self.source}|{self.key}"
+
+
+def parse_slot(slot: str) -> Optional[LevelRef]:
+    """The level ref of a store slot (None for slots of another shape)."""
+    source, sep, key = slot.partition("|")
+    return LevelRef(source, key) if sep else None
+
+
+@dataclass(frozen=True, slots=True)
+class LevelEntry:
+    """One row of a level list.
+
+    Attributes:
+        ref: The level.
+        title: Its title.
+        par: The designer's move count, if any.
+        number: 1-based position in its source.
+    """
+
+    ref: LevelRef
+    """The level."""
+    title: str
+    """Its title."""
+    par: Optional[int] = None
+    """The designer's move count."""
+    number: int = 0
+    """1-based position in its source."""
+
+
+def level_to_text(game: str, level: Any) -> str:
+    """A level as level-file text (a one-level pack), the form saves and My levels keep."""
+    from grammar.levels import dump_pack
+
+    return dump_pack(LevelPack(title=getattr(level, "title", ""), levels=(level,), game=game))
+
+
+def level_from_text(text: str, filename: str = "<saved level>") -> Any:
+    """The first level of a level-file text (ParseError when it does not load)."""
+    from grammar.levels import load_pack
+
+    pack = load_pack(text, filename=filename)
+    if not pack.levels:
+        raise LookupError("the saved level text holds no level")
+    return pack.levels[0]
+
+
+class LevelSource:
+    """A place levels come from (see the module docstring).
+
+    Attributes:
+        id: The source id (first part of every :class:`LevelRef` it makes).
+        title: Shown in the level select.
+        kind: ``"pack"``, ``"mine"``, ``"file"``, ``"generator"`` or ``"progress"``.
+    """
+
+    kind = "pack"
+
+    def __init__(self, source_id: str, title: str) -> None:
+        self.id = source_id
+        """The source id."""
+        self.title = title
+        """Shown in the level select."""
+
+    def entries(self) -> list[LevelEntry]:
+        """The levels to list, in play order."""
+        return []
+
+    def level(self, key: str) -> Any:
+        """The level with this key (LookupError when there is none)."""
+        raise LookupError(key)
+
+    def after(self, key: str) -> Optional[LevelRef]:
+        """The level that follows ``key`` in this source (None at the end)."""
+        keys = [entry.ref.key for entry in self.entries()]
+        if key in keys and keys.index(key) + 1 < len(keys):
+            return LevelRef(self.id, keys[keys.index(key) + 1])
+        return None
+
+
+class PackSource(LevelSource):
+    """The levels of a pack (bundled, or a file); a level's key is its title (unique)."""
+
+    def __init__(self, source_id: str, pack: LevelPack, kind: str = "pack",
+                 title: str | None = None) -> None:
+        super().__init__(source_id, title or pack.title or source_id)
+        self.pack = pack
+        """The pack."""
+        self.kind = kind
+
+    def entries(self) -> list[LevelEntry]:
+        return [LevelEntry(LevelRef(self.id, level.title), level.title,
+                           getattr(level, "par", None), number)
+                for number, level in enumerate(self.pack.levels, start=1)]
+
+    def level(self, key: str) -> Any:
+        for level in self.pack.levels:
+            if level.title == key:
+                return level
+        raise LookupError(key)
+
+
+class MyLevelsSource(LevelSource):
+    """The player's own levels, kept in the store (key: the level's id in the store)."""
+
+    kind = "mine"
+
+    def __init__(self, game: str, store: Any) -> None:
+        super().__init__("mine", "My levels")
+        self.game = game
+        """The game id."""
+        self.store = store
+        """The app's store."""
+
+    def entries(self) -> list[LevelEntry]:
+        out = []
+        for number, item in enumerate(self.store.my_levels(self.game), start=1):
+            par = None
+            try:
+                par = getattr(level_from_text(item.text), "par", None)
+            except Exception:  # A damaged level is still listed; opening it says why.
+                pass
+            out.append(LevelEntry(LevelRef(self.id, str(item.id)), item.title, par, number))
+        return out
+
+    def level(self, key: str) -> Any:
+        try:
+            item = self.store.get_my_level(self.game, int(key))
+        except ValueError:
+            item = None
+        if item is None:
+            raise LookupError(key)
+        return level_from_text(item.text, filename=f"My levels: {item.title}")
+
+
+@dataclass(frozen=True, slots=True)
+class _Generated:
+    """A generated level waiting in a generator source (seed -> level cache entry)."""
+
+    seed: int
+    level: Any = field(compare=False)
+
+
+class GeneratorSource(LevelSource):
+    """A seeded generator: every level is (generator, parameters, seed).
+
+    Args:
+        generator_id: The generator's name in the game's generators mapping.
+        generator: The core generator (``title``, ``description``, ``generate(seed, **params)``).
+        params: The parameters to generate with (part of the source id).
+        store: The app's store (to list the generated levels that have saves).
+        game: The game id.
+    """
+
+    kind = "generator"
+
+    def __init__(self, generator_id: str, generator: Any, params: Mapping[str, Any],
+                 store: Any = None, game: str = "") -> None:
+        query = "&".join(f"{k}={params[k]}" for k in sorted(params))
+        super().__init__(f"gen:{generator_id}" + (f"?{query}" if query else ""),
+                         getattr(generator, "title", generator_id))
+        self.generator = generator
+        """The core generator."""
+        self.params = dict(params)
+        """Parameters passed to every ``generate`` call."""
+        self.store = store
+        self.game = game
+        self._cache: dict[int, Any] = {}
+
+    def level(self, key: str) -> Any:
+        try:
+            seed = int(key)
+        except ValueError:
+            raise LookupError(key) from None
+        if seed not in self._cache:
+            self._cache[seed] = self.generator.generate(seed, **self.params)
+        return self._cache[seed]
+
+    def new(self, seed: Optional[int] = None) -> LevelRef:
+        """A new level of this generator (a fresh seed unless one is given)."""
+        return LevelRef(self.id, str(new_seed() if seed is None else seed))
+
+    def entries(self) -> list[LevelEntry]:
+        """The generated levels that have a saved game (newest first)."""
+        if self.store is None:
+            return []
+        out = []
+        for info in self.store.saves(self.game):
+            ref = parse_slot(info.slot)
+            if ref is not None and ref.source == self.id:
+                title = str((info.summary or {}).get("title") or f"seed {ref.key}")
+                out.append(LevelEntry(ref, title, None, len(out) + 1))
+        return out
+
+    def after(self, key: str) -> Optional[LevelRef]:
+        """``N`` on a generated level makes a new one."""
+        return self.new()
+
+
+class InProgressSource(LevelSource):
+    """Every saved game of a game that is still being played, newest first."""
+
+    kind = "progress"
+
+    def __init__(self, game: str, store: Any) -> None:
+        super().__init__("progress", "In progress")
+        self.game = game
+        self.store = store
+
+    def entries(self) -> list[LevelEntry]:
+        out = []
+        for info in self.store.saves(self.game):
+            summary = info.summary or {}
+            ref = parse_slot(info.slot)
+            if ref is None or summary.get("status", "playing") != "playing":
+                continue
+            out.append(LevelEntry(ref, str(summary.get("title") or ref.key), summary.get("par"),
+                                  len(out) + 1))
+        return out
+
+
+class Sources:
+    """All the sources of one game, in level-select order, and how to move between them.
+
+    Args:
+        info: The game's registration.
+        store: The app's store.
+        packs: The bundled packs as ``(pack_id, pack)``.
+        generators: The game's generators (name -> generator), with the parameters to use.
+        file_pack: A level file given on the command line, as ``(path, pack)``.
+    """
+
+    def __init__(self, info: GameInfo, store: Any, packs: Sequence[tuple[str, LevelPack]] = (),
+                 generators: Mapping[str, tuple[Any, Mapping[str, Any]]] | None = None,
+                 file_pack: tuple[str, LevelPack] | None = None) -> None:
+        self.info = info
+        """The game."""
+        self.store = store
+        self.progress = InProgressSource(info.id, store)
+        """Saved games still being played."""
+        self.packs = [PackSource(f"pack:{pack_id}", pack) for pack_id, pack in packs]
+        """The bundled packs."""
+        self.mine = MyLevelsSource(info.id, store)
+        """The player's own levels."""
+        self.file = None if file_pack is None else PackSource(
+            "file:" + os.path.abspath(file_pack[0]), file_pack[1], kind="file",
+            title=f"File: {os.path.basename(file_pack[0])}")
+        """The level file from the command line, if any."""
+        self.generators = [GeneratorSource(name, gen, params, store, info.id)
+                           for name, (gen, params) in (generators or {}).items()]
+        """One source per generator."""
+
+    def all(self) -> list[LevelSource]:
+        """Every source, in level-select order."""
+        listed: list[LevelSource] = [self.progress]
+        if self.file is not None:
+            listed.append(self.file)
+        listed += self.packs
+        listed.append(self.mine)
+        listed += self.generators
+        return listed
+
+    def get(self, source_id: str) -> Optional[LevelSource]:
+        """The source with this id (None when it is not one of them).
+
+        A generator id with other parameters than the current ones (a level generated before
+        the settings changed) still resolves: its parameters are in the id.
+        """
+        for source in self.all():
+            if source.id == source_id:
+                return source
+        generator = self._generator_named(source_id)
+        if generator is not None:
+            query = source_id.partition("?")[2]
+            params: dict[str, Any] = {}
+            for pair in filter(None, query.split("&")):
+                key, _, value = pair.partition("=")
+                params[key] = int(value) if value.lstrip("-").isdigit() else value
+            return GeneratorSource(generator_name(source_id), generator.generator, params,
+                                   self.store, self.info.id)
+        return None
+
+    def _generator_named(self, source_id: str) -> Optional["GeneratorSource"]:
+        """The current generator source with the same generator name as ``source_id``."""
+        if not source_id.startswith("gen:"):
+            return None
+        name = generator_name(source_id)
+        return next((g for g in self.generators if generator_name(g.id) == name), None)
+
+    def level(self, ref: LevelRef) -> Any:
+        """The level a ref names (LookupError when its source does not have it)."""
+        source = self.get(ref.source)
+        if source is None:
+            raise LookupError(ref.source)
+        return source.level(ref.key)
+
+    def title_of(self, ref: LevelRef) -> str:
+        """A short name of the source of ``ref`` for messages."""
+        source = self.get(ref.source)
+        return source.title if source is not None else ref.source
+
+    def after(self, ref: LevelRef) -> Optional[LevelRef]:
+        """The next level: the next in its source; after a bundled pack, the next pack."""
+        current = self._generator_named(ref.source)
+        if current is not None:  # N on a generated level: a new one with today's settings
+            return current.new()
+        source = self.get(ref.source)
+        if source is None:
+            return None
+        nxt = source.after(ref.key)
+        if nxt is not None or source not in self.packs:
+            return nxt
+        for later in self.packs[self.packs.index(source) + 1:]:
+            entries = later.entries()
+            if entries:
+                return entries[0].ref
+        return None
+
+
+def generator_name(source_id: str) -> str:
+    """The generator's name in a generator source id (``gen:sd?size=8x8`` -> ``sd``)."""
+    return source_id.removeprefix("gen:").partition("?")[0]
+
+
+GeneratorFactory = Callable[[Any], Mapping[str, tuple[Any, Mapping[str, Any]]]]
+"""Gives a game's generators with the parameters chosen in its settings."""
