@@ -12,7 +12,8 @@ standing and the strikes made so far. Two kinds of move:
   pool value at position ``value``, which must equal it; both leave the game.
 
 The puzzle is won when every target is struck (and, with ``use_all``, the pool is empty);
-lost when it is not won and no move is left. Every function is pure.
+lost when it is not won and no move is left (or, with ``use_all``, when every target is
+struck but values remain, since only strikes remove values). Every function is pure.
 """
 
 from __future__ import annotations
@@ -105,6 +106,12 @@ def initial_state(puzzle: Puzzle) -> State:
 
 def _won(state: State) -> bool:
     return not state.standing and not (state.puzzle.use_all and state.pool)
+
+
+def _stranded(state: State) -> bool:
+    """Every target is struck but ``use_all`` values are left: only strikes remove values,
+    so the game can no longer be won."""
+    return not state.standing and state.puzzle.use_all and bool(state.pool)
 
 
 def result_of(state: State, move: PlayCard) -> Node:
@@ -230,7 +237,7 @@ def legal_moves(state: State) -> tuple[Move, ...]:
     Equal cards, equal pool trees and the swapped arguments of commutative cards are offered
     once. Empty when the game is over.
     """
-    if _won(state):
+    if _won(state) or _stranded(state):
         return ()
     return tuple(m for m in _candidate_moves(state) if _legal(state, m))
 
@@ -241,10 +248,11 @@ def has_move(state: State) -> bool:
 
 
 def status(state: State) -> str:
-    """``"won"``, ``"lost"`` (not won and no legal move) or ``"playing"``."""
+    """``"won"``, ``"lost"`` (no legal move, or every target struck with numbers left in a
+    ``use_all`` puzzle) or ``"playing"``."""
     if _won(state):
         return "won"
-    return "playing" if has_move(state) else "lost"
+    return "playing" if not _stranded(state) and has_move(state) else "lost"
 
 
 def describe_move(state: State, move: Move) -> str:
