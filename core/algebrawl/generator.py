@@ -279,8 +279,8 @@ class GeneratorConfig:
     """Largest target magnitude."""
     spare_cards: int = 0
     """Extra cards not used by the solution."""
-    max_attempts: int = 500
-    """Draws before giving up."""
+    max_attempts: int = 5000
+    """Draws before giving up (a draw is cheap: tens of microseconds)."""
     reject_neutral: bool = True
     """Reject cards that leave a value unchanged (× 1, ÷ 1, + 0, − 0)."""
 
