@@ -34,7 +34,7 @@ Generation and difficulty
     ``leaves_full_reduce``, ``rand_identity_pick``, ``rand_op`` ... (:mod:`.generator`);
     ``generate_hand(band, seed)``; ``features``, ``predict_seconds`` (:mod:`.difficulty`).
 
-Graphviz: ``ast_to_dot``, ``leaves_to_dot`` (:mod:`.graphviz`).
+Graphviz: ``ast_to_dot``, ``leaves_to_dot``, ``solution_to_dot`` (:mod:`.graphviz`).
 """
 
 from __future__ import annotations
@@ -87,7 +87,7 @@ from .generator import (
     rand_op,
     rand_op_list,
 )
-from .graphviz import ast_to_dot, leaves_to_dot
+from .graphviz import ast_to_dot, leaves_to_dot, solution_to_dot
 from .hands import count_solutions24, solutions24, solvable24, solvable_with, solve24
 from .normal import DEFAULT_EQUIVALENCE, EQUIVALENCES, nf_text, normal_form
 from .play import (
@@ -105,4 +105,93 @@ from .puzzle import Puzzle, puzzle_from_json, puzzle_to_json
 from .solver import SolveResult, hint, solution_moves, solve, solve_state
 from .values import MAX_INPUT, MAX_VALUE, format_value, parse_value
 
-__all__ = [name for name in dir() if not name.startswith("_") and name != "annotations"]
+__all__ = [
+    "ADD",
+    "AlgebrawlGame",
+    "apply_move",
+    "Arg",
+    "Ast",
+    "ast_cards",
+    "ast_depth",
+    "ast_depth_max",
+    "ast_eval",
+    "ast_leaves",
+    "ast_to_dot",
+    "BinOp",
+    "Call",
+    "Card",
+    "card_from_json",
+    "card_to_json",
+    "count_solutions24",
+    "countdown_reachable",
+    "countdown_selections",
+    "countdown_solve",
+    "DEFAULT_CARDS",
+    "DEFAULT_EQUIVALENCE",
+    "DEFAULT_SCORES",
+    "describe_move",
+    "DIV",
+    "EQUIVALENCES",
+    "EvalError",
+    "evaluate",
+    "Expr",
+    "FEATURES",
+    "features",
+    "format_value",
+    "GAME",
+    "generate",
+    "generate_hand",
+    "Generated",
+    "GenerationFailed",
+    "GeneratorConfig",
+    "hint",
+    "initial_state",
+    "Leaf",
+    "leaf",
+    "leaf_p",
+    "leaves_full_reduce",
+    "leaves_reduce",
+    "leaves_to_dot",
+    "legal_moves",
+    "LIBRARY",
+    "make_node",
+    "MAX_INPUT",
+    "MAX_VALUE",
+    "Move",
+    "MUL",
+    "NEG",
+    "Neg",
+    "nf_text",
+    "Node",
+    "node_children",
+    "normal_form",
+    "Num",
+    "parse_value",
+    "PlayCard",
+    "POISON",
+    "postorder",
+    "predict_seconds",
+    "Puzzle",
+    "puzzle_from_json",
+    "puzzle_to_json",
+    "rand_identity_pick",
+    "rand_op",
+    "rand_op_list",
+    "solution_moves",
+    "solutions24",
+    "solvable24",
+    "solvable_with",
+    "solution_to_dot",
+    "solve",
+    "solve24",
+    "solve_state",
+    "SolveResult",
+    "SPLIT",
+    "SQUARE",
+    "State",
+    "status",
+    "Strike",
+    "SUB",
+    "to_infix",
+    "to_text",
+]

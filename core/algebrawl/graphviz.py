@@ -15,7 +15,7 @@ from typing import Iterable, Sequence
 from .ast import Ast, Leaf
 from .values import format_value
 
-__all__ = ["ast_to_dot", "dot_escape", "leaves_to_dot"]
+__all__ = ["ast_to_dot", "dot_escape", "leaves_to_dot", "solution_to_dot"]
 
 
 def dot_escape(text: str) -> str:
@@ -79,3 +79,18 @@ def leaves_to_dot(leaves: Iterable[Ast], header: str = "",
         lines += _ast_lines(ast, root, ids)
         ids[0] += 1
     return "\n".join(lines + ["}"]) + "\n"
+
+
+def solution_to_dot(targets: Sequence, strikes: Sequence[tuple[int, Ast]], header: str = "") -> str:
+    """A whole solution: each striking tree under a box naming the target it strikes.
+
+    Args:
+        targets: The puzzle's target values (``puzzle.targets``).
+        strikes: ``(target index, tree)`` pairs (``SolveResult.strikes``, ``State.struck``).
+        header: Extra DOT statements placed first.
+
+    Returns:
+        ``digraph { ... }``.
+    """
+    labels = [f"target {format_value(targets[t])}" for t, _ in strikes]
+    return leaves_to_dot([tree for _, tree in strikes], header, labels)

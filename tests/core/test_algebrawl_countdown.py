@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 from collections import Counter
-from fractions import Fraction as F
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.algebrawl.ast import Leaf, ast_leaves, postorder
+from core.algebrawl.ast import ast_leaves, postorder
 from core.algebrawl.countdown import (
     CAP,
     countdown_reachable,

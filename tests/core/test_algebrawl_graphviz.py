@@ -10,7 +10,8 @@ from fractions import Fraction as F
 import pytest
 
 from core.algebrawl import ADD, MUL, SPLIT, Leaf, make_node
-from core.algebrawl.graphviz import ast_to_dot, dot_escape, leaves_to_dot
+from core.algebrawl import Puzzle, solve
+from core.algebrawl.graphviz import ast_to_dot, dot_escape, leaves_to_dot, solution_to_dot
 
 
 def tree():
@@ -56,6 +57,13 @@ def test_leaves_with_value_boxes():
     assert 'label="split"' in dot
     labelled = leaves_to_dot([Leaf(F(3))], labels=['target "3"'])
     assert 'label="target \\"3\\""' in labelled
+
+
+def test_solution():
+    puzzle = Puzzle.of([3, 4, 5, 6], [35, 6])
+    dot = solution_to_dot(puzzle.targets, solve(puzzle).strikes)
+    boxes = re.findall(r'shape=square,label="([^"]*)"', dot)
+    assert boxes == ["target 35", "target 6"]
 
 
 def test_escape():

@@ -11,7 +11,6 @@ from collections import Counter
 from fractions import Fraction as F
 from itertools import combinations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
