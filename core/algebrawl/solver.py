@@ -361,15 +361,17 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
         assign.run(first_only=True)
         return bool(assign.found)
 
+    limited = False
     try:
         tables.build(on_level)
         if count:
             assign.run(first_only=False)
         status = "solved" if assign.found else "unsolvable"
     except _Limit:
+        limited = True
         status = "solved" if assign.found else "unknown"
     n = len(assign.found) if count else None
-    complete = status != "unknown" and (n is None or n < max_count) and not (count and status == "solved" and tables.stored > max_entries)
+    complete = not limited and (n is None or n < max_count)
     return SolveResult(status, _first_solution(tables, assign), n, complete, tables.stored,
                        time.monotonic() - start)
 

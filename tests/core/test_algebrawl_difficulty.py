@@ -22,8 +22,9 @@ def test_features_of_hand_worked_hands():
     hard = features([3, 3, 8, 8])  # only 8 ÷ (3 − 8 ÷ 3)
     assert (hard["min_divisions"], hard["min_subtractions"], hard["min_fraction_steps"]) == (2, 1, 2)
     assert hard["product_split"] == 0 and hard["log_ways"] == 0
-    big = features([1, 5, 9, 13])  # every solution passes through a value above 24?
-    assert big["log_min_peak"] >= math.log(24)
+    big = features([1, 7, 13, 13])  # only (13 × 13 − 1) ÷ 7: it passes through 169
+    assert big["log_min_peak"] == pytest.approx(math.log(169))
+    assert big["log_solutions_ac"] == 0 and big["min_divisions"] == 1
     with pytest.raises(ValueError, match="no solution"):
         features([1, 1, 1, 1])
 

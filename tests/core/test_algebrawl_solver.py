@@ -153,6 +153,12 @@ def test_limits_give_unknown():
     p = Puzzle.of([1, 2, 3, 4, 5, 6, 7, 8], [9999], [ADD, SUB, MUL, DIV] * 2)
     assert solve(p, max_entries=500).status == "unknown"
     assert solve(p, should_stop=lambda: True).status == "unknown"
+    assert solve(p, time_limit=0).status == "unknown"
+    # a count cut short by a limit is not complete, even when some solution was found
+    easy = Puzzle.of([1, 2, 3, 4, 5], 15, [ADD] * 4 + [MUL] * 4)
+    calls = []
+    partial = solve(easy, count=True, should_stop=lambda: len(calls) > 40 or calls.append(1))
+    assert partial.status in ("solved", "unknown") and not partial.complete
 
 
 def test_already_won_and_struck_positions():
