@@ -83,7 +83,7 @@ def parse_term(text: str, filename: Optional[str] = None) -> Term:
     try:
         return _parser().parse(text)
     except UnexpectedInput as err:
-        raise from_lark(err, text, filename) from None
+        raise from_lark(err, text, filename, parser=_parser()) from None
     except VisitError as err:  # pragma: no cover - callbacks do not raise
         raise ParseError(str(err.orig_exc), filename=filename) from None
 
