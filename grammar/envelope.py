@@ -34,10 +34,12 @@ from importlib import resources
 from typing import Any, Optional, Union
 
 from lark import Lark, Token, Transformer
+from lark.exceptions import UnexpectedInput
 from lark.load_grammar import PackageResource
 from lark.visitors import merge_transformers
 
 from .format import BODY, INT, NEGATIVE, STRING, WORD, LevelFormat
+from .lalr import Feeder
 
 __all__ = [
     "ENVELOPE",
@@ -45,8 +47,7 @@ __all__ = [
     "ParsedBlock",
     "ParsedField",
     "Scan",
-    "begin_parse",
-    "level_starts",
+    "SyntaxFailure",
     "parse_items",
     "parser_for",
     "read_resource",
@@ -205,29 +206,6 @@ def _grammar_text(fmt: Optional[LevelFormat]) -> str:
     return "\n".join(parts) + "\n"
 
 
-_local = threading.local()
-
-
-def _note_level(token: Token) -> Token:
-    # Where level blocks start, so that an error's expected list can be computed by
-    # parsing again from the start of the failing block instead of the whole file.
-    starts = getattr(_local, "starts", None)
-    if starts is not None:
-        starts.append(token.start_pos)
-    return token
-
-
-def level_starts() -> list[int]:
-    """Offsets of the ``level`` keywords lexed by this thread's latest parse (see
-    :func:`begin_parse`)."""
-    return list(getattr(_local, "starts", None) or ())
-
-
-def begin_parse() -> None:
-    """Start recording ``level`` keyword offsets for this thread's next parse."""
-    _local.starts = []
-
-
 _lock = threading.Lock()
 _parsers: dict[Optional[LevelFormat], Lark] = {}
 
@@ -257,7 +235,7 @@ def parser_for(fmt: Optional[LevelFormat]) -> Lark:
                 options["import_paths"] = [_BodyLoader(fmt.body_namespace, fmt.grammar)]
             parser = Lark(_grammar_text(fmt), parser="lalr", lexer="contextual",
                           transformer=callbacks, maybe_placeholders=False,
-                          lexer_callbacks={"LEVEL": _note_level}, **options)
+                          **options)
             _parsers[fmt] = parser
         return parser
 
@@ -284,6 +262,22 @@ class Scan:
     """The parsed file, when it names no game."""
 
 
+class SyntaxFailure(Exception):
+    """A syntax error, with what the parser accepted where it happened.
+
+    Attributes:
+        error: Lark's exception (positions, the offending token).
+        accepts: The terminals accepted at the error (exact, see :mod:`grammar.lalr`).
+        parser: The parser that failed.
+    """
+
+    def __init__(self, error: UnexpectedInput, accepts: set[str], parser: Lark) -> None:
+        super().__init__(str(error))
+        self.error = error
+        self.accepts = accepts
+        self.parser = parser
+
+
 def scan(text: str) -> Scan:
     """Read the start of a level file with the envelope alone, until its game is known.
 
@@ -294,24 +288,26 @@ def scan(text: str) -> Scan:
         A :class:`Scan`.
 
     Raises:
-        lark.exceptions.UnexpectedInput: For a syntax error before the game is known (the
-            caller translates it with the envelope parser, ``parser_for(None)``).
+        SyntaxFailure: For a syntax error before the game is known.
     """
-    interactive = parser_for(None).parse_interactive(text)
+    parser = parser_for(None)
+    feeder = Feeder(parser, text)
     previous = ""
     title: Optional[Token] = None
-    last: Optional[Token] = None
-    for token in interactive.iter_parse():  # yields each token before feeding it
-        kind = token.type
-        if previous == "GAME":
-            return Scan(game=token)
-        if previous == "LBRACE" and kind != "GAME":
-            assert title is not None
-            return Scan(orphan=(title, token))
-        if previous == "LEVEL":
-            title = token
-        previous, last = kind, token
-    return Scan(items=interactive.feed_eof(last))
+    try:
+        for token in feeder.tokens():  # each token comes before it is fed
+            kind = token.type
+            if previous == "GAME":
+                return Scan(game=token)
+            if previous == "LBRACE" and kind != "GAME":
+                assert title is not None
+                return Scan(orphan=(title, token))
+            if previous == "LEVEL":
+                title = token
+            previous = kind
+        return Scan(items=feeder.finish())
+    except UnexpectedInput as error:
+        raise SyntaxFailure(error, feeder.expected(), parser) from None
 
 
 def parse_items(fmt: LevelFormat, text: str) -> list:
@@ -325,9 +321,13 @@ def parse_items(fmt: LevelFormat, text: str) -> list:
         Header :class:`ParsedField` and :class:`ParsedBlock` records in file order.
 
     Raises:
-        lark.exceptions.UnexpectedInput: On a syntax error (translate it with
-            ``parser_for(fmt)``; :func:`level_starts` gives restart points).
+        SyntaxFailure: On a syntax error.
     """
-    begin_parse()
-    return parser_for(fmt).parse(text)
-
+    parser = parser_for(fmt)
+    feeder = Feeder(parser, text)
+    try:
+        for _ in feeder.tokens():
+            pass
+        return feeder.finish()
+    except UnexpectedInput as error:
+        raise SyntaxFailure(error, feeder.expected(), parser) from None

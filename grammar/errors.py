@@ -6,7 +6,7 @@ through :func:`core.text.escape_controls`, so bad input cannot drive the termina
 caret stays under the offending character (escapes and wide characters counted).
 
 "Expected ..." lists are exact: they name the terminals that the parser accepts at the error
-position (:func:`accepted_terminals`), not the lookahead set of an LALR state, which state
+position (see :mod:`grammar.lalr`), not the lookahead set of an LALR state, which state
 merging makes larger than what is valid there (``a$`` used to say ``expected "(", ")" or
 ","``).
 """
@@ -14,14 +14,15 @@ merging makes larger than what is valid there (``a$`` used to say ``expected "("
 from __future__ import annotations
 
 import unicodedata
-from copy import copy
-from typing import Any, Iterable, Mapping, Optional
+from typing import Iterable, Mapping, Optional
 
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
 from core.text import escape_controls
+
+from .lalr import Feeder, accepts_of
 
 __all__ = ["ParseError", "accepted_terminals", "describe_terminals", "error_offset", "from_lark"]
 
@@ -211,64 +212,28 @@ def _line_of(text: str, line: int) -> str:
     return text[start : end if end >= 0 else len(text)].rstrip("\r")
 
 
-def accepted_terminals(parser: Lark, text: str, offset: int, start: int = 0) -> set[str]:
-    """Return the terminals the parser accepts at ``offset`` of ``text``.
+def accepted_terminals(parser: Lark, text: str, offset: int) -> set[str]:
+    """Return the terminals the parser accepts at ``offset`` of ``text``, by parsing again.
 
-    The text is parsed again up to the token at ``offset`` (without callbacks), and each
-    terminal is tried from the parser state *before* that token: Lark's own error state
-    has already made the reductions the bad token's lookahead asked for, and LALR state
-    merging lets it make some that lead nowhere.
+    For callers that ran ``parser.parse`` themselves; the loaders in this package use a
+    :class:`~grammar.lalr.Feeder`, which needs no second parse.
 
     Args:
         parser: The (LALR) parser that failed.
         text: The text.
         offset: Where the offending token starts (``len(text)`` for the end of the input).
-        start: Where to start parsing again: any offset at which the parser's state is
-            equivalent to its start state (e.g. the start of a level block), to keep the
-            work small on large files.
 
     Returns:
         Terminal names (``$END`` included when the input may end there).
     """
-    interactive = parser.parse_interactive(text[start:] if start else text)
-    state = interactive.parser_state
-    conf = copy(state.parse_conf)
-    conf.callbacks = {}  # only the states matter, and callbacks cost time
-    state.parse_conf = conf
-    target = offset - start
+    feeder = Feeder(parser, text)
     try:
-        for token in interactive.iter_parse():
-            if token.start_pos >= target:
-                break
+        for token in feeder.tokens():
+            if token.start_pos >= offset:
+                return accepts_of(feeder.interactive, parser)
     except UnexpectedInput:
-        pass  # the lexer failed at ``offset``: the state is the one before it
-    return _accepts(interactive, parser)
-
-
-def _accepts(interactive: Any, parser: Optional[Lark]) -> set[str]:
-    """Terminals that the interactive parser can take next.
-
-    Lark's ``InteractiveParser.accepts`` tells terminals from rules by ``name.isupper()``,
-    which misses namespaced terminals (``game2048__CELL``); this asks the grammar instead.
-    """
-    if parser is not None:
-        terminals = {t.name for t in parser.terminals} | {"$END"}
-    else:  # pragma: no cover - every caller passes its parser
-        terminals = {name for name in interactive.choices() if name.isupper()}
-    conf = copy(interactive.parser_state.parse_conf)
-    conf.callbacks = {}  # no side effects, and faster
-    accepts = set()
-    for name in interactive.choices():
-        if name not in terminals:
-            continue
-        cursor = interactive.copy(deepcopy_values=False)
-        cursor.parser_state.parse_conf = conf
-        try:
-            cursor.feed_token(cursor.lexer_thread._Token(name, ""))
-        except UnexpectedToken:
-            continue
-        accepts.add(name)
-    return accepts
+        return feeder.expected()
+    return accepts_of(feeder.interactive, parser)
 
 
 def _at_end(err: UnexpectedInput) -> bool:
@@ -294,7 +259,7 @@ def error_offset(err: UnexpectedInput, text: str) -> int:
 
 
 def from_lark(err: UnexpectedInput, text: str, filename: Optional[str] = None,
-              parser: Optional[Lark] = None, restart: int = 0,
+              parser: Optional[Lark] = None, accepts: Optional[Iterable[str]] = None,
               terminal_names: Optional[Mapping[str, str]] = None) -> ParseError:
     """Translate a Lark exception into a :class:`ParseError` with the exact expected list.
 
@@ -302,8 +267,11 @@ def from_lark(err: UnexpectedInput, text: str, filename: Optional[str] = None,
         err: The exception Lark raised.
         text: The text that was parsed.
         filename: Its file name, if any.
-        parser: The parser that raised it (needed for an exact list after a bad token).
-        restart: See :func:`accepted_terminals`.
+        parser: The parser that raised it (for an exact list, and readable names of
+            literal terminals).
+        accepts: The terminals accepted at the error, when the caller knows them (a
+            :class:`~grammar.lalr.Feeder`'s ``expected()``); else they are computed by
+            parsing again up to the error.
         terminal_names: Readable names of the grammar's own terminals.
 
     Returns:
@@ -312,14 +280,11 @@ def from_lark(err: UnexpectedInput, text: str, filename: Optional[str] = None,
     line = getattr(err, "line", 0) or 0
     column = getattr(err, "column", 0) or 0
     at_end = _at_end(err)
-    interactive = getattr(err, "interactive_parser", None)
-    if interactive is not None and (isinstance(err, UnexpectedCharacters) or (
-            isinstance(err, UnexpectedToken) and err.token_history is not None and not at_end)):
-        # Raised by the lexer before the token was fed: the parser state is untouched.
-        accepts = _accepts(interactive, parser)
+    if accepts is not None:
+        accepts = set(accepts)
     elif parser is not None:
-        accepts = accepted_terminals(parser, text, error_offset(err, text), restart)
-    else:  # pragma: no cover - every caller passes its parser
+        accepts = accepted_terminals(parser, text, error_offset(err, text))
+    else:  # pragma: no cover - every caller in this package passes its parser
         accepts = set(getattr(err, "expected", ()) or ())
     if parser is not None:  # leave out declared terminals that no text can produce
         known = {t.name for t in parser.terminals}

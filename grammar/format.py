@@ -233,6 +233,12 @@ class LevelFormat:
         terminal_names: Readable names of the body's terminals for "expected ..." lists
             (``{"ROW": "a row"}``); unnamed ones show their pattern or their name in lower case.
         plain: A loader for the game's own plain files, or None.
+        fast_value: Optional fast reader of one body value, ``fast_value(text, pos, cache)
+            -> (value, end)`` (``end`` just after the value's last token; ``cache`` a dict
+            the reader may use while one file is read), for large well-formed files (see
+            ``grammar/fastpath.py``): it must give exactly what the body grammar and
+            transformer give, and raise ``grammar.fastterm.Fallback`` for anything else.
+            Used only with ``envelope_ints=False``.
     """
 
     game: str
@@ -261,6 +267,8 @@ class LevelFormat:
     """Readable names of the body's terminals."""
     plain: Optional[PlainLoader] = None
     """A loader of the game's plain files, or None."""
+    fast_value: Optional[Callable[[str, int, dict], tuple[Any, int]]] = None
+    """A fast reader of one body value, or None."""
 
     def __post_init__(self) -> None:
         if not self.game or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.game):

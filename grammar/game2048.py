@@ -33,7 +33,7 @@ from lark import Transformer
 
 from core.game2048.level import Level, make_config
 
-from .format import BODY, INT, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind, read_digits
+from .format import BODY, INT, STRING, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind, read_digits
 from .strings import escape_string
 
 __all__ = ["FORMAT", "format_distribution", "parse_distribution"]
@@ -157,7 +157,7 @@ def format_distribution(pairs: Any) -> str:
 
 
 def _read_distribution(value: FieldValue) -> tuple:
-    if value.form != "string":
+    if value.form != STRING:
         raise WrongKind
     return parse_distribution(value.data)
 

@@ -28,14 +28,15 @@ from functools import lru_cache
 from typing import Any, Iterator, Optional, Union
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput
+from lark.exceptions import UnexpectedCharacters
 
 from core import registry
-from core.levelpack import LevelFieldError, LevelPack
+from core.levelpack import LevelPack
 
-from . import envelope
+from . import envelope, fastpath
+from .bulk import collector_paused
 from .envelope import Parsed, ParsedBlock, ParsedField
-from .errors import ParseError, error_offset, from_lark
+from .errors import ParseError, from_lark
 from .format import (
     BODY,
     INT,
@@ -372,16 +373,14 @@ def _plain(text: str, filename: Optional[str]) -> Optional[LevelPack]:
     return None
 
 
-def _syntax_error(err: UnexpectedInput, src: _Source, fmt: Optional[LevelFormat]) -> ParseError:
-    text = src.text
+def _syntax_error(failure: envelope.SyntaxFailure, src: _Source,
+                  fmt: Optional[LevelFormat]) -> ParseError:
+    err, text = failure.error, src.text
     if isinstance(err, UnexpectedCharacters) and 0 <= err.pos_in_stream < len(text) \
             and text[err.pos_in_stream] == '"':
         return src.error_at_offset(err.pos_in_stream, 'unterminated string (a string ends '
                                    'with " on the same line)')
-    offset = error_offset(err, text)
-    restart = max((s for s in envelope.level_starts() if s < offset), default=0)
-    return from_lark(err, text, src.filename, parser=envelope.parser_for(fmt),
-                     restart=restart if fmt is not None else 0,
+    return from_lark(err, text, src.filename, parser=failure.parser, accepts=failure.accepts,
                      terminal_names=fmt.terminal_names if fmt is not None else None)
 
 
@@ -406,14 +405,20 @@ def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
                             f"{MAX_FILE_CHARS})")
     if text.startswith("\ufeff"):  # a byte-order mark from some editors
         text = text[1:]
+    with collector_paused():
+        return _load(text, filename)
+
+
+def _load(text: str, filename: Optional[str]) -> LevelPack:
+    """:func:`load_pack` after the size check (with the garbage collector paused)."""
     plain = _plain(text, filename)
     if plain is not None:
         return plain
     src = _Source(text, filename)
     try:
         found = envelope.scan(text)
-    except UnexpectedInput as err:
-        raise _syntax_error(err, src, None) from None
+    except envelope.SyntaxFailure as failure:
+        raise _syntax_error(failure, src, None) from None
     if found.items is not None:
         return _build(src, found.items, None)
     if found.orphan is not None:
@@ -427,10 +432,13 @@ def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
         WORD if found.game.type == "GAME_ID" else STRING,
         found.game if found.game.type == "GAME_ID" else (found.game,)))
     _, fmt = _game_of(src, game_field)
-    try:
-        items = envelope.parse_items(fmt, text)
-    except UnexpectedInput as err:
-        raise _syntax_error(err, src, fmt) from None
+    try:  # large well-formed files: the fast reader; the grammar decides anything else
+        items = fastpath.read_items(text, fmt)
+    except fastpath.Fallback:
+        try:
+            items = envelope.parse_items(fmt, text)
+        except envelope.SyntaxFailure as failure:
+            raise _syntax_error(failure, src, fmt) from None
     return _build(src, items, fmt)
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Optional
 
 from core.levelpack import LevelFieldError, check_text, check_title
-from core.terms import Term, is_identifier, unique_subterms
+from core.terms import Term, is_identifier
 
 __all__ = ["Level", "MAX_RESOURCE"]
 
@@ -29,6 +29,12 @@ def _check_resource(name: str, value: object, optional: bool = False) -> None:
                                     f"not {value!r}")
 
 
+# Roots already checked, so a term shared by many levels (a pack's common target, a
+# generator's levels) is walked once. Bounded, and it only holds terms that are valid.
+_CHECKED: dict[int, Term] = {}
+_CHECKED_MAX = 1024
+
+
 def _check_term(name: str, term: object) -> None:
     """Refuse terms whose printed text would read back as a different term.
 
@@ -38,17 +44,30 @@ def _check_term(name: str, term: object) -> None:
     """
     if not isinstance(term, Term):
         raise LevelFieldError(name, f"{name} must be a term, not {type(term).__name__}")
-    checked: set[str] = set()
-    for node in unique_subterms(term):  # iterative: deep terms are fine
-        if node.name not in checked:
+    if term.id in _CHECKED:
+        return
+    good_names: set[str] = set()
+    seen: set[int] = set()
+    stack = [term]  # iterative: deep terms are fine
+    while stack:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        if node.name not in good_names:
             if not is_identifier(node.name):
                 raise LevelFieldError(name, f"{name} has a name that is not an identifier "
                                             f"(letters, digits, _): {node.name[:40]!r}")
-            checked.add(node.name)
-        if (node.is_compound and len(node.args) == 1 and node.args[0].is_const
-                and node.name.lower() == "var"):
-            raise LevelFieldError(name, f"{name} holds a compound {node.name}({node.args[0].name}) "
-                                        "that reads back as a variable; use var(...) variables")
+            good_names.add(node.name)
+        args = node.args
+        if args:
+            if len(args) == 1 and args[0].is_const and node.name.lower() == "var":
+                raise LevelFieldError(name, f"{name} holds a compound {node.name}({args[0].name}) "
+                                            "that reads back as a variable; use var(...) variables")
+            stack.extend(args)
+    if len(_CHECKED) >= _CHECKED_MAX:
+        _CHECKED.clear()
+    _CHECKED[term.id] = term
 
 
 @dataclass(frozen=True, slots=True)

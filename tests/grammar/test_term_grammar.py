@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from core.terms import VAR, compound, const, to_str, var
 from grammar.errors import ParseError
