@@ -20,7 +20,7 @@ from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 from lark.lexer import PatternStr
 
-from core.text import escape_controls
+from core.text import escape_controls, shorten
 
 from .lalr import Feeder, accepts_of
 
@@ -295,7 +295,7 @@ def from_lark(err: UnexpectedInput, text: str, filename: Optional[str] = None,
         return ParseError("unexpected end of input", text=text, line=line, column=column,
                           filename=filename, expected=expected, terminals=accepts)
     if isinstance(err, UnexpectedToken):
-        return ParseError(f"unexpected {str(err.token)[:40]!r}", text=text, line=line,
+        return ParseError(f"unexpected {shorten(str(err.token), 40)!r}", text=text, line=line,
                           column=column, filename=filename, expected=expected, terminals=accepts)
     if isinstance(err, UnexpectedCharacters):
         char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"

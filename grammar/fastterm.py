@@ -22,10 +22,12 @@ class Fallback(Exception):
     """The fast reader cannot vouch for this input: parse it with the grammar instead."""
 
 
-# One token per match: blanks (the grammar's WS: space, tab, form feed, CR, LF), a
-# comment (only where the caller allows them), a name, punctuation, or anything else.
-_TOKENS = re.compile(r"[ \t\f\r\n]+|(;[^\n]*)|([A-Za-z0-9_]+)|([(),])|(.)", re.S)
-_NAME, _PUNCT, _OTHER = 2, 3, 4
+# One significant token per match, with the blanks before it (the grammar's WS: space, tab,
+# form feed, CR, LF) and, in level files, ``;`` comments: group 1 a name, group 2 any other
+# character ("" at the end of the text).
+_BLANKS = r"[ \t\f\r\n]"
+_NEXT = re.compile(rf"{_BLANKS}*(?:([A-Za-z0-9_]+)|([^ \t\f\r\n]|\Z))")
+_NEXT_WITH_COMMENTS = re.compile(rf"(?:{_BLANKS}+|;[^\n]*)*(?:([A-Za-z0-9_]+)|([^ \t\f\r\n]|\Z))")
 
 
 def read_term(text: str, pos: int, comments: bool = False,
@@ -48,57 +50,45 @@ def read_term(text: str, pos: int, comments: bool = False,
         Fallback: When the text at ``pos`` does not start with a well-formed term; the
             grammar then tells what is wrong.
     """
+    scan = (_NEXT_WITH_COMMENTS if comments else _NEXT).match
     frames: list[tuple[str, list[Term]]] = []  # open compounds: name and arguments so far
     nodes: dict = {} if cache is None else cache  # name -> const
-    pending = ""  # a name whose "(" may follow
-    done: Term | None = None  # a complete term waiting for "," or ")" (or the end)
-    end = pos
-    for match in _TOKENS.finditer(text, pos):
-        kind = match.lastindex
-        if kind is None:  # blanks
-            continue
-        if kind == 1:  # a comment
-            if not comments:
-                raise Fallback
-            continue
-        token = match.group(kind)
-        if pending:
-            if token == "(":
-                frames.append((pending, []))
-                pending = ""
-                end = match.end()
-                continue
-            done = nodes.get(pending)
-            if done is None:
-                done = nodes[pending] = const(pending)
-            pending = ""
-        if done is not None:
-            if not frames:
-                return done, end  # the term is complete; the token is the caller's
-            if token == ",":
-                frames[-1][1].append(done)
-                done = None
-            elif token == ")":
-                name, args = frames.pop()
-                args.append(done)
-                done = _compound(name, args)
-            else:
-                raise Fallback
-            end = match.end()
-            continue
-        # Expecting a term: a name, or ")" right after "(" (an empty compound).
-        if kind == _NAME:
-            pending = token
-        elif token == ")" and frames and not frames[-1][1] and text[end - 1] == "(":
-            done = compound(frames.pop()[0], ())
-        else:
+    ahead = scan(text, pos)  # the next significant token
+    while True:
+        # A term starts: a name, then "(" for a compound.
+        name = ahead.group(1)
+        if name is None:
             raise Fallback
-        end = match.end()
-    if pending and not frames:
-        return nodes.get(pending) or const(pending), end
-    if done is not None and not frames:
-        return done, end
-    raise Fallback  # the input ended inside the term
+        end = ahead.end()
+        ahead = scan(text, end)
+        if ahead.group(2) == "(":
+            ahead = scan(text, ahead.end())
+            if ahead.group(2) != ")":
+                frames.append((name, []))
+                continue
+            term = compound(name, ())  # name() is not the constant name
+            end = ahead.end()
+            ahead = scan(text, end)
+        else:
+            term = nodes.get(name)
+            if term is None:
+                term = nodes[name] = const(name)
+        # A term is complete: close the compounds that end here.
+        while True:
+            if not frames:
+                return term, end  # the token ahead is the caller's
+            punct = ahead.group(2)
+            if punct == ",":
+                frames[-1][1].append(term)
+                ahead = scan(text, ahead.end())
+                break
+            if punct != ")":
+                raise Fallback
+            head, args = frames.pop()
+            args.append(term)
+            term = _compound(head, args)
+            end = ahead.end()
+            ahead = scan(text, end)
 
 
 def _compound(name: str, args: list[Term]) -> Term:

@@ -28,10 +28,11 @@ from functools import lru_cache
 from typing import Any, Iterator, Optional, Union
 
 from lark import Token
-from lark.exceptions import UnexpectedCharacters
+from lark.exceptions import GrammarError, UnexpectedCharacters
 
 from core import registry
 from core.levelpack import LevelPack
+from core.text import shorten
 
 from . import envelope, fastpath
 from .bulk import collector_paused
@@ -195,11 +196,11 @@ def _describe(value: FieldValue, fmt: Optional[LevelFormat]) -> str:
     if value.form == STRING:
         return "a string"
     if value.form == INT:
-        return f"the integer {value.data[:20]}"
+        return f"the integer {shorten(value.data, 20)}"
     if value.form == NEGATIVE:
-        return value.data[:20]
+        return shorten(value.data, 20)
     if value.form == WORD:
-        return f"the word {value.data[:40]}"
+        return f"the word {shorten(value.data, 40)}"
     return fmt.describe(value.data) if fmt is not None else "a value"
 
 
@@ -246,16 +247,23 @@ def _collect(src: _Source, fields: tuple[ParsedField, ...], allowed: tuple[str, 
 def _game_of(src: _Source, field: ParsedField) -> tuple[str, LevelFormat]:
     """The game named by a ``game`` field, and its format."""
     value = field.value
-    ids = [fmt.game for fmt in registered_formats()]
     if value.form != WORD:
+        ids = [fmt.game for fmt in registered_formats()]
         raise src.value_error(field, "game must be a game id such as "
                               f"{ids[0] if ids else 'termcraft'}, not "
                               f"{_describe(_field_value(src, value), None)}", expected=ids)
     game = str(value.data)
     try:
-        return game, format_for(game)
+        fmt = format_for(game)
     except ValueError as error:
+        ids = [fmt.game for fmt in registered_formats()]
         raise src.value_error(field, str(error), expected=ids) from None
+    try:
+        envelope.parser_for(fmt)  # compiled once; a broken body grammar is the game's bug
+    except (GrammarError, OSError) as error:
+        message = shorten(" ".join(str(error).split()), 200)
+        raise src.value_error(field, f"the level format of {game} is broken: {message}") from None
+    return game, fmt
 
 
 def _build_error(src: _Source, block: ParsedBlock, given: dict[str, ParsedField],
@@ -275,7 +283,10 @@ def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool
     title = _string(src, (block.title,))
     fields = block.fields
     if fields and str(fields[0].key) == "game":
-        game, other = _game_of(src, fields[0])
+        first = fields[0].value
+        # The usual case, `game <this pack's game>`, needs no registry look-up.
+        game, other = (fmt.game, fmt) if first.form == WORD and str(first.data) == fmt.game \
+            else _game_of(src, fields[0])
         if other is not fmt:
             raise src.value_error(fields[0], f"level {title!r} is a {game} level but this "
                                   f"pack holds {fmt.game} levels (one game per pack)")

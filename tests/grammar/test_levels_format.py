@@ -197,6 +197,9 @@ def test_too_large_text_is_refused_without_parsing():
     with pytest.raises(ParseError) as info:
         load_pack(" " * (MAX_FILE_CHARS + 1), "huge.levels")
     assert "too large" in info.value.message
+    # The caret is on the first character past the limit (the line is shown as a window).
+    assert (info.value.line, info.value.column) == (1, MAX_FILE_CHARS + 1)
+    assert info.value.render().splitlines()[2].endswith("^")
 
 
 def test_load_pack_file_errors_are_clean(tmp_path):

@@ -177,3 +177,32 @@ def test_lexed_together_the_toy_would_change_termcraft_tokens():
 
 def test_bundled_packs_of_a_game_without_files_are_empty():
     assert bundled_packs("2048") == []
+
+
+BROKEN = None  # set by the test below: a format whose body grammar does not compile
+
+
+def test_a_broken_or_missing_format_is_a_clean_error_at_the_game_field():
+    from dataclasses import replace
+
+    from core.registry import GameInfo
+
+    global BROKEN
+    BROKEN = replace(toygame.FORMAT, game="broken", grammar="tests.grammar:no-such-file.lark",
+                     namespace="broken")
+    cases = [
+        (GameInfo(id="broken", title="Broken", tagline="t", engine="x:y",
+                  level_format=f"{__name__}:BROKEN"), "the level format of broken is broken"),
+        (GameInfo(id="broken", title="Broken", tagline="t", engine="x:y"),
+         "Broken has no level files"),
+        (GameInfo(id="broken", title="Broken", tagline="t", engine="x:y",
+                  level_format="tests.grammar.no_such_module:FORMAT"),
+         "Broken's level format could not be loaded (ModuleNotFoundError"),
+    ]
+    for info, message in cases:
+        with registry.register(info):
+            with pytest.raises(ParseError) as err:
+                load_pack('title "t"\ngame broken\n', "b.levels")
+            assert (err.value.line, err.value.column) == (2, 6)
+            assert message in err.value.message, err.value.render()
+            assert load_pack(TWO_THOUSAND).game == "2048"  # the others still load
