@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Optional
+from typing import Iterable, Iterator, Optional, Union
 
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput
@@ -25,7 +25,7 @@ from .fastterm import Fallback, read_term
 from .bulk import collector_paused
 from .lalr import Feeder
 
-__all__ = ["TermBuilder", "parse_term", "grammar_text", "strip_whitespace"]
+__all__ = ["TermBuilder", "parse_term", "parse_terms", "grammar_text", "strip_whitespace"]
 
 _BLANKS = re.compile(r"[ \t\f\r\n]*")  # the grammar's WS
 
@@ -108,6 +108,32 @@ def _parse(text: str, filename: Optional[str]) -> Term:
     except UnexpectedInput as err:
         raise from_lark(err, text, filename, parser=_parser(),
                         accepts=feeder.expected()) from None
+
+
+def parse_terms(lines: Iterable[str], filename: Optional[str] = None,
+                first_line: int = 1) -> Iterator[tuple[int, Union[Term, ParseError]]]:
+    """Parse a stream of terms, one per line (``termarcade parse`` reading stdin).
+
+    Blank lines are skipped; a line that does not parse gives its ParseError (with the
+    line's real number) and the stream goes on.
+
+    Args:
+        lines: The lines, without or with their line breaks.
+        filename: Shown in error messages.
+        first_line: The number of the first line.
+
+    Yields:
+        ``(line number, term)`` or ``(line number, ParseError)`` per non-blank line.
+    """
+    for number, line in enumerate(lines, start=first_line):
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        try:
+            yield number, parse_term(line, filename)
+        except ParseError as error:
+            error.line = number if error.line else 0  # each line is line 1 of its own text
+            yield number, error
 
 
 def _raise_empty(text: str, filename: Optional[str]) -> Term:
