@@ -34,14 +34,15 @@ def stored() -> object:
 
 
 def test_set_unset_reset_round_trip():
+    other = next(binding_id for binding_id in binding_ids() if binding_id != "app.help")
     assert run().output.strip() == "no keys remapped"
     assert run("app.help", "f2").exit_code == 0
-    assert run("termcraft.undo", "z, ctrl+z").exit_code == 0
-    assert json.loads(run("--json").output) == {"app.help": "f2", "termcraft.undo": "z,ctrl+z"}
+    assert run(other, "z, ctrl+z").exit_code == 0
+    assert json.loads(run("--json").output) == {"app.help": "f2", other: "z,ctrl+z"}
     # the app reads the very same setting
-    assert stored() == {"app.help": "f2", "termcraft.undo": "z,ctrl+z"}
+    assert stored() == {"app.help": "f2", other: "z,ctrl+z"}
     assert run("app.help", "--unset").exit_code == 0
-    assert json.loads(run("--json").output) == {"termcraft.undo": "z,ctrl+z"}
+    assert json.loads(run("--json").output) == {other: "z,ctrl+z"}
     assert run("--reset").exit_code == 0
     assert json.loads(run("--json").output) == {}
 
@@ -143,7 +144,7 @@ def _readme_binding_ids() -> set[str]:
 
 
 def test_readme_lists_exactly_the_binding_ids_of_the_code():
-    """The README's list had 62 of the 75 ids. Re-run after changing any BINDINGS."""
+    """The README's list had 62 of the 75 ids. Fails whenever BINDINGS change without it."""
     in_code = set(binding_ids())
     in_readme = _readme_binding_ids()
     assert sorted(in_code - in_readme) == [], "ids missing from the README"

@@ -16,7 +16,6 @@ documented one (README, "Command line"). Set ``TERMARCADE_DEBUG=1`` to see trace
 from __future__ import annotations
 
 import importlib
-import inspect
 import os
 import sys
 from contextlib import contextmanager
@@ -27,7 +26,6 @@ import click
 from core import registry
 from core.text import plural
 from tui.cli.output import (
-    EXIT_INTERNAL,
     IntBetween,
     debug_mode,
     did_you_mean,
@@ -253,21 +251,6 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-def _check_app_accepts(app_class: type, options: dict[str, Any]) -> None:
-    """Fail cleanly when the app does not take one of ``options`` yet.
-
-    ``termarcade play GAME FILE`` needs ``ArcadeApp(level_file=..., level=...)``; until the
-    app has them, this is a clear message instead of a TypeError.
-    """
-    parameters = inspect.signature(app_class).parameters
-    if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values()):
-        return
-    missing = [name for name in options if name not in parameters]
-    if missing:
-        fail(f"internal error: this version of the arcade cannot be started with "
-             f"{', '.join(missing)} yet", EXIT_INTERNAL)
-
-
 def launch_app(*, start_game: str | None = None, level_file: str | None = None,
                level: int | None = None) -> None:
     """Start the Textual app: the one terminal check and the one place that imports it.
@@ -288,7 +271,6 @@ def launch_app(*, start_game: str | None = None, level_file: str | None = None,
                if value is not None}
     from tui.app import ArcadeApp
 
-    _check_app_accepts(ArcadeApp, options)
     ArcadeApp(**options).run()
 
 

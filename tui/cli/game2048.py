@@ -199,7 +199,7 @@ def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
              "move found so far.")(func)
     return click.option(
         "--depth", type=IntBetween(0, 6, what="the search depth"), default=None,
-        help="Tiles the AI looks ahead (default: its own choice, 1 to 4).")(func)
+        help="New tiles the AI looks ahead (default: its own choice for the board).")(func)
 
 
 def _read_moves(moves: str) -> tuple[str, ...]:
