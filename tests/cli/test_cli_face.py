@@ -72,7 +72,7 @@ def _interrupt_after_entry(command: list[str], delay: float) -> tuple[int, str]:
     def drain() -> None:
         for line in proc.stderr:  # type: ignore[union-attr]
             lines.append(line)
-            if line.rstrip().endswith(b"| tui.entry"):
+            if line.rsplit(b"|", 1)[-1].strip() == b"tui.entry":  # the module-name column
                 entry_loaded.set()
         entry_loaded.set()
 
