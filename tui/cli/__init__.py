@@ -224,6 +224,7 @@ class LazyGroup(click.Group):
             return super().main(args, prog_name, complete_var, False, **extra)
         try:
             result = super().main(args, prog_name, complete_var, False, **extra)
+            # In this mode click returns an Exit's code as the result (commands return None).
             status = result if type(result) is int else 0
         except click.exceptions.Exit as exit_:
             status = exit_.exit_code
