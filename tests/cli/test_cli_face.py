@@ -45,8 +45,11 @@ def raw_controls(text: str) -> list[str]:
 
 
 def installed_script() -> Path:
+    """The ``termarcade`` console script of this environment (it must be current)."""
     if not SCRIPT.exists():
         pytest.skip(f"the console script is not installed next to {sys.executable}")
+    if "tui.entry" not in SCRIPT.read_text(encoding="utf-8", errors="replace"):
+        pytest.fail("the installed termarcade script predates tui.entry: re-run pip install -e .")
     return SCRIPT
 
 
