@@ -176,7 +176,7 @@ class Game2048Screen(PuzzleScreen):
     def compute_hint(self, state: GameState, should_stop: Any, time_limit: float) -> Hint:
         from core.game2048 import hint
 
-        direction = hint(state, time_budget_ms=int(time_limit * 1000))
+        direction = hint(state, time_limit=time_limit)
         if direction is None:
             return Hint("No move helps.")
         return Hint(f"Hint: {ARROWS[direction]} {direction}", direction)
