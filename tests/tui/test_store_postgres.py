@@ -261,3 +261,15 @@ def test_schemas_are_separate_arcades(request: pytest.FixtureRequest, url: str) 
         first.record_result("g", "p", "l", moves=1, seconds=1.0)
         assert second.level_board("g", "p", "l") == []
         assert second.boards("g") == [] and first.boards("g") == [("p", "l")]
+
+
+def test_store_option_reaches_postgresql(url: str) -> None:
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    result = CliRunner().invoke(main, ["--store", url, "keymap", "app.help", "f2"])
+    assert result.exit_code == 0, result.output
+    with admin_connect(url) as conn:
+        rows = conn.execute('SELECT "user", key, value FROM settings').fetchall()
+    assert rows == [("", "keymap", '{"app.help":"f2"}')]

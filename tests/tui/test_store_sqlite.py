@@ -254,3 +254,29 @@ def test_bad_explicit_url_is_a_programming_error() -> None:
         Store("mysql://host/db")
     with pytest.raises(ValueError, match="needs a file path"):
         Store.open("sqlite://")
+
+
+# -- termarcade --store -----------------------------------------------------------------------
+
+
+def test_store_option_points_every_command_at_the_store(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    target = tmp_path / "chosen.sqlite3"
+    result = CliRunner().invoke(main, ["--store", f"sqlite://{target}", "keymap", "app.help", "f2"])
+    assert result.exit_code == 0, result.output
+    with Store(target) as store:
+        assert store.get_setting("keymap") == {"app.help": "f2"}
+    assert not (Path(data_dir()) / DB_FILENAME).exists()  # The default file was not touched.
+
+
+def test_store_option_rejects_an_unknown_scheme_as_bad_usage() -> None:
+    from click.testing import CliRunner
+
+    from tui.cli import main
+
+    result = CliRunner().invoke(main, ["--store", "mysql://host/db", "keymap"])
+    assert result.exit_code == 2
+    assert "unsupported store URL scheme 'mysql'" in result.output
