@@ -31,6 +31,33 @@ LCG_M = 2**32
 
 _MASK = LCG_M - 1
 
+SEED_MAX = LCG_M - 1
+"""The largest seed, 2**32 - 1; the smallest is 0."""
+
+
+def check_seed(seed: int) -> int:
+    """Accept a seed only if it is already in the generator's range ``[0, 2**32)``.
+
+    :func:`normalize_seed` reduces any integer silently, which suits the engine's own
+    arithmetic; a seed typed by a person is checked with this function instead, so that
+    ``-1`` or ``2**32`` is refused rather than quietly turned into another seed.
+
+    Args:
+        seed: The seed.
+
+    Returns:
+        ``seed`` unchanged.
+
+    Raises:
+        TypeError: If ``seed`` is not an integer (``bool`` is refused too).
+        ValueError: If it lies outside ``[0, 2**32)``; the message gives the range.
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise TypeError(f"a seed must be an integer, not {type(seed).__name__}")
+    if not 0 <= seed <= SEED_MAX:
+        raise ValueError(f"a seed is a whole number from 0 to {SEED_MAX} (32 bits), not {seed}")
+    return seed
+
 
 def normalize_seed(seed: int) -> int:
     """Bring any integer into the seed range ``[0, 2**32)``.

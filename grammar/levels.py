@@ -1,260 +1,134 @@
-"""Level files (``*.levels``): text -> :class:`core.levelpack.LevelPack` and back.
+"""Level files (``*.levels``): text -> :class:`core.levelpack.LevelPack` and back, for every game.
 
-The syntax is ``level.lark`` (the shared envelope) with each game's body values imported
-from its own grammar file (``termcraft.lark``: terms).  Parsing is LALR with the transformer
-applied during the parse, so terms are built bottom-up without Python recursion (a term
-nested 100,000 deep inside a level loads).  The grammar only knows *shapes* (strings,
-integers, terms); which fields a level of a game accepts, and of which kind, is described
-by a :class:`GameFormat`, so that errors can say "fuel must be a non-negative integer"
-with the file, line, column and a caret, instead of "unexpected token".
+The syntax is the envelope (``level.lark``: a pack header, then ``level "Title" { ... }``
+blocks of ``key value`` fields) combined with the game's own body grammar; each game
+describes its fields, kinds of values and level type with one :class:`LevelFormat`, found
+through the game registry (``core.registry.get(game).level_format``). Nothing here lists the
+games.
 
-A new game plugs in by adding its body values to ``level.lark`` (via its own grammar file)
-and calling :func:`register_format` with its fields and level type; a game whose plain
-files are accepted as they are (bare Longcat grids) also calls :func:`register_plain_loader`.
+Where ``game`` goes: the game must be known before the first value of a level, so it is
+either a field of the pack header (``game termcraft``, once for all levels) or the *first*
+field of every level block. A pack holds the levels of one game.
+
+Errors are :class:`~grammar.errors.ParseError` with the file, line, column, the line and a
+caret: syntax errors (with the exact list of what was expected), unknown fields (with "did
+you mean"), duplicate or missing fields, values of the wrong kind ("fuel must be a
+non-negative integer, not the term x"), header fields after a level, a second game, bad
+strings, and a level constructor's refusal of a value (the caret on that field).
+
+Printing (:func:`dump_pack`, :func:`dump_level`) writes one field per line in the format's
+order; loading the text gives back an equal pack (round trip).
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Callable, Optional, Union
+from typing import Any, Iterator, Optional, Union
 
-from lark import Lark, Token
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, VisitError
+from lark import Token
+from lark.exceptions import GrammarError, UnexpectedCharacters
 
+from core import registry
 from core.levelpack import LevelPack
-from core.termcraft.level import Level as TermCraftLevel
-from core.terms import Term, to_str
+from core.text import shorten
 
+from . import envelope, fastpath
+from .bulk import collector_paused
+from .envelope import Parsed, ParsedBlock, ParsedField
 from .errors import ParseError, from_lark
-from .terms import TermBuilder
+from .format import (
+    BODY,
+    INT,
+    NEGATIVE,
+    STRING,
+    STRING_KIND,
+    WORD,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    PlainLoader,
+    ValueKind,
+    WrongKind,
+)
+from .strings import ESCAPES_EXPECTED, StringEscapeError, decode_string, escape_string, format_string
 
 __all__ = [
     "FieldSpec",
-    "GameFormat",
+    "FieldValue",
+    "LevelFormat",
     "MAX_FILE_CHARS",
-    "MAX_INT",
-    "register_format",
-    "register_plain_loader",
-    "formats",
+    "PlainLoader",
+    "ValueKind",
+    "WrongKind",
+    "bundled_packs",
+    "dump_level",
+    "dump_pack",
+    "escape_string",
+    "format_for",
     "load_pack",
     "load_pack_file",
-    "dump_pack",
-    "dump_level",
-    "bundled_packs",
-    "escape_string",
+    "registered_formats",
 ]
 
 MAX_FILE_CHARS = 16 * 1024 * 1024
 """Longest level text accepted (characters); longer input is refused before parsing."""
 
-MAX_INT = 10**9
-"""Largest integer field value (keeps fuel/budget sane and int() conversion bounded)."""
-
-GAME_IDS = ("termcraft", "carving", "algebrawl", "longcat", "2048")
-"""Every game id of the arcade (SPEC); only those with a registered format load."""
-
 HEADER_FIELDS = ("title", "author", "description", "game")
-"""Fields allowed before the first level (the pack header)."""
+"""Fields of the pack header (before the first level)."""
 
 
 # --------------------------------------------------------------------------- formats
 
 
-@dataclass(frozen=True, slots=True)
-class FieldSpec:
-    """One field of a game's level blocks.
-
-    Attributes:
-        name: The key, e.g. ``"fuel"``.
-        kind: ``"string"``, ``"int"`` (non-negative) or ``"term"``.
-        required: Whether a level must give it.
-    """
-
-    name: str
-    """The key."""
-    kind: str
-    """``"string"``, ``"int"`` or ``"term"``."""
-    required: bool = False
-    """Whether a level must give it."""
-
-
-@dataclass(frozen=True, slots=True)
-class GameFormat:
-    """How one game's levels are written in a level file.
-
-    Attributes:
-        game: The game id (the value of the ``game`` field).
-        fields: The fields a level block accepts besides ``game`` (in printing order).
-        build: ``build(title, values) -> level``; ``values`` maps given field names to
-            Python values (str, int or Term).  May raise ValueError/TypeError.
-        fields_of: ``fields_of(level) -> dict`` of the values to print (``None`` or an
-            absent key means "leave the field out").
-        level_type: The class of the game's levels.
-    """
-
-    game: str
-    """The game id."""
-    fields: tuple[FieldSpec, ...]
-    """The accepted fields, in printing order."""
-    build: Callable[[str, dict[str, Any]], Any]
-    """Title and field values -> a level."""
-    fields_of: Callable[[Any], dict[str, Any]]
-    """A level -> its field values."""
-    level_type: type
-    """The class of the game's levels."""
-
-    def spec(self, name: str) -> Optional[FieldSpec]:
-        """Return the spec of a field, or None when the game has no such field."""
-        for field in self.fields:
-            if field.name == name:
-                return field
-        return None
-
-
-_FORMATS: dict[str, GameFormat] = {}
-
-
-def register_format(fmt: GameFormat) -> None:
-    """Make a game's levels loadable and printable.
+def format_for(game: str) -> LevelFormat:
+    """Return the level format of a registered game.
 
     Args:
-        fmt: The game's format (replaces an earlier one for the same game).
+        game: A game id such as ``"termcraft"``.
+
+    Returns:
+        The game's :class:`LevelFormat` (``core.registry.get(game).level_format``).
+
+    Raises:
+        ValueError: When no game has that id (the message lists the games with level
+            files), the game has no level files, or its format cannot be loaded.
     """
-    _FORMATS[fmt.game] = fmt
+    info = registry.get(game)
+    if info is None:
+        known = ", ".join(fmt.game for fmt in registered_formats()) or "none"
+        raise ValueError(f"unknown game {game!r} (games with level files: {known})")
+    if info.level_format is None:
+        raise ValueError(f"{info.title} has no level files")
+    try:
+        fmt = info.load("level_format")
+    except registry.RegistryError as error:
+        raise ValueError(str(error)) from None
+    if not isinstance(fmt, LevelFormat) or fmt.game != game:
+        raise ValueError(f"{info.title}'s level format {info.level_format} is not a "
+                         f"LevelFormat for game {game!r}")
+    return fmt
 
 
-def formats() -> dict[str, GameFormat]:
-    """Return the registered game formats by game id."""
-    return dict(_FORMATS)
+def registered_formats() -> list[LevelFormat]:
+    """The level formats of every registered game that has one (in registry order).
 
-
-def _termcraft_build(title: str, values: dict[str, Any]) -> TermCraftLevel:
-    return TermCraftLevel(
-        title=title,
-        current=values["current"],
-        target=values["target"],
-        fuel=values["fuel"],
-        budget=values["budget"],
-        par=values.get("par"),
-        description=values.get("description", ""),
-        hint=values.get("hint", ""),
-        author=values.get("author", ""),
-    )
-
-
-def _termcraft_fields(level: TermCraftLevel) -> dict[str, Any]:
-    return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
-        "fuel": level.fuel,
-        "budget": level.budget,
-        "par": level.par,
-        "current": level.current,
-        "target": level.target,
-    }
-
-
-register_format(
-    GameFormat(
-        game="termcraft",
-        fields=(
-            FieldSpec("author", "string"),
-            FieldSpec("description", "string"),
-            FieldSpec("hint", "string"),
-            FieldSpec("fuel", "int", required=True),
-            FieldSpec("budget", "int", required=True),
-            FieldSpec("par", "int"),
-            FieldSpec("current", "term", required=True),
-            FieldSpec("target", "term", required=True),
-        ),
-        build=_termcraft_build,
-        fields_of=_termcraft_fields,
-        level_type=TermCraftLevel,
-    )
-)
-
-
-# --------------------------------------------------------------------------- parsing
-
-
-@dataclass(frozen=True, slots=True)
-class _Str:
-    """A string value: its tokens (adjacent strings are joined)."""
-
-    tokens: tuple[Token, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class _NegInt:
-    """A negative integer value (always an error, kept for a precise message)."""
-
-    token: Token
-
-
-@dataclass(frozen=True, slots=True)
-class _Field:
-    """``key value`` as parsed (the key token keeps its position)."""
-
-    key: Token
-    value: Union[_Str, _NegInt, Term]
-
-
-@dataclass(frozen=True, slots=True)
-class _Block:
-    """``level "Title" { fields }`` as parsed."""
-
-    keyword: Token
-    title: Token
-    fields: tuple[_Field, ...]
-
-
-class _PackBuilder(TermBuilder):
-    """Parse-time callbacks: terms via :class:`TermBuilder`, fields and blocks as raw records.
-
-    Validation needs the source text (for positions of term values), so it happens after
-    the parse, in :func:`load_pack`.
+    Games whose format cannot be loaded are left out (``core.registry.problems`` and
+    :func:`format_for` report them).
     """
-
-    # term.lark's aliases are namespaced when imported through termcraft.lark.
-    termcraft__term__const = TermBuilder.const
-    termcraft__term__empty_compound = TermBuilder.empty_compound
-    termcraft__term__compound = TermBuilder.compound
-
-    def start(self, children: list) -> list:
-        """The file: header fields and level blocks in order."""
-        return children
-
-    def term_value(self, children: list) -> Term:
-        """A TermCraft body value."""
-        return children[0]
-
-    def string(self, children: list) -> _Str:
-        """One or more adjacent strings."""
-        return _Str(tuple(children))
-
-    def neg_int(self, children: list) -> _NegInt:
-        """A negative integer."""
-        return _NegInt(children[0])
-
-    def field(self, children: list) -> _Field:
-        """``key value``."""
-        return _Field(children[0], children[1])
-
-    def level(self, children: list) -> _Block:
-        """``level "Title" { fields }``."""
-        return _Block(children[0], children[1], tuple(children[2:]))
+    out = []
+    for info in registry.games():
+        if info.level_format is None:
+            continue
+        try:
+            out.append(format_for(info.id))
+        except ValueError:
+            continue
+    return out
 
 
-@lru_cache(maxsize=1)
-def _parser() -> Lark:
-    return Lark.open_from_package(
-        "grammar", "level.lark", parser="lalr", transformer=_PackBuilder(),
-        maybe_placeholders=False,
-    )
+# --------------------------------------------------------------------------- positions
 
 
 class _Source:
@@ -274,13 +148,14 @@ class _Source:
         return ParseError(message, text=self.text, line=token.line, column=token.column,
                           filename=self.filename, expected=expected)
 
-    def value_offset(self, field: _Field) -> int:
+    def value_offset(self, field: ParsedField) -> int:
         """Offset of the first character of a field's value (skips blanks and comments)."""
         value = field.value
-        if isinstance(value, _Str):
-            return value.tokens[0].start_pos
-        if isinstance(value, _NegInt):
-            return value.token.start_pos
+        if value.form == STRING:
+            return value.data[0].start_pos
+        if value.form != BODY:
+            return value.data.start_pos
+        # Body values are built by the game's callbacks, which do not carry positions.
         text, i, n = self.text, field.key.end_pos, len(self.text)
         while i < n:
             ch = text[i]
@@ -293,112 +168,67 @@ class _Source:
                 break
         return i
 
-    def value_error(self, field: _Field, message: str, expected=()) -> ParseError:
+    def value_error(self, field: ParsedField, message: str, expected=()) -> ParseError:
         return self.error_at_offset(self.value_offset(field), message, expected)
 
 
-_ESCAPES = {'"': '"', "\\": "\\", "n": "\n", "t": "\t", "r": "\r", "0": "\0"}
+def _string(src: _Source, tokens: tuple[Token, ...]) -> str:
+    """Decode adjacent string tokens into one text."""
+    parts = []
+    for token in tokens:
+        try:
+            parts.append(decode_string(str(token)))
+        except StringEscapeError as error:
+            raise src.error_at_offset(token.start_pos + error.offset, str(error),
+                                      expected=ESCAPES_EXPECTED) from None
+    return "".join(parts)
 
 
-def _decode_string(src: _Source, token: Token) -> str:
-    """Decode one string token (quotes and escapes) into its text."""
-    raw = str(token)[1:-1]
-    if "\\" not in raw:
-        return raw
-    out: list[str] = []
-    i, n = 0, len(raw)
-    while i < n:
-        ch = raw[i]
-        if ch != "\\":
-            j = raw.find("\\", i)
-            j = n if j < 0 else j
-            out.append(raw[i:j])
-            i = j
-            continue
-        esc = raw[i + 1]  # the token regex guarantees a character after a backslash
-        if esc in _ESCAPES:
-            out.append(_ESCAPES[esc])
-            i += 2
-            continue
-        width = {"u": 4, "U": 8}.get(esc)
-        digits = raw[i + 2 : i + 2 + width] if width else ""
-        if width and len(digits) == width and all(c in "0123456789abcdefABCDEF" for c in digits):
-            code = int(digits, 16)
-            if code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF:
-                out.append(chr(code))
-                i += 2 + width
-                continue
-        raise src.error_at_offset(
-            token.start_pos + 1 + i, f"invalid escape sequence '\\{esc}' in a string",
-            expected=['\\"', "\\\\", "\\n", "\\t", "\\r", "\\uXXXX", "\\UXXXXXXXX"],
-        )
-    return "".join(out)
+def _field_value(src: _Source, value: Parsed) -> FieldValue:
+    if value.form == STRING:
+        return FieldValue(STRING, _string(src, value.data))
+    if value.form == BODY:
+        return FieldValue(BODY, value.data)
+    return FieldValue(value.form, str(value.data))
 
 
-def _string_value(src: _Source, value: _Str) -> str:
-    return "".join(_decode_string(src, tok) for tok in value.tokens)
-
-
-def _describe(value: Union[_Str, _NegInt, Term]) -> str:
-    if isinstance(value, _Str):
+def _describe(value: FieldValue, fmt: Optional[LevelFormat]) -> str:
+    if value.form == STRING:
         return "a string"
-    if isinstance(value, _NegInt):
-        return f"the negative number {value.token}"
-    text = to_str(value) if value.size <= 20 else to_str(value)[:40] + "…"
-    return f"the term {text}"
+    if value.form == INT:
+        return f"the integer {shorten(value.data, 20)}"
+    if value.form == NEGATIVE:
+        return shorten(value.data, 20)
+    if value.form == WORD:
+        return f"the word {shorten(value.data, 40)}"
+    return fmt.describe(value.data) if fmt is not None else "a value"
 
 
-def _digits(value: Union[_Str, _NegInt, Term]) -> Optional[str]:
-    if isinstance(value, Term) and value.is_const and value.name.isascii() and value.name.isdigit():
-        return value.name
-    return None
+def _read(src: _Source, field: ParsedField, kind: ValueKind, what: str,
+          fmt: Optional[LevelFormat]) -> Any:
+    """Read a field value with its kind; wrong forms and bad content become ParseErrors."""
+    value = _field_value(src, field.value)
+    name = str(field.key)
+    try:
+        return kind.read(value)
+    except WrongKind:
+        raise src.value_error(field, f"{what} {name} must be {kind.noun}, not "
+                              f"{_describe(value, fmt)}",
+                              expected=kind.expected or (kind.noun,)) from None
+    except (ValueError, TypeError) as error:
+        raise src.value_error(field, f"{what} {name}: {error}") from None
 
 
-def _convert(src: _Source, field: _Field, kind: str, what: str) -> Any:
-    """Check a field value's kind and turn it into a Python value."""
-    value, name = field.value, str(field.key)
-    if kind == "string":
-        if not isinstance(value, _Str):
-            raise src.value_error(field, f"{what} {name} must be a string in double quotes, "
-                                  f"not {_describe(value)}", expected=["a string"])
-        return _string_value(src, value)
-    if kind == "int":
-        digits = _digits(value)
-        if digits is None:
-            if isinstance(value, _NegInt):
-                msg = f"{what} {name} must be a non-negative integer, not {value.token}"
-            else:
-                msg = f"{what} {name} must be a non-negative integer, not {_describe(value)}"
-            raise src.value_error(field, msg, expected=["an integer"])
-        number = int(digits) if len(digits) <= 10 else MAX_INT + 1
-        if number > MAX_INT:
-            raise src.value_error(field, f"{what} {name} is too large (at most {MAX_INT})")
-        return number
-    if kind == "term":
-        if not isinstance(value, Term):
-            raise src.value_error(field, f"{what} {name} must be a term, not {_describe(value)}",
-                                  expected=["a term"])
-        return value
-    if kind == "game":
-        if not (isinstance(value, Term) and value.is_const):
-            raise src.value_error(field, f"game must be a game id such as termcraft, "
-                                  f"not {_describe(value)}", expected=list(GAME_IDS))
-        if value.name not in _FORMATS:
-            known = sorted(_FORMATS)
-            msg = (f"no level format for game {value.name!r} yet" if value.name in GAME_IDS
-                   else f"unknown game {value.name!r}")
-            raise src.value_error(field, msg, expected=known)
-        return value.name
-    raise AssertionError(kind)  # pragma: no cover - FieldSpec kinds are fixed
+# --------------------------------------------------------------------------- checking
 
 
-def _collect(src: _Source, fields: tuple[_Field, ...], allowed: tuple[str, ...], what: str,
-             title_given: bool = False) -> dict[str, _Field]:
+def _collect(src: _Source, fields: tuple[ParsedField, ...], allowed: tuple[str, ...],
+             what: str) -> dict[str, ParsedField]:
     """Index fields by key, rejecting unknown and duplicate keys."""
-    seen: dict[str, _Field] = {}
+    seen: dict[str, ParsedField] = {}
     for field in fields:
         key = str(field.key)
-        if key == "title" and title_given:
+        if key == "title" and "title" not in allowed:
             raise src.error_at(field.key, 'duplicate field title: a level\'s title is the '
                                'string after "level"')
         if key not in allowed:
@@ -414,103 +244,155 @@ def _collect(src: _Source, fields: tuple[_Field, ...], allowed: tuple[str, ...],
     return seen
 
 
-def _build(src: _Source, items: list) -> LevelPack:
-    header = tuple(item for item in items if isinstance(item, _Field))
-    blocks = [item for item in items if isinstance(item, _Block)]
+def _game_of(src: _Source, field: ParsedField) -> tuple[str, LevelFormat]:
+    """The game named by a ``game`` field, and its format."""
+    value = field.value
+    if value.form != WORD:
+        ids = [fmt.game for fmt in registered_formats()]
+        raise src.value_error(field, "game must be a game id such as "
+                              f"{ids[0] if ids else 'termcraft'}, not "
+                              f"{_describe(_field_value(src, value), None)}", expected=ids)
+    game = str(value.data)
+    try:
+        fmt = format_for(game)
+    except ValueError as error:
+        ids = [fmt.game for fmt in registered_formats()]
+        raise src.value_error(field, str(error), expected=ids) from None
+    try:
+        envelope.parser_for(fmt)  # compiled once; a broken body grammar is the game's bug
+    except (GrammarError, OSError) as error:
+        message = shorten(" ".join(str(error).split()), 200)
+        raise src.value_error(field, f"the level format of {game} is broken: {message}") from None
+    return game, fmt
+
+
+def _build_error(src: _Source, block: ParsedBlock, given: dict[str, ParsedField],
+                 error: Exception, title: str) -> ParseError:
+    """Place a level constructor's complaint: at the field it names, else at the level."""
+    message = f"level {title!r}: {error}"
+    field = getattr(error, "field", None)
+    if field == "title":
+        return src.error_at(block.title, message)
+    if field in given:
+        return src.value_error(given[field], message)
+    return src.error_at(block.keyword, message)
+
+
+def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool) -> Any:
+    """Check one level block against its game's format and build the level."""
+    title = _string(src, (block.title,))
+    fields = block.fields
+    if fields and str(fields[0].key) == "game":
+        first = fields[0].value
+        # The usual case, `game <this pack's game>`, needs no registry look-up.
+        game, other = (fmt.game, fmt) if first.form == WORD and str(first.data) == fmt.game \
+            else _game_of(src, fields[0])
+        if other is not fmt:
+            raise src.value_error(fields[0], f"level {title!r} is a {game} level but this "
+                                  f"pack holds {fmt.game} levels (one game per pack)")
+        fields = fields[1:]
+    elif not header_game:
+        raise src.error_at(block.keyword, f"level {title!r} has no game: write 'game "
+                           f"{fmt.game}' as its first field (or once in the pack header)",
+                           expected=["game"])
+    for field in fields:
+        if str(field.key) == "game":
+            raise src.error_at(field.key, "the game field comes first in a level block "
+                               "(the game must be known before its values)")
+    allowed = tuple(spec.name for spec in fmt.fields)
+    given = _collect(src, fields, allowed, f"a {fmt.game} level")
+    # Values are read in file order before missing fields are reported, so the first
+    # error in the text is the one reported.
+    values = {key: _read(src, field, fmt.kind(fmt.spec(key).kind), "level field", fmt)
+              for key, field in given.items()}
+    missing = [spec.name for spec in fmt.fields if spec.required and spec.name not in given]
+    if missing:
+        raise src.error_at(block.keyword, f"level {title!r} is missing required field"
+                           f"{'s' if len(missing) > 1 else ''} " + ", ".join(missing),
+                           expected=missing)
+    try:
+        return fmt.build(title, values)
+    except (ValueError, TypeError) as error:
+        raise _build_error(src, block, given, error, title) from None
+
+
+def _build(src: _Source, items: list, fmt: Optional[LevelFormat]) -> LevelPack:
+    """Turn the parsed records into a pack, checking everything the grammar does not."""
+    first_block = next((i for i, item in enumerate(items) if isinstance(item, ParsedBlock)),
+                       len(items))
     # Header fields must come before the first level (the grammar allows any order so that
     # the error can say exactly this).
-    first_block = next((i for i, item in enumerate(items) if isinstance(item, _Block)),
-                       len(items))
     for item in items[first_block:]:
-        if isinstance(item, _Field):
+        if isinstance(item, ParsedField):
             raise src.error_at(item.key, f"pack field {str(item.key)!r} after a level: the "
                                "pack header comes before the first level")
-    fields = _collect(src, header, HEADER_FIELDS, "the pack header")
-    values = {
-        key: _convert(src, field, "game" if key == "game" else "string", "pack field")
-        for key, field in fields.items()
-    }
-    pack_game: Optional[str] = values.get("game")
-    game_field: Optional[_Field] = fields.get("game")
-
+    header = _collect(src, tuple(items[:first_block]), HEADER_FIELDS, "the pack header")
+    values = {key: _read(src, field, STRING_KIND, "pack field", fmt)
+              for key, field in header.items() if key != "game"}
+    if "game" in header:
+        game, header_fmt = _game_of(src, header["game"])
+        fmt = header_fmt
     levels = []
     titles: dict[str, Token] = {}
-    for block in blocks:
-        title = _decode_string(src, block.title)
+    for block in items[first_block:]:
+        title = _string(src, (block.title,))
         if title in titles:
             raise src.error_at(block.title, f"duplicate level title {title!r} (first used on "
                                f"line {titles[title].line})")
         titles[title] = block.title
-        game, game_at = pack_game, game_field
-        for field in block.fields:
-            if str(field.key) == "game":
-                game, game_at = _convert(src, field, "game", "level field"), field
-        if game is None:
-            raise src.error_at(block.keyword, f"level {title!r} has no game field (write e.g. "
-                               "'game termcraft' in the level or in the pack header)",
-                               expected=["game"])
-        if pack_game is None:
-            pack_game = game
-        elif game != pack_game:
-            raise src.value_error(game_at, f"level {title!r} is a {game} level but this pack "
-                                  f"holds {pack_game} levels (one game per pack)")
-        fmt = _FORMATS[game]
-        allowed = ("game",) + tuple(f.name for f in fmt.fields)
-        given = _collect(src, block.fields, allowed, f"a {game} level", title_given=True)
-        # Values are checked in file order before missing fields, so the first error in
-        # the text is the one reported.
-        level_values = {
-            key: _convert(src, field, fmt.spec(key).kind, "level field")
-            for key, field in given.items() if key != "game"
-        }
-        missing = [f.name for f in fmt.fields if f.required and f.name not in given]
-        if missing:
-            raise src.error_at(block.keyword, f"level {title!r} is missing required field"
-                               f"{'s' if len(missing) > 1 else ''} " + ", ".join(missing),
-                               expected=missing)
-        try:
-            levels.append(fmt.build(title, level_values))
-        except (ValueError, TypeError) as err:
-            raise src.error_at(block.keyword, f"level {title!r}: {err}") from None
-    return LevelPack(
-        title=values.get("title", ""),
-        author=values.get("author", ""),
-        description=values.get("description", ""),
-        levels=tuple(levels),
-        game=pack_game or "",
-    )
+        assert fmt is not None  # scan() found the game before the first block
+        levels.append(_level(src, block, fmt, "game" in header))
+    try:
+        return LevelPack(title=values.get("title", ""), author=values.get("author", ""),
+                         description=values.get("description", ""), levels=tuple(levels),
+                         game=fmt.game if fmt is not None else "")
+    except (ValueError, TypeError) as error:
+        field = getattr(error, "field", None)
+        if field in header:
+            raise src.value_error(header[field], f"pack field {field}: {error}") from None
+        raise ParseError(f"pack: {error}", filename=src.filename) from None
 
 
-_LABELS = {"neg int": "a negative integer", "level": '"level"'}
+# --------------------------------------------------------------------------- loading
 
 
-def _relabel(err: ParseError, text: str) -> ParseError:
-    """Give this grammar's own terminals readable names in an error's expected list."""
-    expected = sorted({_LABELS.get(e, e) for e in err.expected})
-    if list(err.expected) == expected:
-        return err
-    return ParseError(err.message, text=text, line=err.line, column=err.column,
-                      filename=err.filename, expected=expected)
+def _first_significant(text: str) -> str:
+    """The first character that is not blank or inside a ``;`` comment ("" if none)."""
+    i, n = 0, len(text)
+    while i < n:
+        ch = text[i]
+        if ch == ";":
+            nl = text.find("\n", i)
+            if nl < 0:
+                return ""
+            i = nl + 1
+        elif ch.isspace():
+            i += 1
+        else:
+            return ch
+    return ""
 
 
-_PLAIN_LOADERS: list[tuple[str, Callable[[str], bool], Callable[[str, Optional[str]], LevelPack]]] = []
+def _plain(text: str, filename: Optional[str]) -> Optional[LevelPack]:
+    """Load a game's own plain file (e.g. bare Longcat grids), if one claims the text."""
+    first = _first_significant(text)
+    if not first or first.isalpha() or first == "_":
+        return None  # every envelope file starts with a key, `game` or `level`
+    for fmt in registered_formats():
+        if fmt.plain is not None and fmt.plain.sniff(text):
+            return fmt.plain.load(text, filename)
+    return None
 
 
-def register_plain_loader(game: str, sniff: Callable[[str], bool],
-                          load: Callable[[str, Optional[str]], LevelPack]) -> None:
-    """Accept a game's own plain file format besides the envelope (e.g. bare Longcat grids).
-
-    :func:`load_pack` asks each registered ``sniff(text)`` in turn; the first that says yes
-    loads the text with ``load(text, filename)`` (which must raise :class:`ParseError` on
-    bad input) instead of the envelope grammar.
-
-    Args:
-        game: The game id (for documentation and de-duplication).
-        sniff: Tells, cheaply, whether a text is in this plain format.
-        load: Loads such a text into a pack.
-    """
-    _PLAIN_LOADERS[:] = [entry for entry in _PLAIN_LOADERS if entry[0] != game]
-    _PLAIN_LOADERS.append((game, sniff, load))
+def _syntax_error(failure: envelope.SyntaxFailure, src: _Source,
+                  fmt: Optional[LevelFormat]) -> ParseError:
+    err, text = failure.error, src.text
+    if isinstance(err, UnexpectedCharacters) and 0 <= err.pos_in_stream < len(text) \
+            and text[err.pos_in_stream] == '"':
+        return src.error_at_offset(err.pos_in_stream, 'unterminated string (a string ends '
+                                   'with " on the same line)')
+    return from_lark(err, text, src.filename, parser=failure.parser, accepts=failure.accepts,
+                     terminal_names=fmt.terminal_names if fmt is not None else None)
 
 
 def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
@@ -521,34 +403,54 @@ def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
         filename: Shown in error messages.
 
     Returns:
-        The pack (levels of the game named by the ``game`` fields).
+        The pack: its ``levels`` are the game's own level values.
 
     Raises:
-        ParseError: For a syntax error, an unknown/duplicate/missing field, a value of the
-            wrong kind (e.g. negative fuel), an unknown game, a duplicate level title or an
-            over-long text; with file, line, column and a caret where there is a place.
+        ParseError: For a syntax error, an unknown game, an unknown/duplicate/missing
+            field, a value of the wrong kind, a value a level constructor refuses, a
+            duplicate level title or an over-long text; with file, line, column and a caret.
     """
     if len(text) > MAX_FILE_CHARS:
-        raise ParseError(f"level file too large ({len(text)} characters; at most "
-                         f"{MAX_FILE_CHARS})", filename=filename)
+        raise _Source(text, filename).error_at_offset(
+            MAX_FILE_CHARS, f"level file too large ({len(text)} characters; at most "
+                            f"{MAX_FILE_CHARS})")
     if text.startswith("\ufeff"):  # a byte-order mark from some editors
         text = text[1:]
-    for _game, sniff, plain_load in _PLAIN_LOADERS:
-        if sniff(text):
-            return plain_load(text, filename)
+    with collector_paused():
+        return _load(text, filename)
+
+
+def _load(text: str, filename: Optional[str]) -> LevelPack:
+    """:func:`load_pack` after the size check (with the garbage collector paused)."""
+    plain = _plain(text, filename)
+    if plain is not None:
+        return plain
     src = _Source(text, filename)
     try:
-        items = _parser().parse(text)
-    except UnexpectedCharacters as err:
-        if 0 <= err.pos_in_stream < len(text) and text[err.pos_in_stream] == '"':
-            raise src.error_at_offset(err.pos_in_stream, 'unterminated string (a string ends '
-                                      'with " on the same line)') from None
-        raise _relabel(from_lark(err, text, filename), text) from None
-    except UnexpectedInput as err:
-        raise _relabel(from_lark(err, text, filename), text) from None
-    except VisitError as err:  # pragma: no cover - callbacks do not raise
-        raise ParseError(str(err.orig_exc), filename=filename) from None
-    return _build(src, items)
+        found = envelope.scan(text)
+    except envelope.SyntaxFailure as failure:
+        raise _syntax_error(failure, src, None) from None
+    if found.items is not None:
+        return _build(src, found.items, None)
+    if found.orphan is not None:
+        title, token = found.orphan
+        name = _string(src, (title,))
+        raise src.error_at(token, f"level {name!r} does not say its game: write 'game <id>' "
+                           "as its first field (or once in the pack header)",
+                           expected=["game"])
+    assert found.game is not None
+    game_field = ParsedField(Token("GAME", "game"), Parsed(
+        WORD if found.game.type == "GAME_ID" else STRING,
+        found.game if found.game.type == "GAME_ID" else (found.game,)))
+    _, fmt = _game_of(src, game_field)
+    try:  # large well-formed files: the fast reader; the grammar decides anything else
+        items = fastpath.read_items(text, fmt)
+    except fastpath.Fallback:
+        try:
+            items = envelope.parse_items(fmt, text)
+        except envelope.SyntaxFailure as failure:
+            raise _syntax_error(failure, src, fmt) from None
+    return _build(src, items, fmt)
 
 
 def load_pack_file(path: Union[str, os.PathLike]) -> LevelPack:
@@ -562,17 +464,19 @@ def load_pack_file(path: Union[str, os.PathLike]) -> LevelPack:
 
     Raises:
         ParseError: As :func:`load_pack`, and when the file cannot be read, is too large
-            or is not UTF-8 (the message names the file).
+            or is not UTF-8 (with the line and column of the first bad byte).
     """
     name = os.fspath(path)
+    limit = 4 * MAX_FILE_CHARS  # no text within the limit takes more bytes (UTF-8)
     try:
-        if os.path.getsize(name) > 4 * MAX_FILE_CHARS:
-            raise ParseError(f"level file too large ({os.path.getsize(name)} bytes)",
-                             filename=name)
         with open(name, "rb") as handle:
-            data = handle.read()
+            data = handle.read(limit + 1)
     except OSError as err:
         raise ParseError(f"cannot read the file: {err.strerror or err}", filename=name) from None
+    if len(data) > limit:
+        text = data[:limit].decode("utf-8", errors="replace")
+        raise _Source(text, name).error_at_offset(
+            MAX_FILE_CHARS, f"level file too large (more than {limit} bytes)")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
@@ -584,75 +488,30 @@ def load_pack_file(path: Union[str, os.PathLike]) -> LevelPack:
 
 # --------------------------------------------------------------------------- printing
 
-_WRAP = 72  # printed lines aim to stay within this many columns
+
+def _format_of_level(level: Any, game: Optional[str]) -> LevelFormat:
+    if game:
+        fmt = format_for(game)
+        if not isinstance(level, fmt.level_type):
+            raise ValueError(f"{type(level).__name__} is not a {game} level")
+        return fmt
+    for fmt in registered_formats():
+        if isinstance(level, fmt.level_type):
+            return fmt
+    raise ValueError(f"no level format for {type(level).__name__} values")
 
 
-def escape_string(text: str) -> str:
-    """Quote a string for a level file (the inverse of the loader's decoding).
-
-    Args:
-        text: Any text.
-
-    Returns:
-        ``"..."`` with ``"`` and ``\\`` escaped and line breaks / unprintable characters
-        written as escapes, so the result is on one line.
-    """
-    out = ['"']
-    for ch in text:
-        if ch == '"' or ch == "\\":
-            out.append("\\" + ch)
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\r":
-            out.append("\\r")
-        elif ch.isprintable():
-            out.append(ch)
-        elif ord(ch) <= 0xFFFF:
-            out.append(f"\\u{ord(ch):04x}")
-        else:
-            out.append(f"\\U{ord(ch):08x}")
-    out.append('"')
-    return "".join(out)
-
-
-def _format_string(text: str, indent: str) -> str:
-    """A string value; long ones are split after spaces into adjacent strings, one a line."""
-    quoted = escape_string(text)
-    if len(quoted) + len(indent) <= _WRAP + 12 or " " not in text:
-        return quoted
-    chunks: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        piece = word if not current and not chunks else " " + word
-        if current and len(escape_string(current + piece)) + len(indent) + 2 > _WRAP:
-            chunks.append(current)
-            current = piece
-        else:
-            current += piece
-    chunks.append(current)
-    return ("\n" + indent + "  ").join(escape_string(c) for c in chunks)
-
-
-def _format_term(term: Term, indent: str) -> str:
-    """A term value: canonical; a long compound gets one argument per line."""
-    text = to_str(term)
-    if len(text) + len(indent) <= _WRAP + 12 or not term.is_compound or not term.args:
-        return text
-    inner = indent + "  "
-    args = (",\n" + inner).join(to_str(a) for a in term.args)
-    return f"{term.name}(\n{inner}{args}\n{indent})"
-
-
-def _format_value(value: Any, indent: str) -> str:
-    if isinstance(value, Term):
-        return _format_term(value, indent)
-    if isinstance(value, bool):  # pragma: no cover - no boolean fields
-        raise TypeError("boolean field values are not supported")
-    if isinstance(value, int):
-        return str(value)
-    return _format_string(str(value), indent)
+def _level_lines(level: Any, fmt: LevelFormat) -> Iterator[str]:
+    yield f"level {escape_string(level.title)} {{"
+    yield f"  game {fmt.game}"
+    values = fmt.fields_of(level)
+    for spec in fmt.fields:
+        value = values.get(spec.name)
+        if value is not None:
+            text = fmt.kind(spec.kind).write(value, "  ")
+            # A value that starts on the next line (a board) leaves no space after the key.
+            yield f"  {spec.name}{'' if text.startswith(chr(10)) else ' '}{text}"
+    yield "}"
 
 
 def dump_level(level: Any, game: Optional[str] = None) -> str:
@@ -663,29 +522,13 @@ def dump_level(level: Any, game: Optional[str] = None) -> str:
         game: Its game id (found from the level's type when left out).
 
     Returns:
-        ``level "Title" { ... }`` text, one field per line, ending with a newline.
+        ``level "Title" { ... }`` text, ``game`` first, then one field per line in the
+        format's order; it ends with a newline.
+
+    Raises:
+        ValueError: When no registered format prints such levels.
     """
-    fmt = _format_for(level, game)
-    lines = [f"level {escape_string(level.title)} {{", f"  game {fmt.game}"]
-    values = fmt.fields_of(level)
-    for spec in fmt.fields:
-        value = values.get(spec.name)
-        if value is None:
-            continue
-        lines.append(f"  {spec.name} {_format_value(value, '  ')}")
-    lines.append("}")
-    return "\n".join(lines) + "\n"
-
-
-def _format_for(level: Any, game: Optional[str]) -> GameFormat:
-    if game:
-        if game not in _FORMATS:
-            raise ValueError(f"no level format for game {game!r}")
-        return _FORMATS[game]
-    for fmt in _FORMATS.values():
-        if isinstance(level, fmt.level_type):
-            return fmt
-    raise ValueError(f"no level format for {type(level).__name__} values")
+    return "\n".join(_level_lines(level, _format_of_level(level, game))) + "\n"
 
 
 def dump_pack(pack: LevelPack) -> str:
@@ -696,16 +539,19 @@ def dump_pack(pack: LevelPack) -> str:
 
     Returns:
         The file's text: the header, then one block per level, separated by blank lines.
+
+    Raises:
+        ValueError: When the pack's game has no level format, or a level is not of its type.
     """
-    lines = [f"title {_format_string(pack.title, '')}"]
+    lines = [f"title {format_string(pack.title, '')}"]
     if pack.author:
-        lines.append(f"author {_format_string(pack.author, '')}")
+        lines.append(f"author {format_string(pack.author, '')}")
     if pack.description:
-        lines.append(f"description {_format_string(pack.description, '')}")
+        lines.append(f"description {format_string(pack.description, '')}")
     if pack.game and not pack.levels:
         lines.append(f"game {pack.game}")
     parts = ["\n".join(lines) + "\n"]
-    parts += [dump_level(level, pack.game or None) for level in pack.levels]
+    parts += [dump_level(level, pack.game) for level in pack.levels]
     return "\n".join(parts)
 
 
@@ -726,7 +572,8 @@ def bundled_packs(game: str) -> list[tuple[str, LevelPack]]:
         ``.levels`` (e.g. ``"01-basics"``).
 
     Raises:
-        ParseError: When a bundled file is broken (a packaging bug).
+        ParseError: When a bundled file is broken or holds another game's levels (a
+            packaging bug).
     """
     return list(_bundled(game))
 
@@ -740,5 +587,10 @@ def _bundled(game: str) -> tuple[tuple[str, LevelPack], ...]:
     for entry in pack_files(game):
         text = entry.read_text(encoding="utf-8")
         pack_id = entry.name[: -len(".levels")]
-        result.append((pack_id, load_pack(text, filename=f"levels/{game}/{entry.name}")))
+        filename = f"levels/{game}/{entry.name}"
+        pack = load_pack(text, filename=filename)
+        if pack.game != game:
+            raise ParseError(f"a {pack.game or 'game-less'} pack in the {game} folder",
+                             filename=filename)
+        result.append((pack_id, pack))
     return tuple(result)

@@ -3,23 +3,31 @@
 The parser is Lark's LALR with the transformer applied *during* parsing
 (``transformer=`` on the parser): each rule is reduced bottom-up straight into
 a term, so no parse tree is built and no Python recursion happens, whatever the
-nesting depth.
+nesting depth.  Well-formed input is read first by :mod:`grammar.fastterm` (a regex
+tokenizer with an iterative builder, proven equal by tests); anything it is not sure
+about goes through Lark, which reports errors.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
-from typing import Optional
+from typing import Iterable, Iterator, Optional, Union
 
 from lark import Lark, Transformer
-from lark.exceptions import UnexpectedInput, VisitError
+from lark.exceptions import UnexpectedInput
 
 from core.terms import Term, compound, const, var
 
 from .errors import ParseError, from_lark
+from .fastterm import Fallback, read_term
+from .bulk import collector_paused
+from .lalr import Feeder
 
-__all__ = ["TermBuilder", "parse_term", "grammar_text", "strip_whitespace"]
+__all__ = ["TermBuilder", "parse_term", "parse_terms", "grammar_text", "strip_whitespace"]
+
+_BLANKS = re.compile(r"[ \t\f\r\n]*")  # the grammar's WS
 
 
 class TermBuilder(Transformer):
@@ -80,12 +88,52 @@ def parse_term(text: str, filename: Optional[str] = None) -> Term:
     """
     if not text.strip():
         return _raise_empty(text, filename)
+    with collector_paused():
+        return _parse(text, filename)
+
+
+def _parse(text: str, filename: Optional[str]) -> Term:
+    """:func:`parse_term` for a text that is not blank."""
+    try:  # the fast reader for well-formed input; the grammar decides everything else
+        term, end = read_term(text, 0)
+        if _BLANKS.fullmatch(text, end):
+            return term
+    except Fallback:
+        pass
+    feeder = Feeder(_parser(), text)
     try:
-        return _parser().parse(text)
+        for _ in feeder.tokens():
+            pass
+        return feeder.finish()
     except UnexpectedInput as err:
-        raise from_lark(err, text, filename) from None
-    except VisitError as err:  # pragma: no cover - callbacks do not raise
-        raise ParseError(str(err.orig_exc), filename=filename) from None
+        raise from_lark(err, text, filename, parser=_parser(),
+                        accepts=feeder.expected()) from None
+
+
+def parse_terms(lines: Iterable[str], filename: Optional[str] = None,
+                first_line: int = 1) -> Iterator[tuple[int, Union[Term, ParseError]]]:
+    """Parse a stream of terms, one per line (``termarcade parse`` reading stdin).
+
+    Blank lines are skipped; a line that does not parse gives its ParseError (with the
+    line's real number) and the stream goes on.
+
+    Args:
+        lines: The lines, without or with their line breaks.
+        filename: Shown in error messages.
+        first_line: The number of the first line.
+
+    Yields:
+        ``(line number, term)`` or ``(line number, ParseError)`` per non-blank line.
+    """
+    for number, line in enumerate(lines, start=first_line):
+        line = line.rstrip("\r\n")
+        if not line.strip():
+            continue
+        try:
+            yield number, parse_term(line, filename)
+        except ParseError as error:
+            error.line = number if error.line else 0  # each line is line 1 of its own text
+            yield number, error
 
 
 def _raise_empty(text: str, filename: Optional[str]) -> Term:

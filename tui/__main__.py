@@ -1,6 +1,6 @@
-"""``python -m tui``: the same entry point as the ``termarcade`` command."""
+"""``python -m tui``: the same entry point as the ``termarcade`` command (see :mod:`tui.entry`)."""
 
-from tui.cli import main
+from tui.entry import main
 
 if __name__ == "__main__":
-    main(prog_name="termarcade")
+    main()

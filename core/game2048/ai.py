@@ -22,6 +22,13 @@ moves of mine.
 Everything is deterministic: same state and arguments, same answer. With
 ``time_budget_ms`` the search deepens iteratively while the measured time says the next
 iteration fits, so the answer then depends on the speed of the machine.
+
+``time_limit`` (seconds) is a hard bound, on both paths: the search deepens from a one-move
+look-ahead (depth 0, always completed: one heuristic per move) up to the requested depth,
+checks the clock at every node, and when time is up drops the unfinished iteration and answers
+with the deepest one that finished. A search that fits in the limit gives exactly the answer
+it gives without one; a huge board (64×64) still answers within a fraction of a second of the
+limit.
 """
 
 from __future__ import annotations
@@ -40,6 +47,7 @@ from core.game2048.board import (
 
 __all__ = [
     "CPROB_THRESHOLD",
+    "OutOfTime",
     "GENERAL_MAX_DEPTH",
     "MAX_DEPTH",
     "adaptive_depth",
@@ -69,6 +77,16 @@ _SUM_POWER = 3.5
 _SUM_WEIGHT = 11.0
 _MERGES_WEIGHT = 700.0
 _EMPTY_WEIGHT = 270.0
+
+
+class OutOfTime(Exception):
+    """Raised inside a search when its deadline has passed (caught by the deepening loop)."""
+
+
+def _check_clock(deadline: float | None) -> None:
+    """Raise :class:`OutOfTime` once ``deadline`` (a ``perf_counter`` time) has passed."""
+    if deadline is not None and perf_counter() > deadline:
+        raise OutOfTime
 
 
 def _line_heuristic(line: Sequence[float]) -> float:
@@ -188,14 +206,16 @@ def _fast_searcher(
         threshold: Cumulative probability below which a chance branch is not expanded.
 
     Returns:
-        ``scores(board, depth) -> {direction: expected heuristic}`` for the legal moves.
+        ``scores(board, depth, deadline=None) -> {direction: expected heuristic}`` for the
+        legal moves; with a ``deadline`` (a ``perf_counter`` time) it raises
+        :class:`OutOfTime` once the deadline has passed.
     """
     left_t, right_t, up_t, down_t = fb.ROW_LEFT, fb.ROW_RIGHT, fb.COL_UP, fb.COL_DOWN
     h = HEUR_TABLE
     masks0, masks1, masks2, masks3 = fb.EMPTY_MASKS
     transpose = fb.transpose
 
-    def scores(root: int, depth: int) -> dict[str, float]:
+    def scores(root: int, depth: int, deadline: float | None = None) -> dict[str, float]:
         tt: dict[int, tuple[int, float]] = {}
         tt_get = tt.get
         heur_cache: dict[int, float] = {}
@@ -204,6 +224,8 @@ def _fast_searcher(
         def chance(b: int, cprob: float, depth_left: int) -> float:
             # Expected value over every spawn (cell x value) after the move that made b.
             # The caller has checked depth_left > 0 and cprob >= threshold.
+            if deadline is not None and perf_counter() > deadline:
+                raise OutOfTime  # one clock read per chance node: under 1 % of its cost
             entry = tt_get(b)
             if entry is not None and entry[0] >= depth_left:
                 return entry[1]
@@ -281,10 +303,11 @@ def _fast_searcher(
 
 
 _STANDARD_SPAWNS: tuple[tuple[int, float], ...] = ((1, 0.9), (2, 0.1))
-_SEARCHERS: dict[tuple[tuple[tuple[int, float], ...], float], Callable[[int, int], dict[str, float]]] = {}
+_Scores = Callable[..., dict[str, float]]
+_SEARCHERS: dict[tuple[tuple[tuple[int, float], ...], float], _Scores] = {}
 
 
-def _searcher(spawns: tuple[tuple[int, float], ...], threshold: float) -> Callable[[int, int], dict[str, float]]:
+def _searcher(spawns: tuple[tuple[int, float], ...], threshold: float) -> _Scores:
     """Cached :func:`_fast_searcher` (the closures are pure; caching saves rebuilding)."""
     key = (spawns, threshold)
     fn = _SEARCHERS.get(key)
@@ -299,6 +322,7 @@ def move_scores_fast(
     *,
     spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
     threshold: float = CPROB_THRESHOLD,
+    deadline: float | None = None,
 ) -> dict[str, float]:
     """Expected heuristic value of each legal move of a packed board.
 
@@ -307,12 +331,16 @@ def move_scores_fast(
         depth: Spawns to look ahead (0 = heuristic right after the move).
         spawns: ``(rank, probability)`` pairs of the new tiles (default 2: 0.9, 4: 0.1).
         threshold: Probability below which chance branches are not expanded.
+        deadline: A ``perf_counter`` time after which the search gives up.
 
     Returns:
         ``{direction: value}`` for the moves that change the board (empty when none does).
+
+    Raises:
+        OutOfTime: When ``deadline`` passes before the search is complete.
     """
     depth = max(0, min(int(depth), MAX_DEPTH))
-    return _searcher(spawns, threshold)(board, depth)
+    return _searcher(spawns, threshold)(board, depth, deadline)
 
 
 def _pick(scores: dict[str, float]) -> str | None:
@@ -326,11 +354,17 @@ def _pick(scores: dict[str, float]) -> str | None:
     return best
 
 
+def _deadline(time_limit: float | None) -> float | None:
+    """The ``perf_counter`` time at which a search started now with ``time_limit`` must stop."""
+    return None if time_limit is None else perf_counter() + max(0.0, time_limit)
+
+
 def best_move_fast(
     board: int,
     *,
     depth: int | None = None,
     time_budget_ms: float | None = None,
+    time_limit: float | None = None,
     spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
 ) -> str | None:
     """Best move on a packed 4×4 board.
@@ -340,42 +374,68 @@ def best_move_fast(
         depth: Spawns to look ahead; None = :func:`adaptive_depth`.
         time_budget_ms: When given (and ``depth`` is None), deepen iteratively from depth
             1 while the next iteration is predicted to fit in the budget.
+        time_limit: Hard bound in seconds (see the module docstring).
         spawns: ``(rank, probability)`` pairs of the new tiles.
 
     Returns:
         A direction, or None when no move changes the board.
     """
-    if time_budget_ms is None or depth is not None:
-        d = adaptive_depth(board) if depth is None else depth
-        return _pick(move_scores_fast(board, d, spawns=spawns))
-    return _pick(_iterative(lambda d: move_scores_fast(board, d, spawns=spawns), time_budget_ms))
+    deadline = _deadline(time_limit)
+
+    def search(d: int, limit: float | None) -> dict[str, float]:
+        return move_scores_fast(board, d, spawns=spawns, deadline=limit)
+
+    if time_budget_ms is not None and depth is None:
+        return _pick(_deepen(search, MAX_DEPTH, deadline=deadline, budget_ms=time_budget_ms))
+    target = adaptive_depth(board) if depth is None else max(0, min(depth, MAX_DEPTH))
+    if deadline is None:
+        return _pick(search(target, None))
+    return _pick(_deepen(search, target, deadline=deadline))
 
 
-def _iterative(search: Callable[[int], dict[str, float]], budget_ms: float) -> dict[str, float]:
-    """Iterative deepening under a time budget.
+def _deepen(
+    search: Callable[[int, float | None], dict[str, float]],
+    max_depth: int,
+    *,
+    deadline: float | None = None,
+    budget_ms: float | None = None,
+) -> dict[str, float]:
+    """Iterative deepening under a hard deadline and/or a soft time budget.
+
+    Depth 0 (one heuristic per move) always runs to the end, so there is always an answer;
+    then depths 1, 2, ... up to ``max_depth``. An iteration cut by the deadline is dropped.
+    With ``budget_ms``, depth 1 always runs and a deeper one only when the time measured so
+    far predicts that it fits in the budget.
 
     Args:
-        search: ``depth -> scores``.
-        budget_ms: Milliseconds available.
+        search: ``(depth, deadline) -> scores``, raising :class:`OutOfTime` at the deadline.
+        max_depth: The deepest iteration.
+        deadline: ``perf_counter`` time at which to stop, or None.
+        budget_ms: Milliseconds available, or None.
 
     Returns:
-        The scores of the deepest search that was run (depth 1 always runs).
+        The scores of the deepest iteration that finished.
     """
     start = perf_counter()
-    scores = search(1)
-    last = perf_counter() - start
-    depth = 1
+    scores = search(0, None)
+    depth = 0
+    last = 0.0
     growth = 20.0  # a first guess of how much longer one more spawn of look-ahead takes
-    while scores and depth < MAX_DEPTH:
-        elapsed_ms = (perf_counter() - start) * 1000.0
-        if elapsed_ms + last * growth * 1000.0 > budget_ms:
-            break
+    while scores and depth < max_depth:
+        if budget_ms is not None and depth >= 1:
+            elapsed_ms = (perf_counter() - start) * 1000.0
+            if elapsed_ms + last * growth * 1000.0 > budget_ms:
+                break
         t0 = perf_counter()
-        scores = search(depth + 1)
+        try:
+            deeper = search(depth + 1, deadline)
+        except OutOfTime:
+            break
         took = perf_counter() - t0
-        if last > 0:
+        if depth >= 1 and last > 0:
             growth = max(growth, took / last)
         last = took
+        scores = deeper
         depth += 1
     return scores
 
@@ -437,31 +497,23 @@ def heuristic_general(board: Sequence[Sequence[int]], merge_logic: Callable[[int
     return score
 
 
-def best_move_general(
-    board: Sequence[Sequence[int]],
+def _general_scores(
+    board: Board,
     merge_logic: Callable[[int, int], Any],
-    distribution: Sequence[tuple[int, float]],
-    *,
-    depth: int = 1,
-) -> str | None:
-    """Expectimax on the pure API, for any board and rules.
+    spawns: tuple[tuple[int, float], ...],
+    depth: int,
+    deadline: float | None,
+) -> dict[str, float]:
+    """Expectimax value of each legal move on the pure API (see :func:`best_move_general`).
 
-    Args:
-        board: Rows of tile values.
-        merge_logic: The merge rule.
-        distribution: ``(value, weight)`` pairs of new tiles.
-        depth: Spawns to look ahead (default 1: my move, a spawn, my move, heuristic),
-            capped at :data:`GENERAL_MAX_DEPTH`.
-
-    Returns:
-        A direction, or None when no move changes the board.
+    Raises:
+        OutOfTime: When ``deadline`` passes first (the clock is read at every node: one node
+            costs a whole move and heuristic on the board, far more than the clock).
     """
-    total_w = float(sum(w for _, w in distribution))
-    spawns = tuple((v, w / total_w) for v, w in distribution if w > 0)
-    depth = max(0, min(int(depth), GENERAL_MAX_DEPTH))
     tt: dict[Board, tuple[int, float]] = {}
 
     def max_node(b: Board, depth_left: int) -> float:
+        _check_clock(deadline)
         best = 0.0
         found = False
         for d in DIRECTIONS:
@@ -474,6 +526,7 @@ def best_move_general(
         return best if found else -1e12
 
     def chance(b: Board, depth_left: int) -> float:
+        _check_clock(deadline)
         if depth_left <= 0:
             return heuristic_general(b, merge_logic)
         entry = tt.get(b)
@@ -498,7 +551,42 @@ def best_move_general(
         new_board, _, changed = execute_move_on_board(board, d, merge_logic)
         if changed:
             scores[d] = chance(new_board, depth)
-    return _pick(scores)
+    return scores
+
+
+def best_move_general(
+    board: Sequence[Sequence[int]],
+    merge_logic: Callable[[int, int], Any],
+    distribution: Sequence[tuple[int, float]],
+    *,
+    depth: int = 1,
+    time_limit: float | None = None,
+) -> str | None:
+    """Expectimax on the pure API, for any board and rules.
+
+    Args:
+        board: Rows of tile values.
+        merge_logic: The merge rule.
+        distribution: ``(value, weight)`` pairs of new tiles.
+        depth: Spawns to look ahead (default 1: my move, a spawn, my move, heuristic),
+            capped at :data:`GENERAL_MAX_DEPTH`.
+        time_limit: Hard bound in seconds (see the module docstring).
+
+    Returns:
+        A direction, or None when no move changes the board.
+    """
+    total_w = float(sum(w for _, w in distribution))
+    spawns = tuple((v, w / total_w) for v, w in distribution if w > 0)
+    depth = max(0, min(int(depth), GENERAL_MAX_DEPTH))
+    rows = tuple(tuple(row) for row in board)
+    deadline = _deadline(time_limit)
+
+    def search(d: int, limit: float | None) -> dict[str, float]:
+        return _general_scores(rows, merge_logic, spawns, d, limit)
+
+    if deadline is None:
+        return _pick(search(depth, None))
+    return _pick(_deepen(search, depth, deadline=deadline))
 
 
 # ---------------------------------------------------------------------------
@@ -575,6 +663,7 @@ def hint(
     *,
     depth: int | None = None,
     time_budget_ms: float | None = None,
+    time_limit: float | None = None,
 ) -> str | None:
     """Suggest a move for a 2048 game state.
 
@@ -585,6 +674,8 @@ def hint(
             on the fast path, 1 on the general path.
         time_budget_ms: Optional time budget for iterative deepening (fast path only,
             ignored by the general path; the answer then depends on the machine's speed).
+        time_limit: Optional hard bound in seconds, on both paths: the answer comes from
+            the deepest search that finished in time (see the module docstring).
 
     Returns:
         ``"up"``, ``"down"``, ``"left"`` or ``"right"``, or None when no move changes the
@@ -598,10 +689,12 @@ def hint(
         spawns = _fast_spawns(distribution)
         assert spawns is not None
         return best_move_fast(
-            fb.from_rows(board), depth=depth, time_budget_ms=time_budget_ms, spawns=spawns
+            fb.from_rows(board), depth=depth, time_budget_ms=time_budget_ms,
+            time_limit=time_limit, spawns=spawns,
         )
     return best_move_general(
-        board, merge_logic, distribution, depth=1 if depth is None else depth
+        board, merge_logic, distribution, depth=1 if depth is None else depth,
+        time_limit=time_limit,
     )
 
 
@@ -611,6 +704,7 @@ def autoplay(
     *,
     depth: int | None = None,
     time_budget_ms: float | None = None,
+    time_limit: float | None = None,
 ) -> Iterator[Any]:
     """Let the AI play: yield each new state until the game ends.
 
@@ -619,6 +713,7 @@ def autoplay(
         max_moves: Stop after this many moves (None = play until no move is possible).
         depth: Passed to :func:`hint`.
         time_budget_ms: Passed to :func:`hint`.
+        time_limit: Passed to :func:`hint` (a bound per move).
 
     Yields:
         The state after each move.
@@ -629,7 +724,8 @@ def autoplay(
     while max_moves is None or played < max_moves:
         if getattr(state, "is_game_over", False):
             return
-        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms)
+        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms,
+                         time_limit=time_limit)
         if direction is None:
             return
         nxt = game_move(state, direction)

@@ -147,7 +147,8 @@ class GameConfig:
             or not 0 <= number_of_initial_tiles <= board_size * board_size
         ):
             raise ValueError(
-                "number_of_initial_tiles must be between 0 and board_size**2, "
+                f"number_of_initial_tiles must be between 0 and {board_size * board_size} "
+                f"(the cells of a {board_size}×{board_size} board), "
                 f"got {number_of_initial_tiles!r}"
             )
         if goal is not None and (isinstance(goal, bool) or not isinstance(goal, int) or goal <= 0):

@@ -81,11 +81,12 @@ def test_replay_pretty_output() -> None:
     ("args", "needle"),
     [
         (["replay", "--seed", "1", "--moves", "LUX"], "column 3"),
-        (["replay", "--seed", "1", "--distribution", "2:x"], "bad distribution item"),
-        (["replay", "--seed", "1", "--distribution", "0:1"], "positive integers"),
+        (["replay", "--seed", "1", "--distribution", "2:x"], "not a number"),
+        (["replay", "--seed", "1", "--distribution", "x:1"], "not a value:weight pair"),
+        (["replay", "--seed", "1", "--distribution", "0:1"], "at least 1"),
         (["replay", "--seed", "1", "--distribution", ","], "empty"),
         (["replay", "--seed", "1", "--size", "1"], "--size"),
-        (["replay", "--seed", "1", "--size", "2", "--tiles", "5"], "number_of_initial_tiles"),
+        (["replay", "--seed", "1", "--size", "2", "--tiles", "5"], "does not fit on a 2×2 board"),
         (["replay", "--seed", "1", "--merge", "nope"], "--merge"),
         (["replay", "--seed", "x"], "--seed"),
         (["replay"], "--seed"),
@@ -102,8 +103,86 @@ def test_bad_input_exits_2_cleanly(args: list[str], needle: str) -> None:
 def test_parse_distribution() -> None:
     assert parse_distribution("2:9,4:1") == ((2, 9), (4, 1))
     assert parse_distribution("3 5:0.5") == ((3, 1), (5, 0.5))
-    with pytest.raises(ValueError):
-        parse_distribution("a:1")
+    for bad in ("a:1", "2:inf", "2:nan", "2:-1", "2:0", "0:1", "2:1,2:5", "2:1e308 4:1e308"):
+        with pytest.raises(ValueError):
+            parse_distribution(bad)
+
+
+def shell(*args: str):
+    """Run through the whole ``termarcade`` group, stderr apart (as a person sees it)."""
+    from tui.cli import main
+
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, list(args))
+
+
+@pytest.mark.parametrize(("weights", "shown"), [("2:inf", "'2:inf'"), ("2:nan", "'2:nan'"),
+                                                 ("2:9,4:inf", "'4:inf'")])
+def test_infinite_or_nan_weights_are_bad_input(weights: str, shown: str) -> None:
+    """Defect: ``--distribution 2:inf`` was an internal error (exit 70) and ``2:nan`` said
+    "cannot convert float NaN to integer"."""
+    result = shell("2048", "replay", "--seed", "1", "--distribution", weights)
+    assert result.exit_code == 2
+    assert result.stderr == (f"error: --distribution: the weight in {shown} must be a finite "
+                             "number greater than 0\n")
+
+
+@pytest.mark.parametrize("seed", ["-1", str(2**32), str(2**40), "-4294967296"])
+@pytest.mark.parametrize("command", ["replay", "hint", "autoplay"])
+def test_seeds_outside_the_generator_are_refused(command: str, seed: str, monkeypatch) -> None:
+    """Defect: seeds of 2**32 and above and negative ones were reduced silently."""
+    monkeypatch.setattr(g, "hint", _first_legal)  # should the seed slip through: be quick
+    extra = ["--max-moves", "1"] if command == "autoplay" else []
+    result = shell("2048", command, "--seed", seed, *extra, "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == (f"error: invalid value for '--seed': a seed is a whole number from "
+                             f"0 to 4294967295 (32 bits), not {seed} "
+                             f"(see 'termarcade 2048 {command} --help')\n")
+
+
+def test_the_largest_seed_works_and_autoplay_stays_in_range(monkeypatch) -> None:
+    monkeypatch.setattr(g, "hint", _first_legal)
+    top = 2**32 - 1
+    result = run("replay", "--seed", str(top), "--json")
+    assert result.exit_code == 0
+    state, _ = replay(GameConfig(initial_seed=top), ())
+    assert json.loads(result.stdout)["board"] == [list(r) for r in state.board]
+    result = shell("2048", "autoplay", "--seed", str(top - 1), "--games", "3", "--json")
+    assert result.exit_code == 2
+    assert result.stderr == ("error: --games 3 from --seed 4294967294 would go past the last "
+                             "seed, 4294967295\n")
+    result = run("autoplay", "--seed", str(top - 1), "--games", "2", "--max-moves", "3", "--json")
+    assert [json.loads(line)["seed"] for line in result.stdout.splitlines()] == [top - 1, top]
+
+
+def test_hint_on_a_huge_board_keeps_to_its_time_limit() -> None:
+    """Defect: ``2048 hint --size 32`` took 18 s and ``--size 64`` 256 s, with no bound."""
+    import time
+
+    start = time.perf_counter()
+    result = run("hint", "--seed", "5", "--size", "64", "--time-limit", "0.5", "--json")
+    took = time.perf_counter() - start
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    state, _ = replay(GameConfig(board_size=64, initial_seed=5), ())
+    assert data["direction"] in legal_moves(state)
+    assert took < 0.5 + 2.0, f"{took:.1f} s"
+
+
+def test_hint_has_a_default_time_limit(monkeypatch) -> None:
+    from tui.cli.game2048 import DEFAULT_TIME_LIMIT
+
+    seen: list[dict] = []
+    monkeypatch.setattr(g, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))
+    assert run("hint", "--seed", "4", "--json").exit_code == 0
+    assert run("hint", "--seed", "4", "--time-limit", "0.25", "--json").exit_code == 0
+    assert run("autoplay", "--seed", "4", "--max-moves", "1", "--time-limit", "3",
+               "--json").exit_code == 0
+    assert [kw["time_limit"] for kw in seen] == [DEFAULT_TIME_LIMIT, 0.25, 3.0]
+    assert 0 < DEFAULT_TIME_LIMIT <= 5
 
 
 def _first_legal(state, **kwargs):
@@ -172,3 +251,11 @@ def test_play_without_tty_is_clean() -> None:
     result = run("play")
     assert result.exit_code == 2
     assert "terminal" in result.output
+
+
+def test_help_speaks_the_players_language() -> None:
+    result = run("--help")
+    assert result.exit_code == 0
+    assert "seed 004" not in result.output and "2048: slide the tiles" in result.output
+    text = " ".join(run("hint", "--help").output.split())  # help text is wrapped
+    assert "--time-limit" in text and "best move found so far" in text

@@ -1,32 +1,151 @@
-"""`termarcade keymap` edits the store setting that the app applies at start-up."""
+"""`termarcade keymap` edits the store setting that the app applies at start-up; it accepts
+only binding ids the code declares and key names Textual knows."""
 
 from __future__ import annotations
 
 import json
+import re
+import sys
+import textwrap
+from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from tui.cli import main
+from tui.keys import BindingInfo, binding_ids, collect_bindings, normalize_key, parse_keys
 from tui.store import KEYMAP_SETTING, Store
+
+pytestmark = pytest.mark.cli
+
+README = Path(__file__).resolve().parents[2] / "README.md"
 
 
 def run(*args: str):
-    return CliRunner().invoke(main, ["keymap", *args])
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, ["keymap", *args])
+
+
+def stored() -> object:
+    return Store().get_setting(KEYMAP_SETTING, None)
 
 
 def test_set_unset_reset_round_trip():
+    other = next(binding_id for binding_id in binding_ids() if binding_id != "app.help")
     assert run().output.strip() == "no keys remapped"
     assert run("app.help", "f2").exit_code == 0
-    assert run("termcraft.undo", "z, ctrl+z").exit_code == 0
-    assert json.loads(run("--json").output) == {"app.help": "f2", "termcraft.undo": "z,ctrl+z"}
+    assert run(other, "z, ctrl+z").exit_code == 0
+    assert json.loads(run("--json").output) == {"app.help": "f2", other: "z,ctrl+z"}
     # the app reads the very same setting
-    assert Store().get_setting(KEYMAP_SETTING) == {"app.help": "f2", "termcraft.undo": "z,ctrl+z"}
+    assert stored() == {"app.help": "f2", other: "z,ctrl+z"}
     assert run("app.help", "--unset").exit_code == 0
-    assert json.loads(run("--json").output) == {"termcraft.undo": "z,ctrl+z"}
+    assert json.loads(run("--json").output) == {other: "z,ctrl+z"}
     assert run("--reset").exit_code == 0
     assert json.loads(run("--json").output) == {}
 
 
 def test_missing_keys_is_bad_input():
     result = run("app.help")
-    assert result.exit_code == 2 and "give the keys" in result.output
+    assert result.exit_code == 2 and "give the keys" in result.stderr
+
+
+def test_unknown_binding_id_is_refused_with_the_closest_ones():
+    """Defect: `keymap nope.id f2` exited 0 and stored a remapping nothing uses."""
+    result = run("app.hlp", "f2")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: unknown binding id 'app.hlp'; did you mean app.help")
+    assert run("nope.id", "f2").exit_code == 2
+    assert stored() is None
+
+
+def test_unknown_key_name_is_refused():
+    """Defect: `keymap app.help notakey` exited 0; the footer showed "notakey Help" and help
+    was out of reach."""
+    result = run("app.help", "notakey")
+    assert result.exit_code == 2
+    assert result.stderr.startswith("error: unknown key name 'notakey'")
+    result = run("app.help", "f2,escpe")
+    assert result.stderr.startswith("error: unknown key name 'escpe'; did you mean escape")
+    for bad in ("", "a,,b", "ctrl+", "ctl+z", "ctrl+ctrl+z", "shift+u", "\x1b"):
+        assert run("app.help", bad).exit_code == 2, bad
+    assert stored() is None
+
+
+def test_keys_are_stored_the_way_textual_names_them():
+    assert run("app.help", "?, F2, shift+ctrl+up, ctrl++, U").exit_code == 0
+    assert stored() == {"app.help": "question_mark,f2,ctrl+shift+up,ctrl+plus,U"}
+    assert parse_keys("j, j ,down") == ("j", "down")
+    assert normalize_key("Escape") == "escape" and normalize_key(",") == "comma"
+    with pytest.raises(ValueError, match="did you mean pageup"):
+        normalize_key("pgup")
+
+
+def test_a_stale_id_can_still_be_unset():
+    Store().set_setting(KEYMAP_SETTING, {"old.removed": "x", "app.help": "f2"})
+    assert run("old.removed", "--unset").exit_code == 0
+    assert stored() == {"app.help": "f2"}
+    assert run("never.there", "--unset").exit_code == 2
+
+
+def test_ids_lists_every_binding_with_its_keys():
+    result = run("--ids")
+    assert result.exit_code == 0
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert [row[0] for row in rows] == list(binding_ids())
+    assert ["app.help", "f1,question_mark", "Help"] in rows
+
+
+def test_binding_ids_are_read_from_the_code(tmp_path, monkeypatch):
+    """A game registered at run time brings its screen's ids; nothing is hard-coded."""
+    from core import registry
+    from core.registry import GameInfo
+
+    (tmp_path / "zz_keys_screen.py").write_text(textwrap.dedent('''
+        from textual.binding import Binding
+        from textual.screen import Screen
+
+        class ZzScreen(Screen):
+            BINDINGS = [Binding("j", "jump", "Jump", id="zz.jump"), ("k", "kick", "Kick")]
+
+        def start(app):
+            app.push_screen(ZzScreen())
+    '''), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "zz.jump" not in binding_ids()
+    with registry.register(GameInfo("zz_keys", "Zz", "t", "x:GAME", screen="zz_keys_screen:start")):
+        bindings, problems = collect_bindings()
+        assert problems == ()
+        assert bindings["zz.jump"] == BindingInfo("zz.jump", "j", "Jump",
+                                                  ("zz_keys_screen.ZzScreen",))
+        assert run("zz.jump", "J").exit_code == 0
+    sys.modules.pop("zz_keys_screen", None)
+
+
+def test_a_broken_screen_module_is_reported_not_fatal(monkeypatch):
+    from core import registry
+    from core.registry import GameInfo
+
+    with registry.register(GameInfo("zz_broken", "Zz", "t", "x:GAME",
+                                    screen="no_such_module_xyz:start")):
+        bindings, problems = collect_bindings()
+    assert "app.help" in bindings
+    assert any("no_such_module_xyz" in problem for problem in problems)
+
+
+def _readme_binding_ids() -> set[str]:
+    """The ids listed under "Remapping keys" in the README."""
+    text = README.read_text(encoding="utf-8")
+    section = text.split("**Remapping keys.**", 1)[1].split("\n## ", 1)[0]
+    items = "\n".join(line for line in section.splitlines() if line.startswith(("- ", "  ")))
+    return set(re.findall(r"`([\w-]+\.[\w-]+)`", items))
+
+
+def test_readme_lists_exactly_the_binding_ids_of_the_code():
+    """The README's list had 62 of the 75 ids. Fails whenever BINDINGS change without it."""
+    in_code = set(binding_ids())
+    in_readme = _readme_binding_ids()
+    assert sorted(in_code - in_readme) == [], "ids missing from the README"
+    assert sorted(in_readme - in_code) == [], "ids in the README that the code lacks"

@@ -184,3 +184,15 @@ def test_closed_pipe_ends_quietly(tmp_path):
     err = proc.stderr.read()
     assert proc.wait(timeout=60) == 141
     assert b"error" not in err and b"Traceback" not in err
+
+
+def test_control_characters_are_escaped_and_the_caret_still_points():
+    """A term line holding ESC sequences is shown escaped, never raw, caret realigned."""
+    result = run([], b"pair(\x1b[2J\x07,a)\n\xff\n")
+    assert result.exit_code == 2
+    err = result.stderr.splitlines()
+    assert err[0].startswith("<stdin>:1:6: unexpected character '\\x1b'")
+    assert err[1] == "  pair(\\e[2J\\x07,a)"
+    assert err[1][err[2].index("^"):].startswith("\\e")
+    assert err[-1] == "error: <stdin>:2: the line is not valid UTF-8"
+    assert not any(ch in result.stderr for ch in "\x1b\x07")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -284,3 +285,59 @@ def test_general_heuristic_prefers_empty_and_mergeable():
     assert ai.heuristic_general(((1, 2, 0), (0,) * 3, (0,) * 3), fibonacci_merge) > (
         ai.heuristic_general(((1, 4, 0), (0,) * 3, (0,) * 3), fibonacci_merge)
     )
+
+
+# --- time limit -----------------------------------------------------------------------------
+
+
+def _crowded_board(size: int, seed: int) -> tuple[tuple[int, ...], ...]:
+    """A board of mixed tiles with a few empty cells (many legal moves, no merges needed)."""
+    rng = random.Random(seed)
+    return tuple(
+        tuple(rng.choice((0, 2, 4, 8, 16, 32, 64, 128)) for _ in range(size)) for _ in range(size)
+    )
+
+
+def test_time_limit_bounds_the_general_search_on_a_huge_board():
+    """Defect: a hint on a 32×32 board took 18 s and on 64×64 256 s, with no bound."""
+    board = _crowded_board(64, 7)
+    state = state_from_board(board, GameConfig(board_size=64))
+    start = time.perf_counter()
+    choice = ai.hint(state, time_limit=0.3)
+    took = time.perf_counter() - start
+    assert choice in legal_moves(state)
+    assert took < 0.3 + 0.7, f"{took:.2f} s for a 0.3 s limit"
+
+
+def test_time_limit_bounds_the_fast_search_inside_an_iteration():
+    # Depth 6 on an open board takes far longer than 0.2 s: the clock must be read inside
+    # the search, not only between iterations.
+    state = create_game(GameConfig(initial_seed=4))
+    start = time.perf_counter()
+    choice = ai.hint(state, depth=6, time_limit=0.2)
+    took = time.perf_counter() - start
+    assert choice in legal_moves(state)
+    assert took < 0.2 + 0.5, f"{took:.2f} s for a 0.2 s limit"
+
+
+def test_a_search_that_fits_in_the_limit_gives_the_same_answer():
+    # Fast path: the whole default search fits in a minute, so the limit changes nothing.
+    state = create_game(GameConfig(initial_seed=31))
+    for _ in range(8):
+        d = ai.hint(state)
+        assert ai.hint(state, time_limit=60) == d
+        state = move(state, d)
+    # General path (5×5 and Fibonacci): same.
+    for config in (GameConfig(board_size=5, initial_seed=2), GameConfig.for_preset("fibonacci")):
+        state = create_game(config)
+        for _ in range(4):
+            d = ai.hint(state)
+            assert ai.hint(state, time_limit=60) == d
+            state = move(state, d)
+
+
+def test_time_limit_on_a_locked_board_is_none():
+    locked = ((2, 4, 2, 4), (4, 2, 4, 2), (2, 4, 2, 4), (4, 2, 4, 2))
+    assert ai.hint(state_from_board(locked), time_limit=0.1) is None
+    locked3 = ((2, 4, 2), (4, 2, 4), (2, 4, 2))
+    assert ai.hint(state_from_board(locked3), time_limit=0.1) is None

@@ -10,6 +10,8 @@ from hypothesis import strategies as st
 
 from core.rng import (
     LCG_M,
+    SEED_MAX,
+    check_seed,
     normalize_seed,
     prng_below,
     prng_choice,
@@ -81,3 +83,16 @@ def test_seed_from_text_fnv1a() -> None:
     assert seed_from_text("") == 0x811C9DC5
     assert seed_from_text("a") == 0xE40C292C
     assert seed_from_text("foobar") == 0xBF9CF968
+
+
+def test_check_seed_accepts_only_the_generator_range() -> None:
+    """Seeds typed by a person are refused outside [0, 2**32), never reduced silently."""
+    assert check_seed(0) == 0
+    assert check_seed(SEED_MAX) == SEED_MAX == 2**32 - 1
+    for bad in (-1, 2**32, 2**40, -(2**32)):
+        with pytest.raises(ValueError, match=r"from 0 to 4294967295"):
+            check_seed(bad)
+    with pytest.raises(TypeError):
+        check_seed(True)
+    with pytest.raises(TypeError):
+        check_seed("7")  # type: ignore[arg-type]

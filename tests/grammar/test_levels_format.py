@@ -1,4 +1,4 @@
-"""The level-file format: hand-written valid and invalid files, with exact error positions."""
+"""The level-file format (TermCraft files): hand-written valid and invalid files, exact positions."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from core.levelpack import LevelPack
 from core.termcraft import Level
 from core.terms import compound, const, var
 from grammar.errors import ParseError
-from grammar.levels import MAX_FILE_CHARS, MAX_INT, dump_pack, escape_string, load_pack, load_pack_file
+from core.termcraft.level import MAX_RESOURCE
+from grammar.levels import MAX_FILE_CHARS, dump_pack, escape_string, load_pack, load_pack_file
 
 VALID = r'''; A hand-written pack.   Comments run to the end of a line.
 title "Two \"quoted\" levels"   ; header fields
@@ -107,35 +108,55 @@ GOOD = "game termcraft fuel 1 budget 0 current a target b"
         (_body("  game termcraft budget\n   -1"), 4, 4, "budget must be a non-negative integer"),
         # a term value after a comment and a line break: the caret is on the term
         (_body("  game termcraft par ; comment\n\n     p(q)"), 5, 6, "par must be a non-negative"),
-        (_body(f"  game termcraft fuel {MAX_INT + 1}"), 3, 23, "too large"),
-        # games
-        (_body("  game chess"), 3, 8, "unknown game 'chess'"),
-        (_body("  game longcat"), 3, 8, "no level format for game 'longcat' yet"),
-        (_body('  game "termcraft"'), 3, 8, "game must be a game id"),
-        (_body("  fuel 1"), 2, 1, "has no game field"),
-        ('game termcraft\nlevel "a" {\n fuel 1 budget 0 current a target b\n  game longcat }',
-         4, 8, "no level format"),
+        # bounds are the constructor's; the caret is still on the field's value
+        (_body(f"  game termcraft fuel {MAX_RESOURCE + 1} budget 0 current a target b"), 3, 23,
+         "level 'L': fuel must be an integer from 0 to 1000000000, not 1000000001"),
+        (_body("  game termcraft fuel 1 budget 0 par 10000000000 current a target b"), 3, 38,
+         "par must be an integer from 0 to 1000000000"),
+        (_body("  game termcraft fuel " + "9" * 41), 3, 23, "fuel: the number is too large (41 digits)"),
+        (_body(f"  {GOOD} current var(a)"), 3, 53, "duplicate field 'current'"),
+        # games: known before the first value, one per pack
+        (_body("  game chess"), 3, 8, "unknown game 'chess' (games with level files: "),
+        (_body('  game "termcraft"'), 3, 8, "game must be a game id such as"),
+        (_body("  fuel 1"), 3, 3, "level 'L' does not say its game: write 'game <id>' as its "
+                                  "first field (or once in the pack header)"),
+        ('game termcraft\nlevel "a" {\n fuel 1 budget 0 current a target b\n  game termcraft }',
+         4, 3, "the game field comes first in a level block"),
+        ('level "a" {\n game termcraft fuel 1 budget 0 current a target b }\nlevel "b" { fuel 1 }',
+         3, 1, "level 'b' has no game: write 'game termcraft' as its first field"),
+        ('game termcraft\nlevel "a" {\n  game 2048 }', 3, 8,
+         "level 'a' is a 2048 level but this pack holds termcraft levels (one game per pack)"),
+        ('game termcraft game termcraft', 1, 16, "duplicate field 'game'"),
         # title inside a level block
         (_body(f'  {GOOD}\n  title "x"'), 4, 3, "duplicate field title"),
         # header problems
         ('titel "x"\n', 1, 1, "unknown field 'titel' for the pack header (did you mean 'title'?)"),
         ('title "x"\ntitle "y"\n', 2, 1, "duplicate field 'title' (first given on line 1)"),
-        ("title x\n", 1, 7, "title must be a string in double quotes, not the term x"),
+        ("title x\n", 1, 7, "title must be a string in double quotes, not the word x"),
+        ("title 12\n", 1, 7, "title must be a string in double quotes, not the integer 12"),
+        ('title "a\\u0007b"\n', 1, 7, "pack field title: title must be printable text on one line"),
         (_body(GOOD) + 'author "late"\n', 5, 1, "the pack header comes before the first level"),
         # duplicate level titles, at the second title
         (_body(GOOD) + 'level "L" { ' + GOOD + " }\n", 5, 7, "duplicate level title 'L' "
                                                             "(first used on line 2)"),
+        # titles are checked by the level constructor: the caret is on the title
+        ('level "  " {\n  ' + GOOD + "\n}\n", 1, 7, "title must not be empty"),
+        ('level "a\\tb" {\n  ' + GOOD + "\n}\n", 1, 7, "title must be printable text"),
+        ('level "' + "t" * 201 + '" {\n  ' + GOOD + "\n}\n", 1, 7, "title is too long (201"),
         # strings
         ('title "abc\n', 1, 7, "unterminated string"),
         ('title "a\\qb"\n', 1, 9, "invalid escape sequence '\\q'"),
         ('title "a\\u12g4"\n', 1, 9, "invalid escape sequence '\\u'"),
         ('title "\\ud800"\n', 1, 8, "invalid escape sequence '\\u'"),
+        ('level "a" { game termcraft hint "\\x" }', 1, 34, "invalid escape sequence '\\x'"),
         # syntax errors come from the grammar, with what was expected
         (_body("  game termcraft current f(a,"), 4, 1, "unexpected '}'"),
         (_body("  game termcraft current f(a) g"), 4, 1, "unexpected '}'"),
         ('level {\n}', 1, 7, "unexpected '{'"),
         ('level "a" {\n  game termcraft\n', 2, 17, "unexpected end of input"),
         ("title \"a\" # wall\n", 1, 11, "unexpected character '#'"),
+        # `level` is a keyword in the header only; inside a block it is a (wrong) key
+        (_body("  game termcraft level 3"), 3, 18, "unknown field 'level'"),
     ],
 )
 def test_invalid_files_give_exact_positions(text, line, column, message_part):
@@ -147,9 +168,13 @@ def test_invalid_files_give_exact_positions(text, line, column, message_part):
     assert err.filename == "bad.levels"
     rendered = err.render().splitlines()
     assert rendered[0].startswith(f"bad.levels:{line}:{column}: ")
-    # The offending line is shown with a caret under the column.
-    assert rendered[1] == "  " + text.split("\n")[line - 1].expandtabs(1)
-    assert rendered[2] == "  " + " " * (column - 1) + "^"
+    # The offending line is shown with a caret under the column (long lines: a window).
+    shown = text.split("\n")[line - 1].expandtabs(1)
+    if len(shown) <= 72:
+        assert rendered[1] == "  " + shown
+        assert rendered[2] == "  " + " " * (column - 1) + "^"
+    else:
+        assert rendered[2].endswith("^") and len(rendered[1]) < 80
 
 
 def test_syntax_errors_say_what_was_expected():
@@ -165,13 +190,16 @@ def test_escape_string_is_one_line_and_reads_back():
     text = 'quote " backslash \\ newline \n tab \t cr \r nul \0 nel \x85 ls \u2028 emoji \U0001F600'
     quoted = escape_string(text)
     assert "\n" not in quoted and "\r" not in quoted and "\u2028" not in quoted
-    assert load_pack(f"title {quoted}").title == text
+    assert load_pack(f"description {quoted}").description == text
 
 
 def test_too_large_text_is_refused_without_parsing():
     with pytest.raises(ParseError) as info:
         load_pack(" " * (MAX_FILE_CHARS + 1), "huge.levels")
     assert "too large" in info.value.message
+    # The caret is on the first character past the limit (the line is shown as a window).
+    assert (info.value.line, info.value.column) == (1, MAX_FILE_CHARS + 1)
+    assert info.value.render().splitlines()[2].endswith("^")
 
 
 def test_load_pack_file_errors_are_clean(tmp_path):
@@ -195,51 +223,44 @@ def test_load_pack_file_errors_are_clean(tmp_path):
     assert (info.value.line, info.value.column) == (11, 8)
 
 
-def test_a_plain_loader_takes_texts_it_recognises():
-    from grammar import levels as mod
-
-    def sniff(text):
-        return text.lstrip().startswith("#")
+def _plain_game(sniff):
+    """A registered toy game whose plain files are grids of ``#``, ``.`` and ``@``."""
+    from core.registry import GameInfo
+    from grammar.format import LevelFormat, PlainLoader
 
     def load(text, filename):
-        return LevelPack(title=f"grid:{len(text.split())}", game="longcat")
+        return LevelPack(title=f"grid:{len(text.split())}", game="gridtoy")
 
-    saved = list(mod._PLAIN_LOADERS)
-    try:
-        mod.register_plain_loader("longcat", sniff, load)
-        assert load_pack("###\n#@#\n###\n") == LevelPack(title="grid:3", game="longcat")
-        assert load_pack('title "x"') == LevelPack(title="x")  # others still use the envelope
-    finally:
-        mod._PLAIN_LOADERS[:] = saved
+    fmt = LevelFormat(game="gridtoy", level_type=tuple, fields=(), build=lambda t, v: (t,),
+                      fields_of=lambda level: {}, plain=PlainLoader(sniff, load))
+    import tests.grammar.test_levels_format as here
+    here.GRID_FORMAT = fmt
+    return GameInfo(id="gridtoy", title="Grid toy", tagline="t", engine="x:y",
+                    level_format=f"{here.__name__}:GRID_FORMAT")
 
 
-def test_another_game_can_register_its_fields_and_packs_hold_one_game():
-    from dataclasses import dataclass
+def test_a_plain_loader_takes_texts_it_recognises():
+    from core import registry
 
-    from grammar import levels as mod
+    with registry.register(_plain_game(lambda text: text.lstrip().startswith(("#", ";")))):
+        assert load_pack("###\n#@#\n###\n") == LevelPack(title="grid:3", game="gridtoy")
+        assert load_pack("; a comment\n#@#\n") == LevelPack(title="grid:4", game="gridtoy")
+        # Envelope files are never offered to a plain loader, however eager its sniffer.
+        assert load_pack('; c\ntitle "x"') == LevelPack(title="x")
+    with pytest.raises(ParseError):
+        load_pack("###\n#@#\n###\n")  # without the game, a grid is a syntax error
 
-    @dataclass(frozen=True)
-    class Toy:
-        title: str
-        size: int
 
-    toy = mod.GameFormat(game="longcat", fields=(mod.FieldSpec("size", "int", True),),
-                         build=lambda title, v: Toy(title, v["size"]),
-                         fields_of=lambda lv: {"size": lv.size}, level_type=Toy)
-    saved = dict(mod._FORMATS)
-    try:
-        mod.register_format(toy)
-        pack = load_pack('level "a" {\n  game longcat\n  size 3\n}\n')
-        assert pack.game == "longcat" and pack.levels == (Toy("a", 3),)
-        assert load_pack(mod.dump_pack(pack)) == pack
-        with pytest.raises(ParseError) as info:
-            load_pack('level "a" { game longcat size 3 }\nlevel "b" {\n  game termcraft }')
-        err = info.value
-        assert (err.line, err.column) == (3, 8)
-        assert "is a termcraft level but this pack holds longcat levels" in err.message
-    finally:
-        mod._FORMATS.clear()
-        mod._FORMATS.update(saved)
+def test_packs_hold_one_game_and_unknown_games_list_the_registered_ones():
+    with pytest.raises(ParseError) as info:
+        load_pack('level "a" { game termcraft fuel 1 budget 0 current a target b }\n'
+                  'level "b" {\n  game 2048 }')
+    err = info.value
+    assert (err.line, err.column) == (3, 8)
+    assert "is a 2048 level but this pack holds termcraft levels" in err.message
+    with pytest.raises(ParseError) as info:
+        load_pack("game chess")
+    assert "termcraft" in info.value.expected and "2048" in info.value.expected
 
 
 def test_saved_pack_writes_atomically_and_reads_back(tmp_path):

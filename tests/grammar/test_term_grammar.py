@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 from hypothesis import given
-from hypothesis import strategies as st
 
 from core.terms import VAR, compound, const, to_str, var
 from grammar.errors import ParseError
@@ -99,3 +98,14 @@ def test_deep_term_parses_and_prints():
     assert t.height == depth + 1
     assert to_str(t) == text
     assert parse_term(text) is t
+
+
+def test_a_stream_of_terms_goes_on_after_a_bad_line():
+    from grammar.terms import parse_terms
+
+    out = list(parse_terms(["f(a)\n", "   \n", "g(", "", "var(X)\r\n"], filename="in.txt"))
+    assert [number for number, _ in out] == [1, 3, 5]
+    assert out[0][1] is compound("f", [const("a")]) and out[2][1] is var("X")
+    error = out[1][1]
+    assert isinstance(error, ParseError) and error.line == 3 and error.filename == "in.txt"
+    assert error.render().startswith("in.txt:3:3: unexpected end of input")

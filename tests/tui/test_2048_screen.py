@@ -222,7 +222,9 @@ async def test_autoplay_plays_moves_and_stops() -> None:
         assert screen.state.move_count == count  # stopped
 
 
-async def test_flash_highlights_the_new_tile_when_animated() -> None:
+async def test_flash_highlights_the_new_tile_when_animated(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A long flash, so a loaded machine cannot clear it before the assertion.
+    monkeypatch.setattr("tui.screens.game2048.FLASH_SECONDS", 1.0)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_level(pilot, "2048", level(7))
@@ -233,7 +235,7 @@ async def test_flash_highlights_the_new_tile_when_animated() -> None:
                 break
         widget = screen.query_one(Board2048)
         assert screen.state.last_move.new_tile_position in widget.highlighted
-        await pilot.pause(0.4)
+        await pilot.pause(1.6)
         assert not widget.highlighted
 
 

@@ -1,13 +1,16 @@
-"""The ``termarcade`` command (also ``python -m tui``).
+"""The ``termarcade`` command (also ``python -m tui``; both start in :mod:`tui.entry`).
 
 With no sub-command it starts the Textual app. Sub-commands are loaded lazily: the group
 knows the shell's own commands from :data:`LAZY_COMMANDS` and every game's group from the
 registry (:mod:`core.registry`, the game's ``cli`` reference and tagline), and imports a
-module only when its command runs, so ``termarcade termcraft ...`` or ``termarcade parse ...`` never import
-Textual and start quickly. A sub-command whose module is missing or broken is still listed; running
-it prints a clean error (exit 2) without affecting the other commands.
+module only when its command runs, so ``termarcade termcraft ...`` or ``termarcade parse ...``
+never import Textual and start quickly. A sub-command whose module is missing or broken is
+still listed; running it prints a clean error (exit 2) without affecting the other commands.
 
-Set ``TERMARCADE_DEBUG=1`` to see Python tracebacks instead of the short error messages.
+The group is also the one place where errors become messages and exit statuses
+(:func:`tui.cli.output.report_exception`): whatever a command raises, the person sees one
+``error:`` line (or a parse error's caret block), never a traceback, and the status is the
+documented one (README, "Command line"). Set ``TERMARCADE_DEBUG=1`` to see tracebacks.
 """
 
 from __future__ import annotations
@@ -15,16 +18,25 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import click
 
-from tui import __version__
-from tui.cli.output import EXIT_BAD_INPUT, fail, is_parse_error
 from core import registry
-from tui.store import ENV_DATA_DIR
+from core.text import plural
+from tui.cli.output import (
+    IntBetween,
+    debug_mode,
+    did_you_mean,
+    fail,
+    report_exception,
+    silence_closed_stdout,
+    user_errors,
+)
+from tui.store import ENV_DATA_DIR, ENV_STORE, parse_store_url
 
-__all__ = ["LAZY_COMMANDS", "LazyGroup", "main"]
+__all__ = ["LAZY_COMMANDS", "LazyGroup", "launch_app", "main"]
 
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("tui.cli.parse:parse", "Parse, check and pretty-print terms."),
@@ -48,14 +60,6 @@ def all_lazy_commands() -> dict[str, tuple[str, str]]:
             commands.setdefault(info.id, (info.cli, f"{info.title}: {info.tagline}"))
     return commands
 
-EXIT_INTERNAL = 70
-"""Exit status for a bug in termarcade itself (EX_SOFTWARE)."""
-
-
-def _debug() -> bool:
-    """True when tracebacks should be shown (``TERMARCADE_DEBUG`` set and not 0)."""
-    return os.environ.get("TERMARCADE_DEBUG", "") not in ("", "0")
-
 
 def _unavailable_command(name: str, reason: str) -> click.Command:
     """A stand-in command that explains why ``name`` cannot run."""
@@ -73,8 +77,43 @@ def _unavailable_command(name: str, reason: str) -> click.Command:
     return unavailable
 
 
+@contextmanager
+def _reported_errors() -> Iterator[None]:
+    """Turn anything but click's own exceptions into a message and ``Exit(status)``.
+
+    Used around parsing and running commands, so that click's main loop never sees a
+    BrokenPipeError (it would exit 1), a KeyboardInterrupt (it would print "Aborted!" and
+    exit 1) or any other exception (a traceback). click's exceptions pass through: the
+    group's :meth:`LazyGroup.main` reports them, once.
+    """
+    try:
+        yield
+    except (click.exceptions.Exit, click.ClickException, click.exceptions.Abort):
+        raise
+    except SystemExit as exit_:
+        status = report_exception(exit_)  # re-raises unless rich saw a closed pipe
+        raise click.exceptions.Exit(status) from None
+    except (Exception, KeyboardInterrupt) as error:
+        raise click.exceptions.Exit(report_exception(error)) from None
+
+
+def _flushed(status: int) -> int:
+    """Flush stdout before exiting, so that a closed pipe is noticed here (status 141).
+
+    Otherwise the interpreter's final flush would fail after the status was chosen and
+    print "Exception ignored ... BrokenPipeError".
+    """
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        return silence_closed_stdout()
+    except (OSError, ValueError):  # stdout already closed: nothing left to lose
+        pass
+    return status
+
+
 class LazyGroup(click.Group):
-    """A click group whose sub-commands are imported only when used.
+    """A click group whose sub-commands are imported only when used, and that reports errors.
 
     Args:
         lazy_commands: Name -> ("module:attribute", short help), or a function returning
@@ -116,7 +155,7 @@ class LazyGroup(click.Group):
             module = importlib.import_module(module_name)
             command = getattr(module, attribute)
         except Exception as error:
-            if _debug():
+            if debug_mode():
                 raise
             if isinstance(error, ModuleNotFoundError) and error.name == module_name:
                 reason = f"module {module_name} is not installed"
@@ -127,6 +166,15 @@ class LazyGroup(click.Group):
             command = _unavailable_command(cmd_name, f"{target} is not a click command")
         self.commands[cmd_name] = command
         return command
+
+    def resolve_command(self, ctx: click.Context,
+                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+        """Find the sub-command; an unknown name is a usage error naming the closest ones."""
+        name = args[0] if args else ""
+        if (name and not name.startswith("-") and not ctx.resilient_parsing
+                and self.get_command(ctx, name) is None):
+            ctx.fail(f"no such command {name!r}{did_you_mean(name, self.list_commands(ctx))}")
+        return super().resolve_command(ctx, args)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List commands using the stored short help, without importing lazy modules."""
@@ -143,31 +191,49 @@ class LazyGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def invoke(self, ctx: click.Context) -> Any:
-        """Run the command; report unexpected errors in one line instead of a traceback."""
-        try:
-            return super().invoke(ctx)
-        except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
-            raise
-        except BrokenPipeError:
-            from tui.cli.output import silence_closed_stdout
+    def make_context(self, info_name: str | None, args: list[str],
+                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+        """Parse the group's own options (``--help`` and ``--version`` print here)."""
+        with _reported_errors():
+            return super().make_context(info_name, args, parent=parent, **extra)
 
-            raise click.exceptions.Exit(silence_closed_stdout()) from None
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            raise click.exceptions.Exit(130) from None
-        except Exception as error:
-            if _debug():
-                raise
-            if is_parse_error(error):
-                click.echo(str(error.render()).rstrip("\n"), err=True)  # type: ignore[attr-defined]
-                raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
-            click.echo(
-                f"termarcade: internal error: {type(error).__name__}: {error}\n"
-                "(set TERMARCADE_DEBUG=1 to see the traceback; please report it)",
-                err=True,
-            )
-            raise click.exceptions.Exit(EXIT_INTERNAL) from None
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the command; whatever it raises becomes a message and a status."""
+        with _reported_errors():
+            return super().invoke(ctx)
+
+    def main(self, args: Any = None, prog_name: str | None = None,
+             complete_var: str | None = None, standalone_mode: bool = True,
+             **extra: Any) -> Any:
+        """Run the command line and exit with the documented status.
+
+        click's standalone mode would print usage errors as a three-line block and turn
+        ctrl+c into "Aborted!" with status 1; here every error is one line
+        (:func:`tui.cli.output.report_exception`) and ctrl+c is status 130.
+
+        Args:
+            args: The arguments (default ``sys.argv[1:]``).
+            prog_name: The program name shown in messages.
+            complete_var: click's shell-completion variable.
+            standalone_mode: False to get click's exceptions raised instead (embedding).
+            **extra: Passed to :meth:`click.Command.make_context`.
+
+        Raises:
+            SystemExit: In standalone mode, always, with the exit status.
+        """
+        if not standalone_mode:
+            return super().main(args, prog_name, complete_var, False, **extra)
+        try:
+            result = super().main(args, prog_name, complete_var, False, **extra)
+            # In this mode click returns an Exit's code as the result (commands return None).
+            status = result if type(result) is int else 0
+        except click.exceptions.Exit as exit_:
+            status = exit_.exit_code
+        except SystemExit as exit_:
+            status = report_exception(exit_)  # re-raises unless rich saw a closed pipe
+        except (Exception, KeyboardInterrupt) as error:
+            status = report_exception(error)
+        sys.exit(_flushed(status))
 
 
 def _set_data_dir(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
@@ -177,25 +243,59 @@ def _set_data_dir(ctx: click.Context, param: click.Parameter, value: str | None)
     return value
 
 
-def _run_app(start_game: str | None) -> None:
-    """Start the Textual app (imported here so the CLI stays light)."""
+def _set_store(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--store``: the database for this run (checked now, so a typo is a usage error)."""
+    if value:
+        try:
+            parse_store_url(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+        os.environ[ENV_STORE] = value
+    return value
+
+
+def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
+    """``--version``: print the version (looked up only now; it costs an import)."""
+    if not value or ctx.resilient_parsing:
+        return
+    from tui import __version__
+
+    click.echo(f"termarcade, version {__version__}")
+    ctx.exit()
+
+
+def launch_app(*, start_game: str | None = None, level_file: str | None = None,
+               level: int | None = None) -> None:
+    """Start the Textual app: the one terminal check and the one place that imports it.
+
+    Args:
+        start_game: Game id to open straight away, or None for the home screen.
+        level_file: A level file to play (already validated), or None.
+        level: The 1-based level of ``level_file`` to start with.
+
+    Raises:
+        click.exceptions.Exit: Status 2 when stdin or stdout is not a terminal.
+    """
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        fail(
-            "the arcade needs an interactive terminal (stdin and stdout must be a TTY; "
-            "over SSH use: ssh -t HOST termarcade)"
-        )
+        fail("the arcade needs an interactive terminal (stdin and stdout must be a "
+             "terminal; over SSH use: ssh -t HOST termarcade)")
+    options = {name: value for name, value in
+               (("start_game", start_game), ("level_file", level_file), ("level", level))
+               if value is not None}
     from tui.app import ArcadeApp
 
-    ArcadeApp(start_game=start_game).run()
+    ArcadeApp(**options).run()
 
 
 @click.group(
+    name="termarcade",
     cls=LazyGroup,
     lazy_commands=all_lazy_commands,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.version_option(__version__, "-V", "--version", prog_name="termarcade")
+@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the version and exit.")
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),
@@ -203,6 +303,16 @@ def _run_app(start_game: str | None) -> None:
     expose_value=False,
     is_eager=True,
     help=f"Directory for progress, saves and scores (default: the user data dir; env {ENV_DATA_DIR}).",
+)
+@click.option(
+    "--store",
+    metavar="URL",
+    callback=_set_store,
+    expose_value=False,
+    is_eager=True,
+    help="Database for progress and leaderboards: postgresql://user@host/db (needs "
+    "termarcade[postgres]) shared by several servers, or a SQLite file path (default: "
+    f"termarcade.sqlite3 in the data dir; env {ENV_STORE}).",
 )
 @click.pass_context
 def main(ctx: click.Context) -> None:
@@ -212,21 +322,59 @@ def main(ctx: click.Context) -> None:
     query commands take --json and exit 0 on success, 1 on a negative answer, 2 on bad input.
     """
     if ctx.invoked_subcommand is None:
-        _run_app(None)
+        launch_app()
+
+
+def _playable_game(game: str) -> registry.GameInfo:
+    """The registration of ``game``; exit 2 when it is unknown or not playable yet."""
+    entry = registry.get(game)
+    if entry is None:
+        known = registry.ids()
+        fail(f"unknown game {game!r}{did_you_mean(game, known)} "
+             f"(the games: {', '.join(known)})")
+    if not entry.playable:
+        fail(f"{entry.title} is coming soon; it cannot be played yet")
+    return entry
+
+
+def _load_levels(path: str, entry: registry.GameInfo) -> Any:
+    """Load and check a level file for ``entry``'s game; exit 2 with the reason if unusable.
+
+    Returns:
+        The level pack (a :class:`core.levelpack.LevelPack`).
+    """
+    if path == "-":
+        fail("play needs a level file by name: while you play, stdin is the keyboard")
+    from grammar.levels import load_pack_file
+
+    with user_errors():  # a ParseError is shown as its caret block
+        pack = load_pack_file(path)
+    if pack.game and pack.game != entry.id:
+        other = registry.get(pack.game)
+        fail(f"{path} holds {other.title if other else pack.game} levels, not {entry.title} levels")
+    if not pack.levels:
+        fail(f"{path} holds no level")
+    return pack
 
 
 @main.command()
 @click.argument("game", required=False, metavar="[GAME]")
-def play(game: str | None) -> None:
-    """Open the arcade, straight into GAME if given.
+@click.argument("level_file", required=False, metavar="[FILE]")
+@click.option("--level", type=IntBetween(1, what="the level number"), default=None,
+              metavar="N", help="Level of FILE to start with, 1-based (default 1).")
+def play(game: str | None, level_file: str | None, level: int | None) -> None:
+    """Open the arcade, straight into GAME if given, playing the levels of FILE if given.
 
-    GAME is a game id (see `termarcade --help`).
+    GAME is a game id (see `termarcade --help`); FILE is a level file of that game.
     """
-    if game is not None:
-        entry = registry.get(game)
-        if entry is None:
-            known = ", ".join(registry.ids())
-            fail(f"unknown game {game!r} (choose from: {known})")
-        if not entry.playable:
-            fail(f"{entry.title} is coming soon; it cannot be played yet")
-    _run_app(game)
+    entry = _playable_game(game) if game is not None else None
+    if level is not None and level_file is None:
+        raise click.UsageError("--level needs a level FILE")
+    if entry is None or level_file is None:
+        launch_app(start_game=game)
+        return
+    pack = _load_levels(level_file, entry)
+    number = 1 if level is None else level
+    if number > len(pack.levels):
+        fail(f"there is no level {number}: {level_file} has {plural(len(pack.levels), 'level')}")
+    launch_app(start_game=entry.id, level_file=os.path.abspath(level_file), level=number)

@@ -4,15 +4,16 @@ Commands::
 
     termarcade 2048 play                                  # open the TUI on 2048
     termarcade 2048 replay --seed 7 --moves LLRUD [--json]
-    termarcade 2048 hint --seed 7 --moves LLRUD [--json]
-    termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--json]
+    termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--json]
+    termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S] [--json]
 
 Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|fibonacci|threes``,
 ``--distribution "2:9,4:1"`` (value:weight pairs), ``--tiles K`` (initial tiles) and
 ``--goal G``. When ``--merge`` is given without ``--distribution``/``--goal`` the preset's
-defaults are used.
+defaults are used. Seeds are whole numbers from 0 to 2**32 - 1 (the generator's range);
+others are refused, not reduced.
 
-JSON shapes (one object per line, keys in this order):
+JSON shapes (one object per line, keys in this order, each line flushed when written):
 
 * replay: ``{"board", "score", "game_over", "won", "moves_applied", "seed"}`` where ``seed``
   is the PRNG state after the last move (``current_seed``);
@@ -21,14 +22,18 @@ JSON shapes (one object per line, keys in this order):
 * autoplay: per game ``{"seed", "score", "max_tile", "moves", "reached": {"2048", "4096",
   "8192"}}``.
 
+The AI's search is bounded by ``--time-limit`` (seconds, per move; default
+:data:`DEFAULT_TIME_LIMIT`): when time is up it answers with the deepest search it finished.
+
 Exit status: 0 success, 1 negative answer (hint with no move), 2 bad input.
 Textual is imported only by ``play``.
 """
 
 from __future__ import annotations
 
-import sys
-from typing import Any, Callable
+import math
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 import click
 
@@ -44,12 +49,70 @@ from core.game2048 import (
     parse_moves,
     replay as replay_game,
 )
-from tui.cli.output import EXIT_NEGATIVE, emit_json, fail
+from core.rng import SEED_MAX, check_seed
+from tui.cli.output import (
+    EXIT_NEGATIVE,
+    IntBetween,
+    Seconds,
+    console,
+    emit_json,
+    fail,
+    read_input,
+)
 
-__all__ = ["game2048", "parse_distribution", "config_from_options"]
+__all__ = ["DEFAULT_TIME_LIMIT", "SeedType", "config_from_options", "game2048",
+           "parse_distribution"]
 
 REACH_THRESHOLDS = (2048, 4096, 8192)
 """Tile values reported in autoplay's ``reached`` object."""
+
+DEFAULT_TIME_LIMIT = 2.0
+"""Seconds the AI may think about one move. The standard 4×4 game needs well under a second;
+on big boards (16×16 and more) the limit is what keeps a hint from taking minutes."""
+
+_DISTRIBUTION_EXAMPLE = "value:weight pairs such as 2:9,4:1"
+
+
+class SeedType(click.ParamType):
+    """A PRNG seed: a whole number from 0 to 2**32 - 1 (:func:`core.rng.check_seed`)."""
+
+    name = "seed"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        """Parse and check ``value``; out-of-range seeds are refused, not reduced."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip(), 10)
+            except ValueError:
+                self.fail(f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}",
+                          param, ctx)
+        try:
+            return check_seed(number)
+        except ValueError as error:
+            self.fail(str(error), param, ctx)
+
+
+def _distribution_item(item: str) -> tuple[int, float]:
+    """Parse one ``value:weight`` item (a bare value has weight 1); ValueError in words."""
+    value_text, sep, weight_text = item.partition(":")
+    try:
+        value = int(value_text, 10)
+    except ValueError:
+        raise ValueError(f"{item!r} is not a value:weight pair; give {_DISTRIBUTION_EXAMPLE}"
+                         ) from None
+    if value < 1:
+        raise ValueError(f"the tile value in {item!r} must be a whole number of at least 1")
+    try:
+        weight = float(weight_text) if sep else 1.0
+    except ValueError:
+        raise ValueError(f"the weight in {item!r} is not a number; give {_DISTRIBUTION_EXAMPLE}"
+                         ) from None
+    if not math.isfinite(weight) or weight <= 0:
+        raise ValueError(f"the weight in {item!r} must be a finite number greater than 0")
+    return value, weight
 
 
 def parse_distribution(text: str) -> tuple[tuple[int, float], ...]:
@@ -57,29 +120,27 @@ def parse_distribution(text: str) -> tuple[tuple[int, float], ...]:
 
     Args:
         text: Comma- or space-separated ``value:weight`` pairs; a bare ``value`` has weight 1.
+            Values are whole numbers of at least 1, each given once; weights are finite
+            numbers greater than 0.
 
     Returns:
         The pairs (weights as int when integral).
 
     Raises:
-        ValueError: With a message naming the bad item.
+        ValueError: With a message naming the bad item, in the player's terms.
     """
-    pairs: list[tuple[int, float]] = []
+    pairs: dict[int, float] = {}
     for item in text.replace(",", " ").split():
-        value_text, sep, weight_text = item.partition(":")
-        try:
-            value = int(value_text)
-            weight: float = float(weight_text) if sep else 1
-        except ValueError:
-            raise ValueError(
-                f"bad distribution item {item!r}: expected value:weight such as 2:9"
-            ) from None
-        if weight == int(weight):
-            weight = int(weight)
-        pairs.append((value, weight))
+        value, weight = _distribution_item(item)
+        if value in pairs:
+            raise ValueError(f"the tile value {value} is given twice")
+        pairs[value] = weight
     if not pairs:
-        raise ValueError("the distribution is empty: expected value:weight pairs such as 2:9,4:1")
-    return tuple(pairs)
+        raise ValueError(f"the distribution is empty; give {_DISTRIBUTION_EXAMPLE}")
+    if not math.isfinite(sum(pairs.values())):  # the engine divides by the total
+        raise ValueError("the weights are too large to add up; use smaller numbers")
+    return tuple((value, int(weight) if weight.is_integer() else weight)
+                 for value, weight in pairs.items())
 
 
 def config_from_options(
@@ -91,9 +152,14 @@ def config_from_options(
     goal: int | None,
 ) -> GameConfig:
     """Build a :class:`GameConfig` from the common options (exit 2 on bad values)."""
+    if tiles > size * size:
+        fail(f"--tiles {tiles} does not fit on a {size}×{size} board (at most {size * size})")
+    defaults = PRESET_DEFAULTS[merge]
     try:
-        defaults = PRESET_DEFAULTS[merge]
         dist: Any = parse_distribution(distribution) if distribution else defaults.distribution
+    except ValueError as error:
+        fail(f"--distribution: {error}")
+    try:
         return GameConfig(
             board_size=size,
             initial_seed=seed,
@@ -102,33 +168,44 @@ def config_from_options(
             merge_logic=merge,
             goal=defaults.goal if goal is None else (goal or None),
         )
-    except ValueError as error:
+    except ValueError as error:  # the engine's own checks, should the CLI's miss one
         fail(str(error))
 
 
 def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the shared ``--size/--merge/--distribution/--tiles/--goal`` options."""
     options = [
-        click.option("--size", type=click.IntRange(2, 64), default=4, show_default=True,
-                     help="Board side length."),
+        click.option("--size", type=IntBetween(2, 64, what="the board size"), default=4,
+                     show_default=True, help="Board side length (2 to 64)."),
         click.option("--merge", type=click.Choice(list(MERGE_PRESETS)), default="standard",
-                     show_default=True, help="Merge rule preset."),
+                     show_default=True, help="Merge rule."),
         click.option("--distribution", metavar="V:W,...", default=None,
-                     help='New-tile values and weights, e.g. "2:9,4:1" (default: the preset\'s).'),
-        click.option("--tiles", type=click.IntRange(0), default=2, show_default=True,
-                     help="Tiles placed at the start."),
-        click.option("--goal", type=click.IntRange(0), default=None,
-                     help="Winning tile (default: the preset's; 0 for none)."),
+                     help='New-tile values and weights, e.g. "2:9,4:1" (default: the rule\'s).'),
+        click.option("--tiles", type=IntBetween(0, what="the number of starting tiles"),
+                     default=2, show_default=True, help="Tiles placed at the start."),
+        click.option("--goal", type=IntBetween(0, what="the goal tile"), default=None,
+                     help="Winning tile (default: the rule's; 0 for none)."),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
+def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the AI's ``--depth`` and ``--time-limit`` options."""
+    func = click.option(
+        "--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
+        help="Seconds the AI may think about one move; when time is up it plays the best "
+             "move found so far.")(func)
+    return click.option(
+        "--depth", type=IntBetween(0, 6, what="the search depth"), default=None,
+        help="New tiles the AI looks ahead (default: its own choice for the board).")(func)
+
+
 def _read_moves(moves: str) -> tuple[str, ...]:
     """Parse ``--moves`` (``-`` reads them from stdin); exit 2 on bad letters."""
     if moves == "-":
-        moves = sys.stdin.read()
+        moves, _ = read_input("-")
     try:
         return parse_moves(moves)
     except ValueError as error:
@@ -151,18 +228,25 @@ def _board_table(state: GameState) -> Any:
 
 def _print_state(state: GameState, extra: str) -> None:
     """Print the board and a status line to stdout."""
-    from rich.console import Console
-
-    console = Console(highlight=False)
-    console.print(_board_table(state))
+    out = console()
+    out.print(_board_table(state))
     status = "game over" if state.is_game_over else "playing"
     won = " — won!" if has_won(state) else ""
-    console.print(f"score {state.score}  {extra}  {status}{won}  seed {state.current_seed}")
+    out.print(f"score {state.score}  {extra}  {status}{won}  seed {state.current_seed}")
 
 
-@click.group(name="game2048", context_settings={"help_option_names": ["-h", "--help"]})
+def _state_json(state: GameState) -> dict[str, Any]:
+    """The board, score and game-over flag, as replay and hint print them."""
+    return {
+        "board": [list(row) for row in state.board],
+        "score": state.score,
+        "game_over": state.is_game_over,
+    }
+
+
+@click.group(name="2048", context_settings={"help_option_names": ["-h", "--help"]})
 def game2048() -> None:
-    """2048 (seed 004): slide tiles, merge equal ones, reach 2048.
+    """2048: slide the tiles, merge equal ones, reach 2048.
 
     Games are deterministic: the same --seed and --moves always give the same board.
     """
@@ -171,15 +255,14 @@ def game2048() -> None:
 @game2048.command()
 def play() -> None:
     """Open the arcade straight into 2048."""
-    if not sys.stdin.isatty() or not sys.stdout.isatty():
-        fail("the arcade needs an interactive terminal (stdin and stdout must be a TTY)")
-    from tui.app import ArcadeApp
+    import tui.cli as shell
 
-    ArcadeApp(start_game="2048").run()
+    shell.launch_app(start_game="2048")
 
 
 @game2048.command()
-@click.option("--seed", type=int, required=True, help="Initial PRNG seed.")
+@click.option("--seed", type=SeedType(), required=True,
+              help=f"The game's seed, 0 to {SEED_MAX}.")
 @click.option("--moves", default="", show_default=False, metavar="MOVES",
               help='Directions: letters L R U D (any case; commas/spaces allowed), "-" for stdin.')
 @rule_options
@@ -194,125 +277,141 @@ def replay(seed: int, moves: str, size: int, merge: str, distribution: str | Non
     directions = _read_moves(moves)
     state, applied = replay_game(config, directions)
     if as_json:
-        emit_json({
-            "board": [list(row) for row in state.board],
-            "score": state.score,
-            "game_over": state.is_game_over,
-            "won": has_won(state),
-            "moves_applied": applied,
-            "seed": state.current_seed,
-        })
+        emit_json({**_state_json(state), "won": has_won(state), "moves_applied": applied,
+                   "seed": state.current_seed})
         return
     _print_state(state, f"moves {applied}/{len(directions)}")
 
 
 @game2048.command()
-@click.option("--seed", type=int, required=True, help="Initial PRNG seed.")
+@click.option("--seed", type=SeedType(), required=True,
+              help=f"The game's seed, 0 to {SEED_MAX}.")
 @click.option("--moves", default="", metavar="MOVES",
               help='Moves played so far (L R U D), "-" for stdin.')
 @rule_options
-@click.option("--depth", type=click.IntRange(0, 6), default=None,
-              help="Expectimax depth in spawns looked ahead (default: the AI's adaptive choice).")
+@ai_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 def hint(seed: int, moves: str, size: int, merge: str, distribution: str | None, tiles: int,
-         goal: int | None, depth: int | None, as_json: bool) -> None:
+         goal: int | None, depth: int | None, time_limit: float, as_json: bool) -> None:
     """Suggest the next move after replaying MOVES (exit 1 when no move helps)."""
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     state, _ = replay_game(config, _read_moves(moves))
-    direction = _ask_hint(state, depth)
+    direction = _ask_hint(state, depth, time_limit)
     if as_json:
-        emit_json({
-            "direction": direction,
-            "board": [list(row) for row in state.board],
-            "score": state.score,
-            "game_over": state.is_game_over,
-        })
+        emit_json({"direction": direction, **_state_json(state)})
     else:
         _print_state(state, f"hint: {direction or 'none'}")
     if direction is None:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
 
-def _ask_hint(state: GameState, depth: int | None = None) -> str | None:
+def _ask_hint(state: GameState, depth: int | None, time_limit: float | None) -> str | None:
     """Call the expectimax hint, turning a missing or unsupported AI into a clean error."""
     try:
         import core.game2048 as engine
 
-        return engine.hint(state) if depth is None else engine.hint(state, depth=depth)
+        return engine.hint(state, depth=depth, time_limit=time_limit)
     except ImportError as error:
         fail(f"the 2048 AI is not available ({error})")
     except ValueError as error:
         fail(f"the 2048 AI cannot play this game: {error}")
 
 
+def _play_out(state: GameState, max_moves: int, depth: int | None,
+              time_limit: float) -> Iterator[tuple[GameState, int]]:
+    """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves)."""
+    count = 0
+    while not state.is_game_over and count < max_moves:
+        direction = _ask_hint(state, depth, time_limit)
+        if direction is None:
+            return
+        nxt = move(state, direction)
+        if nxt is state:  # a hint that changes nothing would loop forever
+            return
+        state = nxt
+        count += 1
+        yield state, count
+
+
+def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
+    """autoplay's JSON object for one finished game."""
+    top = max_tile(state.board)
+    return {
+        "seed": seed,
+        "score": state.score,
+        "max_tile": top,
+        "moves": moves,
+        "reached": {str(t): top >= t for t in REACH_THRESHOLDS},
+    }
+
+
 @game2048.command()
-@click.option("--seed", type=int, default=1, show_default=True,
+@click.option("--seed", type=SeedType(), default=1, show_default=True,
               help="Seed of the first game; game k uses seed + k.")
-@click.option("--games", type=click.IntRange(1), default=1, show_default=True,
-              help="How many games to play.")
-@click.option("--max-moves", type=click.IntRange(1), default=100_000, show_default=True,
-              help="Stop a game after this many moves.")
+@click.option("--games", type=IntBetween(1, what="the number of games"), default=1,
+              show_default=True, help="How many games to play.")
+@click.option("--max-moves", type=IntBetween(1, what="the number of moves"), default=100_000,
+              show_default=True, help="Stop a game after this many moves.")
 @rule_options
-@click.option("--depth", type=click.IntRange(0, 6), default=None,
-              help="Expectimax depth in spawns looked ahead (default: the AI's adaptive choice).")
+@ai_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game on stdout.")
 def autoplay(seed: int, games: int, max_moves: int, size: int, merge: str,
              distribution: str | None, tiles: int, goal: int | None, depth: int | None,
-             as_json: bool) -> None:
+             time_limit: float, as_json: bool) -> None:
     """Let the expectimax AI play whole games and report how far it got."""
-    from rich.console import Console
+    if seed + games - 1 > SEED_MAX:
+        fail(f"--games {games} from --seed {seed} would go past the last seed, {SEED_MAX}")
+    config_from_options(seed, size, merge, distribution, tiles, goal)  # check before playing
+    results: list[dict[str, Any]] = []
+    with _progress_bar(games, disable=as_json) as (progress, task):
+        for index in range(games):
+            config = config_from_options(seed + index, size, merge, distribution, tiles, goal)
+            start = create_game(config)
+            state, count = start, 0
+            for state, count in _play_out(start, max_moves, depth, time_limit):
+                if count % 25 == 0:
+                    progress.update(task, game=index + 1, moves=count, score=state.score,
+                                    best=max_tile(state.board))
+            result = _game_result(config.initial_seed, state, count)
+            results.append(result)
+            if as_json:
+                emit_json(result)
+            progress.update(task, advance=1, game=min(index + 2, games), moves=count,
+                            score=state.score, best=result["max_tile"])
+    if not as_json:
+        _print_autoplay_summary(results)
+
+
+@contextmanager
+def _progress_bar(games: int, disable: bool) -> Iterator[tuple[Any, Any]]:
+    """A rich progress bar on stderr, shown only when stderr is a terminal.
+
+    Args:
+        games: The number of games (the bar's total).
+        disable: True to show nothing (``--json``).
+
+    Yields:
+        ``(progress, task)`` for ``progress.update(task, ...)``.
+    """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    configs = [config_from_options(seed + k, size, merge, distribution, tiles, goal)
-               for k in range(games)]
-    results: list[dict[str, Any]] = []
+    err = console(stderr=True)
     progress = Progress(
         TextColumn("[bold]game {task.fields[game]}"),
         BarColumn(),
         MofNCompleteColumn(),
         TextColumn("moves {task.fields[moves]}  score {task.fields[score]}  max {task.fields[best]}"),
         TimeElapsedColumn(),
-        console=Console(stderr=True),
-        disable=as_json,
+        console=err,
+        disable=disable or not err.is_terminal,  # no bar frames in logs or pipes
         transient=False,
     )
     with progress:
-        task = progress.add_task("games", total=games, game=1, moves=0, score=0, best=0)
-        for index, config in enumerate(configs):
-            state = create_game(config)
-            count = 0
-            while not state.is_game_over and count < max_moves:
-                direction = _ask_hint(state, depth)
-                if direction is None:
-                    break
-                nxt = move(state, direction)
-                if nxt is state:  # a hint that changes nothing would loop forever
-                    break
-                state = nxt
-                count += 1
-                if count % 25 == 0:
-                    progress.update(task, game=index + 1, moves=count, score=state.score,
-                                    best=max_tile(state.board))
-            top = max_tile(state.board)
-            result = {
-                "seed": config.initial_seed,
-                "score": state.score,
-                "max_tile": top,
-                "moves": count,
-                "reached": {str(t): top >= t for t in REACH_THRESHOLDS},
-            }
-            results.append(result)
-            if as_json:
-                emit_json(result)
-            progress.update(task, advance=1, game=min(index + 2, games), moves=count,
-                            score=state.score, best=top)
-    if not as_json:
-        _print_autoplay_summary(results)
+        yield progress, progress.add_task("games", total=games, game=1, moves=0, score=0, best=0)
 
 
 def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
     """A table of the games and the share reaching each threshold."""
-    from rich.console import Console
     from rich.table import Table
 
     table = Table(title="2048 autoplay")
@@ -320,11 +419,11 @@ def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
         table.add_column(name, justify="right")
     for r in results:
         table.add_row(str(r["seed"]), str(r["score"]), str(r["max_tile"]), str(r["moves"]))
-    console = Console(highlight=False)
-    console.print(table)
+    out = console()
+    out.print(table)
     n = len(results)
     shares = "  ".join(
         f"{t}: {sum(r['reached'][str(t)] for r in results) * 100 / n:.0f}%"
         for t in REACH_THRESHOLDS
     )
-    console.print(f"{n} game(s); reached {shares}")
+    out.print(f"{n} game(s); reached {shares}")

@@ -1,33 +1,61 @@
-"""Output and error helpers shared by every CLI command.
+"""The one place where CLI commands read input, write output and report errors.
 
-Conventions (README, "Command line"): ``--json`` prints one JSON document per line with the keys
-in the fixed order the command builds them; exit code 0 means success, 1 a negative answer
-(unsolvable, invalid), 2 bad input or usage. Errors go to stderr, never as a traceback.
+Conventions (README, "Command line"):
 
-This module imports only click and the standard library, so commands stay fast to start.
+* ``--json`` prints one JSON document per line, keys in the order the command built them,
+  each line flushed as soon as it is written (so ``autoplay --json | consumer`` streams);
+* every error is one line on stderr, ``error: ...``, in the player's terms, with control
+  characters shown escaped; a parse error is the exception: ``file:line:col: message``, the
+  offending line and a caret under the column;
+* exit status: 0 success, 1 a negative answer, 2 bad input or usage, 70 an internal error
+  (a bug), 130 interrupted (ctrl+c), 141 the reader of stdout went away (``| head``).
+
+:func:`report_exception` maps any exception to its message and status; the command group
+(:mod:`tui.cli`) calls it, so no command needs its own handler. This module imports only
+click, the standard library and :mod:`core.text`, so commands stay fast to start; rich is
+imported when a command asks for a :func:`console`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import difflib
+import errno
 import json
+import math
 import os
 import sys
 from contextlib import contextmanager
 from pathlib import PurePath
-from typing import IO, Any, Iterator, NoReturn
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, NoReturn
 
 import click
 
+from core.text import escape_controls
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from rich.console import Console
+
 __all__ = [
     "EXIT_BAD_INPUT",
+    "EXIT_CLOSED_PIPE",
+    "EXIT_INTERNAL",
+    "EXIT_INTERRUPTED",
     "EXIT_NEGATIVE",
     "EXIT_OK",
+    "IntBetween",
+    "Seconds",
+    "console",
+    "did_you_mean",
     "emit_json",
+    "error_line",
     "fail",
+    "format_parse_error",
     "is_parse_error",
     "read_input",
+    "report_exception",
     "report_parse_error",
+    "silence_closed_stdout",
     "to_jsonable",
     "user_errors",
 ]
@@ -35,9 +63,22 @@ __all__ = [
 EXIT_OK = 0
 """Success."""
 EXIT_NEGATIVE = 1
-"""A negative answer: unsolvable, invalid, not equal ..."""
+"""A negative answer: unsolvable, invalid, no move ..."""
 EXIT_BAD_INPUT = 2
-"""Bad input or usage (also click's own usage errors)."""
+"""Bad input or usage (click's usage errors too)."""
+EXIT_INTERNAL = 70
+"""A bug in termarcade itself (EX_SOFTWARE)."""
+EXIT_INTERRUPTED = 130
+"""ctrl+c: 128 + SIGINT, as shells report it."""
+EXIT_CLOSED_PIPE = 141
+"""The reader of stdout went away (``| head``): 128 + SIGPIPE, as a shell reports a program
+killed by SIGPIPE."""
+
+DEBUG_ENV = "TERMARCADE_DEBUG"
+"""Set to anything but ``0`` to get Python tracebacks instead of one-line errors."""
+
+
+# --------------------------------------------------------------------------- JSON output
 
 
 def to_jsonable(value: Any) -> Any:
@@ -79,10 +120,13 @@ def to_jsonable(value: Any) -> Any:
 
 
 def emit_json(obj: Any, *, file: IO[str] | None = None, indent: int | None = None) -> None:
-    """Print one JSON document (a single line unless ``indent`` is given).
+    """Print one JSON document (a single line unless ``indent`` is given) and flush it.
 
     Keys keep the order in which the command built the dict, so output is stable from run to
-    run; non-ASCII text is written as is (``ensure_ascii=False``).
+    run; non-ASCII text is written as is (``ensure_ascii=False``; control characters inside
+    strings are escaped by JSON itself). The line is flushed at once: on a pipe stdout is
+    block-buffered, and a consumer of a stream of results (``autoplay --json``) must get
+    each one when it is ready, not 8 KiB later.
 
     Args:
         obj: The value to print (converted with :func:`to_jsonable`).
@@ -90,7 +134,64 @@ def emit_json(obj: Any, *, file: IO[str] | None = None, indent: int | None = Non
         indent: Pretty-print with this indent.
     """
     text = json.dumps(to_jsonable(obj), ensure_ascii=False, indent=indent)
-    click.echo(text, file=file)
+    stream = file if file is not None else sys.stdout
+    click.echo(text, file=stream)
+    stream.flush()
+
+
+# --------------------------------------------------------------------------- rich output
+
+_console_class: type | None = None
+
+
+def _pipe_safe_console_class() -> type:
+    """rich's Console, except that a closed stdout raises BrokenPipeError.
+
+    rich's default reaction (``Console.on_broken_pipe``) is ``SystemExit(1)``; raising
+    BrokenPipeError instead lets the command group end with the same quiet status 141 as
+    for plain output. Built on first use so that importing this module does not import rich.
+    """
+    global _console_class
+    if _console_class is None:
+        from rich.console import Console
+
+        class PipeSafeConsole(Console):
+            """A rich Console that reports a closed pipe as BrokenPipeError."""
+
+            def on_broken_pipe(self) -> None:
+                self.quiet = True
+                raise BrokenPipeError(errno.EPIPE, "the reader of the output went away")
+
+        _console_class = PipeSafeConsole
+    return _console_class
+
+
+def console(*, stderr: bool = False) -> "Console":
+    """A rich Console for tables, trees and progress bars.
+
+    Args:
+        stderr: Write to stderr (progress bars) instead of stdout.
+
+    Returns:
+        A console without automatic highlighting (numbers in output are data, not syntax),
+        honouring NO_COLOR, whose closed-pipe handling matches plain output (status 141).
+    """
+    return _pipe_safe_console_class()(stderr=stderr, highlight=False)
+
+
+# --------------------------------------------------------------------------- errors
+
+
+def error_line(message: str) -> str:
+    """The one-line form of an error: ``error: message``, control characters escaped.
+
+    Args:
+        message: What went wrong, for a person (may quote user input).
+
+    Returns:
+        One line (line breaks in the message are escaped too).
+    """
+    return "error: " + escape_controls(message)
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -103,7 +204,7 @@ def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:
     Raises:
         click.exceptions.Exit: Always; click turns it into the exit status.
     """
-    click.echo(f"error: {message}", err=True)
+    click.echo(error_line(message), err=True)
     raise click.exceptions.Exit(code)
 
 
@@ -113,6 +214,40 @@ def is_parse_error(error: BaseException) -> bool:
     Duck-typed so that this module does not import the grammar package.
     """
     return callable(getattr(error, "render", None))
+
+
+def _is_caret_line(line: str) -> bool:
+    """True for the line of a parse error that holds only a caret under the column."""
+    stripped = line.rstrip()
+    return stripped.endswith("^") and not stripped[:-1].strip()
+
+
+def format_parse_error(error: BaseException) -> str:
+    """The caret block of a parse error, with control characters escaped.
+
+    The offending line is shown escaped (a level file must not drive the terminal), and the
+    caret is moved right by however much escaping widened the text before it, so it still
+    points at the right character.
+
+    Args:
+        error: An error with a ``render()`` method (or any exception: its text is used).
+
+    Returns:
+        ``file:line:col: message``, the line, the caret and what was expected; an error that
+        names no line (a file that cannot be read) is one ``error:`` line instead.
+    """
+    text = str(error.render()) if is_parse_error(error) else str(error)  # type: ignore[attr-defined]
+    raw_lines = text.rstrip("\n").split("\n")
+    if len(raw_lines) == 1:  # no line to point at (an unreadable file): a plain error
+        return error_line(text.strip())
+    shown: list[str] = []
+    for index, line in enumerate(raw_lines):
+        if index > 0 and _is_caret_line(line):
+            column = len(line.rstrip()) - 1
+            shown.append(" " * len(escape_controls(raw_lines[index - 1][:column])) + "^")
+        else:
+            shown.append(escape_controls(line))
+    return "\n".join(shown)
 
 
 def report_parse_error(error: BaseException, code: int = EXIT_BAD_INPUT) -> NoReturn:
@@ -125,9 +260,152 @@ def report_parse_error(error: BaseException, code: int = EXIT_BAD_INPUT) -> NoRe
     Raises:
         click.exceptions.Exit: Always.
     """
-    text = str(error.render()) if is_parse_error(error) else str(error)  # type: ignore[attr-defined]
-    click.echo(text.rstrip("\n"), err=True)
+    click.echo(format_parse_error(error), err=True)
     raise click.exceptions.Exit(code)
+
+
+def _lower_first(text: str) -> str:
+    """``"No such option"`` -> ``"no such option"``; ``"NaN ..."``/``"ID ..."`` unchanged."""
+    if len(text) > 1 and text[0].isupper() and text[1].islower():
+        return text[0].lower() + text[1:]
+    return text
+
+
+def _is_missing_command(error: click.ClickException) -> bool:
+    """True for click's "group called without a command" error (click >= 8.2)."""
+    missing = getattr(click.exceptions, "NoArgsIsHelpError", None)
+    return missing is not None and isinstance(error, missing)
+
+
+def click_error_line(error: click.ClickException) -> str:
+    """One ``error:`` line for a click error; usage errors point at the command's --help.
+
+    click's own format is a three-line usage block; the usage stays available through
+    ``--help``, and the hint names the exact command to ask.
+
+    Args:
+        error: A click exception (usage error, bad parameter, file error ...).
+
+    Returns:
+        The line, without a line break.
+    """
+    if _is_missing_command(error):
+        # click >= 8.2 reports a bare group (``termarcade 2048``) with its whole help text
+        ctx = error.ctx
+        names = ctx.command.list_commands(ctx) if ctx is not None else []  # type: ignore[attr-defined]
+        message = "missing command" + (f"; choose from {', '.join(names)}" if names else "")
+    elif isinstance(error, click.NoSuchOption):
+        # click's own text is "No such option: --sed Did you mean --seed?" (two sentences)
+        close = sorted(error.possibilities or ())[:3]
+        message = f"no such option {error.option_name!r}"
+        message += f"; did you mean {_either(close)}?" if close else ""
+    else:
+        message = _lower_first(error.format_message().strip()).rstrip(".")
+    if isinstance(error, click.UsageError):
+        ctx = error.ctx
+        path = ctx.command_path if ctx is not None else "termarcade"
+        message += f" (see '{path} --help')"
+    return error_line(message)
+
+
+def _raised_by_rich_on_closed_pipe(exit_: SystemExit) -> bool:
+    """True when rich's default ``Console.on_broken_pipe`` raised this SystemExit.
+
+    Consoles made by :func:`console` raise BrokenPipeError instead; this catches consoles
+    that a command built itself, so every closed pipe ends the same way.
+    """
+    tb = exit_.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None:
+        return False
+    code = tb.tb_frame.f_code
+    return code.co_name == "on_broken_pipe" and "rich" in code.co_filename
+
+
+def _either(names: list[str]) -> str:
+    """``["a"]`` -> ``"a"``; ``["a", "b", "c"]`` -> ``"a, b or c"``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def did_you_mean(word: str, choices: Iterable[str], limit: int = 3, cutoff: float = 0.6) -> str:
+    """A suggestion to append to an error: ``"; did you mean f2 or f12?"``, or ``""``.
+
+    Args:
+        word: What the person typed.
+        choices: The valid words.
+        limit: The most suggestions.
+        cutoff: How similar (difflib ratio, 0 to 1) a word must be to be suggested.
+
+    Returns:
+        The closest valid words (difflib, case-insensitive), phrased for a message; empty
+        when none is close.
+    """
+    by_folded: dict[str, str] = {}
+    for choice in choices:
+        by_folded.setdefault(choice.casefold(), choice)
+    close = difflib.get_close_matches(word.casefold(), list(by_folded), n=limit, cutoff=cutoff)
+    return f"; did you mean {_either([by_folded[name] for name in close])}?" if close else ""
+
+
+def debug_mode() -> bool:
+    """True when tracebacks should be shown (``TERMARCADE_DEBUG`` set and not 0)."""
+    return os.environ.get(DEBUG_ENV, "") not in ("", "0")
+
+
+def silence_closed_stdout() -> int:
+    """Point stdout at the null device after its reader went away (``| head``).
+
+    The interpreter's final flush would otherwise raise BrokenPipeError again.
+
+    Returns:
+        The exit status to end with (:data:`EXIT_CLOSED_PIPE`).
+    """
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real fd
+        pass
+    return EXIT_CLOSED_PIPE
+
+
+def report_exception(error: BaseException) -> int:
+    """Tell the person what went wrong (on stderr) and return the exit status for it.
+
+    The one mapping from exceptions to messages and statuses; the command group calls it
+    for whatever a command raised.
+
+    Args:
+        error: Anything a command raised, other than ``click.exceptions.Exit``.
+
+    Returns:
+        130 ctrl+c; 141 closed stdout (no message); 2 a parse error (caret block) or usage
+        error; a click error's own status; 70 anything else (an internal error).
+
+    Raises:
+        BaseException: ``error`` itself, re-raised, for an ordinary SystemExit, and for an
+            internal error when ``TERMARCADE_DEBUG`` asks for the traceback.
+    """
+    if isinstance(error, BrokenPipeError) or (
+        isinstance(error, SystemExit) and _raised_by_rich_on_closed_pipe(error)
+    ):
+        return silence_closed_stdout()
+    if isinstance(error, SystemExit):
+        raise error
+    if isinstance(error, (KeyboardInterrupt, click.exceptions.Abort)):
+        click.echo("interrupted", err=True)
+        return EXIT_INTERRUPTED
+    if isinstance(error, click.ClickException):
+        click.echo(click_error_line(error), err=True)
+        return error.exit_code
+    if is_parse_error(error):
+        click.echo(format_parse_error(error), err=True)
+        return EXIT_BAD_INPUT
+    if debug_mode():
+        raise error
+    click.echo(error_line(f"internal error: {type(error).__name__}: {error} — please report "
+                          f"it (set {DEBUG_ENV}=1 to see the traceback)"), err=True)
+    return EXIT_INTERNAL
 
 
 @contextmanager
@@ -147,6 +425,8 @@ def user_errors(code: int = EXIT_BAD_INPUT) -> Iterator[None]:
         raise
     except click.ClickException:
         raise
+    except BrokenPipeError:
+        raise  # stdout, not the input: the group ends quietly with 141
     except OSError as error:
         where = error.filename if error.filename is not None else "input"
         fail(f"{where}: {error.strerror or error}", code)
@@ -160,6 +440,9 @@ def user_errors(code: int = EXIT_BAD_INPUT) -> Iterator[None]:
         if is_parse_error(error):
             report_parse_error(error, code)
         raise
+
+
+# --------------------------------------------------------------------------- input
 
 
 def read_input(source: str) -> tuple[str, str]:
@@ -186,25 +469,68 @@ def read_input(source: str) -> tuple[str, str]:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-EXIT_CLOSED_PIPE = 141
-"""Exit status when the reader of stdout went away (``| head``): 128 + SIGPIPE, as a shell
-reports a program killed by SIGPIPE."""
+# --------------------------------------------------------------------------- option types
 
 
-def silence_closed_stdout() -> int:
-    """Point stdout at the null device after its reader went away (``| head``).
+class IntBetween(click.ParamType):
+    """A whole number in a range, with the error in words (``must be between 2 and 64``).
 
-    The interpreter's final flush would otherwise raise BrokenPipeError again.
+    click's IntRange says ``1 is not in the range 2<=x<=64``; this type says what the number
+    is for and which values are allowed.
 
-    Returns:
-        The exit status to end with (:data:`EXIT_CLOSED_PIPE`).
+    Args:
+        low: Smallest allowed value, or None.
+        high: Largest allowed value, or None.
+        what: What the number is, for the message (``"the board size"``).
     """
-    import os
-    import sys
 
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-    except (OSError, ValueError, AttributeError):  # pragma: no cover - no real fd
-        pass
-    return EXIT_CLOSED_PIPE
+    name = "integer"
+
+    def __init__(self, low: int | None = None, high: int | None = None,
+                 what: str = "the number") -> None:
+        self.low = low
+        self.high = high
+        self.what = what
+
+    def allowed(self) -> str:
+        """The allowed values in words (``between 2 and 64``, ``at least 1``)."""
+        if self.low is not None and self.high is not None:
+            return f"between {self.low} and {self.high}"
+        if self.low is not None:
+            return f"at least {self.low}"
+        if self.high is not None:
+            return f"at most {self.high}"
+        return "a whole number"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> int:
+        """Parse and range-check ``value`` (also accepts an int, as defaults are)."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            number = value
+        else:
+            try:
+                number = int(str(value).strip(), 10)
+            except ValueError:
+                self.fail(f"{self.what} must be a whole number, not {value!r}", param, ctx)
+        if (self.low is not None and number < self.low) or (
+            self.high is not None and number > self.high
+        ):
+            self.fail(f"{self.what} must be {self.allowed()}, not {number}", param, ctx)
+        return number
+
+
+class Seconds(click.ParamType):
+    """A time in seconds: a finite number greater than 0 (``0.5``, ``10``)."""
+
+    name = "seconds"
+
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> float:
+        """Parse ``value``; ``0``, negative numbers, ``inf`` and ``nan`` are refused."""
+        try:
+            seconds = float(value)
+        except (TypeError, ValueError):
+            self.fail(f"give a number of seconds, not {value!r}", param, ctx)
+        if not math.isfinite(seconds) or seconds <= 0:
+            self.fail(f"give a number of seconds greater than 0, not {value!r}", param, ctx)
+        return seconds

@@ -38,7 +38,15 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, TypeVar
 
 import click
 
-from tui.cli.output import EXIT_BAD_INPUT, EXIT_CLOSED_PIPE, EXIT_OK, silence_closed_stdout
+from tui.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_CLOSED_PIPE,
+    EXIT_OK,
+    IntBetween,
+    error_line,
+    format_parse_error,
+    silence_closed_stdout,
+)
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.terms import Term
@@ -185,11 +193,12 @@ def _emit(term: "Term", as_json: bool, as_tree: bool, with_size: bool, tree_caps
 @click.option("--tree", "as_tree", is_flag=True, help="Show each term as a tree.")
 @click.option("--size", "with_size", is_flag=True,
               help="Print the Size (node count); with --json/--tree, add it.")
-@click.option("--max-depth", type=click.IntRange(1), default=12, show_default=True,
+@click.option("--max-depth", type=IntBetween(1, what="the tree depth"), default=12, show_default=True,
               help="--tree: levels shown before '…'.")
-@click.option("--max-width", type=click.IntRange(1), default=12, show_default=True,
+@click.option("--max-width", type=IntBetween(1, what="the tree width"), default=12, show_default=True,
               help="--tree: children shown per node before '…'.")
-@click.option("--max-nodes", type=click.IntRange(1), default=400, show_default=True,
+@click.option("--max-nodes", type=IntBetween(1, what="the number of nodes"), default=400,
+              show_default=True,
               help="--tree: nodes shown in all.")
 @closed_pipe_safe
 def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
@@ -227,7 +236,8 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
     failed = False
     for filename, line_number, text in source:
         if text is None:
-            click.echo(f"{filename}:{line_number}: error: line is not valid UTF-8", err=True)
+            click.echo(error_line(f"{filename}:{line_number}: the line is not valid UTF-8"),
+                       err=True)
             failed = True
             continue
         try:
@@ -235,11 +245,12 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
         except ParseError as error:
             if line_number and error.line:
                 error.line = line_number  # a stdin line is line 1 of its own text
-            click.echo(error.render(), err=True)
+            click.echo(format_parse_error(error), err=True)
             failed = True
             continue
         except RecursionError:  # pragma: no cover - the parser is iterative
-            click.echo(f"{filename}:{line_number}: error: term nested too deeply", err=True)
+            click.echo(error_line(f"{filename}:{line_number}: the term is nested too deeply"),
+                       err=True)
             failed = True
             continue
         _emit(term, as_json, as_tree, with_size, caps, console)

@@ -33,6 +33,7 @@ from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.terms import COMPOUND, Term, to_str
 from core.text import escape_controls
 from tui.app import arcade_of
+from tui.store import DuplicateTitle
 from tui.sources import LevelRef
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
@@ -357,13 +358,13 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
                 return
             try:
                 item = save_to_my_levels(store, game, level, replace_id)
-            except ValueError:
-                existing = next((m for m in store.my_levels(game) if m.title == level.title), None)
-                if existing is None:
-                    self.show_error("Could not save the level.")
-                    return
-                saved = store.load_game(game, slot(existing.id)) is not None
-                ask(existing.id, "Its game in progress would be deleted." if saved else "")
+            except DuplicateTitle as duplicate:
+                saved = store.load_game(game, slot(duplicate.existing_id)) is not None
+                ask(duplicate.existing_id,
+                    "Its game in progress would be deleted." if saved else "")
+                return
+            except ValueError as error:
+                self.show_error(str(error))
                 return
             if item is None:
                 self.show_error("Could not save the level (see the storage warning).")

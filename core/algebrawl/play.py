@@ -1,0 +1,279 @@
+"""Playing a puzzle: states, moves, legality and outcome.
+
+A :class:`State` is the pool of values (trees), the cards still in hand, the targets still
+standing and the strikes made so far. Two kinds of move:
+
+* :class:`PlayCard` — play card ``card`` (an index into ``puzzle.cards``) on the pool values
+  at positions ``args`` (in argument order); they are replaced by the result, placed where
+  the leftmost argument was. Division by zero, results beyond
+  :data:`~core.algebrawl.values.MAX_VALUE` and, in integer-only puzzles, fractions are
+  refused.
+* :class:`Strike` — strike target ``target`` (an index into ``puzzle.targets``) with the
+  pool value at position ``value``, which must equal it; both leave the game.
+
+The puzzle is won when every target is struck (and, with ``use_all``, the pool is empty);
+lost when it is not won and no move is left (or, with ``use_all``, when every target is
+struck but values remain, since only strikes remove values). Every function is pure.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from itertools import combinations, permutations
+from typing import Iterator, Union
+
+from ..game import IllegalMove
+from ..text import shorten
+from .ast import Ast, Leaf, Node, make_node, postorder, to_infix
+from .expr import EvalError
+from .puzzle import Puzzle
+from .values import MAX_VALUE, format_value, within
+
+__all__ = [
+    "Move",
+    "PlayCard",
+    "State",
+    "Strike",
+    "apply_move",
+    "check_move",
+    "describe_move",
+    "has_move",
+    "initial_state",
+    "legal_moves",
+    "result_of",
+    "status",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCard:
+    """Play card number ``card`` of the puzzle on the pool values at positions ``args``."""
+
+    card: int
+    """Index into ``puzzle.cards``."""
+    args: tuple[int, ...]
+    """Pool positions of the arguments, in argument order."""
+
+
+@dataclass(frozen=True, slots=True)
+class Strike:
+    """Strike target number ``target`` with the pool value at position ``value``."""
+
+    value: int
+    """Pool position of the striking value."""
+    target: int
+    """Index into ``puzzle.targets``."""
+
+
+Move = Union[PlayCard, Strike]
+"""A move of Algebrawl."""
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    """A position in a game of Algebrawl.
+
+    Attributes:
+        puzzle: The puzzle being played.
+        pool: The values available, as trees.
+        hand: Indices of the cards not played yet (ascending).
+        standing: Indices of the targets not struck yet (ascending).
+        struck: ``(target index, tree)`` for each strike, in the order played.
+    """
+
+    puzzle: Puzzle
+    """The puzzle being played."""
+    pool: tuple[Ast, ...]
+    """The values available."""
+    hand: tuple[int, ...]
+    """Cards not played yet."""
+    standing: tuple[int, ...]
+    """Targets not struck yet."""
+    struck: tuple[tuple[int, Ast], ...] = ()
+    """The strikes so far."""
+
+
+def initial_state(puzzle: Puzzle) -> State:
+    """The start of ``puzzle``: every number in the pool, every card in hand."""
+    return State(
+        puzzle,
+        tuple(Leaf(v) for v in puzzle.numbers),
+        tuple(range(len(puzzle.cards))),
+        tuple(range(len(puzzle.targets))),
+    )
+
+
+def _won(state: State) -> bool:
+    return not state.standing and not (state.puzzle.use_all and state.pool)
+
+
+def _stranded(state: State) -> bool:
+    """Every target is struck but ``use_all`` values are left: only strikes remove values,
+    so the game can no longer be won."""
+    return not state.standing and state.puzzle.use_all and bool(state.pool)
+
+
+def result_of(state: State, move: PlayCard) -> Node:
+    """The tree a card move would produce (a preview), checking the move.
+
+    Raises:
+        IllegalMove: When the move is not legal in ``state``.
+    """
+    puzzle = state.puzzle
+    if move.card not in state.hand:
+        raise IllegalMove("that card has already been played" if 0 <= move.card < len(puzzle.cards)
+                          else "there is no such card")
+    card = puzzle.cards[move.card]
+    args = move.args
+    if len(args) != card.arity:
+        raise IllegalMove(f"{card.name} takes {card.arity} value{'s' if card.arity != 1 else ''}")
+    if len(set(args)) != len(args) or not all(0 <= i < len(state.pool) for i in args):
+        raise IllegalMove("pick different values from the pool")
+    try:
+        node = make_node(card, tuple(state.pool[i] for i in args))
+    except EvalError as error:
+        raise IllegalMove(f"{card.name}: {error}") from None
+    if not within(node.value, MAX_VALUE):
+        raise IllegalMove(f"{card.name}: the result is too large")
+    if puzzle.integer_only and node.value.denominator != 1:
+        raise IllegalMove(f"only whole numbers are allowed here, not {format_value(node.value)}")
+    return node
+
+
+def _check_strike(state: State, move: Strike) -> None:
+    if not 0 <= move.value < len(state.pool):
+        raise IllegalMove("there is no such value in the pool")
+    if move.target not in state.standing:
+        raise IllegalMove("that target has already been struck"
+                          if 0 <= move.target < len(state.puzzle.targets) else "there is no such target")
+    have, want = state.pool[move.value].value, state.puzzle.targets[move.target]
+    if have != want:
+        raise IllegalMove(f"{format_value(have)} does not match the target {format_value(want)}")
+
+
+def check_move(state: State, move: Move) -> None:
+    """Raise :class:`IllegalMove` when ``move`` is not legal in ``state``."""
+    if status(state) != "playing":
+        raise IllegalMove("the game is over")
+    _check(state, move)
+
+
+def _check(state: State, move: Move) -> None:
+    if isinstance(move, Strike):
+        _check_strike(state, move)
+    elif isinstance(move, PlayCard):
+        result_of(state, move)
+    else:
+        raise IllegalMove("not an Algebrawl move")
+
+
+def apply_move(state: State, move: Move) -> State:
+    """Play ``move``; never mutates ``state``.
+
+    Raises:
+        IllegalMove: When the move is not legal.
+    """
+    if status(state) != "playing":
+        raise IllegalMove("the game is over")
+    if isinstance(move, Strike):
+        _check_strike(state, move)
+        pool = state.pool[: move.value] + state.pool[move.value + 1 :]
+        standing = tuple(t for t in state.standing if t != move.target)
+        struck = state.struck + ((move.target, state.pool[move.value]),)
+        return State(state.puzzle, pool, state.hand, standing, struck)
+    if not isinstance(move, PlayCard):
+        raise IllegalMove("not an Algebrawl move")
+    node = result_of(state, move)
+    used = set(move.args)
+    first = min(move.args)
+    rest = [p for i, p in enumerate(state.pool) if i not in used]
+    rest.insert(first, node)
+    hand = tuple(c for c in state.hand if c != move.card)
+    return State(state.puzzle, tuple(rest), hand, state.standing, state.struck)
+
+
+def _candidate_moves(state: State) -> Iterator[Move]:
+    """Every distinct move shape: strikes first, then cards (equal cards, equal trees and
+    the swapped arguments of commutative cards are offered once)."""
+    puzzle, pool = state.puzzle, state.pool
+    seen_targets: set = set()
+    for t in state.standing:
+        want = puzzle.targets[t]
+        if want in seen_targets:
+            continue
+        seen_targets.add(want)
+        seen_trees: set = set()
+        for i, tree in enumerate(pool):
+            if tree.value == want and tree not in seen_trees:
+                seen_trees.add(tree)
+                yield Strike(i, t)
+    seen_cards: set = set()
+    for c in state.hand:
+        card = puzzle.cards[c]
+        if card in seen_cards:
+            continue
+        seen_cards.add(card)
+        pick = combinations if card.commutative else permutations
+        seen_args: set = set()
+        for args in pick(range(len(pool)), card.arity):
+            trees = tuple(pool[i] for i in args)
+            if trees not in seen_args:
+                seen_args.add(trees)
+                yield PlayCard(c, args)
+
+
+def _legal(state: State, move: Move) -> bool:
+    try:
+        _check(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+def legal_moves(state: State) -> tuple[Move, ...]:
+    """Every legal move, in a stable order (strikes, then cards in hand order).
+
+    Equal cards, equal pool trees and the swapped arguments of commutative cards are offered
+    once. Empty when the game is over.
+    """
+    if _won(state) or _stranded(state):
+        return ()
+    return tuple(m for m in _candidate_moves(state) if _legal(state, m))
+
+
+def has_move(state: State) -> bool:
+    """True when some move is legal (stops at the first one found)."""
+    return any(_legal(state, m) for m in _candidate_moves(state))
+
+
+def status(state: State) -> str:
+    """``"won"``, ``"lost"`` (no legal move, or every target struck with numbers left in a
+    ``use_all`` puzzle) or ``"playing"``."""
+    if _won(state):
+        return "won"
+    return "playing" if not _stranded(state) and has_move(state) else "lost"
+
+
+def describe_move(state: State, move: Move) -> str:
+    """A short text: ``"3 + 4 = 7"``, ``"avg(3, 5) = 4"``, ``"strike 24 with (3 + 5) × 3"``."""
+    try:
+        if isinstance(move, Strike):
+            _check_strike(state, move)
+            tree = state.pool[move.value]
+            target = format_value(state.puzzle.targets[move.target])
+            how = "" if isinstance(tree, Leaf) else f" with {shorten(to_infix(tree), 40)}"
+            return f"strike {target}{how}"
+        node = result_of(state, move)
+    except IllegalMove as error:
+        return f"illegal: {error}"
+    args = [format_value(c.value) for c in node.children]
+    args = [f"({a})" if a.startswith("-") or "/" in a else a for a in args]
+    card = node.card
+    shown = f" {card.symbol} ".join(args) if card.symbol else f"{card.name}({', '.join(args)})"
+    return f"{shown} = {format_value(node.value)}"
+
+
+def cards_in(trees: tuple[Ast, ...]) -> Counter:
+    """The cards played in ``trees``, as a multiset."""
+    return Counter(a.card for t in trees for a in postorder(t) if isinstance(a, Node))

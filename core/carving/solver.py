@@ -1,0 +1,303 @@
+"""Solver and hints for small levels: fewest time steps to a win.
+
+The search is breadth-first over *steps* (:func:`core.search.bfs`; level by level it finds
+what iterative deepening over the step count finds, a shortest plan, and its visited set does
+the de-duplication). One step is expanded into every distinct outcome:
+
+* **Constructs by vertex set.** A virtual edge matters only through V(e) (incidence, walks)
+  and through its identity when it is named again. So per vertex set S (one ∇ and one to four
+  Δ of F*) the solver tries one *fresh* tuple realising S (the smallest not in E_Ω and not
+  present) and, if a virtual edge with V(e) = S is present, naming that one again. Parallel
+  virtual edges with equal V(e) are interchangeable, so this loses nothing.
+* **Elimination.** Every distinct edge set E(P*) of a legal path, each with a witness walk
+  (:func:`core.carving.paths.removal_sets`, bounded by ``max_walk_states`` per elimination).
+* **Succession.** Every candidate base point.
+
+States are identified up to the level's symmetries (:mod:`.symmetry`: type-preserving
+variable renamings that keep F*), with virtual edges compared by vertex sets. A plan is a
+sequence of :mod:`.game` moves ready to replay.
+
+Statuses: ``"solved"`` (shortest plan), ``"unsolvable"`` (the whole state space was explored
+and no elimination enumeration was cut short), ``"unknown"`` (a limit was hit, the search was
+cancelled, or an enumeration was cut short). The state space is finite but grows very fast;
+this is a tool for small levels (a handful of variables, few steps).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import combinations, product
+from typing import Optional, Union
+
+from core.search import KeyVisited, bfs
+
+from .formula import Operator
+from .game import Construct, Extend, Finish, Move, Succeed
+from .level import Level
+from .paths import LAST_V, forward_levels, graph_of, removal_sets, walk_position
+from .state import (
+    State,
+    choose_base,
+    completion_table,
+    construct,
+    end_elimination,
+    finish,
+    initial_state,
+    path_graph,
+    succession_candidates,
+)
+from .symmetry import Symmetry, canonical_key, symmetries
+from .world import World
+
+__all__ = ["SolveResult", "hint", "realisations", "solve", "vertex_sets"]
+
+DEFAULT_MAX_STATES = 20_000
+"""Default bound on the states the solver keeps."""
+DEFAULT_TIME_LIMIT = 10.0
+"""Default bound on the solver's running time, in seconds."""
+DEFAULT_WALK_STATES = 5_000
+"""Default bound on the product states of one removal-set enumeration."""
+
+@dataclass(frozen=True)
+class SolveResult:
+    """What the solver found.
+
+    Attributes:
+        status: ``"solved"``, ``"unsolvable"`` or ``"unknown"``.
+        plan: The moves of a shortest plan (empty unless solved).
+        steps: The number of time steps the plan completes (its length in par units).
+        explored: States expanded.
+        reason: ``"limit"``, ``"cancelled"`` or ``"truncated"`` when unknown, else ``""``.
+        elapsed: Seconds spent.
+    """
+
+    status: str
+    """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
+    plan: tuple[Move, ...]
+    """A shortest plan, as game moves."""
+    steps: int
+    """Time steps the plan completes."""
+    explored: int
+    """States expanded."""
+    reason: str = ""
+    """Why unknown."""
+    elapsed: float = 0.0
+    """Seconds spent."""
+
+
+def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
+    """Every vertex set a constructed edge can have: one ∇ and one to four Δ of F*.
+
+    Args:
+        world: The world.
+
+    Yields:
+        Sorted vertex-id tuples (lazily: the count grows as |F*_∇|·|F*_Δ|^4).
+    """
+    for n in world.nablas:
+        for k in range(1, 5):
+            for ds in combinations(world.deltas, k):
+                yield tuple(sorted((n, *ds)))
+
+
+def realisations(world: World, vset: tuple[int, ...]) -> Iterator[Operator]:
+    """The operators whose entries cover exactly ``vset``: Θ tuples, then Ω tuples.
+
+    Args:
+        world: The world.
+        vset: A set from :func:`vertex_sets`.
+
+    Yields:
+        Operators in a fixed order.
+    """
+    vertices = world.vertices
+    nabla = next(vertices[v] for v in vset if not vertices[v].is_delta)
+    deltas = [vertices[v] for v in vset if vertices[v].is_delta]
+    fours = [p for p in product(deltas, repeat=4) if len(set(p)) == len(deltas)]
+    for p in fours:
+        yield Operator(nabla, *p)
+    for p in fours:
+        yield Operator(*p, nabla)
+
+
+class _Search:
+    """Successor generation for one solve call (options, symmetries, bounds).
+
+    Actions are kept compact while searching — ``(e_new or None, walk steps or None, base or
+    None)`` — and turned into game moves only for the plan found.
+
+    Args:
+        world: The world.
+        use_symmetry: Identify states up to variable renamings.
+        walk_states: Bound on each removal-set enumeration.
+        deadline: ``time.monotonic()`` value after which expansions stop early (or None).
+        should_stop: Cancellation poll (or None).
+    """
+
+    def __init__(self, world: World, use_symmetry: bool, walk_states: int,
+                 deadline: Optional[float], should_stop: Optional[Callable[[], bool]]):
+        self.world = world
+        self.syms: tuple[Symmetry, ...] = symmetries(world) if use_symmetry else symmetries(world, cap=1)
+        self.walk_states = walk_states
+        self.deadline = deadline
+        self.should_stop = should_stop
+        self.truncated = False
+
+    def key(self, state: State) -> tuple:
+        return canonical_key(self.world, self.syms, state.tree, state.virtual, state.base, state.phase)
+
+    def _interrupted(self) -> bool:
+        """True when the time is up or cancelled: the expansion in progress stops early."""
+        if (self.deadline is not None and time.monotonic() > self.deadline) or (
+                self.should_stop is not None and self.should_stop()):
+            self.truncated = True
+            return True
+        return False
+
+    def successors(self, state: State) -> Iterator[tuple[tuple, State]]:
+        if state.phase == "construct":
+            yield from self._constructs(state)
+        elif state.phase == "path":
+            yield from self._eliminations(state, None)
+        elif state.phase == "succession":
+            yield from self._settle(state, None, None)
+
+    def _constructs(self, state: State) -> Iterator[tuple[tuple, State]]:
+        world = self.world
+        graph = graph_of(world, state.tree, state.virtual)
+        levels = forward_levels(graph, world.vid[state.base], world.level.density)
+        present: dict[tuple[int, ...], Operator] = {}
+        for op in sorted(state.virtual):
+            present.setdefault(tuple(sorted(world.verts_of(op))), op)
+        for vset in vertex_sets(world):
+            if self._interrupted():
+                return
+            fresh = next((op for op in realisations(world, vset)
+                          if op not in world.eid and op not in state.virtual), None)
+            for op in (fresh, present.get(vset)):
+                if op is None:
+                    continue
+                if any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
+                    started = State(world, state.tree, state.virtual, state.base, "path", op, (), state.steps)
+                    yield from self._eliminations(started, op)
+                else:
+                    after = end_elimination(state, state.tree, state.virtual | {op})
+                    yield from self._settle(after, op, None)
+
+    def _eliminations(self, state: State, op: Optional[Operator]) -> Iterator[tuple[tuple, State]]:
+        world = self.world
+        graph = path_graph(state)
+        vid = world.vid
+        new = graph.index(state.pending)  # type: ignore[arg-type]
+        walked = [(graph.index(e), vid[w]) for e, w in state.path]
+        pos = walk_position(graph, vid[state.base], walked, new, world.level.density)  # type: ignore[arg-type]
+        mask = 0
+        for e, _ in walked:
+            mask |= 1 << e  # type: ignore[operator]
+        good = completion_table(world, state.tree, state.virtual, state.pending)
+        sets, complete = removal_sets(graph, pos, new, good, world.level.density,  # type: ignore[arg-type]
+                                      self.walk_states, mask)
+        self.truncated |= not complete
+        edge_set = state.virtual | {state.pending}
+        for removed_mask, steps in sets.items():
+            removed = {graph.edges[e] for e in range(len(graph.edges)) if removed_mask >> e & 1}
+            after = end_elimination(state, state.tree - removed, edge_set - removed)  # type: ignore[operator]
+            yield from self._settle(after, op, tuple(steps))
+
+    def _settle(self, state: State, op: Optional[Operator],
+                steps: Optional[tuple]) -> Iterator[tuple[tuple, State]]:
+        if state.phase != "succession":
+            yield (op, steps, None), state
+            return
+        for v in succession_candidates(state):
+            yield (op, steps, v), choose_base(state, v)
+
+    def moves(self, start: State, plan: tuple) -> tuple[Move, ...]:
+        """Turn the compact actions of a plan into game moves (walks by edge/vertex ids)."""
+        out: list[Move] = []
+        state = start
+        for op, steps, base in plan:
+            if op is not None:
+                out.append(Construct(op))
+                state = construct(state, op)
+            if steps is not None:
+                graph = path_graph(state)
+                for e, w in steps:
+                    out.append(Extend(graph.edges[e], self.world.vertices[w]))
+                out.append(Finish())
+                state = finish(State(state.world, state.tree, state.virtual, state.base, "path",
+                                     state.pending, state.path + tuple(
+                                         (graph.edges[e], self.world.vertices[w]) for e, w in steps),
+                                     state.steps))
+            if base is not None:
+                out.append(Succeed(base))
+                state = choose_base(state, base)
+        return tuple(out)
+
+
+def solve(
+    start: Union[Level, State],
+    *,
+    max_states: int = DEFAULT_MAX_STATES,
+    time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
+    should_stop: Optional[Callable[[], bool]] = None,
+    progress: Optional[Callable[[int, int], None]] = None,
+    symmetry: bool = True,
+    max_walk_states: int = DEFAULT_WALK_STATES,
+) -> SolveResult:
+    """Find a plan with the fewest time steps from a level's start or from any state.
+
+    Args:
+        start: A level (solved from its initial state) or a state (any phase).
+        max_states: Bound on the states kept.
+        time_limit: Bound on the seconds spent (None: none).
+        should_stop: Polled regularly; True cancels.
+        progress: Called as ``progress(explored, frontier)``.
+        symmetry: Identify states up to the level's variable renamings.
+        max_walk_states: Bound on each removal-set enumeration.
+
+    Returns:
+        The :class:`SolveResult`.
+    """
+    t0 = time.monotonic()
+    state = initial_state(start) if isinstance(start, Level) else start
+    if state.phase in ("won", "lost"):
+        status = "solved" if state.phase == "won" else "unsolvable"
+        return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
+    deadline = None if time_limit is None else t0 + time_limit
+    search = _Search(state.world, symmetry, max_walk_states, deadline, should_stop)
+    result = bfs(
+        state,
+        search.successors,
+        lambda s: s.phase == "won",
+        visited=KeyVisited(search.key),
+        max_states=max_states,
+        time_limit=time_limit,
+        should_stop=should_stop,
+        progress=progress,
+        check_every=1,
+    )
+    elapsed = time.monotonic() - t0
+    if result.status == "solved":
+        plan = search.moves(state, result.plan)
+        return SolveResult("solved", plan, result.goal.steps - state.steps, result.explored, "", elapsed)
+    if result.status == "exhausted" and not search.truncated:
+        return SolveResult("unsolvable", (), 0, result.explored, "", elapsed)
+    reason = "truncated" if result.status == "exhausted" else result.status
+    return SolveResult("unknown", (), 0, result.explored, reason, elapsed)
+
+
+def hint(state: State, **limits: object) -> Optional[Move]:
+    """The next move of a shortest plan from ``state``, or None when none was found.
+
+    Args:
+        state: Any state.
+        **limits: Passed to :func:`solve`.
+
+    Returns:
+        A move, or None.
+    """
+    result = solve(state, **limits)  # type: ignore[arg-type]
+    return result.plan[0] if result.status == "solved" and result.plan else None

@@ -1,0 +1,59 @@
+"""Where ``termarcade`` and ``python -m tui`` start: ctrl+c is clean from the first moment.
+
+Importing the CLI (click, rich, the game registry) takes tens of milliseconds, and Python's
+default SIGINT handler would turn a ctrl+c in that time into a ``KeyboardInterrupt``
+traceback. So this module, which the console script imports first, installs its own handler
+before importing anything else; until the CLI is ready a ctrl+c ends the process at once with
+status 130 (nothing has been written or opened yet, so there is nothing to clean up). Once
+the CLI is loaded, the default handler comes back so that commands see ``KeyboardInterrupt``
+(a solver stops cleanly, the app is left the usual way) and the command group turns it into
+``interrupted`` and status 130.
+
+Only the Python interpreter's own start-up (before the first line of this module, mostly its
+``site`` import) is beyond any program's reach.
+"""
+
+import os
+import signal
+import sys
+
+EXIT_INTERRUPTED = 130
+"""Exit status after ctrl+c: 128 + SIGINT, as shells report it."""
+
+
+def _exit_interrupted(signum: int, frame: object) -> None:
+    """SIGINT while nothing can be cleaned up anyway: say so and leave with status 130.
+
+    Args:
+        signum: The signal number (SIGINT).
+        frame: The interrupted frame (unused).
+    """
+    try:
+        os.write(2, b"interrupted\n")
+    except OSError:  # stderr closed: leaving quietly is all that is left.
+        pass
+    os._exit(EXIT_INTERRUPTED)
+
+
+signal.signal(signal.SIGINT, _exit_interrupted)
+
+
+def main() -> None:
+    """Run the ``termarcade`` command line with ``sys.argv`` and exit with its status.
+
+    Raises:
+        SystemExit: Always, with the command's exit status.
+    """
+    try:
+        from tui.cli import main as command
+
+        # From here on the command group owns ctrl+c (KeyboardInterrupt -> status 130).
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+        command.main(prog_name="termarcade")
+    except KeyboardInterrupt:
+        # Only reachable in the instants around the group's own handling.
+        _exit_interrupted(signal.SIGINT, None)
+    finally:
+        # Interpreter shutdown can run Python code too; keep ctrl+c quiet there as well.
+        signal.signal(signal.SIGINT, _exit_interrupted)
+    sys.exit(0)  # pragma: no cover - command.main always raises SystemExit
