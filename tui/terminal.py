@@ -343,9 +343,10 @@ class TooSmallScreen(Screen[None]):
     TooSmallScreen { align: center middle; }
     TooSmallScreen > Static { width: 100%; height: auto; text-align: center; }
     """
-    # Keys would act on a screen the player cannot see: swallow help and back here.
+    # Keys would act on a screen the player cannot see: swallow help and back here. No id:
+    # there is nothing to remap (ctrl+q, the app's own binding, still quits).
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1,question_mark,escape,q", "nothing", show=False, id="too_small.ignore"),
+        Binding("f1,question_mark,escape,q", "nothing", show=False),
     ]
 
     def __init__(self, size: Any) -> None:
