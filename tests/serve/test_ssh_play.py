@@ -139,7 +139,11 @@ async def test_the_players_terminal_decides_the_glyphs() -> None:
         async with await connect(port, "vera") as conn:
             console = await open_player(conn, term="linux")
             await open_2048(console)
-            console.press("left", "up", "ctrl+q")
+            console.press("left", "up", "right", "down")
+            await console.wait_for(lambda text: _moves(text) >= 1)
+            console.press("ctrl+q")
+            await console.wait_for("Quit termarcade?")  # a game is in progress
+            console.press("y")
             await asyncio.wait_for(console.closed.wait(), TIMEOUT)
         text = bytes(console.raw).decode("utf-8")
         assert not {char for char in text if not _is_cp437_safe(char)}
