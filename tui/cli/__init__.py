@@ -254,6 +254,14 @@ def _set_store(ctx: click.Context, param: click.Parameter, value: str | None) ->
     return value
 
 
+def _set_ascii(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    """``--ascii``: draw with ASCII only (read by tui.terminal; not imported here, it loads
+    Textual)."""
+    if value:
+        os.environ["TERMARCADE_GLYPHS"] = "ascii"
+    return value
+
+
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     """``--version``: print the version (looked up only now; it costs an import)."""
     if not value or ctx.resilient_parsing:
@@ -303,6 +311,15 @@ def launch_app(*, start_game: str | None = None, level_file: str | None = None,
     expose_value=False,
     is_eager=True,
     help=f"Directory for progress, saves and scores (default: the user data dir; env {ENV_DATA_DIR}).",
+)
+@click.option(
+    "--ascii",
+    is_flag=True,
+    callback=_set_ascii,
+    expose_value=False,
+    is_eager=True,
+    help="Draw with ASCII only, for old terminals (default: chosen from TERM; "
+    "env TERMARCADE_GLYPHS=ascii|cp437|unicode).",
 )
 @click.option(
     "--store",
