@@ -31,9 +31,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.setrecursionlimit(10_000)  # the reference is recursive like the original; terms are shallow
 
-from core.terms import compound, const, positions, var  # noqa: E402
+from core.terms import compound, const, free_vars, positions, to_str, var  # noqa: E402
 from core.termcraft import State, analyze, rewrite_actions  # noqa: E402
 from core.termcraft import engine as _engine  # noqa: E402
+from core.termcraft.actions import moves_of  # noqa: E402
 from core.termcraft.state import instantiate  # noqa: E402
 
 # -- seeded level generator ------------------------------------------------------------------
@@ -224,12 +225,17 @@ def walk_time(term, repeat):
     return best
 
 
+def clear_caches() -> None:
+    """Forget every cached analysis, action list and instantiation (cold timings)."""
+    analyze.cache_clear()
+    moves_of.cache_clear()
+    _engine._ALL.clear()
+    instantiate.cache_clear()
+
+
 def engine_actions(term):
     gc.collect()
-    analyze.cache_clear()
-    _engine._term_actions.cache_clear()
-    _engine._action_set.cache_clear()
-    instantiate.cache_clear()
+    clear_caches()
     t0 = time.process_time()
     an = analyze(term)
     t1 = time.process_time()

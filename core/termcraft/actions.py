@@ -1,0 +1,299 @@
+"""The rewrite actions of a term: counted, listed lazily in engine order, or all at once.
+
+An action is (rule, site, substitution): the rule's left-hand side matches a member of the
+site's equivalence class under that substitution (seed 000 §3.3).  Engine order is rule
+(pre-order of the rules' positions), then site (pre-order), then substitution: by the text
+of the bound terms in variable-name order (ties between texts that agree on their first 64
+characters are broken by where the terms first occur in the term, pre-order).
+
+Everything goes through the classes, never through the actions:
+
+1. **match**: each distinct left-hand side is matched once against the closure's classes
+   (:func:`core.matching.class_matches`), giving per class its distinct substitutions;
+2. **count**: the actions of a rule number ``sum(substitutions(c) * positions(c))`` over
+   the classes ``c`` it matches, where ``positions(c)`` counts the sites holding a member
+   of ``c`` (:func:`core.matching.class_positions`): near-linear in the term, however many
+   actions there are;
+3. **sites**: the sites of the matched classes in pre-order (:func:`core.links.marked_positions`,
+   skipping subtrees without a match);
+4. **emit**: per site, its class's substitutions in order, one action each.
+
+:meth:`RewriteMoves.iterate` is lazy: memory stays bounded by the term, whatever the number
+of actions, and the first action comes after the first rule's matching and walk.  Small
+terms (up to :data:`SHARED_WALK_MAX` positions) share one walk between all rules instead of
+walking once per rule, which is what :meth:`RewriteMoves.all` always does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from typing import Optional
+
+from core.closure import CongruenceClosure
+from core.links import marked_positions
+from core.matching import HeadIndex, Matches, class_matches, class_positions
+from core.search import NO_WATCH, Watch
+from core.terms import Path, Term, short_str
+
+from .analysis import Analysis, TermCache, analyze
+from .state import RewriteAction, Rule, Substitution
+
+__all__ = ["RewriteMoves", "moves_of", "SHARED_WALK_MAX", "TEXT_KEY"]
+
+SHARED_WALK_MAX = 50_000
+"""Terms with at most this many positions list their actions from one shared site table
+(fast, memory linear in the sites); bigger ones walk once per rule (memory linear in the
+depth)."""
+
+TEXT_KEY = 64
+"""Substitutions are ordered by the first this many characters of their terms' text."""
+
+_new_tuple = tuple.__new__  # RewriteAction(...) without the NamedTuple constructor's call
+
+_POLL = 4096
+
+
+class RewriteMoves:
+    """Everything needed to count and list the rewrite actions of one term.
+
+    Parts are computed on first use and kept (the matches of the most recent left-hand
+    side only, so memory stays linear in the term).  Fuel is not considered here.
+
+    Args:
+        term: The current term.
+        analysis: Its analysis.
+    """
+
+    def __init__(self, term: Term, analysis: Analysis):
+        self.term = term
+        self.analysis = analysis
+        self._roots: Optional[list[int]] = None
+        self._heads: Optional[HeadIndex] = None
+        self._positions: Optional[dict[int, int]] = None
+        self._ranks: Optional[dict[int, int]] = None
+        # LHS id -> its matches: all of them for a small term, else only the latest (the
+        # matches of one LHS can be as big as the closure).
+        self._matches: dict[int, Matches] = {}
+
+    # -- parts ------------------------------------------------------------------------------
+    @property
+    def closure(self) -> CongruenceClosure:
+        """The analysis's congruence closure."""
+        return self.analysis.closure
+
+    def roots(self) -> list[int]:
+        """The class root of every closure term, by dense index."""
+        if self._roots is None:
+            self._roots = self.closure.root_indices()
+        return self._roots
+
+    def matches(self, lhs: Term, watch: Watch = NO_WATCH) -> Matches:
+        """Class root -> {substitution: matched member} for a left-hand side (step 1)."""
+        found = self._matches.get(lhs.id)
+        if found is None:
+            if self._heads is None:
+                self._heads = HeadIndex(self.closure, [r.lhs for r in self.analysis.rules],
+                                        watch)
+            found = class_matches(lhs, self.closure, self.roots(), self._heads, watch)
+            if self.term.size > SHARED_WALK_MAX:
+                self._matches.clear()
+            self._matches[lhs.id] = found
+        return found
+
+    def positions(self, watch: Watch = NO_WATCH) -> dict[int, int]:
+        """Class root -> the number of sites holding a member of the class."""
+        if self._positions is None:
+            self._positions = class_positions(self.term, self.closure, self.roots(), watch)
+        return self._positions
+
+    # -- counting ---------------------------------------------------------------------------
+    def rule_count(self, rule: Rule, watch: Watch = NO_WATCH) -> int:
+        """How many actions ``rule`` has (step 2)."""
+        found = self.matches(rule.lhs, watch)
+        if not found:
+            return 0
+        sites = self.positions(watch)
+        return sum(len(subs) * sites.get(root, 0) for root, subs in found.items())
+
+    def count(self, watch: Watch = NO_WATCH) -> int:
+        """How many rewrite actions the term has, without listing them.
+
+        Args:
+            watch: Polled throughout.
+
+        Returns:
+            The number of actions :meth:`iterate` would yield.
+        """
+        rules = sorted(self.analysis.rules, key=lambda r: r.lhs.id)  # equal LHS: one match
+        return sum(self.rule_count(rule, watch) for rule in rules)
+
+    def any(self, watch: Watch = NO_WATCH) -> bool:
+        """Whether the term has a rewrite action (every class member occurs as a site)."""
+        return any(self.matches(rule.lhs, watch) for rule in self.analysis.rules)
+
+    # -- listing ----------------------------------------------------------------------------
+    def iterate(self, start: int = 0, watch: Watch = NO_WATCH,
+                shared_walk_max: int = SHARED_WALK_MAX) -> Iterator[RewriteAction]:
+        """The actions in engine order, lazily, from the ``start``-th (0-based) on.
+
+        Whole rules, then whole sites, before ``start`` are skipped by counting, not by
+        listing.  Parts are computed as the iteration reaches them, so stopping early
+        stops the work.
+
+        Args:
+            start: How many actions to skip.
+            watch: Polled throughout (between actions too).
+            shared_walk_max: Positions up to which all rules share one site walk.
+
+        Yields:
+            :class:`~core.termcraft.state.RewriteAction` values.
+        """
+        table = None
+        new, cls, ordered_of = _new_tuple, RewriteAction, self._ordered
+        for rule in self.analysis.rules:
+            found = self.matches(rule.lhs, watch)
+            if not found:
+                continue
+            if start:
+                n = self.rule_count(rule, watch)
+                if start >= n:
+                    start -= n
+                    continue
+            if table is None and self.term.size <= shared_walk_max:
+                table = _SiteTable(self, watch)
+            sites = table.sites(found) if table is not None else self._walk(found, watch)
+            done = 0
+            for path, root in sites:
+                subs = found[root]
+                if subs.__class__ is not list:  # sorted when first met, then kept sorted
+                    subs = ordered_of(found, root)
+                if start:  # still skipping: whole sites by their number of substitutions
+                    if start >= len(subs):
+                        start -= len(subs)
+                        continue
+                    subs, start = subs[start:], 0
+                for s, m in subs:
+                    yield new(cls, (rule, path, s, m))
+                done += 1
+                if not done % 256:
+                    watch.poll("actions", 0, 0)
+
+    def all(self, watch: Watch = NO_WATCH) -> tuple[RewriteAction, ...]:
+        """Every action in engine order, materialised (for small terms: use
+        :meth:`iterate` or :meth:`count` when the number of actions may be huge)."""
+        return tuple(self.iterate(0, watch, shared_walk_max=max(SHARED_WALK_MAX,
+                                                                self.term.size)))
+
+    # -- helpers ----------------------------------------------------------------------------
+    def marks(self, matched: "set[int] | dict", watch: Watch = NO_WATCH) -> dict[int, object]:
+        """The marks a site walk goes by (see :func:`core.links.marked_positions`): term id
+        -> its class root for the members of the ``matched`` classes, -> None for the terms
+        with such a member below them (one pass, children first)."""
+        terms, roots = self.closure.terms, self.roots()
+        marks: dict[int, object] = {}
+        for i, (t, r) in enumerate(zip(terms, roots)):
+            if r in matched:
+                marks[t.id] = r
+            else:
+                for a in t.args:
+                    if a.id in marks:
+                        marks[t.id] = None
+                        break
+            if not i % _POLL:
+                watch.poll("sites", i, len(terms))
+        return marks
+
+    def _walk(self, found: Matches, watch: Watch) -> Iterator[tuple[Path, int]]:
+        """The sites of the classes in ``found`` in pre-order, walking for this rule only."""
+        poll = lambda: watch.poll("sites", 0, 0)  # noqa: E731 - a hook, not a function
+        for path, _, root in marked_positions(self.term, self.marks(found, watch), poll):
+            yield path, root  # type: ignore[misc]
+
+    def _ordered(self, found: Matches, root: int) -> list[tuple[Substitution, Term]]:
+        """A class's substitutions in engine order (sorted once, then kept in ``found``)."""
+        subs = found[root]
+        if isinstance(subs, list):
+            return subs
+        ordered = list(subs.items())
+        if len(ordered) > 1:
+            ordered.sort(key=self._substitution_key)
+        found[root] = ordered  # type: ignore[assignment]
+        return ordered
+
+    def _substitution_key(self, item: tuple[Substitution, Term]) -> tuple:
+        return tuple([self._text_key(t) for _, t in item[0]])
+
+    def _text_key(self, t: Term) -> tuple[str, int]:
+        """Text order, decided by the first TEXT_KEY characters (O(TEXT_KEY), not O(size)),
+        then by first occurrence for the long texts that agree on those."""
+        text = short_str(t, TEXT_KEY + 1)
+        if len(text) <= TEXT_KEY:
+            return (text, 0)
+        if self._ranks is None:
+            self._ranks = {u.id: rank for rank, u in enumerate(_preorder(self.term), 1)}
+        return (text[:TEXT_KEY], self._ranks[t.id])
+
+
+def _preorder(term: Term) -> Iterator[Term]:
+    """The distinct subterms in the order a pre-order walk first meets them (a subtree
+    already met is not entered again: everything in it was met then)."""
+    seen: set[int] = set()
+    stack = [term]
+    while stack:
+        t = stack.pop()
+        if t.id in seen:
+            continue
+        seen.add(t.id)
+        yield t
+        stack.extend(reversed(t.args))
+
+
+class _SiteTable:
+    """The sites of every class some rule matches, found by one walk (small terms)."""
+
+    def __init__(self, moves: RewriteMoves, watch: Watch):
+        matched: set[int] = set()
+        for rule in moves.analysis.rules:
+            matched.update(moves.matches(rule.lhs, watch))
+        self.paths: list[Path] = []       # every site's path, in pre-order
+        self.roots: list[int] = []        # every site's class root, same order
+        self.by_class: dict[int, list[int]] = {}  # class root -> its sites' orders, ascending
+        by_class, paths, roots = self.by_class, self.paths, self.roots
+        for path, _, root in marked_positions(moves.term, moves.marks(matched, watch)):
+            lst = by_class.get(root)  # type: ignore[arg-type]
+            if lst is None:
+                by_class[root] = [len(paths)]  # type: ignore[index]
+            else:
+                lst.append(len(paths))
+            paths.append(path)
+            roots.append(root)  # type: ignore[arg-type]
+
+    def sites(self, found: Matches) -> Iterator[tuple[Path, int]]:
+        """The sites of the classes in ``found``, in pre-order (C-level iterators)."""
+        if len(found) == 1:  # one class: its sites are already in pre-order
+            orders: list[int] = self.by_class.get(next(iter(found)), [])
+        else:  # several classes: merge their sites back into pre-order (plain ints)
+            by_class = self.by_class
+            orders = sorted([o for root in found for o in by_class.get(root, ())])
+        return zip(map(self.paths.__getitem__, orders), map(self.roots.__getitem__, orders))
+
+
+_MOVES: TermCache[RewriteMoves] = TermCache(16, 1_000_000)
+
+
+def moves_of(term: Term, watch: Watch = NO_WATCH, cache: bool = True) -> RewriteMoves:
+    """The (cached) :class:`RewriteMoves` of ``term``.
+
+    Args:
+        term: The current term.
+        watch: Polled while analysing (may raise ``core.search.Interrupted``).
+        cache: Keep the analysis and the moves for later calls.
+
+    Returns:
+        The moves object (shared between callers).
+    """
+    return _MOVES.cached(term, lambda: RewriteMoves(term, analyze(term, watch, cache)),
+                         lambda m: len(m.closure), cache)
+
+
+moves_of.cache_clear = _MOVES.clear  # type: ignore[attr-defined]
