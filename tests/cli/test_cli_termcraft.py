@@ -298,30 +298,34 @@ def test_batch_deep_term():
 
 
 def test_apply_sequence_wins_in_command_line_order(pack_file):
+    """Moves are 1-based: rewrite 1 is the swap, then (in the new position) rewrite 4 turns
+    the apple blue."""
     result, [state] = run_json(
-        ["apply", pack_file, "-r", "0", "--construct", "4/0=done", "--rewrite", "3", "--json"])
+        ["apply", pack_file, "-r", "1", "--construct", "4/0=done", "--rewrite", "4", "--json"])
     assert result.exit_code == 0, result.stderr
     assert state == {"term": TARGET, "fuel": 0, "budget": 0, "status": "won"}
     # Constructs first, then rewrites, with paths in other spellings.
-    _, [same] = run_json(["apply", pack_file, "-c", "[4,0]=done", "-r", "0", "-r", "3", "--json"])
+    _, [same] = run_json(["apply", pack_file, "-c", "[4,0]=done", "-r", "1", "-r", "4", "--json"])
     assert same == state
-    text = run(["apply", pack_file, "-r", "0"])
+    text = run(["apply", pack_file, "-r", "1"])
     assert text.stdout.splitlines()[1:] == ["fuel:   1", "budget: 1", "status: playing"]
 
 
 def test_apply_illegal_moves_exit_1(pack_file):
-    result = run(["apply", pack_file, "-r", "5"])
+    result = run(["apply", pack_file, "-r", "6"])
     assert result.exit_code == 1
-    assert "move 1 (--rewrite 5) is illegal" in result.stderr and "0 to 4" in result.stderr
+    assert "move 1 (--rewrite 6) is illegal" in result.stderr and "1 to 5" in result.stderr
+    assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1
+    assert run(["apply", pack_file, "-r", "0"]).exit_code == 2  # numbers start at 1
     result = run(["apply", pack_file, "-c", "3=done"])
     assert result.exit_code == 1 and "placeholder" in result.stderr
     result = run(["apply", pack_file, "-c", "4/0=done(x)"])  # Size 2 > budget 1
     assert result.exit_code == 1 and "budget" in result.stderr
     result = run(["apply", pack_file, "-c", "4/0=f(var(X))", "--budget", "5"])
     assert result.exit_code == 1 and "ground" in result.stderr
-    result = run(["apply", pack_file, "-r", "0", "-c", "4/0=done", "-r", "3", "-r", "0"])
+    result = run(["apply", pack_file, "-r", "1", "-c", "4/0=done", "-r", "4", "-r", "1"])
     assert result.exit_code == 1 and "already won" in result.stderr
-    result = run(["apply", "--term", "s(rewrite(a,b),a)", "-r", "0", "-r", "0"])
+    result = run(["apply", "--term", "s(rewrite(a,b),a)", "-r", "1", "-r", "1"])
     assert result.exit_code == 1 and "no fuel" in result.stderr
 
 
@@ -387,7 +391,7 @@ def test_solve_progress_path_runs(pack_file):
     from tui.cli.termcraft import _Cancel, _run_with_progress
 
     level = load_pack_file(pack_file).levels[0]
-    result = _run_with_progress(level, 1, None, None, _Cancel(), True)
+    result = _run_with_progress(level, 1, {}, _Cancel(), True)
     assert result.status == "solved" and len(result.plan) == 3
 
 
