@@ -387,6 +387,11 @@ class CongruenceClosure:
         terms = self.terms
         return tuple(terms[j] for j in sorted(self._members(self._find(i))))
 
+    @property
+    def sizes(self) -> list[int]:
+        """Class sizes by dense index, meaningful at class roots (read-only: do not modify)."""
+        return self._count
+
     def class_size(self, term: Term) -> int:
         """Number of members of ``term``'s class (1 for a term outside the universe)."""
         i = self._index.get(term.id)

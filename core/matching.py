@@ -22,9 +22,10 @@ from typing import Optional
 
 from core.closure import POLL, CongruenceClosure
 from core.search import NO_WATCH, Watch
-from core.terms import VAR, Term, match
+from core.terms import VAR, Term, free_vars, match, substitute, var
 
-__all__ = ["Substitution", "Matches", "HeadIndex", "class_matches", "class_positions"]
+__all__ = ["Substitution", "Matches", "HeadIndex", "class_matches", "class_match_counts",
+           "canonical_pattern", "class_positions"]
 
 Substitution = tuple[tuple[str, Term], ...]
 """A substitution as ``((variable name, term), ...)`` sorted by variable name."""
@@ -140,6 +141,75 @@ def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int
     return found
 
 
+def class_match_counts(pattern: Term, closure: CongruenceClosure, roots: Sequence[int],
+                       heads: HeadIndex, watch: Watch = NO_WATCH) -> dict[int, int]:
+    """How many distinct substitutions ``pattern`` has in each class (no substitution kept).
+
+    Same answer as ``{root: len(subs) for root, subs in class_matches(...).items()}``, with
+    far less allocation: a member alone in its class contributes one substitution if it
+    matches, and only classes with several members keep their keys to de-duplicate them.
+
+    Args:
+        pattern: The pattern.
+        closure: The closure.
+        roots: The class root of every term, by dense index.
+        heads: A head index of ``closure`` built with ``pattern`` among its patterns.
+        watch: Polled every few thousand candidates.
+
+    Returns:
+        Class root -> number of distinct substitutions, for the classes with a match.
+    """
+    terms, sizes = closure.terms, closure.sizes
+    counts: dict[int, int] = {}
+    shared: dict[int, set] = {}  # class root -> keys seen, for classes of several members
+    reader = _argument_reader(pattern)
+    # var(X) or f(var(X), var(Y)) with distinct variables: every candidate matches.
+    always = reader is not None and (pattern.kind == VAR or len(free_vars(pattern)) ==
+                                     len(pattern.args))
+    for step, i in enumerate(heads.candidates(pattern, closure), 1):
+        r = roots[i]
+        if always and sizes[r] == 1:
+            counts[r] = 1
+        else:
+            t = terms[i]
+            key = reader(t) if reader is not None else _general_key(pattern, t)
+            if key is not None:
+                if sizes[r] == 1:
+                    counts[r] = 1
+                else:
+                    seen = shared.setdefault(r, set())
+                    if key not in seen:
+                        seen.add(key)
+                        counts[r] = len(seen)
+        if not step % POLL:
+            watch.poll("match", step, 0)
+    return counts
+
+
+def canonical_pattern(pattern: Term) -> Term:
+    """``pattern`` with its variables renamed ``_0``, ``_1``... in order of first occurrence
+    (pre-order): patterns equal up to renaming get the same term, and the same match counts.
+
+    Args:
+        pattern: A pattern.
+
+    Returns:
+        The renamed pattern (``pattern`` itself when ground).
+    """
+    if pattern.ground:
+        return pattern
+    names: dict[str, Term] = {}
+    stack = [pattern]
+    while stack:  # pre-order, iterative
+        t = stack.pop()
+        if t.kind == VAR:
+            if t.name not in names:
+                names[t.name] = var(f"_{len(names)}")
+        elif not t.ground:
+            stack.extend(reversed(t.args))
+    return substitute(pattern, names)
+
+
 def _general_key(pattern: Term, t: Term) -> Optional[Substitution]:
     sigma = match(pattern, t)
     if sigma is None:
@@ -198,8 +268,9 @@ def class_positions(term: Term, closure: CongruenceClosure, roots: Sequence[int]
     Returns:
         Class root -> number of positions (classes with none are absent).
     """
-    index, kids = closure.index_map, closure.kids
-    occ = [0] * len(closure)
+    terms, index = closure.terms, closure.index_map
+    get = index.__getitem__
+    occ = [0] * len(terms)
     if term.ground:
         occ[index[term.id]] = 1
     else:
@@ -209,15 +280,15 @@ def class_positions(term: Term, closure: CongruenceClosure, roots: Sequence[int]
     for i in range(len(occ) - 1, -1, -1):
         c = occ[i]
         if c:
-            for k in kids[i]:
-                occ[k] += c
+            for a in terms[i].args:
+                occ[get(a.id)] += c
         if not i % POLL:
             watch.poll("positions", len(occ) - i, len(occ))
     counts: dict[int, int] = {}
-    get = counts.get
+    cget = counts.get
     for r, c in zip(roots, occ):
         if c:
-            counts[r] = get(r, 0) + c
+            counts[r] = cget(r, 0) + c
     return counts
 
 

@@ -21,14 +21,16 @@ state with a huge number of successors cannot overrun the time limit either.
 
 from __future__ import annotations
 
+import gc
 import time
 from collections import deque
-from collections.abc import Callable, Hashable, Iterable
+from contextlib import contextmanager
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, Optional, Protocol, TypeVar
 
 __all__ = ["SearchResult", "Visited", "KeyVisited", "ParetoVisited", "Watch", "Interrupted",
-           "NO_WATCH", "bfs"]
+           "NO_WATCH", "bfs", "quiet_gc"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -139,6 +141,27 @@ class Watch:
 
 NO_WATCH = Watch()
 """A watch that never interrupts and reports nothing (the default everywhere)."""
+
+
+@contextmanager
+def quiet_gc() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector around a bulk computation.
+
+    Building a closure over a million terms allocates millions of lists and tuples that all
+    survive; each allocation burst triggers collections that re-scan everything alive, which
+    measured 35-45 % of the time of analysing a 10 MB level.  Reference counting still frees
+    memory as usual; only cycle detection waits until the block ends.  Nested or concurrent
+    uses are harmless (the collector comes back when the outermost user that paused it ends).
+    Not for generators: code run between their yields would run without it.
+    """
+    paused = gc.isenabled()
+    if paused:
+        gc.disable()
+    try:
+        yield
+    finally:
+        if paused:
+            gc.enable()
 
 
 class Visited(Protocol):

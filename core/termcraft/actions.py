@@ -31,8 +31,15 @@ from typing import Optional
 
 from core.closure import CongruenceClosure
 from core.links import marked_positions
-from core.matching import HeadIndex, Matches, class_matches, class_positions
-from core.search import NO_WATCH, Watch
+from core.matching import (
+    HeadIndex,
+    Matches,
+    canonical_pattern,
+    class_match_counts,
+    class_matches,
+    class_positions,
+)
+from core.search import NO_WATCH, Watch, quiet_gc
 from core.terms import Path, Term, short_str
 
 from .analysis import Analysis, TermCache, analyze
@@ -71,6 +78,7 @@ class RewriteMoves:
         self._heads: Optional[HeadIndex] = None
         self._positions: Optional[dict[int, int]] = None
         self._ranks: Optional[dict[int, int]] = None
+        self._count: Optional[int] = None
         # LHS id -> its matches: all of them for a small term, else only the latest (the
         # matches of one LHS can be as big as the closure).
         self._matches: dict[int, Matches] = {}
@@ -91,19 +99,27 @@ class RewriteMoves:
         """Class root -> {substitution: matched member} for a left-hand side (step 1)."""
         found = self._matches.get(lhs.id)
         if found is None:
-            if self._heads is None:
-                self._heads = HeadIndex(self.closure, [r.lhs for r in self.analysis.rules],
-                                        watch)
-            found = class_matches(lhs, self.closure, self.roots(), self._heads, watch)
+            with quiet_gc():
+                found = class_matches(lhs, self.closure, self.roots(), self.heads(watch), watch)
             if self.term.size > SHARED_WALK_MAX:
                 self._matches.clear()
             self._matches[lhs.id] = found
         return found
 
+    def heads(self, watch: Watch = NO_WATCH) -> HeadIndex:
+        """The head index of the closure for the rules' left-hand sides."""
+        if self._heads is None:
+            with quiet_gc():
+                self._heads = HeadIndex(self.closure, [r.lhs for r in self.analysis.rules],
+                                        watch)
+        return self._heads
+
     def positions(self, watch: Watch = NO_WATCH) -> dict[int, int]:
         """Class root -> the number of sites holding a member of the class."""
         if self._positions is None:
-            self._positions = class_positions(self.term, self.closure, self.roots(), watch)
+            with quiet_gc():
+                self._positions = class_positions(self.term, self.closure, self.roots(),
+                                                  watch)
         return self._positions
 
     # -- counting ---------------------------------------------------------------------------
@@ -124,8 +140,21 @@ class RewriteMoves:
         Returns:
             The number of actions :meth:`iterate` would yield.
         """
-        rules = sorted(self.analysis.rules, key=lambda r: r.lhs.id)  # equal LHS: one match
-        return sum(self.rule_count(rule, watch) for rule in rules)
+        if self._count is None:
+            # Left-hand sides equal up to renaming their variables: one match.
+            per_lhs: dict[Term, int] = {}
+            total = 0
+            for rule in self.analysis.rules:
+                lhs = canonical_pattern(rule.lhs)
+                if lhs not in per_lhs:
+                    with quiet_gc():
+                        found = class_match_counts(rule.lhs, self.closure, self.roots(),
+                                                   self.heads(watch), watch)
+                    sites = self.positions(watch) if found else {}
+                    per_lhs[lhs] = sum([n * sites.get(root, 0) for root, n in found.items()])
+                total += per_lhs[lhs]
+            self._count = total  # only once complete (an interrupted count leaves nothing)
+        return self._count
 
     def any(self, watch: Watch = NO_WATCH) -> bool:
         """Whether the term has a rewrite action (every class member occurs as a site)."""
@@ -191,16 +220,17 @@ class RewriteMoves:
         with such a member below them (one pass, children first)."""
         terms, roots = self.closure.terms, self.roots()
         marks: dict[int, object] = {}
-        for i, (t, r) in enumerate(zip(terms, roots)):
-            if r in matched:
-                marks[t.id] = r
-            else:
-                for a in t.args:
-                    if a.id in marks:
-                        marks[t.id] = None
-                        break
-            if not i % _POLL:
-                watch.poll("sites", i, len(terms))
+        with quiet_gc():
+            for i, (t, r) in enumerate(zip(terms, roots)):
+                if r in matched:
+                    marks[t.id] = r
+                else:
+                    for a in t.args:
+                        if a.id in marks:
+                            marks[t.id] = None
+                            break
+                if not i % _POLL:
+                    watch.poll("sites", i, len(terms))
         return marks
 
     def _walk(self, found: Matches, watch: Watch) -> Iterator[tuple[Path, int]]:

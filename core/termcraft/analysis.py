@@ -22,7 +22,7 @@ from typing import Generic, Optional, TypeVar
 
 from core.closure import CongruenceClosure
 from core.links import Link, path_of
-from core.search import NO_WATCH, Watch
+from core.search import NO_WATCH, Watch, quiet_gc
 from core.terms import VAR, Term, format_path, free_vars, short_str
 
 from .state import Axiom, Ignored, Rule
@@ -224,10 +224,15 @@ def analyze(term: Term, watch: Watch = NO_WATCH, cache: bool = True) -> Analysis
                             cache)
 
 
+def _analyze(term: Term, watch: Watch) -> Analysis:
+    with quiet_gc():  # a closure is millions of long-lived objects: see quiet_gc
+        return _build_analysis(term, watch)
+
+
 analyze.cache_clear = _ANALYSES.clear  # type: ignore[attr-defined]  # as with lru_cache
 
 
-def _analyze(term: Term, watch: Watch) -> Analysis:
+def _build_analysis(term: Term, watch: Watch) -> Analysis:
     # The closure's universe is built first (before any union its use lists are exact
     # parent lists), so that the rule/axiom walk can skip the ground subtrees holding no
     # rewrite/equiv node; then the axioms are added, in the same order as before.

@@ -66,7 +66,23 @@ def _misused(t: Term) -> bool:
         (t.name == PLACEHOLDER and t.kind != CONST)
 
 
-def _misused_placeholders(term: Term) -> list[LintIssue]:
+def _may_misuse(term: Term, ground: list[Term]) -> bool:
+    """Whether ``term`` can hold a misused name at all: a cheap test on the names of its
+    compounds and variables (``ground``: its distinct ground subterms), so that big levels
+    without any are not walked."""
+    names = {t.name for t in ground if t.kind == COMPOUND}
+    stack = [term]
+    while stack:  # the non-ground part: variables and the compounds above them
+        t = stack.pop()
+        if not t.ground:
+            names.add(t.name)
+            stack.extend(t.args)
+    return PLACEHOLDER in names or any(name.lower() == "var" for name in names)
+
+
+def _misused_placeholders(term: Term, ground: list[Term]) -> list[LintIssue]:
+    if not _may_misuse(term, ground):
+        return []
     # Only the subtrees holding a misused name are walked (found once per distinct subterm).
     marks = marked_below(distinct_subterms(term), _misused)
     out: list[LintIssue] = []
@@ -115,7 +131,7 @@ def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX
     an = analyze(level.current, watch)
     for ig in an.ignored:
         issues.append(LintIssue("warning", ig.code, ig.message, ig.path))
-    issues.extend(_misused_placeholders(level.current))
+    issues.extend(_misused_placeholders(level.current, an.closure.terms))
     sites = placeholder_sites(level.current)
     if level.budget > 0 and not sites:
         issues.append(LintIssue("warning", "budget-unused",
