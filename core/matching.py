@@ -16,7 +16,7 @@ classes, never an enumeration.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Optional
 
@@ -126,19 +126,39 @@ def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int
     """
     terms = closure.terms
     found: Matches = {}
-    reader = _argument_reader(pattern)
-    for step, i in enumerate(heads.candidates(pattern, closure), 1):
-        t = terms[i]
-        key = reader(t) if reader is not None else _general_key(pattern, t)
-        if key is not None:
-            subs = found.get(roots[i])
-            if subs is None:
-                found[roots[i]] = {key: t}
-            elif key not in subs:
-                subs[key] = t
-        if not step % POLL:
-            watch.poll("match", step, 0)
+    keys_of = _key_reader(pattern)
+    candidates = heads.candidates(pattern, closure)
+    for start in range(0, len(candidates), POLL):  # chunks: the keys are read in bulk
+        chunk = candidates[start:start + POLL]
+        for i, key in zip(chunk, keys_of([terms[i] for i in chunk])):
+            if key is not None:
+                subs = found.get(roots[i])
+                if subs is None:
+                    found[roots[i]] = {key: terms[i]}
+                elif key not in subs:
+                    subs[key] = terms[i]
+        watch.poll("match", start, len(candidates))
     return found
+
+
+def _key_reader(pattern: Term) -> Callable[[list[Term]], list[Optional[Substitution]]]:
+    """A function giving the substitution (or None) of ``pattern`` for each of a list of
+    candidates of its head: list comprehensions for the common shapes (one call per chunk
+    instead of one per candidate), the general matcher otherwise."""
+    if pattern.kind == VAR:
+        only = pattern.name
+        return lambda ts: [((only, t),) for t in ts]
+    reader = _argument_reader(pattern)
+    if reader is None:
+        return lambda ts: [_general_key(pattern, t) for t in ts]
+    names = sorted({a.name for a in pattern.args})
+    if len(names) == 1 and len(pattern.args) == 1:
+        only = names[0]
+        return lambda ts: [((only, t.args[0]),) for t in ts]
+    if len(names) == 2 == len(pattern.args):  # f(var(X), var(Y)), the commonest shape
+        (n0, j0), (n1, j1) = sorted((a.name, j) for j, a in enumerate(pattern.args))
+        return lambda ts: [((n0, t.args[j0]), (n1, t.args[j1])) for t in ts]
+    return lambda ts: [reader(t) for t in ts]
 
 
 def class_match_counts(pattern: Term, closure: CongruenceClosure, roots: Sequence[int],

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, Optional, Protocol, TypeVar
 
 __all__ = ["SearchResult", "Visited", "KeyVisited", "ParetoVisited", "Watch", "Interrupted",
-           "NO_WATCH", "bfs", "quiet_gc"]
+           "NO_WATCH", "bfs", "quiet_gc", "QUIET_GC_FROM"]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -143,9 +143,14 @@ NO_WATCH = Watch()
 """A watch that never interrupts and reports nothing (the default everywhere)."""
 
 
+QUIET_GC_FROM = 100_000
+"""Work (e.g. terms) from which :func:`quiet_gc` pauses the collector: below it, the one
+collection that follows a pause costs more than the pause saves."""
+
+
 @contextmanager
-def quiet_gc() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector around a bulk computation.
+def quiet_gc(work: int = QUIET_GC_FROM) -> Iterator[None]:
+    """Pause Python's cyclic garbage collector around a bulk computation of ``work`` items.
 
     Building a closure over a million terms allocates millions of lists and tuples that all
     survive; each allocation burst triggers collections that re-scan everything alive, which
@@ -153,8 +158,11 @@ def quiet_gc() -> Iterator[None]:
     memory as usual; only cycle detection waits until the block ends.  Nested or concurrent
     uses are harmless (the collector comes back when the outermost user that paused it ends).
     Not for generators: code run between their yields would run without it.
+
+    Args:
+        work: The size of the computation (terms, candidates ...); small ones are not paused.
     """
-    paused = gc.isenabled()
+    paused = work >= QUIET_GC_FROM and gc.isenabled()
     if paused:
         gc.disable()
     try:

@@ -30,7 +30,7 @@ from collections.abc import Iterator, Sequence
 from typing import Optional
 
 from core.closure import CongruenceClosure
-from core.links import marked_positions
+from core.links import collect_marked_positions, marked_positions
 from core.matching import (
     HeadIndex,
     Matches,
@@ -99,7 +99,7 @@ class RewriteMoves:
         """Class root -> {substitution: matched member} for a left-hand side (step 1)."""
         found = self._matches.get(lhs.id)
         if found is None:
-            with quiet_gc():
+            with quiet_gc(len(self.closure)):
                 found = class_matches(lhs, self.closure, self.roots(), self.heads(watch), watch)
             if self.term.size > SHARED_WALK_MAX:
                 self._matches.clear()
@@ -109,7 +109,7 @@ class RewriteMoves:
     def heads(self, watch: Watch = NO_WATCH) -> HeadIndex:
         """The head index of the closure for the rules' left-hand sides."""
         if self._heads is None:
-            with quiet_gc():
+            with quiet_gc(len(self.closure)):
                 self._heads = HeadIndex(self.closure, [r.lhs for r in self.analysis.rules],
                                         watch)
         return self._heads
@@ -117,7 +117,7 @@ class RewriteMoves:
     def positions(self, watch: Watch = NO_WATCH) -> dict[int, int]:
         """Class root -> the number of sites holding a member of the class."""
         if self._positions is None:
-            with quiet_gc():
+            with quiet_gc(len(self.closure)):
                 self._positions = class_positions(self.term, self.closure, self.roots(),
                                                   watch)
         return self._positions
@@ -147,7 +147,7 @@ class RewriteMoves:
             for rule in self.analysis.rules:
                 lhs = canonical_pattern(rule.lhs)
                 if lhs not in per_lhs:
-                    with quiet_gc():
+                    with quiet_gc(len(self.closure)):
                         found = class_match_counts(rule.lhs, self.closure, self.roots(),
                                                    self.heads(watch), watch)
                     sites = self.positions(watch) if found else {}
@@ -167,16 +167,31 @@ class RewriteMoves:
 
         Whole rules, then whole sites, before ``start`` are skipped by counting, not by
         listing.  Parts are computed as the iteration reaches them, so stopping early
-        stops the work.
+        stops the work (at most one site's actions are made ahead).
 
         Args:
             start: How many actions to skip.
-            watch: Polled throughout (between actions too).
+            watch: Polled throughout (between sites too).
             shared_walk_max: Positions up to which all rules share one site walk.
 
         Yields:
             :class:`~core.termcraft.state.RewriteAction` values.
         """
+        for chunk in self._site_chunks(start, watch, shared_walk_max):
+            yield from chunk
+
+    def all(self, watch: Watch = NO_WATCH) -> tuple[RewriteAction, ...]:
+        """Every action in engine order, materialised (for small terms: use
+        :meth:`iterate` or :meth:`count` when the number of actions may be huge)."""
+        out: list[RewriteAction] = []
+        for chunk in self._site_chunks(0, watch, max(SHARED_WALK_MAX, self.term.size), True):
+            out.extend(chunk)
+        return tuple(out)
+
+    def _site_chunks(self, start: int, watch: Watch, shared_walk_max: int,
+                     per_rule: bool = False) -> Iterator[list[RewriteAction]]:
+        """Steps 3 and 4: per rule, its sites in pre-order; per site, its actions as one
+        list (or, with ``per_rule``, per rule: fewer steps when everything is wanted)."""
         table = None
         new, cls, ordered_of = _new_tuple, RewriteAction, self._ordered
         for rule in self.analysis.rules:
@@ -191,7 +206,8 @@ class RewriteMoves:
             if table is None and self.term.size <= shared_walk_max:
                 table = _SiteTable(self, watch)
             sites = table.sites(found) if table is not None else self._walk(found, watch)
-            done = 0
+            chunk: list[RewriteAction] = []
+            add, more = chunk.append, chunk.extend
             for path, root in sites:
                 subs = found[root]
                 if subs.__class__ is not list:  # sorted when first met, then kept sorted
@@ -201,17 +217,17 @@ class RewriteMoves:
                         start -= len(subs)
                         continue
                     subs, start = subs[start:], 0
-                for s, m in subs:
-                    yield new(cls, (rule, path, s, m))
-                done += 1
-                if not done % 256:
+                if len(subs) == 1:  # the usual case: (rule, path) + (sigma, member)
+                    add(new(cls, (rule, path) + subs[0]))
+                else:
+                    more([new(cls, (rule, path) + pair) for pair in subs])
+                if not per_rule:
+                    yield chunk
+                    chunk = []
+                    add, more = chunk.append, chunk.extend
                     watch.poll("actions", 0, 0)
-
-    def all(self, watch: Watch = NO_WATCH) -> tuple[RewriteAction, ...]:
-        """Every action in engine order, materialised (for small terms: use
-        :meth:`iterate` or :meth:`count` when the number of actions may be huge)."""
-        return tuple(self.iterate(0, watch, shared_walk_max=max(SHARED_WALK_MAX,
-                                                                self.term.size)))
+            if chunk:
+                yield chunk
 
     # -- helpers ----------------------------------------------------------------------------
     def marks(self, matched: "set[int] | dict", watch: Watch = NO_WATCH) -> dict[int, object]:
@@ -220,7 +236,7 @@ class RewriteMoves:
         with such a member below them (one pass, children first)."""
         terms, roots = self.closure.terms, self.roots()
         marks: dict[int, object] = {}
-        with quiet_gc():
+        with quiet_gc(len(terms)):
             for i, (t, r) in enumerate(zip(terms, roots)):
                 if r in matched:
                     marks[t.id] = r
@@ -285,18 +301,18 @@ class _SiteTable:
         matched: set[int] = set()
         for rule in moves.analysis.rules:
             matched.update(moves.matches(rule.lhs, watch))
-        self.paths: list[Path] = []       # every site's path, in pre-order
-        self.roots: list[int] = []        # every site's class root, same order
+        poll = lambda: watch.poll("sites", 0, 0)  # noqa: E731 - a hook, not a function
+        # Every site's path and class root, in pre-order (a site's order is its index).
+        self.paths, self.roots = collect_marked_positions(moves.term,
+                                                          moves.marks(matched, watch), poll)
         self.by_class: dict[int, list[int]] = {}  # class root -> its sites' orders, ascending
-        by_class, paths, roots = self.by_class, self.paths, self.roots
-        for path, _, root in marked_positions(moves.term, moves.marks(matched, watch)):
+        by_class = self.by_class
+        for o, root in enumerate(self.roots):
             lst = by_class.get(root)  # type: ignore[arg-type]
             if lst is None:
-                by_class[root] = [len(paths)]  # type: ignore[index]
+                by_class[root] = [o]  # type: ignore[index]
             else:
-                lst.append(len(paths))
-            paths.append(path)
-            roots.append(root)  # type: ignore[arg-type]
+                lst.append(o)
 
     def sites(self, found: Matches) -> Iterator[tuple[Path, int]]:
         """The sites of the classes in ``found``, in pre-order (C-level iterators)."""

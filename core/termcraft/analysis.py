@@ -225,7 +225,7 @@ def analyze(term: Term, watch: Watch = NO_WATCH, cache: bool = True) -> Analysis
 
 
 def _analyze(term: Term, watch: Watch) -> Analysis:
-    with quiet_gc():  # a closure is millions of long-lived objects: see quiet_gc
+    with quiet_gc(term.size):  # a closure is millions of long-lived objects: see quiet_gc
         return _build_analysis(term, watch)
 
 

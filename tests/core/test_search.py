@@ -45,6 +45,8 @@ def test_quiet_gc_pauses_and_restores():
         with quiet_gc():
             raise ValueError
     assert gc.isenabled()
+    with quiet_gc(10):  # small work: not worth the collection that follows a pause
+        assert gc.isenabled()
 
 
 def _slow_successors(n: int, delay: float):

@@ -6,7 +6,14 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.links import TextSplicer, distinct_subterms, marked_below, marked_positions, path_of
+from core.links import (
+    TextSplicer,
+    collect_marked_positions,
+    distinct_subterms,
+    marked_below,
+    marked_positions,
+    path_of,
+)
 from core.terms import compound, const, replace_at, to_str
 from tests.strategies import terms
 
@@ -26,6 +33,8 @@ def test_marked_positions_equal_a_full_walk(term, wanted):
     marks = marked_below(order, lambda t: t.name == wanted, tag="hit")
     got = [(path, t) for path, t, tag in marked_positions(term, marks) if tag == "hit"]
     assert got == [(path, t) for path, t in _positions(term) if t.name == wanted]
+    paths, tags = collect_marked_positions(term, marks)
+    assert list(zip(paths, tags)) == [(path, tag) for path, _, tag in marked_positions(term, marks)]
 
 
 def test_walk_of_a_deep_term_is_linear_and_paths_are_right():
@@ -36,6 +45,7 @@ def test_walk_of_a_deep_term_is_linear_and_paths_are_right():
     marks = marked_below(distinct_subterms(term), lambda t: t.name == "a")
     ((path, t, _),) = list(marked_positions(term, marks))
     assert t is const("a") and path == (1,) + (0,) * 100_000
+    assert collect_marked_positions(term, marks) == ([path], [True])
     assert path_of(None) == () and path_of(((None, 1), 0)) == (1, 0)
 
 
