@@ -12,8 +12,8 @@ Values (:mod:`.state`, :mod:`.level`)
     ``ConstructAction(site, term)``
     ``IllegalMove`` (a ``ValueError`` whose text is a message for the player)
 
-Analysis of a term (:mod:`.analysis`, cached per term)
-    ``analyze(term) -> Analysis`` with ``.rules``, ``.axioms``, ``.ignored``, ``.warnings``,
+Analysis of a term (:mod:`.analysis`, cached per term within a size budget)
+    ``analyze(term, watch=NO_WATCH, cache=True) -> Analysis`` with ``.rules``, ``.axioms``, ``.ignored``, ``.warnings``,
     ``.closure`` (a :class:`core.closure.CongruenceClosure`: ``find``, ``same``,
     ``class_of``, ``classes``); shortcuts ``rules(term)``, ``axioms(term)``,
     ``warnings(term)``, ``equivalence_class(term, subterm)``.
@@ -33,7 +33,14 @@ Designer tools
     ``solve(level_or_state, max_states=..., time_limit=..., should_stop=None, progress=None,
     max_memory=..., watch=None) -> SolveResult(status, plan, explored, reason, elapsed)``
     (:mod:`.solver`);
-    ``lint(level, ...) -> tuple[LintIssue(severity, code, message, path), ...]`` (:mod:`.lint`).
+    ``lint(level, ..., should_stop=None, progress=None) -> tuple[LintIssue(severity, code,
+    message, path), ...]`` (:mod:`.lint`).
+
+For front ends (a worker thread with a progress display and a cancel button):
+    ``watch = Watch(should_stop=event.is_set, progress=lambda stage, done, total: ...)``;
+    ``count_rewrite_actions(state, watch)`` and ``iter_rewrite_actions(state, start, watch)``
+    raise ``Interrupted("cancelled")`` soon after ``event.set()``; a page of a long list is
+    ``islice(iter_rewrite_actions(state, start=offset), page)``; nothing half-built is cached.
 """
 
 from __future__ import annotations

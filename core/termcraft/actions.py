@@ -26,7 +26,7 @@ walking once per rule, which is what :meth:`RewriteMoves.all` always does.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from typing import Optional
 
 from core.closure import CongruenceClosure

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Generic, Optional, TypeVar
 
 from core.closure import CongruenceClosure
-from core.links import Link, path_of
+from core.links import path_of
 from core.search import NO_WATCH, Watch, quiet_gc
 from core.terms import VAR, Term, format_path, free_vars, short_str
 
