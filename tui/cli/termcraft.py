@@ -765,8 +765,7 @@ def solve(level_file: Optional[str], level: Optional[str], term: Optional[str],
                 exit_code = EXIT_NEGATIVE
             _print_solution(number, lvl, result, as_json)
         if cancel():
-            click.echo("interrupted: the search was stopped", err=True)
-            exit_code = EXIT_NEGATIVE
+            fail("interrupted: the search was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
 
 
