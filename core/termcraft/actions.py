@@ -79,6 +79,7 @@ class RewriteMoves:
         self._positions: Optional[dict[int, int]] = None
         self._ranks: Optional[dict[int, int]] = None
         self._count: Optional[int] = None
+        self._rule_counts: dict[int, int] = {}  # LHS id -> its number of actions
         # LHS id -> its matches: all of them for a small term, else only the latest (the
         # matches of one LHS can be as big as the closure).
         self._matches: dict[int, Matches] = {}
@@ -124,12 +125,15 @@ class RewriteMoves:
 
     # -- counting ---------------------------------------------------------------------------
     def rule_count(self, rule: Rule, watch: Watch = NO_WATCH) -> int:
-        """How many actions ``rule`` has (step 2)."""
-        found = self.matches(rule.lhs, watch)
-        if not found:
-            return 0
-        sites = self.positions(watch)
-        return sum(len(subs) * sites.get(root, 0) for root, subs in found.items())
+        """How many actions ``rule`` has (step 2; kept per left-hand side, so that paging
+        through a long list skips earlier rules without matching them again)."""
+        n = self._rule_counts.get(rule.lhs.id)
+        if n is None:
+            found = self.matches(rule.lhs, watch)
+            sites = self.positions(watch) if found else {}
+            n = sum([len(subs) * sites.get(root, 0) for root, subs in found.items()])
+            self._rule_counts[rule.lhs.id] = n
+        return n
 
     def count(self, watch: Watch = NO_WATCH) -> int:
         """How many rewrite actions the term has, without listing them.
@@ -195,14 +199,14 @@ class RewriteMoves:
         table = None
         new, cls, ordered_of = _new_tuple, RewriteAction, self._ordered
         for rule in self.analysis.rules:
-            found = self.matches(rule.lhs, watch)
-            if not found:
-                continue
             if start:
                 n = self.rule_count(rule, watch)
                 if start >= n:
                     start -= n
                     continue
+            found = self.matches(rule.lhs, watch)
+            if not found:
+                continue
             if table is None and self.term.size <= shared_walk_max:
                 table = _SiteTable(self, watch)
             sites = table.sites(found) if table is not None else self._walk(found, watch)
