@@ -17,6 +17,7 @@ classes, never an enumeration.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from operator import itemgetter
 from typing import Optional
 
@@ -129,7 +130,7 @@ def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int
     keys_of = _key_reader(pattern)
     candidates = heads.candidates(pattern, closure)
     for start in range(0, len(candidates), POLL):  # chunks: the keys are read in bulk
-        chunk = candidates[start:start + POLL]
+        chunk = candidates[start:start + POLL] if len(candidates) > POLL else candidates
         for i, key in zip(chunk, keys_of([terms[i] for i in chunk])):
             if key is not None:
                 subs = found.get(roots[i])
@@ -141,6 +142,7 @@ def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int
     return found
 
 
+@lru_cache(maxsize=1024)  # per pattern: rules recur from state to state
 def _key_reader(pattern: Term) -> Callable[[list[Term]], list[Optional[Substitution]]]:
     """A function giving the substitution (or None) of ``pattern`` for each of a list of
     candidates of its head: list comprehensions for the common shapes (one call per chunk
@@ -237,6 +239,7 @@ def _general_key(pattern: Term, t: Term) -> Optional[Substitution]:
     return tuple(sorted(sigma.items(), key=_first))
 
 
+@lru_cache(maxsize=1024)
 def _argument_reader(pattern: Term):
     """For ``var(X)`` or ``f(var(X), var(Y), var(X)...)`` (every argument a variable): a
     function reading the substitution straight off a candidate (None for other patterns).

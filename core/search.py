@@ -24,8 +24,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import deque
-from contextlib import contextmanager
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import Any, Generic, Optional, Protocol, TypeVar
 
@@ -148,8 +147,7 @@ QUIET_GC_FROM = 100_000
 collection that follows a pause costs more than the pause saves."""
 
 
-@contextmanager
-def quiet_gc(work: int = QUIET_GC_FROM) -> Iterator[None]:
+class quiet_gc:  # noqa: N801 - used like a function: ``with quiet_gc(n):``
     """Pause Python's cyclic garbage collector around a bulk computation of ``work`` items.
 
     Building a closure over a million terms allocates millions of lists and tuples that all
@@ -157,18 +155,25 @@ def quiet_gc(work: int = QUIET_GC_FROM) -> Iterator[None]:
     measured 35-45 % of the time of analysing a 10 MB level.  Reference counting still frees
     memory as usual; only cycle detection waits until the block ends.  Nested or concurrent
     uses are harmless (the collector comes back when the outermost user that paused it ends).
-    Not for generators: code run between their yields would run without it.
+    Not for generators: code run between their yields would run without it.  (A class, not
+    a generator-based context manager: it is entered once per rule on small terms too.)
 
     Args:
         work: The size of the computation (terms, candidates ...); small ones are not paused.
     """
-    paused = work >= QUIET_GC_FROM and gc.isenabled()
-    if paused:
-        gc.disable()
-    try:
-        yield
-    finally:
-        if paused:
+
+    __slots__ = ("_paused",)
+
+    def __init__(self, work: int = QUIET_GC_FROM):
+        self._paused = work >= QUIET_GC_FROM
+
+    def __enter__(self) -> None:
+        self._paused = self._paused and gc.isenabled()
+        if self._paused:
+            gc.disable()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._paused:
             gc.enable()
 
 
