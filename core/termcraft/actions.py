@@ -103,7 +103,12 @@ class RewriteMoves:
             with quiet_gc(len(self.closure)):
                 found = class_matches(lhs, self.closure, self.roots(), self.heads(watch), watch)
             if self.term.size > SHARED_WALK_MAX:
-                self._matches.clear()
+                self._matches.clear()  # and each class is sorted when first emitted
+            else:  # small: sort every class now, in one loop (all will be emitted)
+                key = self._substitution_key
+                for root, subs in found.items():
+                    found[root] = sorted(subs.items(), key=key) if len(subs) > 1 \
+                        else list(subs.items())  # type: ignore[assignment]
             self._matches[lhs.id] = found
         return found
 
