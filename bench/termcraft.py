@@ -1,6 +1,8 @@
-"""Benchmark: TermCraft action enumeration (congruence closure + every rewrite action).
+"""Benchmark: TermCraft action enumeration, counting and limits at a million nodes.
 
-Compares, in the same run and on the same seeded states, the engine
+Three sections (``--only old|scale|limits``; all by default):
+
+**old** -- every rewrite action listed (closure + matching), compared in the same run and on the same seeded states, the engine
 (:mod:`core.closure` + :mod:`core.termcraft.engine`) against a reference implementation of
 the seed's algorithm written here: string-keyed terms, the naive repeat-until-no-change
 congruence closure with ``constructor|arity|[childReps]`` signatures, and matching of every
@@ -16,24 +18,49 @@ per node; each reference's time and the ratio reference/engine; and the time per
 plain walk over every position of the term, a linear-time yardstick that shows how much of
 the per-node growth is the machine (caches, allocator) rather than the algorithm.
 
-Usage: python bench/termcraft.py [--sizes 1000,5000,20000] [--cap 120] [--repeat 5]
+**scale** -- issue 12's table: seeded states of ground data over 40 constants and the
+constructors f/1, g/2, pair/2, h/3, k/1, with 30 random rules with variables and N ``equiv``
+axioms (:func:`make_state`).  For each: ``count_rewrite_actions`` (cold, in a fresh
+process: seconds, peak RSS), against, in the same run, today's materialising count
+``len(rewrite_actions(state))`` under a memory cap (``--baseline-gb``) and a time cap
+(``--baseline-cap``); the ratio when both finish; the parse time of the state's text; and,
+for the cases in ``--cli-cases``, the command line end to end (``termcraft actions --term -
+--count``, and the time to the first 100 kB of ``--json``).
+
+**limits** -- the 20,000-wide level under ``solve --time-limit 1`` (command line, wall time
+and peak RSS), and a ~10 MB level (:func:`make_state` with 80 axioms): lint without the
+solver, count, and ``solve --time-limit 1``, each in a fresh process, parsing excluded
+(``--parse`` also times loading its level file).
+
+Peak memory is the process's own peak RSS (Linux VmHWM; the generated or parsed state
+included, as it is in the command line's process).  Times in the scale and limits sections are wall seconds (what
+a user waits for; the machine is shared, so run twice and read ranges).
+
+Usage: python bench/termcraft.py [--only old|scale|limits] [--sizes 1000,5000,20000]
+       [--cap 120] [--repeat 5] [--quick] [--baseline-gb 4] [--baseline-cap 120] [--parse]
 """
 
 from __future__ import annotations
 
 import argparse
 import gc
+import json
+import os
 import random
+import resource
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.setrecursionlimit(10_000)  # the reference is recursive like the original; terms are shallow
 
-from core.terms import compound, const, positions, var  # noqa: E402
+from core.terms import compound, const, free_vars, positions, to_str, var  # noqa: E402
 from core.termcraft import State, analyze, rewrite_actions  # noqa: E402
 from core.termcraft import engine as _engine  # noqa: E402
+from core.termcraft.actions import moves_of  # noqa: E402
 from core.termcraft.state import instantiate  # noqa: E402
 
 # -- seeded level generator ------------------------------------------------------------------
@@ -224,12 +251,17 @@ def walk_time(term, repeat):
     return best
 
 
+def clear_caches() -> None:
+    """Forget every cached analysis, action list and instantiation (cold timings)."""
+    analyze.cache_clear()
+    moves_of.cache_clear()
+    _engine._ALL.clear()
+    instantiate.cache_clear()
+
+
 def engine_actions(term):
     gc.collect()
-    analyze.cache_clear()
-    _engine._term_actions.cache_clear()
-    _engine._action_set.cache_clear()
-    instantiate.cache_clear()
+    clear_caches()
     t0 = time.process_time()
     an = analyze(term)
     t1 = time.process_time()
@@ -251,14 +283,8 @@ def _reference(term, cap, memo, t_engine, mine):
     return f"{t_ref:.2f}", f"{t_ref / t_engine:.0f}x", "agree" if ref == mine else "DISAGREE"
 
 
-def main(argv=None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--sizes", default="1000,5000,20000")
-    ap.add_argument("--cap", type=float, default=120.0, help="seconds per reference run")
-    ap.add_argument("--repeat", type=int, default=5)
-    ap.add_argument("--rules", type=int, default=40)
-    ap.add_argument("--seed", type=int, default=0)
-    args = ap.parse_args(argv)
+def old_section(args) -> None:
+    """The seed-algorithm comparison (every action listed)."""
     print("TermCraft action enumeration (closure + all rewrite actions): engine vs the seed's")
     print("algorithm (reference A: strings recomputed as in the original; B: memoised strings)")
     print(f"{'nodes':>6} {'rules':>5} {'axioms':>6} {'classes':>7} {'actions':>7} "
@@ -277,6 +303,287 @@ def main(argv=None) -> None:
               f"{1e6 * t_engine / term.size:>7.1f} {a_t:>8} {a_r:>7} {b_t:>8} {b_r:>7} "
               f"{1e6 * walk / term.size:>12.2f}  "
               f"A: {a_c}, B: {b_c}", flush=True)
+
+
+# -- scale: issue 12's states ----------------------------------------------------------------
+
+CONSTRUCTORS = (("f", 1), ("g", 2), ("pair", 2), ("h", 3), ("k", 1))
+"""The data constructors of the scale states, with their arities."""
+
+SCALE_CASES = {
+    # name: (data nodes, axioms, axiom sides may be constants)
+    "30k/80": (30_000, 80, False),
+    "300k/80": (300_000, 80, False),
+    "300k/800": (300_000, 800, False),
+    "950k/2500": (950_000, 2_500, False),
+    "31k/160 big class": (31_000, 160, True),
+}
+"""Axiom sides are ground terms of depth 1-2; in the big-class case also constants, which
+joins the 40 constants (and by congruence most terms) into one class.  Past a few hundred
+axioms the depth 1-2 ones collapse the data into a handful of huge classes too."""
+
+TEN_MB = (2_600_000, 80, False)
+"""The ~10 MB level of the limits section (about 9.9 MB of canonical text)."""
+
+
+def make_state(n_data: int, n_axioms: int, const_axioms: bool = False, seed: int = 0,
+               n_rules: int = 30):
+    """``puzzle_state(rules..., axioms..., data(...)...)`` with about ``n_data`` data nodes.
+
+    Args:
+        n_data: Nodes of data to generate (random ground terms of depth 2-8 over 40 constants
+            and :data:`CONSTRUCTORS`, each wrapped in ``data``).
+        n_axioms: ``equiv`` axioms between random ground terms of depth 1-2 (0-2 when
+            ``const_axioms``).
+        const_axioms: Let axiom sides be constants.
+        seed: The random seed.
+        n_rules: Rules whose left-hand sides are depth-2 patterns with variables X, Y, Z and
+            whose right-hand sides use only those variables.
+    """
+    rng = random.Random(seed)
+    consts = [const(f"c{i}") for i in range(40)]
+    variables = [var(name) for name in "XYZ"]
+
+    def ground(depth: int):
+        if depth <= 0 or rng.random() < 0.25:
+            return rng.choice(consts)
+        name, n = rng.choice(CONSTRUCTORS)
+        return compound(name, tuple(ground(depth - 1) for _ in range(n)))
+
+    def pattern(depth: int):
+        if depth <= 0 or rng.random() < 0.45:
+            return rng.choice(variables) if rng.random() < 0.8 else rng.choice(consts)
+        name, n = rng.choice(CONSTRUCTORS)
+        return compound(name, tuple(pattern(depth - 1) for _ in range(n)))
+
+    def rhs(names: list[str], depth: int):
+        if depth <= 0 or rng.random() < 0.4:
+            return var(rng.choice(names)) if names and rng.random() < 0.7 else rng.choice(consts)
+        name, n = rng.choice(CONSTRUCTORS)
+        return compound(name, tuple(rhs(names, depth - 1) for _ in range(n)))
+
+    rules = []
+    while len(rules) < n_rules:
+        lhs = pattern(2)
+        if not lhs.ground and lhs.kind != 1:
+            rules.append(compound("rewrite", (lhs, rhs(sorted(free_vars(lhs)), 2))))
+    low = 0 if const_axioms else 1
+    axioms = [compound("equiv", (ground(rng.randint(low, 2)), ground(rng.randint(low, 2))))
+              for _ in range(n_axioms)]
+    data, total = [], 0
+    while total < n_data:
+        item = compound("data", (ground(rng.randint(2, 8)),))
+        data.append(item)
+        total += item.size
+    return compound("puzzle_state", tuple(rules + axioms + data))
+
+
+def _peak_mb() -> float:
+    """This process's peak RSS in MB.  Linux's VmHWM, not ru_maxrss: a child's ru_maxrss
+    starts at its parent's RSS at the fork (it survives exec), which would count this
+    script's own memory in every worker."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:  # pragma: no cover - not Linux
+        pass
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+_CLI = ("import atexit, os, runpy, sys\n"
+        "def peak():\n"
+        "    for line in open('/proc/self/status'):\n"
+        "        if line.startswith('VmHWM:'):\n"
+        "            os.write(2, ('\\nPEAK_KB ' + line.split()[1] + '\\n').encode())\n"
+        "atexit.register(peak)\n"
+        "sys.argv = ['termarcade'] + sys.argv[1:]\n"
+        "runpy.run_module('tui', run_name='__main__')\n")
+"""Runs the command line as ``python -m tui`` does, and reports its own peak RSS on exit."""
+
+
+def worker(kind: str, case: str) -> dict:
+    """One measurement in this (fresh) process; returns what the parent prints."""
+    from core.termcraft import Level, count_rewrite_actions, lint, solve
+
+    spec = TEN_MB if case == "10MB" else SCALE_CASES[case]
+    term = make_state(*spec)
+    state = State(term, const("goal"), 2, 0)
+    out: dict = {"size": term.size, "state_mb": _peak_mb()}
+    if kind == "materialise":
+        gb = float(os.environ.get("BENCH_BASELINE_GB", "4"))
+        resource.setrlimit(resource.RLIMIT_AS, (int(gb * 2 ** 30), int(gb * 2 ** 30)))
+    gc.collect()
+    started, cpu = time.monotonic(), time.process_time()
+    if kind == "count":
+        out["actions"] = count_rewrite_actions(state)
+    elif kind == "materialise":
+        out["actions"] = len(rewrite_actions(state))
+    elif kind == "lint":
+        out["issues"] = [i.code for i in lint(Level("big", term, const("goal"), 2, 0),
+                                               run_solver=False)]
+    elif kind == "solve":
+        result = solve(state, time_limit=1.0)
+        out["status"] = f"{result.status} ({result.reason})"
+    elif kind == "text":
+        Path(os.environ["BENCH_TEXT"]).write_text(to_str(term) + "\n", encoding="utf-8")
+    out["seconds"] = time.monotonic() - started
+    out["cpu"] = time.process_time() - cpu
+    out["peak_mb"] = _peak_mb()
+    return out
+
+
+def _run_worker(kind: str, case: str, timeout: float, env: dict | None = None) -> dict:
+    """Run :func:`worker` in a fresh interpreter; a crash or timeout is reported as such."""
+    started = time.monotonic()
+    try:
+        done = subprocess.run([sys.executable, __file__, "--worker", kind, case],
+                              capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **(env or {})})
+    except subprocess.TimeoutExpired:
+        return {"failed": f"stopped at {timeout:.0f} s"}
+    if done.returncode != 0:
+        why = "out of memory" if "MemoryError" in done.stderr or done.returncode < 0 else \
+            done.stderr.strip().splitlines()[-1:]
+        return {"failed": f"{why} after {time.monotonic() - started:.0f} s"}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _cli_run(args: list[str], stdin_path: Path, read_bytes: int | None = None) -> dict:
+    """Run ``termarcade termcraft ARGS < stdin_path``; wall time (to ``read_bytes`` of output
+    when given) and the child's peak RSS (from wait4)."""
+    cmd = [sys.executable, "-c", _CLI, "termcraft", *args]
+    root = Path(__file__).resolve().parent.parent
+    with open(stdin_path, "rb") as stdin, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        proc = subprocess.Popen(cmd, cwd=root, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
+        got = proc.stdout.read(read_bytes) if read_bytes else proc.stdout.read()
+        seconds = time.monotonic() - started
+        proc.stdout.close()  # like head -c: the writer gets a broken pipe and ends
+        _, status, usage = os.wait4(proc.pid, 0)
+        err.seek(0)
+        peaks = [line.split()[1] for line in err.read().decode("utf-8", "replace").splitlines()
+                 if line.startswith("PEAK_KB ")]
+    return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime,
+            "peak_mb": int(peaks[-1]) / 1024 if peaks else float("nan"), "bytes": len(got),
+            "out": got[:2000].decode("utf-8", "replace"), "status": status}
+
+
+def _fmt(result: dict) -> str:
+    """``wall s (cpu s), peak MB`` or why it failed."""
+    if "failed" in result:
+        return result["failed"]
+    return f"{result['seconds']:.2f} s ({result['cpu']:.2f} cpu), {result['peak_mb']:.0f} MB"
+
+
+def scale_section(args) -> None:
+    """Issue 12's table: counting vs today's materialising count, same run."""
+    print("\nTermCraft counting at scale (30 rules, 40 constants, f/1 g/2 pair/2 h/3 k/1): "
+          "count_rewrite_actions vs len(rewrite_actions(state)), fresh process each; the "
+          f"materialising count is capped at {args.baseline_gb:g} GB and "
+          f"{args.baseline_cap:g} s; ratio of CPU seconds")
+    print(f"{'case':<18} {'nodes':>9} {'actions':>16} {'count: wall (cpu), peak':>31} "
+          f"{'materialising':>36} {'ratio':>6}")
+    cases = [c for c in SCALE_CASES if not (args.quick and SCALE_CASES[c][0] > 300_000)]
+    env = {"BENCH_BASELINE_GB": str(args.baseline_gb)}
+    for case in cases:
+        mine = _run_worker("count", case, 600)
+        base = _run_worker("materialise", case, args.baseline_cap, env)
+        ratio = f"{base['cpu'] / mine['cpu']:.1f}x" if "failed" not in base and \
+            "failed" not in mine else "-"  # CPU seconds: other load does not distort it
+        print(f"{case:<18} {mine.get('size', 0):>9,} {mine.get('actions', 0):>16,} "
+              f"{_fmt(mine):>31} {_fmt(base):>36} {ratio:>6}", flush=True)
+    print("\nThe command line end to end (parsing included): actions --term - --count, and "
+          "the first 100 kB of --json")
+    for case in [c for c in cases if c in args.cli_cases.split(",")]:
+        _cli_case(case)
+
+
+def _cli_case(case: str) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        text = Path(tmp) / "state.txt"
+        _run_worker("text", case, 600, {"BENCH_TEXT": str(text)})
+        parse = _parse_time(text)
+        count = _cli_run(["actions", "--term", "-", "--count"], text)
+        first = _cli_run(["actions", "--term", "-", "--json"], text, read_bytes=100_000)
+        print(f"  {case:<18} text {text.stat().st_size / 1e6:.1f} MB, parse {parse:.1f} s; "
+              f"--count {_fmt(count)} -> {count['out'].strip()}; first 100 kB of --json "
+              f"{_fmt(first)}", flush=True)
+
+
+def _parse_time(path: Path) -> float:
+    """Seconds the term grammar takes to parse the text (in a fresh process)."""
+    code = ("import sys, time; from grammar.terms import parse_term; t = open(sys.argv[1]).read();"
+            " s = time.monotonic(); parse_term(t); print(time.monotonic() - s)")
+    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
+                          text=True, cwd=Path(__file__).resolve().parent.parent)
+    return float(done.stdout.strip() or "nan")
+
+
+# -- limits: the wide level and a 10 MB level -------------------------------------------------
+
+
+def limits_section(args) -> None:
+    """solve/lint/count on the shapes that used to run away."""
+    print("\nLimits: the 20,000-wide level (data(rewrite(a,b),a,...,a), fuel 3, unreachable "
+          "target) under `solve --time-limit 1`, command line end to end")
+    with tempfile.TemporaryDirectory() as tmp:
+        level = Path(tmp) / "wide.levels"
+        level.write_text('game termcraft\nlevel "Wide" {\n  fuel 3\n  budget 0\n  current '
+                         "data(rewrite(a,b)," + ",".join(["a"] * 20_000) + ")\n  target done"
+                         "\n}\n", encoding="utf-8")
+        for extra in ([], ["--max-memory", "100000"]):
+            got = _cli_run(["solve", "-", "--time-limit", "1", "--json", *extra], level)
+            answer = json.loads(got["out"]) if got["out"].strip() else {}
+            label = "default memory cap" if not extra else "memory cap lifted"
+            print(f"  {label:<20} {_fmt(got)} -> {answer.get('status')} "
+                  f"({answer.get('reason')}, {answer.get('explored')} explored)", flush=True)
+    print("\nLimits: a ~10 MB level (make_state(2.6M nodes, 80 axioms)), parsing excluded, "
+          "fresh process each (the state alone takes the 'state' memory)")
+    for kind in ("lint", "count", "solve"):
+        got = _run_worker(kind, "10MB", 900)
+        what = got.get("issues", got.get("actions", got.get("status", "")))
+        print(f"  {kind:<6} {_fmt(got)} (state {got.get('state_mb', 0):.0f} MB, "
+              f"{got.get('size', 0):,} nodes) -> {what}", flush=True)
+    if args.parse:
+        _ten_mb_parse()
+
+
+def _ten_mb_parse() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        text = Path(tmp) / "state.txt"
+        _run_worker("text", "10MB", 900, {"BENCH_TEXT": str(text)})
+        print(f"  parse  {_parse_time(text):.1f} s for {text.stat().st_size / 1e6:.1f} MB of text "
+              "(grammar.terms.parse_term; a later round)", flush=True)
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--only", choices=("old", "scale", "limits"), default=None)
+    ap.add_argument("--sizes", default="1000,5000,20000")
+    ap.add_argument("--cap", type=float, default=120.0, help="seconds per reference run")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--rules", type=int, default=40)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--quick", action="store_true", help="scale: only the cases up to 300k")
+    ap.add_argument("--baseline-gb", type=float, default=4.0,
+                    help="memory cap of the materialising baseline (GB)")
+    ap.add_argument("--baseline-cap", type=float, default=120.0,
+                    help="time cap of the materialising baseline (s)")
+    ap.add_argument("--cli-cases", default="30k/80,31k/160 big class,950k/2500")
+    ap.add_argument("--parse", action="store_true", help="limits: also parse the 10 MB text")
+    ap.add_argument("--worker", nargs=2, metavar=("KIND", "CASE"), help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        print(json.dumps(worker(*args.worker)))
+        return
+    if args.only in (None, "old"):
+        old_section(args)
+    if args.only in (None, "scale"):
+        scale_section(args)
+    if args.only in (None, "limits"):
+        limits_section(args)
 
 
 if __name__ == "__main__":

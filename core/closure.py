@@ -32,20 +32,25 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from operator import attrgetter
 
+from core.search import NO_WATCH, Watch
 from core.terms import COMPOUND, Term, lookup
 
 __all__ = ["CongruenceClosure", "ground_subterms"]
 
 _by_id = attrgetter("id")
 
+POLL = 4096
+"""Long loops here poll their :class:`~core.search.Watch` once every this many steps."""
 
-def ground_subterms(roots: Iterable[Term]) -> list[Term]:
+
+def ground_subterms(roots: Iterable[Term], watch: Watch = NO_WATCH) -> list[Term]:
     """List the distinct ground subterms of ``roots``, children before parents.
 
     A non-ground node is skipped but its ground descendants are included.
 
     Args:
         roots: The terms to scan.
+        watch: Polled every few thousand steps (may raise ``Interrupted``).
 
     Returns:
         Every distinct ground subterm once, children before parents (by term id).
@@ -55,15 +60,19 @@ def ground_subterms(roots: Iterable[Term]) -> list[Term]:
     seen: set[int] = set()
     found: list[Term] = []
     stack = list(roots)
-    pop, push = stack.pop, stack.extend
+    pop, push, add = stack.pop, stack.extend, seen.add
+    steps = 0
     while stack:
         t = pop()
         if t.id in seen:
             continue
-        seen.add(t.id)
+        add(t.id)
         if t.ground:
             found.append(t)
         push(t.args)
+        steps += 1
+        if not steps % POLL:
+            watch.poll("collect", steps, 0)
     found.sort(key=_by_id)
     return found
 
@@ -78,15 +87,19 @@ class CongruenceClosure:
         terms: Terms whose distinct ground subterms make up the universe.
         equations: Pairs of ground terms to identify; their subterms are added to the
             universe if missing.
+        watch: Polled during the build (it may raise ``Interrupted``: then the closure is
+            unusable and should be dropped).
     """
 
-    __slots__ = ("terms", "_index", "_parent", "_use", "_next", "_count", "_fresh",
+    __slots__ = ("terms", "_index", "_kids", "_parent", "_use", "_next", "_count", "_fresh",
                  "_table", "_pending", "_unions")
 
-    def __init__(self, terms: Iterable[Term] = (), equations: Iterable[tuple[Term, Term]] = ()):
+    def __init__(self, terms: Iterable[Term] = (), equations: Iterable[tuple[Term, Term]] = (),
+                 watch: Watch = NO_WATCH):
         self.terms: list[Term] = []
         """Every term of the universe, by dense index."""
         self._index: dict[int, int] = {}   # term id -> dense index
+        self._kids: list[tuple[int, ...]] | None = None  # dense children, built on demand
         self._parent: list[int] = []       # union-find forest
         self._use: list[list[int] | None] = []  # root -> parents having a child in the class
         self._next: list[int] = []         # circular member lists
@@ -99,21 +112,22 @@ class CongruenceClosure:
         for a, b in equations:
             if not (a.ground and b.ground):
                 raise ValueError("congruence closure only relates ground terms")
-        self.add_all(list(terms) + [t for pair in equations for t in pair])
+        self.add_all(list(terms) + [t for pair in equations for t in pair], watch)
         index = self._index
         for a, b in equations:  # both sides are in the universe now: no add_all per pair
             self._union(index[a.id], index[b.id])
-        self.rebuild()
+        self.rebuild(watch)
 
     # -- building -------------------------------------------------------------------------
-    def add_all(self, roots: Iterable[Term]) -> None:
+    def add_all(self, roots: Iterable[Term], watch: Watch = NO_WATCH) -> None:
         """Add the distinct ground subterms of ``roots`` to the universe.
 
         Args:
             roots: Terms to add (non-ground parts are skipped).
+            watch: Polled every few thousand terms.
         """
         index = self._index
-        new = ground_subterms([r for r in roots if r.id not in index])
+        new = ground_subterms([r for r in roots if r.id not in index], watch)
         if index:
             new = [t for t in new if t.id not in index]
         if not new:
@@ -129,6 +143,8 @@ class CongruenceClosure:
         self._count.extend([1] * (n1 - n0))
         use.extend([[] for _ in range(n0, n1)])
         get = index.__getitem__
+        if self._kids is not None:  # kept up to date once someone asked for it
+            self._kids.extend([tuple([get(a.id) for a in t.args]) for t in new])
         # Children are ground and built before their parent, so they already have an index.
         # A use list belongs to a class root: before any union every term is one.
         owner = get if self._unions == 0 else (lambda tid: self._find(get(tid)))
@@ -137,6 +153,8 @@ class CongruenceClosure:
             for a in t.args:  # a repeated child is listed twice: harmless
                 use[owner(a.id)].append(i)
             i += 1
+            if not i % POLL:
+                watch.poll("closure", i - n0, n1 - n0)
         if self._unions == 0:
             # Before any union the signature table needs no entries: every term is its own
             # root, and the term with signature (name, child roots) is the hash-consed term
@@ -208,29 +226,47 @@ class CongruenceClosure:
         """
         if not (a.ground and b.ground):
             raise ValueError("congruence closure only relates ground terms")
-        self.add_all((a, b))
-        return self._union(self._index[a.id], self._index[b.id])
+        index = self._index
+        if a.id not in index or b.id not in index:
+            self.add_all((a, b))
+        return self._union(index[a.id], index[b.id])
 
-    def rebuild(self) -> None:
-        """Restore congruence: merge terms whose signatures became equal (egg's rebuild)."""
-        pending, table, terms, find = self._pending, self._table, self.terms, self._find
+    def rebuild(self, watch: Watch = NO_WATCH) -> None:
+        """Restore congruence: merge terms whose signatures became equal (egg's rebuild).
+
+        Args:
+            watch: Polled every few thousand re-signatured terms.
+        """
+        pending, table, terms = self._pending, self._table, self.terms
+        parent, find, lookup_sig, union = self._parent, self._find, self._lookup, self._union
         get = self._index.__getitem__
+        steps = 0
         while pending:
             p = pending.pop()
-            t = terms[p]
-            sig = (t.name,) + tuple([find(get(a.id)) for a in t.args])
-            q = self._lookup(sig)
+            # Each child's root: most children point straight at their root (no call).
+            sig = (terms[p].name,) + tuple([r if parent[r := parent[k := get(a.id)]] == r
+                                            else find(k) for a in terms[p].args])
+            q = table.get(sig)
             if q is None:
-                table[sig] = p
-            elif find(q) != find(p):
-                self._union(p, q)
+                q = lookup_sig(sig)
+                if q is None:
+                    table[sig] = p
+                    continue
+            if find(q) != find(p):
+                union(p, q)
+            steps += 1
+            if not steps % POLL:
+                watch.poll("closure", steps, 0)
 
     # -- queries --------------------------------------------------------------------------
     @property
     def kids(self) -> list[tuple[int, ...]]:
-        """Dense child indices of every term, by dense index (computed on each call, O(n))."""
-        get = self._index.__getitem__
-        return [tuple([get(a.id) for a in t.args]) for t in self.terms]
+        """Dense child indices of every term, by dense index (built on first use, then kept
+        up to date; read-only: do not modify)."""
+        if self._kids is None:
+            get = self._index.__getitem__
+            self._kids = [tuple([get(a.id) for a in t.args]) for t in self.terms]
+        return self._kids
 
     def parents(self, term: Term) -> list[int]:
         """Dense indices of the terms having a child in ``term``'s class (may repeat).
@@ -350,6 +386,11 @@ class CongruenceClosure:
             return (term,)
         terms = self.terms
         return tuple(terms[j] for j in sorted(self._members(self._find(i))))
+
+    @property
+    def sizes(self) -> list[int]:
+        """Class sizes by dense index, meaningful at class roots (read-only: do not modify)."""
+        return self._count
 
     def class_size(self, term: Term) -> int:
         """Number of members of ``term``'s class (1 for a term outside the universe)."""

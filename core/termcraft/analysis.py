@@ -15,17 +15,20 @@ ignored is reported as an :class:`~core.termcraft.state.Ignored` warning, never 
 
 from __future__ import annotations
 
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
-from functools import lru_cache
+from typing import Generic, Optional, TypeVar
 
 from core.closure import CongruenceClosure
+from core.links import path_of
+from core.search import NO_WATCH, Watch, quiet_gc
 from core.terms import VAR, Term, format_path, free_vars, short_str
 
-from .links import path_of
 from .state import Axiom, Ignored, Rule
 
 __all__ = ["Analysis", "analyze", "rules", "axioms", "warnings", "equivalence_class",
-           "RULE", "AXIOM", "PLACEHOLDER"]
+           "TermCache", "RULE", "AXIOM", "PLACEHOLDER"]
 
 RULE = "rewrite"
 """Constructor of rules."""
@@ -33,6 +36,68 @@ AXIOM = "equiv"
 """Constructor of axioms."""
 PLACEHOLDER = "placeholder"
 """Name of the constant that marks a construct site."""
+
+
+V = TypeVar("V")
+
+
+class TermCache(Generic[V]):
+    """A least-recently-used cache keyed by term that bounds the total *weight* it holds.
+
+    A count bound alone is not enough: 64 analyses of million-node terms would hold tens of
+    gigabytes.  Each value is weighed when stored (e.g. by the size of its closure) and the
+    oldest entries go until the total fits; a value heavier than the bound is not kept.
+
+    Args:
+        max_entries: Most entries kept.
+        max_weight: Most total weight kept.
+    """
+
+    def __init__(self, max_entries: int, max_weight: int):
+        self.max_entries = max_entries
+        self.max_weight = max_weight
+        self._data: OrderedDict[Term, tuple[V, int]] = OrderedDict()
+        self._weight = 0
+
+    def get(self, term: Term) -> Optional[V]:
+        """The value stored for ``term`` (None when absent); marks it recently used."""
+        hit = self._data.get(term)
+        if hit is None:
+            return None
+        self._data.move_to_end(term)
+        return hit[0]
+
+    def put(self, term: Term, value: V, weight: int) -> None:
+        """Store ``value`` for ``term`` with ``weight``, evicting the oldest entries."""
+        if weight > self.max_weight:
+            return
+        old = self._data.pop(term, None)
+        if old is not None:
+            self._weight -= old[1]
+        self._data[term] = (value, weight)
+        self._weight += weight
+        while len(self._data) > self.max_entries or self._weight > self.max_weight:
+            _, (_, w) = self._data.popitem(last=False)
+            self._weight -= w
+
+    def clear(self) -> None:
+        """Drop every entry."""
+        self._data.clear()
+        self._weight = 0
+
+    def cached(self, term: Term, build: Callable[[], V], weigh: Callable[[V], int],
+               cache: bool = True) -> V:
+        """The value for ``term``: the stored one, or ``build()`` (stored when ``cache``)."""
+        value = self.get(term)
+        if value is None:
+            value = build()
+            if cache:
+                self.put(term, value, weigh(value))
+        return value
+
+
+CACHE_TERMS = 1_000_000
+"""Analyses are cached per term up to this many closure terms in all (and 64 entries)."""
 
 
 def _where(path: tuple[int, ...]) -> str:
@@ -72,14 +137,15 @@ class Analysis:
         return tuple(i.message for i in self.ignored)
 
 
-def _collect(term: Term, inside: set[int]) -> tuple[tuple[Rule, ...], tuple[Axiom, ...],
-                                                   tuple[Ignored, ...]]:
+def _collect(term: Term, inside: set[int], watch: Watch = NO_WATCH
+             ) -> tuple[tuple[Rule, ...], tuple[Axiom, ...], tuple[Ignored, ...]]:
     """Rules, axioms and ignored items of ``term``, in pre-order.
 
     Args:
         term: The current term.
         inside: Ids of the ground subterms that are or contain a ``rewrite``/``equiv`` node
             (a superset is fine): the walk skips every other ground subtree whole.
+        watch: Polled every few thousand nodes.
     """
     found_rules: list[Rule] = []
     found_axioms: list[Axiom] = []
@@ -89,8 +155,12 @@ def _collect(term: Term, inside: set[int]) -> tuple[tuple[Rule, ...], tuple[Axio
     # per node instead of two); the root's entry stands for the link None.
     stack: list[tuple] = [(None, None, term)]
     push, pop = stack.append, stack.pop
+    steps = 0
     while stack:  # pre-order, iterative; paths only for the nodes reported
         entry = pop()
+        steps += 1
+        if not steps % 4096:
+            watch.poll("rules", steps, 0)
         t = entry[2]
         link = entry if entry[1] is not None else None
         args = t.args
@@ -134,27 +204,46 @@ def _collect(term: Term, inside: set[int]) -> tuple[tuple[Rule, ...], tuple[Axio
     return tuple(found_rules), tuple(found_axioms), tuple(ignored)
 
 
-@lru_cache(maxsize=64)
-def analyze(term: Term) -> Analysis:
+_ANALYSES: TermCache[Analysis] = TermCache(64, CACHE_TERMS)
+
+
+def analyze(term: Term, watch: Watch = NO_WATCH, cache: bool = True) -> Analysis:
     """Analyse ``term``: rules, axioms, warnings and the congruence closure (cached).
 
     Args:
         term: The current term.
+        watch: Polled during the analysis (raises ``core.search.Interrupted`` when it
+            says so; nothing is cached then).
+        cache: Keep the analysis for later calls (the solver, which analyses each state
+            once, does not).
 
     Returns:
         The analysis (shared between callers: treat it as read-only).
     """
+    return _ANALYSES.cached(term, lambda: _analyze(term, watch), lambda an: len(an.closure),
+                            cache)
+
+
+def _analyze(term: Term, watch: Watch) -> Analysis:
+    with quiet_gc(term.size):  # a closure is millions of long-lived objects: see quiet_gc
+        return _build_analysis(term, watch)
+
+
+analyze.cache_clear = _ANALYSES.clear  # type: ignore[attr-defined]  # as with lru_cache
+
+
+def _build_analysis(term: Term, watch: Watch) -> Analysis:
     # The closure's universe is built first (before any union its use lists are exact
     # parent lists), so that the rule/axiom walk can skip the ground subtrees holding no
     # rewrite/equiv node; then the axioms are added, in the same order as before.
-    closure = CongruenceClosure([term])
+    closure = CongruenceClosure([term], watch=watch)
     terms = closure.terms
     special = (RULE, AXIOM)
     inside = closure.ancestors([i for i, t in enumerate(terms) if t.name in special])
-    found_rules, found_axioms, ignored = _collect(term, {terms[i].id for i in inside})
+    found_rules, found_axioms, ignored = _collect(term, {terms[i].id for i in inside}, watch)
     for a in found_axioms:
         closure.union(a.left, a.right)
-    closure.rebuild()
+    closure.rebuild(watch)
     return Analysis(term, found_rules, found_axioms, ignored, closure)
 
 

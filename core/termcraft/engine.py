@@ -11,25 +11,34 @@
 * **Win**: the current term is the target.  **Loss**: not won and no valid action left (no
   rewrite action, and no placeholder or no budget).  Win is checked first.
 
-Matching is done once per (rule, equivalence class): candidates are looked up by head
-``(kind, name, arity)``, so a rule only meets terms that can match it, and the tree is then
-walked once to turn matched classes into site paths (skipping subtrees with no match).
+Rewrite actions come in three forms (see :mod:`.actions` for how they are found):
+:func:`count_rewrite_actions` counts them without listing them, :func:`iter_rewrite_actions`
+lists them lazily (memory bounded by the term, whatever their number) and
+:func:`rewrite_actions` materialises them (small states: the TUI's list, tests).  All take a
+:class:`core.search.Watch` for time limits, cancellation and progress.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import lru_cache
-from operator import itemgetter
-from typing import Optional, Sequence
+from itertools import islice
+from typing import Optional
 
-from core.terms import CONST, VAR, Path, Term, match, replace_at, subterm_at, to_str
+from core.links import Link, distinct_subterms, marked_below, marked_positions, path_of
+from core.search import NO_WATCH, Watch
+from core.terms import CONST, Path, Term, lookup, match, replace_at, subterm_at, to_str
 
-from .analysis import PLACEHOLDER, analyze
-from .links import Link, path_of
-from .state import Action, ConstructAction, IllegalMove, RewriteAction, State, Substitution
+from .actions import moves_of
+from .analysis import PLACEHOLDER, TermCache, analyze
+from .state import Action, ConstructAction, IllegalMove, RewriteAction, State
 
 __all__ = [
     "rewrite_actions",
+    "iter_rewrite_actions",
+    "count_rewrite_actions",
+    "nth_rewrite_action",
+    "has_rewrite_action",
     "term_rewrite_actions",
     "placeholder_sites",
     "ground_sites",
@@ -42,14 +51,8 @@ __all__ = [
     "size",
 ]
 
-_first = itemgetter(0)
-
 REWRITE_FUEL = 1
 """Fuel one rewrite costs (seed 000 §2.3)."""
-
-
-def _sigma_text(item: tuple) -> tuple:
-    return tuple((name, to_str(t)) for name, t in item[0])
 
 
 def size(term: Term) -> int:
@@ -76,18 +79,11 @@ def placeholder_sites(term: Term) -> tuple[Path, ...]:
     Returns:
         The construct sites.
     """
-    out: list[Path] = []
-    stack: list[tuple[Link, Term]] = [(None, term)]
-    while stack:
-        link, t = stack.pop()
-        if t.kind == CONST:
-            if t.name == PLACEHOLDER:
-                out.append(path_of(link))
-            continue
-        args = t.args
-        for i in range(len(args) - 1, -1, -1):
-            stack.append(((link, i), args[i]))
-    return tuple(out)
+    mark = lookup(CONST, PLACEHOLDER, ())
+    if mark is None:  # hash-consing: no live term anywhere holds a placeholder
+        return ()
+    marks = marked_below(distinct_subterms(term), lambda t: t is mark)
+    return tuple(path for path, _, _ in marked_positions(term, marks))
 
 
 def ground_sites(term: Term) -> tuple[tuple[Path, Term], ...]:
@@ -111,216 +107,14 @@ def ground_sites(term: Term) -> tuple[tuple[Path, Term], ...]:
     return tuple(out)
 
 
-def _heads(terms: list[Term], lhss: list[Term]) -> dict[tuple[int, str, int], list[int]]:
-    """Dense indices of the terms with each compound head ``(kind, name, arity)`` of ``lhss``.
-
-    Only the heads some pattern needs are indexed (one pass over the universe, a dict
-    probe per term), instead of grouping every term by its head.
-    """
-    by_name: dict[str, list[int]] = {p.name: [] for p in lhss}
-    get = by_name.get
-    for i, t in enumerate(terms):
-        lst = get(t.name)
-        if lst is not None:
-            lst.append(i)
-    heads: dict[tuple[int, str, int], list[int]] = {}
-    for p in lhss:
-        key = (p.kind, p.name, len(p.args))
-        if key not in heads:
-            kind, n = p.kind, len(p.args)
-            heads[key] = [i for i in by_name[p.name]
-                          if terms[i].kind == kind and len(terms[i].args) == n]
-    return heads
-
-
-_EAGER_DEPTH = 32
-"""Paths of non-site positions are built eagerly down to this depth (then from links)."""
-
-_new_tuple = tuple.__new__  # RewriteAction(...) without the NamedTuple constructor's call
-
-
-@lru_cache(maxsize=64)
-def _term_actions(term: Term) -> tuple[RewriteAction, ...]:
-    an = analyze(term)
-    cc = an.closure
-    if not an.rules or not len(cc):
-        return ()
-    terms = cc.terms
-    roots = cc.root_indices()
-    heads = _heads(terms, [r.lhs for r in an.rules if r.lhs.kind != VAR and not r.lhs.ground])
-    every = range(len(terms))
-    # 1. Match each distinct LHS once per class member that can match it: candidates share
-    #    the LHS's head (kind, name, arity) and, for every ground argument of the LHS, have
-    #    that very term (hash-consed) at that argument position.
-    # by_class: class root -> [(substitution, matched member)], once per distinct LHS.
-    per_lhs: dict[int, dict[int, list[tuple[Substitution, Term]]]] = {}
-    per_rule: list[dict[int, list[tuple[Substitution, Term]]]] = []
-    matched_roots: set[int] = set()
-    index = cc.index_map
-    for rule in an.rules:
-        lhs = rule.lhs
-        by_class = per_lhs.get(lhs.id)
-        if by_class is None:
-            if lhs.kind == VAR:
-                candidates: Sequence[int] = every
-            elif lhs.ground:  # a ground pattern matches only itself
-                candidates = (index[lhs.id],) if lhs.id in index else ()
-            else:
-                candidates = heads[(lhs.kind, lhs.name, len(lhs.args))]
-                for j, arg in enumerate(lhs.args):
-                    if not arg.ground or len(candidates) < 8:
-                        continue
-                    if arg.id not in index:  # that argument occurs nowhere: nothing matches
-                        candidates = ()
-                        break
-                    users = cc.parents(arg)
-                    if len(users) < len(candidates):
-                        # Hash-consing: "arg is the j-th child" is an identity test.
-                        name, n = lhs.name, len(lhs.args)
-                        candidates = sorted({i for i in users if len(terms[i].args) == n
-                                             and terms[i].args[j] is arg
-                                             and terms[i].name == name})
-                # A compound argument with variables (h(var(X), f(var(Y)))): keep only the
-                # candidates with that argument's head there, before the general matcher.
-                for j, p in enumerate(lhs.args):
-                    if p.kind != VAR and not p.ground:
-                        name, n = p.name, len(p.args)
-                        candidates = [i for i in candidates if terms[i].args[j].name == name
-                                      and len(terms[i].args[j].args) == n
-                                      and terms[i].args[j].kind == p.kind]
-            by_class = {}
-            # f(var(X), var(Y), var(X)...): all arguments are variables, so a candidate (of
-            # the right head) matches iff the arguments under a repeated variable are the
-            # same term (hash-consed: identity), and the substitution is read off the
-            # arguments (no general matching needed).
-            names = [a.name for a in lhs.args] if lhs.args and all(
-                a.kind == VAR for a in lhs.args) else None
-            if names is not None:
-                first: dict[str, int] = {}
-                for j, name in enumerate(names):
-                    first.setdefault(name, j)
-                arg_order = [first[name] for name in sorted(first)]  # sigma sorted by name
-                var_names = sorted(first)
-                repeats = [(j, first[name]) for j, name in enumerate(names) if first[name] != j]
-                # One variable (f(var(X)), g(var(X),var(X))): build its key directly.
-                one = (var_names[0], arg_order[0]) if len(var_names) == 1 else None
-            for i in candidates:
-                t = terms[i]
-                if names is not None:
-                    args = t.args
-                    if repeats and any(args[j] is not args[f] for j, f in repeats):
-                        continue
-                    if one is not None:
-                        key = ((one[0], args[one[1]]),)
-                    else:
-                        key = tuple(zip(var_names, [args[j] for j in arg_order]))
-                else:
-                    sigma = match(lhs, t)
-                    if sigma is None:
-                        continue
-                    key = tuple(sorted(sigma.items(), key=_first))
-                subs = by_class.get(roots[i])
-                if subs is None:
-                    by_class[roots[i]] = {key: t}
-                elif key not in subs:
-                    subs[key] = t
-            for root, subs in by_class.items():
-                if len(subs) > 1:  # several substitutions: order them by text, not by id
-                    by_class[root] = sorted(subs.items(), key=_sigma_text)
-                else:
-                    by_class[root] = list(subs.items())
-            per_lhs[lhs.id] = by_class
-        per_rule.append(by_class)
-        matched_roots.update(by_class)
-    if not matched_roots:
-        return ()
-    # 2. Which distinct subterms contain a matched class somewhere (children come first in
-    #    the closure's order, so one pass suffices); the tree walk skips the others.
-    #    mark: term id -> its class root when the class matched, else -1 (something below
-    #    matched); absent: nothing in the subtree matched.  Keyed by term id so the walk
-    #    needs no dense-index lookup.
-    mark: dict[int, int] = {}
-    for t, r in zip(terms, roots):
-        if r in matched_roots:
-            mark[t.id] = r
-        else:
-            for a in t.args:
-                if a.id in mark:
-                    mark[t.id] = -1
-                    break
-    # 3. Sites (pre-order paths) whose class matched some rule, grouped by class.  A stack
-    #    entry carries the parent's path when the parent was a site (its path is built
-    #    anyway), so a nested site's path is one C-level tuple concatenation instead of a
-    #    walk up the links.
-    paths: list[Path] = []      # every site's path, in pre-order: the index is its order
-    site_root: list[int] = []   # every site's class root, same order
-    sites: dict[int, list[int]] = {}  # class root -> the orders of its sites, ascending
-    top = mark.get(term.id) if term.ground else -1
-    # Stack entries (parent link, child index, subterm, class root or -1, parent's path or
-    # None) are themselves the links (one tuple per node instead of two); the root's entry
-    # stands for the link None.
-    stack: list[tuple] = [] if top is None else [(None, None, term, top, None)]
-    push, pop = stack.append, stack.pop
-    while stack:
-        entry = pop()
-        _, j, t, root, path = entry
-        link = entry if j is not None else None
-        # This position's path: () at the root; from the parent's path (one C-level tuple
-        # concatenation) when the parent's is known and this is a site or shallow (bounded
-        # cost, so a 100,000-deep term stays linear); else from the links, for sites only.
-        if j is None:
-            path = ()
-        elif path is not None and (root >= 0 or len(path) < _EAGER_DEPTH):
-            path += (j,)
-        elif root >= 0:
-            path = path_of(link)
-        else:
-            path = None
-        if root >= 0:  # a ground position whose class matched: a site
-            lst = sites.get(root)
-            if lst is None:
-                sites[root] = [len(paths)]
-            else:
-                lst.append(len(paths))
-            paths.append(path)
-            site_root.append(root)
-        args = t.args
-        for j in range(len(args) - 1, -1, -1):
-            a = args[j]
-            if a.ground:
-                r = mark.get(a.id)
-                if r is not None:  # skip subtrees without a match
-                    push((link, j, a, r, path))
-            else:
-                push((link, j, a, -1, None))  # never a site, but may hold ground sites
-    # 4. Actions: rule order, then site pre-order, then substitution (by text when several).
-    actions: list[RewriteAction] = []
-    append = actions.append
-    for rule, by_class in zip(an.rules, per_rule):
-        if not by_class:
-            continue
-        if len(by_class) == 1:  # one class: its sites are already in pre-order
-            for root, subs in by_class.items():
-                for o in sites[root]:
-                    site = paths[o]
-                    for s, m in subs:
-                        append(_new_tuple(RewriteAction, (rule, site, s, m)))
-            continue
-        # Several classes: merge their sites back into pre-order (orders are plain ints).
-        for o in sorted([o for root in by_class for o in sites[root]]):
-            site = paths[o]
-            for s, m in by_class[site_root[o]]:
-                append(_new_tuple(RewriteAction, (rule, site, s, m)))
-    return tuple(actions)
-
-
-@lru_cache(maxsize=16)
-def _action_set(term: Term) -> frozenset:
-    return frozenset(_term_actions(term))
+_ALL: TermCache[tuple[RewriteAction, ...]] = TermCache(64, 500_000)
 
 
 def term_rewrite_actions(term: Term) -> tuple[RewriteAction, ...]:
     """Every rewrite action of ``term`` assuming fuel is left (cached per term).
+
+    Materialises them all: for a term that may have millions of actions use
+    :func:`iter_rewrite_actions` or :func:`count_rewrite_actions`.
 
     Args:
         term: The current term.
@@ -328,11 +122,11 @@ def term_rewrite_actions(term: Term) -> tuple[RewriteAction, ...]:
     Returns:
         Actions ordered by rule (pre-order), site (pre-order), then substitution (by text).
     """
-    return _term_actions(term)
+    return _ALL.cached(term, lambda: moves_of(term).all(), lambda acts: len(acts) + 1)
 
 
 def rewrite_actions(state: State) -> tuple[RewriteAction, ...]:
-    """The rewrite actions available in ``state`` (none when fuel is 0).
+    """The rewrite actions available in ``state`` (none when fuel is 0), materialised.
 
     Args:
         state: The game state.
@@ -342,7 +136,108 @@ def rewrite_actions(state: State) -> tuple[RewriteAction, ...]:
     """
     if state.fuel <= 0:
         return ()
-    return _term_actions(state.term)
+    return term_rewrite_actions(state.term)
+
+
+def iter_rewrite_actions(state: State, start: int = 0, watch: Watch = NO_WATCH,
+                         cache: bool = True) -> Iterator[RewriteAction]:
+    """The rewrite actions of ``state`` in engine order, lazily (none when fuel is 0).
+
+    The same actions in the same order as :func:`rewrite_actions`, produced one at a time:
+    memory stays bounded by the term however many there are, and stopping early stops the
+    work.  The term is analysed when the iteration starts (not when this is called).
+
+    Args:
+        state: The game state.
+        start: Skip this many actions first (counted per rule and site, not listed), e.g.
+            to show a page of a long list.
+        watch: Polled throughout, between actions too (raises
+            :class:`core.search.Interrupted` on a time limit or a cancel).
+        cache: Keep the term's analysis for later calls.
+
+    Yields:
+        Rewrite actions.
+    """
+    if state.fuel <= 0:
+        return
+    yield from moves_of(state.term, watch, cache).iterate(start, watch)
+
+
+def count_rewrite_actions(state: State, watch: Watch = NO_WATCH) -> int:
+    """How many rewrite actions ``state`` has (0 when fuel is 0), without listing them.
+
+    Near-linear in the term plus the matching work per class, whatever the count.
+
+    Args:
+        state: The game state.
+        watch: Polled throughout.
+
+    Returns:
+        ``len(rewrite_actions(state))``.
+    """
+    if state.fuel <= 0:
+        return 0
+    return moves_of(state.term, watch).count(watch)
+
+
+def nth_rewrite_action(state: State, n: int, watch: Watch = NO_WATCH) -> RewriteAction:
+    """The ``n``-th (0-based) rewrite action of ``state`` in engine order.
+
+    Args:
+        state: The game state.
+        n: The index.
+        watch: Polled throughout.
+
+    Returns:
+        ``rewrite_actions(state)[n]``, found without listing the actions before it.
+
+    Raises:
+        IndexError: When there is no such action.
+    """
+    if n >= 0:
+        for action in islice(iter_rewrite_actions(state, n, watch), 1):
+            return action
+    raise IndexError(f"there is no rewrite action {n}")
+
+
+def has_rewrite_action(state: State, watch: Watch = NO_WATCH) -> bool:
+    """Whether ``state`` has any rewrite action (cheaper than counting or listing).
+
+    Args:
+        state: The game state.
+        watch: Polled throughout.
+
+    Returns:
+        True when fuel is left and some rule matches somewhere.
+    """
+    return state.fuel > 0 and moves_of(state.term, watch).any(watch)
+
+
+def is_available(state: State, action: RewriteAction) -> bool:
+    """Whether ``action`` is one of the rewrite actions of ``state`` (fuel not considered).
+
+    Checked directly (the rule is a valid rule of the term, the site holds a ground subterm
+    equivalent to the matched member, which the rule's LHS matches under exactly that
+    substitution), in time linear in the site's depth, not in the number of actions.
+
+    Args:
+        state: The game state.
+        action: A rewrite action.
+
+    Returns:
+        True when playing it is legal apart from fuel and the win.
+    """
+    an = analyze(state.term)
+    if action.rule not in an.rules:
+        return False
+    try:
+        here = subterm_at(state.term, tuple(action.site))
+    except (IndexError, TypeError):
+        return False
+    if not here.ground or not an.closure.same(here, action.matched):
+        return False
+    sigma = match(action.rule.lhs, action.matched)
+    return sigma is not None and tuple(sorted(sigma.items())) == tuple(action.sigma)
 
 
 def can_construct(state: State) -> bool:
@@ -453,12 +348,12 @@ def apply(state: State, action: Action) -> State:
     """
     if isinstance(action, ConstructAction):
         return construct(state, action.site, action.term)
-    if not isinstance(action, RewriteAction):
+    if not isinstance(action, RewriteAction) or not isinstance(action.sigma, tuple):
         raise IllegalMove("unknown action")
     ensure_not_won(state)
     if state.fuel <= 0:
         raise IllegalMove("no fuel left: rewrites are not possible")
-    if action not in _action_set(state.term):
+    if not is_available(state, action):
         raise IllegalMove(f"the rewrite {action} is not available in this position")
     return next_state(state, action)
 
@@ -475,7 +370,7 @@ def status(state: State) -> str:
     """
     if state.term is state.target:
         return "won"
-    if can_construct(state) or rewrite_actions(state):
+    if can_construct(state) or has_rewrite_action(state):
         return "playing"
     return "lost"
 

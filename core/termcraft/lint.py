@@ -21,13 +21,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
+from collections.abc import Callable
+
+from core.links import distinct_subterms, marked_below, marked_positions
+from core.search import Watch
 from core.terms import COMPOUND, CONST, Path, Term, format_path
 
 from .analysis import PLACEHOLDER, analyze
-from .engine import placeholder_sites, status
+from .engine import can_construct, has_rewrite_action, placeholder_sites
 from .level import Level
-from .links import Link, path_of
-from .solver import DEFAULT_MAX_STATES, solve
+from .solver import DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, solve
 from .state import State
 
 __all__ = ["LintIssue", "lint"]
@@ -57,25 +60,42 @@ class LintIssue:
     """Position in the current term, if any."""
 
 
-def _misused_placeholders(term: Term) -> list[LintIssue]:
+def _misused(t: Term) -> bool:
+    """A compound named var (any case), or a placeholder that is not a constant."""
+    return (t.kind == COMPOUND and t.name.lower() == "var") or \
+        (t.name == PLACEHOLDER and t.kind != CONST)
+
+
+def _may_misuse(term: Term, ground: list[Term]) -> bool:
+    """Whether ``term`` can hold a misused name at all: a cheap test on the names of its
+    compounds and variables (``ground``: its distinct ground subterms), so that big levels
+    without any are not walked."""
+    names = {t.name for t in ground if t.kind == COMPOUND}
+    stack = [term]
+    while stack:  # the non-ground part: variables and the compounds above them
+        t = stack.pop()
+        if not t.ground:
+            names.add(t.name)
+            stack.extend(t.args)
+    return PLACEHOLDER in names or any(name.lower() == "var" for name in names)
+
+
+def _misused_placeholders(term: Term, ground: list[Term]) -> list[LintIssue]:
+    if not _may_misuse(term, ground):
+        return []
+    # Only the subtrees holding a misused name are walked (found once per distinct subterm).
+    marks = marked_below(distinct_subterms(term), _misused)
     out: list[LintIssue] = []
-    stack: list[tuple[Link, Term]] = [(None, term)]
-    while stack:
-        link, t = stack.pop()
-        args = t.args
-        for i in range(len(args) - 1, -1, -1):
-            stack.append(((link, i), args[i]))
+    for path, t, _ in marked_positions(term, marks):
+        where = format_path(path)
         if t.kind == COMPOUND and t.name.lower() == "var":
             # var(f(x)) is a compound named var, but once a rewrite turns it into
             # var(x) its canonical text reads back as the variable x.
-            path = path_of(link)
             out.append(LintIssue("warning", "var-compound",
-                f"at {'/'.join(map(str, path)) or 'root'}: a compound named {t.name} prints like "
+                f"at {where}: a compound named {t.name} prints like "
                 "a variable when its argument is a bare identifier; use another name", path))
         if t.name != PLACEHOLDER or t.kind == CONST:
             continue
-        path = path_of(link)
-        where = format_path(path)
         if t.kind == COMPOUND:
             out.append(LintIssue("warning", "placeholder-compound",
                 f"at {where}: placeholder(...) is a compound, not a construct site; "
@@ -88,23 +108,30 @@ def _misused_placeholders(term: Term) -> list[LintIssue]:
 
 
 def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX_STATES,
-         time_limit: Optional[float] = 5.0) -> tuple[LintIssue, ...]:
+         time_limit: Optional[float] = 5.0, max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
+         should_stop: Optional[Callable[[], bool]] = None,
+         progress: Optional[Callable[[str, int, int], None]] = None) -> tuple[LintIssue, ...]:
     """Check a level and report issues, most serious first.
 
     Args:
         level: The level.
         run_solver: Also run the solver (unsolvable / par checks).
         max_states: Solver state limit.
-        time_limit: Solver time limit in seconds.
+        time_limit: Solver time limit in seconds (the checks before it have none).
+        max_memory: Solver memory limit in bytes (estimated, see ``solver.state_bytes``).
+        should_stop: Polled throughout; returning True stops the solver (a
+            ``solver-unknown`` issue) or, before it, raises ``core.search.Interrupted``.
+        progress: Called as ``progress(stage, done, total)`` while the level is analysed.
 
     Returns:
         The issues, errors first, then warnings, then infos (stable within a severity).
     """
     issues: list[LintIssue] = []
-    an = analyze(level.current)
+    watch = Watch(None, should_stop, progress)
+    an = analyze(level.current, watch)
     for ig in an.ignored:
         issues.append(LintIssue("warning", ig.code, ig.message, ig.path))
-    issues.extend(_misused_placeholders(level.current))
+    issues.extend(_misused_placeholders(level.current, an.closure.terms))
     sites = placeholder_sites(level.current)
     if level.budget > 0 and not sites:
         issues.append(LintIssue("warning", "budget-unused",
@@ -116,15 +143,15 @@ def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX
         issues.append(LintIssue("warning", "fuel-unused",
             f"fuel is {level.fuel} but the current term has no valid rewrite rule"))
     start = State.from_level(level)
-    state_status = status(start)
-    if state_status == "won":
+    if start.term is start.target:
         issues.append(LintIssue("error", "already-won",
             "the current term already equals the target: the level is won before any move"))
-    elif state_status == "lost":
+    elif not can_construct(start) and not has_rewrite_action(start, watch):
         issues.append(LintIssue("error", "no-actions",
             "no valid action at the start: the level is lost before any move"))
     elif run_solver:
-        result = solve(level, max_states=max_states, time_limit=time_limit)
+        result = solve(level, max_states=max_states, time_limit=time_limit,
+                       should_stop=should_stop, max_memory=max_memory)
         if result.status == "unsolvable":
             issues.append(LintIssue("error", "unsolvable",
                 f"no plan reaches the target (searched {result.explored} states; constructs "

@@ -11,9 +11,12 @@ Moves searched:
   real, legal plans.
 
 Every move spends fuel or budget, so the state space is finite and the search always ends;
-limits (states, seconds) make it end sooner with ``"unknown"``.  A state is dropped when the
-same term was already reached with at least as much fuel and budget (more resources never
-hurt, so plans stay shortest).
+limits make it end sooner with ``"unknown"``: a number of states, an estimate of the memory
+the kept states take (a successor of a wide or deep term costs more than one of a small
+term: see :func:`state_bytes`), and a time limit that holds whatever the state's shape (the
+clock is checked while a state is analysed and between its successors, which are produced
+lazily).  A state is dropped when the same term was already reached with at least as much
+fuel and budget (more resources never hurt, so plans stay shortest).
 """
 
 from __future__ import annotations
@@ -24,19 +27,29 @@ from functools import lru_cache
 from typing import Optional, Union
 
 from core.closure import ground_subterms
-from core.search import ParetoVisited, bfs
+from core.search import NO_WATCH, ParetoVisited, Watch, bfs
 from core.terms import Term, to_str
 
-from .engine import apply, next_state, placeholder_sites, rewrite_actions
+from .engine import apply, iter_rewrite_actions, next_state, placeholder_sites
 from .level import Level
-from .state import Action, ConstructAction, State
+from .state import Action, ConstructAction, RewriteAction, State
 
-__all__ = ["SolveResult", "solve", "replay", "construct_candidates", "successors"]
+__all__ = ["SolveResult", "solve", "replay", "construct_candidates", "successors",
+           "state_bytes", "DEFAULT_MAX_STATES", "DEFAULT_TIME_LIMIT", "DEFAULT_MAX_MEMORY"]
 
 DEFAULT_MAX_STATES = 200_000
 """Default bound on the number of states the solver keeps."""
 DEFAULT_TIME_LIMIT = 10.0
 """Default bound on the solver's running time, in seconds."""
+DEFAULT_MAX_MEMORY = 256 * 1024 * 1024
+"""Default bound on the estimated memory of the kept states, in bytes (see state_bytes)."""
+
+NODE_BYTES = 200
+"""Estimated bytes of one new hash-consed term node (object, intern-table entry, key)."""
+SLOT_BYTES = 8
+"""Bytes of one child slot of a new node."""
+STATE_BYTES = 400
+"""Estimated bytes of the bookkeeping for one kept state (state, queue and visited entries)."""
 
 
 @dataclass(frozen=True)
@@ -86,16 +99,18 @@ def _target_subterms(target: Term) -> tuple[Term, ...]:
     return tuple(found)
 
 
-def successors(state: State) -> Iterator[tuple[Action, State]]:
-    """Every move the solver considers from ``state`` with the state it leads to.
+def successors(state: State, watch: Watch = NO_WATCH) -> Iterator[tuple[Action, State]]:
+    """Every move the solver considers from ``state`` with the state it leads to, lazily.
 
     Args:
         state: A game state.
+        watch: Polled while the state is analysed and between its actions.
 
     Yields:
         ``(action, next_state)`` pairs: rewrites first, then target-subterm constructs.
     """
-    for action in rewrite_actions(state):
+    # Each state is expanded once: its analysis is not worth caching.
+    for action in iter_rewrite_actions(state, watch=watch, cache=False):
         yield action, next_state(state, action)
     if state.budget > 0:
         sites = placeholder_sites(state.term)
@@ -106,24 +121,55 @@ def successors(state: State) -> Iterator[tuple[Action, State]]:
                     yield action, next_state(state, action)
 
 
+def state_bytes(action: Action, state: State) -> int:
+    """Estimated memory a kept successor costs: its new nodes and its bookkeeping.
+
+    A move rebuilds the nodes on the path to its site (each with all its child slots: a
+    successor of a 20,000-wide root costs 160 kB) and adds the nodes of what it puts there
+    (at most its Size; shared ones are counted anyway).
+
+    Args:
+        action: The move that led to ``state``.
+        state: The successor.
+
+    Returns:
+        Bytes, roughly.
+    """
+    new = action.replacement if isinstance(action, RewriteAction) else action.term
+    total = STATE_BYTES + NODE_BYTES * new.size
+    t = state.term
+    for i in action.site:
+        total += NODE_BYTES + SLOT_BYTES * len(t.args)
+        t = t.args[i]
+    return total
+
+
 def solve(
     level_or_state: Union[Level, State],
     max_states: int = DEFAULT_MAX_STATES,
     time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
     should_stop: Optional[Callable[[], bool]] = None,
     progress: Optional[Callable[[int, int], None]] = None,
+    max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
+    watch: Optional[Watch] = None,
 ) -> SolveResult:
     """Find a shortest plan (fewest moves) from a level's start or from a state.
 
     Constructs are limited to ground subterms of the target that fit the budget (see the
-    module docstring), so ``"unsolvable"`` is relative to that restriction.
+    module docstring), so ``"unsolvable"`` is relative to that restriction.  The time
+    limit and cancellation are honoured within milliseconds whatever the states look like.
 
     Args:
         level_or_state: A level (its initial state is used) or a state.
         max_states: Give up with ``"unknown"`` after keeping this many states.
         time_limit: Give up with ``"unknown"`` after this many seconds (None: no limit).
-        should_stop: Polled regularly; returning True cancels (status ``"unknown"``).
+        should_stop: Polled very often (keep it cheap); returning True cancels (status
+            ``"unknown"``, reason ``"cancelled"``).
         progress: Called as ``progress(explored, frontier_size)`` now and then.
+        max_memory: Give up with ``"unknown"`` once the kept states are estimated to take
+            more than this many bytes (:func:`state_bytes`; None: no limit).
+        watch: Use this watch (its deadline, cancel test and stage progress) instead of
+            ``time_limit`` and ``should_stop``.
 
     Returns:
         The :class:`SolveResult`.
@@ -131,15 +177,18 @@ def solve(
     start = State.from_level(level_or_state) if isinstance(level_or_state, Level) \
         else level_or_state
     target = start.target
+    if watch is None:
+        watch = Watch(time_limit, should_stop)
     found = bfs(
         start,
-        successors,
+        lambda s: successors(s, watch),
         lambda s: s.term is target,
         visited=ParetoVisited(lambda s: s.term, lambda s: (s.fuel, s.budget)),
         max_states=max_states,
-        time_limit=time_limit,
-        should_stop=should_stop,
         progress=progress,
+        watch=watch,
+        weight=state_bytes,
+        max_weight=max_memory,
     )
     if found.status == "solved":
         return SolveResult("solved", found.plan, found.explored, "", found.elapsed)

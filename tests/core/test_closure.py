@@ -157,3 +157,94 @@ def test_deep_term_no_recursion_error():
     cc = CongruenceClosure([t], [(compound("s", (const("a"),)), const("a"))])
     assert len(cc.classes()) == 1
     assert cc.class_size(t) == 100_001
+
+
+# -- matching per class and positions per class (core.matching) --------------------------------
+
+from core.matching import (  # noqa: E402 - sections of this file test neighbouring modules
+    HeadIndex,
+    canonical_pattern,
+    class_match_counts,
+    class_matches,
+    class_positions,
+)
+from core.search import Interrupted, Watch  # noqa: E402
+from core.terms import match, substitute  # noqa: E402
+
+patterns = st.recursive(
+    st.one_of(leaves, st.sampled_from(["X", "Y"]).map(var)), _extend, max_leaves=4)
+
+
+def _naive_matches(pattern, universe, label):
+    """Naive class label -> set of distinct substitutions (sorted text items), every member
+    of the naive closure tried."""
+    out: dict = {}
+    for text, t in universe.items():
+        sigma = match(pattern, t)  # core's matcher is tested against a naive one in test_terms
+        if sigma is not None:
+            key = tuple(sorted((n, _text(v)) for n, v in sigma.items()))
+            out.setdefault(label[text], set()).add(key)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(roots=st.lists(ground_terms, min_size=1, max_size=4),
+       pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=3),
+       pattern=patterns)
+def test_class_matches_equal_every_member_tried(roots, pairs, pattern):
+    cc = CongruenceClosure(roots, pairs)
+    universe, label = naive_closure(roots, pairs)
+    roots_ = cc.root_indices()
+    heads = HeadIndex(cc, [pattern])
+    found = class_matches(pattern, cc, roots_, heads)
+    got = {label[_text(cc.terms[r])]: {tuple(sorted((n, _text(v)) for n, v in key))
+                                       for key in subs} for r, subs in found.items()}
+    assert got == _naive_matches(pattern, universe, label)
+    for subs in found.values():
+        for key, member in subs.items():  # the member kept really gives that substitution
+            assert substitute(pattern, dict(key)) is member
+    counts = class_match_counts(pattern, cc, roots_, heads)
+    assert counts == {r: len(subs) for r, subs in found.items()}
+    renamed = canonical_pattern(pattern)
+    assert class_match_counts(renamed, cc, roots_, HeadIndex(cc, [renamed])) == counts
+
+
+def _naive_positions(term, label):
+    """Naive class label -> how many positions of ``term`` hold a member (a full walk)."""
+    out: dict = {}
+
+    def walk(t):
+        if t.ground:
+            key = label[_text(t)]
+            out[key] = out.get(key, 0) + 1
+        for a in t.args:
+            walk(a)
+
+    walk(term)
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(term=any_terms, pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=3))
+def test_class_positions_equal_a_walk(term, pairs):
+    cc = CongruenceClosure([term], pairs)
+    _, label = naive_closure([term], pairs)
+    counts = class_positions(term, cc, cc.root_indices())
+    got = {label[_text(cc.terms[r])]: n for r, n in counts.items()}
+    assert got == _naive_positions(term, label)
+
+
+def test_canonical_pattern_renames_in_order_of_first_occurrence():
+    pattern = compound("f", (var("Y"), compound("g", (var("X"), var("Y")))))
+    assert _text(canonical_pattern(pattern)) == "f(var(_0),g(var(_1),var(_0)))"
+    assert canonical_pattern(const("a")) is const("a")
+
+
+def test_closure_build_polls_its_watch():
+    term = compound("s", tuple(compound("f", (const(f"p{i}"),)) for i in range(20_000)))
+    try:
+        CongruenceClosure([term], watch=Watch(should_stop=lambda: True))
+    except Interrupted as stop:
+        assert stop.reason == "cancelled"
+    else:  # pragma: no cover - the assertion explains
+        raise AssertionError("the build did not poll its watch")

@@ -191,3 +191,50 @@ def test_pareto_visited_drops_dominated_states():
     assert v.add(("u", 0, 0))
     k = KeyVisited(lambda s: s % 3)
     assert k.add(1) and not k.add(4) and k.add(5)
+
+
+# -- limits that hold whatever the state's shape (behavioural bounds, not speed) ---------------
+
+
+def _wide_level(width: int) -> Level:
+    """data(rewrite(a,b), a, a, ..., a): ``width`` + 1 sites, each successor a new wide term."""
+    a = const("a")
+    return Level("wide", compound("data", (p("rewrite(a,b)"),) + (a,) * width), p("done"),
+                 fuel=3, budget=0)
+
+
+def test_time_limit_holds_on_a_wide_level():
+    import time
+
+    from core.termcraft.solver import state_bytes
+
+    level = _wide_level(20_000)
+    started = time.monotonic()
+    result = solve(level, time_limit=0.5, max_memory=None)
+    assert result.status == "unknown" and result.reason == "limit"
+    assert time.monotonic() - started < 0.5 + 2.5  # a generous margin: the machine is shared
+    # What one successor of it is estimated to cost: at least its 20,001 child slots.
+    start = State.from_level(level)
+    action = next(iter(rewrite_actions(start)))
+    assert state_bytes(action, apply(start, action)) >= 8 * 20_001
+
+
+def test_memory_limit_counts_state_size():
+    level = _wide_level(2_000)
+    small = solve(level, max_memory=2_000 * 8 * 50, time_limit=None)
+    assert small.status == "unknown" and small.reason == "limit"
+    assert small.explored <= 2  # about fifty wide successors fit, far fewer than 2,001
+    assert solve(Level("x", p("s(rewrite(a,b),a)"), p("s(rewrite(a,b),b)"), 1, 0),
+                 max_memory=10_000).status == "solved"  # small states fit easily
+
+
+def test_cancel_inside_the_expansion_of_a_wide_state():
+    calls = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) > 100
+
+    result = solve(_wide_level(20_000), should_stop=stop, time_limit=None, max_memory=None)
+    assert result.status == "unknown" and result.reason == "cancelled"
+    assert result.explored == 1  # stopped while producing the first state's successors

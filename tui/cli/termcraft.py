@@ -2,45 +2,64 @@
 
 Sub-commands (see the README "Command line" section for every JSON shape):
 
-``actions``  the moves available in a position (rewrites, placeholders, warnings);
-             ``--term -`` reads one term per line from stdin (batch mode).
-``apply``    play a sequence of moves (``--rewrite INDEX``, ``--construct PATH=TERM``)
+``actions``  the moves available in a position (rewrites, placeholders, warnings), counted
+             (``--count``), streamed as they are found (``--json``, ``--jsonl``) or as a
+             table; ``--term -`` reads one term per line from stdin (batch mode).
+``apply``    play a sequence of moves (``--rewrite N``, 1-based; ``--construct PATH=TERM``)
              and print the resulting state.
 ``solve``    run the level designer's solver on one level or on every level of a pack.
 ``lint``     report the level linter's issues.
 
-A position comes either from a level file (``LEVEL_FILE`` with ``--level N``, 1-based, or a
-level title; ``-`` reads the file from stdin) or from a term given directly
-(``--term TERM``, with ``--fuel`` default 1, ``--budget`` default 0 and an optional
-``--target``; without a target no position counts as won).
+Every command takes a position the same way (:func:`_position_options`): a level file
+(``LEVEL_FILE`` with ``--level N``, 1-based, or a level title; ``-`` reads the file from
+stdin) or a term given directly (``--term TERM``, with ``--fuel`` default 1, ``--budget``
+default 0 and an optional ``--target``; without a target no position counts as won).
+
+Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
+of ``rewrites`` is move N.  Nothing materialises every action: counts come from the engine's
+counting form and listings from its lazy iterator, written out as they are found (one flush
+per action), so memory stays bounded by the position and ``| head`` ends the process at once.
 
 Exit status: 0 success, 1 a negative answer (illegal move, unsolvable or unknown, lint
-errors), 2 bad input or usage.  Heavy modules (the engine, the level loader, rich) are
-imported inside the commands, so ``termarcade --help`` stays fast; Textual is never imported.
+errors, interrupted), 2 bad input or usage.  Heavy modules (the engine, the level loader,
+rich) are imported inside the commands, so ``termarcade --help`` stays fast; Textual is never
+imported.
 """
 
 from __future__ import annotations
 
-import os
+import dataclasses
+import json
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Iterable, NoReturn, Optional
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
 
 import click
 
 from core.terms import format_path, parse_path
-from core.text import shorten
-from tui.cli.output import EXIT_BAD_INPUT, EXIT_NEGATIVE, EXIT_OK, emit_json, fail
+from core.text import plural, shorten
+from tui.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    emit_json,
+    fail,
+    read_input,
+    user_errors,
+)
 from tui.cli.parse import closed_pipe_safe
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.termcraft import Level, State
+    from core.search import Watch
+    from core.termcraft import Level, RewriteAction, State
     from core.terms import Term
 
 __all__ = [
     "termcraft",
     "actions_json",
+    "action_json",
     "count_json",
     "plan_json",
     "pick_levels",
@@ -54,19 +73,22 @@ It is not a legal identifier, so no term a player can write or build ever equals
 a position is never won.
 """
 
+TERM_TITLE = "--term"
+"""The title of the one level made from ``--term``."""
+
 PREVIEW = 70
 """Characters of a term shown in tables before it is cut with "…"."""
 
+TABLE_LIMIT = 200
+"""Rows the ``actions`` table shows by default (``--limit`` changes it)."""
 
-# --------------------------------------------------------------------------- helpers
+SLOW_ANALYSIS = 1.0
+"""Seconds of analysis after which progress is shown on a terminal's stderr."""
+
+MIB = 1024 * 1024
 
 
-def _short(text: str, limit: int = PREVIEW) -> str:
-    """Cut ``text`` to ``limit`` characters with "…"."""
-    return shorten(text, limit)
-
-
-_path_text = format_path
+# --------------------------------------------------------------------------- positions
 
 
 def _no_target() -> "Term":
@@ -77,44 +99,21 @@ def _no_target() -> "Term":
 
 def _parse_term_arg(text: str, what: str) -> "Term":
     """Parse a term given on the command line; a bad one exits 2 with the caret message."""
-    from grammar.errors import ParseError
     from grammar.terms import parse_term
 
-    try:
+    with user_errors():
         return parse_term(text, filename=what)
-    except ParseError as error:
-        click.echo(error.render(), err=True)
-        raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def _load_pack(level_file: str) -> Any:
     """Load a level file (``-`` = stdin); errors exit 2 with file, line, column and caret."""
-    from grammar.errors import ParseError
-    from grammar.levels import load_pack, load_pack_file
+    from grammar.levels import load_pack
 
-    try:
-        if level_file == "-":
-            data = _read_stdin_bytes()
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as error:
-                fail(f"<stdin>: the level file is not UTF-8 text (byte {error.start})")
-            return load_pack(text, filename="<stdin>")
-        if os.path.isdir(level_file):
-            fail(f"{level_file}: is a directory, not a level file")
-        return load_pack_file(level_file)
-    except ParseError as error:
-        click.echo(error.render(), err=True)
-        raise click.exceptions.Exit(EXIT_BAD_INPUT) from None
-    except RecursionError:  # pragma: no cover - the loader is iterative
-        fail(f"{level_file}: input nested too deeply")
-
-
-def _read_stdin_bytes() -> bytes:
-    stream = getattr(sys.stdin, "buffer", None)
-    if stream is not None:
-        return stream.read()
-    return sys.stdin.read().encode("utf-8")  # pragma: no cover - text-only stdin
+    text, name = read_input(level_file)
+    with user_errors():
+        return load_pack(text, filename=name)
+    raise AssertionError("unreachable")  # pragma: no cover
 
 
 def pick_levels(pack: Any, spec: Optional[str]) -> list[tuple[int, "Level"]]:
@@ -137,8 +136,7 @@ def pick_levels(pack: Any, spec: Optional[str]) -> list[tuple[int, "Level"]]:
     levels = list(pack.levels)
     if not levels:
         fail("the level file holds no level")
-    bad = next((lvl for lvl in levels if not isinstance(lvl, Level)), None)
-    if bad is not None:
+    if any(not isinstance(lvl, Level) for lvl in levels):
         game = getattr(pack, "game", "") or "another game"
         fail(f"this is a level file for {game}, not for termcraft")
     if spec is None:
@@ -147,8 +145,8 @@ def pick_levels(pack: Any, spec: Optional[str]) -> list[tuple[int, "Level"]]:
     if text.isascii() and text.isdigit():
         number = int(text)
         if not 1 <= number <= len(levels):
-            fail(f"there is no level {number}: the pack has {len(levels)} level"
-                 f"{'s' if len(levels) != 1 else ''} (numbered from 1)")
+            fail(f"there is no level {number}: the pack has {plural(len(levels), 'level')} "
+                 "(numbered from 1)")
         return [(number, levels[number - 1])]
     for matcher in (lambda title: title == text, lambda title: title.casefold() == text.casefold()):
         for number, level in enumerate(levels, start=1):
@@ -158,38 +156,81 @@ def pick_levels(pack: Any, spec: Optional[str]) -> list[tuple[int, "Level"]]:
     fail(f"no level titled {spec!r} (levels: {titles}{', …' if len(levels) > 10 else ''})")
 
 
-def _state_from_source(level_file: Optional[str], level: Optional[str], term: Optional[str],
-                       target: Optional[str], fuel: Optional[int],
-                       budget: Optional[int]) -> tuple[str, "State"]:
-    """Build the starting state from ``LEVEL_FILE [--level]`` or ``--term`` (see module doc).
+def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
+    """The options that choose a position, shared by every command.
+
+    Args:
+        every_level: Without ``--level``, take every level of the pack (solve, lint)
+            instead of the first (actions, apply).
+    """
+    default = "every level" if every_level else "1"
+    options = [
+        click.argument("level_file", required=False, metavar="[LEVEL_FILE]"),
+        click.option("--level", "-l", "level", metavar="N|TITLE",
+                     help=f"Level number (1-based) or title in LEVEL_FILE [default: {default}]."),
+        click.option("--term", "-t", "term", metavar="TERM",
+                     help="Use this term as the current term instead of a level file."),
+        click.option("--target", metavar="TERM", help="Target term (default: the level's)."),
+        click.option("--fuel", type=click.IntRange(0), default=None,
+                     help="Fuel (default: the level's; 1 with --term)."),
+        click.option("--budget", type=click.IntRange(0), default=None,
+                     help="Budget (default: the level's; 0 with --term)."),
+    ]
+
+    def decorate(func: Callable) -> Callable:
+        for option in reversed(options):
+            func = option(func)
+        return func
+
+    return decorate
+
+
+def _levels_from_source(level_file: Optional[str], level: Optional[str], term: Optional[str],
+                        target: Optional[str], fuel: Optional[int], budget: Optional[int],
+                        every_level: bool = False) -> list[tuple[int, "Level"]]:
+    """The levels a command works on: from ``LEVEL_FILE [--level]`` or ``--term``.
+
+    ``--target``, ``--fuel`` and ``--budget`` override the level's values.
 
     Returns:
-        A label for messages and the state.
+        ``(1-based number, level)`` pairs; ``--term`` makes one level titled ``--term``.
     """
-    from core.termcraft import State
+    from core.termcraft import Level
 
     if level_file is not None and term is not None:
-        raise click.UsageError("give either LEVEL_FILE or --term, not both")
+        fail("give either LEVEL_FILE or --term, not both")
     if level_file is None and term is None:
-        raise click.UsageError("give a LEVEL_FILE or --term TERM")
+        fail("give a LEVEL_FILE or --term TERM")
+    goal = _parse_term_arg(target, "<--target>") if target is not None else None
     if term is not None:
         if level is not None:
-            raise click.UsageError("--level needs a LEVEL_FILE")
+            fail("--level needs a LEVEL_FILE")
         current = _parse_term_arg(term, "<--term>")
-        goal = _parse_term_arg(target, "<--target>") if target is not None else _no_target()
-        return "--term", State(current, goal, 1 if fuel is None else fuel,
-                               0 if budget is None else budget)
+        return [(1, Level(TERM_TITLE, current, goal if goal is not None else _no_target(),
+                          1 if fuel is None else fuel, 0 if budget is None else budget))]
     pack = _load_pack(level_file)  # type: ignore[arg-type]
-    number, chosen = pick_levels(pack, level if level is not None else "1")[0]
-    state = State.from_level(chosen)
-    if target is not None or fuel is not None or budget is not None:
-        state = State(
-            state.term,
-            _parse_term_arg(target, "<--target>") if target is not None else state.target,
-            state.fuel if fuel is None else fuel,
-            state.budget if budget is None else budget,
-        )
-    return f"level {number} {chosen.title!r}", state
+    chosen = pick_levels(pack, level if level is not None or every_level else "1")
+    changes: dict[str, Any] = {}
+    if goal is not None:
+        changes["target"] = goal
+    if fuel is not None:
+        changes["fuel"] = fuel
+    if budget is not None:
+        changes["budget"] = budget
+    return [(number, dataclasses.replace(lvl, **changes)) for number, lvl in chosen]
+
+
+def _state_from_source(level_file: Optional[str], level: Optional[str], term: Optional[str],
+                       target: Optional[str], fuel: Optional[int],
+                       budget: Optional[int]) -> "State":
+    """The one position of ``actions`` and ``apply`` (level 1 by default)."""
+    from core.termcraft import State
+
+    ((_, chosen),) = _levels_from_source(level_file, level, term, target, fuel, budget)
+    return State.from_level(chosen)
+
+
+# --------------------------------------------------------------------------- JSON shapes
 
 
 def _sigma_json(sigma: Iterable[tuple[str, "Term"]]) -> dict[str, str]:
@@ -198,43 +239,69 @@ def _sigma_json(sigma: Iterable[tuple[str, "Term"]]) -> dict[str, str]:
     return {name: to_str(value) for name, value in sigma}
 
 
+def action_json(action: "RewriteAction", result: str) -> dict[str, Any]:
+    """One rewrite of ``actions --json``: ``{"rule", "site", "sigma", "replacement", "result"}``.
+
+    Args:
+        action: The rewrite action.
+        result: The canonical text of the whole term after the move.
+
+    Returns:
+        Paths as lists of 0-based child indices, terms as canonical text.
+    """
+    from core.terms import to_str
+
+    return {"rule": list(action.rule.path), "site": list(action.site),
+            "sigma": _sigma_json(action.sigma), "replacement": to_str(action.replacement),
+            "result": result}
+
+
+def _rewrites_json(state: "State", watch: "Watch", limit: Optional[int] = None
+                   ) -> Iterator[dict[str, Any]]:
+    """The rewrites of ``state`` as JSON objects, lazily; each result text is made when its
+    object is (by splicing the replacement into the term's text, not by building a term)."""
+    from itertools import islice
+
+    from core.links import TextSplicer
+    from core.termcraft import iter_rewrite_actions
+    from core.terms import to_str
+
+    text = TextSplicer(state.term)
+    for action in islice(iter_rewrite_actions(state, watch=watch), limit):
+        yield action_json(action, text.replaced(action.site, to_str(action.replacement)))
+
+
 def actions_json(state: "State") -> dict[str, Any]:
-    """The ``actions --json`` object of a state.
+    """The ``actions --json`` object of a state, materialised (small states; the command
+    itself streams it).
 
     Args:
         state: The position.
 
     Returns:
         ``{"rewrites": [{"rule", "site", "sigma", "replacement", "result"}],
-        "placeholders": [path, ...], "warnings": [str, ...]}`` with paths as lists of
-        0-based child indices and terms as canonical text (``result`` is the whole new
-        current term).
+        "placeholders": [path, ...], "warnings": [str, ...]}``.
     """
-    from core.termcraft import placeholder_sites, result_of, rewrite_actions, warnings
-    from core.terms import to_str
+    from core.search import NO_WATCH
 
-    rewrites = [
-        {
-            "rule": list(action.rule.path),
-            "site": list(action.site),
-            "sigma": _sigma_json(action.sigma),
-            "replacement": to_str(action.replacement),
-            "result": to_str(result_of(state, action)),
-        }
-        for action in rewrite_actions(state)
-    ]
-    return {
-        "rewrites": rewrites,
-        "placeholders": [list(path) for path in placeholder_sites(state.term)],
-        "warnings": list(warnings(state.term)),
-    }
+    return {"rewrites": list(_rewrites_json(state, NO_WATCH)), **_tail_json(state)}
 
 
-def count_json(state: "State") -> dict[str, int]:
-    """The ``actions --count`` object: ``{"rewrites": n, "placeholders": n}``."""
-    from core.termcraft import placeholder_sites, rewrite_actions
+def _tail_json(state: "State") -> dict[str, Any]:
+    """The ``placeholders`` and ``warnings`` of a position."""
+    from core.termcraft import placeholder_sites, warnings
 
-    return {"rewrites": len(rewrite_actions(state)),
+    return {"placeholders": [list(path) for path in placeholder_sites(state.term)],
+            "warnings": list(warnings(state.term))}
+
+
+def count_json(state: "State", watch: Optional["Watch"] = None) -> dict[str, int]:
+    """The ``actions --count`` object: ``{"rewrites": n, "placeholders": n}``, counted
+    without listing the actions."""
+    from core.search import NO_WATCH
+    from core.termcraft import count_rewrite_actions, placeholder_sites
+
+    return {"rewrites": count_rewrite_actions(state, watch or NO_WATCH),
             "placeholders": len(placeholder_sites(state.term))}
 
 
@@ -258,44 +325,77 @@ def plan_json(plan: Iterable[Any]) -> list[dict[str, Any]]:
     return out
 
 
-def _console(stderr: bool = False) -> Any:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False)
+# --------------------------------------------------------------------------- progress, ctrl+c
 
 
-def _print_actions_table(state: "State") -> None:
-    """The readable form of ``actions``: a table of rewrites, then placeholders, warnings."""
-    from rich.table import Table
+class _Cancel:
+    """A cancel flag set by ctrl+c (SIGINT) while the solver or linter runs.
 
-    from core.termcraft import placeholder_sites, rewrite_actions, warnings
-    from core.terms import to_str
+    Installing a handler (instead of letting KeyboardInterrupt unwind the solver) lets the
+    solver stop at a clean point and report ``unknown`` with what it explored.  A second
+    ctrl+c raises KeyboardInterrupt at once, in case something does not poll.
+    """
 
-    console = _console()
-    acts = rewrite_actions(state)
-    table = Table(title=f"{len(acts)} rewrite action{'s' if len(acts) != 1 else ''} "
-                        f"(fuel {state.fuel}, budget {state.budget})", title_justify="left")
-    table.add_column("#", justify="right")
-    table.add_column("rule")
-    table.add_column("at", overflow="fold")
-    table.add_column("with", overflow="fold")
-    table.add_column("becomes", overflow="fold")
-    for index, action in enumerate(acts):
-        binds = ", ".join(f"{name}={_short(to_str(value), 30)}" for name, value in action.sigma)
-        table.add_row(str(index), _short(str(action.rule), 50), _path_text(action.site),
-                      binds or "-", _short(to_str(action.replacement), 40))
-    if acts:
-        console.print(table)
-    else:
-        console.print(table.title if state.fuel else "no rewrite action (no fuel left)")
-    sites = placeholder_sites(state.term)
-    if sites:
-        console.print(f"placeholders (construct, budget {state.budget}): "
-                      + ", ".join(_path_text(path) for path in sites))
-    else:
-        console.print("no placeholder")
-    for warning in warnings(state.term):
-        console.print(f"warning: {warning}", style="yellow")
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._previous: Any = None
+
+    def __enter__(self) -> "_Cancel":
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.event.is_set():
+            raise KeyboardInterrupt
+        self.event.set()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def __call__(self) -> bool:
+        return self.event.is_set()
+
+
+class _StageProgress:
+    """Shows on stderr what a slow analysis is doing, once it has taken a while.
+
+    Only on a terminal: ``analysing: closure 120,000/300,000 (3 s; ctrl+c cancels)``,
+    rewritten in place and erased when the work is done.
+    """
+
+    def __init__(self, after: float = SLOW_ANALYSIS) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._after = after
+        self._shown = False
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        elapsed = self._clock() - self._start
+        if not self.enabled or elapsed < self._after:
+            return
+        amount = f"{done:,}/{total:,}" if total else (f"{done:,}" if done else "")
+        sys.stderr.write(f"\ranalysing: {stage} {amount} ({elapsed:.0f} s; ctrl+c cancels)\x1b[K")
+        sys.stderr.flush()
+        self._shown = True
+
+    def done(self) -> None:
+        """Erase the progress line, if one was shown."""
+        if self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._shown = False
+
+
+def _watch(progress: Optional[_StageProgress] = None,
+           should_stop: Optional[Callable[[], bool]] = None) -> "Watch":
+    from core.search import Watch
+
+    return Watch(None, should_stop, progress, interval=0.25)
 
 
 # --------------------------------------------------------------------------- the group
@@ -305,65 +405,140 @@ def _print_actions_table(state: "State") -> None:
 def termcraft() -> None:
     """TermCraft: inspect positions, play moves, solve and lint levels.
 
-    A position is LEVEL_FILE with --level N (1-based, or a level title; default 1; "-"
-    reads the file from stdin), or --term TERM with --fuel (default 1), --budget (default
-    0) and --target (default: none, never won).  Exit: 0 ok, 1 negative answer, 2 bad input.
+    A position is LEVEL_FILE with --level N (1-based, or a level title; "-" reads the file
+    from stdin), or --term TERM with --fuel (default 1), --budget (default 0) and --target
+    (default: none, never won).  Moves are numbered from 1.  Exit: 0 ok, 1 negative answer,
+    2 bad input.
     """
 
 
-def _source_options(func: Callable) -> Callable:
-    """The options that choose a position, shared by ``actions`` and ``apply``."""
-    options = [
-        click.argument("level_file", required=False, metavar="[LEVEL_FILE]"),
-        click.option("--level", "-l", "level", metavar="N|TITLE",
-                     help="Level number (1-based) or title in LEVEL_FILE [default: 1]."),
-        click.option("--term", "-t", "term", metavar="TERM",
-                     help="Use this term as the current term instead of a level file."),
-        click.option("--target", metavar="TERM", help="Target term (default: the level's)."),
-        click.option("--fuel", type=click.IntRange(0), default=None,
-                     help="Fuel (default: the level's; 1 with --term)."),
-        click.option("--budget", type=click.IntRange(0), default=None,
-                     help="Budget (default: the level's; 0 with --term)."),
-    ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+# --------------------------------------------------------------------------- actions
 
 
 @termcraft.command()
-@_source_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object per position.")
+@_position_options(every_level=False)
+@click.option("--json", "as_json", is_flag=True,
+              help='One JSON object per position, its "rewrites" streamed as found.')
+@click.option("--jsonl", "as_jsonl", is_flag=True,
+              help="One JSON object per rewrite per line, then one summary line.")
 @click.option("--count", is_flag=True,
-              help='Print only {"rewrites": n, "placeholders": n} (JSON).')
+              help='Print only {"rewrites": n, "placeholders": n} (JSON), without listing.')
+@click.option("--limit", type=click.IntRange(0), default=None, metavar="N",
+              help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].")
 @closed_pipe_safe
 def actions(level_file: Optional[str], level: Optional[str], term: Optional[str],
             target: Optional[str], fuel: Optional[int], budget: Optional[int], as_json: bool,
-            count: bool) -> None:
+            as_jsonl: bool, count: bool, limit: Optional[int]) -> None:
     """List the moves available in a position.
 
-    Rewrites are numbered from 0 in engine order (rule, then site, then substitution): the
-    number is what `apply --rewrite` takes.  With --term -, terms are read from stdin, one
-    per line, and one JSON object (or count) is printed per line; a bad line is reported on
-    stderr, the others still print, and the exit status is then 2.
+    Rewrites are numbered from 1 in engine order (rule, then site, then substitution): the
+    number is what `apply --rewrite` takes, and the Nth object of the JSON "rewrites" list
+    is move N.  With --term -, terms are read from stdin, one per line, and one result is
+    printed per line; a bad line is reported on stderr, the others still print, and the
+    exit status is then 2.  ctrl+c stops a long analysis.
     """
+    if sum((as_json, as_jsonl, count)) > 1:
+        fail("choose one of --json, --jsonl and --count")
+    mode = "count" if count else "json" if as_json else "jsonl" if as_jsonl else "table"
     if term == "-" and level_file is None:
-        raise click.exceptions.Exit(_actions_batch(target, fuel, budget, as_json, count))
-    _, state = _state_from_source(level_file, level, term, target, fuel, budget)
-    _show_actions(state, as_json, count)
+        raise click.exceptions.Exit(_actions_batch(target, fuel, budget, mode, limit))
+    state = _state_from_source(level_file, level, term, target, fuel, budget)
+    _show_actions(state, mode, limit)
 
 
-def _show_actions(state: Any, as_json: bool, count: bool) -> None:
-    """Print one position's actions: counts, the JSON object, or a table."""
-    if count:
-        emit_json(count_json(state))
-    elif as_json:
-        emit_json(actions_json(state))
+def _show_actions(state: "State", mode: str, limit: Optional[int]) -> None:
+    """Print one position's actions: a count, a streamed JSON object or lines, or a table."""
+    progress = _StageProgress()
+    watch = _watch(progress)
+    try:
+        if mode == "count":
+            counts = count_json(state, watch)
+            progress.done()
+            emit_json(counts)
+        elif mode == "json":
+            _stream_json(state, watch, limit, progress)
+        elif mode == "jsonl":
+            _stream_jsonl(state, watch, limit, progress)
+        else:
+            _print_actions_table(state, watch, TABLE_LIMIT if limit is None else limit,
+                                 progress)
+    finally:
+        progress.done()
+
+
+def _stream_json(state: "State", watch: "Watch", limit: Optional[int],
+                 progress: _StageProgress) -> None:
+    """``--json``: the documented object, one line, its rewrites written as they are found.
+
+    The text is exactly ``json.dumps`` of the whole object, produced piece by piece.
+    """
+    tail = json.dumps(_tail_json(state), ensure_ascii=False)
+    click.echo('{"rewrites": [', nl=False)
+    separator = ""
+    for obj in _rewrites_json(state, watch, limit):
+        progress.done()
+        click.echo(separator + json.dumps(obj, ensure_ascii=False), nl=False)  # flushes
+        separator = ", "
+    click.echo("], " + tail[1:])
+
+
+def _stream_jsonl(state: "State", watch: "Watch", limit: Optional[int],
+                  progress: _StageProgress) -> None:
+    """``--jsonl``: one line per rewrite (line N is move N), then
+    ``{"count": n, "placeholders": [...], "warnings": [...]}``."""
+    n = 0
+    for obj in _rewrites_json(state, watch, limit):
+        progress.done()
+        emit_json(obj)  # one line, flushed
+        n += 1
+    emit_json({"count": n, **_tail_json(state)})
+
+
+def _print_actions_table(state: "State", watch: "Watch", limit: int,
+                         progress: _StageProgress) -> None:
+    """The readable form of ``actions``: the first ``limit`` rewrites (numbered from 1) in a
+    table titled with the total count, then placeholders and warnings."""
+    from itertools import islice
+
+    from rich.console import Console
+    from rich.table import Table
+
+    from core.termcraft import count_rewrite_actions, iter_rewrite_actions, placeholder_sites
+    from core.termcraft import warnings
+    from core.terms import to_str
+
+    total = count_rewrite_actions(state, watch)
+    rows = list(islice(iter_rewrite_actions(state, watch=watch), limit))
+    progress.done()
+    console = Console(highlight=False)
+    title = f"{plural(total, 'rewrite action')} (fuel {state.fuel}, budget {state.budget})"
+    if len(rows) < total:
+        title += f"; the first {len(rows):,} shown (--limit, --json)"
+    table = Table(title=title, title_justify="left")
+    table.add_column("#", justify="right")
+    table.add_column("rule")
+    for name in ("at", "with", "becomes"):
+        table.add_column(name, overflow="fold")
+    for number, action in enumerate(rows, start=1):
+        binds = ", ".join(f"{name}={shorten(to_str(value), 30)}" for name, value in action.sigma)
+        table.add_row(str(number), shorten(str(action.rule), 50), format_path(action.site),
+                      binds or "-", shorten(to_str(action.replacement), 40))
+    if rows:
+        console.print(table)
     else:
-        _print_actions_table(state)
+        console.print(title if state.fuel else "no rewrite action (no fuel left)")
+    sites = placeholder_sites(state.term)
+    if sites:
+        console.print(f"placeholders (construct, budget {state.budget}): "
+                      + ", ".join(format_path(path) for path in sites))
+    else:
+        console.print("no placeholder")
+    for warning in warnings(state.term):
+        console.print(f"warning: {warning}", style="yellow")
 
 
 def _actions_batch(target: Optional[str], fuel: Optional[int], budget: Optional[int],
-                   as_json: bool, count: bool) -> int:
+                   mode: str, limit: Optional[int]) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
     from grammar.errors import ParseError
@@ -378,19 +553,22 @@ def _actions_batch(target: Optional[str], fuel: Optional[int], budget: Optional[
         if text is not None and not text.strip():
             continue
         if text is None:
-            click.echo(f"<stdin>:{number}: error: line is not valid UTF-8", err=True)
+            click.echo(f"error: <stdin>:{number}: the line is not valid UTF-8", err=True)
             failed = True
             continue
         try:
             current = parse_term(text, filename="<stdin>")
-        except ParseError as error:
+        except ParseError as error:  # reported, and the other lines still run
             if error.line:
                 error.line = number
             click.echo(error.render(), err=True)
             failed = True
             continue
-        _show_actions(State(current, goal, fuel, budget), as_json, count)
+        _show_actions(State(current, goal, fuel, budget), mode, limit)
     return EXIT_BAD_INPUT if failed else EXIT_OK
+
+
+# --------------------------------------------------------------------------- apply
 
 
 class _OrderedMoves(click.Command):
@@ -436,11 +614,42 @@ def _illegal(number: int, move: str, reason: str) -> NoReturn:
     fail(f"move {number} ({move}) is illegal: {reason}", EXIT_NEGATIVE)
 
 
+def _rewrite_move(state: "State", number: int, label: str, value: int) -> Any:
+    """The ``value``-th (1-based) rewrite of ``state``, found without listing the others."""
+    from core.termcraft import count_rewrite_actions, nth_rewrite_action
+
+    try:
+        return nth_rewrite_action(state, value - 1)
+    except IndexError:
+        total = count_rewrite_actions(state)
+        if state.fuel <= 0:
+            why = "no fuel left"
+        elif not total:
+            why = "no rewrite action is available"
+        else:
+            why = f"there {'is' if total == 1 else 'are'} {plural(total, 'rewrite action')}, " \
+                  f"numbered 1 to {total:,}"
+        _illegal(number, label, why)
+
+
+def _construct_move(number: int, value: str) -> Any:
+    """The construct written ``PATH=TERM``."""
+    from core.termcraft import ConstructAction
+
+    where, sep, text = value.partition("=")
+    if not sep:
+        fail(f"--construct {value!r}: write PATH=TERM, e.g. 4/0=done")
+    try:
+        site = parse_path(where)
+    except ValueError as error:
+        fail(f"--construct {value!r}: {error}")
+    return ConstructAction(site, _parse_term_arg(text, f"<--construct {number}>"))
+
+
 @termcraft.command(cls=_OrderedMoves)
-@_source_options
-@click.option("--rewrite", "-r", "rewrite", type=click.IntRange(0), multiple=True,
-              metavar="INDEX",
-              help="Apply rewrite number INDEX (0-based, as listed by `actions`).")
+@_position_options(every_level=False)
+@click.option("--rewrite", "-r", "rewrite", type=click.IntRange(1), multiple=True,
+              metavar="N", help="Apply rewrite number N (1-based, as listed by `actions`).")
 @click.option("--construct", "-c", "construct", multiple=True, metavar="PATH=TERM",
               help="Replace the placeholder at PATH (e.g. 4/0) by TERM.")
 @click.option("--json", "as_json", is_flag=True,
@@ -453,14 +662,14 @@ def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
           as_json: bool) -> None:
     """Play moves in the order given and print the resulting state.
 
-    --rewrite INDEX applies the INDEX-th rewrite (0-based) of the position at that moment;
-    --construct PATH=TERM fills a placeholder (PATH like 4/0, or root).  An illegal move
-    stops with exit 1 and says why; a malformed move is bad input (exit 2).
+    --rewrite N applies the Nth rewrite (1-based, as `actions` numbers them) of the
+    position at that moment; --construct PATH=TERM fills a placeholder (PATH like 4/0, or
+    root).  An illegal move stops with exit 1 and says why; a malformed move is bad input
+    (exit 2).
     """
-    from core.termcraft import ConstructAction, IllegalMove, apply as play, ensure_not_won
-    from core.termcraft import rewrite_actions
+    from core.termcraft import IllegalMove, apply as play, ensure_not_won
 
-    _, state = _state_from_source(level_file, level, term, target, fuel, budget)
+    state = _state_from_source(level_file, level, term, target, fuel, budget)
     for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
         label = f"--{kind} {value}"
         try:
@@ -468,81 +677,49 @@ def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
         except IllegalMove as error:
             _illegal(number, label, str(error))
         if kind == "rewrite":
-            options = rewrite_actions(state)
-            if not 0 <= value < len(options):
-                if not options:
-                    why = "no fuel left" if state.fuel <= 0 else "no rewrite action is available"
-                else:
-                    why = (f"there are {len(options)} rewrite actions, "
-                           f"numbered 0 to {len(options) - 1}")
-                _illegal(number, label, why)
-            action: Any = options[value]
+            action = _rewrite_move(state, number, label, value)
         else:
-            where, sep, text = value.partition("=")
-            if not sep:
-                raise click.BadParameter(f"{value!r}: write PATH=TERM, e.g. 4/0=done",
-                                         param_hint="--construct")
-            try:
-                site = parse_path(where)
-            except ValueError as error:
-                raise click.BadParameter(str(error), param_hint="--construct") from None
-            action = ConstructAction(site, _parse_term_arg(text, f"<--construct {number}>"))
+            action = _construct_move(number, value)
         try:
             state = play(state, action)
         except IllegalMove as error:
             _illegal(number, label, str(error))
-    if as_json:
-        emit_json(_state_json(state))
-        return
     data = _state_json(state)
-    click.echo(f"term:   {data['term']}")
-    click.echo(f"fuel:   {data['fuel']}")
-    click.echo(f"budget: {data['budget']}")
-    click.echo(f"status: {data['status']}")
+    if as_json:
+        emit_json(data)
+        return
+    for key in ("term", "fuel", "budget", "status"):
+        click.echo(f"{key + ':':<8}{data[key]}")
 
 
 # --------------------------------------------------------------------------- solve
 
 
-class _Cancel:
-    """A cancel flag set by ctrl+c (SIGINT) while the solver runs.
-
-    Installing a handler (instead of letting KeyboardInterrupt unwind the solver) lets the
-    solver stop at a clean point and report ``unknown`` with what it explored.
-    """
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self._previous: Any = None
-
-    def __enter__(self) -> "_Cancel":
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        self.event.set()
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-    def __call__(self) -> bool:
-        return self.event.is_set()
+def _limit_options(func: Callable) -> Callable:
+    """The solver's limits, shared by ``solve`` and ``lint``."""
+    options = [
+        click.option("--max-states", type=click.IntRange(1), default=None,
+                     help="Give up (unknown) after keeping this many states [default: 200,000]."),
+        click.option("--max-memory", type=click.IntRange(1), default=None, metavar="MIB",
+                     help="Give up (unknown) once the kept states are estimated to take this "
+                          "many MiB [default: 256]."),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
 
 
-def _solve_one(level: "Level", max_states: Optional[int], time_limit: Optional[float],
-               cancel: _Cancel, progress: Optional[Callable[..., Any]]) -> Any:
-    from core.termcraft import solve
-
-    kwargs: dict[str, Any] = {"should_stop": cancel}
+def _solve_kwargs(max_states: Optional[int], time_limit: Optional[float],
+                  max_memory: Optional[int]) -> dict[str, Any]:
+    """Keyword arguments for ``solve``/``lint``: only the limits given (else their defaults)."""
+    kwargs: dict[str, Any] = {}
     if max_states is not None:
         kwargs["max_states"] = max_states
     if time_limit is not None:
         kwargs["time_limit"] = time_limit
-    if progress is not None:
-        kwargs["progress"] = progress
-    return solve(level, **kwargs)
+    if max_memory is not None:
+        kwargs["max_memory"] = max_memory * MIB
+    return kwargs
 
 
 def _describe_step(step: Any) -> str:
@@ -550,74 +727,80 @@ def _describe_step(step: Any) -> str:
     from core.terms import to_str
 
     if isinstance(step, ConstructAction):
-        return f"construct {_short(to_str(step.term), 50)} at {_path_text(step.site)}"
-    binds = ", ".join(f"{n}={_short(to_str(t), 30)}" for n, t in step.sigma)
-    rule = _short(str(step.rule), 50)
-    return f"rewrite {rule} (rule at {_path_text(step.rule.path)}) at {_path_text(step.site)}" + (
-        f" with {binds}" if binds else "")
+        return f"construct {shorten(to_str(step.term), 50)} at {format_path(step.site)}"
+    binds = ", ".join(f"{n}={shorten(to_str(t), 30)}" for n, t in step.sigma)
+    rule = shorten(str(step.rule), 50)
+    return f"rewrite {rule} (rule at {format_path(step.rule.path)}) at " \
+           f"{format_path(step.site)}" + (f" with {binds}" if binds else "")
 
 
 @termcraft.command()
-@click.argument("level_file", metavar="LEVEL_FILE")
-@click.option("--level", "-l", "level", metavar="N|TITLE",
-              help="Level number (1-based) or title [default: every level].")
-@click.option("--max-states", type=click.IntRange(1), default=None,
-              help="Give up (unknown) after exploring this many states [solver default].")
+@_position_options(every_level=True)
+@_limit_options
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
-              metavar="SECONDS", help="Give up (unknown) after this long [solver default].")
+              metavar="SECONDS", help="Give up (unknown) after this long [default: 10].")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @closed_pipe_safe
-def solve(level_file: str, level: Optional[str], max_states: Optional[int],
-          time_limit: Optional[float], as_json: bool) -> None:
+def solve(level_file: Optional[str], level: Optional[str], term: Optional[str],
+          target: Optional[str], fuel: Optional[int], budget: Optional[int],
+          max_states: Optional[int], max_memory: Optional[int], time_limit: Optional[float],
+          as_json: bool) -> None:
     """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
 
-    Constructs are limited to ground subterms of the target that fit the budget.  Exit 0
-    when every chosen level is solved, 1 when one is unsolvable or unknown (also after
-    ctrl+c, which stops the search cleanly), 2 on bad input.
+    Without --level, every level of LEVEL_FILE.  Constructs are limited to ground subterms
+    of the target that fit the budget.  Exit 0 when every chosen level is solved, 1 when
+    one is unsolvable or unknown (also after ctrl+c, which stops the search cleanly), 2 on
+    bad input.
     """
-    pack = _load_pack(level_file)
-    chosen = pick_levels(pack, level)
+    chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
+    kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
     show_bar = not as_json and sys.stderr.isatty()
     with _Cancel() as cancel:
         for number, lvl in chosen:
             if cancel():
                 break
-            result = _run_with_progress(lvl, number, max_states, time_limit, cancel, show_bar)
+            result = _run_with_progress(lvl, number, kwargs, cancel, show_bar)
             if result.status != "solved":
                 exit_code = EXIT_NEGATIVE
-            data = {"level": number, "title": lvl.title, "status": result.status,
-                    "plan": plan_json(result.plan), "explored": result.explored,
-                    "reason": getattr(result, "reason", "")}
-            if as_json:
-                emit_json(data)
-                continue
-            why = f", {data['reason']}" if data["reason"] else ""
-            click.echo(f"level {number} {lvl.title!r}: {result.status} "
-                       f"({result.explored} states explored{why})")
-            for index, step in enumerate(result.plan, start=1):
-                click.echo(f"  {index}. {_describe_step(step)}")
+            _print_solution(number, lvl, result, as_json)
         if cancel():
-            click.echo("interrupted: the search was stopped", err=True)
-            exit_code = EXIT_NEGATIVE
+            fail("interrupted: the search was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
 
 
-def _run_with_progress(level: "Level", number: int, max_states: Optional[int],
-                       time_limit: Optional[float], cancel: _Cancel, show_bar: bool) -> Any:
-    """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
-    if not show_bar:
-        return _solve_one(level, max_states, time_limit, cancel, None)
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+def _print_solution(number: int, level: "Level", result: Any, as_json: bool) -> None:
+    data = {"level": number, "title": level.title, "status": result.status,
+            "plan": plan_json(result.plan), "explored": result.explored,
+            "reason": result.reason}
+    if as_json:
+        emit_json(data)
+        return
+    why = f", {data['reason']}" if data["reason"] else ""
+    click.echo(f"level {number} {level.title!r}: {result.status} "
+               f"({plural(result.explored, 'state')} explored{why})")
+    for index, step in enumerate(result.plan, start=1):
+        click.echo(f"  {index}. {_describe_step(step)}")
 
+
+def _run_with_progress(level: "Level", number: int, kwargs: dict[str, Any], cancel: _Cancel,
+                       show_bar: bool) -> Any:
+    """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
+    from core.termcraft import solve as solve_level
     from core.termcraft.solver import DEFAULT_MAX_STATES
 
-    total = max_states if max_states is not None else DEFAULT_MAX_STATES
+    if not show_bar:
+        return solve_level(level, should_stop=cancel, **kwargs)
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    total = kwargs.get("max_states", DEFAULT_MAX_STATES)
     with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
                   TextColumn("{task.fields[explored]} explored, "
                              "{task.fields[frontier]} queued"),
-                  TimeElapsedColumn(), console=_console(stderr=True), transient=True) as bar:
-        task = bar.add_task(f"level {number}: {_short(level.title, 30)}", total=total,
+                  TimeElapsedColumn(), console=Console(stderr=True, highlight=False),
+                  transient=True) as bar:
+        task = bar.add_task(f"level {number}: {shorten(level.title, 30)}", total=total,
                             explored=0, frontier=0)
 
         def progress(explored: int, frontier: int = 0, *rest: Any) -> None:
@@ -625,54 +808,70 @@ def _run_with_progress(level: "Level", number: int, max_states: Optional[int],
             bar.update(task, completed=explored + frontier, explored=explored,
                        frontier=frontier)
 
-        return _solve_one(level, max_states, time_limit, cancel, progress)
+        return solve_level(level, should_stop=cancel, progress=progress, **kwargs)
 
 
 # --------------------------------------------------------------------------- lint
 
 
 def _issue_json(issue: Any) -> dict[str, Any]:
-    path = getattr(issue, "path", None)
+    path = issue.path
     return {"severity": issue.severity, "code": issue.code, "message": issue.message,
             "path": list(path) if path is not None else None}
 
 
 @termcraft.command()
-@click.argument("level_file", metavar="LEVEL_FILE")
-@click.option("--level", "-l", "level", metavar="N|TITLE",
-              help="Level number (1-based) or title [default: every level].")
+@_position_options(every_level=True)
 @click.option("--solver/--no-solver", "run_solver", default=True, show_default=True,
               help="Also run the solver (unsolvable and par checks).")
+@_limit_options
 @click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=5.0,
               show_default=True, metavar="SECONDS", help="Solver time limit per level.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @closed_pipe_safe
-def lint(level_file: str, level: Optional[str], run_solver: bool, time_limit: float,
+def lint(level_file: Optional[str], level: Optional[str], term: Optional[str],
+         target: Optional[str], fuel: Optional[int], budget: Optional[int], run_solver: bool,
+         max_states: Optional[int], max_memory: Optional[int], time_limit: float,
          as_json: bool) -> None:
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
 
-    Exit 1 when some issue has severity "error", 0 otherwise (warnings and notes only), 2
-    on bad input.
+    Without --level, every level of LEVEL_FILE.  Exit 1 when some issue has severity
+    "error" (or after ctrl+c), 0 otherwise (warnings and notes only), 2 on bad input.
     """
+    from core.search import Interrupted
     from core.termcraft import lint as lint_level
 
-    pack = _load_pack(level_file)
+    chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
+    kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
-    for number, lvl in pick_levels(pack, level):
-        issues = lint_level(lvl, run_solver=run_solver, time_limit=time_limit)
-        if any(issue.severity == "error" for issue in issues):
-            exit_code = EXIT_NEGATIVE
-        if as_json:
-            emit_json({"level": number, "title": lvl.title,
-                       "issues": [_issue_json(issue) for issue in issues]})
-            continue
-        if not issues:
-            click.echo(f"level {number} {lvl.title!r}: ok")
-            continue
-        click.echo(f"level {number} {lvl.title!r}:")
-        for issue in issues:
-            where = getattr(issue, "path", None)
-            at = f" (at {_path_text(where)})" if where is not None else ""
-            click.echo(f"  {issue.severity} {issue.code}: {issue.message}{at}")
+    with _Cancel() as cancel:
+        for number, lvl in chosen:
+            progress = _StageProgress()
+            try:
+                issues = lint_level(lvl, run_solver=run_solver, should_stop=cancel,
+                                    progress=progress, **kwargs)
+            except Interrupted:
+                fail("interrupted: the level was not checked", EXIT_NEGATIVE)
+            finally:
+                progress.done()
+            if any(issue.severity == "error" for issue in issues):
+                exit_code = EXIT_NEGATIVE
+            _print_issues(number, lvl, issues, as_json)
+        if cancel():
+            fail("interrupted: the solver was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
+
+
+def _print_issues(number: int, level: "Level", issues: Any, as_json: bool) -> None:
+    if as_json:
+        emit_json({"level": number, "title": level.title,
+                   "issues": [_issue_json(issue) for issue in issues]})
+        return
+    if not issues:
+        click.echo(f"level {number} {level.title!r}: ok")
+        return
+    click.echo(f"level {number} {level.title!r}:")
+    for issue in issues:
+        at = f" (at {format_path(issue.path)})" if issue.path is not None else ""
+        click.echo(f"  {issue.severity} {issue.code}: {issue.message}{at}")
