@@ -2,7 +2,8 @@
 
     python bench/longcat.py [--quick] [--data PATH] [--count N]
 
-1. Analysis: every metric and the simulated player's label of the 100 arduboy levels, by
+1. Analysis: every metric and the simulated player's label of the 100 arduboy levels (the
+   bundled pack ``levels/longcat/01-arduboy.levels``, or ``--data`` FILE), by
    ``core.longcat`` (bitmask state graph) and by a simple reference in the same run (a
    memoised depth-first search over ``(head, frozenset of filled cells)`` that steps the cat
    one cell at a time); both must agree. Prints both times and the ratio.
@@ -34,37 +35,25 @@ from core.longcat.solver import solvable_from
 from core.longcat import algomasks
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_PATHS = (ROOT / "tests" / "data" / "longcat" / "arduboy-100.txt",
-              ROOT.parent / "shared" / "data" / "longcat" / "arduboy-100.txt")
+ARDUBOY_PACK = "01-arduboy"
+"""The bundled pack of the 100 arduboy levels (levels/longcat/01-arduboy.levels)."""
 
 
 def load_arduboy(path: Optional[Path] = None) -> list[Level]:
-    """The arduboy levels: grids separated by blank lines, ``;`` comment lines.
+    """The arduboy levels: the bundled pack, or a level file (a plain grid file too).
 
     Args:
-        path: The file (default: ``TERMARCADE_LONGCAT_DATA``, then tests/data/longcat/,
-            then ../shared/data/longcat/ beside the repository).
+        path: A file to read instead of the bundled pack (e.g. the public
+            ``arduboy-100.txt``: grids separated by blank lines, ``;`` comments).
 
     Returns:
-        The levels, titled ``arduboy N``.
+        The levels, in order.
     """
-    if path is None:
-        env = os.environ.get("TERMARCADE_LONGCAT_DATA")
-        candidates = ((Path(env),) if env else ()) + DATA_PATHS
-        path = next((p for p in candidates if p.is_file()), None)
-        if path is None:
-            raise SystemExit("arduboy-100.txt not found: pass --data or set "
-                             "TERMARCADE_LONGCAT_DATA")
-    levels, rows = [], []
-    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
-        if line.startswith(";"):
-            continue
-        if line.strip():
-            rows.append(line.strip())
-        elif rows:
-            levels.append(Level.from_rows(rows, title=f"arduboy {len(levels) + 1}"))
-            rows = []
-    return levels
+    from grammar.levels import bundled_packs, load_pack_file
+
+    if path is not None:
+        return list(load_pack_file(path).levels)
+    return list(dict(bundled_packs("longcat"))[ARDUBOY_PACK].levels)
 
 
 # -- the reference ----------------------------------------------------------------------------
@@ -285,7 +274,8 @@ def bench_sd_rate(count: int) -> None:
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and candidates")
-    parser.add_argument("--data", type=Path, help="arduboy-100.txt (default: searched)")
+    parser.add_argument("--data", type=Path,
+                        help="a level file to analyse instead of the bundled arduboy pack")
     parser.add_argument("--count", type=int, help="candidates per generator (default 1000, "
                         "--quick 200)")
     args = parser.parse_args(argv)
