@@ -17,6 +17,7 @@ def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     """Point the store at a fresh temporary directory for each test."""
     data = tmp_path_factory.mktemp("termarcade-data")
     monkeypatch.setenv("TERMARCADE_DATA_DIR", str(data))
+    monkeypatch.setenv("TERMARCADE_STORE", "")  # never a developer's real database
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("TERMARCADE_DEBUG", raising=False)
     return data

@@ -211,11 +211,11 @@ def test_control_characters_are_escaped_in_messages_and_caret_blocks(tmp_path: P
     assert result.exit_code == 2 and not raw_controls(result.stderr)
     assert "'\\x1b'" in result.stderr
     bad = tmp_path / "bad\x1b[2J.levels"
-    bad.write_text('level "x" {\n  fuel \x1b[31m1\n}\n', encoding="utf-8")
+    bad.write_text('level "x" {\n  game termcraft\n  fuel \x1b[31m1\n}\n', encoding="utf-8")
     result = invoke(["play", "termcraft", str(bad)])
     assert result.exit_code == 2 and not raw_controls(result.stderr)
     lines = result.stderr.splitlines()
-    assert "\\e[2J" in lines[0] and ":2:" in lines[0]
+    assert "\\e[2J" in lines[0] and ":3:" in lines[0]
     caret_column = lines[2].index("^")
     assert lines[1][caret_column:].startswith("\\e")  # the caret still points at the ESC
 

@@ -58,7 +58,7 @@ def _level(fields: str) -> str:
     [
         ("  size 1", 8, "size must be an integer >= 2, got 1"),
         ("  size 65", 8, "size must be at most 64, not 65"),
-        ("  size 4 tiles 17", 16, "tiles must be between 0 and size*size, got 17"),
+        ("  size 4 tiles 17", 16, "tiles must be between 0 and 16 (the cells of a 4×4 board), got 17"),
         ("  seed 4294967296", 8, "seed must be an integer from 0 to 4294967295"),
         ("  seed -1", 8, "seed must be a non-negative integer, not -1"),
         ("  rule fib", 8, "unknown merge rule 'fib'; choose one of: standard, fibonacci, threes"),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Optional, Sequence
 
 from core.game import IllegalMove, MoveKind
+from core.levelpack import LevelFieldError
 
 GAP = "."
 """The empty cell."""
@@ -23,12 +24,12 @@ class Level:
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.row) <= 9 or self.row.count(GAP) != 1:
-            raise ValueError("a row has 2 to 9 cells and exactly one gap")
+            raise LevelFieldError("row", "a row has 2 to 9 cells and exactly one gap")
         tiles = self.row.replace(GAP, "")
         if not tiles.isdigit() or len(set(tiles)) != len(tiles):
-            raise ValueError("tiles are distinct digits")
+            raise LevelFieldError("row", "tiles are distinct digits")
         if self.par is not None and not 0 <= self.par <= 1000:
-            raise ValueError("par must be between 0 and 1000")
+            raise LevelFieldError("par", "par must be between 0 and 1000")
 
 
 @dataclass(frozen=True, slots=True)

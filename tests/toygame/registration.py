@@ -10,6 +10,6 @@ INFO = GameInfo(
     level_format="tests.toygame.grammar:FORMAT",
     cli="tests.toygame.cli:toy",
     screen="tests.toygame.screen:ToyScreen",
-    help="tests:toygame/help.md",
+    help="tests.toygame:help.md",
     order=5,
 )

@@ -165,9 +165,9 @@ class FakeLauncher:
 
 
 PACKS = [
-    ("basics", LevelPack("Basics", levels=tuple(ToyLevel(t, "21.") for t in
+    ("basics", LevelPack("Basics", game="toy", levels=tuple(ToyLevel(t, "21.") for t in
                                                 ("First steps", "Second", "Third")))),
-    ("hard", LevelPack("Hard", levels=(ToyLevel("Ouch", "321."), ToyLevel("Double ouch", "4321.")))),
+    ("hard", LevelPack("Hard", game="toy", levels=(ToyLevel("Ouch", "321."), ToyLevel("Double ouch", "4321.")))),
 ]
 
 

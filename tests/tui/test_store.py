@@ -1,37 +1,31 @@
-"""The SQLite store: round trips, best-score rules, corruption handling, concurrency."""
+"""The store's API on every backend: round trips, best-score rules, closed stores, sharing.
+
+Every test here runs twice: on SQLite (the default file in the test's data directory) and on
+a real PostgreSQL server (a fresh schema, through ``TERMARCADE_STORE``, as ``--store`` sets
+it); the PostgreSQL half is skipped when no server can be started. ``Store()`` picks the
+backend, so the tests read exactly as a caller's code does.
+"""
 
 from __future__ import annotations
 
-import sqlite3
 import threading
-from pathlib import Path
 
 import pytest
 
-from tui.store import DB_FILENAME, SCHEMA_VERSION, Store, atomic_write_text, data_dir
+from tests.postgres_server import BACKENDS, select_backend
+from tui.store import Store
 
 
-def test_default_location_follows_env(data_dir: Path) -> None:
+@pytest.fixture(autouse=True, params=BACKENDS)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run each test on SQLite and on PostgreSQL."""
+    return select_backend(request, monkeypatch)
+
+
+def test_store_uses_the_backend(backend: str) -> None:
     with Store() as store:
-        assert store.path == data_dir / DB_FILENAME
-    assert (data_dir / DB_FILENAME).exists()
-
-
-def test_data_dir_created(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    target = tmp_path / "nested" / "deeper"
-    monkeypatch.setenv("TERMARCADE_DATA_DIR", str(target))
-    assert data_dir() == target
-    with Store():
-        pass
-    assert (target / DB_FILENAME).exists()
-
-
-def test_wal_and_schema_version(data_dir: Path) -> None:
-    Store().close()
-    conn = sqlite3.connect(data_dir / DB_FILENAME)
-    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    conn.close()
+        assert store.backend == backend and store.warnings == []
+        assert (store.path is not None) == (backend == "sqlite")
 
 
 def test_solved_round_trip_and_persistence() -> None:
@@ -109,60 +103,6 @@ def test_settings_json_values() -> None:
         assert store.get_setting("theme") == "nord"
 
 
-def test_corrupt_database_is_set_aside(data_dir: Path) -> None:
-    garbage = b"this is not a database" * 100
-    (data_dir / DB_FILENAME).write_bytes(garbage)
-    store = Store()
-    assert len(store.warnings) == 1 and "moved to" in store.warnings[0]
-    aside = [p for p in data_dir.iterdir() if p.name.startswith(DB_FILENAME + ".corrupt-")]
-    assert len(aside) == 1
-    assert aside[0].read_bytes() == garbage  # Nothing lost.
-    store.mark_solved("g", "p", "l")  # The new database works.
-    assert store.solved_levels("g", "p") == {"l"}
-    store.close()
-
-
-def test_truncated_database_is_set_aside(data_dir: Path) -> None:
-    with Store() as store:
-        for index in range(200):
-            store.save_game("g", f"slot{index}", {"data": "x" * 200})
-    with sqlite3.connect(data_dir / DB_FILENAME) as conn:
-        conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    path = data_dir / DB_FILENAME
-    raw = bytearray(path.read_bytes())
-    raw[100:4096] = b"\xff" * (4096 - 100)  # Smash the schema page.
-    path.write_bytes(bytes(raw))
-    store = Store()
-    assert store.warnings, "damage must be reported"
-    assert store.load_game("g", "slot0") is None
-    assert any(p.name.startswith(DB_FILENAME + ".corrupt-") for p in data_dir.iterdir())
-    store.close()
-
-
-def test_newer_schema_left_untouched(data_dir: Path) -> None:
-    path = data_dir / DB_FILENAME
-    with sqlite3.connect(path) as conn:
-        conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 5}")
-    before = path.read_bytes()
-    store = Store()
-    assert store.path is None and "newer" in store.warnings[0]
-    store.set_setting("x", 1)  # In-memory fallback still works for the session.
-    assert store.get_setting("x") == 1
-    store.close()
-    assert path.read_bytes() == before
-
-
-def test_unusable_directory_falls_back_to_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    blocker = tmp_path / "a-file"
-    blocker.write_text("not a directory", encoding="utf-8")
-    monkeypatch.setenv("TERMARCADE_DATA_DIR", str(blocker / "sub"))  # mkdir fails, even as root.
-    store = Store()
-    assert store.path is None and "session only" in store.warnings[0]
-    store.mark_solved("g", "p", "l")
-    assert store.solved_levels("g", "p") == {"l"}
-    store.close()
-
-
 def test_storage_error_becomes_warning() -> None:
     store = Store()
     store.close()
@@ -171,7 +111,7 @@ def test_storage_error_becomes_warning() -> None:
     assert store.warnings
 
 
-def test_concurrent_connections_keep_the_best_score(data_dir: Path) -> None:
+def test_concurrent_connections_keep_the_best_score() -> None:
     """Many sessions racing to record scores: the stored best is the true maximum."""
     Store().close()
     scores = [(worker * 37 + step * 11) % 1000 for worker in range(4) for step in range(40)]
@@ -206,22 +146,3 @@ def test_two_open_stores_see_each_others_writes() -> None:
     assert first.get_setting("k") == [1]
     first.close()
     second.close()
-
-
-def test_atomic_write_text(tmp_path: Path) -> None:
-    target = tmp_path / "pack.levels"
-    atomic_write_text(target, "first\n")
-    target.chmod(0o640)
-    atomic_write_text(target, "second ✓\n")
-    assert target.read_text(encoding="utf-8") == "second ✓\n"
-    assert target.stat().st_mode & 0o777 == 0o640
-    assert [p.name for p in tmp_path.iterdir()] == ["pack.levels"]  # No temp file left.
-
-
-def test_atomic_write_failure_leaves_old_file(tmp_path: Path) -> None:
-    target = tmp_path / "pack.levels"
-    target.write_text("old", encoding="utf-8")
-    with pytest.raises(TypeError):
-        atomic_write_text(target, 123)  # type: ignore[arg-type]
-    assert target.read_text(encoding="utf-8") == "old"
-    assert [p.name for p in tmp_path.iterdir()] == ["pack.levels"]

@@ -1,111 +1,35 @@
-"""The store's API for the shell: schema 2 migration, users, save summaries, results, my levels."""
+"""The store's API for the shell, on every backend: users, save summaries, results, my levels.
+
+Every test runs on SQLite and on a real PostgreSQL server (see ``tests/tui/test_store.py``).
+"""
 
 from __future__ import annotations
 
 import sqlite3
 import time
-from pathlib import Path
 
 import pytest
 
+from tests.postgres_server import BACKENDS, select_backend
 from tui.store import (
-    DB_FILENAME,
     SCHEMA_VERSION,
     DuplicateTitle,
     MyLevel,
-    Result,
     SaveInfo,
     Store,
 )
-
-# Version 1 exactly as termarcade 0.1 created it (copied from main's tui/store.py).
-V1_SCHEMA = """
-    CREATE TABLE IF NOT EXISTS solved (
-        game      TEXT NOT NULL,
-        pack      TEXT NOT NULL,
-        level     TEXT NOT NULL,
-        moves     INTEGER,
-        solved_at REAL NOT NULL,
-        PRIMARY KEY (game, pack, level)
-    );
-    CREATE TABLE IF NOT EXISTS saves (
-        game     TEXT NOT NULL,
-        slot     TEXT NOT NULL,
-        data     TEXT NOT NULL,
-        saved_at REAL NOT NULL,
-        PRIMARY KEY (game, slot)
-    );
-    CREATE TABLE IF NOT EXISTS scores (
-        game        TEXT NOT NULL,
-        key         TEXT NOT NULL,
-        score       INTEGER NOT NULL,
-        recorded_at REAL NOT NULL,
-        PRIMARY KEY (game, key)
-    );
-    CREATE TABLE IF NOT EXISTS settings (
-        key   TEXT PRIMARY KEY,
-        value TEXT NOT NULL
-    );
-"""
+from tui.store._db import Database, SqliteDatabase
+from tui.store._schema import migrate
+from tui.store._target import resolve_target
 
 
-def make_v1_database(path: Path) -> None:
-    """A version-1 database in WAL mode with a row in every table, as 0.1 left it."""
-    conn = sqlite3.connect(path)
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.executescript(V1_SCHEMA)
-    conn.executemany(
-        "INSERT INTO solved VALUES (?, ?, ?, ?, ?)",
-        [("termcraft", "basics", "l1", 7, 100.0), ("termcraft", "basics", "l2", None, 200.0)],
-    )
-    conn.execute("INSERT INTO saves VALUES ('2048', 'autosave', '{\"seed\":42}', 300.0)")
-    conn.execute("INSERT INTO scores VALUES ('2048', '4x4', 2048, 400.0)")
-    conn.execute("INSERT INTO settings VALUES ('keymap', '{\"undo\":\"z\"}')")
-    conn.execute("PRAGMA user_version = 1")
-    conn.commit()
-    conn.close()
+@pytest.fixture(autouse=True, params=BACKENDS)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run each test on SQLite and on PostgreSQL."""
+    return select_backend(request, monkeypatch)
 
 
-def test_schema_version_is_two() -> None:
-    assert SCHEMA_VERSION == 2
-
-
-def test_migration_from_version_1_keeps_every_row(data_dir: Path) -> None:
-    db = data_dir / DB_FILENAME
-    make_v1_database(db)
-    with Store() as store:
-        assert store.warnings == []
-        assert store.solved_moves("termcraft", "basics") == {"l1": 7, "l2": None}
-        assert store.best_results("termcraft", "basics")["l1"] == Result(7, 100.0)
-        assert store.load_game("2048", "autosave") == {"seed": 42}
-        assert store.saves("2048") == [SaveInfo("autosave", 300.0, None)]
-        assert store.best_score("2048", "4x4") == 2048
-        assert store.get_setting("keymap") == {"undo": "z"}
-        assert store.my_levels("termcraft") == []
-    conn = sqlite3.connect(db)
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert not any(  # The temporary *_v2 tables were renamed into place.
-        name.endswith("_v2")
-        for (name,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
-    )
-    conn.close()
-    with Store(user="alice") as other:  # The old rows belong to the local player only.
-        assert other.solved_levels("termcraft", "basics") == set()
-        assert other.get_setting("keymap") is None
-
-
-def test_migrated_database_works_for_new_writes(data_dir: Path) -> None:
-    make_v1_database(data_dir / DB_FILENAME)
-    with Store() as store:
-        store.mark_solved("termcraft", "basics", "l3", moves=1)
-        store.save_game("2048", "autosave", {"seed": 43}, summary={"moves": 5})
-    with Store() as store:
-        assert store.solved_levels("termcraft", "basics") == {"l1", "l2", "l3"}
-        assert store.saves("2048")[0].summary == {"moves": 5}
-
-
-def test_per_user_isolation(data_dir: Path) -> None:
+def test_per_user_isolation() -> None:
     stores = {user: Store(user=user) for user in ("", "alice", "bob")}
     for user, store in stores.items():
         store.mark_solved("g", "p", f"level-of-{user}", moves=len(user))
@@ -258,7 +182,7 @@ def test_storage_errors_return_empty_values_for_new_methods() -> None:
     assert store.warnings
 
 
-def test_two_sessions_adding_the_same_title_one_wins(data_dir: Path) -> None:
+def test_two_sessions_adding_the_same_title_one_wins() -> None:
     """Uniqueness is the database's: a second session gets DuplicateTitle, not a second row."""
     first, second = Store(), Store()
     added = first.add_my_level("g", "Race", "from first")
@@ -268,3 +192,71 @@ def test_two_sessions_adding_the_same_title_one_wins(data_dir: Path) -> None:
     assert [level.text for level in second.my_levels("g")] == ["from first"]
     first.close()
     second.close()
+
+
+def test_save_info_reads_one_summary() -> None:
+    with Store() as store:
+        assert store.save_info("g", "slot") is None
+        store.save_game("g", "slot", {"moves": [1, 2]}, summary={"seconds": 12.5, "moves": 2})
+        store.save_game("g", "other", {})
+        info = store.save_info("g", "slot")
+        assert info is not None and info.slot == "slot"
+        assert info.summary == {"seconds": 12.5, "moves": 2}
+        assert Store(user="bob").save_info("g", "slot") is None  # Per player.
+
+
+# -- migrations -------------------------------------------------------------------------------
+
+
+def open_raw() -> Database:
+    """A bare connection to the database ``Store()`` would open (no schema work done)."""
+    target = resolve_target(None)
+    if target.backend == "postgresql":
+        import psycopg
+
+        from tui.store._postgres import PostgresDatabase
+
+        return PostgresDatabase(psycopg.connect(target.url, autocommit=True))
+    assert target.path is not None
+    target.path.parent.mkdir(parents=True, exist_ok=True)
+    return SqliteDatabase(sqlite3.connect(target.path, isolation_level=None))
+
+
+def _database_at_version_2() -> None:
+    """Build the database ``Store()`` will open as termarcade 0.2 left it, with rows."""
+    db = open_raw()
+    try:
+        assert migrate(db, target=2) is True and db.schema_version() == 2
+        db.execute(
+            'INSERT INTO solved ("user", game, pack, level, moves, solved_at) '
+            "VALUES ('', 'termcraft', 'pack:01', 'l1', 7, 100.0)"
+        )
+        db.execute(
+            'INSERT INTO my_levels ("user", game, title, text, created_at, updated_at) '
+            "VALUES ('alice', 'termcraft', 'Mine', 'text', 1.0, 1.0)"
+        )
+    finally:
+        db.close()
+
+
+def test_migration_from_version_2_keeps_every_row() -> None:
+    _database_at_version_2()
+    with Store() as store:
+        assert store.warnings == []
+        assert store._db is not None and store._db.schema_version() == SCHEMA_VERSION
+        assert store.solved_moves("termcraft", "pack:01") == {"l1": 7}
+        store.record_result("termcraft", "pack:01", "l1", moves=5, seconds=9.0)
+        assert store.solved_moves("termcraft", "pack:01") == {"l1": 5}
+        assert [entry.moves for entry in store.level_board("termcraft", "pack:01", "l1")] == [5]
+    with Store(user="alice") as alice:
+        (mine,) = alice.my_levels("termcraft")
+        newer = alice.add_my_level("termcraft", "Second", "x")
+        assert newer is not None and newer.id > mine.id  # The id sequence survived.
+
+
+def test_migrating_twice_changes_nothing() -> None:
+    with Store() as store:
+        store.mark_solved("g", "p", "l")
+        assert store._db is not None
+        assert migrate(store._db) is False  # Already current: nothing to do.
+        assert store.solved_levels("g", "p") == {"l"}

@@ -412,3 +412,110 @@ def test_damaged_database_still_open_elsewhere_moves_aside_with_its_wal(data_dir
     assert aside.read_bytes() == damaged
     assert {path.name for path in data_dir.iterdir()} >= {aside.name + "-wal", aside.name + "-shm"}
     assert solved_rows(db) == {"new"}
+
+
+# -- many sessions recording results, on both backends ----------------------------------------
+
+RECORDER = r"""
+import json, sys, time
+worker, count, target = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
+from tui.store import Store
+print("ready", flush=True)
+start = float(sys.stdin.readline())
+time.sleep(max(0.0, start - time.time()))
+# Two sessions per player (one player in two terminals): their game scores race on one row.
+store = Store(target, user=f"player{worker % (int(sys.argv[4]))}")
+for step in range(count):
+    store.record_result("g", "pack:p", f"l{step % 3}", moves=1 + (worker + step) % 7,
+                        seconds=worker + step / 10)
+    store.record_game_score("2048", "4x4-standard", f"run{step % 4}", worker * 1000 + step,
+                            moves=step, seconds=float(step))
+    store.mark_solved("g", "pack:q", f"w{worker}-{step}")
+warnings = store.warnings[:]
+store.close()
+print(json.dumps(warnings + store.warnings[len(warnings):]), flush=True)
+"""
+
+
+def run_recorders(target: str, sessions: int, players: int, count: int) -> None:
+    """Start ``sessions`` processes at the same moment, each recording ``count`` wins and
+    game scores; fail on any crash, error output, warning or hang."""
+    deadline = time.monotonic() + DEADLINE_S
+    argvs = [["-c", RECORDER, str(worker), str(count), target, str(players)]
+             for worker in range(sessions)]
+    with _children(argvs) as processes:
+        for process in processes:
+            assert _readline(process, deadline) == "ready"
+        start = time.time() + 0.1
+        for process in processes:
+            assert process.stdin is not None
+            process.stdin.write(f"{start}\n")
+            process.stdin.flush()
+        for process in processes:
+            out, err = process.communicate(timeout=max(0.1, deadline - time.monotonic()))
+            assert process.returncode == 0 and not err, err
+            assert json.loads(out) == [], out
+
+
+def rows(backend: str, target: str, sql: str) -> list[tuple]:
+    """Rows of a query, read with the driver directly (not through the store)."""
+    if backend == "postgresql":
+        from tests.postgres_server import admin_connect
+
+        with admin_connect(target) as conn:
+            return [tuple(row) for row in conn.execute(sql).fetchall()]
+    conn = sqlite3.connect(target)
+    try:
+        return conn.execute(sql).fetchall()
+    finally:
+        conn.close()
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgres)])
+def shared_store(request: pytest.FixtureRequest, tmp_path: Path) -> tuple[str, str]:
+    """A fresh store every session of a test opens: (backend, URL or path)."""
+    if request.param == "postgresql":
+        from tests.postgres_server import postgres_url
+
+        return "postgresql", postgres_url(request)
+    return "sqlite", str(tmp_path / DB_FILENAME)
+
+
+@pytest.mark.slow
+def test_concurrent_sessions_recording_scores_lose_none(shared_store: tuple[str, str]) -> None:
+    """Eight sessions (four players, two sessions each) open a *fresh* store at the same moment
+    and record wins, game scores and solved levels: every row arrives, no best is lowered."""
+    backend, target = shared_store
+    sessions, players, count = 8, 4, 24
+    run_recorders(target, sessions, players, count)
+
+    results = rows(backend, target, 'SELECT "user", level, moves, seconds FROM results')
+    assert len(results) == sessions * count  # Every win, none lost, none doubled.
+    expected_results = sorted(
+        (f"player{worker % players}", f"l{step % 3}", 1 + (worker + step) % 7,
+         worker + step / 10)
+        for worker in range(sessions) for step in range(count)
+    )
+    assert sorted(results) == expected_results
+    solved = rows(backend, target, "SELECT COUNT(*) FROM solved WHERE pack = 'pack:q'")
+    assert solved == [(sessions * count,)]
+
+    # Each game's best: the maximum over both sessions of its player, whatever the order.
+    scores = dict(((user, run), score) for user, run, score in rows(
+        backend, target, 'SELECT "user", run, score FROM game_scores'))
+    expected_scores: dict[tuple[str, str], int] = {}
+    for worker in range(sessions):
+        for step in range(count):
+            key = (f"player{worker % players}", f"run{step % 4}")
+            expected_scores[key] = max(expected_scores.get(key, 0), worker * 1000 + step)
+    assert scores == expected_scores
+
+    # The boards agree with the rows.
+    with Store(target) as reader:
+        board = reader.level_board("g", "pack:p", "l0", limit=100)
+        assert {entry.user for entry in board} == {f"player{p}" for p in range(players)}
+        top = reader.score_board("2048", "4x4-standard", limit=100)
+        assert [entry.score for entry in top] == sorted(
+            {user: max(s for (u, _), s in expected_scores.items() if u == user)
+             for user, _ in expected_scores}.values(), reverse=True)
+        assert not reader.warnings

@@ -34,7 +34,7 @@ from tui.cli.output import (
     silence_closed_stdout,
     user_errors,
 )
-from tui.store import ENV_DATA_DIR
+from tui.store import ENV_DATA_DIR, ENV_STORE, parse_store_url
 
 __all__ = ["LAZY_COMMANDS", "LazyGroup", "launch_app", "main"]
 
@@ -242,6 +242,17 @@ def _set_data_dir(ctx: click.Context, param: click.Parameter, value: str | None)
     return value
 
 
+def _set_store(ctx: click.Context, param: click.Parameter, value: str | None) -> str | None:
+    """``--store``: the database for this run (checked now, so a typo is a usage error)."""
+    if value:
+        try:
+            parse_store_url(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
+        os.environ[ENV_STORE] = value
+    return value
+
+
 def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> None:
     """``--version``: print the version (looked up only now; it costs an import)."""
     if not value or ctx.resilient_parsing:
@@ -291,6 +302,16 @@ def launch_app(*, start_game: str | None = None, level_file: str | None = None,
     expose_value=False,
     is_eager=True,
     help=f"Directory for progress, saves and scores (default: the user data dir; env {ENV_DATA_DIR}).",
+)
+@click.option(
+    "--store",
+    metavar="URL",
+    callback=_set_store,
+    expose_value=False,
+    is_eager=True,
+    help="Database for progress and leaderboards: postgresql://user@host/db (needs "
+    "termarcade[postgres]) shared by several servers, or a SQLite file path (default: "
+    f"termarcade.sqlite3 in the data dir; env {ENV_STORE}).",
 )
 @click.pass_context
 def main(ctx: click.Context) -> None:

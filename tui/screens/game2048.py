@@ -69,6 +69,7 @@ class Game2048Screen(PuzzleScreen):
         self._autoplay_timer: Optional[Timer] = None
         self._flash_timer: Optional[Timer] = None
         self._best: Optional[int] = None
+        self._run_recorded: Optional[tuple[int, bool]] = None
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
@@ -131,12 +132,21 @@ class Game2048Screen(PuzzleScreen):
         store = self.arcade.store
         if self._best is None:
             self._best = store.best_score(GAME_ID, score_key(state)) or 0
-        if state.score > self._best:
+        recorded = self._run_recorded
+        if self.ref is not None and self.session.touched and (
+                recorded is None or state.score > recorded[0] or self.autoplayed > recorded[1]):
+            # This game's line on the score board (its best score; the autoplay mark sticks).
+            store.record_game_score(GAME_ID, score_key(state), self.ref.slot, state.score,
+                                    moves=state.move_count, seconds=self.clock.seconds,
+                                    autoplayed=self.autoplayed)
+            self._run_recorded = (state.score, self.autoplayed)
+        if state.score > self._best and not self.autoplayed:  # The player's own best.
             store.record_score(GAME_ID, score_key(state), state.score)
             self._best = state.score
 
     def on_level_changed(self) -> None:
         self._best = None
+        self._run_recorded = None
         self.stop_autoplay()
 
     def outcome_detail(self, kind: str) -> str:
@@ -197,6 +207,7 @@ class Game2048Screen(PuzzleScreen):
             return
         if self.session.finished:
             return
+        self.mark_autoplayed()
         self.autoplaying = True
         self._autoplay_timer = self.set_interval(AUTOPLAY_INTERVAL, self._autoplay_tick)
         self.render_state(self.session)

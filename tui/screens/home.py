@@ -42,8 +42,8 @@ class GameList(NavOptionList):
 class HomeScreen(Screen[None]):
     """The list of games, with taglines; games that are not playable yet are dimmed.
 
-    Keys: ``j``/``k``/arrows move, ``enter``/``space`` start the game, ``?`` help,
-    ``q``/``escape`` quit (asking first when a game is in progress).
+    Keys: ``j``/``k``/arrows move, ``enter``/``space`` start the game, ``L`` leaderboards,
+    ``?`` help, ``q``/``escape`` quit (asking first when a game is in progress).
     """
 
     HELP_TOPIC: ClassVar[str] = "home"
@@ -52,6 +52,7 @@ class HomeScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority, so the footer shows it although the focused list also binds enter.
         Binding("q,escape", "app.request_quit", "Quit", id="home.quit", key_display="q"),
+        Binding("L", "leaderboard", "Leaderboards", id="home.leaderboard"),
     ]
 
     def compose(self) -> ComposeResult:
@@ -70,6 +71,13 @@ class HomeScreen(Screen[None]):
         games = self.query_one("#games", GameList)
         games.highlighted = 0
         games.focus()
+
+    def action_leaderboard(self) -> None:
+        """Open the leaderboards, on the highlighted game."""
+        from tui.screens.leaderboard import LeaderboardScreen
+
+        option = self.query_one("#games", GameList).highlighted_option
+        self.app.push_screen(LeaderboardScreen(option.id if option is not None else None))
 
     def on_option_list_option_selected(self, event: NavOptionList.OptionSelected) -> None:
         """Start the chosen game."""

@@ -41,6 +41,7 @@ from core.game import IllegalMove
 from core.session import RESTART, Session
 from core.text import escape_controls, plural
 from tui.modals.outcome import OutcomeModal, par_verdict
+from tui.screens.playtime import PlayClock, play_record, restored
 from tui.sources import LevelRef, level_to_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -152,6 +153,10 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         self._digit_timer: Optional[Timer] = None
         self.last_message = ""
         """The text on the message line (for tests)."""
+        self.clock = PlayClock()
+        """Play time on this level (see :mod:`tui.screens.playtime`); kept in the save."""
+        self.autoplayed = False
+        """True once the computer played in this level's game (kept in the save)."""
 
     # -- handles -----------------------------------------------------------------------------
 
@@ -208,7 +213,16 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
 
     def on_mount(self) -> None:
         self._ready = True
+        self._restore_play_record()
         self._refresh_all(None)
+
+    def on_screen_resume(self) -> None:
+        """On top again (or for the first time): play time counts."""
+        self.clock.start()
+
+    def on_screen_suspend(self) -> None:
+        """Help, a dialog or another screen covers this one: play time stops."""
+        self.clock.pause()
 
     def watch_session(self, old: Optional[Session], new: Optional[Session]) -> None:
         """The one render path: redraw, save, and open the outcome dialog after a move."""
@@ -342,6 +356,8 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     def action_back(self) -> None:
         """Back to the level list (the game stays saved)."""
         self._hint_stop.set()
+        self.clock.pause()
+        self._save()  # The thinking time since the last move.
         self.arcade.game_in_progress = False
         self.dismiss(self.ref)
 
@@ -364,9 +380,11 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
         self._hint_stop.set()
+        self._save()  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
         self.set_reactive(PuzzleScreen.session, session)
+        self._restore_play_record()
         self.on_level_changed()
         self._refresh_all(None)
 
@@ -393,7 +411,19 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         """What the level list shows without loading the save."""
         return {"title": self.level_title, "status": self.session.status,
                 "finished": self.session.finished, "moves": self.session.moves_made,
-                "par": self.par}
+                "par": self.par, **play_record(self.clock, self.autoplayed)}
+
+    def _restore_play_record(self) -> None:
+        """Continue the clock and the autoplay mark of a resumed game (a new one starts at 0)."""
+        info = None
+        if self.ref is not None and self.session is not None and self.session.touched:
+            info = self.arcade.store.save_info(self.GAME_ID, self.ref.slot)
+        seconds, self.autoplayed = restored(info.summary if info is not None else None)
+        self.clock.set(seconds)
+
+    def mark_autoplayed(self) -> None:
+        """The computer plays in this game: its results go to the autoplayed boards, for good."""
+        self.autoplayed = True
 
     def _save(self) -> None:
         if self.ref is None or not self.session.touched:
@@ -419,9 +449,10 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         self.app.push_screen(modal, self._outcome_chosen)
 
     def _record_win(self, session: Session) -> None:
-        if self.ref is not None:
-            self.arcade.store.mark_solved(self.GAME_ID, self.ref.source, self.ref.key,
-                                          session.moves_made)
+        if self.ref is not None:  # Progress and the level's leaderboards, in one write.
+            self.arcade.store.record_result(self.GAME_ID, self.ref.source, self.ref.key,
+                                            moves=session.moves_made, seconds=self.clock.seconds,
+                                            autoplayed=self.autoplayed)
 
     def outcome_detail(self, kind: str) -> str:
         """The dialog's text: moves against par, or why the game is lost."""

@@ -1,10 +1,14 @@
-"""The SQLite store: solved levels, saved games, best scores, settings and the player's levels.
+"""The store: progress, saved games, best scores, settings, own levels and leaderboards.
 
-One database file, ``termarcade.sqlite3``, lives in the user data directory
+By default one SQLite database file, ``termarcade.sqlite3``, lives in the user data directory
 (``platformdirs.user_data_dir("termarcade")``); the environment variable
 ``TERMARCADE_DATA_DIR`` overrides the directory (the tests point it at a temporary folder).
+An arcade that outgrows one host points every ``serve`` process at one PostgreSQL database
+instead: ``Store("postgresql://...")``, :meth:`Store.open`, or ``TERMARCADE_STORE`` (what
+``termarcade --store URL`` sets); see :mod:`._postgres`. Both backends run the same SQL and
+the same migrations; the few differences are spelled out in :mod:`._dialect`.
 Every row belongs to a user (``""`` is the local player; the SSH arcade uses the remote
-user's name), so one file serves every player of a served arcade.
+user's name), so one database serves every player of a served arcade.
 
 Why SQLite in WAL mode: several sessions (two terminals, or many SSH players) use the store at
 once; WAL lets readers and one writer work concurrently, and every write is one short
@@ -21,17 +25,21 @@ the store keeps progress in memory for the session. Every such event adds a mess
 :attr:`Store.warnings`, which the app shows as a notification.
 
 Layout: :mod:`._files` (data directory, :func:`atomic_write_text` for the level editor),
-:mod:`._schema` (tables and migrations), :mod:`._opening` (opening, locking, setting aside),
-:mod:`._store` (the :class:`Store` API).
+:mod:`._target` (paths and URLs), :mod:`._dialect` (SQL differences), :mod:`._db` (one
+connection per backend), :mod:`._schema` (tables and migrations), :mod:`._opening` (opening a
+SQLite file, locking, setting aside), :mod:`._postgres` (the PostgreSQL backend),
+:mod:`._engine` (transactions, the busy queue, errors as warnings), :mod:`._boards`
+(leaderboards), :mod:`._store` (the :class:`Store` API).
 """
 
 from __future__ import annotations
 
+from ._boards import BY_MOVES, BY_TIME, BoardEntry
+from ._engine import BUSY_TIMEOUT_MS
 from ._files import DB_FILENAME, ENV_DATA_DIR, atomic_write_text, data_dir
 from ._opening import LOCK_SUFFIX
 from ._schema import SCHEMA_VERSION
 from ._store import (
-    BUSY_TIMEOUT_MS,
     KEYMAP_SETTING,
     DuplicateTitle,
     MyLevel,
@@ -39,14 +47,19 @@ from ._store import (
     SaveInfo,
     Store,
 )
+from ._target import ENV_STORE, parse_store_url, redact
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
+    "BY_MOVES",
+    "BY_TIME",
     "DB_FILENAME",
     "ENV_DATA_DIR",
+    "ENV_STORE",
     "KEYMAP_SETTING",
     "LOCK_SUFFIX",
     "SCHEMA_VERSION",
+    "BoardEntry",
     "DuplicateTitle",
     "MyLevel",
     "Result",
@@ -54,4 +67,6 @@ __all__ = [
     "Store",
     "atomic_write_text",
     "data_dir",
+    "parse_store_url",
+    "redact",
 ]

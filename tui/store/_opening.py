@@ -36,7 +36,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ._schema import SCHEMA_VERSION, NewerSchema, migrate, schema_version
+from ._db import Database, SqliteDatabase, sqlite_error_kind
+from ._schema import SCHEMA_VERSION, NewerSchema, migrate
 
 try:
     import fcntl
@@ -48,8 +49,6 @@ __all__ = ["LOCK_SUFFIX", "Opened", "connect", "error_kind", "open_database"]
 LOCK_SUFFIX = ".lock"
 """Suffix of the advisory lock file next to the database."""
 
-_CORRUPT_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
-_BUSY_CODES = frozenset({sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED})
 _COMPANIONS = ("-wal", "-shm", "-journal")
 """Files that belong to a database and move aside with it (the WAL may hold committed data)."""
 _NO_HARD_LINKS = frozenset(
@@ -72,7 +71,7 @@ def error_kind(error: BaseException) -> str:
     """Classify a storage error by SQLite's own result code, never by its message.
 
     Args:
-        error: An exception raised while using the database.
+        error: An exception raised while opening or using the database.
 
     Returns:
         ``"corrupt"`` for SQLITE_CORRUPT / SQLITE_NOTADB (or a failed quick_check),
@@ -80,15 +79,8 @@ def error_kind(error: BaseException) -> str:
     """
     if isinstance(error, _Damaged):
         return "corrupt"
-    code = getattr(error, "sqlite_errorcode", None)
-    if code is None:
-        return "other"
-    primary = code & 0xFF  # Extended codes (SQLITE_BUSY_SNAPSHOT ...) keep the primary low byte.
-    if primary in _CORRUPT_CODES:
-        return "corrupt"
-    if primary in _BUSY_CODES:
-        return "busy"
-    return "other"
+    kind = sqlite_error_kind(error)
+    return "other" if kind == "unique" else kind
 
 
 def connect(target: str, busy_timeout: float) -> sqlite3.Connection:
@@ -112,15 +104,20 @@ class Opened:
     """What :func:`open_database` achieved.
 
     Attributes:
-        conn: The on-disk connection, or ``None`` when the caller must use memory.
-        ready: False when the database stayed locked: ``conn`` is a plain connection to the
-            file whose schema is not checked yet; the caller retries later.
+        db: The database, or ``None`` when the caller must use memory (or, with ``ready``
+            False, has nothing to use yet and tries again later).
+        ready: False when the database stayed locked (or the server could not be reached):
+            ``db`` is a plain connection whose schema is not checked yet, or None; the caller
+            retries later.
         warnings: Messages for the player (set aside, left untouched ...).
+        later: With no ``db``: nothing is usable yet but may be soon (a server that does not
+            answer); the caller queues changes and tries again, rather than use memory.
     """
 
-    conn: sqlite3.Connection | None
+    db: Database | None
     ready: bool
     warnings: list[str] = field(default_factory=list)
+    later: bool = False
 
 
 def open_database(path: Path, busy_timeout: float, patience: float) -> Opened:
@@ -146,7 +143,7 @@ def open_database(path: Path, busy_timeout: float, patience: float) -> Opened:
 
 @dataclass
 class _Ready:
-    conn: sqlite3.Connection
+    db: SqliteDatabase
     notes: list[str]
 
 
@@ -183,7 +180,7 @@ def _open_loop(
     while True:
         outcome = _attempt(path, busy_timeout, deadline, lock)
         if isinstance(outcome, _Ready):
-            return Opened(outcome.conn, True, warnings + outcome.notes)
+            return Opened(outcome.db, True, warnings + outcome.notes)
         if isinstance(outcome, _Unusable):
             return Opened(None, False, warnings + [outcome.message])
         if isinstance(outcome, _Busy):
@@ -222,9 +219,10 @@ def _attempt(path: Path, busy_timeout: float, deadline: float, lock: _LockFile) 
         except sqlite3.Error as error:
             return _classify(error, path, before)
         try:
-            notes = _prepare(conn)
+            db = SqliteDatabase(conn)
+            notes = _prepare(db)
             conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout * 1000)}")
-            return _Ready(conn, notes)
+            return _Ready(db, notes)
         except NewerSchema as newer:
             conn.close()
             return _Unusable(
@@ -239,7 +237,7 @@ def _attempt(path: Path, busy_timeout: float, deadline: float, lock: _LockFile) 
             raise
 
 
-def _prepare(conn: sqlite3.Connection) -> list[str]:
+def _prepare(db: SqliteDatabase) -> list[str]:
     """Switch to WAL, check an existing database, create or migrate the schema.
 
     Returns:
@@ -250,8 +248,9 @@ def _prepare(conn: sqlite3.Connection) -> list[str]:
         _Damaged: ``quick_check`` failed on a database that already had a schema.
         sqlite3.Error: Busy, corrupt, I/O ...
     """
+    conn = db.conn
     # Read the version before anything writes to the file (switching to WAL changes its header).
-    version = schema_version(conn)
+    version = db.schema_version()
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
     notes = []
@@ -268,7 +267,7 @@ def _prepare(conn: sqlite3.Connection) -> list[str]:
     if version < SCHEMA_VERSION:
         # Only then take the write lock: an up-to-date database opens without waiting for a
         # session that is in the middle of a long write.
-        migrate(conn)
+        migrate(db)
     return notes
 
 
@@ -286,7 +285,7 @@ def _classify(error: BaseException, path: Path, before: tuple[int, int] | None) 
 def _keep_busy(path: Path, busy_timeout: float, warnings: list[str]) -> Opened:
     """Out of patience on a locked database: keep a plain connection to it (never memory)."""
     try:
-        return Opened(connect(str(path), busy_timeout), False, warnings)
+        return Opened(SqliteDatabase(connect(str(path), busy_timeout)), False, warnings)
     except sqlite3.Error as error:  # pragma: no cover - connect only fails on an unusable path
         return Opened(None, False, warnings + [f"Cannot open {path} ({error}); {_SESSION_ONLY}."])
 

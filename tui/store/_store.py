@@ -1,29 +1,24 @@
-"""The :class:`Store`: one player's progress, saves, scores, settings and own levels."""
+"""The :class:`Store`: one player's progress, saves, scores, settings, own levels, boards.
+
+The SQL here is written once for both backends (see :mod:`._dialect` for the rules it keeps
+to); :class:`~._engine.StoreBase` runs it under the store's contract and
+:class:`~._boards.Leaderboards` adds the leaderboards.
+"""
 
 from __future__ import annotations
 
 import json
-import sqlite3
-import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
-from ._files import DB_FILENAME, data_dir
-from ._opening import connect, error_kind, open_database
-from ._schema import migrate, rollback
+from ._boards import Leaderboards, upsert_solved
+from ._db import Database
 
 KEYMAP_SETTING = "keymap"
 """Setting holding the user's key remapping, ``{binding_id: "key1,key2"}``."""
-
-BUSY_TIMEOUT_MS = 5_000
-"""How long one statement waits for another session's lock before giving up."""
-
-T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], T]
 
 
 @dataclass(frozen=True)
@@ -101,238 +96,58 @@ def _loads_dict(text: str | None) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-class Store:
-    """Progress, saves, best scores, settings and own levels of one player, in SQLite.
+class Store(Leaderboards):
+    """Progress, saves, best scores, settings, own levels and leaderboards of one player.
 
     Every method is safe to call from the UI: storage errors (a locked or full disk, a database
-    that went bad mid-session) never raise; they add a message to :attr:`warnings` and the
-    method returns its "nothing there" value. Only programming errors raise: TypeError for data
-    that is not JSON, ValueError for a blank or duplicate level title.
+    that went bad mid-session, a database server that went away) never raise; they add a
+    message to :attr:`warnings` and the method returns its "nothing there" value. Only
+    programming errors raise: TypeError for data that is not JSON, ValueError for a blank or
+    duplicate level title (or a store URL of an unknown kind).
 
-    Everything is per player: two stores on one file with different ``user`` values never see
-    each other's rows. Settings are per player too; there are no global settings (the host's
-    own preferences are those of the local player ``""``).
+    Everything is per player: two stores on one database with different ``user`` values never
+    see each other's rows (the leaderboards, which show every player, are the exception).
+    Settings are per player too; there are no global settings (the host's own preferences
+    are those of the local player ``""``).
 
-    When the database is busy (another program holds it locked), the store keeps its on-disk
-    connection: changes that return nothing (saves, deletions, solved levels, settings) are
-    queued in order and written before the next write or at :meth:`close`; reads do not wait
-    for them. A warning says so once per busy spell.
+    When the database is busy (another program holds it locked, or the server does not
+    answer), the store keeps its connection: changes that return nothing (saves, deletions,
+    solved levels, results, settings) are queued in order and written before the next write
+    or at :meth:`close`; reads do not wait for them. A warning says so once per busy spell.
 
     Args:
-        path: Database file; ``None`` for ``data_dir()/termarcade.sqlite3``; ``":memory:"``
-            for a throw-away store.
+        path: Where the data is: ``None`` for ``$TERMARCADE_STORE`` or else
+            ``data_dir()/termarcade.sqlite3``; a SQLite file path; a ``postgresql://`` URL
+            (needs the ``postgres`` extra, psycopg 3); ``":memory:"`` for a throw-away store.
         user: Whose data this store reads and writes; ``""`` is the local player.
         busy_timeout: Seconds a statement waits for another session's lock. Opening retries
-            a locked database for twice as long before carrying on without it.
+            a locked database (or an unreachable server) for twice as long before carrying
+            on without it.
     """
 
-    def __init__(
-        self,
-        path: str | Path | None = None,
-        user: str = "",
-        *,
-        busy_timeout: float = BUSY_TIMEOUT_MS / 1000,
-    ) -> None:
-        if not isinstance(user, str):
-            raise TypeError(f"user must be a string, not {type(user).__name__}")
-        self.user = user
-        """Whose data this store reads and writes (``""``: the local player)."""
-        self.warnings: list[str] = []
-        """Messages for the user (corrupt database set aside, storage errors)."""
-        self.path: Path | None
-        """The database file, or ``None`` for an in-memory store."""
-        if path is None:
-            self.path = data_dir() / DB_FILENAME
-        elif str(path) == ":memory:":
-            self.path = None
-        else:
-            self.path = Path(path)
-        self._lock = threading.RLock()
-        self._busy_timeout = busy_timeout
-        self._pending: list[Work[object]] = []
-        self._busy_warned = False
-        self._closed = False
-        self._ready = True
-        self._conn = self._open(patience=2 * busy_timeout)
-
-    # -- opening ---------------------------------------------------------------------------
-
-    def _open(self, patience: float) -> sqlite3.Connection:
-        """Open the database file (or memory), recording warnings; see :mod:`._opening`.
+    @classmethod
+    def open(cls, url: str | None = None, user: str = "") -> Store:
+        """The store a command line or a server asks for by URL.
 
         Args:
-            patience: Seconds to keep retrying a locked database.
+            url: ``postgresql://...``, ``sqlite:///path``, a path, ``:memory:``; ``None`` for
+                ``$TERMARCADE_STORE`` or else the default SQLite file.
+            user: Whose data the store reads and writes.
 
-        Returns:
-            The connection to use; :attr:`_ready` says whether its schema is checked.
+        Raises:
+            ValueError: For a URL of a kind the store does not speak.
         """
-        if self.path is None:
-            return self._memory()
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            self.warnings.append(
-                f"Cannot create the data directory {self.path.parent} "
-                f"({error.strerror or error}); progress is kept for this session only."
-            )
-            return self._memory()
-        opened = open_database(self.path, self._busy_timeout, patience)
-        self.warnings.extend(opened.warnings)
-        if opened.conn is None:
-            return self._memory()  # The warning already says why.
-        self._ready = opened.ready
-        if not opened.ready:
-            self._warn_busy()
-        return opened.conn
-
-    def _memory(self) -> sqlite3.Connection:
-        """Switch to a fresh in-memory database (progress lasts for this session)."""
-        self.path = None
-        self._ready = True
-        conn = connect(":memory:", self._busy_timeout)
-        migrate(conn)
-        return conn
-
-    def _ensure_ready(self) -> bool:
-        """After a busy open, try once more to check and set up the database.
-
-        Returns:
-            True if the connection is ready (possibly a new one, or memory).
-        """
-        if self._ready:
-            return True
-        stale = self._conn
-        self._conn = self._open(patience=self._busy_timeout)
-        stale.close()
-        return self._ready
-
-    def _warn_busy(self) -> None:
-        """Say once per busy spell that the database is locked by someone else."""
-        if self._busy_warned:
-            return
-        self._busy_warned = True
-        self.warnings.append(
-            f"The progress database {self.path} is busy (another program holds it locked); "
-            "changes are kept and saved once it is free."
-        )
-
-    # -- plumbing --------------------------------------------------------------------------
-
-    def _read(self, default: T, work: Work[T]) -> T:
-        """Run a query under the lock; turn storage errors into a warning and ``default``."""
-        with self._lock:
-            if self._closed:
-                return self._closed_default(default)
-            if not self._ensure_ready():
-                return default
-            try:
-                return work(self._conn)
-            except sqlite3.Error as error:
-                self._storage_error(error)
-                return default
-
-    def _write(self, default: T, work: Work[T], *, deferrable: bool = False) -> T:
-        """Run ``work`` in one ``BEGIN IMMEDIATE`` transaction (all or nothing).
-
-        Args:
-            default: What to return when storage fails.
-            work: The statements; they must give the same result when run again later.
-            deferrable: Queue ``work`` if the database is busy (only for changes whose
-                caller needs no answer).
-
-        Returns:
-            The result of ``work``, or ``default``.
-        """
-        with self._lock:
-            if self._closed:
-                return self._closed_default(default)
-            if not (self._ensure_ready() and self._flush()):
-                # Still busy: write nothing out of order; queue it behind the others.
-                return self._defer(work, default) if deferrable else self._busy(default)
-            try:
-                return self._transaction(work)
-            except sqlite3.Error as error:
-                if deferrable and error_kind(error) == "busy":
-                    return self._defer(work, default)
-                self._storage_error(error)
-                return default
-
-    def _transaction(self, work: Work[T]) -> T:
-        """Run ``work`` between ``BEGIN IMMEDIATE`` and ``COMMIT``; roll back on any error."""
-        conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            result = work(conn)
-            conn.execute("COMMIT")
-        except BaseException:
-            rollback(conn)
-            raise
-        return result
-
-    def _flush(self) -> bool:
-        """Write the queued changes in order.
-
-        Returns:
-            True when the queue is empty; False if the database is still busy.
-        """
-        while self._pending:
-            try:
-                self._transaction(self._pending[0])
-            except sqlite3.Error as error:
-                if error_kind(error) == "busy":
-                    return False
-                self._storage_error(error)  # It will never succeed: report it and go on.
-            self._pending.pop(0)
-        self._busy_warned = False
-        return True
-
-    def _defer(self, work: Work[object], default: T) -> T:
-        """Queue a change for when the database is free again."""
-        self._pending.append(work)
-        self._warn_busy()
-        return default
-
-    def _busy(self, default: T) -> T:
-        """A change that needs an answer now could not be made: the database is busy."""
-        self.warnings.append(
-            "The progress database is busy (another program holds it locked); "
-            "that change was not saved."
-        )
-        return default
-
-    def _storage_error(self, error: sqlite3.Error) -> None:
-        self.warnings.append(f"Storage error: {error}")
-
-    def _closed_default(self, default: T) -> T:
-        self.warnings.append("Storage error: the store is closed.")
-        return default
-
-    def close(self) -> None:
-        """Write queued changes if the database is free now, and close the connection.
-
-        Further calls return their empty value with a warning, never an exception.
-        """
-        with self._lock:
-            if self._closed:
-                return
-            if self._pending and not (self._ensure_ready() and self._flush()):
-                self.warnings.append(
-                    f"{len(self._pending)} change(s) could not be saved: the progress "
-                    "database stayed busy."
-                )
-            self._closed = True
-            self._conn.close()
+        return cls(url, user)
 
     def __enter__(self) -> Store:
         return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
 
     # -- solved levels ---------------------------------------------------------------------
 
     def mark_solved(self, game: str, pack: str, level: str, moves: int | None = None) -> None:
         """Record that a level was solved, keeping the fewest moves seen.
+
+        (A win played in the app goes through :meth:`record_result`, which also does this.)
 
         Args:
             game: Game id.
@@ -341,30 +156,7 @@ class Store:
             moves: Moves used, if the game counts them.
         """
         row = (self.user, game, pack, level, moves, time.time())
-
-        def work(conn: sqlite3.Connection) -> None:
-            # SET expressions see the row as it was, so solved_at moves only with a better count.
-            conn.execute(
-                """
-                INSERT INTO solved (user, game, pack, level, moves, solved_at)
-                VALUES (?, ?, ?, ?, ?, ?)
-                ON CONFLICT (user, game, pack, level) DO UPDATE SET
-                    moves = CASE
-                        WHEN solved.moves IS NULL THEN excluded.moves
-                        WHEN excluded.moves IS NULL THEN solved.moves
-                        ELSE MIN(solved.moves, excluded.moves)
-                    END,
-                    solved_at = CASE
-                        WHEN excluded.moves IS NOT NULL
-                             AND (solved.moves IS NULL OR excluded.moves < solved.moves)
-                        THEN excluded.solved_at
-                        ELSE solved.solved_at
-                    END
-                """,
-                row,
-            )
-
-        self._write(None, work, deferrable=True)
+        self._write(None, lambda db: upsert_solved(db, row), deferrable=True)
 
     def solved_levels(self, game: str, pack: str) -> set[str]:
         """Return the ids of the solved levels of a pack."""
@@ -378,13 +170,13 @@ class Store:
         """Return ``{level_id: Result(moves, solved_at)}`` for the solved levels of a pack."""
         return self._read(
             {},
-            lambda conn: {
+            lambda db: {
                 level: Result(moves, solved_at)
-                for level, moves, solved_at in conn.execute(
-                    "SELECT level, moves, solved_at FROM solved "
-                    "WHERE user = ? AND game = ? AND pack = ?",
+                for level, moves, solved_at in db.execute(
+                    'SELECT level, moves, solved_at FROM solved '
+                    'WHERE "user" = ? AND game = ? AND pack = ?',
                     (self.user, game, pack),
-                )
+                ).fetchall()
             },
         )
 
@@ -419,9 +211,11 @@ class Store:
         )
         self._write(
             None,
-            lambda conn: conn.execute(
-                "INSERT OR REPLACE INTO saves (user, game, slot, data, summary, saved_at) "
-                "VALUES (?, ?, ?, ?, ?, ?)",
+            lambda db: db.execute(
+                'INSERT INTO saves ("user", game, slot, data, summary, saved_at) '
+                "VALUES (?, ?, ?, ?, ?, ?) "
+                'ON CONFLICT ("user", game, slot) DO UPDATE SET data = excluded.data, '
+                "summary = excluded.summary, saved_at = excluded.saved_at",
                 row,
             ),
             deferrable=True,
@@ -430,9 +224,9 @@ class Store:
     def load_game(self, game: str, slot: str) -> dict[str, Any] | None:
         """Return the saved data of a slot, or ``None`` if there is none (or it is unreadable)."""
 
-        def work(conn: sqlite3.Connection) -> dict[str, Any] | None:
-            row = conn.execute(
-                "SELECT data FROM saves WHERE user = ? AND game = ? AND slot = ?",
+        def work(db: Database) -> dict[str, Any] | None:
+            row = db.execute(
+                'SELECT data FROM saves WHERE "user" = ? AND game = ? AND slot = ?',
                 (self.user, game, slot),
             ).fetchone()
             if row is None:
@@ -449,8 +243,8 @@ class Store:
         key = (self.user, game, slot)
         self._write(
             None,
-            lambda conn: conn.execute(
-                "DELETE FROM saves WHERE user = ? AND game = ? AND slot = ?", key
+            lambda db: db.execute(
+                'DELETE FROM saves WHERE "user" = ? AND game = ? AND slot = ?', key
             ),
             deferrable=True,
         )
@@ -463,24 +257,36 @@ class Store:
         """Return the saves of a game, newest first, with their summaries (not their data)."""
         return self._read(
             [],
-            lambda conn: [
+            lambda db: [
                 SaveInfo(slot, saved_at, _loads_dict(summary))
-                for slot, saved_at, summary in conn.execute(
-                    "SELECT slot, saved_at, summary FROM saves WHERE user = ? AND game = ? "
+                for slot, saved_at, summary in db.execute(
+                    'SELECT slot, saved_at, summary FROM saves WHERE "user" = ? AND game = ? '
                     "ORDER BY saved_at DESC, slot",
                     (self.user, game),
-                )
+                ).fetchall()
             ],
         )
+
+    def save_info(self, game: str, slot: str) -> SaveInfo | None:
+        """Return one save's summary (not its data), or None when the slot is empty."""
+
+        def work(db: Database) -> SaveInfo | None:
+            row = db.execute(
+                'SELECT saved_at, summary FROM saves WHERE "user" = ? AND game = ? AND slot = ?',
+                (self.user, game, slot),
+            ).fetchone()
+            return None if row is None else SaveInfo(slot, row[0], _loads_dict(row[1]))
+
+        return self._read(None, work)
 
     # -- best scores -----------------------------------------------------------------------
 
     def best_score(self, game: str, key: str) -> int | None:
         """Return the best score recorded under ``key`` (e.g. a board size), or ``None``."""
 
-        def work(conn: sqlite3.Connection) -> int | None:
-            row = conn.execute(
-                "SELECT score FROM scores WHERE user = ? AND game = ? AND key = ?",
+        def work(db: Database) -> int | None:
+            row = db.execute(
+                'SELECT score FROM scores WHERE "user" = ? AND game = ? AND key = ?',
                 (self.user, game, key),
             ).fetchone()
             return None if row is None else int(row[0])
@@ -507,11 +313,12 @@ class Store:
         better = "<" if lower_is_better else ">"
         row = (self.user, game, key, int(score), time.time())
 
-        def work(conn: sqlite3.Connection) -> bool:
-            cursor = conn.execute(
+        def work(db: Database) -> bool:
+            cursor = db.execute(
                 f"""
-                INSERT INTO scores (user, game, key, score, recorded_at) VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT (user, game, key) DO UPDATE SET
+                INSERT INTO scores ("user", game, key, score, recorded_at)
+                VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT ("user", game, key) DO UPDATE SET
                     score = excluded.score, recorded_at = excluded.recorded_at
                 WHERE excluded.score {better} scores.score
                 """,
@@ -526,9 +333,9 @@ class Store:
     def get_setting(self, key: str, default: Any = None) -> Any:
         """Return one of this player's settings, or ``default`` when unset or unreadable."""
 
-        def work(conn: sqlite3.Connection) -> Any:
-            row = conn.execute(
-                "SELECT value FROM settings WHERE user = ? AND key = ?", (self.user, key)
+        def work(db: Database) -> Any:
+            row = db.execute(
+                'SELECT value FROM settings WHERE "user" = ? AND key = ?', (self.user, key)
             ).fetchone()
             if row is None:
                 return default
@@ -548,8 +355,10 @@ class Store:
         row = (self.user, key, _dumps(value))
         self._write(
             None,
-            lambda conn: conn.execute(
-                "INSERT OR REPLACE INTO settings (user, key, value) VALUES (?, ?, ?)", row
+            lambda db: db.execute(
+                'INSERT INTO settings ("user", key, value) VALUES (?, ?, ?) '
+                'ON CONFLICT ("user", key) DO UPDATE SET value = excluded.value',
+                row,
             ),
             deferrable=True,
         )
@@ -560,19 +369,19 @@ class Store:
         """Return the player's own levels of a game, oldest first."""
         return self._read(
             [],
-            lambda conn: [
-                MyLevel(*row)
-                for row in conn.execute(
-                    f"SELECT {_LEVEL_COLUMNS} FROM my_levels WHERE user = ? AND game = ? "
+            lambda db: [
+                _level(row)
+                for row in db.execute(
+                    f'SELECT {_LEVEL_COLUMNS} FROM my_levels WHERE "user" = ? AND game = ? '
                     "ORDER BY created_at, id",
                     (self.user, game),
-                )
+                ).fetchall()
             ],
         )
 
     def get_my_level(self, game: str, level_id: int) -> MyLevel | None:
         """Return one of the player's own levels, or None (also for another player's id)."""
-        return self._read(None, lambda conn: _fetch_level(conn, self.user, game, level_id))
+        return self._read(None, lambda db: _fetch_level(db, self.user, game, level_id))
 
     def add_my_level(self, game: str, title: str, text: str) -> MyLevel | None:
         """Add a level to the player's own levels of a game.
@@ -594,16 +403,18 @@ class Store:
         _check_level(title, text)
         now = time.time()
 
-        def work(conn: sqlite3.Connection) -> MyLevel | None:
-            with _unique_title(conn, self.user, game, title):
-                cursor = conn.execute(
-                    "INSERT INTO my_levels (user, game, title, text, created_at, updated_at) "
-                    "VALUES (?, ?, ?, ?, ?, ?)",
+        def work(db: Database) -> MyLevel | None:
+            with _unique_title(db, self.user, game, title):
+                (row,) = db.execute(
+                    'INSERT INTO my_levels ("user", game, title, text, created_at, updated_at) '
+                    "VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                     (self.user, game, title, text, now, now),
-                )
-            return MyLevel(int(cursor.lastrowid or 0), title, text, now, now)
+                ).fetchall()
+            return MyLevel(int(row[0]), title, text, now, now)
 
-        return self._write(None, work)
+        # Not retried on a new connection: had the lost commit arrived, a second insert would
+        # report the level as a duplicate of itself.
+        return self._write(None, work, retry=False)
 
     def replace_my_level(
         self, game: str, level_id: int, title: str, text: str
@@ -627,24 +438,24 @@ class Store:
         _check_level(title, text)
         now = time.time()
 
-        def work(conn: sqlite3.Connection) -> MyLevel | None:
-            with _unique_title(conn, self.user, game, title):
-                conn.execute(
+        def work(db: Database) -> MyLevel | None:
+            with _unique_title(db, self.user, game, title):
+                db.execute(
                     "UPDATE my_levels SET title = ?, text = ?, updated_at = ? "
-                    "WHERE id = ? AND user = ? AND game = ?",
-                    (title, text, now, level_id, self.user, game),
+                    'WHERE id = ? AND "user" = ? AND game = ?',
+                    (title, text, now, int(level_id), self.user, game),
                 )
-            return _fetch_level(conn, self.user, game, level_id)
+            return _fetch_level(db, self.user, game, level_id)
 
         return self._write(None, work)
 
     def delete_my_level(self, game: str, level_id: int) -> None:
         """Delete one of the player's own levels (no error if there is no such level)."""
-        key = (level_id, self.user, game)
+        key = (int(level_id), self.user, game)
         self._write(
             None,
-            lambda conn: conn.execute(
-                "DELETE FROM my_levels WHERE id = ? AND user = ? AND game = ?", key
+            lambda db: db.execute(
+                'DELETE FROM my_levels WHERE id = ? AND "user" = ? AND game = ?', key
             ),
             deferrable=True,
         )
@@ -653,13 +464,18 @@ class Store:
 _LEVEL_COLUMNS = "id, title, text, created_at, updated_at"
 
 
-def _fetch_level(conn: sqlite3.Connection, user: str, game: str, level_id: int) -> MyLevel | None:
+def _level(row: Any) -> MyLevel:
+    level_id, title, text, created_at, updated_at = row
+    return MyLevel(int(level_id), title, text, created_at, updated_at)
+
+
+def _fetch_level(db: Database, user: str, game: str, level_id: int) -> MyLevel | None:
     """Return the player's level ``level_id`` of ``game``, or None."""
-    row = conn.execute(
-        f"SELECT {_LEVEL_COLUMNS} FROM my_levels WHERE id = ? AND user = ? AND game = ?",
-        (level_id, user, game),
+    row = db.execute(
+        f'SELECT {_LEVEL_COLUMNS} FROM my_levels WHERE id = ? AND "user" = ? AND game = ?',
+        (int(level_id), user, game),
     ).fetchone()
-    return None if row is None else MyLevel(*row)
+    return None if row is None else _level(row)
 
 
 def _check_level(title: object, text: object) -> None:
@@ -671,19 +487,24 @@ def _check_level(title: object, text: object) -> None:
 
 
 @contextmanager
-def _unique_title(conn: sqlite3.Connection, user: str, game: str, title: str) -> Iterator[None]:
-    """Turn the UNIQUE (user, game, title) violation into :class:`DuplicateTitle`.
+def _unique_title(db: Database, user: str, game: str, title: str) -> Iterator[None]:
+    """Turn the UNIQUE ("user", game, title) violation into :class:`DuplicateTitle`.
 
     The database enforces uniqueness (two sessions adding the same title at once cannot both
-    succeed); this only translates the error and finds the level that has the title.
+    succeed); this only translates the error and finds the level that has the title. The
+    statement runs under a savepoint: after an error PostgreSQL refuses every statement of
+    the transaction until it is rolled back to one (SQLite would not mind).
     """
+    db.execute("SAVEPOINT unique_title")
     try:
         yield
-    except sqlite3.IntegrityError as error:
-        if getattr(error, "sqlite_errorcode", None) != sqlite3.SQLITE_CONSTRAINT_UNIQUE:
+    except db.errors as error:
+        if db.error_kind(error) != "unique":
             raise
-        row = conn.execute(
-            "SELECT id FROM my_levels WHERE user = ? AND game = ? AND title = ?",
+        db.execute("ROLLBACK TO SAVEPOINT unique_title")
+        row = db.execute(
+            'SELECT id FROM my_levels WHERE "user" = ? AND game = ? AND title = ?',
             (user, game, title),
         ).fetchone()
         raise DuplicateTitle(game, title, int(row[0]) if row else -1) from error
+    db.execute("RELEASE SAVEPOINT unique_title")
