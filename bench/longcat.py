@@ -14,6 +14,9 @@
    exact label), the distribution over the difficulty bands (see
    ``core.longcat.difficulty``), and accepted levels per second (generation + solver
    validation; the analysis for the difficulty columns is not timed).
+3. New levels as the game makes them (``g`` on the Longcat screen, ``longcat generate``):
+   seconds per described level of a method, size and difficulty band, and how many of the
+   seeds gave one within the method's attempts.
 """
 
 from __future__ import annotations
@@ -271,6 +274,37 @@ def bench_sd_rate(count: int) -> None:
           f"({count} levels, {elapsed:.2f}s; target >= 500)")
 
 
+CATALOG_ROWS = (("sd", "8x8", "any"), ("sd", "8x8", "easy"), ("sd", "8x8", "hard"),
+                ("sd", "8x8", "very_hard"), ("template", "8x8", "easy"),
+                ("template", "8x8", "hard"), ("fractal", "8x8", "easy"),
+                ("fractal", "8x8", "hard"), ("ca", "8x8", "easy"), ("bsp", "8x8", "easy"),
+                ("pu", "6x6", "any"), ("sd", "12x10", "easy"), ("sd", "12x10", "hard"),
+                ("template", "12x10", "hard"))
+"""(method, size, band) rows of the table of what a new level costs in the game (``g``)."""
+
+
+def bench_catalog(count: int) -> None:
+    """What ``g``/``N`` cost in the game: one described level of a method, size and band
+    (generation with the filters, solver validation, analysis for par and difficulty)."""
+    from core.longcat import GenerationError
+    from core.longcat.catalog import GENERATORS as MAKERS
+
+    print(f"\nnew levels as the game makes them (core.longcat.catalog), seeds 0..{count - 1}")
+    print(f"{'method':10} {'size':>6} {'band':>10} {'made':>6} {'mean s':>8} {'max s':>7}")
+    for method, size, band_id in CATALOG_ROWS:
+        times, made = [], 0
+        for seed in range(count):
+            t0 = time.perf_counter()
+            try:
+                MAKERS[method].generate(seed, size=size, band=band_id)
+                made += 1
+            except GenerationError:
+                pass
+            times.append(time.perf_counter() - t0)
+        print(f"{method:10} {size:>6} {band_id:>10} {made:>3}/{count:<2} "
+              f"{sum(times) / len(times):8.3f} {max(times):7.3f}")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and candidates")
@@ -284,6 +318,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     count = args.count or (200 if args.quick else 1000)
     bench_sd_rate(count)
     bench_generators(count)
+    bench_catalog(5 if args.quick else 20)
     return 0
 
 

@@ -248,3 +248,20 @@ def test_the_group_is_listed_and_starts_without_textual() -> None:
     listed = subprocess.run([sys.executable, "-m", "tui", "--help"], cwd=ROOT,
                             capture_output=True, text=True)
     assert "longcat" in listed.stdout
+
+
+def test_ctrl_c_stops_a_long_generation_cleanly(tmp_path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "never.levels"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui", "longcat", "generate", "-m", "bsp", "--size", "16x16",
+         "-d", "extreme", "-n", "50", "--time-limit", "60", "-o", str(out)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 130, stderr
+    assert stderr.strip() == "interrupted" and stdout == ""
+    assert not out.exists()

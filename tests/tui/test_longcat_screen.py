@@ -168,7 +168,7 @@ async def test_p_plays_a_solution_step_by_step(monkeypatch) -> None:
             await pilot.pause(0.02)
             if isinstance(app.screen, OutcomeModal):
                 break
-        assert screen.session.status == "won"
+        assert screen.session.status == "won" and screen.autoplayed
         assert screen.session.moves_made == len(
             [s for s in screen.session.history if s.move is not None])
         assert isinstance(app.screen, OutcomeModal)

@@ -5,7 +5,7 @@ from core.registry import GameInfo
 INFO = GameInfo(
     id="longcat",
     title="Longcat",
-    tagline="Slide the long cat until it fills the grid; generators and difficulty analysis.",
+    tagline="Slide the long cat until it fills the grid; generated levels too.",
     engine="core.longcat.game:GAME",
     level_format="grammar.longcat:FORMAT",
     cli="tui.cli.longcat:longcat",

@@ -313,6 +313,7 @@ class LongcatScreen(PuzzleScreen):
         elif solution.status != "solved":
             self.say(f"No solution found within {SOLVER_TIME:g} s.", "warning")
         else:
+            self.mark_autoplayed()  # a win from here goes to the autoplayed boards
             self._demo = list(solution.moves)
             self.say(f"The solution from here: {plural(len(self._demo), 'move')} "
                      f"({''.join(m[0].upper() for m in self._demo)}); p stops.")
