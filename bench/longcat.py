@@ -2,7 +2,8 @@
 
     python bench/longcat.py [--quick] [--data PATH] [--count N]
 
-1. Analysis: every metric and the simulated player's label of the 100 arduboy levels, by
+1. Analysis: every metric and the simulated player's label of the 100 arduboy levels (the
+   bundled pack ``levels/longcat/01-arduboy.levels``, or ``--data`` FILE), by
    ``core.longcat`` (bitmask state graph) and by a simple reference in the same run (a
    memoised depth-first search over ``(head, frozenset of filled cells)`` that steps the cat
    one cell at a time); both must agree. Prints both times and the ratio.
@@ -13,6 +14,9 @@
    exact label), the distribution over the difficulty bands (see
    ``core.longcat.difficulty``), and accepted levels per second (generation + solver
    validation; the analysis for the difficulty columns is not timed).
+3. New levels as the game makes them (``g`` on the Longcat screen, ``longcat generate``):
+   seconds per described level of a method, size and difficulty band, and how many of the
+   seeds gave one within the method's attempts.
 """
 
 from __future__ import annotations
@@ -34,37 +38,25 @@ from core.longcat.solver import solvable_from
 from core.longcat import algomasks
 
 ROOT = Path(__file__).resolve().parents[1]
-DATA_PATHS = (ROOT / "tests" / "data" / "longcat" / "arduboy-100.txt",
-              ROOT.parent / "shared" / "data" / "longcat" / "arduboy-100.txt")
+ARDUBOY_PACK = "01-arduboy"
+"""The bundled pack of the 100 arduboy levels (levels/longcat/01-arduboy.levels)."""
 
 
 def load_arduboy(path: Optional[Path] = None) -> list[Level]:
-    """The arduboy levels: grids separated by blank lines, ``;`` comment lines.
+    """The arduboy levels: the bundled pack, or a level file (a plain grid file too).
 
     Args:
-        path: The file (default: ``TERMARCADE_LONGCAT_DATA``, then tests/data/longcat/,
-            then ../shared/data/longcat/ beside the repository).
+        path: A file to read instead of the bundled pack (e.g. the public
+            ``arduboy-100.txt``: grids separated by blank lines, ``;`` comments).
 
     Returns:
-        The levels, titled ``arduboy N``.
+        The levels, in order.
     """
-    if path is None:
-        env = os.environ.get("TERMARCADE_LONGCAT_DATA")
-        candidates = ((Path(env),) if env else ()) + DATA_PATHS
-        path = next((p for p in candidates if p.is_file()), None)
-        if path is None:
-            raise SystemExit("arduboy-100.txt not found: pass --data or set "
-                             "TERMARCADE_LONGCAT_DATA")
-    levels, rows = [], []
-    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
-        if line.startswith(";"):
-            continue
-        if line.strip():
-            rows.append(line.strip())
-        elif rows:
-            levels.append(Level.from_rows(rows, title=f"arduboy {len(levels) + 1}"))
-            rows = []
-    return levels
+    from grammar.levels import bundled_packs, load_pack_file
+
+    if path is not None:
+        return list(load_pack_file(path).levels)
+    return list(dict(bundled_packs("longcat"))[ARDUBOY_PACK].levels)
 
 
 # -- the reference ----------------------------------------------------------------------------
@@ -282,10 +274,42 @@ def bench_sd_rate(count: int) -> None:
           f"({count} levels, {elapsed:.2f}s; target >= 500)")
 
 
+CATALOG_ROWS = (("sd", "8x8", "any"), ("sd", "8x8", "easy"), ("sd", "8x8", "hard"),
+                ("sd", "8x8", "very_hard"), ("template", "8x8", "easy"),
+                ("template", "8x8", "hard"), ("fractal", "8x8", "easy"),
+                ("fractal", "8x8", "hard"), ("ca", "8x8", "easy"), ("bsp", "8x8", "easy"),
+                ("pu", "6x6", "any"), ("sd", "12x10", "easy"), ("sd", "12x10", "hard"),
+                ("template", "12x10", "hard"))
+"""(method, size, band) rows of the table of what a new level costs in the game (``g``)."""
+
+
+def bench_catalog(count: int) -> None:
+    """What ``g``/``N`` cost in the game: one described level of a method, size and band
+    (generation with the filters, solver validation, analysis for par and difficulty)."""
+    from core.longcat import GenerationError
+    from core.longcat.catalog import GENERATORS as MAKERS
+
+    print(f"\nnew levels as the game makes them (core.longcat.catalog), seeds 0..{count - 1}")
+    print(f"{'method':10} {'size':>6} {'band':>10} {'made':>6} {'mean s':>8} {'max s':>7}")
+    for method, size, band_id in CATALOG_ROWS:
+        times, made = [], 0
+        for seed in range(count):
+            t0 = time.perf_counter()
+            try:
+                MAKERS[method].generate(seed, size=size, band=band_id)
+                made += 1
+            except GenerationError:
+                pass
+            times.append(time.perf_counter() - t0)
+        print(f"{method:10} {size:>6} {band_id:>10} {made:>3}/{count:<2} "
+              f"{sum(times) / len(times):8.3f} {max(times):7.3f}")
+
+
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and candidates")
-    parser.add_argument("--data", type=Path, help="arduboy-100.txt (default: searched)")
+    parser.add_argument("--data", type=Path,
+                        help="a level file to analyse instead of the bundled arduboy pack")
     parser.add_argument("--count", type=int, help="candidates per generator (default 1000, "
                         "--quick 200)")
     args = parser.parse_args(argv)
@@ -294,6 +318,7 @@ def main(argv: Optional[list[str]] = None) -> int:
     count = args.count or (200 if args.quick else 1000)
     bench_sd_rate(count)
     bench_generators(count)
+    bench_catalog(5 if args.quick else 20)
     return 0
 
 

@@ -45,7 +45,7 @@ def dataset(data: Optional[Path] = None) -> tuple[list[tuple[float, ...]], list[
     """The training set.
 
     Args:
-        data: The arduboy level file (default: found as bench/longcat.py finds it).
+        data: A level file to use instead of the bundled arduboy pack.
 
     Returns:
         ``(X, y, names)``: feature rows, labels, and a name per row.
@@ -118,7 +118,8 @@ FIT = {{"alpha": {ALPHA!r}, "n": {result["n"]}, "r2": {result["r2"]!r},
 
 def main(argv: Optional[list[str]] = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path, help="arduboy-100.txt (default: searched)")
+    parser.add_argument("--data", type=Path,
+                        help="a level file instead of the bundled arduboy pack")
     parser.add_argument("--check", action="store_true",
                         help="compare with the shipped module instead of writing it")
     args = parser.parse_args(argv)

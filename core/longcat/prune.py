@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from core.longcat.level import Board
 
-__all__ = ["is_dead", "is_hopeless"]
+__all__ = ["empty_regions", "is_dead", "is_hopeless"]
 
 
 def is_dead(board: Board, filled: int) -> bool:
@@ -36,6 +36,25 @@ def is_dead(board: Board, filled: int) -> bool:
     """
     empty = board.free & ~filled
     return bool(empty) and board.component(empty, empty & -empty) != empty
+
+
+def empty_regions(board: Board, filled: int) -> list[int]:
+    """The 4-connected regions of the empty cells, largest first (ties: lowest cell first).
+
+    Args:
+        board: The level's geometry.
+        filled: Mask of the filled cells.
+
+    Returns:
+        One mask per region; two or more regions make the position dead.
+    """
+    empty = board.free & ~filled
+    out = []
+    while empty:
+        region = board.component(empty, empty & -empty)
+        out.append(region)
+        empty &= ~region
+    return sorted(out, key=lambda r: (-r.bit_count(), r & -r))
 
 
 def parity_ok(board: Board, head: int, filled: int) -> bool:

@@ -9,7 +9,7 @@ when cells are left but no move is legal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
+from typing import Optional, Sequence
 
 from core.game import IllegalMove
 from core.longcat.level import DIRECTIONS, LETTERS, Board, Level
@@ -17,6 +17,7 @@ from core.longcat.level import DIRECTIONS, LETTERS, Board, Level
 __all__ = [
     "State",
     "apply_move",
+    "body_path",
     "initial",
     "legal_moves",
     "parse_moves",
@@ -153,6 +154,38 @@ def status(state: State) -> str:
         if slide(board, state.head, state.filled, d) is not None:
             return "playing"
     return "lost"
+
+
+def body_path(level: Level, heads: Sequence[int]) -> tuple[int, ...]:
+    """The cat's body in order, tail first, from the head positions of a game.
+
+    A state only records *which* cells are filled; the order in which the body runs through
+    them (needed to draw one connected cat) comes from the moves: each move fills the
+    straight line of cells from the old head to the new one.
+
+    Args:
+        level: The level.
+        heads: Board indices of the head after each move, the start first (consecutive
+            heads on one row or column, as moves make them).
+
+    Returns:
+        Board indices of the body, from the start cell to the last head.
+
+    Raises:
+        ValueError: When two consecutive heads are not on one row or column, or equal.
+    """
+    if not heads:
+        return ()
+    stride = level.width + 1
+    path = [heads[0]]
+    for a, b in zip(heads, heads[1:]):
+        ay, ax = divmod(a, stride)
+        by, bx = divmod(b, stride)
+        if a == b or (ax != bx and ay != by):
+            raise ValueError(f"heads {level.xy(a)} and {level.xy(b)} are not one slide apart")
+        step = (1 if b > a else -1) * (1 if ay == by else stride)
+        path.extend(range(a + step, b + step, step))
+    return tuple(path)
 
 
 def solution_string(moves: tuple[str, ...] | list[str]) -> str:

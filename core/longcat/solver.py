@@ -9,15 +9,20 @@ solution; counts (solutions, states) are computed without pruning in
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import TYPE_CHECKING, Callable, Optional
 
 from core.longcat.level import DIRECTIONS, Board, Level
 from core.longcat.prune import is_hopeless
 from core.longcat.rules import slide, solution_string
 from core.search import bfs
 
-__all__ = ["Solution", "is_solvable", "shortest_solution", "solvable_from"]
+if TYPE_CHECKING:  # pragma: no cover
+    from core.longcat.rules import State
+
+__all__ = ["Solution", "is_solvable", "shortest_from", "shortest_solution", "solution_from",
+           "solvable_from"]
 
 
 def is_solvable(level: Level, *, max_states: Optional[int] = None,
@@ -118,9 +123,33 @@ def shortest_solution(level: Level, *, max_states: int = 1_000_000,
     Returns:
         The :class:`Solution`.
     """
-    board = level.board
     head = level.start_index
-    start = (head, 1 << head)
+    return _shortest(level.board, head, 1 << head, max_states, time_limit, should_stop,
+                     progress)
+
+
+def shortest_from(state: "State", *, max_states: int = 1_000_000,
+                  time_limit: Optional[float] = None,
+                  should_stop: Optional[Callable[[], bool]] = None) -> Solution:
+    """:func:`shortest_solution` from a position in the middle of a game.
+
+    Args:
+        state: The position.
+        max_states: Position limit.
+        time_limit: Seconds (None: none).
+        should_stop: Cancellation poll.
+
+    Returns:
+        The :class:`Solution` (``"solved"`` with no moves for a won position).
+    """
+    return _shortest(state.level.board, state.head, state.filled, max_states, time_limit,
+                     should_stop, None)
+
+
+def _shortest(board: Board, head: int, filled: int, max_states: int,
+              time_limit: Optional[float], should_stop: Optional[Callable[[], bool]],
+              progress: Optional[Callable[[int, int], None]]) -> Solution:
+    start = (head, filled)
     if start[1] != board.free and is_hopeless(board, *start):
         return Solution("unsolvable", (), 0)
 
@@ -137,3 +166,64 @@ def shortest_solution(level: Level, *, max_states: int = 1_000_000,
     if result.status == "exhausted":
         return Solution("unsolvable", (), result.explored)
     return Solution("unknown", (), result.explored, result.status)
+
+
+def solution_from(state: "State", *, max_states: Optional[int] = 1_000_000,
+                  time_limit: Optional[float] = None,
+                  should_stop: Optional[Callable[[], bool]] = None) -> Solution:
+    """Find *a* solution from a position, usually much faster than the shortest one.
+
+    Depth-first, pruned, every position once (as :func:`solvable_from`), keeping a parent
+    link per position so the moves can be read back. Hints and "show the solution" use it:
+    any solution answers "what next?".
+
+    Args:
+        state: The position.
+        max_states: Give up (``"unknown"``, reason ``"limit"``) after this many positions.
+        time_limit: Give up after this many seconds (reason ``"limit"``).
+        should_stop: Polled every 256 positions; True gives up (reason ``"cancelled"``).
+
+    Returns:
+        The :class:`Solution`: ``"solved"`` with the moves (none for a won position),
+        ``"unsolvable"``, or ``"unknown"``.
+    """
+    board = state.level.board
+    start = (state.head, state.filled)
+    if start[1] == board.free:
+        return Solution("solved", (), 0)
+    if is_hopeless(board, *start):
+        return Solution("unsolvable", (), 0)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    parent: dict[tuple[int, int], Optional[tuple[tuple[int, int], int]]] = {start: None}
+    stack = [start]
+    explored = 0
+    while stack:
+        if explored & 255 == 0:
+            if should_stop is not None and should_stop():
+                return Solution("unknown", (), explored, "cancelled")
+            if deadline is not None and time.monotonic() > deadline:
+                return Solution("unknown", (), explored, "limit")
+        pos = stack.pop()
+        explored += 1
+        for d in range(4):
+            moved = slide(board, pos[0], pos[1], d)
+            if moved is None or moved in parent:
+                continue
+            parent[moved] = (pos, d)
+            if moved[1] == board.free:
+                return Solution("solved", _moves_to(parent, moved), explored)
+            if not is_hopeless(board, *moved):
+                stack.append(moved)
+        if max_states is not None and len(parent) > max_states:
+            return Solution("unknown", (), explored, "limit")
+    return Solution("unsolvable", (), explored)
+
+
+def _moves_to(parent: dict, pos: tuple[int, int]) -> tuple[str, ...]:
+    moves = []
+    link = parent[pos]
+    while link is not None:
+        pos, d = link
+        moves.append(DIRECTIONS[d])
+        link = parent[pos]
+    return tuple(reversed(moves))

@@ -25,7 +25,7 @@ from core.longcat import (
 from core.longcat import coefficients
 from core.longcat.difficulty import attempt_odds
 from tests.core.test_longcat_graph import small_levels
-from tests.core.test_longcat_reference import HAND, arduboy_path, brute, hand_level
+from tests.core.test_longcat_reference import HAND, brute, hand_level
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -78,12 +78,10 @@ def test_bands() -> None:
 
 def test_fit_reproduces_the_shipped_coefficients() -> None:
     pytest.importorskip("sklearn")
-    if arduboy_path() is None:
-        pytest.skip("arduboy-100.txt not found (set TERMARCADE_LONGCAT_DATA)")
     spec = importlib.util.spec_from_file_location("longcat_fit", ROOT / "bench" / "longcat_fit.py")
     fit = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fit)  # type: ignore[union-attr]
-    X, y, _ = fit.dataset(arduboy_path())
+    X, y, _ = fit.dataset()  # the bundled arduboy pack and the seeded generated levels
     result = fit.fit(X, y)
     assert result["n"] == coefficients.FIT["n"]
     assert result["intercept"] == pytest.approx(coefficients.INTERCEPT, rel=1e-9)

@@ -11,10 +11,8 @@ check the reference itself against the hand-worked answers.
 from __future__ import annotations
 
 import math
-import os
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 from typing import Optional
 
 import pytest
@@ -224,38 +222,20 @@ def hand_level(name: str) -> Level:
     return Level.from_rows(HAND[name].rows, title=name)
 
 
-# -- the public data set ---------------------------------------------------------------------
+# -- the arduboy levels ----------------------------------------------------------------------
+# The 100 arduboy levels ship as the bundled pack levels/longcat/01-arduboy.levels (made from
+# the public data file; tests/core/test_longcat_levels.py checks that the grids are the
+# file's), so these tests need nothing outside the repository.
 
-_DATA_PATHS = (
-    Path(__file__).resolve().parents[1] / "data" / "longcat" / "arduboy-100.txt",
-    Path(__file__).resolve().parents[2].parent / "shared" / "data" / "longcat" / "arduboy-100.txt",
-)
-
-
-def arduboy_path() -> Optional[Path]:
-    """Where the 100 arduboy levels are (``TERMARCADE_LONGCAT_DATA`` overrides), or None."""
-    env = os.environ.get("TERMARCADE_LONGCAT_DATA")
-    for path in ((Path(env),) if env else ()) + _DATA_PATHS:
-        if path.is_file():
-            return path
-    return None
+ARDUBOY_PACK = "01-arduboy"
+"""The bundled pack holding the arduboy levels."""
 
 
 def arduboy_levels() -> list[Level]:
-    """The arduboy levels (blank-line separated grids, ``;`` comments); skips when absent."""
-    path = arduboy_path()
-    if path is None:
-        pytest.skip("arduboy-100.txt not found (set TERMARCADE_LONGCAT_DATA)")
-    levels, rows = [], []
-    for line in path.read_text(encoding="utf-8").splitlines() + [""]:
-        if line.startswith(";"):
-            continue
-        if line.strip():
-            rows.append(line.strip())
-        elif rows:
-            levels.append(Level.from_rows(rows, title=f"arduboy {len(levels) + 1}"))
-            rows = []
-    return levels
+    """The 100 arduboy levels, in order, from the bundled pack."""
+    from grammar.levels import bundled_packs
+
+    return list(dict(bundled_packs("longcat"))[ARDUBOY_PACK].levels)
 
 
 # -- the reference checked against the hand-worked answers -----------------------------------
@@ -278,7 +258,7 @@ def test_reference_solutions_are_the_hand_worked_ones() -> None:
         ("up", "left", "down", "right", "up", "left")]
 
 
-def test_arduboy_file_has_100_levels() -> None:
+def test_arduboy_pack_has_100_levels() -> None:
     levels = arduboy_levels()
     assert len(levels) == 100
     assert all((lv.width, lv.height) == (8, 8) for lv in levels)

@@ -1,0 +1,298 @@
+"""The generators as the arcade offers them: titled levels of a size and a difficulty band.
+
+:func:`core.longcat.generate.generate` makes one solvable level from a method, a seed and a
+size. This module wraps it for the shell (the registry's ``generators`` mapping, the level
+select's generator sources, ``N`` in the game, the ``longcat generate`` command):
+
+* sizes are written ``"8x8"`` (width x height) and bands by name (:data:`BAND_RANGES`), so
+  a generator's parameters fit in a level ref's query string;
+* every level comes out *described*: its par is the shortest solution, and its title says
+  what made it and how hard it is predicted to be (``"sd 8x8 #7 · easy 31"``), which is
+  how the generic level select shows the difficulty;
+* every call is bounded: a number of attempts per method (deterministic) and a wall-clock
+  guard (:data:`TIME_GUARD`) that only a very slow machine should ever meet.
+
+Pure: no I/O; the same arguments give the same level (or the same error), except when the
+time guard stops a search that would have succeeded later.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Mapping, Optional
+
+from core.longcat.difficulty import BANDS, band as band_of, predict_difficulty
+from core.longcat.generate import GENERATORS as METHODS
+from core.longcat.generate import GenerationError, generate
+from core.longcat.graph import AnalysisLimit, analyse
+from core.longcat.level import MAX_SIZE, Level
+from core.longcat.solver import shortest_solution
+
+__all__ = [
+    "BAND_RANGES",
+    "GENERATORS",
+    "LevelMaker",
+    "TIME_GUARD",
+    "describe",
+    "difficulty_label",
+    "make_level",
+    "parse_band",
+    "parse_size",
+]
+
+TIME_GUARD = 10.0
+"""Seconds one :func:`make_level` call may search before it gives up (a safety net)."""
+
+ANALYSIS_LIMIT = 200_000
+"""Largest state graph analysed to describe a level (bigger ones get no difficulty)."""
+
+SOLVER_STATES = 1_000_000
+"""Positions the pruned solver may keep for the par of a level too large to analyse."""
+
+BAND_RANGES: dict[str, Optional[tuple[float, float]]] = {"any": None}
+"""Band id -> ``(low, high)`` on the predicted difficulty (ids are the names of
+:data:`core.longcat.difficulty.BANDS` with ``_`` for spaces)."""
+BAND_RANGES.update({name.replace(" ", "_"): (low, high) for low, high, name in BANDS})
+
+
+def parse_size(text: Any) -> tuple[int, int]:
+    """Read a size such as ``"8x8"`` or ``"12x10"`` (width x height).
+
+    Args:
+        text: The size text (``x`` or ``×`` between the numbers, any case).
+
+    Returns:
+        ``(width, height)``.
+
+    Raises:
+        GenerationError: When it is not ``WxH`` with both numbers from 1 to ``MAX_SIZE``.
+    """
+    parts = str(text).strip().lower().replace("×", "x").split("x")
+    if len(parts) != 2 or not all(p.strip().isdigit() for p in parts):
+        raise GenerationError(f"a size is WIDTHxHEIGHT such as 8x8, not {str(text)!r}")
+    width, height = (int(p) for p in parts)
+    if not (1 <= width <= MAX_SIZE and 1 <= height <= MAX_SIZE):
+        raise GenerationError(f"width and height must be between 1 and {MAX_SIZE}, "
+                              f"not {width}x{height}")
+    return width, height
+
+
+def parse_band(text: Any) -> Optional[tuple[float, float]]:
+    """Read a difficulty band: a name of :data:`BAND_RANGES` or ``LOW:HIGH``.
+
+    ``LOW:HIGH`` keeps levels with ``LOW <= difficulty < HIGH``; either end may be left out
+    (``80:`` is 80 and more, ``:20`` below 20).
+
+    Args:
+        text: The band.
+
+    Returns:
+        ``(low, high)``, or None for ``any``.
+
+    Raises:
+        GenerationError: For anything else, or ``LOW >= HIGH``.
+    """
+    raw = str(text).strip().lower().replace(" ", "_").replace("-", "_")
+    if raw in BAND_RANGES:
+        return BAND_RANGES[raw]
+    low_text, sep, high_text = str(text).partition(":")
+    try:
+        if not sep:
+            raise ValueError
+        low = float(low_text) if low_text.strip() else -math.inf
+        high = float(high_text) if high_text.strip() else math.inf
+    except ValueError:
+        names = ", ".join(BAND_RANGES)
+        raise GenerationError(f"a difficulty band is LOW:HIGH (such as 20:50) or one of "
+                              f"{names}, not {str(text)!r}") from None
+    if math.isnan(low) or math.isnan(high) or not low < high:
+        raise GenerationError(f"the band {str(text)!r} is empty: LOW must be below HIGH")
+    return low, high
+
+
+def difficulty_label(value: Optional[float]) -> str:
+    """``"easy 31"``: the band and the predicted difficulty, rounded (negative ones show 0).
+
+    Args:
+        value: The predicted difficulty, or None when unknown.
+
+    Returns:
+        The label (``"difficulty ?"`` when unknown).
+    """
+    if value is None or math.isnan(value):
+        return "difficulty ?"
+    return f"{band_of(value)} {max(0, round(value))}"
+
+
+def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
+             should_stop: Optional[Callable[[], bool]] = None) -> Level:
+    """The level with its par (shortest solution) and a title that ends with its difficulty.
+
+    Args:
+        level: A solvable level.
+        title: The title's first part (``"sd 8x8 #7"``); `` · <band> <difficulty>`` is added.
+        max_states: State-graph limit of the analysis (bigger: difficulty unknown, par from
+            the pruned solver, within :data:`SOLVER_STATES`).
+        should_stop: Cancellation poll of the analysis.
+
+    Returns:
+        A copy with ``title``, ``par`` and the difficulty at the end of the description.
+    """
+    try:
+        analysis = analyse(level, max_states=max_states, should_stop=should_stop)
+        difficulty: Optional[float] = predict_difficulty(analysis)
+        par = analysis.metrics.shortest_solution
+        note = (f"Predicted difficulty {difficulty:.1f} ({band_of(difficulty)}); "
+                f"{analysis.metrics.solutions} solution"
+                f"{'s' if analysis.metrics.solutions != 1 else ''}.")
+    except AnalysisLimit:
+        difficulty = None
+        # The pruned solver visits far fewer positions than the full graph has.
+        solution = shortest_solution(level, max_states=SOLVER_STATES, should_stop=should_stop)
+        par = len(solution.moves) if solution.status == "solved" else None
+        note = "The state graph is too large to predict the difficulty."
+    first = level.description.rstrip(". ")
+    description = (first[:1].upper() + first[1:] + ". " if first else "") + note
+    return Level(level.width, level.height, level.walls, level.start,
+                 title=f"{title} · {difficulty_label(difficulty)}",
+                 description=description, hint=level.hint,
+                 author=level.author or "termarcade generator", par=par)
+
+
+def make_level(method: str, seed: int, width: int, height: int, *,
+               band: Optional[tuple[float, float]] = None, unique: bool = False,
+               max_attempts: Optional[int] = None, time_guard: float = TIME_GUARD,
+               should_stop: Optional[Callable[[], bool]] = None,
+               **options: Any) -> Level:
+    """One described level (see :func:`describe`) of a method, size and band.
+
+    Args:
+        method: A method id (``sd``, ``pu``, ``template``, ``ca``, ``bsp``, ``carve``,
+            ``fractal``).
+        seed: The seed.
+        width: Columns.
+        height: Rows.
+        band: Keep levels whose predicted difficulty is in ``[low, high)`` (None: any).
+        unique: Keep levels with exactly one solution.
+        max_attempts: Candidates tried (default: the method's, see :data:`GENERATORS`).
+        time_guard: Give up after this many seconds.
+        should_stop: Polled between candidates; True gives up.
+        **options: The method's own options.
+
+    Returns:
+        The level, titled ``"<method> <W>x<H> #<seed> · <band> <difficulty>"``.
+
+    Raises:
+        GenerationError: Unknown method or option, bad size, no acceptable level, or
+            stopped.
+    """
+    maker = GENERATORS.get(method)
+    if maker is None:
+        raise GenerationError(f"unknown generator {method!r} (one of {', '.join(METHODS)})")
+    deadline = time.monotonic() + time_guard
+    timed_out = False
+
+    def stop() -> bool:
+        nonlocal timed_out
+        if should_stop is not None and should_stop():
+            return True
+        timed_out = time.monotonic() > deadline
+        return timed_out
+
+    merged = dict(maker.options_for(width, height))
+    merged.update(options)
+    attempts = max_attempts if max_attempts is not None else maker.max_attempts
+    try:
+        level = generate(method, seed, width, height, unique=unique, band=band,
+                         min_size=maker.min_cells, max_attempts=attempts, should_stop=stop,
+                         **merged)
+    except GenerationError as error:
+        if timed_out:
+            raise GenerationError(f"no acceptable {method} level within {time_guard:g} s "
+                                  f"(seed {seed}, {width}x{height})") from None
+        raise GenerationError(f"{error}{maker.failure_note}") from None
+    return describe(level, f"{method} {width}x{height} #{seed}", should_stop=should_stop)
+
+
+@dataclass(frozen=True)
+class LevelMaker:
+    """One generator of the registry's mapping (``title``, ``description``, ``generate``).
+
+    Attributes:
+        method: The method id of :mod:`core.longcat.generate`.
+        title: Shown as the level select's source.
+        description: One line under it.
+        max_attempts: Candidates tried per level.
+        min_cells: Smallest number of empty cells accepted.
+        failure_note: Added to the error when no level is found (why it happens).
+        sized_options: ``options(width, height) -> {option: value}`` given to the method.
+    """
+
+    method: str
+    """The method id."""
+    title: str
+    """Shown as the level select's source."""
+    description: str
+    """One line under the title."""
+    max_attempts: int = 3000
+    """Candidates tried per level."""
+    min_cells: int = 2
+    """Smallest number of empty cells accepted."""
+    failure_note: str = ""
+    """Why this method may find nothing (appended to its error)."""
+    sized_options: Optional[Callable[[int, int], Mapping[str, Any]]] = field(
+        default=None, compare=False)
+    """The method's options for a grid size (None: its defaults)."""
+
+    def options_for(self, width: int, height: int) -> Mapping[str, Any]:
+        """The method's options for a ``width`` x ``height`` grid."""
+        return self.sized_options(width, height) if self.sized_options else {}
+
+    def generate(self, seed: int, size: str = "8x8", band: str = "any",
+                 unique: int = 0) -> Level:
+        """A level from a seed and the player's settings.
+
+        Args:
+            seed: The seed.
+            size: ``"WxH"``.
+            band: A band id of :data:`BAND_RANGES` or ``LOW:HIGH``.
+            unique: 1 to keep only levels with one solution.
+
+        Returns:
+            The described level (see :func:`make_level`).
+
+        Raises:
+            GenerationError: (a ValueError) bad parameters, or no level found.
+        """
+        width, height = parse_size(size)
+        return make_level(self.method, seed, width, height, band=parse_band(band),
+                          unique=bool(unique))
+
+
+def _sparse_walls(width: int, height: int) -> Mapping[str, Any]:
+    # Random walls at the paper's rate make a disconnected grid: Puzzle-Up (almost) never
+    # succeeds. About five empty cells on average is where it finds anything at all.
+    return {"wall_prob": max(0.0, 1.0 - 5.0 / (width * height))}
+
+
+GENERATORS: dict[str, LevelMaker] = {maker.method: maker for maker in (
+    LevelMaker("sd", "Solution-Down", "a random walk of the cat, walls where it turns"),
+    LevelMaker("pu", "Puzzle-Up", "random walls, kept when solvable (rarely: tiny levels)",
+               max_attempts=20_000, min_cells=3, sized_options=_sparse_walls,
+               failure_note=" (Puzzle-Up rarely finds a solvable level; try a smaller size)"),
+    LevelMaker("template", "Templates", "rectangle with hole, U, S, chair, spiral…, "
+               "mirrored, rotated, squeezed"),
+    LevelMaker("ca", "Caves", "cellular-automaton caves, validated by the solver",
+               failure_note=" (cave masks are seldom solvable beyond 10x10)"),
+    LevelMaker("bsp", "Dungeon", "BSP rooms and corridors, validated by the solver",
+               max_attempts=600,
+               failure_note=" (dungeon masks are seldom solvable beyond 8x8)"),
+    LevelMaker("carve", "Carved", "walls carved into an open grid, validated by the solver",
+               max_attempts=600,
+               failure_note=" (carved masks are seldom solvable beyond 8x8)"),
+    LevelMaker("fractal", "Fractal", "random fractal subdivision, validated by the solver"),
+)}
+"""Method id -> :class:`LevelMaker`: the registry's ``generators`` reference
+(``core.longcat.catalog:GENERATORS``)."""

@@ -1,0 +1,267 @@
+"""CLI tests for ``termarcade longcat`` (click's CliRunner); answers checked against the core."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from dataclasses import asdict
+
+import pytest
+from click.testing import CliRunner
+
+from core.longcat import (
+    Level,
+    analyse,
+    apply_move,
+    expected_moves,
+    initial,
+    parse_moves,
+    predict_difficulty,
+    status,
+)
+from grammar.levels import bundled_packs, load_pack, load_pack_file
+from tests.shared_data import ROOT, shared_data
+from tui.cli.longcat import longcat
+
+pytestmark = pytest.mark.cli
+
+ARDUBOY = str(ROOT / "levels" / "longcat" / "01-arduboy.levels")
+SOLVE_KEYS = ["level", "solvable", "solutions", "states", "shortest", "solution", "metrics",
+              "difficulty"]
+
+MIXED = """game longcat
+level "open" {
+  grid
+    @..
+    ...
+}
+level "cut" {
+  grid
+    .#.
+    .@.
+}
+"""
+
+
+def run(*args: str, input: str | None = None):
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(longcat, list(args), input=input)
+
+
+def _wins(level: Level, letters: str) -> bool:
+    state = initial(level)
+    for move in parse_moves(letters):
+        state = apply_move(state, move)
+    return status(state) == "won"
+
+
+def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
+    result = run("solve", ARDUBOY, "--json")
+    assert result.exit_code == 0, result.output
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    levels = dict(bundled_packs("longcat"))["01-arduboy"].levels
+    assert [line["level"] for line in lines] == list(range(1, 101))
+    for data, level in zip(lines, levels):
+        assert list(data) == SOLVE_KEYS
+        analysis = analyse(level)
+        metrics = asdict(analysis.metrics)
+        assert data["solvable"] is True
+        assert data["solutions"] == metrics["solutions"] and data["states"] == metrics["states"]
+        assert data["shortest"] == level.par == len(data["solution"])
+        assert _wins(level, data["solution"])
+        assert {k: v for k, v in data["metrics"].items() if k != "expected_moves"} == metrics
+        assert data["metrics"]["expected_moves"] == pytest.approx(expected_moves(analysis),
+                                                                  abs=1e-3)
+        assert data["difficulty"] == pytest.approx(predict_difficulty(analysis), abs=1e-3)
+
+
+def test_solve_reads_the_public_plain_file_and_one_level() -> None:
+    result = run("solve", str(shared_data("longcat/arduboy-100.txt")), "--level", "2",
+                 "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["level"] == 2 and data["shortest"] == 7 and data["solutions"] == 2
+
+
+def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
+    result = run("solve", "-", "--json", input=MIXED)
+    assert result.exit_code == 1
+    first, second = (json.loads(line) for line in result.stdout.splitlines())
+    assert (first["level"], first["solvable"]) == (1, True)
+    assert second == {"level": 2, "solvable": False, "solutions": 0, "states": second["states"],
+                      "shortest": None, "solution": None, "metrics": second["metrics"],
+                      "difficulty": second["difficulty"]}
+    assert second["metrics"]["expected_moves"] is None
+    table = run("solve", "-", input=MIXED)
+    assert table.exit_code == 1
+    assert "open" in table.stdout and "cut" in table.stdout and "no" in table.stdout
+
+
+def test_solve_within_limits_gives_unknown_counts() -> None:
+    # Level 100 has 145 states: over the limit the full graph is given up, and the pruned
+    # solver (fewer positions: it prunes hopeless ones) still decides it within the limit.
+    result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "100")
+    data = json.loads(result.stdout)
+    assert data["states"] is None and data["metrics"] is None and data["difficulty"] is None
+    assert data["solutions"] is None
+    assert data["solvable"] is True and data["shortest"] == 17 and result.exit_code == 0
+    result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "2")
+    assert json.loads(result.stdout)["solvable"] is None and result.exit_code == 1
+
+
+def test_level_selection_and_bad_input() -> None:
+    assert json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 10", "--json")
+                      .stdout)["level"] == 3
+    result = run("solve", ARDUBOY, "-l", "101")
+    assert result.exit_code == 2 and "there is no level 101" in result.stderr
+    result = run("solve", "-", input="@.x\n")
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[:3] == [
+        "<stdin>:1:3: unknown grid character 'x' (expected '#' wall, '.' empty or '@' start)",
+        "  @.x", "    ^"]
+    other = str(ROOT / "levels" / "termcraft" / "01-basics.levels")
+    result = run("solve", other)
+    assert result.exit_code == 2 and "not longcat levels" in result.stderr
+    assert run("solve", str(ROOT / "no-such.levels")).exit_code == 2
+
+
+def test_analyze_json_and_text() -> None:
+    result = run("analyze", ARDUBOY, "--level", "2", "--json")
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    level = dict(bundled_packs("longcat"))["01-arduboy"].levels[1]
+    analysis = analyse(level)
+    assert list(data) == ["level", "title", "width", "height", "metrics", "classes",
+                          "difficulty", "band", "expected_moves", "solution"]
+    assert data["classes"] == analysis.class_counts()
+    assert sum(data["classes"].values()) == analysis.metrics.states == data["metrics"]["states"]
+    assert data["band"] == "easy" and data["solution"] == analysis.solution_letters
+    text = run("analyze", ARDUBOY, "--level", "2")
+    assert "indeterminate" in text.stdout and "predicted difficulty 25.4 (easy)" in text.stdout
+
+
+def test_analyze_dot_colours_every_state_by_class() -> None:
+    result = run("analyze", ARDUBOY, "--level", "2", "--dot")
+    assert result.exit_code == 0
+    dot = result.stdout
+    assert dot.startswith("digraph level_2 {") and dot.rstrip().endswith("}")
+    level = dict(bundled_packs("longcat"))["01-arduboy"].levels[1]
+    analysis = analyse(level)
+    assert dot.count("fillcolor=") == analysis.metrics.states
+    assert dot.count(" -> ") == analysis.metrics.edges
+    for colour, cls in (("green", "success"), ("red", "fail"), ("purple", "dead"),
+                        ("yellow", "indeterminate")):
+        assert dot.count(f"fillcolor={colour}") == analysis.class_counts()[cls]
+    assert run("analyze", ARDUBOY, "--dot", "--json").exit_code == 2
+
+
+def test_analyze_reports_a_graph_over_the_limit() -> None:
+    result = run("analyze", ARDUBOY, "--level", "100", "--max-states", "10")
+    assert result.exit_code == 1
+    assert "more than 10 states (raise --max-states)" in result.stderr
+
+
+def test_generate_makes_a_pack_that_solve_reads(tmp_path) -> None:
+    out = tmp_path / "easy.levels"
+    result = run("generate", "--method", "sd,template", "--count", "4", "--seed", "7",
+                 "--difficulty", "20:50", "--unique", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    pack = load_pack_file(out)
+    assert len(pack.levels) == 4
+    assert [lv.title.split(" · ")[0] for lv in pack.levels][:2] == ["sd 8x8 #7",
+                                                                   "template 8x8 #8"]
+    assert "--method sd,template --size 8x8 --count 4 --seed 7 --unique --difficulty 20:50" \
+        in pack.description
+    for level in pack.levels:
+        analysis = analyse(level)
+        assert analysis.metrics.solutions == 1
+        assert 20 <= predict_difficulty(analysis) < 50
+        assert level.par == analysis.metrics.shortest_solution
+    solved = run("solve", str(out), "--json")
+    assert solved.exit_code == 0 and len(solved.stdout.splitlines()) == 4
+    # the same command gives the same pack
+    again = run("generate", "-m", "sd,template", "-n", "4", "-s", "7", "-d", "20:50",
+                "--unique")
+    assert load_pack(again.stdout) == pack
+
+
+def test_generate_never_overwrites_without_force(tmp_path) -> None:
+    out = tmp_path / "mine.levels"
+    out.write_text("keep me", encoding="utf-8")
+    result = run("generate", "-o", str(out))
+    assert result.exit_code == 2
+    assert "exists; add --force to replace it" in result.stderr
+    assert out.read_text(encoding="utf-8") == "keep me"
+    assert run("generate", "-o", str(out), "--force").exit_code == 0
+    assert len(load_pack_file(out).levels) == 1
+
+
+def test_generate_json_and_bad_options() -> None:
+    result = run("generate", "--json", "-n", "2", "--size", "5x4")
+    rows = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [list(r) for r in rows] == [["seed", "method", "title", "par", "grid"]] * 2
+    assert Level.from_rows(rows[0]["grid"]).width == 5
+    for args, words in ((("--method", "sdd"), "unknown method 'sdd'; did you mean sd"),
+                        (("--size", "8"), "WIDTHxHEIGHT"),
+                        (("--difficulty", "50:20"), "empty"),
+                        (("--count", "0"), "the count must be between 1 and 10000")):
+        bad = run("generate", *args)
+        assert bad.exit_code == 2 and words in bad.stderr, bad.stderr
+
+
+def test_generate_says_when_it_made_too_few() -> None:
+    result = run("generate", "-m", "bsp", "--size", "16x16", "-n", "1", "-d", "extreme",
+                 "--time-limit", "0.05")
+    assert result.exit_code == 1
+    assert "made 0 of 1 levels" in result.stderr
+
+
+def test_describe_turns_a_plain_file_into_a_described_pack(tmp_path) -> None:
+    plain = tmp_path / "grids.txt"
+    plain.write_text("; mine\n\n@..\n...\n\n####\n#@.#\n", encoding="utf-8")
+    result = run("describe", str(plain), "--prefix", "Mine", "--comment", "hello")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith("; hello\n\ntitle \"grids\"")
+    pack = load_pack(result.stdout)
+    assert [lv.title.split(" · ")[0] for lv in pack.levels] == ["Mine 1", "Mine 2"]
+    assert [lv.par for lv in pack.levels] == [analyse(lv).metrics.shortest_solution
+                                              for lv in pack.levels]
+    assert pack.description == "mine"
+    bad = run("describe", "-", input="@.#.\n")
+    assert bad.exit_code == 1 and "unsolvable" in bad.stderr
+
+
+def test_the_group_is_listed_and_starts_without_textual() -> None:
+    code = ("import sys; from tui.cli import main; "
+            "sys.argv = ['termarcade', 'longcat', 'solve', '-', '--json']; "
+            "import io; sys.stdin = io.TextIOWrapper(io.BytesIO(b'@.\\n')); "
+            "rc = 0\n"
+            "try:\n    main()\nexcept SystemExit as e:\n    rc = e.code\n"
+            "print('textual' in sys.modules, rc)")
+    run_ = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True)
+    assert run_.stdout.strip().splitlines()[-1] == "False 0", run_.stdout + run_.stderr
+    listed = subprocess.run([sys.executable, "-m", "tui", "--help"], cwd=ROOT,
+                            capture_output=True, text=True)
+    assert "longcat" in listed.stdout
+
+
+def test_ctrl_c_stops_a_long_generation_cleanly(tmp_path) -> None:
+    import signal
+    import time
+
+    out = tmp_path / "never.levels"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui", "longcat", "generate", "-m", "bsp", "--size", "16x16",
+         "-d", "extreme", "-n", "50", "--time-limit", "60", "-o", str(out)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    stdout, stderr = proc.communicate(timeout=20)
+    assert proc.returncode == 130, stderr
+    assert stderr.strip() == "interrupted" and stdout == ""
+    assert not out.exists()

@@ -1,0 +1,294 @@
+"""Pilot tests of the Longcat screen: it shows exactly what the core computes, on the seam."""
+
+from __future__ import annotations
+
+import pytest
+
+from core.longcat import Level, apply_move, initial, shortest_solution
+from core.longcat.prune import is_dead
+from grammar.levels import bundled_packs
+from tests.tui.helpers import open_level
+from tui.app import ArcadeApp
+from tui.modals.longcat_settings import SETTINGS_KEY, LongcatSettings, LongcatSettingsModal
+from tui.modals.outcome import OutcomeModal
+from tui.screens import longcat as screen_module
+from tui.screens.longcat import LongcatScreen, body_cells
+from tui.sources import LevelRef
+from tui.widgets.longcat_board import BoardPicture, LongcatBoard, cell_scale, draw
+
+pytestmark = pytest.mark.pilot
+
+ARDUBOY = dict(bundled_packs("longcat"))["01-arduboy"]
+SPLIT = Level.from_rows(["...", "@..", "..."], title="split")
+"""Sliding right from the start splits the empty cells in two."""
+KEYS = {"up": ("up", "k", "w"), "down": ("down", "j", "s"), "left": ("left", "h", "a"),
+        "right": ("right", "l", "d")}
+
+
+def still(app: ArcadeApp) -> None:
+    """No slide animation (faster, deterministic)."""
+    app.store.set_setting(SETTINGS_KEY, LongcatSettings(animate=False).to_dict())
+
+
+async def open_arduboy(pilot, number: int) -> LongcatScreen:
+    level = ARDUBOY.levels[number - 1]
+    return await open_level(pilot, "longcat", level, ref=LevelRef("pack:01-arduboy",
+                                                                   level.title))
+
+
+async def test_solving_an_arduboy_level_by_keys_wins_and_marks_it_solved() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 2)
+        level = screen.level
+        expected = initial(level)
+        moves = shortest_solution(level).moves
+        for i, move in enumerate(moves):
+            await pilot.press(KEYS[move][i % 3])  # arrows, vi keys and WASD alike
+            expected = apply_move(expected, move)
+            assert screen.state == expected
+        await pilot.pause()
+        assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
+        assert "7 moves (par 7): on par" in app.screen.detail
+        assert app.store.solved_moves("longcat", "pack:01-arduboy") == {level.title: 7}
+
+
+async def test_an_illegal_move_changes_nothing() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 1)  # the start is inside a 3x3 room
+        await pilot.press("up")
+        after_up = screen.state
+        await pilot.press("up")  # blocked by the wall now
+        assert screen.state is after_up and screen.session.moves_made == 1
+        assert "cannot move up" in screen.last_message
+
+
+async def test_undo_redo_and_restart() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 2)
+        start = screen.state
+        await pilot.press("up", "right")
+        two = screen.state
+        await pilot.press("u")
+        assert screen.state == apply_move(start, "up")
+        assert [screen.level.xy(i) for i in body_cells(screen.session)] == [(4, 2), (4, 1)]
+        await pilot.press("U")
+        assert screen.state == two
+        await pilot.press("R")
+        assert screen.state == start and body_cells(screen.session) == (start.head,)
+        await pilot.press("u")
+        assert screen.state == two
+        assert len(body_cells(screen.session)) == two.filled.bit_count()
+
+
+async def test_the_body_is_drawn_as_one_cat_with_a_face() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 2)
+        await pilot.press("up", "right", "down")
+        board = screen.query_one(LongcatBoard)
+        picture = board.picture
+        assert picture.path == ((4, 2), (4, 1), (5, 1), (5, 2), (5, 3), (5, 4))
+        assert board.scale == (4, 2)
+        shown = "\n".join(board.render_line(y).text for y in range(board.size.height))
+        assert "=ºº=" in shown and "┏━━━┓" in shown and "╹" in shown
+        assert shown.count("·") == screen.level.size - 6
+
+
+def test_draw_joins_cells_with_box_characters() -> None:
+    picture = BoardPicture(3, 2, frozenset({(2, 0)}), [(0, 0), (1, 0), (1, 1), (0, 1)])
+    assert ["".join(t for t, _ in row) for row in draw(picture, 2, 1)] == [
+        "╺━┓ ██", "ºº┛ · "]
+    roles = [role for row in draw(picture, 2, 1) for _, role in row]
+    assert roles == ["body", "body", "wall", "head", "body", "empty"]
+    cut = BoardPicture(2, 1, frozenset(), [(0, 0)], frozenset({(1, 0)}), ("right", [(1, 0)]))
+    assert ["".join(t for t, _ in row) for row in draw(cut, 2, 1)] == ["ºº→ "]
+    assert cell_scale(8, 8, 50, 20) == (4, 2) and cell_scale(12, 10, 48, 20) == (4, 2)
+    assert cell_scale(12, 10, 40, 20) == (2, 1) and cell_scale(40, 40, 10, 10) == (2, 1)
+
+
+async def test_a_dead_position_is_said_and_marked() -> None:
+    level = SPLIT
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_level(pilot, "longcat", level)
+        assert not screen.query_one(LongcatBoard).picture.cut_off
+        await pilot.press("right")  # the middle row: the top and bottom rows are apart
+        assert is_dead(level.board, screen.state.filled)
+        assert "split in two" in screen.last_message
+        # the larger region (ties: the first in reading order) stays dots, the rest is ×
+        assert screen.query_one(LongcatBoard).picture.cut_off == {(0, 2), (1, 2), (2, 2)}
+        assert "Dead end" in str(screen.query_one("#lc-status").render())
+        await pilot.press("u")
+        assert "Dead end" not in str(screen.query_one("#lc-status").render())
+        assert not screen.query_one(LongcatBoard).picture.cut_off
+
+
+async def test_tip_gives_the_next_move_of_a_solution_or_says_none() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 2)
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.last_message.startswith("Tip: ")
+        move = screen.last_message.split()[2]
+        after = apply_move(screen.state, move)
+        assert shortest_solution(after.level).status == "solved"
+        from core.longcat.solver import solution_from
+
+        assert solution_from(after).status == "solved"
+        assert screen.query_one(LongcatBoard).picture.hint[0] == move
+        # a dead position: no solution from here
+        screen = await open_level(pilot, "longcat", SPLIT)
+        await pilot.press("right")
+        await pilot.press("t")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.last_message.startswith("No solution from here")
+
+
+async def test_p_plays_a_solution_step_by_step(monkeypatch) -> None:
+    monkeypatch.setattr(screen_module, "SOLUTION_STEP", 0.01)
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 5)
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, OutcomeModal):
+                break
+        assert screen.session.status == "won" and screen.autoplayed
+        assert screen.session.moves_made == len(
+            [s for s in screen.session.history if s.move is not None])
+        assert isinstance(app.screen, OutcomeModal)
+        await pilot.press("s")
+        # from a dead position p says so, and plays nothing
+        screen = await open_level(pilot, "longcat", SPLIT)
+        await pilot.press("right")
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.last_message.startswith("No solution from here: the position is lost")
+        assert screen.session.moves_made == 1
+
+
+async def test_p_again_stops_the_solution(monkeypatch) -> None:
+    monkeypatch.setattr(screen_module, "SOLUTION_STEP", 10.0)
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 12)
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.session.moves_made == 1  # the first move is played at once
+        await pilot.press("p")
+        assert screen.last_message == "Stopped showing the solution."
+        await pilot.pause(0.05)
+        assert screen.session.moves_made == 1
+
+
+async def test_g_generates_a_playable_level_and_m_keeps_it() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.store.set_setting(SETTINGS_KEY, LongcatSettings(method="sd", band="easy",
+                                                            size="6x6", animate=False)
+                              .to_dict())
+        app.start_game("longcat")
+        await pilot.pause()
+        await pilot.press("enter")  # Arduboy 1 from the level list
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LongcatScreen)
+        await pilot.press("g")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        level = screen.level
+        assert level.title.startswith("sd 6x6 #") and " · easy " in level.title
+        assert screen.ref.source == "gen:sd?band=easy&size=6x6&unique=0"
+        for move in shortest_solution(level).moves:
+            await pilot.press(KEYS[move][0])
+        await pilot.pause()
+        assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
+        await pilot.press("s")
+        await pilot.press("m")
+        assert [item.title for item in app.store.my_levels("longcat")] == [level.title]
+        await pilot.press("m")
+        assert "already has" in screen.last_message
+        # N on a generated level makes another one
+        await pilot.press("N")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.level.title.startswith("sd 6x6 #") and screen.level != level
+
+
+async def test_settings_change_what_new_levels_are() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 3)
+        await pilot.press("o")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, LongcatSettingsModal)
+        from textual.widgets import Select
+
+        modal.query_one("#lc-settings-method", Select).value = "fractal"
+        modal.query_one("#lc-settings-band", Select).value = "hard"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is screen
+        saved = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY))
+        assert (saved.method, saved.band, saved.animate) == ("fractal", "hard", False)
+        assert LongcatScreen.generator_params(app)["sd"] == {"size": "8x8", "band": "hard",
+                                                              "unique": 0}
+        assert "Fractal" in screen.last_message
+
+
+async def test_slides_are_animated_cell_by_cell(monkeypatch) -> None:
+    monkeypatch.setattr(screen_module, "SLIDE_STEP", 0.3)
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_level(pilot, "longcat", Level.from_rows(["@....", "....."]))
+        await pilot.press("right")  # animation on (the default): 4 cells to draw
+        board = screen.query_one(LongcatBoard)
+        assert screen.animating and board.shown_cells == 1
+        assert len(board.picture.path) == 5 and screen.state.head_xy == (4, 0)
+        await pilot.pause(0.35)
+        assert board.shown_cells == 2
+        # a move during a slide finishes the first one at once, and draws the next one
+        await pilot.press("down")
+        assert board.shown_cells == 5 and len(board.picture.path) == 6
+        monkeypatch.setattr(screen_module, "SLIDE_STEP", 0.01)
+        await pilot.press("left")
+        for _ in range(50):
+            await pilot.pause(0.02)
+            if not screen.animating:
+                break
+        assert not screen.animating and board.shown_cells is None
+
+
+async def test_a_large_level_follows_the_cat() -> None:
+    rows = ["@" + "." * 29] + ["." * 30 for _ in range(29)]
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_level(pilot, "longcat", Level.from_rows(rows, title="big"))
+        board = screen.query_one(LongcatBoard)
+        assert board.clipped and board.scale == (2, 1)
+        await pilot.press("right", "down")
+        await pilot.pause()
+        lines = [board.render_line(y).text for y in range(board.size.height)]
+        assert "the view follows the cat" in lines[-1]
+        assert any("ºº" in line for line in lines)

@@ -1,0 +1,615 @@
+"""``termarcade longcat``: solve, analyse and generate Longcat levels from the shell.
+
+Commands::
+
+    termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N]
+    termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
+    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal[,...]]
+        [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND]
+        [--time-limit S] [--title T] [-o FILE [--force]] [--json]
+    termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
+        [--comment LINE ...] [-o FILE [--force]]
+    termarcade longcat play [FILE] [--level N]
+
+FILE is a level file (``-`` reads stdin): a ``.levels`` pack or a plain grid pack (grids
+separated by blank lines, ``;`` comments, as ``arduboy-100.txt``). ``--level`` is a 1-based
+number or a level title.
+
+JSON shapes (one object per level, in file order, keys in this order):
+
+* solve: ``{"level", "solvable", "solutions", "states", "shortest", "solution", "metrics",
+  "difficulty"}``; ``level`` counts from 1, ``solution`` is a ``UDLR`` string of one
+  shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
+  ``expected_moves`` (the simulated player's label, null when unsolvable), ``difficulty``
+  the predicted difficulty (3 decimals). When a limit stops the full state graph, the
+  counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
+  the pruned solver (null too when it was stopped as well).
+* analyze: ``{"level", "title", "width", "height", "metrics", "classes", "difficulty",
+  "band", "expected_moves", "solution"}`` (``classes``: nodes per display class).
+* generate ``--json``: ``{"seed", "method", "title", "par", "grid"}`` per level.
+
+``generate`` and ``describe`` write a level pack (stdout, or ``-o FILE``, which is never
+replaced without ``--force``); ``describe`` gives every level of a file its par (the
+shortest solution) and its predicted difficulty in the title, as the bundled packs have.
+
+Every search is bounded per level by ``--time-limit`` (seconds) and ``--max-states``
+(positions); ctrl+c stops at once (exit 130). Exit status: 0 success, 1 a negative answer
+(a level unsolvable or undecided within the limits, fewer levels generated than asked),
+2 bad input. Textual is imported only by ``play``.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import sys
+import time
+from contextlib import contextmanager
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+
+import click
+
+from core.text import escape_controls, plural, shorten
+from tui.cli.output import (
+    EXIT_NEGATIVE,
+    IntBetween,
+    Seconds,
+    console,
+    emit_json,
+    fail,
+    user_errors,
+)
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from core.levelpack import LevelPack
+    from core.longcat import Level
+
+__all__ = ["analyze_json", "longcat", "pick_levels", "solve_json"]
+
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds a level's searches may take (per level)."""
+DEFAULT_MAX_STATES = 500_000
+"""Positions a level's state graph may have before the counts are given up."""
+SEED_LIMIT = 2**32 - 1
+"""Largest seed (seeds are stored as text, but a bound keeps them readable)."""
+
+
+# --------------------------------------------------------------------------- input
+
+
+def load_levels(source: str) -> "LevelPack":
+    """Load a Longcat level file (``-``: stdin); bad input exits 2 with a caret message."""
+    from grammar.levels import load_pack, load_pack_file
+
+    with user_errors():
+        if source == "-":
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
+            text = data.decode("utf-8") if isinstance(data, bytes) else data
+            pack = load_pack(text, filename="<stdin>")
+        elif os.path.isdir(source):
+            fail(f"{source}: is a directory, not a level file")
+        else:
+            pack = load_pack_file(source)
+    if pack.game != "longcat":
+        fail(f"{source} holds {pack.game or 'no'} levels, not longcat levels")
+    if not pack.levels:
+        fail(f"{source} holds no level")
+    return pack
+
+
+def pick_levels(pack: "LevelPack", spec: Optional[str]) -> list[tuple[int, "Level"]]:
+    """Select levels by ``--level``: None for all, a 1-based number, or a title.
+
+    Returns:
+        ``(1-based number, level)`` pairs.
+
+    Raises:
+        click.exceptions.Exit: Status 2 when nothing matches.
+    """
+    levels = list(pack.levels)
+    if spec is None:
+        return list(enumerate(levels, start=1))
+    text = spec.strip()
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(levels):
+            fail(f"there is no level {number}: the pack has "
+                 f"{plural(len(levels), 'level')} (numbered from 1)")
+        return [(number, levels[number - 1])]
+    for same in (lambda t: t == text, lambda t: t.casefold() == text.casefold()):
+        for number, level in enumerate(levels, start=1):
+            if same(level.title):
+                return [(number, level)]
+    fail(f"no level titled {spec!r} (give a number from 1 to {len(levels)}, or a title)")
+
+
+def _deadline(seconds: float) -> Callable[[], bool]:
+    end = time.monotonic() + seconds
+    return lambda: time.monotonic() > end
+
+
+@contextmanager
+def _progress(total: int, what: str, show: bool) -> Iterator[Callable[..., None]]:
+    """A progress bar on stderr when it is a terminal; yields ``advance(label=...)``."""
+    err = console(stderr=True)
+    if not show or total < 1 or not err.is_terminal:
+        yield lambda **_: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(),
+                        TextColumn("{task.fields[label]}"), TimeElapsedColumn(), console=err,
+                        redirect_stdout=False, redirect_stderr=False, transient=True)
+    with progress:
+        task = progress.add_task(what, total=total, label="")
+
+        def advance(label: str = "", step: int = 1) -> None:
+            progress.update(task, advance=step, label=shorten(escape_controls(label), 40))
+
+        yield advance
+
+
+def _bar_wanted(as_json: bool) -> bool:
+    # JSON lines streaming to a terminal would be torn by the bar's redraws.
+    return not (as_json and sys.stdout.isatty())
+
+
+_LIMIT_OPTIONS = [
+    click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
+                 help="Seconds the searches of one level may take."),
+    click.option("--max-states", type=IntBetween(1, what="the state limit"),
+                 default=DEFAULT_MAX_STATES, show_default=True,
+                 help="Positions the state graph of one level may have."),
+]
+
+
+def limit_options(func: Callable) -> Callable:
+    """``--time-limit`` and ``--max-states``."""
+    for option in reversed(_LIMIT_OPTIONS):
+        func = option(func)
+    return func
+
+
+# --------------------------------------------------------------------------- the group
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def longcat() -> None:
+    """Longcat: solve, analyse and generate levels.
+
+    FILE is a level file (- reads stdin): a .levels pack or a plain grid pack (grids
+    separated by blank lines, ; comments). Exit: 0 ok, 1 negative answer, 2 bad input.
+    """
+
+
+# --------------------------------------------------------------------------- solve
+
+
+def _metrics_json(analysis: Any) -> dict[str, Any]:
+    from dataclasses import asdict
+
+    from core.longcat import expected_moves
+
+    data = asdict(analysis.metrics)
+    label = expected_moves(analysis)
+    data["expected_moves"] = None if math.isinf(label) else round(label, 3)
+    return data
+
+
+def solve_json(number: int, level: "Level", time_limit: float,
+               max_states: int) -> dict[str, Any]:
+    """The ``solve --json`` object of one level (see the module docstring).
+
+    Args:
+        number: The level's 1-based number in its file.
+        level: The level.
+        time_limit: Seconds for this level's searches.
+        max_states: State limit.
+
+    Returns:
+        The object, keys in the documented order.
+    """
+    from core.longcat import AnalysisLimit, analyse, predict_difficulty, shortest_solution
+
+    stop = _deadline(time_limit)
+    try:
+        analysis = analyse(level, max_states=max_states, should_stop=stop)
+    except AnalysisLimit:
+        # The full graph is out of reach: the pruned solver may still decide the level.
+        remaining = max(0.05, time_limit / 4)
+        solution = shortest_solution(level, max_states=max_states, time_limit=remaining)
+        solved = solution.status == "solved"
+        return {"level": number,
+                "solvable": None if solution.status == "unknown" else solved,
+                "solutions": None, "states": None,
+                "shortest": len(solution.moves) if solved else None,
+                "solution": solution.letters if solved else None,
+                "metrics": None, "difficulty": None}
+    metrics = analysis.metrics
+    solvable = metrics.solvable
+    return {"level": number, "solvable": solvable, "solutions": metrics.solutions,
+            "states": metrics.states, "shortest": metrics.shortest_solution,
+            "solution": analysis.solution_letters if solvable else None,
+            "metrics": _metrics_json(analysis),
+            "difficulty": round(predict_difficulty(analysis), 3)}
+
+
+def _yes_no(value: Optional[bool]) -> str:
+    return "?" if value is None else ("yes" if value else "no")
+
+
+def _count(value: Any) -> str:
+    return "?" if value is None else str(value)
+
+
+@longcat.command()
+@click.argument("level_file", metavar="FILE")
+@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@limit_options
+def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: float,
+          max_states: int) -> None:
+    """Solve levels: solvable?, solutions, states, a shortest solution, difficulty.
+
+    Exit 1 when a level is unsolvable or undecided within the limits.
+    """
+    from core.longcat.catalog import difficulty_label
+
+    chosen = pick_levels(load_levels(level_file), level)
+    rows = []
+    negative = False
+    with _progress(len(chosen), "solving", _bar_wanted(as_json) and len(chosen) > 1) as step:
+        for number, lvl in chosen:
+            result = solve_json(number, lvl, time_limit, max_states)
+            negative = negative or result["solvable"] is not True
+            if as_json:
+                emit_json(result)
+            else:
+                rows.append((lvl, result))
+            step(label=lvl.title)
+    if not as_json:
+        from rich.table import Table
+
+        from rich import box
+
+        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: "
+                            "solutions, moves: shortest)", title_justify="left",
+                      box=box.SIMPLE_HEAD, pad_edge=False)
+        for name, justify in (("#", "right"), ("title", "left"), ("size", "right"),
+                              ("ok", "left"), ("sols", "right"), ("states", "right"),
+                              ("moves", "right"), ("difficulty", "left"),
+                              ("solution", "left")):
+            # One line per level: long titles and solutions end with "…" on narrow screens.
+            table.add_column(name, justify=justify, no_wrap=True,  # type: ignore[arg-type]
+                             overflow="ellipsis", min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
+                             max_width=20 if name in ("title", "solution") else None)
+        for lvl, r in rows:
+            table.add_row(str(r["level"]), escape_controls(lvl.title),
+                          f"{lvl.width}x{lvl.height}", _yes_no(r["solvable"]),
+                          _count(r["solutions"]), _count(r["states"]), _count(r["shortest"]),
+                          difficulty_label(r["difficulty"]) if r["difficulty"] is not None
+                          else "?", r["solution"] or "-")
+        console().print(table)
+    if negative:
+        raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+# --------------------------------------------------------------------------- analyze
+
+
+def analyze_json(number: int, level: "Level", analysis: Any) -> dict[str, Any]:
+    """The ``analyze --json`` object of one analysed level."""
+    from core.longcat import band, expected_moves, predict_difficulty
+
+    difficulty = predict_difficulty(analysis)
+    label = expected_moves(analysis)
+    return {"level": number, "title": level.title, "width": level.width,
+            "height": level.height, "metrics": _metrics_json(analysis),
+            "classes": analysis.class_counts(), "difficulty": round(difficulty, 3),
+            "band": band(difficulty),
+            "expected_moves": None if math.isinf(label) else round(label, 3),
+            "solution": analysis.solution_letters if analysis.metrics.solvable else None}
+
+
+def _print_analysis(data: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    out = console()
+    out.print(f"[bold]level {data['level']}: {escape_controls(data['title'])}[/bold] "
+              f"({data['width']}x{data['height']}, {data['metrics']['size']} cells)")
+    classes = Table(title="states by class", title_justify="left")
+    for name in data["classes"]:
+        classes.add_column(name, justify="right")
+    classes.add_row(*(str(v) for v in data["classes"].values()))
+    out.print(classes)
+    metrics = Table(show_header=False, box=None, padding=(0, 2))
+    for name, value in data["metrics"].items():
+        metrics.add_row(name.replace("_", " "), _count(value))
+    out.print(metrics)
+    label = data["expected_moves"]
+    out.print(f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
+              f"player: {'never wins' if label is None else f'{label:.1f} moves'}")
+    out.print(f"shortest solution: {data['solution'] or 'none (unsolvable)'}\n")
+
+
+@longcat.command()
+@click.argument("level_file", metavar="FILE")
+@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@click.option("--dot", is_flag=True,
+              help="Print the state graph as Graphviz DOT, nodes coloured by class.")
+@limit_options
+def analyze(level_file: str, level: Optional[str], as_json: bool, dot: bool,
+            time_limit: float, max_states: int) -> None:
+    """The state graph of levels: classes of states, metrics, predicted difficulty.
+
+    Classes (seed 003): start, success, fail, reachable (a solution can follow), dead (the
+    empty cells are split in two or more), indeterminate. --dot colours them white, green,
+    red, light blue, purple and yellow (render with: dot -Tsvg).
+    """
+    from core.longcat import AnalysisLimit, analyse, to_dot
+
+    if dot and as_json:
+        raise click.UsageError("choose --json or --dot, not both")
+    chosen = pick_levels(load_levels(level_file), level)
+    negative = False
+    with _progress(len(chosen), "analysing", not dot and _bar_wanted(as_json)
+                   and len(chosen) > 1) as step:
+        for number, lvl in chosen:
+            try:
+                analysis = analyse(lvl, max_states=max_states,
+                                   should_stop=_deadline(time_limit))
+            except AnalysisLimit as stopped:
+                why = (f"more than {max_states} states (raise --max-states)"
+                       if stopped.reason == "limit" else
+                       f"not finished in {time_limit:g} s (raise --time-limit)")
+                click.echo(f"error: level {number}: the state graph has {why}", err=True)
+                negative = True
+                continue
+            if dot:
+                click.echo(to_dot(analysis, name=f"level_{number}"), nl=False)
+            elif as_json:
+                emit_json(analyze_json(number, lvl, analysis))
+            else:
+                _print_analysis(analyze_json(number, lvl, analysis))
+            step(label=lvl.title)
+    if negative:
+        raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+# --------------------------------------------------------------------------- generate
+
+
+class SizeType(click.ParamType):
+    """``WIDTHxHEIGHT``, e.g. ``8x8``."""
+
+    name = "WxH"
+
+    def convert(self, value: Any, param: Optional[click.Parameter],
+                ctx: Optional[click.Context]) -> tuple[int, int]:
+        """Parse ``value`` with :func:`core.longcat.catalog.parse_size`."""
+        from core.longcat import GenerationError
+        from core.longcat.catalog import parse_size
+
+        if isinstance(value, tuple):
+            return value
+        try:
+            return parse_size(value)
+        except GenerationError as error:
+            self.fail(str(error), param, ctx)
+
+
+class BandType(click.ParamType):
+    """A difficulty band: ``LO:HI`` (either end may be left out) or a band name."""
+
+    name = "LO:HI"
+
+    def convert(self, value: Any, param: Optional[click.Parameter],
+                ctx: Optional[click.Context]) -> Any:
+        """Parse ``value`` with :func:`core.longcat.catalog.parse_band`."""
+        from core.longcat import GenerationError
+        from core.longcat.catalog import parse_band
+
+        try:
+            return (str(value), parse_band(value))
+        except GenerationError as error:
+            self.fail(str(error), param, ctx)
+
+
+def _methods(text: str) -> list[str]:
+    from core.longcat.catalog import GENERATORS
+
+    names = [name.strip() for name in text.split(",") if name.strip()]
+    if not names:
+        raise click.BadParameter("give a method", param_hint="--method")
+    for name in names:
+        if name not in GENERATORS:
+            from tui.cli.output import did_you_mean
+
+            raise click.BadParameter(f"unknown method {name!r}{did_you_mean(name, GENERATORS)}"
+                                     f" (methods: {', '.join(GENERATORS)})",
+                                     param_hint="--method")
+    return names
+
+
+def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: int,
+                  unique: bool, band: Optional[tuple[str, Any]]) -> str:
+    parts = [f"termarcade longcat generate --method {','.join(methods)}",
+             f"--size {size[0]}x{size[1]}", f"--count {count}", f"--seed {seed}"]
+    if unique:
+        parts.append("--unique")
+    if band is not None:
+        parts.append(f"--difficulty {band[0]}")
+    return " ".join(parts)
+
+
+@longcat.command()
+@click.option("--method", "-m", "method_text", default="sd", show_default=True,
+              metavar="METHOD[,METHOD...]",
+              help="sd, pu, template, ca, bsp, carve or fractal; several (comma-separated) "
+                   "take turns.")
+@click.option("--size", type=SizeType(), default="8x8", show_default=True,
+              help="Grid size, WIDTHxHEIGHT.")
+@click.option("--count", "-n", type=IntBetween(1, 10_000, what="the count"), default=1,
+              show_default=True, help="How many (different) levels.")
+@click.option("--seed", "-s", type=IntBetween(0, SEED_LIMIT, what="the seed"), default=0,
+              show_default=True, help="Seed of the first level; the next ones use seed+1...")
+@click.option("--unique", is_flag=True, help="Only levels with exactly one solution.")
+@click.option("--difficulty", "-d", "band", type=BandType(), default=None,
+              help="Predicted difficulty LO:HI (LO <= d < HI; 80: or :20 leave an end open), "
+                   "or a band: trivial, easy, hard, very_hard, extreme.")
+@click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
+              help="Seconds the search for one level may take.")
+@click.option("--title", default=None, help="The pack's title.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Write the pack to this file (default: stdout).")
+@click.option("--force", is_flag=True, help="Replace --output when it exists.")
+@click.option("--json", "as_json", is_flag=True,
+              help="One JSON object per level instead of a level pack.")
+def generate(method_text: str, size: tuple[int, int], count: int, seed: int, unique: bool,
+             band: Optional[tuple[str, Any]], time_limit: float, title: Optional[str],
+             output: Optional[str], force: bool, as_json: bool) -> None:
+    """Generate solvable levels: a level pack that `solve` and the app read.
+
+    Level k comes from seed+k (a seed that gives nothing acceptable, or a level equal to an
+    earlier one, is skipped). Titles say the method, size, seed and predicted difficulty;
+    par is the shortest solution. The pack's description records this command.
+    """
+    from core.levelpack import LevelPack
+    from core.longcat import GenerationError
+    from core.longcat.catalog import make_level
+    from grammar.levels import dump_pack
+
+    methods = _methods(method_text)
+    if output is not None and as_json:
+        raise click.UsageError("--json prints to stdout: leave out --output")
+    if output is not None and os.path.exists(output) and not force:
+        fail(f"{output} exists; add --force to replace it")
+    levels: list[Any] = []
+    keys: set[tuple[int, int, int, tuple[int, int]]] = set()
+    last_error = ""
+    tries = max(3 * count, count + 20)
+    with _progress(count, "generating", _bar_wanted(as_json)) as step:
+        for k in range(tries):
+            if len(levels) == count or seed + k > SEED_LIMIT:
+                break
+            method = methods[k % len(methods)]
+            try:
+                level = make_level(method, seed + k, size[0], size[1], unique=unique,
+                                   band=band[1] if band else None, time_guard=time_limit)
+            except GenerationError as error:
+                last_error = str(error)
+                continue
+            key = (level.width, level.height, level.walls, level.start)
+            if key in keys:
+                continue
+            keys.add(key)
+            levels.append(level)
+            if as_json:
+                emit_json({"seed": seed + k, "method": method, "title": level.title,
+                           "par": level.par, "grid": list(level.rows())})
+            step(label=level.title)
+    if not as_json and levels:
+        pack = LevelPack(
+            title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
+            author="termarcade generator",
+            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band)}",
+            levels=tuple(levels), game="longcat")
+        _write_pack(dump_pack(pack), output, force, plural(len(levels), "level"))
+    if len(levels) < count:
+        why = f" (last: {last_error})" if last_error else ""
+        click.echo(f"error: made {len(levels)} of {count} levels in {tries} seeds{why}",
+                   err=True)
+        raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+# --------------------------------------------------------------------------- describe
+
+
+def _write_pack(text: str, output: Optional[str], force: bool, what: str) -> None:
+    """Print ``text``, or write it to ``output`` (never replacing a file without --force)."""
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    from tui.store import atomic_write_text
+
+    if os.path.exists(output) and not force:
+        fail(f"{output} exists; add --force to replace it")
+    with user_errors():
+        atomic_write_text(output, text)
+    click.echo(f"wrote {what} to {escape_controls(output)}", err=True)
+
+
+def _comment_lines(comments: tuple[str, ...]) -> str:
+    lines = [line for comment in comments for line in comment.splitlines() or [""]]
+    return "".join(f"; {escape_controls(line)}".rstrip() + "\n" for line in lines) + (
+        "\n" if lines else "")
+
+
+@longcat.command()
+@click.argument("level_file", metavar="FILE")
+@click.option("--prefix", default=None,
+              help="Retitle levels '<prefix> N' (default: keep their titles).")
+@click.option("--title", default=None, help="The pack's title (default: the file's).")
+@click.option("--author", default=None, help="The pack's author (and of levels without one).")
+@click.option("--description", default=None, help="The pack's description.")
+@click.option("--comment", multiple=True,
+              help="A ';' comment line at the top of the file (repeat for more lines).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
+              help="Write the pack to this file (default: stdout).")
+@click.option("--force", is_flag=True, help="Replace --output when it exists.")
+@limit_options
+def describe(level_file: str, prefix: Optional[str], title: Optional[str],
+             author: Optional[str], description: Optional[str], comment: tuple[str, ...],
+             output: Optional[str], force: bool, time_limit: float, max_states: int) -> None:
+    """Write a pack with every level described: par = the shortest solution, and the
+    predicted difficulty at the end of its title ('Level 3 · easy 31').
+
+    Reads plain grid packs too, so it turns a bare grid file into a level pack. Exit 1
+    (writing nothing) when a level is unsolvable or undecided within the limits.
+    """
+    from core.levelpack import LevelPack
+    from core.longcat import Level, is_solvable
+    from core.longcat.catalog import describe as describe_level
+    from grammar.levels import dump_pack
+
+    pack = load_levels(level_file)
+    levels = []
+    with _progress(len(pack.levels), "describing", True) as step:
+        for number, level in enumerate(pack.levels, start=1):
+            stop = _deadline(time_limit)
+            solvable = is_solvable(level, max_states=max_states, should_stop=stop)
+            if solvable is not True:
+                fail(f"level {number} ({level.title!r}) is "
+                     f"{'unsolvable' if solvable is False else 'undecided within the limits'}",
+                     EXIT_NEGATIVE)
+            base = f"{prefix} {number}" if prefix else level.title.split(" · ")[0]
+            if author and not level.author:
+                level = Level(level.width, level.height, level.walls, level.start,
+                              level.title, level.description, level.hint, author, level.par)
+            levels.append(describe_level(level, base, max_states=max_states,
+                                         should_stop=stop))
+            step(label=base)
+    with user_errors():
+        described = LevelPack(title=title if title is not None else pack.title,
+                              author=author if author is not None else pack.author,
+                              description=(description if description is not None
+                                           else pack.description),
+                              levels=tuple(levels), game="longcat")
+    _write_pack(_comment_lines(comment) + dump_pack(described), output, force,
+                plural(len(levels), "level"))
+
+
+# --------------------------------------------------------------------------- play
+
+
+@longcat.command()
+@click.argument("level_file", required=False, metavar="[FILE]")
+@click.option("--level", type=IntBetween(1, what="the level number"), default=None,
+              metavar="N", help="Level of FILE to start with, 1-based (default 1).")
+@click.pass_context
+def play(ctx: click.Context, level_file: Optional[str], level: Optional[int]) -> None:
+    """Open the arcade straight into Longcat (playing the levels of FILE if given)."""
+    import tui.cli as shell
+
+    ctx.invoke(shell.play, game="longcat", level_file=level_file, level=level)

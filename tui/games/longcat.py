@@ -1,0 +1,16 @@
+"""Longcat's registration (seed 003): slide the cat until it fills every empty cell."""
+
+from core.registry import GameInfo
+
+INFO = GameInfo(
+    id="longcat",
+    title="Longcat",
+    tagline="Slide the long cat until it fills the grid; generated levels too.",
+    engine="core.longcat.game:GAME",
+    level_format="grammar.longcat:FORMAT",
+    cli="tui.cli.longcat:longcat",
+    screen="tui.screens.longcat:LongcatScreen",
+    generators="core.longcat.catalog:GENERATORS",
+    order=40,
+)
+"""The registration read through the ``termarcade.games`` entry point."""
