@@ -66,7 +66,9 @@ __all__ = [
     "NO_TARGET_NAME",
 ]
 
-NO_TARGET_NAME = "<no target>"
+UNWRITABLE_TARGET = "<no target>"
+NO_TARGET_NAME = "no_target"
+"""Base name of the placeholder target of ``--term`` without ``--target`` (made fresh per term)."""
 """Name of the stand-in target used with ``--term`` and no ``--target``.
 
 It is not a legal identifier, so no term a player can write or build ever equals it: such
@@ -91,10 +93,29 @@ MIB = 1024 * 1024
 # --------------------------------------------------------------------------- positions
 
 
-def _no_target() -> "Term":
+def _no_target(current: "Term") -> "Term":
+    """A constant target that does not occur in ``current``, so the position is never won.
+
+    It must be a valid identifier (levels check their names), hence a fresh suffix rather than
+    a name the syntax cannot write.
+    """
     from core.terms import const
 
-    return const(NO_TARGET_NAME)
+    names: set[str] = set()
+    seen: set[int] = set()
+    stack = [current]  # iterative: deep terms are fine
+    while stack:
+        node = stack.pop()
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        names.add(node.name)
+        stack.extend(node.args)
+    name, n = NO_TARGET_NAME, 0
+    while name in names:
+        n += 1
+        name = f"{NO_TARGET_NAME}_{n}"
+    return const(name)
 
 
 def _parse_term_arg(text: str, what: str) -> "Term":
@@ -206,7 +227,7 @@ def _levels_from_source(level_file: Optional[str], level: Optional[str], term: O
         if level is not None:
             fail("--level needs a LEVEL_FILE")
         current = _parse_term_arg(term, "<--term>")
-        return [(1, Level(TERM_TITLE, current, goal if goal is not None else _no_target(),
+        return [(1, Level(TERM_TITLE, current, goal if goal is not None else _no_target(current),
                           1 if fuel is None else fuel, 0 if budget is None else budget))]
     pack = _load_pack(level_file)  # type: ignore[arg-type]
     chosen = pick_levels(pack, level if level is not None or every_level else "1")
@@ -541,11 +562,15 @@ def _actions_batch(target: Optional[str], fuel: Optional[int], budget: Optional[
                    mode: str, limit: Optional[int]) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
+    from core.terms import const
     from grammar.errors import ParseError
     from grammar.terms import parse_term
     from tui.cli.parse import iter_stdin_lines
 
-    goal = _parse_term_arg(target, "<--target>") if target is not None else _no_target()
+    # A State is not a Level and does not check names: a name the syntax cannot write can never
+    # occur in a parsed term, and costs no walk over each (possibly huge) line.
+    goal = (_parse_term_arg(target, "<--target>") if target is not None
+            else const(UNWRITABLE_TARGET))
     fuel = 1 if fuel is None else fuel
     budget = 0 if budget is None else budget
     failed = False
