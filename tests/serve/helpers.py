@@ -18,6 +18,7 @@ import pytest
 asyncssh = pytest.importorskip("asyncssh")
 pyte = pytest.importorskip("pyte")
 
+from core import registry  # noqa: E402
 from tui.serve.arcade import Arcade  # noqa: E402
 from tui.serve.limits import ServeLimits  # noqa: E402
 from tui.serve.running import run_ssh_arcade  # noqa: E402
@@ -31,18 +32,19 @@ TIMEOUT = 60.0
 
 @contextlib.asynccontextmanager
 async def running_arcade(authorized_keys: Any = None, glyphs: Optional[str] = None,
-                         **limits: Any) -> AsyncIterator[tuple[Arcade, int]]:
+                         store: str = "", **limits: Any) -> AsyncIterator[tuple[Arcade, int]]:
     """An SSH arcade on 127.0.0.1 and a free port, stopped (sessions closed) on exit.
 
     Args:
         authorized_keys: Path of an authorized_keys file, or None for an open arcade.
         glyphs: A glyph set forced on every session.
+        store: The store handed to sessions (``--store``), or empty for the data dir's file.
         **limits: :class:`ServeLimits` fields.
 
     Yields:
         ``(arcade, port)``.
     """
-    arcade = Arcade(ServeLimits(**limits), data_dir=str(data_dir()), glyphs=glyphs)
+    arcade = Arcade(ServeLimits(**limits), data_dir=str(data_dir()), glyphs=glyphs, store=store)
     started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
     task = asyncio.create_task(run_ssh_arcade(arcade, "127.0.0.1", 0, host_key_file=None,
@@ -150,7 +152,9 @@ async def open_2048(player: Player) -> str:
     for _ in range(3):
         await player.wait_for("Pick a game")
         await asyncio.sleep(0.2)
-        player.press("down", "enter")
+        # The home list is in registry order (the sessions read the same installed registry).
+        downs = [info.id for info in registry.games()].index("2048")
+        player.press(*["down"] * downs, "enter")
         await player.wait_for(lambda text: "Moves" in text or "TermCraft:" in text)
         if "Moves" in player.text():
             return player.text()

@@ -8,6 +8,9 @@ import re
 
 import pytest
 
+from tui.store import ENV_STORE, Store
+
+from tests.postgres_server import BACKENDS, postgres_url
 from tests.serve.helpers import (
     TIMEOUT,
     connect,
@@ -113,6 +116,46 @@ async def test_each_player_has_their_own_saves() -> None:
         screen = await open_2048(dora)
         assert _moves(screen) == played
         conn.close()
+
+
+@pytest.fixture(params=BACKENDS)
+def shared_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
+                 tmp_path) -> str:
+    """The store two arcade hosts share: one PostgreSQL database, or one SQLite file.
+
+    The host's own ``TERMARCADE_STORE`` is cleared, so only what the arcade hands its
+    sessions can make them meet.
+    """
+    monkeypatch.delenv(ENV_STORE, raising=False)
+    if request.param == "postgresql":
+        return postgres_url(request)
+    return str(tmp_path / "shared.sqlite3")
+
+
+async def test_two_hosts_share_players_saves(shared_store: str) -> None:
+    async with running_arcade(store=shared_store) as (_, port_a), \
+            running_arcade(store=shared_store) as (_, port_b):
+        conn = await connect(port_a, "dora")
+        dora = await open_player(conn)
+        await open_2048(dora)
+        for key in ("left", "up", "right", "down", "left"):
+            dora.press(key)
+        await dora.wait_for(lambda text: _moves(text) >= 2)
+        played = _moves(dora.text())
+        dora.press("ctrl+q")
+        await dora.wait_for("Quit termarcade?")
+        dora.press("y")
+        await asyncio.wait_for(dora.closed.wait(), TIMEOUT)
+        conn.close()
+
+        # Dora comes back through the other host and finds her game.
+        conn = await connect(port_b, "dora")
+        dora = await open_player(conn)
+        screen = await open_2048(dora)
+        assert _moves(screen) == played
+        conn.close()
+    assert Store(shared_store, user="dora").saves("2048")
+    assert not Store(shared_store, user="eve").saves("2048")
 
 
 async def test_twenty_players_at_once() -> None:

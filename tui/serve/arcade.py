@@ -79,11 +79,15 @@ class Arcade:
         limits: The limits.
         data_dir: The data directory handed to sessions (their store).
         glyphs: A glyph set forced on every session (``--ascii``), or None.
+        store: The store handed to every session (``--store``: a PostgreSQL URL shared by
+            several hosts, or a SQLite path); empty for the default file in ``data_dir``.
     """
 
-    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: Optional[str] = None) -> None:
+    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: Optional[str] = None,
+                 store: str = "") -> None:
         self.limits = limits
         self.data_dir = data_dir
+        self.store = store
         self.glyphs = glyphs
         self.seats: dict[int, Seat] = {}
         """Sessions running or starting, by id."""
@@ -125,6 +129,7 @@ class Arcade:
         """What the session process needs."""
         return SessionSpec(session_id=seat.session_id, user=seat.user, tty_path=tty_path,
                            term=term, env=env, glyphs=self.glyphs, data_dir=self.data_dir,
+                           store=self.store,
                            cpu_limit=self.limits.cpu_limit, nice=self.limits.nice)
 
     def ended(self, seat: Seat, code: Optional[int], seconds: float) -> tuple[str, int]:

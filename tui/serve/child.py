@@ -37,7 +37,7 @@ from textual import events
 import tui.app
 from tui.app import ArcadeApp
 from tui.serve.spec import CLIENT_ENV, EXIT_CPU, EXIT_ERROR, EXIT_OK, EXIT_START, SessionSpec
-from tui.store import ENV_DATA_DIR, Store
+from tui.store import ENV_DATA_DIR, ENV_STORE, Store
 
 __all__ = ["CPU_GRACE", "ServedApp", "apply_limits", "run_session"]
 
@@ -156,6 +156,11 @@ def _prepare_environment(spec: SessionSpec) -> None:
     os.environ.update({key: value for key, value in spec.env.items() if key in CLIENT_ENV})
     if spec.data_dir:
         os.environ[ENV_DATA_DIR] = spec.data_dir
+    # The server's store, said explicitly: every session of every host writes where the
+    # arcade's operator pointed it, never where some inherited variable happens to point.
+    os.environ.pop(ENV_STORE, None)
+    if spec.store:
+        os.environ[ENV_STORE] = spec.store
 
 
 def apply_limits(cpu_limit: float, nice: int) -> None:

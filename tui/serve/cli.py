@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 from typing import Optional
@@ -9,6 +10,7 @@ from typing import Optional
 import click
 
 from tui.cli.output import fail
+from tui.store import ENV_STORE
 
 __all__ = ["serve"]
 
@@ -90,7 +92,8 @@ def _serve_ssh(limits: object, data: str, glyphs: Optional[str], host: str, port
     from tui.serve.running import ServeError, configure_logging, run_ssh_arcade
 
     configure_logging(verbose)
-    arcade = Arcade(limits, data_dir=data, glyphs=glyphs)  # type: ignore[arg-type]
+    arcade = Arcade(limits, data_dir=data, glyphs=glyphs,  # type: ignore[arg-type]
+                    store=os.environ.get(ENV_STORE, ""))
     try:
         asyncio.run(run_ssh_arcade(arcade, host, port, host_key_file=host_key,
                                    authorized_keys=authorized_keys))

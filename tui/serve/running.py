@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from tui.serve.arcade import Arcade
+from tui.store import DB_FILENAME, redact
 from tui.serve.process import KILL_AFTER
 
 __all__ = ["ServeError", "configure_logging", "run_ssh_arcade"]
@@ -75,6 +76,8 @@ async def run_ssh_arcade(arcade: Arcade, host: str, port: int, *, host_key_file:
     log.info("limits: %d sessions (%d per address), idle %gs, %g CPU s per session",
              arcade.limits.max_sessions, arcade.limits.max_per_address,
              arcade.limits.idle_timeout, arcade.limits.cpu_limit)
+    log.info("store: %s", redact(arcade.store) if arcade.store
+             else f"{DB_FILENAME} in {arcade.data_dir}")
     stop = stop or asyncio.Event()
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stop.set)

@@ -45,6 +45,8 @@ class SessionSpec:
         env: Client environment variables the app may see (``COLORTERM``, ``NO_COLOR`` ...).
         glyphs: A forced glyph set, or None to choose from ``term``.
         data_dir: The data directory (the store and nothing else).
+        store: The store every session uses: a PostgreSQL URL (an arcade on several hosts) or
+            a SQLite path; empty for the default file in ``data_dir``.
         cpu_limit: CPU seconds the session may use (0: no limit).
         nice: Scheduling niceness added to the process (keeps the server responsive).
     """
@@ -56,6 +58,7 @@ class SessionSpec:
     env: dict[str, str] = field(default_factory=dict)
     glyphs: str | None = None
     data_dir: str = ""
+    store: str = ""
     cpu_limit: float = 0.0
     nice: int = 0
 
