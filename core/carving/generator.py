@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from core.game import replay_moves
+from core.text import plural
 
 from .closure import ClosureTooLarge, compute_closure
 from .formula import DELTA, NABLA, Formula, Operator
@@ -170,7 +171,7 @@ def generate(
     density: str = "contiguous",
     refine: bool = True,
     max_states: int = 3_000,
-    time_limit: float = 5.0,
+    time_limit: Optional[float] = 5.0,
     attempts: int = 50,
 ) -> Generated:
     """Generate a solvable level (solution-down).
@@ -185,7 +186,8 @@ def generate(
         density: Φ_dense reading of the level.
         refine: Ask the solver for a shorter plan (par = its length when it finds one).
         max_states: Solver state limit when refining.
-        time_limit: Solver time limit when refining (seconds).
+        time_limit: Solver time limit when refining (seconds); None for none, which keeps
+            the result independent of the machine's speed.
         attempts: Play-outs tried before giving up.
 
     Returns:
@@ -221,7 +223,8 @@ def _play(rng: random.Random, draft: Level, steps: int, seed: int,
     if target is None:
         return None
     level = replace(draft, target=target, title=f"Carved #{seed}", author="generator",
-                    description=f"{len(draft.variables)} variables, {len(draft.axioms)} axioms")
+                    description=f"{plural(len(draft.variables), 'variable')}, "
+                                f"{plural(len(draft.axioms), 'axiom')}")
     replay, solution = GAME.initial(level), []
     for move in moves:
         replay = GAME.apply(replay, move)
@@ -232,7 +235,7 @@ def _play(rng: random.Random, draft: Level, steps: int, seed: int,
     return Generated(replace(level, par=replay.steps), tuple(solution), seed)
 
 
-def _refined(found: Generated, max_states: int, time_limit: float) -> Generated:
+def _refined(found: Generated, max_states: int, time_limit: Optional[float]) -> Generated:
     result = solve(found.level, max_states=max_states, time_limit=time_limit)
     if result.status != "solved" or result.steps >= (found.level.par or 0):
         return found
