@@ -39,6 +39,8 @@ from .state import State, can_finish, path_steps, succession_candidates, suggest
 __all__ = ["Generated", "generate"]
 
 _PLACEHOLDER = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
+_LETTERS = "xyzwuvpqrs"
+"""Variable names of generated levels (``x1``, ``x2``, ... beyond ten variables)."""
 MAX_CLOSURE = 3_000
 """Generated levels keep |F*| + |E_Ω| below this, so they stay playable and solvable."""
 MAX_TARGET_EDGES = 12
@@ -68,7 +70,9 @@ class Generated:
 
 def _language(rng: random.Random, n_vars: int, n_types: int, n_axioms: int) -> dict:
     types = tuple(f"t{i + 1}" for i in range(n_types))
-    variables = tuple((f"x{i + 1}", types[i % n_types] if i < n_types else rng.choice(types))
+    # One-letter names while they last, so formulas read as ▲xyz on the screen.
+    names = _LETTERS if n_vars <= len(_LETTERS) else [f"x{i + 1}" for i in range(n_vars)]
+    variables = tuple((names[i], types[i % n_types] if i < n_types else rng.choice(types))
                       for i in range(n_vars))
     diag = [(t, t, t) for t in types]
     extra = n_types if n_types > 1 else 0

@@ -242,6 +242,6 @@ def test_the_graph_marks_base_walk_and_new_edge():
     state = GAME.apply(state, Extend(c, N("y")))
     text = graph_text(state).plain
     assert "◉▲xxx" in text and "◎▼yyy" in text
-    assert " ✂V θ ▼yyy ▲xxx ▲xxx ▲xxx ⇒▲xxx" in text
-    assert " ★V θ ▼xxx ▲zzz ▲zzz ▲zzz ⇒▲zzz" in text
-    assert " ›T ω ▲yyy ▲yyy ▲yyy ▲yyy ⇒▼yyy" in text  # an offered step goes through it
+    assert " ✂V θ ▼yyy ▲xxx×3 ⇒▲xxx" in text
+    assert " ★V θ ▼xxx ▲zzz×3 ⇒▲zzz" in text
+    assert " ›T ω ▲yyy×4 ⇒▼yyy" in text  # an offered step goes through it

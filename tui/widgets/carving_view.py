@@ -44,9 +44,16 @@ def vertex_label(f: Formula, compact: bool = True) -> str:
 
 
 def edge_label(op: Operator, compact: bool = True) -> str:
-    """``θ ▼xxx ▲xxx ▲xxx ▲xxx ⇒▲xxx``: the kind, the five entries, the conclusion last."""
-    parts = [vertex_label(f, compact) for f in op]
-    return f"{KIND_SYMBOL.get(op.kind or '', '?')} {' '.join(parts[:4])} ⇒{parts[4]}"
+    """``θ ▼xxx ▲xyy×3 ⇒▲xxx``: the kind, the first four entries (a run of equal ones written
+    once with ``×n``), then the conclusion after ``⇒``."""
+    runs: list[list] = []
+    for f in op[:4]:
+        if runs and runs[-1][0] == f:
+            runs[-1][1] += 1
+        else:
+            runs.append([f, 1])
+    body = " ".join(vertex_label(f, compact) + (f"×{n}" if n > 1 else "") for f, n in runs)
+    return f"{KIND_SYMBOL.get(op.kind or '', '?')} {body} ⇒{vertex_label(op.f5, compact)}"
 
 
 class GraphView(VerticalScroll, can_focus=True):
