@@ -1,4 +1,4 @@
-"""SVG snapshots of the Triangle Carving screen at 80×24 (pytest-textual-snapshot).
+"""SVG snapshots of the Triangle Carving screen at 80×24, and one at 120×36 (pytest-textual-snapshot).
 
 The level is built here (it is the tutorial's "Step Aside"), not read from the bundled packs,
 so editing a pack never changes these pictures. After an intended visual change:
@@ -58,3 +58,9 @@ def test_carving_path_80x24(snap_compare) -> None:
 def test_carving_succession_80x24(snap_compare) -> None:
     assert snap_compare(ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "1", "3", "f"),
                         terminal_size=(80, 24))
+
+
+def test_carving_path_120x36(snap_compare) -> None:
+    """A larger terminal: the same walk, with room for the long hint on the message line."""
+    assert snap_compare(ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "t"),
+                        terminal_size=(120, 36))
