@@ -300,3 +300,47 @@ def test_generate_to_stdout(tmp_path):
     path = tmp_path / "out.levels"
     path.write_text(result.stdout, encoding="utf-8")
     assert [level.title.split(" #")[0] for level in load_pack_file(path).levels] == ["Medium"] * 2
+
+
+# -- bad input: exit 2, one clean message, a caret where there is a position --------------------
+
+
+def test_a_level_file_syntax_error_has_line_column_and_caret(tmp_path):
+    path = tmp_path / "bad.levels"
+    path.write_text('title "p"\nlevel "a" {\n  game carving\n  types [t\n  variables [x: t]\n}\n',
+                    encoding="utf-8")
+    for command in (["closure", str(path)], ["solve", str(path)],
+                    ["eliminable", str(path), "--edge", "theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))"]):
+        result = run(*command)
+        assert result.exit_code == 2 and result.stdout == ""
+        lines = result.stderr.splitlines()
+        assert lines[0] == f"{path}:5:3: unexpected 'variables'"
+        assert lines[1].strip() == "variables [x: t]" and lines[2].index("^") == lines[1].index("v")
+        assert "expected" in lines[3] and "Traceback" not in result.stderr
+
+
+def test_missing_files_other_games_and_bad_level_numbers(tmp_path):
+    missing = run("closure", str(tmp_path / "nope.levels"))
+    assert missing.exit_code == 2 and "No such file" in missing.stderr
+    other = ROOT / "levels" / "termcraft" / "01-basics.levels"
+    result = run("closure", str(other))
+    assert result.exit_code == 2
+    assert result.stderr.strip() == f"error: {other}: this is a level file for termcraft, not for carving"
+    path = write(tmp_path, untyped("xy", EDGE))
+    result = run("closure", path, "--level", "3")
+    assert result.exit_code == 2
+    assert result.stderr.strip() == "error: there is no level 3: the file has 1 level (numbered from 1)"
+    script = run("play-script", path, "--script", str(tmp_path / "none.txt"))
+    assert script.exit_code == 2 and "none.txt: No such file" in script.stderr
+
+
+def test_level_and_script_cannot_both_come_from_stdin(tmp_path):
+    result = run("play-script", "-", "--script", "-", input="")
+    assert result.exit_code == 2 and "cannot both be read from stdin" in result.stderr
+
+
+def test_generate_refuses_a_directory_even_with_force(tmp_path):
+    for extra in ([], ["--force"]):
+        result = run("generate", str(tmp_path), "--count", "1", *extra)
+        assert result.exit_code == 2 and "is a directory" in result.stderr
+    assert list(tmp_path.iterdir()) == []

@@ -451,10 +451,10 @@ def generate(out: str, count: int, seed: int, difficulty: str, title: Optional[s
     from core.levelpack import LevelPack
     from grammar.levels import dump_pack
 
+    if out != "-" and os.path.isdir(out):  # before "exists": --force would not help
+        fail(f"{out} is a directory; name the .levels file to write")
     if out != "-" and os.path.exists(out) and not force:
         fail(f"{out} exists; add --force to overwrite it")
-    if out != "-" and os.path.isdir(out):
-        fail(f"{out} is a directory")
     generator = GENERATORS[difficulty]
     levels = []
     current = seed
