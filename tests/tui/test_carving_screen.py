@@ -245,3 +245,27 @@ def test_the_graph_marks_base_walk_and_new_edge():
     assert " ✂V θ ▼yyy ▲xxx×3 ⇒▲xxx" in text
     assert " ★V θ ▼xxx ▲zzz×3 ⇒▲zzz" in text
     assert " ›T ω ▲yyy×4 ⇒▼yyy" in text  # an offered step goes through it
+
+
+async def test_layout_follows_the_phase_and_long_hints_are_not_cut(arcade_app):
+    """At 80×24: one row of moves while building (the graph gets the rest), seven while a path
+    or a choice is listed; a hint longer than the line wraps instead of being cut off."""
+    app = arcade_app()
+    async with app.run_test(size=SIZE) as pilot:
+        level = tutorial("First Cut")
+        screen = await open_level(pilot, "carving", level)
+        moves = moves_list(screen)
+        assert moves.outer_size.height == 3
+        await pilot.press("t")
+        await pilot.pause()
+        bar = screen.query_one("#puzzle-message")
+        width = bar.content_size.width
+        assert 2 * width < len(screen.last_message) <= 3 * width  # needs all three lines
+        assert level.hint in screen.last_message and bar.outer_size.height == 3
+        screen.play_move(Construct(Operator(N("x"), D("y"), D("y"), D("y"), D("y"))))
+        await pilot.pause()
+        assert screen.state.phase == "path" and moves.outer_size.height == 7
+        await pilot.press("u")  # undo leaves the path phase: back to building
+        await pilot.pause()
+        assert screen.state.phase == "construct" and not screen.state.virtual
+        assert moves.outer_size.height == 3

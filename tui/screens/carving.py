@@ -72,8 +72,8 @@ class CarvingScreen(PuzzleScreen):
     CSS_PATH = "../styles/carving.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("c", "build", "Build edge", id="carving.build"),
-        Binding("f", "finish", "Finish path", id="carving.finish"),
+        Binding("c", "build", "Build", id="carving.build"),
+        Binding("f", "finish", "Finish", id="carving.finish"),
         Binding("g", "focus_graph", "Graph", show=False, id="carving.graph"),
         Binding("m", "focus_moves", "Moves", show=False, id="carving.moves"),
         Binding("i", "level_info", "Level", id="carving.info"),
@@ -123,6 +123,7 @@ class CarvingScreen(PuzzleScreen):
         keep = self.hinted if self.hinted is not None else moves.current_entry
         moves.show_moves(state, GAME.moves(state) if state.phase in ("path", "succession") else (),
                          self.compact, keep=keep)
+        moves.set_class(state.phase in ("path", "succession"), "-listing")
         moves.border_title = {"construct": "Moves: build an edge (c)",
                               "path": "Moves: the elimination path (f finishes)",
                               "succession": "Moves: choose the new base point"}.get(state.phase, "Moves")
