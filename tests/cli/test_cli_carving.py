@@ -344,3 +344,9 @@ def test_generate_refuses_a_directory_even_with_force(tmp_path):
         result = run("generate", str(tmp_path), "--count", "1", *extra)
         assert result.exit_code == 2 and "is a directory" in result.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_generate_to_stdout_refuses_json_rows_in_the_pack():
+    result = run("generate", "-", "--count", "1", "--json")
+    assert result.exit_code == 2 and result.stdout == ""
+    assert "--json needs a file OUT" in result.stderr

@@ -451,6 +451,8 @@ def generate(out: str, count: int, seed: int, difficulty: str, title: Optional[s
     from core.levelpack import LevelPack
     from grammar.levels import dump_pack
 
+    if out == "-" and as_json:  # both would go to stdout, and neither could be read back
+        raise click.UsageError("--json needs a file OUT: with -, the pack itself goes to stdout")
     if out != "-" and os.path.isdir(out):  # before "exists": --force would not help
         fail(f"{out} is a directory; name the .levels file to write")
     if out != "-" and os.path.exists(out) and not force:
