@@ -6,12 +6,13 @@ Values
     ``Formula(head, x, y, z)``, ``Operator(f1..f5)`` (:mod:`.formula`; canonical ``str()``,
     ``formula_from_str``, ``operator_from_str``);
     ``Level(types, variables, r_delta, r_nabla, root, target, axioms=(), density=…, par=…)``,
-    ``Target(vertices, edges)``, ``level_from_json`` / ``level_to_json`` (:mod:`.level`).
+    ``Target(vertices, edges)``, ``level_from_json`` / ``level_to_json`` (errors:
+    ``LevelJSONError`` with the key path) (:mod:`.level`).
 Closure
     ``compute_closure(level) -> Closure(formulas, edges, dropped_rotations,
     dropped_conclusions)`` (:mod:`.closure`); ``world_of(level) -> World`` (:mod:`.world`).
 Rules
-    ``initial_state``, ``construct``, ``elimination_possible``, ``path_steps``, ``extend``,
+    ``initial_state``, ``construct``, ``component_listing``, ``elimination_possible``, ``path_steps``, ``extend``,
     ``can_finish``, ``finish``, ``suggest_path``, ``succession_candidates``, ``choose_base``,
     ``winning_component`` (:mod:`.state`); ``GAME`` (:mod:`.game`).
 Designer tools
@@ -24,13 +25,14 @@ from .closure import Closure, ClosureTooLarge, compute_closure
 from .formula import Formula, Operator, formula_from_str, operator_from_str
 from .game import GAME
 from .generator import Generated, generate
-from .level import DENSITY_READINGS, Level, Target, level_from_json, level_to_json
+from .level import DENSITY_READINGS, Level, LevelJSONError, Target, level_from_json, level_to_json
 from .solver import SolveResult, hint, solve
 from .state import (
     PHASES,
     State,
     can_finish,
     choose_base,
+    component_listing,
     construct,
     elimination_possible,
     extend,
@@ -51,6 +53,7 @@ __all__ = [
     "GAME",
     "Generated",
     "Level",
+    "LevelJSONError",
     "Operator",
     "PHASES",
     "SolveResult",
@@ -59,6 +62,7 @@ __all__ = [
     "World",
     "can_finish",
     "choose_base",
+    "component_listing",
     "compute_closure",
     "construct",
     "elimination_possible",

@@ -25,6 +25,7 @@ from dataclasses import dataclass, replace
 from typing import Optional
 
 from core.game import replay_moves
+from core.text import plural
 
 from .closure import ClosureTooLarge, compute_closure
 from .formula import DELTA, NABLA, Formula, Operator
@@ -38,6 +39,8 @@ from .state import State, can_finish, path_steps, succession_candidates, suggest
 __all__ = ["Generated", "generate"]
 
 _PLACEHOLDER = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
+_LETTERS = "xyzwuvpqrs"
+"""Variable names of generated levels (``x1``, ``x2``, ... beyond ten variables)."""
 MAX_CLOSURE = 3_000
 """Generated levels keep |F*| + |E_Ω| below this, so they stay playable and solvable."""
 MAX_TARGET_EDGES = 12
@@ -67,7 +70,9 @@ class Generated:
 
 def _language(rng: random.Random, n_vars: int, n_types: int, n_axioms: int) -> dict:
     types = tuple(f"t{i + 1}" for i in range(n_types))
-    variables = tuple((f"x{i + 1}", types[i % n_types] if i < n_types else rng.choice(types))
+    # One-letter names while they last, so formulas read as ▲xyz on the screen.
+    names = _LETTERS if n_vars <= len(_LETTERS) else [f"x{i + 1}" for i in range(n_vars)]
+    variables = tuple((names[i], types[i % n_types] if i < n_types else rng.choice(types))
                       for i in range(n_vars))
     diag = [(t, t, t) for t in types]
     extra = n_types if n_types > 1 else 0
@@ -170,7 +175,7 @@ def generate(
     density: str = "contiguous",
     refine: bool = True,
     max_states: int = 3_000,
-    time_limit: float = 5.0,
+    time_limit: Optional[float] = 5.0,
     attempts: int = 50,
 ) -> Generated:
     """Generate a solvable level (solution-down).
@@ -185,7 +190,8 @@ def generate(
         density: Φ_dense reading of the level.
         refine: Ask the solver for a shorter plan (par = its length when it finds one).
         max_states: Solver state limit when refining.
-        time_limit: Solver time limit when refining (seconds).
+        time_limit: Solver time limit when refining (seconds); None for none, which keeps
+            the result independent of the machine's speed.
         attempts: Play-outs tried before giving up.
 
     Returns:
@@ -221,7 +227,8 @@ def _play(rng: random.Random, draft: Level, steps: int, seed: int,
     if target is None:
         return None
     level = replace(draft, target=target, title=f"Carved #{seed}", author="generator",
-                    description=f"{len(draft.variables)} variables, {len(draft.axioms)} axioms")
+                    description=f"{plural(len(draft.variables), 'variable')}, "
+                                f"{plural(len(draft.axioms), 'axiom')}")
     replay, solution = GAME.initial(level), []
     for move in moves:
         replay = GAME.apply(replay, move)
@@ -232,7 +239,7 @@ def _play(rng: random.Random, draft: Level, steps: int, seed: int,
     return Generated(replace(level, par=replay.steps), tuple(solution), seed)
 
 
-def _refined(found: Generated, max_states: int, time_limit: float) -> Generated:
+def _refined(found: Generated, max_states: int, time_limit: Optional[float]) -> Generated:
     result = solve(found.level, max_states=max_states, time_limit=time_limit)
     if result.status != "solved" or result.steps >= (found.level.par or 0):
         return found

@@ -19,10 +19,13 @@ of plain dicts, lists, strings and integers::
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Optional
+
+from core.levelpack import LevelFieldError, check_text, check_title
 
 from .formula import DELTA, NABLA, NAME_RE, Formula
 
@@ -37,6 +40,7 @@ __all__ = [
     "MAX_TYPES",
     "MAX_VARIABLES",
     "Level",
+    "LevelJSONError",
     "Target",
     "level_from_json",
     "level_to_json",
@@ -74,10 +78,16 @@ def _check_name(name: Any, what: str) -> str:
     return name
 
 
-def _check_text(value: Any, what: str) -> str:
-    if not isinstance(value, str) or len(value) > MAX_TEXT:
-        raise ValueError(f"{what} must be a string of at most {MAX_TEXT} characters")
-    return value
+@contextmanager
+def _about(field: str) -> Iterator[None]:
+    """Turn a ValueError raised while checking one field into a :class:`LevelFieldError`
+    naming it (the level-file loader then puts its caret on that field's value)."""
+    try:
+        yield
+    except LevelFieldError:
+        raise
+    except ValueError as error:
+        raise LevelFieldError(field, str(error)) from None
 
 
 def _no_duplicates(items: tuple, what: str) -> None:
@@ -193,51 +203,64 @@ class Level:
     """Who made the level."""
 
     def __post_init__(self) -> None:
+        # Each complaint names its field (LevelFieldError), so a level file's loader can put
+        # the caret on that field and the JSON reader can name the key.
         self._check_language()
         self._check_formulas()
         if not isinstance(self.target, Target):
             raise TypeError("Level.target must be a Target")
         if self.density not in DENSITY_READINGS:
-            raise ValueError(f"density must be one of {', '.join(DENSITY_READINGS)}, not {self.density!r}")
+            raise LevelFieldError("density", f"density must be one of {', '.join(DENSITY_READINGS)}, "
+                                             f"not {self.density!r}")
         if self.par is not None and (type(self.par) is not int or not 0 <= self.par <= MAX_PAR):
-            raise ValueError(f"par must be an integer from 0 to {MAX_PAR}, not {self.par!r}")
-        for name in ("title", "description", "hint", "author"):
-            _check_text(getattr(self, name), name)
+            raise LevelFieldError("par", f"par must be an integer from 0 to {MAX_PAR}, not {self.par!r}")
+        # A title is optional in the JSON form; when given it must fit on one line of a list.
+        if not isinstance(self.title, str):
+            raise LevelFieldError("title", "title must be a string")
+        if self.title:
+            check_title(self.title)
+        for name in ("description", "hint", "author"):
+            check_text(name, getattr(self, name), MAX_TEXT)
 
     def _check_language(self) -> None:
         for name in ("types", "variables", "r_delta", "r_nabla", "axioms"):
             if not isinstance(getattr(self, name), tuple):
                 raise TypeError(f"Level.{name} must be a tuple")
-        if not 1 <= len(self.types) <= MAX_TYPES:
-            raise ValueError(f"a level needs 1 to {MAX_TYPES} types")
-        for t in self.types:
-            _check_name(t, "type")
-        _no_duplicates(self.types, "types")
-        if not 1 <= len(self.variables) <= MAX_VARIABLES:
-            raise ValueError(f"a level needs 1 to {MAX_VARIABLES} variables")
+        with _about("types"):
+            if not 1 <= len(self.types) <= MAX_TYPES:
+                raise ValueError(f"a level needs 1 to {MAX_TYPES} types")
+            for t in self.types:
+                _check_name(t, "type")
+            _no_duplicates(self.types, "types")
         known = set(self.types)
-        for pair in self.variables:
-            if not isinstance(pair, tuple) or len(pair) != 2:
-                raise ValueError("each variable must be a (name, type) pair")
-            _check_name(pair[0], "variable")
-            if pair[1] not in known:
-                raise ValueError(f"variable {pair[0]!r} has an unknown type {pair[1]!r}")
-        _no_duplicates(tuple(v for v, _ in self.variables), "variables")
+        with _about("variables"):
+            if not 1 <= len(self.variables) <= MAX_VARIABLES:
+                raise ValueError(f"a level needs 1 to {MAX_VARIABLES} variables")
+            for pair in self.variables:
+                if not isinstance(pair, tuple) or len(pair) != 2:
+                    raise ValueError("each variable must be a (name, type) pair")
+                _check_name(pair[0], "variable")
+                if pair[1] not in known:
+                    raise ValueError(f"variable {pair[0]!r} has an unknown type {pair[1]!r}")
+            _no_duplicates(tuple(v for v, _ in self.variables), "variables")
         for rel in ("r_delta", "r_nabla"):
-            for triple in getattr(self, rel):
-                if not isinstance(triple, tuple) or len(triple) != 3 or not set(triple) <= known:
-                    raise ValueError(f"{rel}: {triple!r} is not a triple of declared types")
-            _no_duplicates(getattr(self, rel), rel)
+            with _about(rel):
+                for triple in getattr(self, rel):
+                    if not isinstance(triple, tuple) or len(triple) != 3 or not set(triple) <= known:
+                        raise ValueError(f"{rel}: {triple!r} is not a triple of declared types")
+                _no_duplicates(getattr(self, rel), rel)
 
     def _check_formulas(self) -> None:
-        if len(self.axioms) > MAX_AXIOMS:
-            raise ValueError(f"a level may list at most {MAX_AXIOMS} axioms")
-        for f in self.axioms:
-            self._check_well_typed(f, "axiom")
-        _no_duplicates(self.axioms, "axioms")
-        self._check_well_typed(self.root, "root")
-        if not self.root.is_diagonal:
-            raise ValueError(f"the root must be a diagonal formula like D(x,x,x), not {self.root}")
+        with _about("axioms"):
+            if len(self.axioms) > MAX_AXIOMS:
+                raise ValueError(f"a level may list at most {MAX_AXIOMS} axioms")
+            for f in self.axioms:
+                self._check_well_typed(f, "axiom")
+            _no_duplicates(self.axioms, "axioms")
+        with _about("root"):
+            self._check_well_typed(self.root, "root")
+            if not self.root.is_diagonal:
+                raise ValueError(f"the root must be a diagonal formula like D(x,x,x), not {self.root}")
 
     def _check_well_typed(self, f: Any, what: str) -> None:
         if not isinstance(f, Formula) or f.head not in (DELTA, NABLA):
@@ -281,50 +304,88 @@ class Level:
 
 # -- JSON interchange ------------------------------------------------------------------------
 
-_KEYS = {
+_KEYS = (
     "types", "variables", "r_delta", "r_nabla", "axioms", "root", "target", "density",
     "par", "title", "description", "hint", "author",
-}
+)
+_REQUIRED = ("types", "variables", "r_delta", "r_nabla", "root", "target")
 
 
-def _formula_json(data: Any, what: str) -> Formula:
+class LevelJSONError(ValueError):
+    """A JSON level that cannot be read, with the key path of the offending value.
+
+    ``str(error)`` is ``"at <path>: <message>"``.
+
+    Attributes:
+        path: Where the problem is, as keys and indexes (``target.edges[1]``); ``""`` for
+            the level object itself.
+        message: What is wrong there.
+    """
+
+    def __init__(self, path: str, message: str) -> None:
+        self.path = path
+        self.message = message
+        super().__init__(f"at {path or 'the top level'}: {message}")
+
+
+def _formula_json(data: Any, path: str) -> Formula:
     if (not isinstance(data, list) or len(data) != 4 or data[0] not in (DELTA, NABLA)
             or not all(isinstance(v, str) for v in data)):
-        raise ValueError(f'{what} must be a list like ["D","x","y","z"] or ["N","x","y","z"]')
+        raise LevelJSONError(path, 'a formula must be a list like ["D","x","y","z"] or ["N","x","y","z"]')
     return Formula(*data)
 
 
-def _str_list(data: Any, what: str) -> tuple[str, ...]:
-    if not isinstance(data, list) or not all(isinstance(s, str) for s in data):
-        raise ValueError(f"{what} must be a list of strings")
+def _str_list(data: Any, path: str) -> tuple[str, ...]:
+    if not isinstance(data, list):
+        raise LevelJSONError(path, "must be a list of strings")
+    for i, item in enumerate(data):
+        if not isinstance(item, str):
+            raise LevelJSONError(f"{path}[{i}]", f"must be a string, not {_json_kind(item)}")
     return tuple(data)
 
 
-def _triples(data: Any, what: str) -> tuple[Triple, ...]:
+def _json_kind(value: Any) -> str:
+    """What a JSON value is, for messages."""
+    if isinstance(value, bool):
+        return "a boolean"
+    if value is None:
+        return "null"
+    return {int: "a number", float: "a number", str: "a string", list: "a list",
+            dict: "an object"}.get(type(value), type(value).__name__)
+
+
+def _triples(data: Any, path: str) -> tuple[Triple, ...]:
     if not isinstance(data, list):
-        raise ValueError(f"{what} must be a list of type triples")
+        raise LevelJSONError(path, "must be a list of type triples like [\"t\",\"t\",\"t\"]")
     out = []
     for i, triple in enumerate(data):
-        items = _str_list(triple, f"{what}[{i}]")
+        items = _str_list(triple, f"{path}[{i}]")
         if len(items) != 3:
-            raise ValueError(f"{what}[{i}] must have exactly three types")
+            raise LevelJSONError(f"{path}[{i}]", "must have exactly three types")
         out.append(items)
-    return tuple(out)
+    return tuple(out)  # type: ignore[return-value]
 
 
 def _target_json(data: Any) -> Target:
     if not isinstance(data, dict) or set(data) != {"vertices", "edges"}:
-        raise ValueError('target must be {"vertices": [...], "edges": [[...], ...]}')
+        raise LevelJSONError("target", 'the target must be {"vertices": [...], "edges": [[...], ...]}')
     if not isinstance(data["edges"], list):
-        raise ValueError("target.edges must be a list of vertex lists")
+        raise LevelJSONError("target.edges", "must be a list of vertex lists")
     vertices = _str_list(data["vertices"], "target.vertices")
     edges = tuple(_str_list(e, f"target.edges[{i}]") for i, e in enumerate(data["edges"]))
-    return Target(vertices, edges)
+    try:
+        return Target(vertices, edges)
+    except ValueError as error:
+        raise LevelJSONError("target", str(error)) from None
 
 
 def _variables_json(data: Any) -> tuple[tuple[str, str], ...]:
-    if not isinstance(data, dict) or not all(isinstance(t, str) for t in data.values()):
-        raise ValueError('variables must be an object mapping each variable to its type, like {"x": "t"}')
+    if not isinstance(data, dict):
+        raise LevelJSONError("variables", 'must be an object mapping each variable to its type, '
+                                          'like {"x": "t"}')
+    for name, t in data.items():
+        if not isinstance(t, str):
+            raise LevelJSONError(f"variables.{name}", f"a type must be a string, not {_json_kind(t)}")
     return tuple(data.items())
 
 
@@ -338,37 +399,39 @@ def level_from_json(data: Any) -> Level:
         The level.
 
     Raises:
-        ValueError: With a message naming the bad key or value.
+        LevelJSONError: (a ValueError) naming the key path of the bad value.
     """
     if not isinstance(data, Mapping):
-        raise ValueError("a carving level must be a JSON object")
-    unknown = set(data) - _KEYS
+        raise LevelJSONError("", "a carving level must be a JSON object")
+    unknown = [key for key in data if key not in _KEYS]
     if unknown:
-        raise ValueError(f"unknown level keys: {', '.join(sorted(map(str, unknown)))}")
-    for key in ("types", "variables", "r_delta", "r_nabla", "root", "target"):
+        raise LevelJSONError(str(unknown[0]), f"unknown level keys: {', '.join(sorted(map(str, unknown)))} "
+                                              f"(known: {', '.join(_KEYS)})")
+    for key in _REQUIRED:
         if key not in data:
-            raise ValueError(f"the level has no {key!r}")
+            raise LevelJSONError("", f"the level has no {key!r}")
     axioms = data.get("axioms", [])
     if not isinstance(axioms, list):
-        raise ValueError("axioms must be a list of formulas")
+        raise LevelJSONError("axioms", "must be a list of formulas")
+    parts = dict(
+        types=_str_list(data["types"], "types"),
+        variables=_variables_json(data["variables"]),
+        r_delta=_triples(data["r_delta"], "r_delta"),
+        r_nabla=_triples(data["r_nabla"], "r_nabla"),
+        root=_formula_json(data["root"], "root"),
+        target=_target_json(data["target"]),
+        axioms=tuple(_formula_json(f, f"axioms[{i}]") for i, f in enumerate(axioms)),
+    )
+    optional = {key: data[key] for key in ("density", "par", "title", "description", "hint", "author")
+                if key in data}
+    if "par" in optional and optional["par"] is None:
+        del optional["par"]  # null: no par, as when the key is absent
     try:
-        return Level(
-            types=_str_list(data["types"], "types"),
-            variables=_variables_json(data["variables"]),
-            r_delta=_triples(data["r_delta"], "r_delta"),
-            r_nabla=_triples(data["r_nabla"], "r_nabla"),
-            root=_formula_json(data["root"], "root"),
-            target=_target_json(data["target"]),
-            axioms=tuple(_formula_json(f, f"axioms[{i}]") for i, f in enumerate(axioms)),
-            density=data.get("density", "contiguous"),
-            par=data.get("par"),
-            title=data.get("title", ""),
-            description=data.get("description", ""),
-            hint=data.get("hint", ""),
-            author=data.get("author", ""),
-        )
-    except TypeError as error:  # a wrongly typed optional field reaching the constructor
-        raise ValueError(str(error)) from None
+        return Level(**parts, **optional)
+    except LevelFieldError as error:
+        raise LevelJSONError(error.field, str(error)) from None
+    except (TypeError, ValueError) as error:  # a wrongly typed optional field
+        raise LevelJSONError("", str(error)) from None
 
 
 def level_to_json(level: Level) -> dict[str, Any]:

@@ -34,7 +34,7 @@ from typing import Optional
 from core.game import IllegalMove
 
 from .formula import Formula, Operator
-from .hypergraph import Shape, find_isomorphic, target_shape
+from .hypergraph import Shape, components, find_isomorphic, target_shape
 from .level import Level, Target
 from .paths import (
     DEAD,
@@ -55,6 +55,7 @@ __all__ = [
     "completion_table",
     "path_graph",
     "choose_base",
+    "component_listing",
     "construct",
     "end_elimination",
     "extend",
@@ -340,6 +341,26 @@ def winning_component(state: State) -> Optional[tuple[frozenset[Formula], frozen
     vertices, edges = found
     return (frozenset(state.world.vertices[v] for v in vertices),
             frozenset(graph.edges[e] for e in edges))
+
+
+def component_listing(state: State) -> tuple[tuple[tuple[Formula, ...], tuple[Operator, ...]], ...]:
+    """The connected components a player sees: of E_t, and of E' (e_new included) while the
+    elimination path is being built.
+
+    Args:
+        state: Any state.
+
+    Returns:
+        ``(vertices, edges)`` per component, isolated vertices included; components ordered
+        by their smallest vertex, vertices in vertex order, edges intrinsic first (by id) then
+        virtual ones.
+    """
+    graph = path_graph(state) if state.phase == "path" else _graph(state)
+    vertices = state.world.vertices
+    return tuple(
+        (tuple(vertices[v] for v in vs), tuple(graph.edges[e] for e in es))
+        for vs, es in components(len(vertices), graph.verts)
+    )
 
 
 def _gen_empty(world: World, tree: frozenset[Operator], v: int) -> bool:

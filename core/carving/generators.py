@@ -1,0 +1,71 @@
+"""The generators the arcade offers for Triangle Carving (the registry's ``generators``).
+
+Each is a fixed set of :func:`core.carving.generator.generate` knobs under a name; a level is
+(generator, seed), so it can always be made again. The solver that refines par runs under a
+state bound only, never a time bound, so the same seed gives the same level on any machine.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .generator import generate
+from .level import Level
+
+__all__ = ["GENERATORS", "Difficulty"]
+
+
+@dataclass(frozen=True)
+class Difficulty:
+    """Generated levels of one difficulty.
+
+    Attributes:
+        title: Shown in the level select.
+        description: One line for the level select.
+        knobs: Keyword arguments of :func:`core.carving.generator.generate`.
+    """
+
+    title: str
+    """Shown in the level select."""
+    description: str
+    """One line for the level select."""
+    knobs: dict[str, Any] = field(default_factory=dict)
+    """The generator's knobs."""
+
+    def generate(self, seed: int, **params: Any) -> Level:
+        """The level of ``seed`` (``params`` override the knobs).
+
+        Args:
+            seed: The seed (0 to 2**32 - 1).
+            **params: Knobs of :func:`core.carving.generator.generate`.
+
+        Returns:
+            The level, titled with the difficulty and the seed.
+
+        Raises:
+            ValueError: When no usable level comes out of the seed.
+        """
+        knobs = {**self.knobs, **params}
+        level = generate(seed, **knobs).level
+        return _retitled(level, f"{self.title} #{seed}")
+
+
+def _retitled(level: Level, title: str) -> Level:
+    from dataclasses import replace
+
+    return replace(level, title=title)
+
+
+# Solver bounds for par: states only (deterministic); small enough for the app's worker.
+_REFINE = {"refine": True, "max_states": 2_000, "time_limit": None}
+
+GENERATORS = {
+    "easy": Difficulty("Easy", "three variables, one type: a step or two",
+                       {"variables": 3, "types": 1, "steps": 2, **_REFINE}),
+    "medium": Difficulty("Medium", "three variables, two types, one axiom",
+                         {"variables": 3, "types": 2, "axioms": 1, "steps": 3, **_REFINE}),
+    "hard": Difficulty("Hard", "four variables, two axioms, longer play-outs",
+                       {"variables": 4, "types": 2, "axioms": 2, "steps": 4, **_REFINE}),
+}
+"""Generated Triangle Carving levels by difficulty."""

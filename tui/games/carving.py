@@ -1,0 +1,16 @@
+"""Triangle Carving's registration (seed 001): carve a target hypergraph out of a deductive closure."""
+
+from core.registry import GameInfo
+
+INFO = GameInfo(
+    id="carving",
+    title="Triangle Carving",
+    tagline="Build edges, carve paths away, and leave a component shaped like the target.",
+    engine="core.carving.game:GAME",
+    level_format="grammar.carving:FORMAT",
+    cli="tui.cli.carving:carving",
+    screen="tui.screens.carving:CarvingScreen",
+    generators="core.carving.generators:GENERATORS",
+    order=20,
+)
+"""The registration read through the ``termarcade.games`` entry point."""
