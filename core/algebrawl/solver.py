@@ -48,6 +48,8 @@ class SolveResult:
         complete: False when counting stopped at ``max_count``.
         entries: Values stored in the tables.
         elapsed: Seconds spent.
+        solutions: When counting, every distinct solution found (each as ``strikes``),
+            in the order of their normal forms.
     """
 
     status: str
@@ -62,6 +64,8 @@ class SolveResult:
     """Values stored."""
     elapsed: float = 0.0
     """Seconds spent."""
+    solutions: tuple[tuple[tuple[int, Ast], ...], ...] = ()
+    """Every distinct solution found (when counting)."""
 
 
 class _Limit(Exception):
@@ -372,8 +376,11 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
         status = "solved" if assign.found else "unknown"
     n = len(assign.found) if count else None
     complete = not limited and (n is None or n < max_count)
+    every = tuple(tuple(sorted(found, key=lambda p: p[0]))
+                  for _, found in sorted(assign.found.items(), key=lambda kv: kv[0])) \
+        if count else ()
     return SolveResult(status, _first_solution(tables, assign), n, complete, tables.stored,
-                       time.monotonic() - start)
+                       time.monotonic() - start, every)
 
 
 def _first_solution(tables: _Tables, assign: _Assign) -> tuple[tuple[int, Ast], ...]:
