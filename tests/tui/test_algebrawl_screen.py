@@ -258,3 +258,18 @@ async def test_the_generator_dialog_refuses_bad_bands() -> None:
     with pytest.raises(ValueError, match="seed"):
         read_choice("brawl", "1", "2", "x")
     assert read_choice("24", "5", "9", "") .seed is None
+
+
+async def test_a_game_with_custom_cards_is_saved_and_resumed() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lv = level("03-boss-rush", "Fused Multiply-Add")
+        screen = await open_level(pilot, "algebrawl", lv)
+        await play_by_keys(pilot, screen, PlayCard(0, (0, 1, 2)))  # fma(4, 5, 6) = 26
+        played = screen.state
+        await pilot.press("escape")  # back: the game stays saved
+        assert app.screen is not screen
+        ref, resumed_level, session, note = screen.launcher.prepare(screen.ref)
+        assert resumed_level == lv and session.state == played
+        assert note.startswith("Resumed your game")
+        assert session.can_undo and session.undo().state == GAME.initial(lv)

@@ -104,7 +104,7 @@ class AlgebrawlScreen(PuzzleScreen):
         self.tip_stage = 0
         """0: the level's hint was not shown yet in this game; 1: it was."""
         self._count_lock = threading.Lock()
-        self._counted: dict[int, tuple[Optional[int], bool]] = {}
+        self._counted: dict[Any, tuple[Optional[int], bool]] = {}
         self._shown_state: Optional[State] = None
 
     @classmethod
@@ -366,21 +366,21 @@ class AlgebrawlScreen(PuzzleScreen):
         """Count the level's distinct solutions in the background (for the win dialog)."""
         level = self.level
         puzzle = getattr(level, "puzzle", None)
-        if puzzle is None or id(level) in self._counted:
+        if puzzle is None or level in self._counted:
             return
 
         def count() -> None:
             result = solve(puzzle, count=True, time_limit=COUNT_TIME_LIMIT)
             found = (result.count, result.complete) if result.status == "solved" else (None, False)
             with self._count_lock:
-                self._counted[id(level)] = found
+                self._counted[level] = found
 
         self.run_worker(count, thread=True, group="algebrawl-count", exit_on_error=False)
 
     def solution_count(self) -> tuple[Optional[int], bool]:
         """``(count, complete)`` of the level's distinct solutions, if counted yet."""
         with self._count_lock:
-            return self._counted.get(id(self.level), (None, False))
+            return self._counted.get(self.level, (None, False))
 
     def outcome_detail(self, kind: str) -> str:
         if kind == "lost":
