@@ -4,7 +4,6 @@ against the core, yuuki15's published counts and the bundled levels."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import subprocess
 import sys
@@ -16,9 +15,9 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from core.algebrawl import ADD, DIV, MUL, SUB, Puzzle, count_solutions24, solvable24
+from core.algebrawl import count_solutions24, solvable24
 from core.algebrawl.countdown import countdown_reachable
-from grammar.levels import bundled_packs, load_pack, load_pack_file
+from grammar.levels import load_pack, load_pack_file
 from tests.shared_data import shared_data
 from tui.cli import main
 

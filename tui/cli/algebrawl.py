@@ -174,7 +174,7 @@ class _HandRule:
         if self.cards is not None:
             return self._with_cards(numbers, target, seconds)
         if self.countdown:
-            from core.algebrawl.countdown import countdown_reachable, countdown_solutions
+            from core.algebrawl.countdown import countdown_solutions
 
             ints = [int(v) for v in numbers]
             t = int(target)

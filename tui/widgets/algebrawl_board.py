@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from core.algebrawl import Ast, Leaf, Node, State, format_value, postorder, to_infix
+from core.algebrawl import Ast, Leaf, Node, State, format_value, to_infix
 from core.text import escape_controls, shorten
 
 __all__ = ["AstView", "BrawlBoard", "SECTIONS", "Tile", "tiles_of", "tree_of"]
@@ -247,8 +247,3 @@ def _plain(renderable: RenderableType, width: int = 60) -> str:
     with console.capture() as capture:
         console.print(renderable)
     return capture.get()
-
-
-def count_nodes(tree: Ast) -> int:
-    """How many nodes a tree has (for sizing)."""
-    return sum(1 for _ in postorder(tree))
