@@ -187,8 +187,8 @@ async def test_escape_and_backspace_drop_picks_before_leaving() -> None:
     async with app.run_test(size=(80, 24)) as pilot:
         lv = level("01-first-blood", "Both Barrels")
         screen = await open_level(pilot, "algebrawl", lv)
-        await pilot.press("plus")  # the + card by its key
-        assert screen.card == 0 and screen.cursor == ("cards", 0)
+        await pilot.press("plus")  # the + card by its key; its values come next
+        assert screen.card == 0 and screen.cursor == ("pool", 0)
         await go_to(pilot, screen, "pool", 1)
         await pilot.press("enter")
         assert screen.args == [1]
@@ -198,6 +198,21 @@ async def test_escape_and_backspace_drop_picks_before_leaving() -> None:
         assert screen.card is None and app.screen is screen
         await pilot.press("escape")
         assert app.screen is not screen
+
+
+async def test_the_cursor_goes_where_the_next_pick_is() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        lv = level("01-first-blood", "Both Barrels")
+        screen = await open_level(pilot, "algebrawl", lv)
+        await go_to(pilot, screen, "pool", 0)
+        await pilot.press("enter")       # a value first: it becomes the card's first argument
+        await pilot.press("plus")
+        assert screen.args == [0] and screen.cursor == ("pool", 1)
+        await pilot.press("escape")
+        await go_to(pilot, screen, "monsters", 0)
+        await pilot.press("enter")       # a monster first: a value strikes it next
+        assert screen.target == 0 and screen.cursor == ("pool", 0)
 
 
 async def test_clicking_tiles_plays_too() -> None:

@@ -268,6 +268,7 @@ class AlgebrawlScreen(PuzzleScreen):
         if len(self.args) == card.arity:
             self._play_card()
             return
+        self._to_pool()  # the card's values come next
         about = "" if card.symbol else f" ({card.definition()})"
         self.say(f"Card {card.label}{about}: pick {plural(card.arity - len(self.args), 'value')}"
                  " in order.")
@@ -300,6 +301,14 @@ class AlgebrawlScreen(PuzzleScreen):
             self._strike(self.value, index)
             return
         self.target = None if self.target == index else index
+        if self.target is not None:
+            self._to_pool()  # the value that strikes it comes next
+
+    def _to_pool(self) -> None:
+        """Put the cursor on the first pool value not picked yet (where the next pick is)."""
+        free = [i for i in range(len(self.state.pool)) if i not in self.args]
+        if free:
+            self.cursor = ("pool", free[0])
 
     def _play_card(self) -> None:
         assert self.card is not None
