@@ -6,7 +6,8 @@ Two generators, each a level from a seed and a difficulty band ``(low, high)``:
   numbers reduced by a random operator list; the band bounds the *total card score* of the
   operators (the seed's "score the operators, then reject"), and the band also sets how many
   cards are drawn, how many monsters remain and how deep a tree may grow
-  (:func:`brawl_config`). Solvable by construction.
+  (:func:`brawl_config`). Solvable by construction. A draw with a shortcut (a solution with
+  fewer cards than the generated one) is drawn again, up to :data:`SHORTCUT_TRIES` times.
 * ``24`` — a 24-game hand (:func:`core.algebrawl.generator.generate_hand`) whose predicted
   human solve time in seconds lies in the band (:mod:`core.algebrawl.difficulty`).
 
@@ -17,6 +18,7 @@ count). Pure: the same seed and band give the same level on every machine.
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
 from typing import Optional
 
@@ -37,6 +39,7 @@ __all__ = [
     "HAND_LIMITS",
     "HandGenerator",
     "brawl_config",
+    "derived_seed",
     "check_band",
 ]
 
@@ -134,6 +137,47 @@ def _moves(made: Generated) -> int:
         + len(made.solution)
 
 
+SHORTCUT_TRIES = 6
+"""Draws the brawl generator makes to find a level without a shortcut."""
+
+
+def derived_seed(seed: int, attempt: int) -> int:
+    """The seed of a brawl level's ``attempt``-th draw (the level's own seed first).
+
+    Args:
+        seed: The level's seed.
+        attempt: 0, 1, ...
+
+    Returns:
+        ``seed`` for attempt 0, else a 63-bit seed derived from both (string seeds are
+        hashed by SHA-512 in :class:`random.Random`, the same on every machine).
+    """
+    if attempt == 0:
+        return seed
+    return random.Random(f"algebrawl-brawl:{seed}:{attempt}").getrandbits(63)
+
+
+def _draw_brawl(low: int, high: int, seed: int) -> Generated:
+    """One draw of seed 002's generator for a band of total card scores.
+
+    A narrow band may be hard to hit with the usual number of cards: then one card more,
+    or one fewer, is drawn (still from the same seed).
+
+    Raises:
+        GenerationFailed: When no puzzle was drawn with any of those card counts.
+    """
+    config = brawl_config(low, high)
+    tries = [config.ops] + [n for n in (config.ops + 1, config.ops - 1)
+                            if 1 <= n <= MAX_BRAWL_CARDS]
+    for ops in tries:
+        try:
+            return generate(brawl_config(low, high, ops), seed)
+        except GenerationFailed:
+            if ops == tries[-1]:
+                raise
+    raise AssertionError("unreachable")
+
+
 @dataclass(frozen=True, slots=True)
 class BrawlGenerator:
     """Seed 002's generator, by band of total card score (see the module docstring)."""
@@ -156,21 +200,24 @@ class BrawlGenerator:
             ValueError: A bad band; ``GenerationFailed`` (a ValueError) when no puzzle
                 was drawn (it does not happen for the bands the limits allow).
         """
-        config = brawl_config(low, high)
-        # A narrow band may be hard to hit with the usual number of cards: then one card
-        # more, or one fewer, is drawn (still from the same seed).
-        tries = [config.ops] + [n for n in (config.ops + 1, config.ops - 1)
-                                if 1 <= n <= MAX_BRAWL_CARDS]
-        for ops in tries:
-            try:
-                made = generate(brawl_config(low, high, ops), seed)
+        # A level with a shortcut (a solution with fewer cards than the generated one, such
+        # as 7 − 5 for the tree (5 + 7) − 10) is easier than its score says: draw again from
+        # seeds derived from this one, and keep the first level without one (or the one
+        # whose shortest solution is longest).
+        best: Optional[tuple[Generated, int]] = None
+        for attempt in range(SHORTCUT_TRIES):
+            made = _draw_brawl(low, high, derived_seed(seed, attempt))
+            moves = _moves(made)
+            par = _par(made.puzzle, moves)
+            if best is None or par > best[1]:
+                best = (made, par)
+            if par >= moves:
                 break
-            except GenerationFailed:
-                if ops == tries[-1]:
-                    raise
+        assert best is not None
+        made, par = best
         puzzle = made.puzzle
         monsters = ", ".join(format_value(t) for t in puzzle.targets)
-        return Level(f"Brawl {seed} (score {made.score})", puzzle, _par(puzzle, _moves(made)),
+        return Level(f"Brawl {seed} (score {made.score})", puzzle, par,
                      description=f"Generated from seed {seed}, card score {made.score} "
                                  f"(band {low}-{high}). Strike {monsters}.")
 

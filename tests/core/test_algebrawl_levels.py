@@ -216,6 +216,17 @@ def test_brawl_levels_stay_in_their_band(band) -> None:
         assert not set(puzzle.targets) & set(puzzle.numbers)
 
 
+@pytest.mark.parametrize("seed", [4, 5, 17, 22, 0, 1])
+def test_brawl_levels_have_no_shortcut(seed: int) -> None:
+    # Seeds 4, 5, 17 and 22 first drew a level with a shortcut in the default band (such as
+    # 7 − 5 = 2 where the generated tree was (5 + 7) − 10); the generator draws again. Below
+    # band 10 no spare card is dealt, so the generated solution plays every card: the
+    # shortest way, by breadth-first search over the game, must too.
+    level = GENERATORS["brawl"].generate(seed)
+    puzzle = level.puzzle
+    assert bfs_shortest(puzzle) == len(puzzle.cards) + len(puzzle.targets) == level.par
+
+
 def test_brawl_config_follows_the_band() -> None:
     easy, hard = brawl_config(1, 2), brawl_config(9, 10)
     assert easy.ops < hard.ops and easy.score_range == (1, 2)
