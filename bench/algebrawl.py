@@ -20,6 +20,11 @@ Cases (each checks its answers against known figures before timing counts):
   sample of selections (``--sample``) and is extrapolated to the full table (it is said so
   in the output); both are also timed on that same sample for a like-for-like ratio.
   ``--full-baseline`` runs the baseline on the whole table instead (about two minutes).
+* ``puzzle-par``: the shortest solution (par) of every bundled campaign level. Fast path:
+  :func:`core.algebrawl.par.shortest` (branch and bound over the solver's subset tables).
+  Baseline: breadth-first search over the game's own states and moves. Both must give the
+  same number of moves, equal to each level's par. ``--quick`` leaves the three largest
+  levels out of both runs.
 
 Times are CPU seconds of this process (``time.process_time``), so other load on the machine
 distorts them less; every cache is cleared before each timed run. Output: one line per case,
@@ -221,6 +226,40 @@ def case_countdown(quick: bool, sample_size: int, full_baseline: bool) -> dict:
             "note": f"full table {dict(sorted(totals.items()))} matches; {base_note}{same}"}
 
 
+def _bfs_moves(puzzle) -> int | None:
+    """Fewest moves to a won state: breadth-first search over the game's states."""
+    from collections import deque
+
+    from core.algebrawl import apply_move, initial_state, legal_moves, status
+
+    start = initial_state(puzzle)
+    seen, queue = {start}, deque([(start, 0)])
+    while queue:
+        state, depth = queue.popleft()
+        if status(state) == "won":
+            return depth
+        for move in legal_moves(state):
+            nxt = apply_move(state, move)
+            if nxt not in seen:
+                seen.add(nxt)
+                queue.append((nxt, depth + 1))
+    return None
+
+
+def case_puzzle_par(quick: bool) -> dict:
+    from core.algebrawl.par import shortest
+    from grammar.levels import bundled_packs
+
+    levels = [lv for _, pack in bundled_packs("algebrawl") for lv in pack.levels]
+    if quick:
+        levels = [lv for lv in levels if len(lv.puzzle.numbers) + len(lv.puzzle.cards) <= 10]
+    fast_t, fast = clock(lambda: [shortest(lv.puzzle).moves for lv in levels])
+    base_t, base = clock(lambda: [_bfs_moves(lv.puzzle) for lv in levels])
+    assert fast == base == [lv.par for lv in levels], (fast, base)
+    return {"case": "puzzle-par", "fast": fast_t, "baseline": base_t,
+            "note": f"{len(levels)} campaign levels, every par confirmed by both"}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="samples only, a few seconds")
@@ -232,7 +271,8 @@ def main() -> int:
         print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, CPU seconds")
     sample = 150 if args.quick else args.sample
     for case in (case_24_classify(args.quick), case_24_distinct(args.quick),
-                 case_countdown(args.quick, sample, args.full_baseline)):
+                 case_countdown(args.quick, sample, args.full_baseline),
+                 case_puzzle_par(args.quick)):
         case["ratio"] = case["baseline"] / case["fast"] if case["fast"] else float("inf")
         if args.json:
             print(json.dumps(case))

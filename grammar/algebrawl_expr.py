@@ -40,7 +40,7 @@ from core.algebrawl.expr import (
 from .errors import ParseError, from_lark
 from .terms import grammar_text
 
-__all__ = ["MAX_TEXT", "parse_card", "parse_expr"]
+__all__ = ["CardBuilder", "LocatedError", "MAX_TEXT", "build_card", "parse_card", "parse_expr"]
 
 MAX_TEXT = 4096
 """Longest text accepted (a card definition is one short line)."""
@@ -53,12 +53,15 @@ _EXPECTED = {
 }
 
 
-class _Located(Exception):
-    """An error found while building, at a token."""
+class LocatedError(Exception):
+    """An error found while building a card, at a token (its line and column locate it)."""
 
     def __init__(self, token: Token, message: str):
         super().__init__(message)
         self.token, self.message = token, message
+
+
+_Located = LocatedError
 
 
 @dataclass(frozen=True)
@@ -76,8 +79,9 @@ class _CallSite:
     args: tuple
 
 
-class _Builder(Transformer):
-    """Lark callbacks (run during LALR parsing, bottom-up)."""
+class CardBuilder(Transformer):
+    """Lark callbacks (run during LALR parsing, bottom-up); names stay unresolved until
+    :func:`build_card`. ``num`` raises :class:`LocatedError` for an out-of-range number."""
 
     def card(self, c: list):
         """``name(params) = body``."""
@@ -122,7 +126,7 @@ class _Builder(Transformer):
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
     return Lark(grammar_text("algebrawl_expr.lark"), parser="lalr", start=["card", "expr"],
-                transformer=_Builder(), maybe_placeholders=False)
+                transformer=CardBuilder(), maybe_placeholders=False)
 
 
 def _kids(e) -> tuple:
@@ -246,6 +250,51 @@ def parse_expr(text: str, params: Sequence[str] = (), filename: Optional[str] = 
     return expr
 
 
+def build_card(name: Token, params: Sequence[Token], raw, symbol: str = "",
+               commutative: bool = False) -> Card:
+    """Make a card from the pieces the card grammar's callbacks built.
+
+    Args:
+        name: The card's name token.
+        params: The parameter name tokens.
+        raw: The body as built by :class:`CardBuilder`'s callbacks (names unresolved).
+        symbol: Infix symbol ("" for none).
+        commutative: Whether the card is commutative.
+
+    Returns:
+        The card.
+
+    Raises:
+        LocatedError: Repeated or reserved parameters, unknown names or functions, wrong
+            argument counts, a body over the size limit, a card the core refuses; the token
+            points at the culprit.
+    """
+    names = [str(p) for p in params]
+    for i, p in enumerate(params):
+        if str(p) in names[:i]:
+            raise LocatedError(p, f"parameter {str(p)!r} is repeated")
+        if str(p) in FUNCTIONS:
+            raise LocatedError(p, f"{str(p)!r} is a function name; choose another parameter name")
+    if _too_big(raw):
+        raise LocatedError(name, f"a card expression has at most {MAX_EXPR_NODES} operations "
+                                 "and numbers")
+    body = _resolve(raw, names)
+    try:
+        return Card(str(name), tuple(names), body, symbol, commutative)
+    except ValueError as err:
+        raise LocatedError(name, str(err)) from None
+
+
+def _too_big(raw) -> bool:
+    size, stack = 0, [raw]
+    while stack:
+        size += 1
+        if size > MAX_EXPR_NODES:
+            return True
+        stack.extend(_kids(stack.pop()))
+    return False
+
+
 def parse_card(text: str, filename: Optional[str] = None) -> Card:
     """Parse a card definition such as ``avg(a, b) = (a + b) / 2``.
 
@@ -261,17 +310,9 @@ def parse_card(text: str, filename: Optional[str] = None) -> Card:
             too many parameters, limits (with a caret).
     """
     _, name, params, raw = _parse(text, "card", filename)
-    names = [str(p) for p in params]
-    for i, p in enumerate(params):
-        if str(p) in names[:i]:
-            raise _located(_Located(p, f"parameter {str(p)!r} is repeated"), text, filename)
-        if str(p) in FUNCTIONS:
-            raise _located(_Located(p, f"{str(p)!r} is a function name; choose another parameter name"), text, filename)
-    _check_size(raw, text, filename)
+    if _too_big(raw):
+        _check_size(raw, text, filename)
     try:
-        body = _resolve(raw, names)
-        return Card(str(name), tuple(names), body)
-    except _Located as err:
+        return build_card(name, params, raw)
+    except LocatedError as err:
         raise _located(err, text, filename) from None
-    except ValueError as err:
-        raise _located(_Located(name, str(err)), text, filename) from None

@@ -19,12 +19,18 @@ Play (:mod:`.play`, :mod:`.game`)
     ``PlayCard(card, args)``, ``Strike(value, target)``, ``initial_state``, ``legal_moves``,
     ``apply_move``, ``status``, ``describe_move``.
 
+Levels
+    ``Level(title, puzzle, par=None, description="", hint="", author="")``, ``level_of``
+    (:mod:`.level`); the generators of the registry, ``GENERATORS`` (:mod:`.generators`:
+    ``brawl`` by card score, ``24`` by predicted seconds).
+
 Solvers
     Puzzles: ``solve(puzzle, count=False, ...) -> SolveResult``, ``solve_state``, ``hint``,
-    ``solution_moves`` (:mod:`.solver`). The 24 game: ``solvable24``, ``solve24``,
+    ``solution_moves`` (:mod:`.solver`); ``shortest(puzzle) -> Shortest`` (the fewest
+    moves, :mod:`.par`). The 24 game: ``solvable24``, ``solve24``,
     ``solutions24``, ``count_solutions24``, ``solvable_with`` (:mod:`.hands`). Countdown:
-    ``countdown_reachable``, ``countdown_solve``, ``countdown_selections``
-    (:mod:`.countdown`).
+    ``countdown_reachable``, ``countdown_solve``, ``countdown_solutions``,
+    ``countdown_selections`` (:mod:`.countdown`).
 
 Distinct solutions: ``normal_form(tree, equivalence)``, ``nf_text``, ``EQUIVALENCES``
 (:mod:`.normal`, whose docstring defines the normal form).
@@ -70,7 +76,12 @@ from .cards import (
     card_from_json,
     card_to_json,
 )
-from .countdown import countdown_reachable, countdown_selections, countdown_solve
+from .countdown import (
+    countdown_reachable,
+    countdown_selections,
+    countdown_solutions,
+    countdown_solve,
+)
 from .difficulty import FEATURES, features, predict_seconds
 from .expr import Arg, BinOp, Call, EvalError, Expr, Neg, Num, evaluate, to_text
 from .game import GAME, AlgebrawlGame
@@ -89,6 +100,7 @@ from .generator import (
 )
 from .graphviz import ast_to_dot, leaves_to_dot, solution_to_dot
 from .hands import count_solutions24, solutions24, solvable24, solvable_with, solve24
+from .level import MAX_PAR, Level, level_of
 from .normal import DEFAULT_EQUIVALENCE, EQUIVALENCES, nf_text, normal_form
 from .play import (
     Move,
@@ -101,6 +113,7 @@ from .play import (
     legal_moves,
     status,
 )
+from .par import Shortest, shortest, shortest_state
 from .puzzle import Puzzle, puzzle_from_json, puzzle_to_json
 from .solver import SolveResult, hint, solution_moves, solve, solve_state
 from .values import MAX_INPUT, MAX_VALUE, format_value, parse_value
@@ -125,6 +138,7 @@ __all__ = [
     "count_solutions24",
     "countdown_reachable",
     "countdown_selections",
+    "countdown_solutions",
     "countdown_solve",
     "DEFAULT_CARDS",
     "DEFAULT_EQUIVALENCE",
@@ -149,6 +163,8 @@ __all__ = [
     "Leaf",
     "leaf",
     "leaf_p",
+    "Level",
+    "level_of",
     "leaves_full_reduce",
     "leaves_reduce",
     "leaves_to_dot",
@@ -156,6 +172,7 @@ __all__ = [
     "LIBRARY",
     "make_node",
     "MAX_INPUT",
+    "MAX_PAR",
     "MAX_VALUE",
     "Move",
     "MUL",
@@ -186,6 +203,9 @@ __all__ = [
     "solve24",
     "solve_state",
     "SolveResult",
+    "Shortest",
+    "shortest",
+    "shortest_state",
     "SPLIT",
     "SQUARE",
     "State",

@@ -41,6 +41,7 @@ __all__ = [
     "clear_caches",
     "countdown_reachable",
     "countdown_selections",
+    "countdown_solutions",
     "countdown_solve",
 ]
 
@@ -339,6 +340,83 @@ def countdown_solve(numbers: Iterable[int], target: int) -> tuple[int, Optional[
                 best = (key[0], v, w)
     assert best is not None
     return best[1], _tree(best[2])
+
+
+def _countdown_partners(x: int, v: int) -> Iterator[tuple[str, int, bool]]:
+    """``(op, y, x_first)``: the values ``y`` that combine with ``x`` into ``v`` by a
+    Countdown-legal step (``x_first``: ``x`` is the left operand), as :func:`_witness_pairs`
+    allows them: no ``× 1`` or ``÷ 1``, positive differences, exact quotients."""
+    if v - x >= 1:
+        yield "+", v - x, True
+    if x - v >= 1:
+        yield "-", x - v, True          # x − y = v, y < x
+    yield "-", x + v, False             # y − x = v
+    if x > 1 and v % x == 0 and v // x > 1:
+        yield "*", v // x, True
+    if x % v == 0 and x // v > 1:
+        yield "/", x // v, True         # x ÷ y = v (y = x when v is 1: both orders count)
+    if x > 1 and v >= 1:
+        yield "/", x * v, False         # y ÷ x = v
+
+
+def countdown_solutions(numbers: Iterable[int], target: int,
+                        equivalence: str = "neutral") -> tuple[tuple[object, Ast], ...]:
+    """Every distinct way to reach ``target`` under Countdown rules.
+
+    Solutions are told apart by the normal form of :mod:`.normal` (``equivalence``), over
+    every subset of the numbers; steps follow the rules of :func:`countdown_solve` (positive
+    whole results, no ``× 1`` or ``÷ 1``, which cannot make a new solution). The work is a
+    top-down pass over the witness tables: only values that lead to the target are expanded.
+
+    Args:
+        numbers: The selection.
+        target: The target.
+        equivalence: ``"ac"``, ``"signs"`` or ``"neutral"``.
+
+    Returns:
+        ``(normal form, tree)`` pairs, sorted by normal form.
+    """
+    from fractions import Fraction
+
+    from .normal import nf_binary, nf_leaf
+
+    ms = _numbers(numbers)
+    tables = _witness_tables(ms)
+    memo: dict = {}
+
+    def forms(mask: int, v: int) -> dict:
+        """{normal form: tree} of the expressions using exactly ``mask`` worth ``v``
+        (recursion depth at most the number of numbers)."""
+        key = (mask, v)
+        if key in memo:
+            return memo[key]
+        out: dict = {}
+        if mask & (mask - 1) == 0:
+            out[nf_leaf(v)] = Leaf(Fraction(v))
+        sub = (mask - 1) & mask
+        while sub:
+            other = mask ^ sub
+            if sub < other:
+                for x in tables[sub]:
+                    for op, y, x_first in _countdown_partners(x, v):
+                        if y not in tables[other]:
+                            continue
+                        left, right = ((sub, x), (other, y)) if x_first else ((other, y), (sub, x))
+                        for fa, ta in forms(*left).items():
+                            for fb, tb in forms(*right).items():
+                                nf = nf_binary(op, fa, fb, equivalence, v)
+                                if nf not in out:
+                                    out[nf] = make_node(_CARD[op], (ta, tb))
+            sub = (sub - 1) & mask
+        memo[key] = out
+        return out
+
+    found: dict = {}
+    for mask in range(1, 1 << len(ms)):
+        if target in tables[mask]:
+            for nf, tree in forms(mask, target).items():
+                found.setdefault(nf, tree)
+    return tuple(sorted(found.items(), key=lambda kv: kv[0]))
 
 
 def clear_caches() -> None:

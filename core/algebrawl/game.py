@@ -1,6 +1,7 @@
 """``GAME``: Algebrawl behind the shared :class:`core.game.Game` protocol.
 
-The level is a :class:`~core.algebrawl.puzzle.Puzzle`. JSON forms (stable keys):
+The level is a :class:`~core.algebrawl.level.Level` (or a bare
+:class:`~core.algebrawl.puzzle.Puzzle`). JSON forms (stable keys):
 
 * move: ``{"play": card_index, "args": [pool positions]}`` or
   ``{"strike": target_index, "value": pool_position}``;
@@ -33,6 +34,7 @@ from .play import (
     legal_moves,
     status,
 )
+from .level import Level
 from .puzzle import MAX_CARDS, MAX_NUMBERS, Puzzle, puzzle_from_json, puzzle_to_json
 from .values import MAX_VALUE, format_value, parse_value, within
 
@@ -132,11 +134,13 @@ class AlgebrawlGame:
     )
     """The kinds of moves."""
 
-    def initial(self, level: Puzzle) -> State:
-        """The start of a puzzle (``level`` is a :class:`Puzzle`)."""
-        if not isinstance(level, Puzzle):
-            raise ValueError("an Algebrawl level is a Puzzle")
-        return initial_state(level)
+    def initial(self, level: Any) -> State:
+        """The start of a level: a :class:`~core.algebrawl.level.Level` (its puzzle) or a
+        bare :class:`Puzzle`."""
+        puzzle = level.puzzle if isinstance(level, Level) else level
+        if not isinstance(puzzle, Puzzle):
+            raise ValueError("an Algebrawl level is a Level or a Puzzle")
+        return initial_state(puzzle)
 
     def moves(self, state: State) -> Sequence[Move]:
         """Every legal move (strikes first, then cards in hand order)."""

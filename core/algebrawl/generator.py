@@ -242,8 +242,9 @@ class GeneratorConfig:
         integer_only: Reject fractions (and make an integer-only puzzle).
         nonnegative: Reject negative results.
         max_target: Largest target magnitude.
+        min_target: Smallest target magnitude (1 keeps a monster of value 0 out).
         spare_cards: Extra cards dealt that the generated solution does not use.
-            max_attempts: Draws before giving up.
+        max_attempts: Draws before giving up.
         reject_neutral: Reject ``× 1``, ``÷ 1``, ``+ 0``, ``− 0`` (a card that does nothing).
     """
 
@@ -277,6 +278,8 @@ class GeneratorConfig:
     """Reject negative results."""
     max_target: int = 999
     """Largest target magnitude."""
+    min_target: int = 0
+    """Smallest target magnitude."""
     spare_cards: int = 0
     """Extra cards not used by the solution."""
     max_attempts: int = 5000
@@ -375,8 +378,8 @@ def _check_trees(trees: tuple[Ast, ...], numbers: tuple[int, ...], config: Gener
     if len(trees) > MAX_TARGETS:
         raise Rejected("too many targets")
     for t in trees:
-        if abs(t.value) > config.max_target or t.value in numbers:
-            raise Rejected("target too large or equal to a starting number")
+        if not config.min_target <= abs(t.value) <= config.max_target or t.value in numbers:
+            raise Rejected("target out of range or equal to a starting number")
 
 
 def generate(config: GeneratorConfig = GeneratorConfig(), seed: int = 0) -> Generated:

@@ -121,6 +121,12 @@ def _factors(core: tuple) -> tuple:
     return core[2] if core[0] == 2 else ((1, core),)
 
 
+def _pair(x: tuple, y: tuple) -> tuple:
+    """The piece of a neutral pair ``+ x − y`` (``× x ÷ y``). Pairs worth 1 have no direction
+    (``× u ÷ v`` is ``× u × v``: two units), so they are stored sorted."""
+    return ("p", min(x, y), max(x, y)) if x[1] == 1 else ("p", x, y)
+
+
 def _take_pairs(items: list, pieces: list) -> list:
     """Move (+x, −y) pairs of equal value from ``items`` (sign, core) into ``pieces``,
     keeping at least one positive item."""
@@ -129,7 +135,7 @@ def _take_pairs(items: list, pieces: list) -> list:
     for c in sorted(c for s, c in items if s < 0):
         for i, p in enumerate(pos):
             if len(pos) > 1 and p[1] == c[1]:
-                pieces.append(("p", p, c))
+                pieces.append(_pair(p, c))
                 del pos[i]
                 break
         else:
@@ -177,7 +183,7 @@ def _pieces(pieces: list) -> tuple:
     units = sorted(p[1] for p in pieces if p[0] == "u")
     out = [p for p in pieces if p[0] != "u"]
     while len(units) >= 2:
-        out.append(("p", units.pop(0), units.pop(0)))
+        out.append(_pair(units.pop(0), units.pop(0)))
     out += [("u", u) for u in units]
     return tuple(sorted(out))
 
@@ -199,14 +205,29 @@ def nf_binary(op: str, a: NF, b: NF, equivalence: str = DEFAULT_EQUIVALENCE, val
     signs, neutral = _flags(equivalence)
     sa, ca, pa = a
     sb, cb, pb = b
+    # A pair (+x − y, × x ÷ y) of the right operand of − or ÷ turns round in the result.
+    if op in "-/":
+        pb = tuple(_pair(p[2], p[1]) if p[0] == "p" else p for p in pb)
     pieces = list(pa) + list(pb)
     if op in "+-":
         sb = sb if op == "+" else -sb
         terms = [(s * sa, t) for s, t in _terms(ca)] + [(s * sb, t) for s, t in _terms(cb)]
+        if neutral:
+            # Neutral pairs found lower down are put back as terms (+x − y) and paired again
+            # over the whole sum, so the pairs chosen depend on the sum's terms only, not on
+            # how the sum was grouped (pairing greedily at each level is not associative).
+            terms += [t for p in pieces if p[0] == "p" for t in ((1, p[1]), (-1, p[2]))]
+            pieces = [p for p in pieces if p[0] != "p"]
         core, sign = _make_sum(terms, pieces, signs, neutral, value)
     else:
         eb = 1 if op == "*" else -1
         factors = list(_factors(ca)) + [(e * eb, t) for e, t in _factors(cb)]
+        if neutral:
+            # Likewise units (× u) and pairs (× x ÷ y) found lower down are put back as
+            # factors and taken out again over the whole product.
+            for p in pieces:
+                factors += [(1, p[1])] if p[0] == "u" else [(1, p[1]), (-1, p[2])]
+            pieces = []
         sign = sa * sb
         core = _make_product(factors, pieces, neutral, None if value is None else value * sign)
     return (sign, core, _pieces(pieces) if pieces else ())

@@ -11,7 +11,7 @@ in ``use_all`` puzzles, covering every value); a small search over targets finds
 
 Card counts are packed in one integer with a radix of ``2 c + 1`` per distinct card (``c``
 copies), so two counts add without carries and a single set lookup tells whether the sum
-fits the hand.
+fits the hand (sums of more than two counts are checked one addition at a time).
 
 Work is bounded by ``max_entries`` (values stored), ``time_limit`` and a ``should_stop``
 callback; hitting one gives the status ``"unknown"``.
@@ -48,6 +48,8 @@ class SolveResult:
         complete: False when counting stopped at ``max_count``.
         entries: Values stored in the tables.
         elapsed: Seconds spent.
+        solutions: When counting, every distinct solution found (each as ``strikes``),
+            in the order of their normal forms.
     """
 
     status: str
@@ -62,6 +64,8 @@ class SolveResult:
     """Values stored."""
     elapsed: float = 0.0
     """Seconds spent."""
+    solutions: tuple[tuple[tuple[int, Ast], ...], ...] = ()
+    """Every distinct solution found (when counting)."""
 
 
 class _Limit(Exception):
@@ -117,10 +121,15 @@ class _Tables:
         """New entries of size ``k`` whose root is card type ``t``."""
         for parts in _compositions(k - 1, card.arity):
             for keys in self._tuples(parts):
+                # Add the children's counts one at a time, checking each partial sum: a
+                # digit of two valid counts stays below the radix, but a card's own copy
+                # plus two or more children can carry into the next card's digit.
                 mask, used = 0, self.radix[t]
                 for m, u in keys:
                     mask |= m
                     used += u
+                    if used not in self.valid:
+                        break
                 if used not in self.valid:
                     continue
                 if card.commutative and list(keys) != sorted(keys):
@@ -372,8 +381,11 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
         status = "solved" if assign.found else "unknown"
     n = len(assign.found) if count else None
     complete = not limited and (n is None or n < max_count)
+    every = tuple(tuple(sorted(found, key=lambda p: p[0]))
+                  for _, found in sorted(assign.found.items(), key=lambda kv: kv[0])) \
+        if count else ()
     return SolveResult(status, _first_solution(tables, assign), n, complete, tables.stored,
-                       time.monotonic() - start)
+                       time.monotonic() - start, every)
 
 
 def _first_solution(tables: _Tables, assign: _Assign) -> tuple[tuple[int, Ast], ...]:

@@ -126,6 +126,17 @@ def test_the_24_game_as_a_puzzle():
     assert solve(whole).status == "unsolvable"  # 8 ÷ (3 − 8 ÷ 3) needs 8/3
 
 
+def test_a_card_is_never_used_more_often_than_dealt():
+    # Found by hypothesis: a card's copy plus two children that each used it once summed to
+    # a carry in the packed card counts, so (0 + 0) + (0 + 0) "used" one + card three times.
+    # By hand: use_all with four numbers needs all three cards, so ÷ must be played, and
+    # every value is 0, so every ÷ is a refused division by zero.
+    p = Puzzle.of([0, 0, 0, 0], [0], [ADD, SUB, DIV], use_all=True)
+    assert game_search(p) == set()
+    assert solve(p).status == "unsolvable"
+    assert solve(Puzzle.of([0, 0, 0, 0], [0], [ADD, SUB, SUB], use_all=True)).status == "solved"
+
+
 def test_hint_leads_towards_a_win():
     p = Puzzle.of([2, 3, 4, 5, 7], [14, 20], [ADD, MUL, MUL, SUB])
     state = GAME.initial(p)

@@ -1,0 +1,144 @@
+"""The shortest solution of a puzzle: the fewest moves that strike every target (par).
+
+A solution's moves are its card plays plus one strike per target, so the shortest solution
+is the one playing the fewest cards. The solver's tables (:mod:`.solver`) hold, for every
+set of pool values and every multiset of cards, the values reachable with *exactly* those
+cards; so the fewest cards for a target assignment is a minimum over disjoint table entries,
+found here by a depth-first branch and bound over the targets (at most
+:data:`~core.algebrawl.puzzle.MAX_TARGETS` deep), cheapest candidates first.
+
+The answer is exact when the tables were built completely; hitting a limit gives
+``"unknown"``.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from .ast import Ast
+from .normal import DEFAULT_EQUIVALENCE
+from .play import State, initial_state
+from .puzzle import Puzzle
+from .solver import _Limit, _Tables
+
+__all__ = ["Shortest", "shortest", "shortest_state"]
+
+
+@dataclass(frozen=True)
+class Shortest:
+    """The outcome of :func:`shortest_state`.
+
+    Attributes:
+        status: ``"solved"``, ``"unsolvable"`` or ``"unknown"`` (a limit was hit).
+        moves: The fewest moves (card plays + strikes) that win, when solved.
+        cards: How many cards that solution plays.
+        strikes: That solution: ``(target index, tree)`` per standing target.
+    """
+
+    status: str
+    """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
+    moves: Optional[int] = None
+    """The fewest moves, when solved."""
+    cards: Optional[int] = None
+    """Cards played by that solution."""
+    strikes: tuple[tuple[int, Ast], ...] = ()
+    """One shortest solution."""
+
+
+def _card_count(used: int, tables: _Tables) -> int:
+    """How many cards the packed count ``used`` holds (digits in radix ``2 c + 1``)."""
+    total = 0
+    for radix, count in zip(tables.radix, tables.counts):
+        total += (used // radix) % (2 * count + 1)
+    return total
+
+
+def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: float = 10.0,
+                   should_stop: Optional[Callable[[], bool]] = None) -> Shortest:
+    """The fewest moves that win from ``state``.
+
+    Args:
+        state: The position.
+        max_entries: Most values stored before giving up (``"unknown"``).
+        time_limit: Seconds before giving up (``"unknown"``).
+        should_stop: Called now and then; returning True cancels (``"unknown"``).
+
+    Returns:
+        A :class:`Shortest`.
+    """
+    puzzle = state.puzzle
+    if not state.standing and not (puzzle.use_all and state.pool):
+        return Shortest("solved", 0, 0)
+    if not state.standing:
+        return Shortest("unsolvable")  # every target struck, values left in a use_all game
+    tables = _Tables(state, False, DEFAULT_EQUIVALENCE, max_entries,
+                     time.monotonic() + time_limit, should_stop)
+    targets = [(t, puzzle.targets[t]) for t in state.standing]
+    full = (1 << len(state.pool)) - 1 if puzzle.use_all else None
+    arity = max((c.arity for c in tables.types), default=1)
+    found: list = [None]  # (cards, chosen) of the best assignment so far
+
+    def on_level(k: int) -> bool:
+        # Once every target has a candidate, search the entries built so far. A cheaper
+        # solution than the best one (C cards) uses entries of at most C - 1 cards, whose
+        # size (values + cards) is at most (C - 1) * arity + 1: when every entry of that
+        # size exists, the best assignment is final and the remaining levels are skipped.
+        if not all(any(v in tbl for tbl in tables.entries.values()) for _, v in targets):
+            return False
+        found[0] = _cheapest(tables, targets, full) or found[0]
+        return found[0] is not None and k >= (found[0][0] - 1) * arity + 1
+
+    try:
+        tables.build(on_level)
+    except _Limit:
+        return Shortest("unknown")
+    if found[0] is None:
+        return Shortest("unsolvable")
+    cards, chosen = found[0]
+    strikes = tuple(sorted(((t, tables.tree(key, value)) for t, value, key in chosen),
+                           key=lambda p: p[0]))
+    return Shortest("solved", cards + len(targets), cards, strikes)
+
+
+def _cheapest(tables: _Tables, targets: list, full: Optional[int]) -> Optional[tuple]:
+    """The assignment of disjoint entries to targets with the fewest cards, or None."""
+    candidates = []
+    for t, value in targets:
+        keys = sorted((_card_count(key[1], tables), key) for key, table in tables.entries.items()
+                      if value in table)
+        if not keys:
+            return None
+        candidates.append((t, value, keys))
+    candidates.sort(key=lambda c: len(c[2]))
+    cheapest = [c[2][0][0] for c in candidates]
+    rest_min = [sum(cheapest[i:]) for i in range(len(cheapest) + 1)]
+    best: list = [None, None]  # [cost, chosen]
+    # Iterative depth-first branch and bound (a stack of (depth, mask, used, cost, chosen)).
+    stack = [(0, 0, 0, 0, ())]
+    while stack:
+        depth, mask, used, cost, chosen = stack.pop()
+        if best[0] is not None and cost + rest_min[depth] >= best[0]:
+            continue
+        if depth == len(candidates):
+            if full is None or mask == full:
+                best[0], best[1] = cost, chosen
+            continue
+        t, value, keys = candidates[depth]
+        later = []
+        for count, key in keys:
+            if best[0] is not None and cost + count + rest_min[depth + 1] >= best[0]:
+                break  # keys are sorted by cost: no cheaper one follows
+            if key[0] & mask or used + key[1] not in tables.valid:
+                continue
+            later.append((depth + 1, mask | key[0], used + key[1], cost + count,
+                          chosen + ((t, value, key),)))
+        stack.extend(reversed(later))  # cheapest explored first
+    return None if best[0] is None else (best[0], best[1])
+
+
+def shortest(puzzle: Puzzle, **options) -> Shortest:
+    """The fewest moves that win ``puzzle`` from its start (options as
+    :func:`shortest_state`)."""
+    return shortest_state(initial_state(puzzle), **options)

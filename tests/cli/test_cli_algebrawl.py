@@ -1,0 +1,341 @@
+"""CLI tests for ``termarcade algebrawl``: hands, batches, level files, packs, DOT; checked
+against the core, yuuki15's published counts and the bundled levels."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+from fractions import Fraction as F
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from core.algebrawl import count_solutions24, solvable24
+from core.algebrawl.countdown import countdown_reachable
+from grammar.levels import load_pack, load_pack_file
+from tests.shared_data import shared_data
+from tui.cli import main
+
+pytestmark = pytest.mark.cli
+
+REPO = Path(__file__).resolve().parents[2]
+BOSS = REPO / "levels" / "algebrawl" / "03-boss-rush.levels"
+
+
+def run(*args: str, input: str | bytes | None = None) -> Any:
+    """``termarcade algebrawl ARGS`` in-process; stdout and stderr kept apart."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, ["algebrawl", *args], input=input)
+
+
+def lines(result: Any) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def evaluate(text: str) -> F:
+    """Evaluate a compact ASCII solution exactly (an independent check of the printing)."""
+    import ast
+
+    def walk(node: ast.AST) -> F:
+        if isinstance(node, ast.Expression):
+            return walk(node.body)
+        if isinstance(node, ast.Constant):
+            return F(node.value)
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return -walk(node.operand)
+        assert isinstance(node, ast.BinOp), ast.dump(node)
+        a, b = walk(node.left), walk(node.right)
+        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) \
+            if not isinstance(node.op, ast.Div) else a / b
+
+    return walk(ast.parse(text, mode="eval"))
+
+
+# --------------------------------------------------------------------------- one hand
+
+
+def test_solve_a_hand_json_shape_and_answers() -> None:
+    result = run("solve", "--numbers", "4", "7", "8", "8", "--target", "24", "--json")
+    assert result.exit_code == 0, result.stderr
+    (data,) = lines(result)
+    assert list(data)[:5] == ["numbers", "target", "solvable", "count", "solutions"]
+    assert data["numbers"] == [4, 7, 8, 8] and data["target"] == 24
+    assert data["solvable"] is True and data["count"] == 3 == len(data["solutions"])
+    assert data["complete"] is True
+    for text in data["solutions"]:
+        assert " " not in text and evaluate(text) == 24
+        assert sorted(int(n) for n in __import__("re").findall(r"\d+", text)) == [4, 7, 8, 8]
+
+
+def test_an_unsolvable_hand_exits_1() -> None:
+    result = run("solve", "--numbers", "1", "1", "1", "1", "--json")
+    assert result.exit_code == 1
+    assert lines(result) == [{"numbers": [1, 1, 1, 1], "target": 24, "solvable": False,
+                              "count": 0, "solutions": [], "complete": True}]
+    text = run("solve", "--numbers", "1", "1", "1", "1")
+    assert text.exit_code == 1 and "no solution" in text.stdout
+
+
+def test_negative_and_fraction_numbers_and_targets() -> None:
+    result = run("solve", "--numbers", "-3", "7/2", "--target", "1/2", "--json")
+    assert result.exit_code == 0, result.stderr
+    (data,) = lines(result)
+    assert data["numbers"] == [-3, "7/2"] and data["target"] == "1/2"
+    assert all(evaluate(text) == F(1, 2) for text in data["solutions"])
+
+
+def test_custom_operator_sets() -> None:
+    plain = lines(run("solve", "--numbers", "4", "7", "8", "8", "--cards", "+,-,*,/", "--json"))
+    assert plain[0]["count"] == 3 and plain[0]["solvable"] is True
+    only_plus = run("solve", "--numbers", "4", "7", "8", "8", "--cards", "+", "--json")
+    assert only_plus.exit_code == 1 and lines(only_plus)[0]["solvable"] is False
+    avg = lines(run("solve", "--numbers", "3", "5", "--target", "4", "--cards",
+                    "avg(a, b) commutative = (a + b) / 2", "--json"))[0]
+    assert avg["solvable"] is True and avg["count"] == 1
+    assert avg["solutions"] in (["avg(3,5)"], ["avg(5,3)"])  # commutative: one of the two
+    # The puzzle solver and the 24-game solver agree on the distinct solutions.
+    for hand in ([1, 2, 3, 4], [3, 3, 8, 8], [6, 6, 6, 6], [2, 5, 7, 11]):
+        data = lines(run("solve", "--numbers", *map(str, hand), "--cards", "+ - * /", "--json"))[0]
+        assert data["count"] == count_solutions24(hand, 24)
+
+
+def test_countdown_rules() -> None:
+    result = run("solve", "--numbers", "25", "50", "75", "100", "3", "6", "--target", "952",
+                 "--countdown", "--json")
+    (data,) = lines(result)
+    assert data["solvable"] is True and data["count"] == 2
+    for text in data["solutions"]:
+        assert evaluate(text) == 952
+    # Agreement with the reachability table on a whole selection.
+    numbers = [1, 3, 7, 10, 25, 50]
+    reachable = countdown_reachable(numbers, 101, 140)
+    for target in range(101, 141):
+        out = lines(run("solve", "--numbers", *map(str, numbers), "--target", str(target),
+                        "--countdown", "--limit", "1", "--json"))[0]
+        assert out["solvable"] is (target in reachable), target
+    bad = run("solve", "--numbers", "1", "7/2", "--countdown")
+    assert bad.exit_code == 2 and "whole numbers" in bad.stderr
+
+
+def test_time_limits_give_unknown_not_a_hang() -> None:
+    start = time.monotonic()
+    result = run("solve", "--numbers", "1", "2", "3", "4", "5", "6", "7", "--time-limit", "0.3",
+                 "--json")
+    assert time.monotonic() - start < 10
+    (data,) = lines(result)
+    assert data["complete"] is False and data["count"] is None
+    assert data["solvable"] in (None, True)
+    assert result.exit_code == (0 if data["solvable"] else 1)
+
+
+def test_bad_hands_are_usage_errors() -> None:
+    for args, words in [(("--numbers",), "give the numbers"),
+                        (("--numbers", "1", "x"), "'x' is not a number"),
+                        (("--numbers", "1", "2", "--target", "y"), "--target"),
+                        (("--numbers", *["1"] * 8), "1 to 7 numbers"),
+                        (("--numbers", "1", "--cards", "+ foo"), "unknown card 'foo'"),
+                        (("--numbers", "1", "--countdown", "--cards", "+"), "--countdown"),
+                        (("--numbers", "1", "--tagret", "3"), "no such option '--tagret'"),
+                        ((str(BOSS), "--countdown"), "go with --numbers")]:
+        result = run("solve", *args)
+        assert result.exit_code == 2, (args, result.stdout)
+        assert words in result.stderr, (args, result.stderr)
+        assert "Traceback" not in result.stderr
+
+
+# --------------------------------------------------------------------------- batches
+
+
+def test_batch_mode_one_object_per_line_and_statuses() -> None:
+    text = "4 7 8 8\n\n# a comment\n1,1,1,1\n3 3 8 8\n"
+    result = run("solve", "--numbers", "-", "--json", input=text)
+    assert result.exit_code == 1  # one hand is unsolvable
+    data = lines(result)
+    assert [d["numbers"] for d in data] == [[4, 7, 8, 8], [1, 1, 1, 1], [3, 3, 8, 8]]
+    assert [d["solvable"] for d in data] == [True, False, True]
+    bad = run("solve", "--numbers", "-", "--json", input="4 7 8 8\n1 x\n2 2 2 3\n")
+    assert bad.exit_code == 2 and len(lines(bad)) == 2
+    assert "<stdin>:2: error: 'x' is not a number" in bad.stderr
+    assert run("solve", "--numbers", "-", "--json", input="4 7 8 8\n").exit_code == 0
+
+
+def test_batch_counts_agree_with_yuuki15() -> None:
+    path = shared_data("algebrawl/24-distinct-solutions-yuuki15.tsv")
+    expected = {}
+    for row in path.read_text(encoding="utf-8").splitlines():
+        hand, count = row.split("\t")[:2]
+        numbers = tuple(int(v) for v in hand.split())
+        if all(1 <= v <= 13 for v in numbers):
+            expected[numbers] = int(count)
+    hands = sorted(expected)[::7]  # every 7th hand: ~200 hands, a few seconds
+    result = run("solve", "--numbers", "-", "--json", "--limit", "1",
+                 input="".join(" ".join(map(str, h)) + "\n" for h in hands))
+    assert result.exit_code == 0, result.stderr
+    got = {tuple(d["numbers"]): d["count"] for d in lines(result)}
+    assert got == {h: expected[h] for h in hands}
+
+
+def test_batch_output_is_flushed_line_by_line() -> None:
+    """A consumer gets each answer before the next hand is even written."""
+    proc = subprocess.Popen([sys.executable, "-m", "tui", "algebrawl", "solve", "--numbers",
+                             "-", "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, cwd=REPO)
+    try:
+        for hand, count in (("4 7 8 8", 3), ("3 3 8 8", 1), ("1 1 1 1", 0)):
+            proc.stdin.write((hand + "\n").encode())
+            proc.stdin.flush()
+            line = proc.stdout.readline()  # would block forever if the line were buffered
+            assert json.loads(line)["count"] == count
+        proc.stdin.close()
+        assert proc.wait(30) == 1
+    finally:
+        proc.kill()
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_a_long_solve_cleanly() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "tui", "algebrawl", "solve", "--numbers",
+                             "1", "2", "3", "4", "5", "6", "7", "--time-limit", "300"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    time.sleep(2.5)
+    proc.send_signal(signal.SIGINT)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert err.decode().strip() == "interrupted"
+
+
+# --------------------------------------------------------------------------- level files
+
+
+def test_solve_level_files() -> None:
+    result = run("solve", str(BOSS), "--json")
+    assert result.exit_code == 0, result.stderr
+    data = lines(result)
+    pack = load_pack_file(BOSS)
+    assert [d["title"] for d in data] == [lv.title for lv in pack.levels]
+    for item, level in zip(data, pack.levels):
+        assert list(item)[:5] == ["level", "title", "status", "shortest", "par"]
+        assert item["status"] == "solved" and item["shortest"] == level.par
+        assert len(item["moves"]) == item["shortest"]
+        assert item["count"] >= 1 and item["complete"] is True
+        targets = sorted(F(t) for t in level.puzzle.targets)
+        assert sorted(F(s["target"]) for s in item["solution"]) == targets
+    one = run("solve", str(BOSS), "--level", "countdown")
+    assert one.exit_code == 0 and "shortest 6 moves, par 6, 1 distinct solution" in one.stdout
+
+
+def test_an_unsolvable_level_exits_1(tmp_path: Path) -> None:
+    path = tmp_path / "u.levels"
+    path.write_text('game algebrawl\nlevel "No" { numbers [1 1] targets 5 cards [+] }\n',
+                    encoding="utf-8")
+    result = run("solve", str(path), "--json")
+    assert result.exit_code == 1
+    assert lines(result)[0]["status"] == "unsolvable" and lines(result)[0]["moves"] == []
+
+
+def test_level_file_errors(tmp_path: Path) -> None:
+    bad = tmp_path / "b.levels"
+    bad.write_text('game algebrawl\nlevel "B" {\n  numbers [1 2]\n  targets 3\n'
+                   '  cards [f(a) = a + z]\n}\n', encoding="utf-8")
+    result = run("solve", str(bad))
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[:3] == [
+        f"{bad}:5:21: unknown name 'z'; the arguments are a",
+        "    cards [f(a) = a + z]",
+        "                      ^"]
+    other = REPO / "levels" / "termcraft" / "01-basics.levels"
+    assert "not for algebrawl" in run("solve", str(other)).stderr
+    assert "there is no level 9" in run("solve", str(BOSS), "--level", "9").stderr
+    assert run("solve", str(tmp_path / "missing.levels")).exit_code == 2
+
+
+# --------------------------------------------------------------------------- generate
+
+
+def test_generate_is_deterministic_and_loads_back(tmp_path: Path) -> None:
+    first = run("generate", "--seed", "11", "--count", "3", "--difficulty", "4:8")
+    assert first.exit_code == 0, first.stderr
+    assert run("generate", "--seed", "11", "--count", "3", "--difficulty", "4:8").stdout \
+        == first.stdout
+    pack = load_pack(first.stdout)
+    assert pack.game == "algebrawl" and len(pack.levels) == 3
+    from core.algebrawl.par import shortest
+
+    for level in pack.levels:
+        assert shortest(level.puzzle).moves == level.par
+    hands = load_pack(run("generate", "-g", "24", "--seed", "2", "-n", "2", "-d", "10:40").stdout)
+    for level in hands.levels:
+        assert level.puzzle.use_all and solvable24(level.puzzle.numbers, 24)
+
+
+def test_generate_never_overwrites_without_force(tmp_path: Path) -> None:
+    out = tmp_path / "pack.levels"
+    assert run("generate", "--seed", "1", "-n", "2", "-o", str(out)).exit_code == 0
+    before = out.read_text(encoding="utf-8")
+    again = run("generate", "--seed", "2", "-n", "2", "-o", str(out))
+    assert again.exit_code == 2 and "add --force" in again.stderr
+    assert out.read_text(encoding="utf-8") == before
+    assert run("generate", "--seed", "2", "-n", "2", "-o", str(out), "--force").exit_code == 0
+    assert out.read_text(encoding="utf-8") != before
+    assert [p.name for p in tmp_path.iterdir()] == ["pack.levels"]  # no temporary left
+
+
+def test_generate_bad_options() -> None:
+    for args, words in [(("--seed", "1", "-d", "9:3"), "LOW <= HIGH"),
+                        (("--seed", "1", "-d", "x"), "LO:HI"),
+                        (("--seed", "1", "-d", "0:700", "-g", "24"), "1 <= LOW"),
+                        (("-n", "2",), "--seed"),
+                        (("--seed", str(2**32 - 1), "-n", "2"), "past the last seed")]:
+        result = run("generate", *args)
+        assert result.exit_code == 2 and words in result.stderr, (args, result.stderr)
+
+
+# --------------------------------------------------------------------------- dot
+
+
+def test_dot_of_a_hand_and_of_a_level() -> None:
+    result = run("dot", "--numbers", "4", "7", "8", "8")
+    assert result.exit_code == 0
+    text = result.stdout
+    assert text.startswith("digraph {") and '"ans0" [shape=square,label="target 24"];' in text
+    assert text.count("shape=circle") == 4 and text.count("shape=doublecircle") == 3
+    level = run("dot", str(BOSS), "--level", "3")  # Fused Multiply-Add: two trees
+    assert level.exit_code == 0 and level.stdout.count("shape=square") == 2
+    assert level.stdout.count('label="fma"') == 2
+    none = run("dot", "--numbers", "1", "1", "1", "1")
+    assert none.exit_code == 1 and none.stderr.startswith("error: no solution")
+
+
+def test_dot_svg_needs_graphviz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    missing = run("dot", "--numbers", "4", "7", "8", "8", "--svg")
+    assert missing.exit_code == 2
+    assert missing.stderr.startswith("error: --svg needs Graphviz's dot program")
+    fake = tmp_path / "dot"  # a stand-in that checks its input and answers SVG
+    fake.write_text(f"#!{sys.executable}\nimport sys\nassert sys.argv[1:] == ['-Tsvg']\n"
+                    "assert sys.stdin.read().startswith('digraph {')\nprint('<svg>ok</svg>')\n",
+                    encoding="utf-8")
+    fake.chmod(0o755)
+    out = tmp_path / "t.svg"
+    done = run("dot", "--numbers", "4", "7", "8", "8", "--svg", "-o", str(out))
+    assert done.exit_code == 0, done.stderr
+    assert out.read_text(encoding="utf-8").strip() == "<svg>ok</svg>"
+    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.exit('Error: syntax')\n",
+                    encoding="utf-8")
+    failed = run("dot", "--numbers", "4", "7", "8", "8", "--svg")
+    assert failed.exit_code == 2 and "dot failed (status 1): Error: syntax" in failed.stderr
+
+
+def test_the_group_is_listed_and_helps() -> None:
+    result = CliRunner().invoke(main, ["--help"])
+    assert "algebrawl" in result.output
+    for command in ("solve", "generate", "dot", "play"):
+        assert run(command, "--help").exit_code == 0

@@ -1,0 +1,698 @@
+"""``termarcade algebrawl``: solve hands and puzzles, generate level packs, draw solutions.
+
+Commands::
+
+    termarcade algebrawl play [FILE]
+    termarcade algebrawl solve --numbers 4 7 8 8 [--target 24] [--countdown] [--cards "+ - * /"]
+                               [--limit N] [--time-limit S] [--json]
+    termarcade algebrawl solve --numbers - [...]          # one hand per stdin line (batch)
+    termarcade algebrawl solve LEVEL_FILE [--level N|TITLE] [--no-count] [--json]
+    termarcade algebrawl generate [--generator brawl|24] [--difficulty LO:HI] [--count N]
+                                  --seed S [-o FILE] [--force]
+    termarcade algebrawl dot (--numbers ... | LEVEL_FILE [--level N]) [--svg] [-o FILE]
+
+Hands (``--numbers``) follow the 24 game's rule by default: every number used once, the
+operators as often as needed (``--cards`` changes the operators: a card list as in level
+files, each card usable up to N − 1 times); ``--countdown`` follows the Countdown numbers
+round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
+``docs/algebrawl.md`` (one object per line, flushed line by line).
+
+Every solver call is bounded by ``--time-limit`` (an answer not reached in time is
+``"solvable": null`` / status ``"unknown"``); ctrl+c stops cleanly (status 130).
+
+Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unknown),
+2 bad input or usage. Textual is imported only by ``play``.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+from contextlib import contextmanager
+from fractions import Fraction
+from typing import Any, Iterator, Optional, Sequence
+
+import click
+
+from tui.cli.output import (
+    EXIT_BAD_INPUT,
+    EXIT_NEGATIVE,
+    EXIT_OK,
+    IntBetween,
+    Seconds,
+    emit_json,
+    fail,
+    report_parse_error,
+)
+from tui.cli.parse import closed_pipe_safe
+
+__all__ = ["algebrawl", "hand_json", "parse_band", "parse_hand"]
+
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds a solver call may take by default."""
+DEFAULT_LIMIT = 100
+"""Solutions listed by default (the count is always complete when time allows)."""
+MAX_LINE = 4096
+"""Longest stdin line read in batch mode."""
+
+
+# --------------------------------------------------------------------------- time limits
+
+
+class TimeUp(BaseException):
+    """The solver ran out of its time (a BaseException: no library code swallows it)."""
+
+
+@contextmanager
+def time_limit(seconds: Optional[float]) -> Iterator[None]:
+    """Raise :class:`TimeUp` inside the block once ``seconds`` have passed.
+
+    The 24-game and Countdown solvers are memoised pure functions without a cancel hook;
+    an interval timer interrupts them between two Python operations instead (nothing is
+    cached half-way, because a memoised call stores its result only when it returns). Only
+    in the main thread of a Unix process; elsewhere the block runs without a limit.
+    """
+    usable = (seconds is not None and hasattr(signal, "setitimer")
+              and threading.current_thread() is threading.main_thread())
+    if not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise TimeUp
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+# --------------------------------------------------------------------------- values
+
+
+def parse_number(text: str) -> Fraction:
+    """A hand's number: ``7``, ``-3`` or ``7/2`` (ValueError in words)."""
+    from core.algebrawl.values import MAX_INPUT, parse_value, within
+
+    try:
+        value = parse_value(text.strip())
+    except ValueError:
+        raise ValueError(f"{text.strip()[:40]!r} is not a number (write 7, -3 or 7/2)") from None
+    if not within(value, MAX_INPUT):
+        raise ValueError(f"{text.strip()[:40]} is out of range (at most {MAX_INPUT:,})")
+    return value
+
+
+def parse_hand(text: str) -> tuple[Fraction, ...]:
+    """A hand from a line: numbers separated by spaces and/or commas."""
+    parts = text.replace(",", " ").split()
+    if not parts:
+        raise ValueError("no numbers")
+    return tuple(parse_number(part) for part in parts)
+
+
+def _json_number(value: Fraction) -> Any:
+    """A whole number as a JSON number, a fraction as text (``"7/2"``)."""
+    return value.numerator if value.denominator == 1 else f"{value.numerator}/{value.denominator}"
+
+
+def expression(tree: Any) -> str:
+    """A tree as a compact ASCII expression: ``(8-4)*6``, ``avg(3,5)``."""
+    from core.algebrawl import to_infix
+
+    return to_infix(tree, ascii=True).replace(" ", "")
+
+
+def parse_band(text: str) -> tuple[int, int]:
+    """``LO:HI`` (or a single ``N``) -> ``(LO, HI)``; ValueError in words."""
+    low, sep, high = text.partition(":")
+    try:
+        band = (int(low), int(high)) if sep else (int(low), int(low))
+    except ValueError:
+        raise ValueError(f"give the difficulty as LO:HI, such as 3:6, not {text!r}") from None
+    return band
+
+
+# --------------------------------------------------------------------------- hands
+
+
+class _HandRule:
+    """How a hand is solved: the 24 rule, Countdown, or the 24 rule with other cards."""
+
+    def __init__(self, countdown: bool, cards: Optional[tuple] = None) -> None:
+        self.countdown = countdown
+        self.cards = cards
+
+    def check(self, numbers: Sequence[Fraction], target: Fraction) -> None:
+        """Refuse hands the rule cannot take (ValueError in words)."""
+        from core.algebrawl.hands import MAX_HAND
+
+        if not 1 <= len(numbers) <= MAX_HAND:
+            raise ValueError(f"a hand has 1 to {MAX_HAND} numbers, not {len(numbers)}")
+        if self.countdown and not all(v.denominator == 1 and 1 <= v <= 10**6 for v in
+                                      (*numbers, target)):
+            raise ValueError("Countdown takes whole numbers from 1 to 1,000,000")
+        if self.cards is not None:
+            from core.algebrawl.puzzle import MAX_CARDS
+
+            copies = (len(numbers) - 1) * len(set(self.cards))
+            if copies > MAX_CARDS:
+                raise ValueError(f"{len(numbers)} numbers with {len(set(self.cards))} cards "
+                                 f"need {copies} cards in hand (at most {MAX_CARDS})")
+
+    def solve(self, numbers: Sequence[Fraction], target: Fraction,
+              seconds: float) -> tuple[Optional[bool], Optional[int], bool, list]:
+        """``(solvable, count, complete, trees)``; ``None`` where time ran out."""
+        if self.cards is not None:
+            return self._with_cards(numbers, target, seconds)
+        if self.countdown:
+            from core.algebrawl.countdown import countdown_solutions
+
+            ints = [int(v) for v in numbers]
+            t = int(target)
+            try:
+                with time_limit(seconds):
+                    found = countdown_solutions(ints, t)
+            except TimeUp:
+                return None, None, False, []
+            return bool(found), len(found), True, [tree for _, tree in found]
+        from core.algebrawl.hands import solutions24, solvable24, solve24
+
+        solvable: Optional[bool] = None
+        try:
+            with time_limit(seconds):
+                solvable = solvable24(numbers, target)
+                if not solvable:
+                    return False, 0, True, []
+                found = solutions24(numbers, target)
+        except TimeUp:
+            if solvable:  # solvable, but the distinct solutions could not all be counted
+                tree = solve24(numbers, target)  # its tables are memoised by now: instant
+                return True, None, False, [tree] if tree is not None else []
+            return None, None, False, []
+        return True, len(found), True, [s.tree for s in found]
+
+    def _with_cards(self, numbers: Sequence[Fraction], target: Fraction,
+                    seconds: float) -> tuple[Optional[bool], Optional[int], bool, list]:
+        from core.algebrawl import Puzzle, solve
+
+        distinct = tuple(dict.fromkeys(self.cards))
+        hand = tuple(card for card in distinct for _ in range(len(numbers) - 1))
+        puzzle = Puzzle(tuple(numbers), (target,), hand, use_all=True)
+        result = solve(puzzle, count=True, time_limit=seconds)
+        trees = [strikes[0][1] for strikes in result.solutions] or \
+            [tree for _, tree in result.strikes]
+        if result.status == "unknown":
+            return None, None, False, []
+        if result.status == "unsolvable":
+            return False, 0, True, []
+        return True, result.count, result.complete, trees
+
+
+def hand_json(numbers: Sequence[Fraction], target: Fraction, rule: _HandRule, limit: int,
+              seconds: float) -> dict[str, Any]:
+    """Solve one hand: ``{"numbers", "target", "solvable", "count", "solutions",
+    "complete"}`` (``solvable`` and ``count`` null when the time ran out)."""
+    solvable, count, complete, trees = rule.solve(numbers, target, seconds)
+    shown = trees if limit == 0 else trees[:limit]
+    return {
+        "numbers": [_json_number(v) for v in numbers],
+        "target": _json_number(target),
+        "solvable": solvable,
+        "count": count,
+        "solutions": [expression(tree) for tree in shown],
+        "complete": complete,
+    }
+
+
+# --------------------------------------------------------------------------- level files
+
+
+def _load_pack(level_file: str) -> Any:
+    """Load an Algebrawl level file (``-`` = stdin); errors exit 2 with a caret."""
+    from grammar.errors import ParseError
+    from grammar.levels import load_pack, load_pack_file
+
+    try:
+        if level_file == "-":
+            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
+                sys.stdin.read().encode()
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                fail(f"<stdin>: the level file is not UTF-8 text (byte {error.start})")
+            pack = load_pack(text, filename="<stdin>")
+        else:
+            if os.path.isdir(level_file):
+                fail(f"{level_file}: is a directory, not a level file")
+            pack = load_pack_file(level_file)
+    except ParseError as error:
+        report_parse_error(error)
+    if pack.game != "algebrawl":
+        fail(f"this is a level file for {pack.game or 'no game'}, not for algebrawl")
+    if not pack.levels:
+        fail("the level file holds no level")
+    return pack
+
+
+def _pick(pack: Any, spec: Optional[str]) -> list[tuple[int, Any]]:
+    """``--level``: every level (None), a 1-based number, or a title."""
+    levels = list(pack.levels)
+    if spec is None:
+        return list(enumerate(levels, start=1))
+    text = spec.strip()
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(levels):
+            fail(f"there is no level {number}: the pack has {len(levels)} level"
+                 f"{'s' if len(levels) != 1 else ''} (numbered from 1)")
+        return [(number, levels[number - 1])]
+    for same in (lambda t: t == text, lambda t: t.casefold() == text.casefold()):
+        for number, level in enumerate(levels, start=1):
+            if same(level.title):
+                return [(number, level)]
+    fail(f"no level titled {spec!r}")
+
+
+def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:
+    """Solve one level: the shortest solution, its moves, and the distinct solutions."""
+    from core.algebrawl import describe_move, format_value, initial_state, solution_moves, solve
+    from core.algebrawl.par import shortest_state
+    from core.algebrawl.play import apply_move
+
+    start = initial_state(level.puzzle)
+    best = shortest_state(start, time_limit=seconds)
+    data: dict[str, Any] = {"level": number, "title": level.title, "status": best.status,
+                            "shortest": best.moves, "par": level.par}
+    if best.status == "unknown":  # no shortest in time: any solution will do
+        quick = solve(level.puzzle, time_limit=seconds)
+        data["status"] = quick.status
+        strikes = quick.strikes
+    else:
+        strikes = best.strikes
+    if count and data["status"] == "solved":
+        counted = solve(level.puzzle, count=True, time_limit=seconds)
+        data["count"] = counted.count if counted.status == "solved" else None
+        data["complete"] = counted.complete and counted.status == "solved"
+    targets = level.puzzle.targets
+    data["solution"] = [{"target": format_value(targets[t]), "expression": expression(tree)}
+                        for t, tree in strikes]
+    moves, state = [], start
+    for move in solution_moves(start, strikes) if strikes else ():
+        moves.append(describe_move(state, move))
+        state = apply_move(state, move)
+    data["moves"] = moves
+    return data
+
+
+# --------------------------------------------------------------------------- the group
+
+
+@click.group(name="algebrawl", context_settings={"help_option_names": ["-h", "--help"]})
+def algebrawl() -> None:
+    """Algebrawl: play operator cards on numbers to strike the monsters.
+
+    Solve 24-game and Countdown hands and level files, generate level packs, draw
+    solutions as Graphviz trees.  Exit: 0 ok, 1 unsolvable (or unknown), 2 bad input.
+    """
+
+
+@algebrawl.command()
+@click.argument("level_file", required=False, metavar="[FILE]")
+@click.option("--level", "-l", "level", type=IntBetween(1, what="the level number"),
+              default=None, help="Start with level N of FILE (1-based).")
+def play(level_file: Optional[str], level: Optional[int]) -> None:
+    """Open the arcade on Algebrawl (or on a level FILE)."""
+    import tui.cli as shell
+
+    if level_file is None:
+        if level is not None:
+            raise click.UsageError("--level needs a FILE")
+        shell.launch_app(start_game="algebrawl")
+        return
+    pack = _load_pack(level_file)
+    number = level or 1
+    if number > len(pack.levels):
+        fail(f"there is no level {number}: {level_file} has {len(pack.levels)} levels")
+    shell.launch_app(start_game="algebrawl", level_file=os.path.abspath(level_file),
+                     level=number)
+
+
+def _hand_options(func: Any) -> Any:
+    options = [
+        click.argument("args", nargs=-1, metavar="[FILE | NUMBERS...]"),
+        click.option("--numbers", "numbers_mode", is_flag=True,
+                     help="The arguments are a hand of numbers (or - for one hand per stdin "
+                          "line) instead of a level file."),
+        click.option("--target", "target_text", default="24", show_default=True,
+                     metavar="T", help="The value to make (hands)."),
+        click.option("--countdown", is_flag=True,
+                     help="Countdown rules: any subset of the numbers, positive whole results."),
+        click.option("--cards", "cards_text", default=None, metavar="CARDS",
+                     help='Operators for hands, as in level files: "+ - * /", "+ - avg(a, b) '
+                          '= (a + b) / 2" (each usable up to N-1 times).'),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+@algebrawl.command(context_settings={"ignore_unknown_options": True})
+@_hand_options
+@click.option("--level", "-l", "level", metavar="N|TITLE",
+              help="Level number (1-based) or title in FILE [default: every level].")
+@click.option("--count/--no-count", default=True, show_default=True,
+              help="Also count the distinct solutions of each level.")
+@click.option("--limit", type=IntBetween(0, what="the number of solutions"),
+              default=DEFAULT_LIMIT, show_default=True,
+              help="Solutions listed per hand (0: all).")
+@click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
+              help="Seconds each solver call may take.")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per hand or level.")
+@closed_pipe_safe
+def solve(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: bool,
+          cards_text: Optional[str], level: Optional[str], count: bool, limit: int,
+          time_limit: float, as_json: bool) -> None:
+    """Solve a hand (--numbers 4 7 8 8 --target 24), a stream of hands (--numbers -), or
+    the puzzles of a level FILE.
+
+    Hands follow the 24 game (every number once, operators reusable) unless --countdown.
+    Distinct solutions are counted modulo commutativity, associativity, signs and neutral
+    elements (see the README).  Exit 1 when a hand or level is unsolvable or unknown.
+    """
+    for arg in args:
+        if arg.startswith("--"):
+            raise click.UsageError(f"no such option {arg!r}")
+    if not numbers_mode:
+        if countdown or cards_text is not None:
+            raise click.UsageError("--countdown and --cards go with --numbers")
+        if len(args) != 1:
+            raise click.UsageError("give one level FILE, or --numbers with a hand")
+        _solve_levels(args[0], level, count, time_limit, as_json)
+        return
+    if level is not None:
+        raise click.UsageError("--level goes with a level FILE, not --numbers")
+    rule = _rule(countdown, cards_text)
+    try:
+        target = parse_number(target_text)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--target") from None
+    if args == ("-",):
+        raise click.exceptions.Exit(_solve_batch(target, rule, limit, time_limit, as_json))
+    if not args:
+        raise click.UsageError("give the numbers after --numbers (or - to read hands "
+                               "from stdin)")
+    try:
+        hand = tuple(parse_number(arg) for arg in args)
+        rule.check(hand, target)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--numbers") from None
+    data = hand_json(hand, target, rule, limit, time_limit)
+    _show_hand(data, as_json)
+    raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
+
+
+def _rule(countdown: bool, cards_text: Optional[str]) -> _HandRule:
+    if cards_text is None:
+        return _HandRule(countdown)
+    if countdown:
+        raise click.UsageError("--countdown plays + - * / only; leave out --cards")
+    from grammar.algebrawl import parse_cards
+    from grammar.errors import ParseError
+
+    try:
+        cards = parse_cards(cards_text, filename="<--cards>")
+    except ParseError as error:
+        report_parse_error(error)
+    if not cards:
+        fail("--cards: give at least one card")
+    return _HandRule(False, cards)
+
+
+def _show_hand(data: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        emit_json(data)
+        return
+    hand = " ".join(str(v) for v in data["numbers"])
+    if data["solvable"] is None:
+        click.echo(f"{hand} → {data['target']}: unknown (time limit)")
+        return
+    if not data["solvable"]:
+        click.echo(f"{hand} → {data['target']}: no solution")
+        return
+    count = data["count"]
+    counted = (f"{count} distinct solution{'s' if count != 1 else ''}" if count is not None
+               else "solvable (counting ran out of time)")
+    click.echo(f"{hand} → {data['target']}: {counted}")
+    for text in data["solutions"]:
+        click.echo(f"  {text}")
+    if count is not None and len(data["solutions"]) < count:
+        click.echo(f"  … and {count - len(data['solutions'])} more (--limit 0 lists all)")
+
+
+def _solve_batch(target: Fraction, rule: _HandRule, limit: int, seconds: float,
+                 as_json: bool) -> int:
+    """One hand per stdin line; returns the exit status (2 after a bad line, else 1 when
+    some hand is unsolvable or unknown, else 0)."""
+    from tui.cli.parse import iter_stdin_lines
+
+    bad = negative = False
+    for number, text in iter_stdin_lines():
+        if text is not None and (not text.strip() or text.lstrip().startswith("#")):
+            continue
+        try:
+            if text is None:
+                raise ValueError("the line is not valid UTF-8")
+            if len(text) > MAX_LINE:
+                raise ValueError(f"the line is too long (at most {MAX_LINE} characters)")
+            hand = parse_hand(text)
+            rule.check(hand, target)
+        except ValueError as error:
+            click.echo(f"<stdin>:{number}: error: {error}", err=True)
+            bad = True
+            continue
+        data = hand_json(hand, target, rule, limit, seconds)
+        negative |= not data["solvable"]
+        _show_hand(data, as_json)
+    return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
+
+
+def _solve_levels(level_file: str, spec: Optional[str], count: bool, seconds: float,
+                  as_json: bool) -> None:
+    pack = _load_pack(level_file)
+    status = EXIT_OK
+    for number, lvl in _pick(pack, spec):
+        data = level_json(number, lvl, count, seconds)
+        if data["status"] != "solved":
+            status = EXIT_NEGATIVE
+        if as_json:
+            emit_json(data)
+            continue
+        par = f", par {data['par']}" if data["par"] is not None else ""
+        shortest = f"shortest {data['shortest']} moves" if data["shortest"] else data["status"]
+        counted = ""
+        if data.get("count") is not None:
+            counted = f", {data['count']} distinct solution{'s' if data['count'] != 1 else ''}"
+            counted += "" if data.get("complete") else " (at least)"
+        click.echo(f"level {number} {lvl.title!r}: {shortest}{par}{counted}")
+        for index, move in enumerate(data["moves"], start=1):
+            click.echo(f"  {index}. {move}")
+    raise click.exceptions.Exit(status)
+
+
+# --------------------------------------------------------------------------- generate
+
+
+@algebrawl.command()
+@click.option("--generator", "-g", "generator_name", type=click.Choice(["brawl", "24"]),
+              default="brawl", show_default=True,
+              help="brawl: seed 002's generator (difficulty = total card score); "
+                   "24: 24-game hands (difficulty = predicted seconds).")
+@click.option("--difficulty", "-d", "band_text", default=None, metavar="LO:HI",
+              help="Difficulty band (brawl: 1 to 10, default 3:6; 24: 1 to 600, "
+                   "default 5:20).")
+@click.option("--count", "-n", type=IntBetween(1, 500, what="the number of levels"),
+              default=10, show_default=True, help="Levels in the pack.")
+@click.option("--seed", "-s", type=IntBetween(0, 2**32 - 1, what="the seed"), required=True,
+              help="Seed of the first level; level k uses seed + k - 1.")
+@click.option("--title", default=None, help="The pack's title.")
+@click.option("--output", "-o", "output", default=None, metavar="FILE",
+              help="Write the pack to FILE instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@closed_pipe_safe
+def generate(generator_name: str, band_text: Optional[str], count: int, seed: int,
+             title: Optional[str], output: Optional[str], force: bool) -> None:
+    """Generate a level pack (level-file text) from a seed and a difficulty band.
+
+    The same seed and band always give the same pack.  Every level is solvable by
+    construction; its par is its shortest solution.
+    """
+    from core.algebrawl.generator import GenerationFailed
+    from core.algebrawl.generators import GENERATORS, check_band
+    from core.levelpack import LevelPack
+    from grammar.levels import dump_pack
+
+    generator = GENERATORS[generator_name]
+    try:
+        low, high = parse_band(band_text) if band_text else generator.default_band
+        check_band(low, high, generator.limits, generator.unit)
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint="--difficulty") from None
+    if seed + count - 1 > 2**32 - 1:
+        fail(f"--count {count} from --seed {seed} would go past the last seed, {2**32 - 1}")
+    if output is not None and os.path.exists(output) and not force:
+        fail(f"{output} exists; add --force to overwrite it")
+    levels = []
+    with _progress(count, output is None) as advance:
+        for index in range(count):
+            try:
+                level = generator.generate(seed + index, low, high)
+            except GenerationFailed as error:
+                fail(f"seed {seed + index}: {error}", EXIT_NEGATIVE)
+            levels.append(level)
+            advance()
+    pack = LevelPack(title=title or f"Algebrawl {generator.title} {low}-{high}, seed {seed}",
+                     description=f"Generated by termarcade algebrawl generate --generator "
+                                 f"{generator_name} --difficulty {low}:{high} --seed {seed}",
+                     levels=tuple(levels), game="algebrawl")
+    text = dump_pack(pack)
+    if output is None:
+        click.echo(text, nl=False)
+        return
+    _write_atomically(output, text)
+    click.echo(f"wrote {count} level{'s' if count != 1 else ''} to {output}", err=True)
+
+
+@contextmanager
+def _progress(total: int, quiet_stdout: bool) -> Iterator[Any]:
+    """A progress bar on stderr when it is a terminal; yields ``advance()``."""
+    from tui.cli.output import console
+
+    err = console(stderr=True)
+    if not err.is_terminal or total < 3:
+        yield lambda: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
+
+    with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), console=err,
+                  transient=True) as bar:
+        task = bar.add_task("levels", total=total)
+        yield lambda: bar.advance(task)
+
+
+def _write_atomically(path: str, text: str) -> None:
+    """Write through a temporary file in the same folder, then rename (no half files)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".algebrawl-", suffix=".tmp", dir=folder)
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temp, path)
+    except OSError as error:
+        fail(f"{path}: {error.strerror or error}")
+
+
+# --------------------------------------------------------------------------- dot
+
+
+@algebrawl.command(context_settings={"ignore_unknown_options": True})
+@_hand_options
+@click.option("--level", "-l", "level", metavar="N|TITLE", default=None,
+              help="Level number (1-based) or title in FILE [default: 1].")
+@click.option("--svg", is_flag=True, help="Run Graphviz's dot to make SVG.")
+@click.option("--output", "-o", "output", default=None, metavar="FILE",
+              help="Write to FILE instead of stdout.")
+@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@closed_pipe_safe
+def dot(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: bool,
+        cards_text: Optional[str], level: Optional[str], svg: bool, output: Optional[str],
+        force: bool) -> None:
+    """Draw a solution as a Graphviz graph (DOT text, or SVG with --svg).
+
+    The solution of a hand (--numbers 4 7 8 8 --target 24) or of a level (FILE --level N):
+    numbers are circles, cards double circles, each striking tree under a box naming its
+    target.  Exit 1 when there is no solution.
+    """
+    from core.algebrawl import solution_to_dot
+
+    for arg in args:
+        if arg.startswith("--"):
+            raise click.UsageError(f"no such option {arg!r}")
+    if output is not None and os.path.exists(output) and not force:
+        fail(f"{output} exists; add --force to overwrite it")
+    if numbers_mode:
+        if level is not None:
+            raise click.UsageError("--level goes with a level FILE, not --numbers")
+        rule = _rule(countdown, cards_text)
+        try:
+            target = parse_number(target_text)
+            hand = tuple(parse_number(arg) for arg in args)
+            if not hand:
+                raise ValueError("give the numbers after --numbers")
+            rule.check(hand, target)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--numbers") from None
+        solvable, _, _, trees = rule.solve(hand, target, DEFAULT_TIME_LIMIT)
+        if not trees:
+            fail("no solution" if solvable is False else "no solution found in time",
+                 EXIT_NEGATIVE)
+        text = solution_to_dot((target,), ((0, trees[0]),))
+    else:
+        if countdown or cards_text is not None:
+            raise click.UsageError("--countdown and --cards go with --numbers")
+        if len(args) != 1:
+            raise click.UsageError("give one level FILE, or --numbers with a hand")
+        pack = _load_pack(args[0])
+        _, chosen = _pick(pack, level or "1")[0]
+        from core.algebrawl.par import shortest
+
+        best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT)
+        if best.status != "solved":
+            fail(f"level {chosen.title!r}: {best.status}", EXIT_NEGATIVE)
+        text = solution_to_dot(chosen.puzzle.targets, best.strikes)
+    data = _svg(text) if svg else text.encode("utf-8")
+    if output is not None:
+        _write_atomically_bytes(output, data)
+        return
+    stream = getattr(sys.stdout, "buffer", None)
+    if stream is None:  # pragma: no cover - text-only stdout
+        click.echo(data.decode("utf-8"), nl=False)
+    else:
+        stream.write(data)
+        stream.flush()
+
+
+def _svg(text: str) -> bytes:
+    """Run ``dot -Tsvg`` (a clean error when Graphviz is not installed or fails)."""
+    program = shutil.which("dot")
+    if program is None:
+        fail("--svg needs Graphviz's dot program, which is not installed (the DOT text "
+             "is printed without --svg)")
+    try:
+        done = subprocess.run([program, "-Tsvg"], input=text.encode("utf-8"),
+                              capture_output=True, timeout=60, check=False)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        fail(f"dot could not run: {error}")
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        fail(f"dot failed (status {done.returncode}): {message[0] if message else 'no message'}")
+    return done.stdout
+
+
+def _write_atomically_bytes(path: str, data: bytes) -> None:
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        handle, temp = tempfile.mkstemp(prefix=".algebrawl-", suffix=".tmp", dir=folder)
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.replace(temp, path)
+    except OSError as error:
+        fail(f"{path}: {error.strerror or error}")

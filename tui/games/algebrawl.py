@@ -1,0 +1,16 @@
+"""Algebrawl's registration (seed 002): play operator cards on numbers to strike the monsters."""
+
+from core.registry import GameInfo
+
+INFO = GameInfo(
+    id="algebrawl",
+    title="Algebrawl",
+    tagline="Play operator cards on numbers; strike the monsters with the results.",
+    engine="core.algebrawl.game:GAME",
+    level_format="grammar.algebrawl:FORMAT",
+    cli="tui.cli.algebrawl:algebrawl",
+    screen="tui.screens.algebrawl:AlgebrawlScreen",
+    generators="core.algebrawl.generators:GENERATORS",
+    order=30,
+)
+"""The registration read through the ``termarcade.games`` entry point."""
