@@ -9,6 +9,7 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
+from core import registry
 from grammar.levels import bundled_packs
 from tui.app import ArcadeApp
 from tui.screens.home import HomeScreen
@@ -59,6 +60,11 @@ def shown(screen: LeaderboardScreen, selector: str) -> str:
     return f"{static.border_title}\n{console.export_text()}"
 
 
+def position(game_id: str) -> int:
+    """Where a game is on the home screen (registry order)."""
+    return [info.id for info in registry.games()].index(game_id)
+
+
 async def open_boards(pilot: Any, keys: tuple[str, ...] = ()) -> LeaderboardScreen:
     await pilot.press(*keys, "L")
     await pilot.pause()
@@ -83,7 +89,7 @@ async def test_L_on_home_opens_the_highlighted_games_boards_and_escape_returns()
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        screen = await open_boards(pilot, ("j",))  # 2048 highlighted on the home screen.
+        screen = await open_boards(pilot, ("j",) * position("2048"))  # 2048 highlighted.
         assert screen.game is not None and screen.game.id == "2048"
 
 
@@ -131,7 +137,7 @@ async def test_other_games_and_2048_score_boards() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_boards(pilot)
-        await pilot.press("right")
+        await pilot.press(*["right"] * position("2048"))
         await pilot.pause()
         assert screen.game is not None and screen.game.id == "2048"
         text = shown(screen, "#lb-first")
@@ -139,7 +145,7 @@ async def test_other_games_and_2048_score_boards() -> None:
         assert text.index("20,480") < text.index("7,000") < text.index("3,120")
         assert "▶ local player" in text
         assert not screen.query_one("#lb-second").display
-        await pilot.press("left")
+        await pilot.press(*["left"] * position("2048"))
         await pilot.pause()
         assert screen.game is not None and screen.game.id == "termcraft"
 
@@ -147,7 +153,7 @@ async def test_other_games_and_2048_score_boards() -> None:
 async def test_a_game_without_boards_says_so() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_boards(pilot, ("j",))
+        screen = await open_boards(pilot, ("j",) * position("2048"))
         assert screen.choices == [] and "No boards yet" in shown(screen, "#lb-first")
 
 

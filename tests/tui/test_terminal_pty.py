@@ -20,6 +20,7 @@ from typing import Callable, Optional
 
 import pytest
 
+from core import registry
 from tui.terminal import _is_cp437_safe
 
 pyte = pytest.importorskip("pyte")
@@ -29,7 +30,7 @@ pytestmark = [pytest.mark.slow, pytest.mark.cli]
 # -- the app on a pseudo-terminal ----------------------------------------------------------------
 
 KEYS = {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
-        "enter": b"\r", "escape": b"\x1b", "ctrl+q": b"\x11", "tab": b"\t"}
+        "enter": b"\r", "escape": b"\x1b", "ctrl+q": b"\x11", "tab": b"\t", "home": b"\x1b[H"}
 """Key names to the bytes an xterm sends."""
 
 TIMEOUT = 60.0
@@ -143,7 +144,7 @@ def sgr_parameters(raw: bytes) -> list[str]:
 
 
 def _tour(app: PtyApp) -> None:
-    """Visit the screens every player sees: home, help, both games, a level, dialogs."""
+    """Visit the screens every player sees: home, help, every game, a level, dialogs."""
     app.wait_for("Pick a game")
     app.press("?")
     app.wait_for("Keys everywhere")
@@ -155,13 +156,28 @@ def _tour(app: PtyApp) -> None:
     app.wait_for("Fuel")
     app.press("tab", "down")
     _back_home(app)
-    app.press("down", "enter")  # 2048: a new game starts at once
-    app.wait_for("Moves")
-    app.press("left", "up", "o")  # 2048 moves and its settings dialog
-    app.wait_for("Cancel")
-    app.press("escape")
-    app.wait_for("Moves")
-    _back_home(app)
+    games = [info.id for info in registry.games()]
+    for position, game in enumerate(games):
+        if game == "termcraft":
+            continue
+        app.press("home")  # the list keeps its highlight between visits
+        app.pump(0.2)
+        app.press(*["down"] * position)
+        app.pump(0.2)
+        app.press("enter")
+        app.wait_for(lambda text: "Pick a game" not in text)
+        if game == "2048":  # a new game starts at once
+            app.wait_for("Moves")
+            app.press("left", "up", "o")  # 2048 moves and its settings dialog
+            app.wait_for("Cancel")
+            app.press("escape")
+            app.wait_for("Moves")
+        else:  # its level select, then its first level
+            app.wait_for("choose a level")
+            app.press("enter")
+            app.wait_for(lambda text: "choose a level" not in text)
+            app.pump(0.5)
+        _back_home(app)
 
 
 def _back_home(app: PtyApp) -> None:
