@@ -690,3 +690,127 @@ async def test_huge_and_deep_terms_open_lazily() -> None:
         tree.move_cursor(deeper)
         await pilot.press("enter")
         assert tree.cursor_path == (0,) * MAX_DEPTH and tree.base == (0,) * (MAX_DEPTH - 3)
+
+
+# -- big positions: paged list, background count, cancel ------------------------------------
+
+
+def big_level(n_nodes: int = 20_000, seed: int = 12):
+    """A seeded level of about ``n_nodes`` nodes with thousands of rewrite actions."""
+    import random
+
+    from core.termcraft import Level
+    from core.terms import var
+
+    rng = random.Random(seed)
+    consts = [const(f"c{i}") for i in range(40)]
+
+    def ground(depth: int):
+        if depth <= 0 or rng.random() < 0.25:
+            return rng.choice(consts)
+        name, arity = rng.choice((("f", 1), ("g", 2), ("pair", 2)))
+        return compound(name, tuple(ground(depth - 1) for _ in range(arity)))
+
+    x, y = var("X"), var("Y")
+    items = [compound("rewrite", (compound("pair", (x, y)), compound("pair", (y, x)))),
+             compound("rewrite", (compound("f", (x,)), compound("g", (x, x)))),
+             compound("equiv", (consts[0], consts[1]))]
+    total = sum(item.size for item in items)
+    while total < n_nodes:
+        item = compound("data", (ground(rng.randint(2, 6)),))
+        items.append(item)
+        total += item.size
+    return Level("Big", compound("puzzle_state", tuple(items)), const("goal"), 5, 0)
+
+
+async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> None:
+    """Forced off the UI thread (no synchronous budget): the list shows the first page, then
+    the total; moving down loads the next page; enter and a far digit play moves."""
+    from core.termcraft import count_rewrite_actions, nth_rewrite_action
+    from tests.tui.helpers import open_level
+    from tui.widgets.action_list import PAGE
+
+    monkeypatch.setattr(TermCraftScreen, "SYNC_BUDGET", 0.0)
+    level = big_level()
+    start = State.from_level(level)
+    total = count_rewrite_actions(start)
+    assert total > 2 * PAGE
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, level)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        listing = screen.query_one(ActionList)
+        assert [a for a in listing.rewrites] == [nth_rewrite_action(start, i) for i in range(PAGE)]
+        assert listing.total == total and not listing.complete
+        more_line = str(listing.get_option_at_index(PAGE).prompt)
+        assert f"{total - PAGE:,} more of {total:,}" in more_line
+        assert f"of {total:,}" in screen.query_one("#tc-side").border_title
+        # Moving down towards the end of the page loads the next one, in order.
+        listing.focus()
+        listing.highlighted = PAGE - 1
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(listing.rewrites) == 2 * PAGE
+        assert listing.rewrites[PAGE] == nth_rewrite_action(start, PAGE)
+        assert listing.highlighted == PAGE - 1
+        # Enter plays the highlighted action through the session.
+        chosen = listing.current_entry
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.state == GAME.apply(start, chosen)
+        assert screen.session.moves_made == 1
+        # A number beyond the loaded page is found by the engine and played.
+        after = screen.state
+        await pilot.press("u")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.state == start
+        await pilot.press("2", "5", "0")
+        await pilot.pause(0.8)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.state == GAME.apply(start, nth_rewrite_action(start, 249))
+        assert screen.state != after
+
+
+async def test_a_long_count_shows_work_and_is_cancelled_by_x(monkeypatch) -> None:
+    """A count that would not end shows on the work line; x stops it and the list stays."""
+    import threading
+
+    import tui.screens.termcraft as screen_module
+    from tests.tui.helpers import open_level
+
+    started = threading.Event()
+
+    def endless_count(state, watch):
+        started.set()
+        while True:
+            watch.poll("count", 0, 0)
+            threading.Event().wait(0.005)
+
+    monkeypatch.setattr(screen_module, "count_rewrite_actions", endless_count)
+    level = big_level(5_000)
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, level)
+        await pilot.pause()
+        assert started.wait(5)
+        await pilot.pause(0.3)
+        work = screen.query_one("#tc-work")
+        assert work.display and "counting the actions" in str(work.render())
+        assert "of ? (counting…)" in screen.query_one("#tc-side").border_title
+        assert screen.check_action("cancel_work", ()) is True
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        assert "count cancelled" in screen.query_one("#tc-side").border_title
+        assert not screen.query_one("#tc-work").display
+        assert screen.last_message.startswith("Cancelled the count")
+        # The loaded page still plays.
+        before = screen.state
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.state is not before and screen.session.moves_made == 1

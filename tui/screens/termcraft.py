@@ -155,6 +155,7 @@ class TermCraftScreen(PuzzleScreen):
     HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
     CSS_PATH = "../styles/termcraft.tcss"
+    AUTO_FOCUS = "#tc-actions"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "apply", "Apply", id="termcraft.apply", key_display="⏎"),
