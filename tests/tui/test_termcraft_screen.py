@@ -652,10 +652,19 @@ async def test_huge_and_deep_terms_open_lazily() -> None:
         assert len(tree.root.children) == CHUNK + 1
         assert isinstance(tree.root.children[-1].data, MoreData)
         assert len(tree._path_nodes) <= 1 + CHUNK * 3
-        # Revealing a far child loads the chunks up to it, not everything.
+        # Revealing a far child loads its chunk only, with "… N more" gaps around it.
         node = tree.reveal((5_432, 0))
         assert node is not None and node.data.term == const("c5432")
-        assert len(tree.root.children) == (5_432 // CHUNK + 1) * CHUNK + 1
+        assert len(tree.root.children) == 2 * CHUNK + 2
+        gaps = [c.data for c in tree.root.children if isinstance(c.data, MoreData)]
+        assert [(g.start, g.stop) for g in gaps] == [(CHUNK, 5_400), (5_500, 20_000)]
+        assert tree.root.children[CHUNK].label.plain == f"… {5_400 - CHUNK:,} more (enter)"
+        # Choosing a gap loads its first chunk, where it stands.
+        tree.move_cursor(tree.root.children[CHUNK])
+        await pilot.press("enter")
+        assert tree.cursor_path == (CHUNK,)
+        assert [c.data.path for c in tree.root.children[CHUNK - 1:CHUNK + 1]] == [
+            (CHUNK - 1,), (CHUNK,)]
         # Choosing the "more" node loads the next chunk.
         more = tree.root.children[-1]
         loaded = len(tree.root.children)
