@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Union
+from typing import ClassVar, Iterable, Union
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -173,7 +173,6 @@ class TermTree(Tree[NodeInfo]):
         self._user_collapsed: set[Path] = set()
         self._path_nodes: dict[Path, TreeNode[NodeInfo]] = {}
         self._chunks: dict[Path, set[int]] = {}  # path -> the chunks of children added
-        self._styles: dict[str, Any] = {}  # component class -> its rich style (cached)
         self.base: Path = ()
         """Position of the subterm shown as the tree's root (``()``: the whole term)."""
 
@@ -206,7 +205,6 @@ class TermTree(Tree[NodeInfo]):
         assert self.term is not None
         self._path_nodes.clear()
         self._chunks.clear()
-        self._styles.clear()
         self.clear()
         root = self.root
         subterm = subterm_at(self.term, self.base)
@@ -384,7 +382,7 @@ class TermTree(Tree[NodeInfo]):
 
     def _make_label(self, node: TreeNode[NodeInfo]) -> Text:
         data = node.data
-        style = self._style
+        style = self.get_component_rich_style
         if isinstance(data, ZoomData):
             text = ("↑ zoom out (enter)" if data.up
                     else "⋯ deeper levels: enter to zoom in")
@@ -418,18 +416,6 @@ class TermTree(Tree[NodeInfo]):
         if path == self._rule:
             label.append(RULE_MARK, style("term-tree--rule"))
         return label
-
-    def _style(self, name: str) -> Any:
-        """The rich style of a component class (looked up once per view: thousands of labels
-        would otherwise each resolve it)."""
-        found = self._styles.get(name)
-        if found is None:
-            found = self._styles[name] = self.get_component_rich_style(name)
-        return found
-
-    def notify_style_update(self) -> None:
-        self._styles.clear()
-        super().notify_style_update()
 
     def process_label(self, label: object) -> Text:  # type: ignore[override]
         """Keep labels as built (the default would parse markup and drop extra lines)."""
