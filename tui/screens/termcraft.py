@@ -118,8 +118,8 @@ class _Listing:
         self.watch = Watch(None, lambda: self.stop.is_set() or self.page_stop.is_set())
 
 
-JOB_WORDS = {"analysing": "analysing the position", "counting": "counting the actions",
-             "loading": "loading more actions", "thinking": "looking for a tip"}
+JOB_WORDS = {"analysing": "analysing", "counting": "counting", "loading": "loading",
+             "thinking": "tip"}
 """How the work line names each job."""
 
 
@@ -141,10 +141,10 @@ class WorkLine(Static):
             return
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("⏳ ", "bold")
-        text.append(" · ".join(f"{JOB_WORDS.get(name, name)}… {seconds:.1f} s"
+        text.append(" · ".join(f"{JOB_WORDS.get(name, name)} {seconds:.1f} s"
                                for name, seconds in shown.items()))
         if cancel_hint:
-            text.append(f"  ({cancel_hint})", "italic")
+            text.append(f" ({cancel_hint})", "italic")
         self.update(text)
 
 
@@ -163,7 +163,7 @@ class TermCraftScreen(PuzzleScreen):
         Binding("E", "dev_panel", "Editor", id="termcraft.dev"),
         Binding("W", "warnings", "Warnings", show=False, id="termcraft.warnings"),
         Binding("T", "show_target", "Target", show=False, id="termcraft.target"),
-        Binding("x", "cancel_work", "Cancel", id="termcraft.cancel",
+        Binding("x", "cancel_work", "Cancel", id="termcraft.cancel", show=False,
                 tooltip="Stop the count, the page being loaded or the tip being looked for."),
     ]
 
@@ -449,8 +449,7 @@ class TermCraftScreen(PuzzleScreen):
         if not self.is_mounted:
             return
         jobs = self._work_running()
-        hint = "x or esc cancels" if self._cancellable() else (
-            "esc goes back" if jobs else "")
+        hint = "x: stop" if self._cancellable() else ("esc: back" if jobs else "")
         self.query_one(WorkLine).show_jobs(jobs, hint)
         cancellable = bool(self._cancellable())
         if cancellable != self._cancel_shown:  # the footer shows x only while it acts
