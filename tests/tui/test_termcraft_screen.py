@@ -754,7 +754,7 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         assert listing.total == total and not listing.complete
         more_line = str(listing.get_option_at_index(PAGE).prompt)
         assert f"{total - PAGE:,} more of {total:,}" in more_line
-        assert f"of {total:,}" in screen.query_one("#tc-side").border_title
+        assert screen.query_one("#tc-side").border_title == f"Actions: {PAGE} of {total:,}"
         # Moving down towards the end of the page loads the next one, in order.
         listing.focus()
         listing.highlighted = PAGE - 1

@@ -325,7 +325,11 @@ class TermCraftScreen(PuzzleScreen):
         if state.term is not self._shown_term:
             self._shown_term = state.term
             self._placeholders = placeholder_sites(state.term)
-            self.query_one(TermTree).show_term(state.term, keep_view=True)
+            tree = self.query_one(TermTree)
+            around = tree.marked_site  # meanwhile the view stays where the player looked
+            tree.show_term(state.term, keep_view=True)
+            if around is not None:
+                tree.show_path(around)
             self.tip_stage = 0
         self.query_one(TermTree).set_marks(None, None, self._placeholders)
         self.query_one(ActionList).show_actions(
@@ -431,7 +435,7 @@ class TermCraftScreen(PuzzleScreen):
         elif job.complete:
             side.border_title = "Actions"
         elif job.total is not None:
-            side.border_title = f"Actions: {len(job.rewrites):,} of {job.total:,} loaded"
+            side.border_title = f"Actions: {len(job.rewrites):,} of {job.total:,}"
         else:
             side.border_title = f"Actions: {len(job.rewrites):,} of ? ({job.count_note or 'counting…'})"
 

@@ -370,6 +370,16 @@ class TermTree(Tree[NodeInfo]):
                     self._set_label(self._path_nodes[path])
         self._invalidate()
 
+    @property
+    def marked_site(self) -> Path | None:
+        """The position marked as the highlighted action's site (None when none is)."""
+        return self._site
+
+    def show_path(self, path: Path) -> None:
+        """Unfold the ancestors of ``path`` and scroll it into view (no mark, no cursor)."""
+        if self.reveal(path) is not None:
+            self.call_after_refresh(self._scroll_to_path, path)
+
     def _relabel_all(self) -> None:
         for node in self._path_nodes.values():
             self._set_label(node)
