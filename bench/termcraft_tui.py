@@ -42,6 +42,7 @@ CASES = {
     "20k/40": (20_000, 40, False),
     "100k/80": (100_000, 80, False),
     "100k/300 big class": (100_000, 300, True),
+    "300k/80": (300_000, 80, False),
 }
 """The positions (the generator of ``bench/termcraft.py``, seed 0, 30 rules)."""
 
