@@ -842,3 +842,41 @@ def test_move_json_decodes_without_listing_the_actions() -> None:
             move_from_json(state, bad)
     with pytest.raises(Illegal):
         move_from_json(State(state.term, state.target, 0, 0), good)
+
+
+async def test_action_list_pages_and_total_without_the_screen() -> None:
+    """The widget alone: a partial first page, the more line, a page appended after it
+    (constructs stay last), and a total equal to what is loaded closes the list."""
+    from textual.app import App, ComposeResult
+
+    state = State.from_level(big_level(3_000))
+    actions = rewrite_actions(state)
+
+    wanted = []
+
+    class ListApp(App):
+        def compose(self) -> ComposeResult:
+            yield ActionList()
+
+        def on_action_list_more_wanted(self, event: ActionList.MoreWanted) -> None:
+            wanted.append(len(event.listing.rewrites))
+
+    app = ListApp()
+    async with app.run_test(size=SIZE) as pilot:
+        listing = app.query_one(ActionList)
+        listing.show_actions(state.term, actions[:10], [(9,)], 3, complete=False)
+        await pilot.pause()
+        assert listing.entries[10] is None and listing.entries[11] == ConstructEntry((9,))
+        # The cursor is near the end of what is loaded: the list asks for more at once.
+        assert wanted == [10] and listing.loading
+        assert str(listing.get_option_at_index(10).prompt) == "… more: loading…"
+        listing.set_total(20)
+        assert str(listing.get_option_at_index(10).prompt) == "… 10 more of 20: loading…"
+        listing.highlighted = 11
+        listing.add_rewrites(actions[10:20], complete=False)
+        assert listing.rewrites == list(actions[:20])
+        assert listing.current_entry == ConstructEntry((9,))  # the highlight followed it
+        listing.set_total(20)
+        await pilot.pause()
+        assert listing.complete and None not in listing.entries
+        assert listing.entries == list(actions[:20]) + [ConstructEntry((9,))]

@@ -198,9 +198,14 @@ class ActionList(OptionList):
 
     def set_total(self, total: int | None, note: str = "") -> None:
         """Show the total once counted (or a note about the count, e.g. that it stopped)."""
-        self.total = total if not self.complete else len(self.rewrites)
         self.note = note
-        self._refresh_more_line()
+        if self.complete:
+            return
+        self.total = total
+        if total is not None and total <= len(self.rewrites):  # the last page was loaded
+            self.add_rewrites([], complete=True)
+        else:
+            self._refresh_more_line()
 
     def set_loading(self, loading: bool, note: str | None = None) -> None:
         """Say on the "more" line that the next page is being fetched."""
