@@ -16,12 +16,13 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from core.game import IllegalMove, MoveKind
-from core.terms import format_path, from_str, short_str, subterm_at, to_str
+from core.terms import format_path, free_vars, from_str, short_str, subterm_at, to_str
 
-from .engine import apply, placeholder_sites, result_of, rewrite_actions, status
+from .analysis import analyze
+from .engine import apply, is_available, placeholder_sites, result_of, rewrite_actions, status
 from .level import Level
 from .solver import construct_candidates
-from .state import Action, ConstructAction, State
+from .state import Action, ConstructAction, RewriteAction, State, instantiate
 
 __all__ = ["GAME", "TermCraftGame", "move_to_json", "move_from_json"]
 
@@ -84,13 +85,27 @@ def move_from_json(state: State, data: Any) -> Action:
     sigma = data.get("sigma")
     if not isinstance(sigma, dict):
         raise ValueError("a rewrite needs its substitution as an object")
-    wanted = sorted(sigma.items())
-    for action in rewrite_actions(state):
-        if (action.rule.path == rule and action.site == site
-                and [(n, to_str(t)) for n, t in action.sigma] == wanted):
-            return action
-    raise IllegalMove(f"no rewrite with the rule at {format_path(rule)} at {format_path(site)} "
-                      "in this position")
+    # Looked up directly (the rule by its path, the matched member rebuilt from the
+    # substitution, then checked as :func:`~.engine.apply` checks a move), not by listing
+    # the position's actions: a big position has millions of them.
+    missing = IllegalMove(f"no rewrite with the rule at {format_path(rule)} at "
+                          f"{format_path(site)} in this position")
+    if state.fuel <= 0 or not all(isinstance(n, str) and isinstance(t, str)
+                                  for n, t in sigma.items()):
+        raise missing
+    found = next((r for r in analyze(state.term).rules if r.path == rule), None)
+    if found is None:
+        raise missing
+    try:
+        bound = tuple(sorted((name, from_str(text)) for name, text in sigma.items()))
+    except ValueError:
+        raise missing from None
+    if {name for name, _ in bound} != free_vars(found.lhs):
+        raise missing
+    action = RewriteAction(found, site, bound, instantiate(found.lhs, bound))
+    if not is_available(state, action):
+        raise missing
+    return action
 
 
 class TermCraftGame:

@@ -652,10 +652,19 @@ async def test_huge_and_deep_terms_open_lazily() -> None:
         assert len(tree.root.children) == CHUNK + 1
         assert isinstance(tree.root.children[-1].data, MoreData)
         assert len(tree._path_nodes) <= 1 + CHUNK * 3
-        # Revealing a far child loads the chunks up to it, not everything.
+        # Revealing a far child loads its chunk only, with "… N more" gaps around it.
         node = tree.reveal((5_432, 0))
         assert node is not None and node.data.term == const("c5432")
-        assert len(tree.root.children) == (5_432 // CHUNK + 1) * CHUNK + 1
+        assert len(tree.root.children) == 2 * CHUNK + 2
+        gaps = [c.data for c in tree.root.children if isinstance(c.data, MoreData)]
+        assert [(g.start, g.stop) for g in gaps] == [(CHUNK, 5_400), (5_500, 20_000)]
+        assert tree.root.children[CHUNK].label.plain == f"… {5_400 - CHUNK:,} more (enter)"
+        # Choosing a gap loads its first chunk, where it stands.
+        tree.move_cursor(tree.root.children[CHUNK])
+        await pilot.press("enter")
+        assert tree.cursor_path == (CHUNK,)
+        assert [c.data.path for c in tree.root.children[CHUNK - 1:CHUNK + 1]] == [
+            (CHUNK - 1,), (CHUNK,)]
         # Choosing the "more" node loads the next chunk.
         more = tree.root.children[-1]
         loaded = len(tree.root.children)
@@ -690,3 +699,184 @@ async def test_huge_and_deep_terms_open_lazily() -> None:
         tree.move_cursor(deeper)
         await pilot.press("enter")
         assert tree.cursor_path == (0,) * MAX_DEPTH and tree.base == (0,) * (MAX_DEPTH - 3)
+
+
+# -- big positions: paged list, background count, cancel ------------------------------------
+
+
+def big_level(n_nodes: int = 20_000, seed: int = 12):
+    """A seeded level of about ``n_nodes`` nodes with thousands of rewrite actions."""
+    import random
+
+    from core.termcraft import Level
+    from core.terms import var
+
+    rng = random.Random(seed)
+    consts = [const(f"c{i}") for i in range(40)]
+
+    def ground(depth: int):
+        if depth <= 0 or rng.random() < 0.25:
+            return rng.choice(consts)
+        name, arity = rng.choice((("f", 1), ("g", 2), ("pair", 2)))
+        return compound(name, tuple(ground(depth - 1) for _ in range(arity)))
+
+    x, y = var("X"), var("Y")
+    items = [compound("rewrite", (compound("pair", (x, y)), compound("pair", (y, x)))),
+             compound("rewrite", (compound("f", (x,)), compound("g", (x, x)))),
+             compound("equiv", (consts[0], consts[1]))]
+    total = sum(item.size for item in items)
+    while total < n_nodes:
+        item = compound("data", (ground(rng.randint(2, 6)),))
+        items.append(item)
+        total += item.size
+    return Level("Big", compound("puzzle_state", tuple(items)), const("goal"), 5, 0)
+
+
+async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> None:
+    """Forced off the UI thread (no synchronous budget): the list shows the first page, then
+    the total; moving down loads the next page; enter and a far digit play moves."""
+    from core.termcraft import count_rewrite_actions, nth_rewrite_action
+    from tests.tui.helpers import open_level
+    from tui.widgets.action_list import PAGE
+
+    monkeypatch.setattr(TermCraftScreen, "SYNC_BUDGET", 0.0)
+    level = big_level()
+    start = State.from_level(level)
+    total = count_rewrite_actions(start)
+    assert total > 2 * PAGE
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, level)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        listing = screen.query_one(ActionList)
+        assert [a for a in listing.rewrites] == [nth_rewrite_action(start, i) for i in range(PAGE)]
+        assert listing.total == total and not listing.complete
+        more_line = str(listing.get_option_at_index(PAGE).prompt)
+        assert f"{total - PAGE:,} more of {total:,}" in more_line
+        assert screen.query_one("#tc-side").border_title == f"Actions: {PAGE} of {total:,}"
+        # Moving down towards the end of the page loads the next one, in order.
+        listing.focus()
+        listing.highlighted = PAGE - 1
+        await pilot.pause()
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert len(listing.rewrites) == 2 * PAGE
+        assert listing.rewrites[PAGE] == nth_rewrite_action(start, PAGE)
+        assert listing.highlighted == PAGE - 1
+        # Enter plays the highlighted action through the session.
+        chosen = listing.current_entry
+        await pilot.press("enter")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.state == GAME.apply(start, chosen)
+        assert screen.session.moves_made == 1
+        # A number beyond the loaded page is found by the engine and played.
+        after = screen.state
+        await pilot.press("u")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.state == start
+        await pilot.press("2", "5", "0")
+        await pilot.pause(0.8)
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        assert screen.state == GAME.apply(start, nth_rewrite_action(start, 249))
+        assert screen.state != after
+
+
+async def test_a_long_count_shows_work_and_is_cancelled_by_x(monkeypatch) -> None:
+    """A count that would not end shows on the work line; x stops it and the list stays."""
+    import threading
+
+    import tui.screens.termcraft as screen_module
+    from tests.tui.helpers import open_level
+
+    started = threading.Event()
+
+    def endless_count(state, watch):
+        started.set()
+        while True:
+            watch.poll("count", 0, 0)
+            threading.Event().wait(0.005)
+
+    monkeypatch.setattr(screen_module, "count_rewrite_actions", endless_count)
+    level = big_level(5_000)
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, level)
+        await pilot.pause()
+        assert started.wait(5)
+        await pilot.pause(0.3)
+        work = screen.query_one("#tc-work")
+        assert work.display and "counting" in str(work.render())
+        assert "of ? (counting…)" in screen.query_one("#tc-side").border_title
+        assert screen.check_action("cancel_work", ()) is True
+        await pilot.press("x")
+        await app.workers.wait_for_complete()
+        await pilot.pause(0.3)
+        assert "count cancelled" in screen.query_one("#tc-side").border_title
+        assert not screen.query_one("#tc-work").display
+        assert screen.last_message.startswith("Cancelled the count")
+        # The loaded page still plays.
+        before = screen.state
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.state is not before and screen.session.moves_made == 1
+
+
+def test_move_json_decodes_without_listing_the_actions() -> None:
+    """Regression: decoding a saved rewrite listed every action of the position (1 s per move
+    at 100k nodes, never ending with billions of actions); every action still round-trips."""
+    from core.termcraft import IllegalMove as Illegal
+
+    state = State.from_level(big_level(3_000))
+    actions = rewrite_actions(state)
+    assert len(actions) > 500
+    for action in actions:
+        assert move_from_json(state, move_to_json(action)) == action
+    good = move_to_json(actions[0])
+    for bad in ({**good, "sigma": {"X": "("}}, {**good, "sigma": {}}, {**good, "rule": [0, 0, 9]},
+                {**good, "site": [0]}, {**good, "sigma": {"X": "var(X)", "Y": "a"}}):
+        with pytest.raises(Illegal):
+            move_from_json(state, bad)
+    with pytest.raises(Illegal):
+        move_from_json(State(state.term, state.target, 0, 0), good)
+
+
+async def test_action_list_pages_and_total_without_the_screen() -> None:
+    """The widget alone: a partial first page, the more line, a page appended after it
+    (constructs stay last), and a total equal to what is loaded closes the list."""
+    from textual.app import App, ComposeResult
+
+    state = State.from_level(big_level(3_000))
+    actions = rewrite_actions(state)
+
+    wanted = []
+
+    class ListApp(App):
+        def compose(self) -> ComposeResult:
+            yield ActionList()
+
+        def on_action_list_more_wanted(self, event: ActionList.MoreWanted) -> None:
+            wanted.append(len(event.listing.rewrites))
+
+    app = ListApp()
+    async with app.run_test(size=SIZE) as pilot:
+        listing = app.query_one(ActionList)
+        listing.show_actions(state.term, actions[:10], [(9,)], 3, complete=False)
+        await pilot.pause()
+        assert listing.entries[10] is None and listing.entries[11] == ConstructEntry((9,))
+        # The cursor is near the end of what is loaded: the list asks for more at once.
+        assert wanted == [10] and listing.loading
+        assert str(listing.get_option_at_index(10).prompt) == "… more: loading…"
+        listing.set_total(20)
+        assert str(listing.get_option_at_index(10).prompt) == "… 10 more of 20: loading…"
+        listing.highlighted = 11
+        listing.add_rewrites(actions[10:20], complete=False)
+        assert listing.rewrites == list(actions[:20])
+        assert listing.current_entry == ConstructEntry((9,))  # the highlight followed it
+        listing.set_total(20)
+        await pilot.pause()
+        assert listing.complete and None not in listing.entries
+        assert listing.entries == list(actions[:20]) + [ConstructEntry((9,))]

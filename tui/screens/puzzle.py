@@ -299,24 +299,45 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         if self._digit_timer is not None:
             self._digit_timer.stop()
         self._digits = (self._digits + str(digit)).lstrip("0")
-        count = len(self.numbered_moves())
         if not self._digits:
             return
-        if int(self._digits) * 10 > count:  # no longer number can start with these digits
+        count = self.numbered_count()
+        if count is not None and int(self._digits) * 10 > count:
+            # No longer number can start with these digits: pick now.
             self._pick_typed()
         else:
             self.say(f"Move {self._digits}…")
             self._digit_timer = self.set_timer(DIGIT_WAIT, self._pick_typed)
 
-    def _pick_typed(self) -> None:
-        number, self._digits = int(self._digits or "0"), ""
+    def numbered_count(self) -> Optional[int]:
+        """How many numbered moves there are (None while not known yet: a game whose moves
+        are counted in the background; digits then wait for a second digit)."""
+        return len(self.numbered_moves())
+
+    def numbered_move(self, number: int) -> Any:
+        """Numbered move ``number`` (from 1).
+
+        Raises:
+            LookupError: When there is no such move; its message is shown to the player
+                (empty: the default sentence).
+        """
         moves = self.numbered_moves()
         if not 1 <= number <= len(moves):
+            raise LookupError("")
+        return moves[number - 1]
+
+    def _pick_typed(self) -> None:
+        number, self._digits = int(self._digits or "0"), ""
+        try:
+            move = self.numbered_move(number)
+        except LookupError as missing:
+            count = self.numbered_count()
             self.app.bell()
-            self.say(f"There is no move {number} (moves are numbered 1 to {len(moves)}).",
-                     "warning")
+            self.say(str(missing) or (f"There is no move {number} (moves are numbered 1 to "
+                                      f"{count})." if count is not None
+                                      else f"There is no move {number}."), "warning")
             return
-        self.pick(moves[number - 1], number)
+        self.pick(move, number)
 
     def pick(self, move: Any, number: int) -> None:
         """What picking numbered move ``number`` does (default: play it)."""

@@ -16,7 +16,11 @@ dialogs.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Sequence
+import threading
+import time
+from dataclasses import dataclass, field
+from itertools import islice
+from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
 
 from rich.text import Text
 from textual import on
@@ -25,6 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
 
+from core.search import Interrupted, Watch
 from core.session import Session
 from core.termcraft import (
     ConstructAction,
@@ -33,17 +38,20 @@ from core.termcraft import (
     RewriteAction,
     State,
     construct,
+    count_rewrite_actions,
+    has_rewrite_action,
+    iter_rewrite_actions,
     loss_reason,
+    nth_rewrite_action,
     placeholder_sites,
-    rewrite_actions,
     solve,
     warnings,
 )
 from core.terms import Path, Term, differences, format_path
 from core.text import plural
 from tui.modals.construct import ConstructModal
-from tui.screens.puzzle import Hint, PuzzleScreen
-from tui.widgets.action_list import ActionDetails, ActionList, ConstructEntry
+from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
+from tui.widgets.action_list import PAGE, ActionDetails, ActionList, ConstructEntry
 from tui.widgets.target_view import TargetView, term_text
 from tui.widgets.term_tree import TermTree
 
@@ -73,6 +81,73 @@ class ResourceLine(Static):
         self.update(text)
 
 
+@dataclass(eq=False)
+class _Listing:
+    """The actions of one state as the screen knows them: what is loaded, whether the
+    position is analysed, the total once counted, and the work in progress (each job can
+    be stopped: ``stop`` ends them all when the position changes)."""
+
+    state: State
+    """The position listed."""
+    stop: threading.Event = field(default_factory=threading.Event)
+    """Set when the position is no longer shown: every job for it stops."""
+    count_stop: threading.Event = field(default_factory=threading.Event)
+    """Set to cancel the count."""
+    page_stop: threading.Event = field(default_factory=threading.Event)
+    """Set to cancel the page being loaded."""
+    rewrites: list[RewriteAction] = field(default_factory=list)
+    """The rewrite actions loaded so far, in engine order."""
+    source: Optional[Iterator[RewriteAction]] = None
+    """The engine's lazy listing, positioned after ``rewrites`` (None: start a new one)."""
+    complete: bool = False
+    """True when ``rewrites`` holds every rewrite action."""
+    total: Optional[int] = None
+    """How many rewrite actions there are, once counted."""
+    ready: bool = False
+    """True once the position is analysed (the screen may render it without waiting)."""
+    old: Optional[Session] = None
+    """The session shown before this position (for the outcome dialog once rendered)."""
+    jobs: dict[str, float] = field(default_factory=dict)
+    """Running jobs ("analysing", "counting", "loading") and when each started."""
+    count_note: str = ""
+    """Why the total is missing ("" while counting or once known)."""
+    watch: Watch = field(init=False)
+    """The listing's watch (its deadline is set only while the UI thread waits)."""
+
+    def __post_init__(self) -> None:
+        self.watch = Watch(None, lambda: self.stop.is_set() or self.page_stop.is_set())
+
+
+JOB_WORDS = {"analysing": "analysing", "counting": "counting", "loading": "loading",
+             "thinking": "tip"}
+"""How the work line names each job."""
+
+
+class WorkLine(Static):
+    """One line saying what is being computed in the background, for how long, and how to
+    stop it (hidden when nothing runs)."""
+
+    DEFAULT_CSS = """
+    WorkLine { height: 1; padding: 0 1; color: $text-muted; display: none; }
+    WorkLine.-running { display: block; }
+    """
+
+    def show_jobs(self, jobs: dict[str, float], cancel_hint: str) -> None:
+        """Show the running jobs (name -> start time) or hide the line when there are none."""
+        now = time.monotonic()
+        shown = {name: now - started for name, started in jobs.items()}
+        self.set_class(bool(shown), "-running")
+        if not shown:
+            return
+        text = Text(no_wrap=True, overflow="ellipsis")
+        text.append("⏳ ", "bold")
+        text.append(" · ".join(f"{JOB_WORDS.get(name, name)} {seconds:.1f} s"
+                               for name, seconds in shown.items()))
+        if cancel_hint:
+            text.append(f" ({cancel_hint})", "italic")
+        self.update(text)
+
+
 class TermCraftScreen(PuzzleScreen):
     """Play one TermCraft level (see the module docstring)."""
 
@@ -80,6 +155,7 @@ class TermCraftScreen(PuzzleScreen):
     HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
     CSS_PATH = "../styles/termcraft.tcss"
+    AUTO_FOCUS = "#tc-actions"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "apply", "Apply", id="termcraft.apply", key_display="⏎"),
@@ -87,7 +163,15 @@ class TermCraftScreen(PuzzleScreen):
         Binding("E", "dev_panel", "Editor", id="termcraft.dev"),
         Binding("W", "warnings", "Warnings", show=False, id="termcraft.warnings"),
         Binding("T", "show_target", "Target", show=False, id="termcraft.target"),
+        Binding("x", "cancel_work", "Cancel", id="termcraft.cancel", show=False,
+                tooltip="Stop the count, the page being loaded or the tip being looked for."),
     ]
+
+    SYNC_BUDGET: ClassVar[float] = 0.05
+    """Seconds a new position may be analysed (and its actions counted) on the UI thread;
+    beyond that the work goes on in a worker thread while the screen stays responsive."""
+    NTH_BUDGET: ClassVar[float] = 0.5
+    """Seconds a numbered move beyond the loaded ones may be looked for on the UI thread."""
 
     def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(session, **kwargs)
@@ -95,6 +179,9 @@ class TermCraftScreen(PuzzleScreen):
         """0: no tip yet in this position; 1: the level's hint was shown (then the solver)."""
         self._placeholders: tuple[Path, ...] = ()
         self._shown_term: Optional[Term] = None
+        self._listing: Optional[_Listing] = None
+        self._hint_started: Optional[float] = None
+        self._cancel_shown = False
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -110,16 +197,25 @@ class TermCraftScreen(PuzzleScreen):
             with Vertical(id="tc-side") as side:
                 side.border_title = "Actions"
                 yield ActionList(id="tc-actions")
+                yield WorkLine(id="tc-work")
                 yield ActionDetails(id="tc-details")
 
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one(ActionList).focus()
+        self.set_interval(0.25, self._show_work)
+
+    def on_unmount(self) -> None:
+        if self._listing is not None:
+            self._listing.stop.set()
+        self._hint_stop.set()
 
     # -- rendering ---------------------------------------------------------------------------
 
     def render_state(self, session: Session) -> None:
         state: State = session.state
+        job = self._listing
+        assert job is not None and job.state is state and job.ready
         new_term = state.term is not self._shown_term
         self._shown_term = state.term
         self._placeholders = placeholder_sites(state.term)
@@ -128,8 +224,9 @@ class TermCraftScreen(PuzzleScreen):
         keep = None if new_term else listing.current_entry
         empty = {"won": "Solved! N: next level · esc: levels",
                  "lost": "No move left. u: undo · R: restart"}.get(status, "No action available.")
-        listing.show_actions(state.term, rewrite_actions(state), self._placeholders,
-                             state.budget, keep=keep, empty=empty)
+        listing.show_actions(state.term, job.rewrites, self._placeholders, state.budget,
+                             keep=keep, empty=empty, complete=job.complete, total=job.total)
+        listing.note = job.count_note
         found = warnings(state.term)
         self.query_one(ResourceLine).show(state, self.level, len(found))
         self.query_one(TargetView).show(state.target, differences(state.term, state.target))
@@ -138,6 +235,290 @@ class TermCraftScreen(PuzzleScreen):
             tree.show_term(state.term, keep_view=True)
             self.tip_stage = 0
         self._show_highlighted()
+        self._show_count()
+
+    # -- analysing, paging and counting (off the UI thread when it takes time) ----------------
+
+    def _refresh_all(self, old: Optional[Session]) -> None:
+        """Render a position once it is analysed: at once when that takes less than
+        :attr:`SYNC_BUDGET`, else after a worker thread analysed it (the screen shows
+        the term and "analysing…" meanwhile and stays responsive)."""
+        session = self.session
+        if session is None or not self._ready:
+            return
+        state = session.state
+        job = self._listing
+        if job is None or job.state is not state:
+            if job is not None:
+                job.stop.set()
+            job = self._listing = _Listing(state, old=old)
+            self._prepare_now(job)
+        if job.ready:
+            super()._refresh_all(old)
+            self._after_render(job)
+            return
+        if "analysing" not in job.jobs:
+            self._show_pending(job)
+            job.jobs["analysing"] = time.monotonic()
+            self.run_worker(lambda: self._prepare_job(job), thread=True,
+                            group="termcraft-analyse", exit_on_error=False)
+        self._show_work()
+
+    def _prepare(self, job: _Listing) -> None:
+        """Analyse ``job.state`` and load its first page (polls ``job.watch``; any thread)."""
+        state = job.state
+        source = iter_rewrite_actions(state, 0, job.watch)
+        job.source = None
+        first = list(islice(source, PAGE))
+        has_rewrite_action(state, job.watch)  # what the status needs (cached analysis)
+        job.rewrites, job.source = first, source
+        job.complete = len(first) < PAGE
+        if job.complete:
+            job.total = len(first)
+        job.ready = True
+
+    def _prepare_now(self, job: _Listing) -> None:
+        """Try :meth:`_prepare` (and the count) within :attr:`SYNC_BUDGET` on this thread."""
+        job.watch.deadline = time.monotonic() + self.SYNC_BUDGET
+        try:
+            self._prepare(job)
+            if not job.complete:
+                job.total = count_rewrite_actions(job.state, job.watch)
+                job.complete = job.total <= len(job.rewrites)
+        except Interrupted:
+            pass  # the rest goes to a worker thread (an interrupted listing is dropped)
+        finally:
+            job.watch.deadline = None
+
+    def _prepare_job(self, job: _Listing) -> None:
+        """Worker: analyse the position and load its first page, then render it."""
+        try:
+            self._prepare(job)
+        except Interrupted:
+            self._call_ui(self._prepare_failed, job, "")
+        except Exception as error:  # noqa: BLE001 - said to the player, never a traceback
+            self._call_ui(self._prepare_failed, job, f"{type(error).__name__}: {error}")
+        else:
+            self._call_ui(self._prepared, job)
+
+    def _prepared(self, job: _Listing) -> None:
+        job.jobs.pop("analysing", None)
+        if job is not self._listing:
+            return
+        super()._refresh_all(job.old)
+        self._after_render(job)
+
+    def _prepare_failed(self, job: _Listing, why: str) -> None:
+        job.jobs.pop("analysing", None)
+        if job is not self._listing:
+            return
+        self._show_work()
+        if why:
+            self.query_one(ActionList).show_actions(
+                job.state.term, [], (), 0, empty=f"The position could not be analysed ({why}). "
+                "u: undo · esc: back")
+            self.say(f"The position could not be analysed: {why}", "error")
+
+    def _show_pending(self, job: _Listing) -> None:
+        """While a new position is analysed: its term, resources and target, and a note."""
+        state = job.state
+        if state.term is not self._shown_term:
+            self._shown_term = state.term
+            self._placeholders = placeholder_sites(state.term)
+            tree = self.query_one(TermTree)
+            around = tree.marked_site  # meanwhile the view stays where the player looked
+            tree.show_term(state.term, keep_view=True)
+            if around is not None:
+                tree.show_path(around)
+            self.tip_stage = 0
+        self.query_one(TermTree).set_marks(None, None, self._placeholders)
+        self.query_one(ActionList).show_actions(
+            state.term, [], (), 0, empty="Analysing the position… (esc: back)")
+        self.query_one(ActionDetails).show_entry(state.term, None, state.fuel, state.budget)
+        self.query_one(ResourceLine).show(state, self.level, 0)
+        self.query_one(TargetView).show(state.target, differences(state.term, state.target))
+        self.query_one(PuzzleHeader).update(Text(f"TermCraft: {self.level_title}   "
+                                                 "analysing the position…"))
+        self._show_count()
+
+    def _after_render(self, job: _Listing) -> None:
+        """Count the actions in a worker when the list is longer than what is loaded."""
+        if job.total is None and not job.complete and "counting" not in job.jobs \
+                and not job.count_note:
+            job.jobs["counting"] = time.monotonic()
+            self.run_worker(lambda: self._count_job(job), thread=True,
+                            group="termcraft-count", exit_on_error=False)
+        self._show_count()
+        self._show_work()
+
+    def _count_job(self, job: _Listing) -> None:
+        """Worker: count the rewrite actions of the position (cancellable)."""
+        watch = Watch(None, lambda: job.stop.is_set() or job.count_stop.is_set())
+        try:
+            total: Optional[int] = count_rewrite_actions(job.state, watch)
+            note = ""
+        except Interrupted:
+            total, note = None, "count cancelled"
+        except Exception as error:  # noqa: BLE001 - said to the player, never a traceback
+            total, note = None, f"count failed: {type(error).__name__}"
+        self._call_ui(self._counted, job, total, note)
+
+    def _counted(self, job: _Listing, total: Optional[int], note: str) -> None:
+        job.jobs.pop("counting", None)
+        job.total, job.count_note = total, note
+        if total is not None and total <= len(job.rewrites):
+            job.complete = True
+        if job is self._listing and job.ready:
+            self.query_one(ActionList).set_total(total, note)
+            self._show_count()
+        self._show_work()
+
+    @on(ActionList.MoreWanted, "#tc-actions")
+    def _more_wanted(self, event: ActionList.MoreWanted) -> None:
+        """Load the next page of rewrite actions in a worker thread."""
+        event.stop()
+        job = self._listing
+        if job is None or not job.ready or job.complete or "loading" in job.jobs:
+            return
+        job.page_stop.clear()
+        job.jobs["loading"] = time.monotonic()
+        self.run_worker(lambda: self._page_job(job), thread=True, group="termcraft-page",
+                        exit_on_error=False)
+        self._show_work()
+
+    def _page_job(self, job: _Listing) -> None:
+        """Worker: the next :data:`PAGE` rewrite actions (from the live listing, or from
+        the loaded count on when it was interrupted)."""
+        try:
+            if job.source is None:
+                job.source = iter_rewrite_actions(job.state, len(job.rewrites), job.watch)
+            page: Optional[list[RewriteAction]] = list(islice(job.source, PAGE))
+            note = ""
+        except Interrupted:
+            job.source, page, note = None, None, ""
+        except Exception as error:  # noqa: BLE001 - said to the player, never a traceback
+            job.source, page, note = None, None, f"{type(error).__name__}: {error}"
+        self._call_ui(self._paged, job, page, note)
+
+    def _paged(self, job: _Listing, page: Optional[list[RewriteAction]], note: str) -> None:
+        job.jobs.pop("loading", None)
+        listing = self.query_one(ActionList)
+        if page is not None:
+            job.rewrites.extend(page)
+            job.complete = len(page) < PAGE or (job.total is not None
+                                                and len(job.rewrites) >= job.total)
+            if job.complete:
+                job.total = len(job.rewrites)
+        if job is self._listing and job.ready:
+            if page is not None:
+                listing.add_rewrites(page, job.complete)
+            else:
+                listing.set_loading(False)
+                if note:
+                    self.say(f"More actions could not be listed: {note}", "error")
+            self._show_count()
+        self._show_work()
+
+    def _call_ui(self, callback: Callable[..., Any], *args: Any) -> None:
+        """Run ``callback`` on the UI thread (from a worker; nothing when the app has ended)."""
+        try:
+            self.app.call_from_thread(callback, *args)
+        except Exception:  # noqa: BLE001 - the app is closing: the result is not wanted
+            pass
+
+    def _show_count(self) -> None:
+        """The actions panel's title: the total, or how much is loaded while it is counted."""
+        job = self._listing
+        side = self.query_one("#tc-side")
+        if job is None or not job.ready:
+            side.border_title = "Actions"
+        elif job.complete:
+            side.border_title = "Actions"
+        elif job.total is not None:
+            side.border_title = f"Actions: {len(job.rewrites):,} of {job.total:,}"
+        else:
+            side.border_title = f"Actions: {len(job.rewrites):,} of ? ({job.count_note or 'counting…'})"
+
+    def _work_running(self) -> dict[str, float]:
+        jobs = dict(self._listing.jobs) if self._listing is not None else {}
+        if self.hint_running and self._hint_started is not None:
+            jobs["thinking"] = self._hint_started
+        return jobs
+
+    def _cancellable(self) -> list[str]:
+        return [name for name in self._work_running() if name != "analysing"]
+
+    def _show_work(self) -> None:
+        """Refresh the work line (and whether the cancel key shows in the footer)."""
+        if not self.is_mounted:
+            return
+        jobs = self._work_running()
+        hint = "x: stop" if self._cancellable() else ("esc: back" if jobs else "")
+        self.query_one(WorkLine).show_jobs(jobs, hint)
+        cancellable = bool(self._cancellable())
+        if cancellable != self._cancel_shown:  # the footer shows x only while it acts
+            self._cancel_shown = cancellable
+            self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        if action == "cancel_work":
+            return bool(self._cancellable())
+        return super().check_action(action, parameters)
+
+    def action_cancel_work(self) -> None:
+        """Stop the running count, page load and tip (the list keeps what it has)."""
+        stopped = []
+        job = self._listing
+        if self.hint_running:
+            self._hint_stop.set()
+            stopped.append("the tip")
+        if job is not None and "counting" in job.jobs:
+            job.count_stop.set()
+            stopped.append("the count")
+        if job is not None and "loading" in job.jobs:
+            job.page_stop.set()
+            stopped.append("loading more actions")
+        if stopped:
+            self.say(f"Cancelled {' and '.join(stopped)}.")
+        else:
+            self.say("Nothing is running.")
+        self._show_work()
+
+    def action_back(self) -> None:
+        """Cancel the running work first (like the editor); with nothing running, go back."""
+        if self._cancellable():
+            self.action_cancel_work()
+            self.say(self.last_message + " esc again goes back.")
+            return
+        if self._listing is not None:
+            self._listing.stop.set()
+        super().action_back()
+
+    def save_summary(self) -> dict[str, Any]:
+        """As the base, without analysing a position that is not analysed yet."""
+        job = self._listing
+        if job is not None and job.state is self.state and not job.ready:
+            from tui.screens.playtime import play_record
+
+            won = self.state.term is self.state.target
+            return {"title": self.level_title, "status": "won" if won else "playing",
+                    "finished": won, "moves": self.session.moves_made, "par": self.par,
+                    **play_record(self.clock, self.autoplayed)}
+        return super().save_summary()
+
+    def _not_ready(self) -> bool:
+        """True (and says so) while the position is still being analysed."""
+        job = self._listing
+        if job is not None and not job.ready:
+            self.app.bell()
+            self.say("Still analysing this position… (esc goes back)", "warning")
+            return True
+        return False
+
+    def play(self, move: Any) -> bool:
+        if self._not_ready():
+            return False
+        return super().play(move)
 
     def on_level_changed(self) -> None:
         self._shown_term = None
@@ -166,8 +547,39 @@ class TermCraftScreen(PuzzleScreen):
     # -- moves -------------------------------------------------------------------------------
 
     def numbered_moves(self) -> Sequence[Any]:
-        """The rewrites, numbered from 1 as in ``termarcade termcraft actions``."""
-        return rewrite_actions(self.state)
+        """The loaded rewrites, numbered from 1 as in ``termarcade termcraft actions``
+        (digit keys go through :meth:`numbered_move`, which finds the others too)."""
+        job = self._listing
+        return tuple(job.rewrites) if job is not None and job.ready else ()
+
+    def numbered_count(self) -> Optional[int]:
+        """How many rewrites there are (None while not counted yet)."""
+        job = self._listing
+        if job is None or not job.ready:
+            return None
+        if job.complete:
+            return len(job.rewrites)
+        return job.total
+
+    def numbered_move(self, number: int) -> Any:
+        """Rewrite ``number``: from the loaded ones, else found by the engine (without
+        listing those before it) within :attr:`NTH_BUDGET`."""
+        job = self._listing
+        if job is None or not job.ready:
+            raise LookupError("Still analysing this position… (esc goes back)")
+        if 1 <= number <= len(job.rewrites):
+            return job.rewrites[number - 1]
+        count = self.numbered_count()
+        if number < 1 or (count is not None and number > count):
+            raise LookupError("")
+        try:
+            return nth_rewrite_action(job.state, number - 1,
+                                      Watch(self.NTH_BUDGET, job.stop.is_set))
+        except IndexError:
+            raise LookupError("") from None
+        except Interrupted:
+            raise LookupError(f"Move {number} is far down the list and was not found in "
+                              f"{self.NTH_BUDGET:g} s; scroll down to it instead.") from None
 
     def pick(self, move: Any, number: int) -> None:
         """Digits highlight the numbered action first, then play it."""
@@ -229,6 +641,8 @@ class TermCraftScreen(PuzzleScreen):
             self.say("There is no placeholder to construct at.")
 
     def _open_construct(self, site: Path) -> None:
+        if self._not_ready():
+            return
         if self.session.finished:
             self.app.bell()
             self.say("The game is over: u undoes, R restarts, esc goes back.", "warning")
@@ -258,6 +672,8 @@ class TermCraftScreen(PuzzleScreen):
         """List every warning about the current term (ignored rules and axioms)."""
         from tui.modals.text_view import TextModal
 
+        if self._not_ready():
+            return
         found = warnings(self.state.term)
         body = "\n".join(f"⚠ {w}" for w in found) or "No warnings: every rule and axiom is used."
         self.app.push_screen(TextModal(f"Warnings ({len(found)})", body))
@@ -277,11 +693,19 @@ class TermCraftScreen(PuzzleScreen):
 
     def action_tip(self) -> None:
         """First ``t``: the level's hint. Then: the solver's next move (in the hint worker)."""
+        if self._not_ready():
+            return
         if self.tip_stage == 0 and self.level.hint and not self.session.finished:
             self.tip_stage = 1
             self.say(f"Hint: {self.level.hint}  (t again: the next move)")
             return
         super().action_tip()
+
+    def request_hint(self) -> None:
+        """Start the tip worker (the work line shows it; x or esc stops it)."""
+        self._hint_started = time.monotonic()
+        super().request_hint()
+        self._show_work()
 
     def compute_hint(self, state: State, should_stop: Any, time_limit: float) -> Hint:
         result = solve(state, time_limit=time_limit, should_stop=should_stop)

@@ -29,6 +29,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, LoadingIndicator, Static, TextArea
 from textual.worker import Worker, WorkerState
 
+from core.search import Interrupted
 from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.terms import COMPOUND, Term, to_str
 from core.text import escape_controls
@@ -513,8 +514,19 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
         return describe_solve(result)
 
     def _lint(self, level: Level) -> str:
-        """Worker body: lint and describe the issues."""
-        issues = lint(level)
+        """Worker body: lint and describe the issues (esc stops it, whatever the stage)."""
+        started = time.monotonic()
+
+        def progress(stage: str, done: int, total: int) -> None:
+            share = f" {100 * done // total}%" if total else ""
+            self.app.call_from_thread(
+                self._set_progress, None,
+                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)")
+
+        try:
+            issues = lint(level, should_stop=self._stop.is_set, progress=progress)
+        except Interrupted:
+            return "Cancelled."
         if self._stop.is_set():
             return "Cancelled."
         return describe_lint(issues)

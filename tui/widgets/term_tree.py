@@ -76,12 +76,18 @@ class NodeData:
 
 @dataclass(frozen=True, slots=True)
 class MoreData:
-    """A "… N more" node that loads the next chunk of its parent's children."""
+    """A "… N more" node standing for children not loaded yet (enter loads the first chunk).
+
+    Chunks load where they are needed (revealing child 5,432 loads its chunk only), so a
+    compound's children are loaded chunks with such gaps between them.
+    """
 
     parent_path: Path
     """Position of the compound whose children are loaded."""
     start: int
     """Index of the first child not yet loaded."""
+    stop: int = -1
+    """Index after the last child of the gap (-1: to the end)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +172,7 @@ class TermTree(Tree[NodeInfo]):
         self._user_expanded: set[Path] = set()
         self._user_collapsed: set[Path] = set()
         self._path_nodes: dict[Path, TreeNode[NodeInfo]] = {}
-        self._loaded_count: dict[Path, int] = {}  # path -> how many children are added
+        self._chunks: dict[Path, set[int]] = {}  # path -> the chunks of children added
         self.base: Path = ()
         """Position of the subterm shown as the tree's root (``()``: the whole term)."""
 
@@ -198,7 +204,7 @@ class TermTree(Tree[NodeInfo]):
         """Recreate the nodes for the current term and view root."""
         assert self.term is not None
         self._path_nodes.clear()
-        self._loaded_count.clear()
+        self._chunks.clear()
         self.clear()
         root = self.root
         subterm = subterm_at(self.term, self.base)
@@ -254,17 +260,18 @@ class TermTree(Tree[NodeInfo]):
         self._invalidate()
 
     def _load_children(self, node: TreeNode[NodeInfo], upto: int | None = None) -> None:
-        """Add the next chunk(s) of a node's children (idempotent).
+        """Add the chunk of a node's children holding child ``upto`` (idempotent).
 
         Args:
             node: A node standing for a compound.
-            upto: Make sure the child with this index is loaded (loads more chunks).
+            upto: Make sure the child with this index is loaded (default: the first chunk).
+                Only its chunk is added; the children between loaded chunks stay behind
+                "… N more" nodes.
         """
         data = node.data
         if not isinstance(data, NodeData):
             return
         term, path = data.term, data.path
-        done = self._loaded_count.get(path, 0)
         total = len(term.args)
         if len(path) - len(self.base) >= MAX_DEPTH:
             # Too deep for one view: a single "zoom in" child re-roots the tree here.
@@ -273,24 +280,42 @@ class TermTree(Tree[NodeInfo]):
             return
         if node is self.root and self.base and not node.children:
             self._set_label(node.add_leaf("", ZoomData(self.base, up=True)))
-        want = CHUNK if upto is None else (upto // CHUNK + 1) * CHUNK
-        want = min(max(want, done), total)
-        if done >= want:
+        if not total:
             return
-        # A "… more" node sits last while children remain; drop it before adding.
-        if node.children and isinstance(node.children[-1].data, MoreData):
-            node.children[-1].remove()
-        for index in range(done, want):
+        chunk = 0 if upto is None else min(max(upto, 0), total - 1) // CHUNK
+        loaded = self._chunks.setdefault(path, set())
+        if chunk in loaded:
+            return
+        first, end = chunk * CHUNK, min((chunk + 1) * CHUNK, total)
+        gap = None
+        if loaded:  # the gap node that stands for this chunk's children
+            gap = next(child for child in node.children if isinstance(child.data, MoreData)
+                       and child.data.start <= first < child.data.stop)
+            lo, hi = gap.data.start, gap.data.stop
+        else:
+            lo, hi = 0, total
+        if lo < first:
+            self._add(node, MoreData(path, lo, first), gap)
+        for index in range(first, end):
             child = term.args[index]
-            child_path = path + (index,)
-            expandable = child.kind == COMPOUND and bool(child.args)
-            child_node = node.add("", NodeData(child_path, child), allow_expand=expandable)
-            self._path_nodes[child_path] = child_node
-            self._set_label(child_node)
-        self._loaded_count[path] = want
-        if want < total:
-            more = node.add_leaf("", MoreData(path, want))
-            self._set_label(more)
+            child_node = self._add(node, NodeData(path + (index,), child), gap,
+                                   expandable=child.kind == COMPOUND and bool(child.args))
+            self._path_nodes[path + (index,)] = child_node
+        if gap is not None and end < hi:
+            gap.data = MoreData(path, end, hi)
+            self._set_label(gap)
+        elif gap is not None:
+            gap.remove()
+        elif end < hi:
+            self._add(node, MoreData(path, end, hi), None)
+        loaded.add(chunk)
+
+    def _add(self, node: TreeNode[NodeInfo], data: NodeInfo, before: TreeNode[NodeInfo] | None,
+             expandable: bool = False) -> TreeNode[NodeInfo]:
+        """Add a child to ``node`` (before ``before`` when given), labelled."""
+        child = node.add("", data, before=before, allow_expand=expandable)
+        self._set_label(child)
+        return child
 
     def _node_for_path(self, path: Path, load: bool) -> TreeNode[NodeInfo] | None:
         """Find (and with ``load`` create) the node at ``path``; None if it is not a position."""
@@ -345,6 +370,16 @@ class TermTree(Tree[NodeInfo]):
                     self._set_label(self._path_nodes[path])
         self._invalidate()
 
+    @property
+    def marked_site(self) -> Path | None:
+        """The position marked as the highlighted action's site (None when none is)."""
+        return self._site
+
+    def show_path(self, path: Path) -> None:
+        """Unfold the ancestors of ``path`` and scroll it into view (no mark, no cursor)."""
+        if self.reveal(path) is not None:
+            self.call_after_refresh(self._scroll_to_path, path)
+
     def _relabel_all(self) -> None:
         for node in self._path_nodes.values():
             self._set_label(node)
@@ -363,10 +398,8 @@ class TermTree(Tree[NodeInfo]):
                     else "⋯ deeper levels: enter to zoom in")
             return Text(text, style=style("term-tree--more"))
         if isinstance(data, MoreData):
-            parent = self._path_nodes.get(data.parent_path)
-            total = len(parent.data.term.args) if parent is not None and isinstance(
-                parent.data, NodeData) else data.start
-            return Text(f"… {total - data.start} more (enter)", style=style("term-tree--more"))
+            return Text(f"… {data.stop - data.start:,} more (enter)",
+                        style=style("term-tree--more"))
         if not isinstance(data, NodeData):
             return Text("?")
         term, path = data.term, data.path
