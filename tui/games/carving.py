@@ -5,7 +5,7 @@ from core.registry import GameInfo
 INFO = GameInfo(
     id="carving",
     title="Triangle Carving",
-    tagline="Build edges, carve paths away, and leave a component shaped like the target.",
+    tagline="Build edges, carve paths, leave a component shaped like the target.",
     engine="core.carving.game:GAME",
     level_format="grammar.carving:FORMAT",
     cli="tui.cli.carving:carving",
