@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Mapping, Optional
 
 from core.registry import GameInfo, RegistryError
 from core.session import Session
+from core.text import plural
 from tui.sources import LevelRef, Sources, level_from_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -84,7 +85,7 @@ class Launcher:
             level = self._saved_level(ref, saved)
             start = self.game.initial(level)
             session, problem = Session.from_json(self.game, start, saved["session"])
-            note = (f"Resumed your game ({session.moves_made} moves)." if problem is None
+            note = (f"Resumed your game ({plural(session.moves_made, 'move')})." if problem is None
                     else f"Resumed your game, but {problem}.")
             return ref, level, session, note
         level = self.sources.level(ref)

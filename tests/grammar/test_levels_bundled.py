@@ -26,7 +26,7 @@ def test_every_bundled_termcraft_pack_loads_and_round_trips():
 
 
 def test_games_without_packs_have_none():
-    assert bundled_packs("carving") == []
+    assert bundled_packs("nosuchgame") == []
 
 
 def test_first_level_is_the_seed_sample():

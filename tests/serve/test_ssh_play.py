@@ -32,6 +32,17 @@ def _moves(text: str) -> int:
 
 
 
+async def _settled_moves(player) -> int:
+    """The move counter once the keys already sent have all been played (unchanged for 1 s)."""
+    last, since = _moves(player.text()), asyncio.get_running_loop().time()
+    while asyncio.get_running_loop().time() - since < 1.0:
+        await asyncio.sleep(0.1)
+        now = _moves(player.text())
+        if now != last:
+            last, since = now, asyncio.get_running_loop().time()
+    return last
+
+
 async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
     async with running_arcade() as (arcade, port):
         conn_a = await connect(port, "alice")
@@ -96,7 +107,7 @@ async def test_each_player_has_their_own_saves() -> None:
         for key in ("left", "up", "right", "down", "left"):
             dora.press(key)
         await dora.wait_for(lambda text: _moves(text) >= 2)
-        played = _moves(dora.text())
+        played = await _settled_moves(dora)
         dora.press("ctrl+q")
         await dora.wait_for("Quit termarcade?")
         dora.press("y")
@@ -141,7 +152,7 @@ async def test_two_hosts_share_players_saves(shared_store: str) -> None:
         for key in ("left", "up", "right", "down", "left"):
             dora.press(key)
         await dora.wait_for(lambda text: _moves(text) >= 2)
-        played = _moves(dora.text())
+        played = await _settled_moves(dora)
         dora.press("ctrl+q")
         await dora.wait_for("Quit termarcade?")
         dora.press("y")

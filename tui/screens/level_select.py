@@ -195,7 +195,8 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
     @staticmethod
     def _empty_text(source: LevelSource) -> str:
         return {"progress": "No game in progress.",
-                "mine": "No level of your own yet: the level editor (E in a game) saves here."
+                "mine": "No level of your own yet: levels you keep (a generated one, or one from a "
+                        "game's level editor) appear here."
                 }.get(source.kind, "No levels.")
 
     def highlight(self, ref: LevelRef) -> None:
