@@ -99,34 +99,39 @@ async def test_quitting_restores_the_screen_after_resizes() -> None:
         conn.close()
 
 
+async def _play_2048_and_quit(port: int, name: str) -> int:
+    """Play a few 2048 moves as ``name``, quit (the game is saved); returns the moves made."""
+    conn = await connect(port, name)
+    player = await open_player(conn)
+    await open_2048(player)
+    for key in ("left", "up", "right", "down", "left"):
+        player.press(key)
+    await player.wait_for(lambda text: _moves(text) >= 2)
+    played = await _settled_moves(player)
+    player.press("ctrl+q")
+    await player.wait_for("Quit termarcade?")
+    player.press("y")
+    await asyncio.wait_for(player.closed.wait(), TIMEOUT)
+    conn.close()
+    return played
+
+
+async def _moves_on_return(port: int, name: str) -> int:
+    """Open 2048 as ``name`` and read the move counter of the game found there."""
+    conn = await connect(port, name)
+    player = await open_player(conn)
+    screen = await open_2048(player)
+    conn.close()
+    return _moves(screen)
+
+
 async def test_each_player_has_their_own_saves() -> None:
     async with running_arcade() as (arcade, port):
-        conn = await connect(port, "dora")
-        dora = await open_player(conn)
-        await open_2048(dora)
-        for key in ("left", "up", "right", "down", "left"):
-            dora.press(key)
-        await dora.wait_for(lambda text: _moves(text) >= 2)
-        played = await _settled_moves(dora)
-        dora.press("ctrl+q")
-        await dora.wait_for("Quit termarcade?")
-        dora.press("y")
-        await asyncio.wait_for(dora.closed.wait(), TIMEOUT)
-        conn.close()
-
+        played = await _play_2048_and_quit(port, "dora")
         # Another player starts afresh ...
-        conn = await connect(port, "eve")
-        eve = await open_player(conn)
-        screen = await open_2048(eve)
-        assert _moves(screen) == 0
-        conn.close()
-
+        assert await _moves_on_return(port, "eve") == 0
         # ... and Dora gets her game back.
-        conn = await connect(port, "dora")
-        dora = await open_player(conn)
-        screen = await open_2048(dora)
-        assert _moves(screen) == played
-        conn.close()
+        assert await _moves_on_return(port, "dora") == played
 
 
 @pytest.fixture(params=BACKENDS)
@@ -146,25 +151,9 @@ def shared_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 async def test_two_hosts_share_players_saves(shared_store: str) -> None:
     async with running_arcade(store=shared_store) as (_, port_a), \
             running_arcade(store=shared_store) as (_, port_b):
-        conn = await connect(port_a, "dora")
-        dora = await open_player(conn)
-        await open_2048(dora)
-        for key in ("left", "up", "right", "down", "left"):
-            dora.press(key)
-        await dora.wait_for(lambda text: _moves(text) >= 2)
-        played = await _settled_moves(dora)
-        dora.press("ctrl+q")
-        await dora.wait_for("Quit termarcade?")
-        dora.press("y")
-        await asyncio.wait_for(dora.closed.wait(), TIMEOUT)
-        conn.close()
-
+        played = await _play_2048_and_quit(port_a, "dora")
         # Dora comes back through the other host and finds her game.
-        conn = await connect(port_b, "dora")
-        dora = await open_player(conn)
-        screen = await open_2048(dora)
-        assert _moves(screen) == played
-        conn.close()
+        assert await _moves_on_return(port_b, "dora") == played
     assert Store(shared_store, user="dora").saves("2048")
     assert not Store(shared_store, user="eve").saves("2048")
 

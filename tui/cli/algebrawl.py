@@ -40,6 +40,7 @@ from typing import Any, Iterator, Optional, Sequence
 import click
 
 from tui.cli.output import (
+    choose_levels,
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
@@ -265,21 +266,7 @@ def _load_pack(level_file: str) -> Any:
 
 def _pick(pack: Any, spec: Optional[str]) -> list[tuple[int, Any]]:
     """``--level``: every level (None), a 1-based number, or a title."""
-    levels = list(pack.levels)
-    if spec is None:
-        return list(enumerate(levels, start=1))
-    text = spec.strip()
-    if text.isascii() and text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(levels):
-            fail(f"there is no level {number}: the pack has {len(levels)} level"
-                 f"{'s' if len(levels) != 1 else ''} (numbered from 1)")
-        return [(number, levels[number - 1])]
-    for same in (lambda t: t == text, lambda t: t.casefold() == text.casefold()):
-        for number, level in enumerate(levels, start=1):
-            if same(level.title):
-                return [(number, level)]
-    fail(f"no level titled {spec!r}")
+    return choose_levels(list(enumerate(pack.levels, start=1)), spec)
 
 
 def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:

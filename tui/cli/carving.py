@@ -32,6 +32,7 @@ import click
 
 from core.text import plural
 from tui.cli.output import (
+    choose_levels,
     EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
@@ -99,19 +100,7 @@ def _pick(levels: list[tuple[int, "Level"]], spec: Optional[str],
     """``--level N|TITLE`` (1-based number, or a title: exact, then case-insensitive)."""
     if spec is None:
         return levels if default_all else levels[:1]
-    text = spec.strip()
-    if text.isascii() and text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(levels):
-            fail(f"there is no level {number}: the file has {len(levels)} "
-                 f"level{'s' if len(levels) != 1 else ''} (numbered from 1)")
-        return [levels[number - 1]]
-    for same in (lambda t: t == text, lambda t: t.casefold() == text.casefold()):
-        for number, level in levels:
-            if same(level.title):
-                return [(number, level)]
-    titles = ", ".join(repr(level.title) for _, level in levels[:8])
-    fail(f"no level titled {spec!r} (levels: {titles}{', …' if len(levels) > 8 else ''})")
+    return choose_levels(levels, spec, "the file")
 
 
 def _one_level(source: str, spec: Optional[str]) -> tuple[int, "Level"]:

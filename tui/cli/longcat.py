@@ -51,6 +51,7 @@ import click
 
 from core.text import escape_controls, plural, shorten
 from tui.cli.output import (
+    choose_levels,
     EXIT_NEGATIVE,
     IntBetween,
     Seconds,
@@ -106,21 +107,7 @@ def pick_levels(pack: "LevelPack", spec: Optional[str]) -> list[tuple[int, "Leve
     Raises:
         click.exceptions.Exit: Status 2 when nothing matches.
     """
-    levels = list(pack.levels)
-    if spec is None:
-        return list(enumerate(levels, start=1))
-    text = spec.strip()
-    if text.isascii() and text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(levels):
-            fail(f"there is no level {number}: the pack has "
-                 f"{plural(len(levels), 'level')} (numbered from 1)")
-        return [(number, levels[number - 1])]
-    for same in (lambda t: t == text, lambda t: t.casefold() == text.casefold()):
-        for number, level in enumerate(levels, start=1):
-            if same(level.title):
-                return [(number, level)]
-    fail(f"no level titled {spec!r} (give a number from 1 to {len(levels)}, or a title)")
+    return choose_levels(list(enumerate(pack.levels, start=1)), spec)
 
 
 def _deadline(seconds: float) -> Callable[[], bool]:

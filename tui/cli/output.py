@@ -27,16 +27,17 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import PurePath
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, NoReturn
+from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, NoReturn, Sequence
 
 import click
 
-from core.text import escape_controls
+from core.text import escape_controls, plural
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from rich.console import Console
 
 __all__ = [
+    "choose_levels",
     "EXIT_BAD_INPUT",
     "EXIT_CLOSED_PIPE",
     "EXIT_INTERNAL",
@@ -192,6 +193,39 @@ def error_line(message: str) -> str:
         One line (line breaks in the message are escaped too).
     """
     return "error: " + escape_controls(message)
+
+
+def choose_levels(levels: Sequence[tuple[int, Any]], spec: str | None,
+                where: str = "the pack") -> list[tuple[int, Any]]:
+    """Choose levels by ``--level``: every game's CLI reads it the same way.
+
+    Args:
+        levels: ``(1-based number, level)`` pairs; each level has a ``title``.
+        spec: ``None`` for all of them; a 1-based number; or a title (an exact match first,
+            then a case-insensitive one).
+        where: How messages name the file (``"the pack"``, ``"the file"``).
+
+    Returns:
+        The chosen pairs.
+
+    Raises:
+        click.exceptions.Exit: Status 2, with one ``error:`` line, when nothing matches.
+    """
+    if spec is None:
+        return list(levels)
+    text = spec.strip()
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(levels):
+            fail(f"there is no level {number}: {where} has {plural(len(levels), 'level')} "
+                 "(numbered from 1)")
+        return [levels[number - 1]]
+    for same in (lambda title: title == text, lambda title: title.casefold() == text.casefold()):
+        for number, level in levels:
+            if same(level.title):
+                return [(number, level)]
+    titles = ", ".join(repr(level.title) for _, level in levels[:8])
+    fail(f"no level titled {spec!r} (levels: {titles}{', …' if len(levels) > 8 else ''})")
 
 
 def fail(message: str, code: int = EXIT_BAD_INPUT) -> NoReturn:

@@ -41,6 +41,7 @@ import click
 from core.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.output import (
+    choose_levels,
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
@@ -160,21 +161,7 @@ def pick_levels(pack: Any, spec: Optional[str]) -> list[tuple[int, "Level"]]:
     if any(not isinstance(lvl, Level) for lvl in levels):
         game = getattr(pack, "game", "") or "another game"
         fail(f"this is a level file for {game}, not for termcraft")
-    if spec is None:
-        return list(enumerate(levels, start=1))
-    text = spec.strip()
-    if text.isascii() and text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(levels):
-            fail(f"there is no level {number}: the pack has {plural(len(levels), 'level')} "
-                 "(numbered from 1)")
-        return [(number, levels[number - 1])]
-    for matcher in (lambda title: title == text, lambda title: title.casefold() == text.casefold()):
-        for number, level in enumerate(levels, start=1):
-            if matcher(level.title):
-                return [(number, level)]
-    titles = ", ".join(repr(level.title) for level in levels[:10])
-    fail(f"no level titled {spec!r} (levels: {titles}{', …' if len(levels) > 10 else ''})")
+    return choose_levels(list(enumerate(levels, start=1)), spec)
 
 
 def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
