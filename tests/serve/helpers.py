@@ -18,7 +18,7 @@ import pytest
 asyncssh = pytest.importorskip("asyncssh")
 pyte = pytest.importorskip("pyte")
 
-from core import registry  # noqa: E402
+from tests.tui.helpers import home_row  # noqa: E402
 from tui.serve.arcade import Arcade  # noqa: E402
 from tui.serve.limits import ServeLimits  # noqa: E402
 from tui.serve.running import run_ssh_arcade  # noqa: E402
@@ -152,9 +152,8 @@ async def open_2048(player: Player) -> str:
     for _ in range(3):
         await player.wait_for("Pick a game")
         await asyncio.sleep(0.2)
-        # The home list is in registry order (the sessions read the same installed registry).
-        downs = [info.id for info in registry.games()].index("2048")
-        player.press(*["down"] * downs, "enter")
+        # The sessions read the same installed registry, so the same home rows.
+        player.press(*["down"] * home_row("2048"), "enter")
         await player.wait_for(lambda text: "Moves" in text or "TermCraft:" in text)
         if "Moves" in player.text():
             return player.text()

@@ -131,11 +131,9 @@ def test_home_screen_renders_and_a_key_moves_2048(web_arcade, browser) -> None:
     assert "TermCraft" in home and "2048" in home
 
     keyboard = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
-    from core import registry
+    from tests.tui.helpers import home_row
 
-    # The home list is in registry order: 2048 is that many rows down.
-    downs = [info.id for info in registry.games()].index("2048")
-    keyboard.send_keys(*[Keys.ARROW_DOWN] * downs, Keys.ENTER)
+    keyboard.send_keys(*[Keys.ARROW_DOWN] * home_row("2048"), Keys.ENTER)
     first = _wait_for_screen(browser, "Moves")
     start = _board(first)
     assert len(start) == 4, first

@@ -4,9 +4,15 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from core import registry
 from core.session import Session
 from tui.launch import launcher_for
 from tui.sources import LevelRef
+
+
+def home_row(game_id: str) -> int:
+    """The game's row on the home screen (registry order), counted from 0."""
+    return [info.id for info in registry.games()].index(game_id)
 
 
 async def open_level(pilot: Any, game_id: str, level: Any, ref: Optional[LevelRef] = None,

@@ -9,8 +9,8 @@ import pytest
 from rich.console import Console
 from textual.widgets import Static
 
-from core import registry
 from grammar.levels import bundled_packs
+from tests.tui.helpers import home_row
 from tui.app import ArcadeApp
 from tui.screens.home import HomeScreen
 from tui.screens.leaderboard import (
@@ -60,11 +60,6 @@ def shown(screen: LeaderboardScreen, selector: str) -> str:
     return f"{static.border_title}\n{console.export_text()}"
 
 
-def position(game_id: str) -> int:
-    """Where a game is on the home screen (registry order)."""
-    return [info.id for info in registry.games()].index(game_id)
-
-
 async def open_boards(pilot: Any, keys: tuple[str, ...] = ()) -> LeaderboardScreen:
     await pilot.press(*keys, "L")
     await pilot.pause()
@@ -89,7 +84,7 @@ async def test_L_on_home_opens_the_highlighted_games_boards_and_escape_returns()
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, HomeScreen)
-        screen = await open_boards(pilot, ("j",) * position("2048"))  # 2048 highlighted.
+        screen = await open_boards(pilot, ("j",) * home_row("2048"))  # 2048 highlighted.
         assert screen.game is not None and screen.game.id == "2048"
 
 
@@ -137,7 +132,7 @@ async def test_other_games_and_2048_score_boards() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_boards(pilot)
-        await pilot.press(*["right"] * position("2048"))
+        await pilot.press(*["right"] * home_row("2048"))
         await pilot.pause()
         assert screen.game is not None and screen.game.id == "2048"
         text = shown(screen, "#lb-first")
@@ -145,7 +140,7 @@ async def test_other_games_and_2048_score_boards() -> None:
         assert text.index("20,480") < text.index("7,000") < text.index("3,120")
         assert "▶ local player" in text
         assert not screen.query_one("#lb-second").display
-        await pilot.press(*["left"] * position("2048"))
+        await pilot.press(*["left"] * home_row("2048"))
         await pilot.pause()
         assert screen.game is not None and screen.game.id == "termcraft"
 
@@ -153,7 +148,7 @@ async def test_other_games_and_2048_score_boards() -> None:
 async def test_a_game_without_boards_says_so() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_boards(pilot, ("j",) * position("2048"))
+        screen = await open_boards(pilot, ("j",) * home_row("2048"))
         assert screen.choices == [] and "No boards yet" in shown(screen, "#lb-first")
 
 

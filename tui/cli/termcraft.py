@@ -100,18 +100,9 @@ def _no_target(current: "Term") -> "Term":
     It must be a valid identifier (levels check their names), hence a fresh suffix rather than
     a name the syntax cannot write.
     """
-    from core.terms import const
+    from core.terms import const, unique_subterms
 
-    names: set[str] = set()
-    seen: set[int] = set()
-    stack = [current]  # iterative: deep terms are fine
-    while stack:
-        node = stack.pop()
-        if node.id in seen:
-            continue
-        seen.add(node.id)
-        names.add(node.name)
-        stack.extend(node.args)
+    names = {node.name for node in unique_subterms(current)}
     name, n = NO_TARGET_NAME, 0
     while name in names:
         n += 1
