@@ -30,7 +30,8 @@ for the cases in ``--cli-cases``, the command line end to end (``termcraft actio
 **limits** -- the 20,000-wide level under ``solve --time-limit 1`` (command line, wall time
 and peak RSS), and a ~10 MB level (:func:`make_state` with 80 axioms): lint without the
 solver, count, and ``solve --time-limit 1``, each in a fresh process, parsing excluded
-(``--parse`` also times loading its level file).
+(``--parse`` adds the text end to end: the term reader against Lark's parser on a 1 MB
+state in the same run, and the command line's ``parse``, ``actions --count`` and ``lint``).
 
 Peak memory is the process's own peak RSS (Linux VmHWM; the generated or parsed state
 included, as it is in the command line's process).  Times in the scale and limits sections are wall seconds (what
@@ -325,6 +326,9 @@ axioms the depth 1-2 ones collapse the data into a handful of huge classes too."
 TEN_MB = (2_600_000, 80, False)
 """The ~10 MB level of the limits section (about 9.9 MB of canonical text)."""
 
+ONE_MB = (260_000, 80, False)
+"""A tenth of it, small enough for the Lark baseline of the reader."""
+
 
 def make_state(n_data: int, n_axioms: int, const_axioms: bool = False, seed: int = 0,
                n_rules: int = 30):
@@ -407,7 +411,7 @@ def worker(kind: str, case: str) -> dict:
     """One measurement in this (fresh) process; returns what the parent prints."""
     from core.termcraft import Level, count_rewrite_actions, lint, solve
 
-    spec = TEN_MB if case == "10MB" else SCALE_CASES[case]
+    spec = {"10MB": TEN_MB, "1MB": ONE_MB}.get(case) or SCALE_CASES[case]
     term = make_state(*spec)
     state = State(term, const("goal"), 2, 0)
     out: dict = {"size": term.size, "state_mb": _peak_mb()}
@@ -450,10 +454,12 @@ def _run_worker(kind: str, case: str, timeout: float, env: dict | None = None) -
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _cli_run(args: list[str], stdin_path: Path, read_bytes: int | None = None) -> dict:
-    """Run ``termarcade termcraft ARGS < stdin_path``; wall time (to ``read_bytes`` of output
-    when given) and the child's peak RSS (from wait4)."""
-    cmd = [sys.executable, "-c", _CLI, "termcraft", *args]
+def _cli_run(args: list[str], stdin_path: Path, read_bytes: int | None = None,
+             top: bool = False) -> dict:
+    """Run ``termarcade termcraft ARGS < stdin_path`` (``termarcade ARGS`` with ``top``);
+    wall time (to ``read_bytes`` of output when given) and the child's peak RSS (from
+    wait4)."""
+    cmd = [sys.executable, "-c", _CLI, *([] if top else ["termcraft"]), *args]
     root = Path(__file__).resolve().parent.parent
     with open(stdin_path, "rb") as stdin, tempfile.TemporaryFile() as err:
         started = time.monotonic()
@@ -512,9 +518,19 @@ def _cli_case(case: str) -> None:
               f"{_fmt(first)}", flush=True)
 
 
-def _parse_time(path: Path) -> float:
-    """Seconds the term grammar takes to parse the text (in a fresh process)."""
-    code = ("import sys, time; from grammar.terms import parse_term; t = open(sys.argv[1]).read();"
+_LARK = ("from grammar.terms import _parser\nfrom grammar.lalr import Feeder\n"
+         "def parse_term(text):\n"
+         "    feeder = Feeder(_parser(), text)\n"
+         "    for _ in feeder.tokens():\n        pass\n"
+         "    return feeder.finish()\n")
+"""The grammar alone (what parse_term falls back to): Lark's LALR parser, same tree builder."""
+
+
+def _parse_time(path: Path, lark: bool = False) -> float:
+    """Seconds the term grammar takes to parse the text (in a fresh process); ``lark``:
+    Lark's parser itself instead of the fast reader."""
+    code = ((_LARK if lark else "from grammar.terms import parse_term\n") +
+            "import sys, time; t = open(sys.argv[1]).read();"
             " s = time.monotonic(); parse_term(t); print(time.monotonic() - s)")
     done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
                           text=True, cwd=Path(__file__).resolve().parent.parent)
@@ -551,11 +567,34 @@ def limits_section(args) -> None:
 
 
 def _ten_mb_parse() -> None:
+    """The 10 MB state end to end: the reader (against Lark on a 1 MB state, same run), and
+    the command line's parse, count and lint, each a fresh process reading the text."""
     with tempfile.TemporaryDirectory() as tmp:
         text = Path(tmp) / "state.txt"
         _run_worker("text", "10MB", 900, {"BENCH_TEXT": str(text)})
-        print(f"  parse  {_parse_time(text):.1f} s for {text.stat().st_size / 1e6:.1f} MB of text "
-              "(grammar.terms.parse_term; a later round)", flush=True)
+        small = Path(tmp) / "small.txt"
+        _run_worker("text", "1MB", 900, {"BENCH_TEXT": str(small)})
+        mb, small_mb = text.stat().st_size / 1e6, small.stat().st_size / 1e6
+        fast = _parse_time(text)
+        fast_small, lark_small = _parse_time(small), _parse_time(small, lark=True)
+        print(f"  parse  {fast:.1f} s for {mb:.1f} MB of text (grammar.terms.parse_term: "
+              f"{mb / fast:.1f} MB/s); on {small_mb:.1f} MB, {fast_small:.2f} s against Lark's "
+              f"LALR parser with the same tree builder {lark_small:.1f} s "
+              f"({lark_small / fast_small:.0f}x)", flush=True)
+        level = Path(tmp) / "ten.levels"
+        level.write_text('game termcraft\nlevel "Ten" {\n  fuel 1\n  budget 0\n  current '
+                         + text.read_text(encoding="utf-8").strip() + "\n  target done\n}\n",
+                         encoding="utf-8")
+        print(f"  command line, {mb:.1f} MB end to end (interpreter start, reading, parsing, "
+              "the work, exit):")
+        for label, args, source in (
+                ("parse (prints it back)", ["parse"], text),
+                ("actions --term - --count", ["actions", "--term", "-", "--count"], text),
+                ("lint - --no-solver", ["lint", "-", "--no-solver"], level)):
+            top = args[0] == "parse"
+            got = _cli_run(args, source, top=top)
+            said = f"{got['bytes'] / 1e6:.1f} MB printed" if top else got["out"].strip()[-60:]
+            print(f"    {label:<26} {_fmt(got)} -> {said}", flush=True)
 
 
 def main(argv=None) -> None:
@@ -572,7 +611,8 @@ def main(argv=None) -> None:
     ap.add_argument("--baseline-cap", type=float, default=120.0,
                     help="time cap of the materialising baseline (s)")
     ap.add_argument("--cli-cases", default="30k/80,31k/160 big class,950k/2500")
-    ap.add_argument("--parse", action="store_true", help="limits: also parse the 10 MB text")
+    ap.add_argument("--parse", action="store_true", help="limits: also the 10 MB text end to end (reader vs Lark, "
+                         "command line parse/count/lint)")
     ap.add_argument("--worker", nargs=2, metavar=("KIND", "CASE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:

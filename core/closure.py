@@ -30,6 +30,7 @@ a union splices two lists in O(1).
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from itertools import chain, islice
 from operator import attrgetter
 
 from core.search import NO_WATCH, Watch
@@ -38,6 +39,7 @@ from core.terms import COMPOUND, Term, lookup
 __all__ = ["CongruenceClosure", "ground_subterms"]
 
 _by_id = attrgetter("id")
+_args_of = attrgetter("args")
 
 POLL = 4096
 """Long loops here poll their :class:`~core.search.Watch` once every this many steps."""
@@ -99,7 +101,7 @@ class CongruenceClosure:
         self.terms: list[Term] = []
         """Every term of the universe, by dense index."""
         self._index: dict[int, int] = {}   # term id -> dense index
-        self._kids: list[tuple[int, ...]] | None = None  # dense children, built on demand
+        self._kids: list[tuple[int, ...]] = []  # dense children indices, by dense index
         self._parent: list[int] = []       # union-find forest
         self._use: list[list[int] | None] = []  # root -> parents having a child in the class
         self._next: list[int] = []         # circular member lists
@@ -137,21 +139,27 @@ class CongruenceClosure:
         # Bulk-extend the per-term arrays (C-level loops): every new term is its own root,
         # alone in its circular member list, with an empty use list.
         terms.extend(new)
-        index.update(zip([t.id for t in new], range(n0, n1)))
+        index.update(zip(map(_by_id, new), range(n0, n1)))
         self._parent.extend(range(n0, n1))
         self._next.extend(range(n0, n1))
         self._count.extend([1] * (n1 - n0))
         use.extend([[] for _ in range(n0, n1)])
-        get = index.__getitem__
-        if self._kids is not None:  # kept up to date once someone asked for it
-            self._kids.extend([tuple([get(a.id) for a in t.args]) for t in new])
+        # Dense children, read once here (every later pass over the edges - use lists,
+        # rebuild, position counts - then reads small tuples instead of term ids and the
+        # index dict): all children's indices in one C-level pass, cut per term by arity.
         # Children are ground and built before their parent, so they already have an index.
+        arities = list(map(len, map(_args_of, new)))
+        flat = iter(list(map(index.__getitem__, map(_by_id, chain.from_iterable(
+            map(_args_of, new))))))
+        kids = [tuple(islice(flat, n)) if n else () for n in arities]
+        self._kids.extend(kids)
+        watch.poll("closure", 0, n1 - n0)
         # A use list belongs to a class root: before any union every term is one.
-        owner = get if self._unions == 0 else (lambda tid: self._find(get(tid)))
+        find, fresh = self._find, self._unions == 0
         i = n0
-        for t in new:
-            for a in t.args:  # a repeated child is listed twice: harmless
-                use[owner(a.id)].append(i)
+        for ks in kids:
+            for k in ks:  # a repeated child is listed twice: harmless
+                use[k if fresh else find(k)].append(i)
             i += 1
             if not i % POLL:
                 watch.poll("closure", i - n0, n1 - n0)
@@ -163,9 +171,9 @@ class CongruenceClosure:
             self._fresh = n1
             return
         find, table = self._find, self._table
-        for t, i in zip(new, range(n0, n1)):
-            if t.args:
-                sig = (t.name,) + tuple([find(get(a.id)) for a in t.args])
+        for t, i, ks in zip(new, range(n0, n1), kids):
+            if ks:
+                sig = (t.name,) + tuple([find(k) for k in ks])
                 other = self._lookup(sig)
                 if other is None:
                     table[sig] = i
@@ -237,15 +245,14 @@ class CongruenceClosure:
         Args:
             watch: Polled every few thousand re-signatured terms.
         """
-        pending, table, terms = self._pending, self._table, self.terms
+        pending, table, terms, kids = self._pending, self._table, self.terms, self._kids
         parent, find, lookup_sig, union = self._parent, self._find, self._lookup, self._union
-        get = self._index.__getitem__
         steps = 0
         while pending:
             p = pending.pop()
             # Each child's root: most children point straight at their root (no call).
-            sig = (terms[p].name,) + tuple([r if parent[r := parent[k := get(a.id)]] == r
-                                            else find(k) for a in terms[p].args])
+            sig = (terms[p].name,) + tuple([r if parent[r := parent[k]] == r else find(k)
+                                            for k in kids[p]])
             q = table.get(sig)
             if q is None:
                 q = lookup_sig(sig)
@@ -261,11 +268,7 @@ class CongruenceClosure:
     # -- queries --------------------------------------------------------------------------
     @property
     def kids(self) -> list[tuple[int, ...]]:
-        """Dense child indices of every term, by dense index (built on first use, then kept
-        up to date; read-only: do not modify)."""
-        if self._kids is None:
-            get = self._index.__getitem__
-            self._kids = [tuple([get(a.id) for a in t.args]) for t in self.terms]
+        """Dense child indices of every term, by dense index (read-only: do not modify)."""
         return self._kids
 
     def parents(self, term: Term) -> list[int]:

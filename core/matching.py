@@ -291,9 +291,8 @@ def class_positions(term: Term, closure: CongruenceClosure, roots: Sequence[int]
     Returns:
         Class root -> number of positions (classes with none are absent).
     """
-    terms, index = closure.terms, closure.index_map
-    get = index.__getitem__
-    occ = [0] * len(terms)
+    index, kids = closure.index_map, closure.kids
+    occ = [0] * len(kids)
     if term.ground:
         occ[index[term.id]] = 1
     else:
@@ -303,8 +302,8 @@ def class_positions(term: Term, closure: CongruenceClosure, roots: Sequence[int]
     for i in range(len(occ) - 1, -1, -1):
         c = occ[i]
         if c:
-            for a in terms[i].args:
-                occ[get(a.id)] += c
+            for k in kids[i]:
+                occ[k] += c
         if not i % POLL:
             watch.poll("positions", len(occ) - i, len(occ))
     counts: dict[int, int] = {}

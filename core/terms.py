@@ -14,9 +14,12 @@ once walk the term as a DAG (shared subterms visited once).
 from __future__ import annotations
 
 import itertools
+import sys
 import threading
 import weakref
+from _weakref import _remove_dead_weakref
 from collections.abc import Iterator, Mapping
+from operator import attrgetter
 from typing import Optional
 
 __all__ = [
@@ -28,6 +31,7 @@ __all__ = [
     "const",
     "var",
     "compound",
+    "node",
     "is_identifier",
     "to_str",
     "to_json",
@@ -139,37 +143,103 @@ class Term:
         return f"Term({text})"
 
 
-# The intern table maps a structural key to the live node.  Keys hold the
-# children themselves (hashed by identity), so a key can never be confused with
-# a key of a dead node; values are weak so unused terms are freed.
-_table: "weakref.WeakValueDictionary[tuple, Term]" = weakref.WeakValueDictionary()
-_lock = threading.Lock()  # solver workers build terms off the UI thread
+# The intern table maps a structural key to a weak reference to the live node.  Keys hold
+# the children themselves (hashed by identity), so a key can never be confused with a key of
+# a dead node; values are weak so unused terms are freed.  It is WeakValueDictionary without
+# its Python-level get/set (a third of the cost of reading a 10 MB term): a dying node's
+# callback removes its entry only if it still holds that dead reference (atomically, in C).
+_nodes: dict[tuple, "_Ref"] = {}
+_lock = threading.Lock()  # solver workers build terms off the UI thread: see node()
 _ids = itertools.count(1)
 _new = object.__new__
 _set = object.__setattr__
+_intern = sys.intern
 
 
-def _make(kind: int, name: str, args: tuple[Term, ...]) -> Term:
+class _Ref(weakref.ref):
+    """A weak reference that knows its table key (``weakref.KeyedRef`` without its
+    Python-level constructor: the key is set after the C-level one)."""
+
+    __slots__ = ("key",)
+
+
+_size_of = attrgetter("size")
+_height_of = attrgetter("height")
+_ground_of = attrgetter("ground")
+# The slots' own setters: Term.__setattr__ refuses, and these cost half of object.__setattr__.
+_set_kind, _set_name, _set_args, _set_id, _set_size, _set_ground, _set_height = (
+    getattr(Term, slot).__set__ for slot in ("kind", "name", "args", "id", "size", "ground",
+                                             "height"))
+
+
+def _forget(ref: _Ref, _remove=_remove_dead_weakref, _nodes=_nodes) -> None:
+    _remove(_nodes, ref.key)
+
+
+def node(kind: int, name: str, args: tuple[Term, ...]) -> Term:
+    """Return the unique live node with this structure, creating it if needed.
+
+    The common core of :func:`const`, :func:`var` and :func:`compound`, for bulk builders
+    (the term reader) that already hold the children as a tuple and want one call per node.
+    Safe from several threads without a lock on the common paths: a dict read, or a new
+    node published with ``dict.setdefault`` (atomic under the GIL, the keys hashing in C), so
+    of two threads building the same term one wins and the other returns the winner's node.
+
+    Args:
+        kind: CONST, VAR or COMPOUND.
+        name: The name or constructor.
+        args: The children, as a tuple (empty for constants and variables).
+
+    Returns:
+        The unique node.
+    """
     key = (kind, name, args)
-    with _lock:
-        node = _table.get(key)
-        if node is not None:
-            return node
-        node = _new(Term)
-        _set(node, "kind", kind)
-        _set(node, "name", name)
-        _set(node, "args", args)
-        _set(node, "id", next(_ids))
-        if args:
-            _set(node, "size", 1 + sum(a.size for a in args))
-            _set(node, "ground", all(a.ground for a in args))
-            _set(node, "height", 1 + max(a.height for a in args))
-        else:
-            _set(node, "size", 1)
-            _set(node, "ground", kind != VAR)
-            _set(node, "height", 1)
-        _table[key] = node
-        return node
+    ref = _nodes.get(key)
+    if ref is not None:
+        found = ref()
+        if found is not None:
+            return found
+    made = _new(Term)
+    name = _intern(name)  # one string per name: less memory, and name tests hit identity
+    key = (kind, name, args)
+    _set_kind(made, kind)
+    _set_name(made, name)
+    _set_args(made, args)
+    _set_id(made, next(_ids))  # itertools.count: atomic
+    n = len(args)
+    if n == 2:
+        a, b = args
+        _set_size(made, 1 + a.size + b.size)
+        _set_ground(made, a.ground and b.ground)
+        _set_height(made, 1 + (a.height if a.height > b.height else b.height))
+    elif n == 1:
+        a = args[0]
+        _set_size(made, 1 + a.size)
+        _set_ground(made, a.ground)
+        _set_height(made, 1 + a.height)
+    elif n:
+        _set_size(made, 1 + sum(map(_size_of, args)))
+        _set_ground(made, all(map(_ground_of, args)))
+        _set_height(made, 1 + max(map(_height_of, args)))
+    else:
+        _set_size(made, 1)
+        _set_ground(made, kind != VAR)
+        _set_height(made, 1)
+    new = _Ref(made, _forget)
+    new.key = key
+    ref = _nodes.setdefault(key, new)
+    if ref is new:
+        return made
+    found = ref()
+    if found is not None:
+        return found  # another thread published this term first
+    with _lock:  # a dead entry whose removal is still on its way: replace it, once
+        ref = _nodes.get(key)
+        found = None if ref is None else ref()
+        if found is None:
+            _nodes[key] = new
+            found = made
+        return found
 
 
 def lookup(kind: int, name: str, args: tuple[Term, ...]) -> Optional[Term]:
@@ -183,8 +253,8 @@ def lookup(kind: int, name: str, args: tuple[Term, ...]) -> Optional[Term]:
     Returns:
         The unique node, or None when no such term exists right now.
     """
-    with _lock:
-        return _table.get((kind, name, args))
+    ref = _nodes.get((kind, name, args))  # one dict read: atomic, no lock needed
+    return None if ref is None else ref()
 
 
 def const(name: str) -> Term:
@@ -196,7 +266,7 @@ def const(name: str) -> Term:
     Returns:
         The unique constant node.
     """
-    return _make(CONST, name, ())
+    return node(CONST, name, ())
 
 
 def var(name: str) -> Term:
@@ -208,7 +278,7 @@ def var(name: str) -> Term:
     Returns:
         The unique variable node.
     """
-    return _make(VAR, name, ())
+    return node(VAR, name, ())
 
 
 def compound(name: str, args: "tuple[Term, ...] | list[Term]" = ()) -> Term:
@@ -221,7 +291,7 @@ def compound(name: str, args: "tuple[Term, ...] | list[Term]" = ()) -> Term:
     Returns:
         The unique compound node.
     """
-    return _make(COMPOUND, name, tuple(args))
+    return node(COMPOUND, name, tuple(args))
 
 
 def to_str(term: Term) -> str:
@@ -389,7 +459,7 @@ def replace_at(term: Term, path: Path, new: Term) -> Term:
     for depth in range(len(path) - 1, -1, -1):
         parent = spine[depth]
         i = path[depth]
-        result = _make(COMPOUND, parent.name, parent.args[:i] + (result,) + parent.args[i + 1 :])
+        result = node(COMPOUND, parent.name, parent.args[:i] + (result,) + parent.args[i + 1 :])
     return result
 
 
@@ -438,7 +508,7 @@ def substitute(term: Term, sigma: Mapping[str, Term]) -> Term:
         elif t.kind == VAR:
             done[t.id] = sigma.get(t.name, t)
         elif expanded:
-            done[t.id] = _make(COMPOUND, t.name, tuple(done[a.id] for a in t.args))
+            done[t.id] = node(COMPOUND, t.name, tuple(done[a.id] for a in t.args))
         else:
             stack.append((t, True))
             stack.extend((a, False) for a in t.args if a.id not in done)

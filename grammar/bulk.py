@@ -2,29 +2,28 @@
 
 A large level file or term creates millions of nodes and records, none of them in reference
 cycles; every automatic collection on the way would walk all of them again (about a third
-of the time of a 10 MB file). Reference counting still frees everything as usual.
+of the time of a 10 MB file). Reference counting still frees everything as usual. This is
+:class:`core.search.quiet_gc` (one policy for the parsers and the engines), sized by the
+text: a short text is not worth a pause.
 """
 
 from __future__ import annotations
 
-import gc
-from contextlib import contextmanager
-from typing import Iterator
+from core.search import quiet_gc
 
 __all__ = ["collector_paused"]
 
+CHARS_PER_NODE = 4
+"""About how many characters of text make one value (``f(a,b)``: 3 nodes in 6)."""
 
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Disable automatic garbage collection for the ``with`` block, then restore it.
 
-    Only re-enables the collector if it was enabled on entry, so nesting (and a program
-    that runs with the collector off) is respected.
+def collector_paused(text: str) -> quiet_gc:
+    """Pause automatic garbage collection while ``text`` is parsed, if it is long.
+
+    Args:
+        text: The text about to be parsed.
+
+    Returns:
+        The context manager (use it in a ``with``).
     """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
+    return quiet_gc(len(text) // CHARS_PER_NODE)

@@ -302,7 +302,7 @@ def _parse(start: str, text: str, filename: Optional[str], what: str) -> Any:
     parser = _parser(start)
     feeder = Feeder(parser, text)
     try:
-        with collector_paused():
+        with collector_paused(text):
             for _ in feeder.tokens():
                 pass
             return feeder.finish()

@@ -1,4 +1,4 @@
-"""A fast reader for well-formed terms: a regex tokenizer and an iterative builder.
+"""A fast reader for well-formed terms: ``re.split`` over runs of term characters.
 
 ``term.lark`` stays the definition of the syntax and the source of every error message;
 this reader only makes the common case fast (Lark's pure-Python LALR loop costs about 40 µs
@@ -6,6 +6,12 @@ per token-heavy line). It reads exactly what the grammar with :class:`~grammar.t
 reads, and raises :class:`Fallback` at the first thing it is not sure about, so the caller
 parses the text again with Lark, which then reports the error. Equality with the Lark path
 is checked by hypothesis tests (``tests/grammar/test_fast_path.py``).
+
+How: the text is cut into *runs*, maximal stretches of name characters and ``(),`` (a
+canonical term is one run; a pretty-printed one has a run per line). One ``re.split`` per
+run gives its names and punctuation in C, and a small state machine walks the punctuation,
+so the Python loop turns once per ``(``, ``,`` or ``)`` instead of once per regex match.
+A 10 MB term spends most of its time building (hash-consing) the nodes.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import Optional
 
-from core.terms import Term, compound, const, var
+from core.terms import COMPOUND, CONST, Term, const, node, var
 
 __all__ = ["Fallback", "read_term"]
 
@@ -22,12 +28,11 @@ class Fallback(Exception):
     """The fast reader cannot vouch for this input: parse it with the grammar instead."""
 
 
-# One significant token per match, with the blanks before it (the grammar's WS: space, tab,
-# form feed, CR, LF) and, in level files, ``;`` comments: group 1 a name, group 2 any other
-# character ("" at the end of the text).
-_BLANKS = r"[ \t\f\r\n]"
-_NEXT = re.compile(rf"{_BLANKS}*(?:([A-Za-z0-9_]+)|([^ \t\f\r\n]|\Z))")
-_NEXT_WITH_COMMENTS = re.compile(rf"(?:{_BLANKS}+|;[^\n]*)*(?:([A-Za-z0-9_]+)|([^ \t\f\r\n]|\Z))")
+# The grammar's WS (space, tab, form feed, CR, LF) and, in level files, `;` comments.
+_SKIP = re.compile(r"[ \t\f\r\n]*")
+_SKIP_WITH_COMMENTS = re.compile(r"(?:[ \t\f\r\n]+|;[^\n]*)*")
+_RUN = re.compile(r"[A-Za-z0-9_(),]*")
+_SPLIT = re.compile(r"([(),])")
 
 
 def read_term(text: str, pos: int, comments: bool = False,
@@ -39,9 +44,9 @@ def read_term(text: str, pos: int, comments: bool = False,
         pos: Where to start.
         comments: Whether ``;`` comments may stand between the term's tokens (level files).
         cache: A dict to remember the constants built, shared by the calls that read one
-            file: a name met again is then found without core.terms' locked, weak intern
-            table. (Compounds are not remembered: in large files most are distinct, and the
-            keys cost more than they save.)
+            file: a name met again is then found without core.terms' locked intern table.
+            (Compounds are not remembered: in large files most are distinct, and the keys
+            cost more than they save.)
 
     Returns:
         The term and the offset just after its last token (blanks after it not consumed).
@@ -50,49 +55,116 @@ def read_term(text: str, pos: int, comments: bool = False,
         Fallback: When the text at ``pos`` does not start with a well-formed term; the
             grammar then tells what is wrong.
     """
-    scan = (_NEXT_WITH_COMMENTS if comments else _NEXT).match
-    frames: list[tuple[str, list[Term]]] = []  # open compounds: name and arguments so far
-    nodes: dict = {} if cache is None else cache  # name -> const
-    ahead = scan(text, pos)  # the next significant token
-    while True:
-        # A term starts: a name, then "(" for a compound.
-        name = ahead.group(1)
-        if name is None:
-            raise Fallback
-        end = ahead.end()
-        ahead = scan(text, end)
-        if ahead.group(2) == "(":
-            ahead = scan(text, ahead.end())
-            if ahead.group(2) != ")":
-                frames.append((name, []))
-                continue
-            term = compound(name, ())  # name() is not the constant name
-            end = ahead.end()
-            ahead = scan(text, end)
-        else:
-            term = nodes.get(name)
-            if term is None:
-                term = nodes[name] = const(name)
-        # A term is complete: close the compounds that end here.
+    return _Reader(text, comments, {} if cache is None else cache).read(pos)
+
+
+class _Reader:
+    """The state machine, kept between runs (a term may span lines)."""
+
+    __slots__ = ("text", "skip", "nodes", "frames", "term", "pending", "opened")
+
+    def __init__(self, text: str, comments: bool, nodes: dict) -> None:
+        self.text = text
+        self.skip = (_SKIP_WITH_COMMENTS if comments else _SKIP).match
+        self.nodes = nodes  # name -> const
+        self.frames: list[tuple[str, list[Term]]] = []  # open compounds: name, arguments
+        self.term: Optional[Term] = None  # a compound just closed, awaiting "," or ")"
+        self.pending = ""  # a name that ended a run: "(" may follow after blanks
+        self.opened = False  # just after "(": ")" would close an empty argument list
+
+    def read(self, pos: int) -> tuple[Term, int]:
+        text = self.text
+        start = self.skip(text, pos).end()
         while True:
-            if not frames:
-                return term, end  # the token ahead is the caller's
-            punct = ahead.group(2)
+            end = _RUN.match(text, start).end()
+            if end == start:
+                raise Fallback  # not a term character (or the end): the grammar reports it
+            done = self._run(text[start:end])
+            if done is not None:
+                term, used = done
+                return term, (end if used is None else start + used)
+            start = self.skip(text, end).end()
+            if self.pending and not self.frames and not text.startswith("(", start):
+                return self._constant(self.pending), end  # a bare name: the whole term
+
+    def _constant(self, name: str) -> Term:
+        term = self.nodes.get(name)
+        if term is None:
+            term = self.nodes[name] = const(name)
+        return term
+
+    def _run(self, run: str) -> Optional[tuple[Term, Optional[int]]]:
+        """Feed one run; returns (term, characters of the run used, None for all) once the
+        term is complete, None when it goes on in the next run."""
+        parts = _SPLIT.split(run)  # name, punctuation, name, ..., name
+        frames, term, opened = self.frames, self.term, self.opened
+        push, pop = frames.append, frames.pop
+        nodes = self.nodes
+        name = parts[0]
+        if self.pending:
+            if name:
+                raise Fallback  # two names in a row ("a b")
+            name = self.pending
+            self.pending = ""
+        last = len(parts) - 1
+        for k in range(1, last, 2):
+            punct = parts[k]
+            if term is None:  # a term starts here
+                if punct == "(":
+                    if not name:
+                        raise Fallback
+                    push((name, []))
+                    opened = True
+                    name = parts[k + 1]
+                    continue
+                if not name:
+                    if not (opened and punct == ")"):
+                        raise Fallback
+                    term = node(COMPOUND, pop()[0], ())  # name() is not the constant name
+                    opened = False
+                    if not frames:
+                        return self._done(term, parts, k + 1)
+                    name = parts[k + 1]
+                    continue
+                opened = False
+                term = nodes.get(name)
+                if term is None:
+                    term = nodes[name] = const(name)
+                if not frames:
+                    return self._done(term, parts, k)  # the punctuation is the caller's
+            elif name or punct == "(":
+                raise Fallback  # after a closed compound: "," or ")" only
+            # A complete term, then "," or ")".
             if punct == ",":
                 frames[-1][1].append(term)
-                ahead = scan(text, ahead.end())
-                break
-            if punct != ")":
-                raise Fallback
-            head, args = frames.pop()
-            args.append(term)
-            term = _compound(head, args)
-            end = ahead.end()
-            ahead = scan(text, end)
+                term = None
+            else:
+                head, args = pop()
+                args.append(term)
+                term = _compound(head, args)
+                if not frames:
+                    return self._done(term, parts, k + 1)
+            name = parts[k + 1]
+        if name:
+            if term is not None:
+                raise Fallback  # a name right after ")"
+            self.pending = name
+        self.term, self.opened = term, opened
+        return None
+
+    @staticmethod
+    def _done(term: Term, parts: list[str], used: int) -> tuple[Term, Optional[int]]:
+        """The term ended after ``parts[:used]``; None when that is the whole run."""
+        if used == len(parts) - 1 and not parts[-1]:
+            return term, None
+        return term, sum(map(len, parts[:used]))
+
+
+_VAR = frozenset(a + b + c for a in "vV" for b in "aA" for c in "rR")  # var, any case
 
 
 def _compound(name: str, args: list[Term]) -> Term:
     # As TermBuilder.compound: var(X) (any case of var) with a bare identifier is a variable.
-    if len(args) == 1 and args[0].is_const and name.lower() == "var":
+    if len(args) == 1 and name in _VAR and args[0].kind == CONST:
         return var(args[0].name)
-    return compound(name, args)
+    return node(COMPOUND, name, tuple(args))

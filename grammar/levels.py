@@ -416,7 +416,7 @@ def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
                             f"{MAX_FILE_CHARS})")
     if text.startswith("\ufeff"):  # a byte-order mark from some editors
         text = text[1:]
-    with collector_paused():
+    with collector_paused(text):
         return _load(text, filename)
 
 

@@ -88,7 +88,7 @@ def parse_term(text: str, filename: Optional[str] = None) -> Term:
     """
     if not text.strip():
         return _raise_empty(text, filename)
-    with collector_paused():
+    with collector_paused(text):
         return _parse(text, filename)
 
 

@@ -13,12 +13,18 @@ Only the Python interpreter's own start-up (before the first line of this module
 ``site`` import) is beyond any program's reach.
 """
 
+import atexit
 import os
 import signal
 import sys
+import threading
 
 EXIT_INTERRUPTED = 130
 """Exit status after ctrl+c: 128 + SIGINT, as shells report it."""
+
+standalone = False
+"""True once :func:`main` runs: this process is one ``termarcade`` command, not a host
+embedding the command group (see :func:`tui.cli.output.bulk_command`)."""
 
 
 def _exit_interrupted(signum: int, frame: object) -> None:
@@ -47,12 +53,33 @@ def _flush_output() -> None:
             pass
 
 
+def _leave(code: int) -> None:
+    """End the process now with ``code``, without tearing the heap down.
+
+    A normal exit frees every object one by one and runs a last full collection: after a
+    command on a 10 MB term (millions of live nodes, a closure, caches) that measured several
+    seconds of a 17-second run, spent after the answer was out. Everything a normal exit
+    does that matters is done first: the ``atexit`` handlers (logging, the store, the
+    benchmarks' peak-memory report) and flushing the output. Only called with this thread
+    alone, so no worker is cut short.
+
+    Args:
+        code: The exit status.
+    """
+    _flush_output()
+    atexit._run_exitfuncs()  # what Py_Finalize would run first; then nothing left to do
+    _flush_output()
+    os._exit(code)
+
+
 def main() -> None:
     """Run the ``termarcade`` command line with ``sys.argv`` and exit with its status.
 
     Raises:
         SystemExit: Always, with the command's exit status.
     """
+    global standalone
+    standalone = True
     try:
         from tui.cli import main as command
 
@@ -67,6 +94,8 @@ def main() -> None:
             # CPython was not pinned down. Nothing is left to finalise but buffered output.
             _flush_output()
             os._exit(EXIT_INTERRUPTED)
+        if (exit_.code is None or isinstance(exit_.code, int)) and threading.active_count() == 1:
+            _leave(exit_.code or 0)
         raise
     except KeyboardInterrupt:
         # Only reachable in the instants around the group's own handling.

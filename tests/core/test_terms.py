@@ -91,6 +91,54 @@ def test_hash_consing_gives_identity():
     assert len({a, b, const("apple")}) == 2
 
 
+def test_dead_terms_leave_the_table_and_come_back_new():
+    import gc
+
+    import core.terms as terms
+
+    t = compound("only_here_once", [const("x"), const("y"), const("z")])
+    key, first_id = (COMPOUND, "only_here_once", t.args), t.id
+    assert terms.lookup(*key) is t
+    del t
+    gc.collect()
+    assert key not in terms._nodes  # the dying node's callback removed its entry
+    again = compound("only_here_once", [const("x"), const("y"), const("z")])
+    assert again.id != first_id and terms.lookup(*key) is again
+
+
+@settings(max_examples=60, deadline=None)
+@given(terms())
+def test_cached_attributes_match_a_recount(t):
+    """size, ground and height, set per arity when a node is made, against a plain recount."""
+    def recount(u):
+        sizes = [recount(a) for a in u.args]
+        return (1 + sum(s for s, _, _ in sizes), u.kind != VAR and all(g for _, g, _ in sizes),
+                1 + max((h for _, _, h in sizes), default=0))
+    assert (t.size, t.ground, t.height) == recount(t)
+
+
+def test_threads_building_the_same_terms_get_the_same_nodes():
+    """Lock-free interning: of two threads making one term, both end with one node."""
+    import threading
+
+    barrier = threading.Barrier(4)
+    built: list[list] = [[] for _ in range(4)]
+
+    def build(out: list) -> None:
+        barrier.wait()
+        for i in range(3000):
+            out.append(compound("race", [const(f"r{i % 97}"), compound("k", [const(f"s{i}")])]))
+
+    threads = [threading.Thread(target=build, args=(out,)) for out in built]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for column in zip(*built):
+        assert all(t is column[0] for t in column)
+    assert len({t.id for t in built[0]}) == len(set(map(to_str, built[0])))
+
+
 def test_terms_are_immutable():
     t = const("a")
     try:

@@ -48,6 +48,7 @@ __all__ = [
     "Seconds",
     "console",
     "did_you_mean",
+    "bulk_command",
     "emit_json",
     "error_line",
     "fail",
@@ -80,6 +81,21 @@ DEBUG_ENV = "TERMARCADE_DEBUG"
 
 
 # --------------------------------------------------------------------------- JSON output
+
+
+def bulk_command() -> None:
+    """Declare the running command a one-shot job over possibly huge input.
+
+    In a real ``termarcade`` process (:mod:`tui.entry`, which ends without tearing the heap
+    down), bulk blocks then end by freezing what they built (see
+    :attr:`core.search.quiet_gc.freeze_after`). Embedded runs (tests, a host program calling
+    the group) and the long-lived commands (the app, the server) keep the usual collector.
+    """
+    from core.search import quiet_gc
+    from tui import entry
+
+    if entry.standalone:
+        quiet_gc.freeze_after = True
 
 
 def to_jsonable(value: Any) -> Any:

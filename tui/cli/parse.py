@@ -40,6 +40,7 @@ import click
 
 from tui.cli.output import (
     EXIT_BAD_INPUT,
+    bulk_command,
     EXIT_CLOSED_PIPE,
     EXIT_OK,
     IntBetween,
@@ -213,6 +214,7 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
     A term that does not parse is reported on stderr with line, column and a
     caret; later terms are still printed, and the exit status is then 2.
     """
+    bulk_command()  # a line can be a 10 MB term
     if as_tree and as_json:
         raise click.UsageError("--tree and --json cannot be combined")
     from grammar.errors import ParseError

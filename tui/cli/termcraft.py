@@ -41,6 +41,7 @@ import click
 from core.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.output import (
+    bulk_command,
     choose_levels,
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
@@ -409,6 +410,7 @@ def termcraft() -> None:
     (default: none, never won).  Moves are numbered from 1.  Exit: 0 ok, 1 negative answer,
     2 bad input.
     """
+    bulk_command()  # positions can be 10 MB: see tui.cli.output.bulk_command
 
 
 # --------------------------------------------------------------------------- actions
