@@ -40,10 +40,10 @@ import click
 
 from tui.cli.output import (
     EXIT_BAD_INPUT,
-    bulk_command,
     EXIT_CLOSED_PIPE,
     EXIT_OK,
     IntBetween,
+    bulk_command,
     error_line,
     format_parse_error,
     silence_closed_stdout,
