@@ -55,7 +55,7 @@ def split(n: int) -> tuple[list[int], list[int]]:
     """The fixed training / held-out split of indices."""
     order = list(range(n))
     random.Random(SPLIT_SEED).shuffle(order)
-    cut = int(round(n * (1 - TEST_FRACTION)))
+    cut = round(n * (1 - TEST_FRACTION))
     return sorted(order[:cut]), sorted(order[cut:])
 
 
@@ -63,7 +63,7 @@ def ranks(a):
     """Average ranks (ties share the mean of their positions), as Spearman needs."""
     import numpy as np
 
-    values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True)
+    _values, inverse, counts = np.unique(a, return_inverse=True, return_counts=True)
     first = np.cumsum(counts) - counts
     return (first + (counts - 1) / 2)[inverse]
 

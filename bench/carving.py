@@ -36,9 +36,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.carving import Formula, Level, Operator, State, Target, compute_closure  # noqa: E402
-from core.carving.paths import DEAD, Graph, advance, can_eliminate, graph_of  # noqa: E402
-from core.carving.state import elimination_possible, initial_state  # noqa: E402
+from core.carving import Formula, Level, Operator, State, Target, compute_closure
+from core.carving.paths import DEAD, Graph, advance, can_eliminate, graph_of
+from core.carving.state import elimination_possible, initial_state
 
 # -- inputs --------------------------------------------------------------------------------------
 

@@ -31,17 +31,23 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from multiprocessing import Pool
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from core.game2048 import GameConfig, create_game, execute_move_on_board, move  # noqa: E402
-from core.game2048 import ai  # noqa: E402
-from core.game2048 import fastboard as fb  # noqa: E402
-from core.game2048.board import max_tile  # noqa: E402
-from core.game2048.merge import standard_merge  # noqa: E402
+from core.game2048 import (
+    GameConfig,
+    ai,
+    create_game,
+    execute_move_on_board,
+    move,
+)
+from core.game2048 import fastboard as fb
+from core.game2048.board import max_tile
+from core.game2048.merge import standard_merge
 
 DIRS = ("up", "down", "left", "right")
 

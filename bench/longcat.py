@@ -27,22 +27,21 @@ import os
 import random
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, Optional
 
-from core.longcat import BANDS, Level, analyse, band, expected_moves, predict_difficulty
+from core.longcat import BANDS, Level, algomasks, analyse, band, expected_moves, predict_difficulty
 from core.longcat.generate import pick_start
 from core.longcat.masks import TEMPLATES, template_mask
 from core.longcat.sdpu import puzzle_up, solution_down
 from core.longcat.solver import solvable_from
-from core.longcat import algomasks
 
 ROOT = Path(__file__).resolve().parents[1]
 ARDUBOY_PACK = "01-arduboy"
 """The bundled pack of the 100 arduboy levels (levels/longcat/01-arduboy.levels)."""
 
 
-def load_arduboy(path: Optional[Path] = None) -> list[Level]:
+def load_arduboy(path: Path | None = None) -> list[Level]:
     """The arduboy levels: the bundled pack, or a level file (a plain grid file too).
 
     Args:
@@ -196,7 +195,7 @@ def bench_analysis(levels: list[Level], repeat: int) -> None:
 # -- part 2: the generator table --------------------------------------------------------------
 
 
-def _masked(draw) -> Callable[[random.Random], tuple[bool, Optional[Level]]]:
+def _masked(draw) -> Callable[[random.Random], tuple[bool, Level | None]]:
     def make(rng: random.Random):
         level = pick_start(rng, draw(rng))
         return level is not None, level
@@ -305,7 +304,7 @@ def bench_catalog(count: int) -> None:
               f"{sum(times) / len(times):8.3f} {max(times):7.3f}")
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and candidates")
     parser.add_argument("--data", type=Path,

@@ -20,7 +20,6 @@ import math
 import sys
 import textwrap
 from pathlib import Path
-from typing import Optional
 
 from core.longcat import FEATURES, Level, analyse, expected_moves, generate
 from core.longcat.difficulty import features
@@ -41,7 +40,7 @@ def _bench_longcat():
     return module
 
 
-def dataset(data: Optional[Path] = None) -> tuple[list[tuple[float, ...]], list[float], list[str]]:
+def dataset(data: Path | None = None) -> tuple[list[tuple[float, ...]], list[float], list[str]]:
     """The training set.
 
     Args:
@@ -83,7 +82,7 @@ def fit(X, y) -> dict:
         "r2": float(r2_score(y, pred)),
         "mse": float(mean_squared_error(y, pred)),
         "cv_r2": float(cv.mean()),
-        "n": int(len(y)),
+        "n": len(y),
     }
 
 
@@ -116,7 +115,7 @@ FIT = {{"alpha": {ALPHA!r}, "n": {result["n"]}, "r2": {result["r2"]!r},
 '''
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--data", type=Path,
                         help="a level file instead of the bundled arduboy pack")

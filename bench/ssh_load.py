@@ -36,11 +36,11 @@ import sys
 import tempfile
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-import asyncssh  # noqa: E402
+import asyncssh
 
 HARD_CAP = 200
 KEYS = (b"\x1b[B", b"\x1b[A")  # down, up: moves the highlight on the home screen
@@ -79,14 +79,14 @@ async def open_session(port: int, number: int, timeout: float) -> tuple[Any, Cli
     return conn, client, time.perf_counter() - started
 
 
-async def press_and_time(client: Client, key: bytes, timeout: float) -> Optional[float]:
+async def press_and_time(client: Client, key: bytes, timeout: float) -> float | None:
     """Seconds from sending a key to the first byte of the answer (None: no answer)."""
     client.response.clear()
     sent = time.perf_counter()
     client.chan.write(key)
     try:
         await asyncio.wait_for(client.response.wait(), timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         return None
     answered = time.perf_counter() - sent
     await asyncio.sleep(0.05)  # the rest of the frame
@@ -113,7 +113,7 @@ async def latency_rounds(clients: list[Client], rounds: int) -> tuple[list[float
     return samples, lost
 
 
-def pss_kib(pid: int) -> Optional[int]:
+def pss_kib(pid: int) -> int | None:
     """A process's proportional set size (KiB), from /proc."""
     try:
         text = Path(f"/proc/{pid}/smaps_rollup").read_text()
@@ -123,7 +123,7 @@ def pss_kib(pid: int) -> Optional[int]:
     return int(found.group(1)) if found else None
 
 
-def rss_kib(pid: int) -> Optional[int]:
+def rss_kib(pid: int) -> int | None:
     try:
         text = Path(f"/proc/{pid}/status").read_text()
     except OSError:
@@ -145,7 +145,7 @@ class Server:
         self.process: Any = None
         self.port = 0
         self.session_pids: dict[str, int] = {}
-        self._reader: Optional[asyncio.Task[None]] = None
+        self._reader: asyncio.Task[None] | None = None
 
     async def start(self, max_sessions: int) -> None:
         with socket.socket() as probe:
@@ -193,7 +193,7 @@ class Server:
             self.process.send_signal(signal.SIGINT)
             try:
                 await asyncio.wait_for(self.process.wait(), 30)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 self.process.kill()
                 await self.process.wait()
         if self._reader is not None:
@@ -207,12 +207,12 @@ async def run(levels: list[int], rounds: int, parallel: int, max_seconds: float,
         server = Server(data_dir)
         await server.start(max(levels))
         held: list[tuple[Any, Client, float]] = []
-        baseline: Optional[float] = None
+        baseline: float | None = None
         try:
             for level in [1] + levels:
                 gate = asyncio.Semaphore(parallel)
 
-                async def one(number: int) -> tuple[Any, Client, float]:
+                async def one(number: int, gate: asyncio.Semaphore = gate) -> tuple[Any, Client, float]:
                     async with gate:
                         return await open_session(server.port, number, 120.0)
 
@@ -252,7 +252,7 @@ def measure(server: Server, held: list[tuple[Any, Client, float]], level: int,
     }
 
 
-def latency(samples: list[float], lost: int, baseline: Optional[float]) -> dict[str, Any]:
+def latency(samples: list[float], lost: int, baseline: float | None) -> dict[str, Any]:
     if not samples:
         return {"keys": 0, "lost": lost}
     p95 = percentile(samples, 0.95) * 1000

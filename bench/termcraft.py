@@ -58,11 +58,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.setrecursionlimit(10_000)  # the reference is recursive like the original; terms are shallow
 
-from core.terms import compound, const, free_vars, positions, to_str, var  # noqa: E402
 from core.termcraft import State, analyze, rewrite_actions  # noqa: E402
 from core.termcraft import engine as _engine  # noqa: E402
 from core.termcraft.actions import moves_of  # noqa: E402
 from core.termcraft.state import instantiate  # noqa: E402
+from core.terms import compound, const, free_vars, positions, to_str, var  # noqa: E402
 
 # -- seeded level generator ------------------------------------------------------------------
 
@@ -221,7 +221,7 @@ def baseline_actions(term, deadline=None, memo_strings=False):
              and fv(t.args[1]) <= fv(t.args[0])]
     found = set()
     done = 0
-    for rpath, lhs, rhs in rules:
+    for rpath, lhs, _rhs in rules:
         for site, sub in ground_pos:
             uniq = {}
             for member in classes[find(s(sub))]:  # FindInferentialMatches

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import itertools
 import json
 import os
 import subprocess
@@ -152,7 +153,7 @@ def measure(case: str, mode: str) -> dict:
 
     def stall(lo: float, hi: float) -> float:
         inside = [t for t in ticks if lo - TICK <= t <= hi + 2 * TICK]
-        gaps = [b - a for a, b in zip(inside, inside[1:])]
+        gaps = [b - a for a, b in itertools.pairwise(inside)]
         return max(gaps, default=0.0) - TICK
 
     out["stall_s"] = stall(ticks[0], ticks[-1]) if ticks else None

@@ -93,8 +93,19 @@ class CongruenceClosure:
             unusable and should be dropped).
     """
 
-    __slots__ = ("terms", "_index", "_kids", "_parent", "_use", "_next", "_count", "_fresh",
-                 "_table", "_pending", "_unions")
+    __slots__ = (
+        "_count",
+        "_fresh",
+        "_index",
+        "_kids",
+        "_next",
+        "_parent",
+        "_pending",
+        "_table",
+        "_unions",
+        "_use",
+        "terms",
+    )
 
     def __init__(self, terms: Iterable[Term] = (), equations: Iterable[tuple[Term, Term]] = (),
                  watch: Watch = NO_WATCH):

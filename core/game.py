@@ -48,10 +48,11 @@ Conventions
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, Protocol, Sequence, TypeVar, runtime_checkable
+from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
-__all__ = ["Game", "IllegalMove", "MoveKind", "STATUSES", "Status", "replay_moves"]
+__all__ = ["STATUSES", "Game", "IllegalMove", "MoveKind", "Status", "replay_moves"]
 
 L = TypeVar("L")
 S = TypeVar("S")

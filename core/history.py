@@ -11,14 +11,15 @@ its cells.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Generic, Iterator, Optional, TypeVar
+from typing import Any, Generic, TypeVar
 
 __all__ = ["History"]
 
 S = TypeVar("S")
 
-_Cells = Optional[tuple]
+_Cells = tuple | None
 """A linked list: None, or ``(item, rest)``."""
 
 

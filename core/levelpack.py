@@ -17,10 +17,10 @@ from dataclasses import dataclass
 from typing import Any
 
 __all__ = [
-    "LevelFieldError",
-    "LevelPack",
     "MAX_TEXT",
     "MAX_TITLE",
+    "LevelFieldError",
+    "LevelPack",
     "check_text",
     "check_title",
 ]

@@ -15,14 +15,20 @@ the text of the term with one position replaced is two slices and a join, not a 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import Optional
 
 from core.terms import COMPOUND, VAR, Path, Term, to_str
 
-__all__ = ["Link", "path_of", "distinct_subterms", "marked_below", "marked_positions",
-           "collect_marked_positions", "TextSplicer"]
+__all__ = [
+    "Link",
+    "TextSplicer",
+    "collect_marked_positions",
+    "distinct_subterms",
+    "marked_below",
+    "marked_positions",
+    "path_of",
+]
 
-Link = Optional[tuple]
+Link = tuple | None
 """``None`` for the root, else ``(parent link, child index, ...)``: any tuple whose first two
 items are those (a walk may use its stack entries as links, saving a tuple per node)."""
 
@@ -48,7 +54,7 @@ def path_of(link: Link) -> Path:
     return tuple(out)
 
 
-def distinct_subterms(term: Term, poll: Optional[Callable[[], None]] = None) -> list[Term]:
+def distinct_subterms(term: Term, poll: Callable[[], None] | None = None) -> list[Term]:
     """Every distinct subterm of ``term`` once (ground or not), children before parents.
 
     A child is always built before its parent, so sorting by term id is a topological order.
@@ -111,7 +117,7 @@ the links at the reported positions, so a 100,000-deep chain stays linear)."""
 
 
 def marked_positions(term: Term, marks: Mapping[int, object],
-                     poll: Optional[Callable[[], None]] = None
+                     poll: Callable[[], None] | None = None
                      ) -> Iterator[tuple[Path, Term, object]]:
     """Yield the positions whose subterm has a tag, in pre-order, lazily.
 
@@ -161,7 +167,7 @@ def marked_positions(term: Term, marks: Mapping[int, object],
 
 
 def collect_marked_positions(term: Term, marks: Mapping[int, object],
-                             poll: Optional[Callable[[], None]] = None
+                             poll: Callable[[], None] | None = None
                              ) -> tuple[list[Path], list[object]]:
     """:func:`marked_positions` collected at once: the paths and the tags, in pre-order.
 
@@ -229,7 +235,7 @@ class TextSplicer:
 
     def __init__(self, term: Term):
         self.term = term
-        self._text: "str | None" = None
+        self._text: str | None = None
         self._length: dict[int, int] = {}
         self._offsets: dict[int, list[int]] = {}  # wide node -> where each child starts
 

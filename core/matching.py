@@ -19,14 +19,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from operator import itemgetter
-from typing import Optional
 
 from core.closure import POLL, CongruenceClosure
 from core.search import NO_WATCH, Watch
 from core.terms import VAR, Term, free_vars, match, substitute, var
 
-__all__ = ["Substitution", "Matches", "HeadIndex", "class_matches", "class_match_counts",
-           "canonical_pattern", "class_positions"]
+__all__ = [
+    "HeadIndex",
+    "Matches",
+    "Substitution",
+    "canonical_pattern",
+    "class_match_counts",
+    "class_matches",
+    "class_positions",
+]
 
 Substitution = tuple[tuple[str, Term], ...]
 """A substitution as ``((variable name, term), ...)`` sorted by variable name."""
@@ -143,7 +149,7 @@ def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int
 
 
 @lru_cache(maxsize=1024)  # per pattern: rules recur from state to state
-def _key_reader(pattern: Term) -> Callable[[list[Term]], list[Optional[Substitution]]]:
+def _key_reader(pattern: Term) -> Callable[[list[Term]], list[Substitution | None]]:
     """A function giving the substitution (or None) of ``pattern`` for each of a list of
     candidates of its head: list comprehensions for the common shapes (one call per chunk
     instead of one per candidate), the general matcher otherwise."""
@@ -232,7 +238,7 @@ def canonical_pattern(pattern: Term) -> Term:
     return substitute(pattern, names)
 
 
-def _general_key(pattern: Term, t: Term) -> Optional[Substitution]:
+def _general_key(pattern: Term, t: Term) -> Substitution | None:
     sigma = match(pattern, t)
     if sigma is None:
         return None
@@ -262,7 +268,7 @@ def _argument_reader(pattern: Term):
         name, j0 = names[0], order[0]
         return lambda t: ((name, t.args[j0]),)
 
-    def read(t: Term) -> Optional[Substitution]:
+    def read(t: Term) -> Substitution | None:
         args = t.args
         for j, f in repeats:
             if args[j] is not args[f]:

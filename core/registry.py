@@ -25,10 +25,11 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from importlib.metadata import entry_points
-from typing import Any, Iterator, Optional
+from typing import Any
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -80,15 +81,15 @@ class GameInfo:
     """One line saying what the game is about."""
     engine: str
     """``"module:attr"`` of the engine (a :class:`core.game.Game`)."""
-    level_format: Optional[str] = None
+    level_format: str | None = None
     """``"module:attr"`` of the level format, or None."""
-    cli: Optional[str] = None
+    cli: str | None = None
     """``"module:attr"`` of the click group, or None."""
-    screen: Optional[str] = None
+    screen: str | None = None
     """``"module:attr"`` of the puzzle screen class, or None."""
-    generators: Optional[str] = None
+    generators: str | None = None
     """``"module:attr"`` of the generators mapping, or None."""
-    help: Optional[str] = None
+    help: str | None = None
     """``"package:path"`` of the help page (default ``tui:help/<id>.md``)."""
     order: int = 100
     """Position on the home screen."""
@@ -160,7 +161,7 @@ def resolve(ref: str, what: str = "") -> Any:
 
 
 _lock = threading.Lock()
-_discovered: Optional[dict[str, GameInfo]] = None
+_discovered: dict[str, GameInfo] | None = None
 _added: dict[str, GameInfo] = {}
 _problems: list[str] = []
 
@@ -202,7 +203,7 @@ def ids() -> tuple[str, ...]:
     return tuple(info.id for info in games())
 
 
-def get(game_id: str) -> Optional[GameInfo]:
+def get(game_id: str) -> GameInfo | None:
     """Return the registration of a game, or None when no game has that id."""
     if game_id in _added:
         return _added[game_id]

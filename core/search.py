@@ -26,10 +26,20 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import Any, Generic, Optional, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
-__all__ = ["SearchResult", "Visited", "KeyVisited", "ParetoVisited", "Watch", "Interrupted",
-           "NO_WATCH", "bfs", "quiet_gc", "QUIET_GC_FROM"]
+__all__ = [
+    "NO_WATCH",
+    "QUIET_GC_FROM",
+    "Interrupted",
+    "KeyVisited",
+    "ParetoVisited",
+    "SearchResult",
+    "Visited",
+    "Watch",
+    "bfs",
+    "quiet_gc",
+]
 
 S = TypeVar("S")
 A = TypeVar("A")
@@ -52,7 +62,7 @@ class SearchResult(Generic[S, A]):
     """``"solved"``, ``"exhausted"``, ``"limit"`` or ``"cancelled"``."""
     plan: tuple
     """Shortest action sequence (empty unless solved)."""
-    goal: Optional[Any]
+    goal: Any | None
     """The goal state reached."""
     explored: int
     """States expanded."""
@@ -89,12 +99,12 @@ class Watch:
         deadline: An absolute :func:`time.monotonic` deadline instead of ``time_limit``.
     """
 
-    __slots__ = ("deadline", "should_stop", "progress", "interval", "started", "_next_report")
+    __slots__ = ("_next_report", "deadline", "interval", "progress", "should_stop", "started")
 
-    def __init__(self, time_limit: Optional[float] = None,
-                 should_stop: Optional[Callable[[], bool]] = None,
-                 progress: Optional[Callable[[str, int, int], None]] = None,
-                 interval: float = 0.1, deadline: Optional[float] = None):
+    def __init__(self, time_limit: float | None = None,
+                 should_stop: Callable[[], bool] | None = None,
+                 progress: Callable[[str, int, int], None] | None = None,
+                 interval: float = 0.1, deadline: float | None = None):
         self.started = time.monotonic()
         """When the watch was made (monotonic seconds)."""
         if deadline is None and time_limit is not None:
@@ -147,7 +157,7 @@ QUIET_GC_FROM = 100_000
 collection that follows a pause costs more than the pause saves."""
 
 
-class quiet_gc:  # noqa: N801 - used like a function: ``with quiet_gc(n):``
+class quiet_gc:
     """Pause Python's cyclic garbage collector around a bulk computation of ``work`` items.
 
     Building a closure over a million terms allocates millions of lists and tuples that all
@@ -251,15 +261,15 @@ def bfs(
     successors: Callable[[S], Iterable[tuple[A, S]]],
     is_goal: Callable[[S], bool],
     *,
-    visited: Optional[Visited] = None,
+    visited: Visited | None = None,
     max_states: int = 100_000,
-    time_limit: Optional[float] = None,
-    should_stop: Optional[Callable[[], bool]] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
+    time_limit: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     check_every: int = 64,
-    watch: Optional[Watch] = None,
-    weight: Optional[Callable[[A, S], int]] = None,
-    max_weight: Optional[int] = None,
+    watch: Watch | None = None,
+    weight: Callable[[A, S], int] | None = None,
+    max_weight: int | None = None,
 ) -> SearchResult[S, A]:
     """Breadth-first search for a shortest plan.
 
@@ -301,7 +311,7 @@ def bfs(
         return result("solved", (), start)
     total_weight = 0
     # Parents are kept as (parent node, action) links: plans are rebuilt only once at the end.
-    queue: deque[tuple[S, Optional[tuple]]] = deque([(start, None)])
+    queue: deque[tuple[S, tuple | None]] = deque([(start, None)])
     try:
         while queue:
             watch.poll("search", explored, 0)
@@ -331,7 +341,7 @@ def bfs(
     return result("exhausted")
 
 
-def _plan(link: Optional[tuple]) -> tuple:
+def _plan(link: tuple | None) -> tuple:
     """The actions along a chain of ``(parent link, action)`` links, first action first."""
     plan: list = []
     while link is not None:

@@ -13,7 +13,7 @@ pure value: playing, undoing, redoing and restarting return a new session.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from core.game import Game, IllegalMove
 from core.history import History
@@ -163,7 +163,7 @@ class Session:
         return {"moves": moves, "index": self.history.index}
 
     @classmethod
-    def from_json(cls, game: Game, start: Any, data: Any) -> tuple[Session, Optional[str]]:
+    def from_json(cls, game: Game, start: Any, data: Any) -> tuple[Session, str | None]:
         """Replay a saved session from its start.
 
         Args:

@@ -20,34 +20,33 @@ import weakref
 from _weakref import _remove_dead_weakref
 from collections.abc import Iterator, Mapping
 from operator import attrgetter
-from typing import Optional
 
 __all__ = [
+    "COMPOUND",
     "CONST",
     "VAR",
-    "COMPOUND",
     "Path",
     "Term",
-    "const",
-    "var",
     "compound",
-    "node",
-    "is_identifier",
-    "to_str",
-    "to_json",
-    "free_vars",
-    "subterm_at",
-    "replace_at",
-    "positions",
-    "unique_subterms",
-    "substitute",
-    "match",
-    "lookup",
-    "format_path",
-    "parse_path",
-    "short_str",
-    "from_str",
+    "const",
     "differences",
+    "format_path",
+    "free_vars",
+    "from_str",
+    "is_identifier",
+    "lookup",
+    "match",
+    "node",
+    "parse_path",
+    "positions",
+    "replace_at",
+    "short_str",
+    "substitute",
+    "subterm_at",
+    "to_json",
+    "to_str",
+    "unique_subterms",
+    "var",
 ]
 
 CONST = 0
@@ -83,13 +82,13 @@ class Term:
     Equality and hashing are identity-based and therefore O(1).
     """
 
-    __slots__ = ("kind", "name", "args", "id", "size", "ground", "height", "__weakref__")
+    __slots__ = ("__weakref__", "args", "ground", "height", "id", "kind", "name", "size")
 
     kind: int
     """CONST, VAR or COMPOUND."""
     name: str
     """Constant name, variable name, or constructor of a compound."""
-    args: tuple["Term", ...]
+    args: tuple[Term, ...]
     """Children of a compound (empty for constants and variables)."""
     id: int
     """Unique id of this distinct term (never reused in a process)."""
@@ -109,10 +108,10 @@ class Term:
     def __reduce__(self):  # pragma: no cover - pickling would break hash-consing
         raise TypeError("terms are not picklable; store their text instead")
 
-    def __copy__(self) -> "Term":
+    def __copy__(self) -> Term:
         return self
 
-    def __deepcopy__(self, memo: dict) -> "Term":
+    def __deepcopy__(self, memo: dict) -> Term:
         return self
 
     @property
@@ -148,7 +147,7 @@ class Term:
 # a dead node; values are weak so unused terms are freed.  It is WeakValueDictionary without
 # its Python-level get/set (a third of the cost of reading a 10 MB term): a dying node's
 # callback removes its entry only if it still holds that dead reference (atomically, in C).
-_nodes: dict[tuple, "_Ref"] = {}
+_nodes: dict[tuple, _Ref] = {}
 _lock = threading.Lock()  # solver workers build terms off the UI thread: see node()
 _ids = itertools.count(1)
 _new = object.__new__
@@ -242,7 +241,7 @@ def node(kind: int, name: str, args: tuple[Term, ...]) -> Term:
         return found
 
 
-def lookup(kind: int, name: str, args: tuple[Term, ...]) -> Optional[Term]:
+def lookup(kind: int, name: str, args: tuple[Term, ...]) -> Term | None:
     """Return the live term with this structure if there is one, without creating it.
 
     Args:
@@ -281,7 +280,7 @@ def var(name: str) -> Term:
     return node(VAR, name, ())
 
 
-def compound(name: str, args: "tuple[Term, ...] | list[Term]" = ()) -> Term:
+def compound(name: str, args: tuple[Term, ...] | list[Term] = ()) -> Term:
     """Return the compound ``name(args...)``; ``compound("t")`` is ``t()``.
 
     Args:
@@ -352,7 +351,7 @@ def to_json(term: Term) -> str:
             out.append(item)
             continue
         t: Term = item  # type: ignore[assignment]
-        out.append('{"kind": "%s", "name": %s, "args": [' % (kinds[t.kind], json.dumps(t.name)))
+        out.append(f'{{"kind": "{kinds[t.kind]}", "name": {json.dumps(t.name)}, "args": [')
         stack.append("]}")
         for i in range(len(t.args) - 1, -1, -1):
             stack.append(t.args[i])
@@ -516,8 +515,8 @@ def substitute(term: Term, sigma: Mapping[str, Term]) -> Term:
 
 
 def match(
-    pattern: Term, term: Term, sigma: Optional[Mapping[str, Term]] = None
-) -> Optional[dict[str, Term]]:
+    pattern: Term, term: Term, sigma: Mapping[str, Term] | None = None
+) -> dict[str, Term] | None:
     """Syntactically match ``pattern`` against ``term`` (one-way unification).
 
     Variables of ``pattern`` bind to subterms of ``term``; a variable bound
@@ -715,7 +714,7 @@ def differences(old: Term, new: Term, limit: int = 1000) -> list[Path]:
     out: list[Path] = []
     # Positions travel as parent links ((parent link, index) or None), turned into paths only
     # for the differences, so a deep chain of equal heads costs O(depth), not O(depth²).
-    stack: list[tuple[Term, Term, Optional[tuple]]] = [(old, new, None)]
+    stack: list[tuple[Term, Term, tuple | None]] = [(old, new, None)]
     while stack and len(out) < limit:
         a, b, link = stack.pop()
         if a is b:

@@ -6,7 +6,7 @@ Textual app all use the same ones.
 
 from __future__ import annotations
 
-__all__ = ["ELLIPSIS", "escape_controls", "shorten", "plural"]
+__all__ = ["ELLIPSIS", "escape_controls", "plural", "shorten"]
 
 ELLIPSIS = "…"
 """Marks text that was cut."""
@@ -42,9 +42,7 @@ def escape_controls(text: str, *, keep_newlines: bool = False) -> str:
         return text
     out = []
     for ch in text:
-        if ch == "\n" and keep_newlines:
-            out.append(ch)
-        elif ch == " " or ch.isprintable():
+        if (ch == "\n" and keep_newlines) or ch == " " or ch.isprintable():
             out.append(ch)
         else:
             out.append(_escape(ch))

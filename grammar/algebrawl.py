@@ -32,10 +32,11 @@ is parsed and report a problem as a located Lark error, which the loader turns i
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -51,11 +52,20 @@ from core.text import shorten
 
 from .algebrawl_expr import CardBuilder, LocatedError, build_card
 from .errors import ParseError, from_lark
-from .format import BODY, INT, NEGATIVE, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind
-from .format import read_digits
+from .format import (
+    BODY,
+    INT,
+    NEGATIVE,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    ValueKind,
+    WrongKind,
+    read_digits,
+)
 from .strings import WRAP, StringEscapeError, decode_string, escape_string
 
-__all__ = ["CardList", "Empty", "FORMAT", "Flag", "NumberList", "format_cards", "parse_cards"]
+__all__ = ["FORMAT", "CardList", "Empty", "Flag", "NumberList", "format_cards", "parse_cards"]
 
 SYMBOLS: dict[str, Card] = {"+": ADD, "-": SUB, "−": SUB, "*": MUL, "×": MUL, "/": DIV, "÷": DIV}
 """Card symbols a card list accepts."""
@@ -176,7 +186,7 @@ class BodyBuilder(Transformer):
         """``name(params) [commutative] [symbol "s"] = body``."""
         name, params, *options, raw = children
         symbol, commutative = "", False
-        for i, option in enumerate(options):
+        for option in options:
             if option.type.endswith("COMMUTATIVE"):
                 commutative = True
             elif option.type.endswith("SYMBOL_TEXT"):
@@ -430,7 +440,7 @@ class _Start(Transformer):
         return children[0]
 
 
-def parse_cards(text: str, filename: Optional[str] = None) -> tuple[Card, ...]:
+def parse_cards(text: str, filename: str | None = None) -> tuple[Card, ...]:
     """Read a card list without its brackets: ``"+ - * /"``, ``"+,-,avg(a, b) = (a+b)/2"``.
 
     Args:
@@ -468,7 +478,7 @@ def parse_cards(text: str, filename: Optional[str] = None) -> tuple[Card, ...]:
     return value.cards
 
 
-def _raise(message: str, text: str, line: int, column: int, filename: Optional[str],
+def _raise(message: str, text: str, line: int, column: int, filename: str | None,
            expected: Sequence[str]) -> None:
     """Raise a ParseError located in ``text`` (the list without the brackets added)."""
     lines = text.split("\n")

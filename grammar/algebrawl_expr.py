@@ -16,9 +16,9 @@ parses back to an equal value.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Sequence
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -40,7 +40,7 @@ from core.algebrawl.expr import (
 from .errors import ParseError, from_lark
 from .terms import grammar_text
 
-__all__ = ["CardBuilder", "LocatedError", "MAX_TEXT", "build_card", "parse_card", "parse_expr"]
+__all__ = ["MAX_TEXT", "CardBuilder", "LocatedError", "build_card", "parse_card", "parse_expr"]
 
 MAX_TEXT = 4096
 """Longest text accepted (a card definition is one short line)."""
@@ -181,7 +181,7 @@ def _rebuild(e, args: list, index: dict) -> Expr:
     return e
 
 
-def _syntax_error(err: UnexpectedInput, text: str, filename: Optional[str]) -> ParseError:
+def _syntax_error(err: UnexpectedInput, text: str, filename: str | None) -> ParseError:
     base = from_lark(err, text, filename)
     names = set()
     if isinstance(err, UnexpectedToken):
@@ -193,12 +193,12 @@ def _syntax_error(err: UnexpectedInput, text: str, filename: Optional[str]) -> P
                       filename=filename, expected=expected)
 
 
-def _located(err: _Located, text: str, filename: Optional[str]) -> ParseError:
+def _located(err: _Located, text: str, filename: str | None) -> ParseError:
     return ParseError(err.message, text=text, line=err.token.line or 1, column=err.token.column or 1,
                       filename=filename)
 
 
-def _parse(text: str, start: str, filename: Optional[str]):
+def _parse(text: str, start: str, filename: str | None):
     if not isinstance(text, str):
         raise TypeError("parse text, not bytes")
     if len(text) > MAX_TEXT:
@@ -215,7 +215,7 @@ def _parse(text: str, start: str, filename: Optional[str]):
         raise _syntax_error(err, text, filename) from None
 
 
-def _check_size(expr_raw, text: str, filename: Optional[str]) -> None:
+def _check_size(expr_raw, text: str, filename: str | None) -> None:
     # Counted on the raw tree (same shape), before anything recursive touches it.
     size, stack = 0, [expr_raw]
     while stack:
@@ -226,7 +226,7 @@ def _check_size(expr_raw, text: str, filename: Optional[str]) -> None:
         stack.extend(_kids(stack.pop()))
 
 
-def parse_expr(text: str, params: Sequence[str] = (), filename: Optional[str] = None) -> Expr:
+def parse_expr(text: str, params: Sequence[str] = (), filename: str | None = None) -> Expr:
     """Parse a bare expression over the given argument names.
 
     Args:
@@ -295,7 +295,7 @@ def _too_big(raw) -> bool:
     return False
 
 
-def parse_card(text: str, filename: Optional[str] = None) -> Card:
+def parse_card(text: str, filename: str | None = None) -> Card:
     """Parse a card definition such as ``avg(a, b) = (a + b) / 2``.
 
     Args:

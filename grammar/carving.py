@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import threading
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -47,8 +47,8 @@ from .lalr import Feeder
 from .strings import WRAP
 
 __all__ = [
-    "Binding",
     "FORMAT",
+    "Binding",
     "Hypergraph",
     "Items",
     "Name",
@@ -295,7 +295,7 @@ def _parser(start: str) -> Lark:
         return parser
 
 
-def _parse(start: str, text: str, filename: Optional[str], what: str) -> Any:
+def _parse(start: str, text: str, filename: str | None, what: str) -> Any:
     if not text.strip():
         raise ParseError(f"empty input: expected {what}", text=text or " ", line=1, column=1,
                          filename=filename)
@@ -311,7 +311,7 @@ def _parse(start: str, text: str, filename: Optional[str], what: str) -> Any:
                         terminal_names=_NAMES) from None
 
 
-def parse_formula(text: str, filename: Optional[str] = None) -> Formula:
+def parse_formula(text: str, filename: str | None = None) -> Formula:
     """Read one formula: ``D(x, y, z)``, ``N(a,b,c)``, ``Δ(x,y,z)``, ``∇(a,b,c)``.
 
     Args:
@@ -327,7 +327,7 @@ def parse_formula(text: str, filename: Optional[str] = None) -> Formula:
     return _parse("formula_input", text, filename, "a formula such as D(x,y,z)")
 
 
-def parse_operator(text: str, filename: Optional[str] = None) -> Operator:
+def parse_operator(text: str, filename: str | None = None) -> Operator:
     """Read one operator: ``theta(N(..), D(..) ×4)`` or ``omega(D(..) ×4, N(..))``.
 
     The grammar itself requires the heads of each kind (a ∇ first and four Δ for theta, four
@@ -347,7 +347,7 @@ def parse_operator(text: str, filename: Optional[str] = None) -> Operator:
                   "an operator such as theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))")
 
 
-def parse_script(text: str, filename: Optional[str] = None) -> list[ScriptStep]:
+def parse_script(text: str, filename: str | None = None) -> list[ScriptStep]:
     """Read a play script: one step per line, ``;`` or ``#`` comments, blank lines allowed.
 
     Steps: ``construct OPERATOR``, ``step OPERATOR FORMULA`` (extend the elimination path
@@ -371,7 +371,7 @@ def parse_script(text: str, filename: Optional[str] = None) -> list[ScriptStep]:
 # --------------------------------------------------------------------------- JSON levels
 
 
-def load_level_json(text: str, filename: Optional[str] = None) -> Level:
+def load_level_json(text: str, filename: str | None = None) -> Level:
     """Read a level in the JSON interchange form (``core.carving.level_from_json``).
 
     Args:
@@ -417,8 +417,8 @@ def _json_position(text: str, path: str) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
-def _split_path(path: str) -> list[Union[str, int]]:
-    parts: list[Union[str, int]] = []
+def _split_path(path: str) -> list[str | int]:
+    parts: list[str | int] = []
     for piece in filter(None, path.split(".")):
         name, _, rest = piece.partition("[")
         if name:
@@ -439,7 +439,7 @@ def _skip(text: str, i: int) -> int:
     return i
 
 
-def _find_path(text: str, parts: list[Union[str, int]]) -> Optional[int]:
+def _find_path(text: str, parts: list[str | int]) -> int | None:
     """Offset of the value at ``parts`` (keys and list indexes); None when absent."""
     decoder = json.JSONDecoder()
     i = _skip(text, 0)

@@ -31,7 +31,7 @@ import posixpath
 import threading
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, Optional, Union
+from typing import Any
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -178,7 +178,7 @@ class _BodyLoader:
         self.namespace = namespace
         self.package, _, self.path = ref.partition(":")
 
-    def __call__(self, base_path: Union[None, str, PackageResource],
+    def __call__(self, base_path: str | PackageResource | None,
                  grammar_path: str) -> tuple[PackageResource, str]:
         if base_path is None:
             if grammar_path != self.namespace + ".lark":
@@ -195,7 +195,7 @@ class _BodyLoader:
         return PackageResource(self.package, path), text
 
 
-def _grammar_text(fmt: Optional[LevelFormat]) -> str:
+def _grammar_text(fmt: LevelFormat | None) -> str:
     parts = [read_resource(ENVELOPE)]
     if fmt is None or fmt.grammar is None:
         parts.append("game_value: _NO_VALUE")
@@ -207,10 +207,10 @@ def _grammar_text(fmt: Optional[LevelFormat]) -> str:
 
 
 _lock = threading.Lock()
-_parsers: dict[Optional[LevelFormat], Lark] = {}
+_parsers: dict[LevelFormat | None, Lark] = {}
 
 
-def parser_for(fmt: Optional[LevelFormat]) -> Lark:
+def parser_for(fmt: LevelFormat | None) -> Lark:
     """Return the LALR parser of one game's level files (compiled once), or the envelope's.
 
     Args:
@@ -254,11 +254,11 @@ class Scan:
             level blocks.
     """
 
-    game: Optional[Token] = None
+    game: Token | None = None
     """The token naming the game."""
-    orphan: Optional[tuple[Token, Token]] = None
+    orphan: tuple[Token, Token] | None = None
     """A level whose fields start before any game is known."""
-    items: Optional[list] = None
+    items: list | None = None
     """The parsed file, when it names no game."""
 
 
@@ -293,7 +293,7 @@ def scan(text: str) -> Scan:
     parser = parser_for(None)
     feeder = Feeder(parser, text)
     previous = ""
-    title: Optional[Token] = None
+    title: Token | None = None
     try:
         for token in feeder.tokens():  # each token comes before it is fed
             kind = token.type

@@ -14,7 +14,7 @@ merging makes larger than what is valid there (``a$`` used to say ``expected "("
 from __future__ import annotations
 
 import unicodedata
-from typing import Iterable, Mapping, Optional
+from collections.abc import Iterable, Mapping
 
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -55,7 +55,7 @@ _TERMINAL_NAMES = {
 _WINDOW = 72  # columns of context shown around the error on very long lines
 
 
-def _describe_one(name: str, parser: Optional[Lark], extra: Mapping[str, str]) -> Optional[str]:
+def _describe_one(name: str, parser: Lark | None, extra: Mapping[str, str]) -> str | None:
     if name in extra:
         return extra[name]
     base = name if name.startswith("__") else name.rsplit("__", 1)[-1]
@@ -77,8 +77,8 @@ def _describe_one(name: str, parser: Optional[Lark], extra: Mapping[str, str]) -
     return base.lower().strip("_").replace("_", " ")
 
 
-def describe_terminals(names: Iterable[str], parser: Optional[Lark] = None,
-                       extra: Optional[Mapping[str, str]] = None) -> list[str]:
+def describe_terminals(names: Iterable[str], parser: Lark | None = None,
+                       extra: Mapping[str, str] | None = None) -> list[str]:
     """Turn Lark terminal names into readable, de-duplicated descriptions.
 
     Args:
@@ -131,7 +131,7 @@ class ParseError(ValueError):
         text: str = "",
         line: int = 0,
         column: int = 0,
-        filename: Optional[str] = None,
+        filename: str | None = None,
         expected: Iterable[str] = (),
         terminals: Iterable[str] = (),
     ) -> None:
@@ -258,9 +258,9 @@ def error_offset(err: UnexpectedInput, text: str) -> int:
     return err.token.start_pos
 
 
-def from_lark(err: UnexpectedInput, text: str, filename: Optional[str] = None,
-              parser: Optional[Lark] = None, accepts: Optional[Iterable[str]] = None,
-              terminal_names: Optional[Mapping[str, str]] = None) -> ParseError:
+def from_lark(err: UnexpectedInput, text: str, filename: str | None = None,
+              parser: Lark | None = None, accepts: Iterable[str] | None = None,
+              terminal_names: Mapping[str, str] | None = None) -> ParseError:
     """Translate a Lark exception into a :class:`ParseError` with the exact expected list.
 
     Args:

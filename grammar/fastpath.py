@@ -104,7 +104,7 @@ class _Reader:
     def game_value(self) -> Parsed:
         if self.text.startswith('"', self.pos):
             return self.strings()
-        word, end = self.word()
+        _word, end = self.word()
         token = self.token("GAME_ID", self.pos, end)
         self.pos = end
         self.skip()

@@ -17,7 +17,6 @@ A 10 MB term spends most of its time building (hash-consing) the nodes.
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from core.terms import COMPOUND, CONST, Term, const, node, var
 
@@ -36,7 +35,7 @@ _SPLIT = re.compile(r"([(),])")
 
 
 def read_term(text: str, pos: int, comments: bool = False,
-              cache: Optional[dict] = None) -> tuple[Term, int]:
+              cache: dict | None = None) -> tuple[Term, int]:
     """Read one term starting at ``pos`` (blanks before it allowed).
 
     Args:
@@ -61,14 +60,14 @@ def read_term(text: str, pos: int, comments: bool = False,
 class _Reader:
     """The state machine, kept between runs (a term may span lines)."""
 
-    __slots__ = ("text", "skip", "nodes", "frames", "term", "pending", "opened")
+    __slots__ = ("frames", "nodes", "opened", "pending", "skip", "term", "text")
 
     def __init__(self, text: str, comments: bool, nodes: dict) -> None:
         self.text = text
         self.skip = (_SKIP_WITH_COMMENTS if comments else _SKIP).match
         self.nodes = nodes  # name -> const
         self.frames: list[tuple[str, list[Term]]] = []  # open compounds: name, arguments
-        self.term: Optional[Term] = None  # a compound just closed, awaiting "," or ")"
+        self.term: Term | None = None  # a compound just closed, awaiting "," or ")"
         self.pending = ""  # a name that ended a run: "(" may follow after blanks
         self.opened = False  # just after "(": ")" would close an empty argument list
 
@@ -93,7 +92,7 @@ class _Reader:
             term = self.nodes[name] = const(name)
         return term
 
-    def _run(self, run: str) -> Optional[tuple[Term, Optional[int]]]:
+    def _run(self, run: str) -> tuple[Term, int | None] | None:
         """Feed one run; returns (term, characters of the run used, None for all) once the
         term is complete, None when it goes on in the next run."""
         parts = _SPLIT.split(run)  # name, punctuation, name, ..., name
@@ -153,7 +152,7 @@ class _Reader:
         return None
 
     @staticmethod
-    def _done(term: Term, parts: list[str], used: int) -> tuple[Term, Optional[int]]:
+    def _done(term: Term, parts: list[str], used: int) -> tuple[Term, int | None]:
         """The term ended after ``parts[:used]``; None when that is the whole run."""
         if used == len(parts) - 1 and not parts[-1]:
             return term, None

@@ -22,8 +22,9 @@ its data.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 from lark import Transformer
 
@@ -33,18 +34,18 @@ from .strings import format_string
 
 __all__ = [
     "BODY",
-    "FieldSpec",
-    "FieldValue",
     "INT",
     "INT_KIND",
-    "LevelFormat",
     "MAX_DIGITS",
     "NEGATIVE",
-    "PlainLoader",
     "STRING",
     "STRING_KIND",
-    "ValueKind",
     "WORD",
+    "FieldSpec",
+    "FieldValue",
+    "LevelFormat",
+    "PlainLoader",
+    "ValueKind",
     "WrongKind",
     "read_digits",
 ]
@@ -192,7 +193,7 @@ class PlainLoader:
 
     sniff: Callable[[str], bool]
     """Tells whether a text is in this format."""
-    load: Callable[[str, Optional[str]], LevelPack]
+    load: Callable[[str, str | None], LevelPack]
     """Loads such a text."""
 
 
@@ -253,11 +254,11 @@ class LevelFormat:
     """A level -> its field values."""
     kinds: Mapping[str, ValueKind] = field(default_factory=dict)
     """The format's own value kinds."""
-    grammar: Optional[str] = None
+    grammar: str | None = None
     """``"package:resource"`` of the body grammar, or None."""
-    transformer: Optional[Transformer] = None
+    transformer: Transformer | None = None
     """Callbacks of the body grammar."""
-    namespace: Optional[str] = None
+    namespace: str | None = None
     """Prefix of the body's names in the combined grammar."""
     envelope_ints: bool = True
     """Whether the envelope's integers are offered in this game's values."""
@@ -265,9 +266,9 @@ class LevelFormat:
     """Body value -> words for messages."""
     terminal_names: Mapping[str, str] = field(default_factory=dict)
     """Readable names of the body's terminals."""
-    plain: Optional[PlainLoader] = None
+    plain: PlainLoader | None = None
     """A loader of the game's plain files, or None."""
-    fast_value: Optional[Callable[[str, int, dict], tuple[Any, int]]] = None
+    fast_value: Callable[[str, int, dict], tuple[Any, int]] | None = None
     """A fast reader of one body value, or None."""
 
     def __post_init__(self) -> None:
@@ -310,7 +311,7 @@ class LevelFormat:
             raise ValueError(f"{self.game}: unknown value kind {name!r}")
         return builtin
 
-    def spec(self, name: str) -> Optional[FieldSpec]:
+    def spec(self, name: str) -> FieldSpec | None:
         """Return the spec of a field, or None when the game has no such field."""
         for spec in self.fields:
             if spec.name == name:

@@ -27,13 +27,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Union
+from typing import Any
 
 from lark import Transformer
 
 from core.game2048.level import Level, make_config
 
-from .format import BODY, INT, STRING, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind, read_digits
+from .format import (
+    BODY,
+    INT,
+    STRING,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    ValueKind,
+    WrongKind,
+    read_digits,
+)
 from .strings import escape_string
 
 __all__ = ["FORMAT", "format_distribution", "parse_distribution"]
@@ -90,7 +100,7 @@ def _write_word(value: str, indent: str) -> str:
     return str(value)
 
 
-def _read_goal(value: FieldValue) -> Union[int, str]:
+def _read_goal(value: FieldValue) -> int | str:
     if value.form == INT:
         return read_digits(value.data)
     if value.form == BODY and isinstance(value.data, Name) and value.data.text == NO_GOAL:
@@ -101,7 +111,7 @@ def _read_goal(value: FieldValue) -> Union[int, str]:
 _ITEM = re.compile(r"([0-9]+)(?::((?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?))?")
 
 
-def parse_distribution(text: str) -> tuple[tuple[int, Union[int, float]], ...]:
+def parse_distribution(text: str) -> tuple[tuple[int, int | float], ...]:
     """Read ``"2:9,4:1"``: ``value:weight`` items separated by commas and/or spaces.
 
     A weight written with digits only is an int, otherwise a float (``0.5``, ``1e-05``);
@@ -116,7 +126,7 @@ def parse_distribution(text: str) -> tuple[tuple[int, Union[int, float]], ...]:
     Raises:
         ValueError: Naming the first item that is not ``value:weight``.
     """
-    pairs: list[tuple[int, Union[int, float]]] = []
+    pairs: list[tuple[int, int | float]] = []
     for item in text.replace(",", " ").split():
         match = _ITEM.fullmatch(item)
         if match is None:
@@ -125,7 +135,7 @@ def parse_distribution(text: str) -> tuple[tuple[int, Union[int, float]], ...]:
         value = read_digits(match.group(1))
         weight_text = match.group(2)
         if weight_text is None:
-            weight: Union[int, float] = 1
+            weight: int | float = 1
         elif weight_text.isdigit():
             weight = read_digits(weight_text)
         else:

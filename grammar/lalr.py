@@ -11,8 +11,9 @@ copy of the parser stack per checkpoint and at most one replay, however large th
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from copy import copy
-from typing import Any, Iterator, Optional
+from typing import Any
 
 from lark import Lark, Token
 from lark.exceptions import UnexpectedToken
@@ -73,7 +74,7 @@ class Feeder:
         self._checkpoint = self.state.copy(deepcopy_values=False)
         self._since: list[Token] = []  # tokens fed (or being fed) since the checkpoint
         self._feeding = False  # True while the parser takes a token (or the end)
-        self._last: Optional[Token] = None
+        self._last: Token | None = None
 
     def tokens(self) -> Iterator[Token]:
         """Lex and feed the text, yielding each token just before it is fed."""

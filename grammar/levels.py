@@ -24,8 +24,9 @@ from __future__ import annotations
 
 import difflib
 import os
-from functools import lru_cache
-from typing import Any, Iterator, Optional, Union
+from collections.abc import Iterator
+from functools import cache
+from typing import Any
 
 from lark import Token
 from lark.exceptions import GrammarError, UnexpectedCharacters
@@ -52,13 +53,19 @@ from .format import (
     ValueKind,
     WrongKind,
 )
-from .strings import ESCAPES_EXPECTED, StringEscapeError, decode_string, escape_string, format_string
+from .strings import (
+    ESCAPES_EXPECTED,
+    StringEscapeError,
+    decode_string,
+    escape_string,
+    format_string,
+)
 
 __all__ = [
+    "MAX_FILE_CHARS",
     "FieldSpec",
     "FieldValue",
     "LevelFormat",
-    "MAX_FILE_CHARS",
     "PlainLoader",
     "ValueKind",
     "WrongKind",
@@ -134,7 +141,7 @@ def registered_formats() -> list[LevelFormat]:
 class _Source:
     """The text being loaded, with helpers that turn offsets into ParseErrors."""
 
-    def __init__(self, text: str, filename: Optional[str]) -> None:
+    def __init__(self, text: str, filename: str | None) -> None:
         self.text = text
         self.filename = filename
 
@@ -192,7 +199,7 @@ def _field_value(src: _Source, value: Parsed) -> FieldValue:
     return FieldValue(value.form, str(value.data))
 
 
-def _describe(value: FieldValue, fmt: Optional[LevelFormat]) -> str:
+def _describe(value: FieldValue, fmt: LevelFormat | None) -> str:
     if value.form == STRING:
         return "a string"
     if value.form == INT:
@@ -205,7 +212,7 @@ def _describe(value: FieldValue, fmt: Optional[LevelFormat]) -> str:
 
 
 def _read(src: _Source, field: ParsedField, kind: ValueKind, what: str,
-          fmt: Optional[LevelFormat]) -> Any:
+          fmt: LevelFormat | None) -> Any:
     """Read a field value with its kind; wrong forms and bad content become ParseErrors."""
     value = _field_value(src, field.value)
     name = str(field.key)
@@ -316,7 +323,7 @@ def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool
         raise _build_error(src, block, given, error, title) from None
 
 
-def _build(src: _Source, items: list, fmt: Optional[LevelFormat]) -> LevelPack:
+def _build(src: _Source, items: list, fmt: LevelFormat | None) -> LevelPack:
     """Turn the parsed records into a pack, checking everything the grammar does not."""
     first_block = next((i for i, item in enumerate(items) if isinstance(item, ParsedBlock)),
                        len(items))
@@ -330,7 +337,7 @@ def _build(src: _Source, items: list, fmt: Optional[LevelFormat]) -> LevelPack:
     values = {key: _read(src, field, STRING_KIND, "pack field", fmt)
               for key, field in header.items() if key != "game"}
     if "game" in header:
-        game, header_fmt = _game_of(src, header["game"])
+        _game, header_fmt = _game_of(src, header["game"])
         fmt = header_fmt
     levels = []
     titles: dict[str, Token] = {}
@@ -373,7 +380,7 @@ def _first_significant(text: str) -> str:
     return ""
 
 
-def _plain(text: str, filename: Optional[str]) -> Optional[LevelPack]:
+def _plain(text: str, filename: str | None) -> LevelPack | None:
     """Load a game's own plain file (e.g. bare Longcat grids), if one claims the text."""
     first = _first_significant(text)
     if not first or first.isalpha() or first == "_":
@@ -385,7 +392,7 @@ def _plain(text: str, filename: Optional[str]) -> Optional[LevelPack]:
 
 
 def _syntax_error(failure: envelope.SyntaxFailure, src: _Source,
-                  fmt: Optional[LevelFormat]) -> ParseError:
+                  fmt: LevelFormat | None) -> ParseError:
     err, text = failure.error, src.text
     if isinstance(err, UnexpectedCharacters) and 0 <= err.pos_in_stream < len(text) \
             and text[err.pos_in_stream] == '"':
@@ -395,7 +402,7 @@ def _syntax_error(failure: envelope.SyntaxFailure, src: _Source,
                      terminal_names=fmt.terminal_names if fmt is not None else None)
 
 
-def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
+def load_pack(text: str, filename: str | None = None) -> LevelPack:
     """Load a level pack from the text of a level file.
 
     Args:
@@ -420,7 +427,7 @@ def load_pack(text: str, filename: Optional[str] = None) -> LevelPack:
         return _load(text, filename)
 
 
-def _load(text: str, filename: Optional[str]) -> LevelPack:
+def _load(text: str, filename: str | None) -> LevelPack:
     """:func:`load_pack` after the size check (with the garbage collector paused)."""
     plain = _plain(text, filename)
     if plain is not None:
@@ -453,7 +460,7 @@ def _load(text: str, filename: Optional[str]) -> LevelPack:
     return _build(src, items, fmt)
 
 
-def load_pack_file(path: Union[str, os.PathLike]) -> LevelPack:
+def load_pack_file(path: str | os.PathLike) -> LevelPack:
     """Load a level pack from a file.
 
     Args:
@@ -489,7 +496,7 @@ def load_pack_file(path: Union[str, os.PathLike]) -> LevelPack:
 # --------------------------------------------------------------------------- printing
 
 
-def _format_of_level(level: Any, game: Optional[str]) -> LevelFormat:
+def _format_of_level(level: Any, game: str | None) -> LevelFormat:
     if game:
         fmt = format_for(game)
         if not isinstance(level, fmt.level_type):
@@ -514,7 +521,7 @@ def _level_lines(level: Any, fmt: LevelFormat) -> Iterator[str]:
     yield "}"
 
 
-def dump_level(level: Any, game: Optional[str] = None) -> str:
+def dump_level(level: Any, game: str | None = None) -> str:
     """Print one level block.
 
     Args:
@@ -578,7 +585,7 @@ def bundled_packs(game: str) -> list[tuple[str, LevelPack]]:
     return list(_bundled(game))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _bundled(game: str) -> tuple[tuple[str, LevelPack], ...]:
     # Packs are immutable values and the files ship with the code: load each game once.
     from levels import pack_files

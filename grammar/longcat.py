@@ -33,8 +33,9 @@ line and column (a value error from ``build`` could only point at the start of t
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from lark import Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -92,7 +93,7 @@ class Place:
     """Offset of the row's first character."""
 
 
-def check_grid(rows: Sequence[str]) -> Optional[tuple[str, int, int]]:
+def check_grid(rows: Sequence[str]) -> tuple[str, int, int] | None:
     """Find the first fault of a grid, in reading order.
 
     Args:
@@ -120,7 +121,7 @@ def check_grid(rows: Sequence[str]) -> Optional[tuple[str, int, int]]:
         if len(row) != width:
             return (f"grid row {y + 1} has {len(row)} cells, row 1 has {width} (all rows "
                     "must have the same length)", y, min(len(row), width))
-    start: Optional[tuple[int, int]] = None
+    start: tuple[int, int] | None = None
     for y, row in enumerate(rows):
         x = row.find("@")
         while x >= 0:
@@ -215,7 +216,7 @@ def sniff_plain(text: str) -> bool:
     return False
 
 
-def _pack_title(filename: Optional[str]) -> str:
+def _pack_title(filename: str | None) -> str:
     if filename and not filename.startswith("<"):
         stem = os.path.splitext(os.path.basename(filename))[0]
         try:
@@ -226,7 +227,7 @@ def _pack_title(filename: Optional[str]) -> str:
     return "Longcat levels"
 
 
-def load_plain(text: str, filename: Optional[str] = None) -> LevelPack:
+def load_plain(text: str, filename: str | None = None) -> LevelPack:
     """Read a plain grid pack (see the module docstring).
 
     Args:

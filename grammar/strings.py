@@ -7,8 +7,14 @@ printer splits a long text over several lines.
 
 from __future__ import annotations
 
-__all__ = ["ESCAPES_EXPECTED", "StringEscapeError", "decode_string", "escape_string",
-           "format_string", "WRAP"]
+__all__ = [
+    "ESCAPES_EXPECTED",
+    "WRAP",
+    "StringEscapeError",
+    "decode_string",
+    "escape_string",
+    "format_string",
+]
 
 WRAP = 72
 """Printed lines aim to stay within this many columns."""

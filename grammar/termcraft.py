@@ -30,7 +30,7 @@ from .format import BODY, INT, FieldSpec, FieldValue, LevelFormat, ValueKind, Wr
 from .strings import WRAP
 from .terms import TermBuilder
 
-__all__ = ["FORMAT", "TERM_KIND", "TERM_INT_KIND"]
+__all__ = ["FORMAT", "TERM_INT_KIND", "TERM_KIND"]
 
 
 def _read_term(value: FieldValue) -> Term:

@@ -11,21 +11,21 @@ about goes through Lark, which reports errors.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable, Iterator, Optional, Union
 
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput
 
 from core.terms import Term, compound, const, var
 
+from .bulk import collector_paused
 from .errors import ParseError, from_lark
 from .fastterm import Fallback, read_term
-from .bulk import collector_paused
 from .lalr import Feeder
 
-__all__ = ["TermBuilder", "parse_term", "parse_terms", "grammar_text", "strip_whitespace"]
+__all__ = ["TermBuilder", "grammar_text", "parse_term", "parse_terms", "strip_whitespace"]
 
 _BLANKS = re.compile(r"[ \t\f\r\n]*")  # the grammar's WS
 
@@ -72,7 +72,7 @@ def _parser() -> Lark:
     return Lark(grammar_text(), parser="lalr", transformer=TermBuilder(), maybe_placeholders=False)
 
 
-def parse_term(text: str, filename: Optional[str] = None) -> Term:
+def parse_term(text: str, filename: str | None = None) -> Term:
     """Parse one term.
 
     Args:
@@ -92,7 +92,7 @@ def parse_term(text: str, filename: Optional[str] = None) -> Term:
         return _parse(text, filename)
 
 
-def _parse(text: str, filename: Optional[str]) -> Term:
+def _parse(text: str, filename: str | None) -> Term:
     """:func:`parse_term` for a text that is not blank."""
     try:  # the fast reader for well-formed input; the grammar decides everything else
         term, end = read_term(text, 0)
@@ -110,8 +110,8 @@ def _parse(text: str, filename: Optional[str]) -> Term:
                         accepts=feeder.expected()) from None
 
 
-def parse_terms(lines: Iterable[str], filename: Optional[str] = None,
-                first_line: int = 1) -> Iterator[tuple[int, Union[Term, ParseError]]]:
+def parse_terms(lines: Iterable[str], filename: str | None = None,
+                first_line: int = 1) -> Iterator[tuple[int, Term | ParseError]]:
     """Parse a stream of terms, one per line (``termarcade parse`` reading stdin).
 
     Blank lines are skipped; a line that does not parse gives its ParseError (with the
@@ -136,7 +136,7 @@ def parse_terms(lines: Iterable[str], filename: Optional[str] = None,
             yield number, error
 
 
-def _raise_empty(text: str, filename: Optional[str]) -> Term:
+def _raise_empty(text: str, filename: str | None) -> Term:
     raise ParseError("empty input: expected a term", text=text or " ", line=1, column=1,
                      filename=filename, expected=["an identifier"])
 

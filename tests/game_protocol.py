@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import json
 import random
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from core.game import STATUSES, Game, IllegalMove, replay_moves
 

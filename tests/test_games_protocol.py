@@ -10,7 +10,8 @@ the recorded moves reproduces the final state, and moves after the end are refus
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterator
+from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -48,7 +49,7 @@ def test_every_registered_game_has_levels_to_check() -> None:
     assert with_levels == set(registry.ids())
 
 
-@pytest.mark.parametrize("game_id, label, level", CASES, ids=[f"{g}:{l}" for g, l, _ in CASES])
+@pytest.mark.parametrize("game_id, label, level", CASES, ids=[f"{g}:{lab}" for g, lab, _ in CASES])
 def test_registered_game_follows_the_protocol(game_id: str, label: str, level: Any) -> None:
     game = registry.get(game_id).load("engine")  # type: ignore[union-attr]
     assert isinstance(game, Game) and game.id == game_id

@@ -22,7 +22,8 @@ output driver translates, e.g. ASCII for the Linux console or ``--ascii``), whet
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Iterable, Optional, cast
+from collections.abc import Iterable
+from typing import Any, ClassVar, cast
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -124,7 +125,7 @@ class ArcadeApp(App[None]):
             self.notify(message, title="Storage", severity="warning", timeout=10)
         self.store.warnings.clear()
 
-    def game_info(self, game_id: str) -> Optional[GameInfo]:
+    def game_info(self, game_id: str) -> GameInfo | None:
         """The registration of a game (None when no game has that id)."""
         return registry.get(game_id)
 

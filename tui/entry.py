@@ -14,6 +14,7 @@ Only the Python interpreter's own start-up (before the first line of this module
 """
 
 import atexit
+import contextlib
 import os
 import signal
 import sys
@@ -34,10 +35,8 @@ def _exit_interrupted(signum: int, frame: object) -> None:
         signum: The signal number (SIGINT).
         frame: The interrupted frame (unused).
     """
-    try:
+    with contextlib.suppress(OSError):  # stderr closed: leaving quietly is all that is left.
         os.write(2, b"interrupted\n")
-    except OSError:  # stderr closed: leaving quietly is all that is left.
-        pass
     os._exit(EXIT_INTERRUPTED)
 
 
@@ -47,10 +46,8 @@ signal.signal(signal.SIGINT, _exit_interrupted)
 def _flush_output() -> None:
     """Flush stdout and stderr, quietly: a closed pipe has nothing left to lose."""
     for stream in (sys.stdout, sys.stderr):
-        try:
+        with contextlib.suppress(OSError, ValueError):
             stream.flush()
-        except (OSError, ValueError):
-            pass
 
 
 def _leave(code: int) -> None:

@@ -17,13 +17,19 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from core.levelpack import LevelPack
 from core.text import escape_controls
 
-__all__ = ["ExportPlan", "plan_export", "resolve_path", "save_to_my_levels", "write_export",
-           "default_file_name"]
+__all__ = [
+    "ExportPlan",
+    "default_file_name",
+    "plan_export",
+    "resolve_path",
+    "save_to_my_levels",
+    "write_export",
+]
 
 
 def resolve_path(text: str) -> Path:
@@ -71,11 +77,11 @@ class ExportPlan:
     """The absolute file path."""
     exists: bool
     """Whether the file exists."""
-    pack: Optional[LevelPack] = None
+    pack: LevelPack | None = None
     """The pack already in the file."""
     problem: str = ""
     """Why the file cannot be appended to."""
-    same_title: Optional[int] = None
+    same_title: int | None = None
     """A level with the same title in the file's pack."""
 
     @property
@@ -150,7 +156,7 @@ def write_export(plan: ExportPlan, game: str, level: Any, mode: str) -> str:
     return f"Saved to {where}."
 
 
-def save_to_my_levels(store: Any, game: str, level: Any, replace_id: Optional[int] = None) -> Any:
+def save_to_my_levels(store: Any, game: str, level: Any, replace_id: int | None = None) -> Any:
     """Add a level to the player's own levels, or replace the one with id ``replace_id``.
 
     Returns:

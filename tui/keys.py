@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 from core import registry
 

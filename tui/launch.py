@@ -8,7 +8,8 @@ game otherwise. The puzzle screen base asks it for the next level (``N``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Mapping, Optional
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
 
 from core.registry import GameInfo, RegistryError
 from core.session import Session
@@ -36,8 +37,8 @@ class Launcher:
         RegistryError: When the game's engine or screen cannot be loaded.
     """
 
-    def __init__(self, app: "ArcadeApp", info: GameInfo,
-                 file_pack: Optional[tuple[str, Any]] = None) -> None:
+    def __init__(self, app: ArcadeApp, info: GameInfo,
+                 file_pack: tuple[str, Any] | None = None) -> None:
         self.app = app
         self.info = info
         """The game."""
@@ -117,7 +118,7 @@ class Launcher:
             self.app.call_after_refresh(screen.say, note)
         return True
 
-    def _closed(self, ref: Optional[LevelRef]) -> None:
+    def _closed(self, ref: LevelRef | None) -> None:
         select = self.app.screen
         highlight = getattr(select, "highlight", None)
         if ref is not None and callable(highlight):
@@ -127,7 +128,7 @@ class Launcher:
         """Whether ``N`` has somewhere to go from ``ref``."""
         return self.sources.after(ref) is not None
 
-    def next_level(self, ref: LevelRef) -> Optional[OpenedLevel]:
+    def next_level(self, ref: LevelRef) -> OpenedLevel | None:
         """The level after ``ref`` (a new one for generators), ready to play; None at the end."""
         nxt = self.sources.after(ref)
         if nxt is None:
@@ -140,7 +141,7 @@ class Launcher:
 
     # -- starting ----------------------------------------------------------------------------
 
-    def start(self, level: Optional[int] = None) -> None:
+    def start(self, level: int | None = None) -> None:
         """Open the level select; resume the newest game in progress on top of it.
 
         Args:
@@ -161,12 +162,12 @@ class Launcher:
         elif getattr(self.screen_class, "START_NEW", False) and self.sources.generators:
             self.open(self.sources.generators[0].new())
 
-    def _chosen(self, ref: Optional[LevelRef]) -> None:
+    def _chosen(self, ref: LevelRef | None) -> None:
         """The level select was closed (it opens levels itself while it is shown)."""
 
 
-def launcher_for(app: "ArcadeApp", game_id: str,
-                 file_pack: Optional[tuple[str, Any]] = None) -> Launcher:
+def launcher_for(app: ArcadeApp, game_id: str,
+                 file_pack: tuple[str, Any] | None = None) -> Launcher:
     """Make the launcher of a registered game.
 
     Raises:

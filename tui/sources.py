@@ -18,10 +18,12 @@ source changed or is gone.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional, Sequence
+from typing import Any
 
 from core.levelpack import LevelPack
 from core.registry import GameInfo
@@ -68,7 +70,7 @@ class LevelRef:
         return f"{self.source}|{self.key}"
 
 
-def parse_slot(slot: str) -> Optional[LevelRef]:
+def parse_slot(slot: str) -> LevelRef | None:
     """The level ref of a store slot (None for slots of another shape)."""
     source, sep, key = slot.partition("|")
     return LevelRef(source, key) if sep else None
@@ -89,7 +91,7 @@ class LevelEntry:
     """The level."""
     title: str
     """Its title."""
-    par: Optional[int] = None
+    par: int | None = None
     """The designer's move count."""
     number: int = 0
     """1-based position in its source."""
@@ -137,7 +139,7 @@ class LevelSource:
         """The level with this key (LookupError when there is none)."""
         raise LookupError(key)
 
-    def after(self, key: str) -> Optional[LevelRef]:
+    def after(self, key: str) -> LevelRef | None:
         """The level that follows ``key`` in this source (None at the end)."""
         keys = [entry.ref.key for entry in self.entries()]
         if key in keys and keys.index(key) + 1 < len(keys):
@@ -183,10 +185,8 @@ class MyLevelsSource(LevelSource):
         out = []
         for number, item in enumerate(self.store.my_levels(self.game), start=1):
             par = None
-            try:
+            with contextlib.suppress(Exception):  # A damaged level is still listed; opening it says why.
                 par = getattr(level_from_text(item.text), "par", None)
-            except Exception:  # A damaged level is still listed; opening it says why.
-                pass
             out.append(LevelEntry(LevelRef(self.id, str(item.id)), item.title, par, number))
         return out
 
@@ -243,7 +243,7 @@ class GeneratorSource(LevelSource):
             self._cache[seed] = self.generator.generate(seed, **self.params)
         return self._cache[seed]
 
-    def new(self, seed: Optional[int] = None) -> LevelRef:
+    def new(self, seed: int | None = None) -> LevelRef:
         """A new level of this generator (a fresh seed unless one is given)."""
         return LevelRef(self.id, str(new_seed() if seed is None else seed))
 
@@ -259,7 +259,7 @@ class GeneratorSource(LevelSource):
                 out.append(LevelEntry(ref, title, None, len(out) + 1))
         return out
 
-    def after(self, key: str) -> Optional[LevelRef]:
+    def after(self, key: str) -> LevelRef | None:
         """``N`` on a generated level makes a new one."""
         return self.new()
 
@@ -327,7 +327,7 @@ class Sources:
         listed += self.generators
         return listed
 
-    def get(self, source_id: str) -> Optional[LevelSource]:
+    def get(self, source_id: str) -> LevelSource | None:
         """The source with this id (None when it is not one of them).
 
         A generator id with other parameters than the current ones (a level generated before
@@ -347,7 +347,7 @@ class Sources:
                                    self.store, self.info.id)
         return None
 
-    def _generator_named(self, source_id: str) -> Optional["GeneratorSource"]:
+    def _generator_named(self, source_id: str) -> GeneratorSource | None:
         """The current generator source with the same generator name as ``source_id``."""
         if not source_id.startswith("gen:"):
             return None
@@ -366,7 +366,7 @@ class Sources:
         source = self.get(ref.source)
         return source.title if source is not None else ref.source
 
-    def after(self, ref: LevelRef) -> Optional[LevelRef]:
+    def after(self, ref: LevelRef) -> LevelRef | None:
         """The next level: the next in its source; after a bundled pack, the next pack."""
         current = self._generator_named(ref.source)
         if current is not None:  # N on a generated level: a new one with today's settings

@@ -25,9 +25,10 @@ from __future__ import annotations
 import os
 import sys
 import unicodedata
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Callable, ClassVar, Mapping, Optional
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from textual.app import ComposeResult
@@ -88,8 +89,8 @@ class TerminalProfile:
     no_color: bool = False
 
 
-def detect_profile(env: Optional[Mapping[str, str]] = None, *,
-                   glyphs: Optional[str] = None) -> TerminalProfile:
+def detect_profile(env: Mapping[str, str] | None = None, *,
+                   glyphs: str | None = None) -> TerminalProfile:
     """Work out the terminal from the environment.
 
     Args:
@@ -135,7 +136,7 @@ def _colors(env: Mapping[str, str], term: str) -> int:
     return 16
 
 
-def theme_for(profile: TerminalProfile) -> Optional[str]:
+def theme_for(profile: TerminalProfile) -> str | None:
     """The Textual theme a terminal should get, or None to keep the default.
 
     With 16 colours the default theme's 24-bit colours would be squeezed onto the standard
@@ -192,7 +193,7 @@ def _is_cp437_safe(char: str) -> bool:
     return True
 
 
-def _ascii_by_name(char: str) -> Optional[str]:
+def _ascii_by_name(char: str) -> str | None:
     """Box drawings and block elements by their Unicode names (``─`` -> ``-``, ``┼`` -> ``+``)."""
     name = unicodedata.name(char, "")
     if name.startswith("BOX DRAWINGS"):
@@ -219,7 +220,7 @@ def _ascii_by_name(char: str) -> Optional[str]:
     return None
 
 
-def _double_for_heavy(char: str) -> Optional[str]:
+def _double_for_heavy(char: str) -> str | None:
     """The double-line box drawing for a heavy one (``┏`` -> ``╔``): CP437 has no heavy lines,
     and Textual draws the focused panel's border heavy, so the difference must survive."""
     name = unicodedata.name(char, "")
@@ -264,7 +265,7 @@ class _GlyphTable(dict):  # type: ignore[type-arg]
         return result
 
 
-@lru_cache(maxsize=None)
+@cache
 def translator(glyphs: str) -> Callable[[str], str]:
     """The function that makes text safe for a glyph set.
 
@@ -287,8 +288,8 @@ def translator(glyphs: str) -> Callable[[str], str]:
 
 # -- the driver ----------------------------------------------------------------------------------
 
-@lru_cache(maxsize=None)
-def driver_class(glyphs: str) -> Optional[type["Driver"]]:
+@cache
+def driver_class(glyphs: str) -> type[Driver] | None:
     """The output driver for a glyph set (None where Textual's own driver must be used).
 
     On POSIX this is a :class:`textual.drivers.linux_driver.LinuxDriver` that translates what
@@ -389,7 +390,7 @@ def is_too_small(size: Any) -> bool:
     return size.width < MIN_SIZE[0] or size.height < MIN_SIZE[1]
 
 
-def check_size(app: "App[Any]", size: Any = None) -> None:
+def check_size(app: App[Any], size: Any = None) -> None:
     """Show or hide :class:`TooSmallScreen` (call on every resize).
 
     Args:

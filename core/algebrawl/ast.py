@@ -12,9 +12,9 @@ The seed's helpers keep their names: :func:`leaf_p` (``leaf?``), :func:`node_chi
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterator, Union
 
 from .cards import Card
 from .values import Number, as_value, format_value
@@ -60,7 +60,7 @@ class Node:
 
     card: Card
     """The card played."""
-    children: tuple["Ast", ...]
+    children: tuple[Ast, ...]
     """Its arguments, in order."""
     value: Fraction
     """The result (computed at construction)."""
@@ -70,7 +70,7 @@ class Node:
     """How many leaves (puzzle numbers) the tree holds."""
 
 
-Ast = Union[Leaf, Node]
+Ast = Leaf | Node
 """A pool value."""
 
 

@@ -22,9 +22,9 @@ poison     ``poison(a) = a - odd(a)``        seed 002's poison wizard: −1 on o
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Optional, Sequence
 
 from .expr import (
     FUNCTIONS,
@@ -44,7 +44,6 @@ from .expr import (
 
 __all__ = [
     "ADD",
-    "Card",
     "DEFAULT_CARDS",
     "DIV",
     "LIBRARY",
@@ -55,6 +54,7 @@ __all__ = [
     "SPLIT",
     "SQUARE",
     "SUB",
+    "Card",
     "card_from_json",
     "card_to_json",
 ]
@@ -75,7 +75,7 @@ def _div(x: Fraction, y: Fraction) -> Fraction:
 _FAST = {"+": lambda x, y: x + y, "-": lambda x, y: x - y, "*": lambda x, y: x * y, "/": _div}
 
 
-def _fast_path(params: tuple[str, ...], body: Expr) -> Optional[Callable[..., Fraction]]:
+def _fast_path(params: tuple[str, ...], body: Expr) -> Callable[..., Fraction] | None:
     if (
         len(params) == 2
         and isinstance(body, BinOp)
@@ -113,7 +113,7 @@ class Card:
     """Infix symbol, or empty for call-style cards."""
     commutative: bool = False
     """Whether the arguments can be swapped."""
-    _fn: Optional[Callable[..., Fraction]] = field(default=None, compare=False, hash=False, repr=False)
+    _fn: Callable[..., Fraction] | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not NAME.fullmatch(self.name):

@@ -26,9 +26,10 @@ from __future__ import annotations
 
 from array import array
 from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Iterator, NamedTuple, Optional
+from typing import NamedTuple
 
 from .ast import Ast, Leaf, make_node
 from .cards import ADD, DIV, MUL, SUB
@@ -162,7 +163,7 @@ def _products_and_quotients(a: _Reach, b: _Reach, lo: int, hi: int, missing: int
     bv = b.values
     top = bv[-1]
     left = missing.bit_count()
-    todo: Optional[list[int]] = None
+    todo: list[int] | None = None
     for x in a.values:
         if x < 2:
             continue
@@ -320,7 +321,7 @@ def _tree(w) -> Ast:
     return make_node(_CARD[op], (_tree(left), _tree(right)))
 
 
-def countdown_solve(numbers: Iterable[int], target: int) -> tuple[int, Optional[Ast]]:
+def countdown_solve(numbers: Iterable[int], target: int) -> tuple[int, Ast | None]:
     """An expression reaching ``target``, or the closest value reachable.
 
     Args:
@@ -332,7 +333,7 @@ def countdown_solve(numbers: Iterable[int], target: int) -> tuple[int, Optional[
         closest, the smaller one on a tie) and an expression for it.
     """
     ms = _numbers(numbers)
-    best: Optional[tuple[int, int, object]] = None
+    best: tuple[int, int, object] | None = None
     for table in _witness_tables(ms)[1:]:
         for v, w in table.items():
             key = (abs(v - target), v)

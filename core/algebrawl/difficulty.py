@@ -26,10 +26,10 @@ for each reachable value, the best figure of each kind separately):
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from functools import lru_cache
-from typing import Sequence
 
-from .hands import _combine, _multiset, _num, _partners, count_solutions24, splits, solvable24
+from .hands import _combine, _multiset, _num, _partners, count_solutions24, solvable24, splits
 from .values import Number, as_value
 
 __all__ = ["FEATURES", "features", "predict_log_seconds", "predict_seconds"]

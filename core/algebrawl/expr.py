@@ -19,23 +19,23 @@ parentheses that parse back to the same value.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Callable, Sequence, Union
 
 __all__ = [
+    "FUNCTIONS",
+    "MAX_EVAL_BITS",
+    "MAX_EXPONENT",
+    "MAX_EXPR_NODES",
+    "OPERATORS",
     "Arg",
     "BinOp",
     "Call",
     "EvalError",
     "Expr",
-    "FUNCTIONS",
-    "MAX_EVAL_BITS",
-    "MAX_EXPONENT",
-    "MAX_EXPR_NODES",
     "Neg",
     "Num",
-    "OPERATORS",
     "check_expr",
     "evaluate",
     "expr_from_json",
@@ -83,7 +83,7 @@ class Arg:
 class Neg:
     """Unary minus."""
 
-    operand: "Expr"
+    operand: Expr
     """The negated expression."""
 
 
@@ -93,9 +93,9 @@ class BinOp:
 
     op: str
     """One of :data:`OPERATORS`."""
-    left: "Expr"
+    left: Expr
     """Left operand."""
-    right: "Expr"
+    right: Expr
     """Right operand."""
 
 
@@ -105,11 +105,11 @@ class Call:
 
     fn: str
     """The function name."""
-    args: tuple["Expr", ...]
+    args: tuple[Expr, ...]
     """The arguments."""
 
 
-Expr = Union[Num, Arg, Neg, BinOp, Call]
+Expr = Num | Arg | Neg | BinOp | Call
 """An expression of the card language."""
 
 
@@ -128,9 +128,9 @@ def _mod(x: Fraction, y: Fraction) -> Fraction:
 
 
 FUNCTIONS: dict[str, tuple[int, Callable[..., Fraction], str]] = {
-    "abs": (1, lambda x: abs(x), "absolute value"),
-    "min": (2, lambda x, y: min(x, y), "the smaller of two values"),
-    "max": (2, lambda x, y: max(x, y), "the larger of two values"),
+    "abs": (1, abs, "absolute value"),
+    "min": (2, min, "the smaller of two values"),
+    "max": (2, max, "the larger of two values"),
     "floor": (1, lambda x: Fraction(math.floor(x)), "round down to a whole number"),
     "ceil": (1, lambda x: Fraction(math.ceil(x)), "round up to a whole number"),
     "mod": (2, _mod, "remainder of x divided by y (same sign as y)"),

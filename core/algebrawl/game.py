@@ -16,11 +16,13 @@ The level is a :class:`~core.algebrawl.level.Level` (or a bare
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..game import MoveKind
 from .ast import Ast, Leaf, make_node, postorder
 from .expr import EvalError
+from .level import Level
 from .play import (
     Move,
     PlayCard,
@@ -34,7 +36,6 @@ from .play import (
     legal_moves,
     status,
 )
-from .level import Level
 from .puzzle import MAX_CARDS, MAX_NUMBERS, Puzzle, puzzle_from_json, puzzle_to_json
 from .values import MAX_VALUE, format_value, parse_value, within
 

@@ -32,9 +32,10 @@ would make new trees — consed to the front — always the left operand of ``�
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Callable, Mapping, Optional, Sequence, TypeVar
+from typing import TypeVar
 
 from .ast import Ast, Leaf, Node, make_node, postorder
 from .cards import DEFAULT_CARDS, Card
@@ -45,8 +46,8 @@ from .values import MAX_INPUT, within
 
 __all__ = [
     "DEFAULT_SCORES",
-    "GenerationFailed",
     "Generated",
+    "GenerationFailed",
     "GeneratorConfig",
     "Rejected",
     "generate",
@@ -99,7 +100,7 @@ def rand_list(rng: random.Random, length: int, low: int, high: int) -> list[int]
 
 
 def rand_identity_pick(rng: random.Random, items: Sequence[T], n: int,
-                       test: Optional[Callable[[T], bool]] = None,
+                       test: Callable[[T], bool] | None = None,
                        retry: int = 3) -> tuple[list[T], list[T]]:
     """Seed 002's ``rand-identity-pick``: ``n`` distinct elements, chosen in one pass.
 
@@ -137,8 +138,8 @@ def rand_identity_pick(rng: random.Random, items: Sequence[T], n: int,
     return picked, rest
 
 
-def rand_op(rng: random.Random, op_set: Sequence[Card], weights: Optional[Sequence[float]] = None,
-            test: Optional[Callable[[Card], bool]] = None, retry: int = 3) -> Optional[Card]:
+def rand_op(rng: random.Random, op_set: Sequence[Card], weights: Sequence[float] | None = None,
+            test: Callable[[Card], bool] | None = None, retry: int = 3) -> Card | None:
     """Seed 002's ``rand-op`` with a distribution and a rejection test.
 
     Args:
@@ -159,8 +160,8 @@ def rand_op(rng: random.Random, op_set: Sequence[Card], weights: Optional[Sequen
 
 
 def rand_op_list(rng: random.Random, length: int, op_set: Sequence[Card],
-                 weights: Optional[Sequence[float]] = None,
-                 test: Optional[Callable[[Card], bool]] = None, retry: int = 3) -> list[Card]:
+                 weights: Sequence[float] | None = None,
+                 test: Callable[[Card], bool] | None = None, retry: int = 3) -> list[Card]:
     """Seed 002's ``rand-op-list``: ``length`` cards from :func:`rand_op`.
 
     Raises:
@@ -173,8 +174,8 @@ def rand_op_list(rng: random.Random, length: int, op_set: Sequence[Card],
 
 
 def leaves_reduce(rng: random.Random, leaves: Sequence[Ast], card: Card,
-                  test: Optional[Callable[[Ast], bool]] = None, retry: int = 3,
-                  accept: Optional[Callable[[Node], bool]] = None) -> tuple[Ast, ...]:
+                  test: Callable[[Ast], bool] | None = None, retry: int = 3,
+                  accept: Callable[[Node], bool] | None = None) -> tuple[Ast, ...]:
     """Seed 002's ``leaves-reduce``: apply ``card`` to ``arity`` random trees of ``leaves``.
 
     Args:
@@ -206,8 +207,8 @@ def leaves_reduce(rng: random.Random, leaves: Sequence[Ast], card: Card,
 
 
 def leaves_full_reduce(rng: random.Random, leaves: Sequence[Ast], op_list: Sequence[Card],
-                       test: Optional[Callable[[Ast], bool]] = None, retry: int = 3,
-                       accept: Optional[Callable[[Node], bool]] = None) -> tuple[Ast, ...]:
+                       test: Callable[[Ast], bool] | None = None, retry: int = 3,
+                       accept: Callable[[Node], bool] | None = None) -> tuple[Ast, ...]:
     """Seed 002's ``leaves-full-reduce``: :func:`leaves_reduce` with each card in turn.
 
     Returns:
@@ -256,17 +257,17 @@ class GeneratorConfig:
     """Largest number."""
     cards: tuple[Card, ...] = DEFAULT_CARDS
     """The operator set."""
-    weights: Optional[tuple[float, ...]] = None
+    weights: tuple[float, ...] | None = None
     """Relative probability of each card."""
     scores: Mapping[str, int] = field(default_factory=lambda: dict(DEFAULT_SCORES))
     """Difficulty score per card name."""
-    max_card_score: Optional[int] = None
+    max_card_score: int | None = None
     """Cards scoring above this are redrawn."""
-    score_range: Optional[tuple[int, int]] = None
+    score_range: tuple[int, int] | None = None
     """Accepted total score of the drawn cards."""
     ops: int = 4
     """Length of the operator list."""
-    max_depth: Optional[int] = 3
+    max_depth: int | None = 3
     """No tree deeper than this."""
     min_depth: int = 2
     """Every target tree at least this deep."""
@@ -294,7 +295,7 @@ class GeneratorConfig:
             raise ValueError("need low <= high within the puzzle bounds")
         if not self.cards or (self.weights is not None and len(self.weights) != len(self.cards)):
             raise ValueError("one weight per card, and at least one card")
-        if not 1 <= self.ops or self.ops + self.spare_cards > MAX_CARDS:
+        if not self.ops >= 1 or self.ops + self.spare_cards > MAX_CARDS:
             raise ValueError(f"1 to {MAX_CARDS} cards in all")
         if not 1 <= self.max_attempts <= 100_000 or not 0 <= self.retry <= 20:
             raise ValueError("max_attempts must be 1 to 100,000 and retry 0 to 20")
@@ -327,7 +328,7 @@ class Generated:
     """Draws it took."""
     score: int
     """Total card score of the solution."""
-    predicted_seconds: Optional[float] = None
+    predicted_seconds: float | None = None
     """Predicted human solve time, when known."""
 
 

@@ -20,11 +20,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Optional
 
-from .cards import ADD, DIV, MUL, SPLIT, SQUARE, SUB
 from .ast import Node, postorder
-from .generator import GenerationFailed, Generated, GeneratorConfig, generate, generate_hand
+from .cards import ADD, DIV, MUL, SPLIT, SQUARE, SUB
+from .generator import Generated, GenerationFailed, GeneratorConfig, generate, generate_hand
 from .level import Level
 from .par import shortest
 from .puzzle import Puzzle
@@ -33,14 +32,14 @@ from .values import format_value
 __all__ = [
     "BRAWL_BAND",
     "BRAWL_LIMITS",
-    "BrawlGenerator",
     "GENERATORS",
     "HAND_BAND",
     "HAND_LIMITS",
+    "BrawlGenerator",
     "HandGenerator",
     "brawl_config",
-    "derived_seed",
     "check_band",
+    "derived_seed",
 ]
 
 BRAWL_LIMITS = (1, 10)
@@ -82,7 +81,7 @@ MAX_BRAWL_CARDS = 5
 """Most cards a brawl deals for its solution (the solver's par and hints stay fast)."""
 
 
-def brawl_config(low: int, high: int, ops: Optional[int] = None) -> GeneratorConfig:
+def brawl_config(low: int, high: int, ops: int | None = None) -> GeneratorConfig:
     """The seed-002 generator's settings for a band of total card scores.
 
     Cards score ``+`` 1, ``−`` 2, ``×`` 2, ``÷`` 3 (``square`` 2, ``split`` 2): a band of
@@ -204,7 +203,7 @@ class BrawlGenerator:
         # as 7 − 5 for the tree (5 + 7) − 10) is easier than its score says: draw again from
         # seeds derived from this one, and keep the first level without one (or the one
         # whose shortest solution is longest).
-        best: Optional[tuple[Generated, int]] = None
+        best: tuple[Generated, int] | None = None
         for attempt in range(SHORTCUT_TRIES):
             made = _draw_brawl(low, high, derived_seed(seed, attempt))
             moves = _moves(made)

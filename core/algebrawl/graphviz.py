@@ -10,7 +10,7 @@ the same text. This module only writes text; running ``dot -Tsvg`` is left to th
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from .ast import Ast, Leaf
 from .values import format_value

@@ -22,10 +22,10 @@ the pairs that hit the target.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
-from typing import Iterable, Optional, Sequence
 
 from .ast import Ast, Leaf, make_node
 from .cards import ADD, DIV, MUL, SUB, Card
@@ -33,8 +33,8 @@ from .normal import DEFAULT_EQUIVALENCE, NF, _flags, nf_binary, nf_leaf
 from .values import Number, as_value
 
 __all__ = [
-    "HandSolution",
     "MAX_HAND",
+    "HandSolution",
     "all_hands",
     "clear_caches",
     "count_solutions24",
@@ -208,7 +208,7 @@ def _hit(tl: dict, tr: dict, t: Fraction):
             yield ("*", wx, tr[y])
 
 
-def _find(ms: tuple, t: Fraction) -> Optional[Witness]:
+def _find(ms: tuple, t: Fraction) -> Witness | None:
     if len(ms) == 1:
         return ms[0] if ms[0] == t else None
     for left, right in splits(ms):
@@ -241,7 +241,7 @@ def solvable24(numbers: Sequence[Number], target: Number = 24) -> bool:
     return _find(_multiset(numbers), _num(as_value(target))) is not None
 
 
-def solve24(numbers: Sequence[Number], target: Number = 24) -> Optional[Ast]:
+def solve24(numbers: Sequence[Number], target: Number = 24) -> Ast | None:
     """One solution of the hand, or None (see :func:`solvable24`)."""
     w = _find(_multiset(numbers), _num(as_value(target)))
     return None if w is None else witness_to_ast(w)

@@ -11,13 +11,12 @@ cards are written by symbol or name, any other card by its definition).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from core.levelpack import LevelFieldError, check_text, check_title
 
 from .puzzle import MAX_CARDS, MAX_NUMBERS, MAX_TARGETS, Puzzle
 
-__all__ = ["Level", "MAX_PAR", "level_of"]
+__all__ = ["MAX_PAR", "Level", "level_of"]
 
 MAX_PAR = 99
 """Largest par (a puzzle has at most 24 cards and 8 targets, so 32 moves at most)."""
@@ -44,7 +43,7 @@ class Level:
     """Shown in level lists."""
     puzzle: Puzzle
     """The puzzle."""
-    par: Optional[int] = None
+    par: int | None = None
     """The designer's number of moves, or None."""
     description: str = ""
     """Flavour / explanation text."""

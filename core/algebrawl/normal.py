@@ -63,8 +63,8 @@ the number of cards of a puzzle.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 from .ast import Ast, Leaf, postorder
 from .cards import Card

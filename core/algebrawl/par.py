@@ -14,8 +14,8 @@ The answer is exact when the tables were built completely; hitting a limit gives
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE
@@ -39,9 +39,9 @@ class Shortest:
 
     status: str
     """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
-    moves: Optional[int] = None
+    moves: int | None = None
     """The fewest moves, when solved."""
-    cards: Optional[int] = None
+    cards: int | None = None
     """Cards played by that solution."""
     strikes: tuple[tuple[int, Ast], ...] = ()
     """One shortest solution."""
@@ -56,7 +56,7 @@ def _card_count(used: int, tables: _Tables) -> int:
 
 
 def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: float = 10.0,
-                   should_stop: Optional[Callable[[], bool]] = None) -> Shortest:
+                   should_stop: Callable[[], bool] | None = None) -> Shortest:
     """The fewest moves that win from ``state``.
 
     Args:
@@ -102,7 +102,7 @@ def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: floa
     return Shortest("solved", cards + len(targets), cards, strikes)
 
 
-def _cheapest(tables: _Tables, targets: list, full: Optional[int]) -> Optional[tuple]:
+def _cheapest(tables: _Tables, targets: list, full: int | None) -> tuple | None:
     """The assignment of disjoint entries to targets with the fewest cards, or None."""
     candidates = []
     for t, value in targets:

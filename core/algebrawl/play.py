@@ -19,9 +19,9 @@ struck but values remain, since only strikes remove values). Every function is p
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, permutations
-from typing import Iterator, Union
 
 from ..game import IllegalMove
 from ..text import shorten
@@ -66,7 +66,7 @@ class Strike:
     """Index into ``puzzle.targets``."""
 
 
-Move = Union[PlayCard, Strike]
+Move = PlayCard | Strike
 """A move of Algebrawl."""
 
 

@@ -9,9 +9,9 @@ cards and :data:`MAX_TARGETS` targets, numbers and targets within
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Iterable, Sequence
 
 from .cards import DEFAULT_CARDS, Card, card_from_json, card_to_json
 from .values import MAX_INPUT, Number, as_value, format_value, parse_value, within
@@ -90,7 +90,7 @@ class Puzzle:
 
     @classmethod
     def of(cls, numbers: Sequence[Number], targets: Sequence[Number] | Number,
-           cards: Sequence[Card] = DEFAULT_CARDS, **rules: bool) -> "Puzzle":
+           cards: Sequence[Card] = DEFAULT_CARDS, **rules: bool) -> Puzzle:
         """Convenience constructor: ``Puzzle.of([3, 4, 5], 35)``.
 
         Args:

@@ -20,10 +20,10 @@ callback; hitting one gives the status ``"unknown"``.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
-from typing import Callable, Optional
 
 from ..game import IllegalMove
 from .ast import Ast, Node, make_node
@@ -56,7 +56,7 @@ class SolveResult:
     """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
     strikes: tuple[tuple[int, Ast], ...] = ()
     """One solution (empty unless solved)."""
-    count: Optional[int] = None
+    count: int | None = None
     """Distinct solutions (when counted)."""
     complete: bool = True
     """Whether ``count`` is exact."""
@@ -76,7 +76,7 @@ class _Tables:
     """The dynamic programme for one state (see the module docstring)."""
 
     def __init__(self, state: State, counting: bool, equivalence: str, max_entries: int,
-                 deadline: float, should_stop: Optional[Callable[[], bool]]):
+                 deadline: float, should_stop: Callable[[], bool] | None):
         self.state, self.counting, self.equivalence = state, counting, equivalence
         self.max_entries, self.deadline, self.should_stop = max_entries, deadline, should_stop
         cards = [state.puzzle.cards[i] for i in state.hand]
@@ -298,7 +298,7 @@ class _Assign:
         self.targets = [(t, puzzle.targets[t]) for t in state.standing]
         self.full = (1 << len(state.pool)) - 1 if puzzle.use_all else None
         self.found: dict = {}
-        self.forms: Optional[_NormalForms] = None
+        self.forms: _NormalForms | None = None
 
     def candidates(self, value: Fraction) -> list[tuple[int, int]]:
         return [key for key, tbl in self.tables.entries.items() if value in tbl]
@@ -341,7 +341,7 @@ class _Assign:
 
 def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT_EQUIVALENCE,
                 max_entries: int = 300_000, time_limit: float = 10.0, max_count: int = 10_000,
-                should_stop: Optional[Callable[[], bool]] = None) -> SolveResult:
+                should_stop: Callable[[], bool] | None = None) -> SolveResult:
     """Solve from any position: can every standing target still be struck?
 
     Args:
@@ -392,10 +392,7 @@ def _first_solution(tables: _Tables, assign: _Assign) -> tuple[tuple[int, Ast], 
     if not assign.found:
         return ()
     first = next(iter(assign.found.values()))
-    if tables.counting:
-        pairs = list(first)
-    else:
-        pairs = [(t, tables.tree(key, v)) for t, v, key in first]
+    pairs = list(first) if tables.counting else [(t, tables.tree(key, v)) for t, v, key in first]
     return tuple(sorted(pairs, key=lambda p: p[0]))
 
 
@@ -465,7 +462,7 @@ def solution_moves(state: State, strikes: tuple[tuple[int, Ast], ...]) -> tuple[
     return tuple(moves)
 
 
-def hint(state: State, **options) -> Optional[Move]:
+def hint(state: State, **options) -> Move | None:
     """The next move of some solution from ``state``, or None when there is none (or the
     solver gave up). Options as in :func:`solve_state`."""
     result = solve_state(state, **options)

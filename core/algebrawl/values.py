@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from typing import Union
 
 __all__ = [
     "MAX_INPUT",
@@ -30,7 +29,7 @@ MAX_INPUT = 10**6
 MAX_VALUE = 10**12
 """Largest numerator or denominator magnitude of any value reached in play."""
 
-Number = Union[int, Fraction]
+Number = int | Fraction
 """What callers may pass where a value is expected (never float: floats are inexact)."""
 
 _VALUE_TEXT = re.compile(r"-?[0-9]{1,40}(/[0-9]{1,40})?")

@@ -46,16 +46,16 @@ from .state import (
 from .world import World, world_of
 
 __all__ = [
+    "DENSITY_READINGS",
+    "GAME",
+    "PHASES",
     "Closure",
     "ClosureTooLarge",
-    "DENSITY_READINGS",
     "Formula",
-    "GAME",
     "Generated",
     "Level",
     "LevelJSONError",
     "Operator",
-    "PHASES",
     "SolveResult",
     "State",
     "Target",

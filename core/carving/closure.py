@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from .formula import DELTA, NABLA, Formula, Operator
 from .level import Level
 
-__all__ = ["Closure", "ClosureTooLarge", "DEFAULT_LIMIT", "compute_closure"]
+__all__ = ["DEFAULT_LIMIT", "Closure", "ClosureTooLarge", "compute_closure"]
 
 DEFAULT_LIMIT = 200_000
 """Default bound on |F*| + |E_Ω|; a level whose closure is larger cannot be played."""

@@ -21,9 +21,9 @@ from typing import NamedTuple
 __all__ = [
     "DELTA",
     "NABLA",
-    "THETA",
-    "OMEGA",
     "NAME_RE",
+    "OMEGA",
+    "THETA",
     "Formula",
     "Operator",
     "formula_from_str",

@@ -25,8 +25,9 @@ A state's JSON carries its level, so a saved game is self-contained::
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence, Union
+from typing import Any
 
 from core.game import IllegalMove, MoveKind, Status
 
@@ -95,7 +96,7 @@ class Succeed:
     """A vertex with no generating intrinsic edge."""
 
 
-Move = Union[Construct, Extend, Finish, Succeed]
+Move = Construct | Extend | Finish | Succeed
 
 
 def construct_moves(state: State, limit: int = CONSTRUCT_LIST_LIMIT) -> tuple[Construct, ...]:

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, replace
-from typing import Optional
 
 from core.game import replay_moves
 from core.text import plural
@@ -149,7 +148,7 @@ def _shapes(state: State) -> list[tuple[Shape, bool]]:
     return out
 
 
-def _pick_target(rng: random.Random, start: State, end: State, min_edges: int) -> Optional[Target]:
+def _pick_target(rng: random.Random, start: State, end: State, min_edges: int) -> Target | None:
     """A component of ``end`` that ``start`` does not have (up to isomorphism), with
     ``min_edges`` to :data:`MAX_TARGET_EDGES` edges; built ones and larger ones first."""
     initial = [s for s, _ in _shapes(start)]
@@ -175,7 +174,7 @@ def generate(
     density: str = "contiguous",
     refine: bool = True,
     max_states: int = 3_000,
-    time_limit: Optional[float] = 5.0,
+    time_limit: float | None = 5.0,
     attempts: int = 50,
 ) -> Generated:
     """Generate a solvable level (solution-down).
@@ -215,7 +214,7 @@ def generate(
 
 
 def _play(rng: random.Random, draft: Level, steps: int, seed: int,
-          min_edges: int) -> Optional[Generated]:
+          min_edges: int) -> Generated | None:
     start = GAME.initial(draft)
     if GAME.finished(start):
         return None
@@ -239,7 +238,7 @@ def _play(rng: random.Random, draft: Level, steps: int, seed: int,
     return Generated(replace(level, par=replay.steps), tuple(solution), seed)
 
 
-def _refined(found: Generated, max_states: int, time_limit: Optional[float]) -> Generated:
+def _refined(found: Generated, max_states: int, time_limit: float | None) -> Generated:
     result = solve(found.level, max_states=max_states, time_limit=time_limit)
     if result.status != "solved" or result.steps >= (found.level.par or 0):
         return found

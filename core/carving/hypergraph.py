@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional
 
 import networkx as nx
 from networkx.algorithms.isomorphism import vf2pp_is_isomorphic
@@ -124,7 +123,7 @@ def components(n_vertices: int, edge_verts: Sequence[Sequence[int]]) -> list[tup
 
 
 def find_isomorphic(n_vertices: int, edge_verts: Sequence[Sequence[int]],
-                    target: Shape) -> Optional[tuple[list[int], list[int]]]:
+                    target: Shape) -> tuple[list[int], list[int]] | None:
     """The first component (by smallest vertex) isomorphic to ``target``.
 
     Args:

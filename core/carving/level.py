@@ -23,7 +23,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, Optional
+from typing import Any
 
 from core.levelpack import LevelFieldError, check_text, check_title
 
@@ -191,7 +191,7 @@ class Level:
     """Extra initial formulas (SPEC extension)."""
     density: str = "contiguous"
     """Reading of Φ_dense: ``"contiguous"`` or ``"subsequence"``."""
-    par: Optional[int] = None
+    par: int | None = None
     """Designer's step count, if any."""
     title: str = ""
     """Shown in level lists."""

@@ -34,7 +34,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable, Sequence
 from functools import lru_cache
-from typing import Optional
 
 from .formula import Operator
 from .world import World
@@ -111,7 +110,7 @@ class Graph:
         inc: Per vertex id, the ids of the edges containing it.
     """
 
-    __slots__ = ("edges", "verts", "virtual", "inc", "_index")
+    __slots__ = ("_index", "edges", "inc", "verts", "virtual")
 
     def __init__(self, world: World, tree: Iterable[Operator], virtual: Iterable[Operator]):
         tree_ids = sorted(world.eid[e] for e in tree)
@@ -129,7 +128,7 @@ class Graph:
             for v in vs:
                 inc[v].append(e)
         self.inc = inc
-        self._index: Optional[dict[Operator, int]] = None
+        self._index: dict[Operator, int] | None = None
 
     @classmethod
     def from_parts(cls, n_vertices: int, verts: Sequence[Sequence[int]],
@@ -156,7 +155,7 @@ class Graph:
         graph._index = None
         return graph
 
-    def index(self, op: Operator) -> Optional[int]:
+    def index(self, op: Operator) -> int | None:
         """The edge id of ``op``, or None when it is not in the graph."""
         if self._index is None:
             self._index = {e: i for i, e in enumerate(self.edges)}
@@ -173,7 +172,7 @@ def graph_of(world: World, tree: frozenset[Operator], virtual: frozenset[Operato
 
 
 def forward_levels(graph: Graph, start: int, reading: str, q0: int = 0,
-                   targets: Optional[Sequence[int]] = None) -> list[int] | bool:
+                   targets: Sequence[int] | None = None) -> list[int] | bool:
     """Best automaton state in which a walk from ``(start, q0)`` reaches each vertex.
 
     Args:
@@ -320,7 +319,7 @@ def offered_steps(graph: Graph, u: int, q: int, used: bool, new: int, good: Sequ
 
 
 def shortest_completion(graph: Graph, u: int, q: int, used: bool, new: int,
-                        reading: str) -> Optional[list[tuple[int, int]]]:
+                        reading: str) -> list[tuple[int, int]] | None:
     """A shortest continuation of a walk at ``(u, q, used)`` into a legal elimination path.
 
     Args:
@@ -342,7 +341,7 @@ def shortest_completion(graph: Graph, u: int, q: int, used: bool, new: int,
         return None
     table = _DELTA[reading]
     target = graph.verts[new]
-    parent: dict[tuple[int, int], Optional[tuple[tuple[int, int], int]]] = {(u, q): None}
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {(u, q): None}
     queue = deque([(u, q)])
     while queue:
         node = queue.popleft()
@@ -391,7 +390,7 @@ def removal_sets(graph: Graph, start: tuple[int, int, bool], new: int, good: Seq
         exactly that set; ``complete`` is False when ``max_states`` cut the search short.
     """
     first = (*start, prefix_mask)
-    parent: dict[tuple, Optional[tuple[tuple, tuple[int, int]]]] = {first: None}
+    parent: dict[tuple, tuple[tuple, tuple[int, int]] | None] = {first: None}
     queue = deque([first])
     found: dict[int, list[tuple[int, int]]] = {}
     while queue:

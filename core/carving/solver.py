@@ -29,7 +29,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
-from typing import Optional, Union
 
 from core.search import KeyVisited, bfs
 
@@ -137,7 +136,7 @@ class _Search:
     """
 
     def __init__(self, world: World, use_symmetry: bool, walk_states: int,
-                 deadline: Optional[float], should_stop: Optional[Callable[[], bool]]):
+                 deadline: float | None, should_stop: Callable[[], bool] | None):
         self.world = world
         self.syms: tuple[Symmetry, ...] = symmetries(world) if use_symmetry else symmetries(world, cap=1)
         self.walk_states = walk_states
@@ -186,7 +185,7 @@ class _Search:
                     after = end_elimination(state, state.tree, state.virtual | {op})
                     yield from self._settle(after, op, None)
 
-    def _eliminations(self, state: State, op: Optional[Operator]) -> Iterator[tuple[tuple, State]]:
+    def _eliminations(self, state: State, op: Operator | None) -> Iterator[tuple[tuple, State]]:
         world = self.world
         graph = path_graph(state)
         vid = world.vid
@@ -206,8 +205,8 @@ class _Search:
             after = end_elimination(state, state.tree - removed, edge_set - removed)  # type: ignore[operator]
             yield from self._settle(after, op, tuple(steps))
 
-    def _settle(self, state: State, op: Optional[Operator],
-                steps: Optional[tuple]) -> Iterator[tuple[tuple, State]]:
+    def _settle(self, state: State, op: Operator | None,
+                steps: tuple | None) -> Iterator[tuple[tuple, State]]:
         if state.phase != "succession":
             yield (op, steps, None), state
             return
@@ -238,12 +237,12 @@ class _Search:
 
 
 def solve(
-    start: Union[Level, State],
+    start: Level | State,
     *,
     max_states: int = DEFAULT_MAX_STATES,
-    time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
-    should_stop: Optional[Callable[[], bool]] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
     symmetry: bool = True,
     max_walk_states: int = DEFAULT_WALK_STATES,
 ) -> SolveResult:
@@ -289,7 +288,7 @@ def solve(
     return SolveResult("unknown", (), 0, result.explored, reason, elapsed)
 
 
-def hint(state: State, **limits: object) -> Optional[Move]:
+def hint(state: State, **limits: object) -> Move | None:
     """The next move of a shortest plan from ``state``, or None when none was found.
 
     Args:

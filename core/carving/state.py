@@ -29,7 +29,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional
 
 from core.game import IllegalMove
 
@@ -52,15 +51,15 @@ __all__ = [
     "PHASES",
     "State",
     "can_finish",
-    "completion_table",
-    "path_graph",
     "choose_base",
+    "completion_table",
     "component_listing",
     "construct",
     "end_elimination",
     "extend",
     "finish",
     "initial_state",
+    "path_graph",
     "path_steps",
     "succession_candidates",
     "suggest_path",
@@ -98,7 +97,7 @@ class State:
     """ρ."""
     phase: str = "construct"
     """``construct``, ``path``, ``succession``, ``won`` or ``lost``."""
-    pending: Optional[Operator] = None
+    pending: Operator | None = None
     """e_new during the ``path`` phase."""
     path: tuple[Step, ...] = ()
     """P* so far."""
@@ -271,7 +270,7 @@ def extend(state: State, edge: Operator, to: Formula) -> State:
 
 
 def _step_problem(state: State, edge: Operator, to: Formula) -> str:
-    graph, new, u, q, used = _position(state)
+    graph, _new, u, _q, _used = _position(state)
     e = graph.index(edge)
     here = state.world.vertices[u]
     if e is None:
@@ -303,7 +302,7 @@ def finish(state: State) -> State:
     return end_elimination(state, state.tree - removed, virtual)
 
 
-def suggest_path(state: State) -> Optional[tuple[Step, ...]]:
+def suggest_path(state: State) -> tuple[Step, ...] | None:
     """A shortest way to complete P* from where it stands (``()`` when it can be finished).
 
     Args:
@@ -325,7 +324,7 @@ def suggest_path(state: State) -> Optional[tuple[Step, ...]]:
 # -- end of step -----------------------------------------------------------------------------
 
 
-def winning_component(state: State) -> Optional[tuple[frozenset[Formula], frozenset[Operator]]]:
+def winning_component(state: State) -> tuple[frozenset[Formula], frozenset[Operator]] | None:
     """A connected component of (F*, E_t) isomorphic to H*, if any.
 
     Args:

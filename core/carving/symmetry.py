@@ -14,9 +14,9 @@ states get the same key only if some composition of used renamings maps one to t
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import permutations, product
-from typing import Iterable
 
 from .formula import Formula, Operator
 from .world import World
@@ -51,11 +51,9 @@ def _renamings(world: World, cap: int) -> Iterable[dict[str, str]]:
     for v, t in world.level.variables:
         by_type.setdefault(t, []).append(v)
     groups = list(by_type.values())
-    count = 0
-    for choice in product(*(permutations(g) for g in groups)):
+    for count, choice in enumerate(product(*(permutations(g) for g in groups))):
         if count >= cap:
             return
-        count += 1
         yield {v: w for g, p in zip(groups, choice, strict=True) for v, w in zip(g, p, strict=True)}
 
 

@@ -14,9 +14,9 @@ space can be sampled evenly without being listed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Mapping, Optional
 
 from .closure import Closure, compute_closure
 from .formula import Formula, Operator
@@ -122,7 +122,7 @@ class World:
         """True when ``op`` ∈ E_Ω."""
         return op in self.eid
 
-    def construct_problem(self, op: object) -> Optional[str]:
+    def construct_problem(self, op: object) -> str | None:
         """Why ``op`` cannot be constructed (None when it can).
 
         A constructed edge must be an operator 5-tuple in U (Θ or Ω shape) whose five formulas

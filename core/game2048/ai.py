@@ -33,9 +33,10 @@ limit.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
 from math import log2
 from time import perf_counter
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any
 
 from core.game2048 import fastboard as fb
 from core.game2048.board import (
@@ -47,9 +48,9 @@ from core.game2048.board import (
 
 __all__ = [
     "CPROB_THRESHOLD",
-    "OutOfTime",
     "GENERAL_MAX_DEPTH",
     "MAX_DEPTH",
+    "OutOfTime",
     "adaptive_depth",
     "autoplay",
     "best_move_fast",

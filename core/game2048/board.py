@@ -12,7 +12,8 @@ move, as in the original game: moving left, ``[2, 2, 2, 2]`` becomes ``[4, 4, 0,
 
 from __future__ import annotations
 
-from typing import NamedTuple, Sequence, TypeVar
+from collections.abc import Sequence
+from typing import NamedTuple, TypeVar
 
 from core.game2048.merge import MergeLogic
 

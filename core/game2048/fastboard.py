@@ -29,7 +29,7 @@ Example:
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 __all__ = [
     "DIRECTIONS",

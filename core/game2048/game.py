@@ -12,7 +12,8 @@ stays as it is; this adapter gives it the protocol's shape:
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from core.game import IllegalMove, MoveKind
 

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from core.game2048.board import Board, make_board
 from core.game2048.merge import PRESET_DEFAULTS, merge_logic_name
 from core.game2048.state import GameConfig
 from core.levelpack import LevelFieldError, check_text, check_title
 
-__all__ = ["Level", "MAX_NUMBER", "MAX_SEED", "MAX_SIZE", "PRESET", "make_config"]
+__all__ = ["MAX_NUMBER", "MAX_SEED", "MAX_SIZE", "PRESET", "Level", "make_config"]
 
 MAX_SIZE = 64
 """Largest board side (the command line's limit too)."""
@@ -51,7 +51,7 @@ def make_config(
     rule: str = "standard",
     seed: int = 0,
     tiles: int = 2,
-    goal: Optional[int] = PRESET,
+    goal: int | None = PRESET,
     distribution: Any = PRESET,
 ) -> GameConfig:
     """Build a configuration from level-file fields, blaming the right field on failure.
@@ -155,7 +155,7 @@ class Level:
     """Shown in level lists."""
     config: GameConfig
     """The rules of the game."""
-    board: Optional[Board] = None
+    board: Board | None = None
     """The starting board of a puzzle, or None."""
     description: str = ""
     """Flavour / explanation text."""

@@ -19,8 +19,9 @@ Presets:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from math import isqrt
-from typing import Callable, Mapping, NamedTuple, Optional
+from typing import NamedTuple
 
 
 class MergeResult(NamedTuple):
@@ -32,7 +33,7 @@ class MergeResult(NamedTuple):
     """Points added to the score for this merge."""
 
 
-MergeLogic = Callable[[int, int], Optional[MergeResult]]
+MergeLogic = Callable[[int, int], MergeResult | None]
 """Type of a merge rule: ``(val1, val2) -> MergeResult | None``."""
 
 

@@ -12,8 +12,9 @@ draw picks the value from the weighted distribution, a second draw picks the cel
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, NamedTuple, Sequence
+from typing import Any, NamedTuple
 
 from core.game2048.board import (
     DIRECTIONS,
@@ -475,7 +476,7 @@ def _spawn(
     if k >= empty_count:
         k = empty_count - 1
     # The k-th empty cell (0-based) in row-major order: skip whole rows by their count.
-    for r, row in enumerate(board):
+    for r, row in enumerate(board):  # noqa: B007 - r is read after the loop breaks
         zeros = row.count(0)
         if k < zeros:
             break

@@ -9,7 +9,7 @@ chosen later by the solver (:mod:`core.longcat.generate`).
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from core.longcat.level import Board, bits
 from core.longcat.masks import Mask, largest_component

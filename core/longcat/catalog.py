@@ -20,10 +20,12 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
-from core.longcat.difficulty import BANDS, band as band_of, predict_difficulty
+from core.longcat.difficulty import BANDS, predict_difficulty
+from core.longcat.difficulty import band as band_of
 from core.longcat.generate import GENERATORS as METHODS
 from core.longcat.generate import GenerationError, generate
 from core.longcat.graph import AnalysisLimit, analyse
@@ -33,8 +35,8 @@ from core.longcat.solver import shortest_solution
 __all__ = [
     "BAND_RANGES",
     "GENERATORS",
-    "LevelMaker",
     "TIME_GUARD",
+    "LevelMaker",
     "describe",
     "difficulty_label",
     "make_level",
@@ -51,7 +53,7 @@ ANALYSIS_LIMIT = 200_000
 SOLVER_STATES = 1_000_000
 """Positions the pruned solver may keep for the par of a level too large to analyse."""
 
-BAND_RANGES: dict[str, Optional[tuple[float, float]]] = {"any": None}
+BAND_RANGES: dict[str, tuple[float, float] | None] = {"any": None}
 """Band id -> ``(low, high)`` on the predicted difficulty (ids are the names of
 :data:`core.longcat.difficulty.BANDS` with ``_`` for spaces)."""
 BAND_RANGES.update({name.replace(" ", "_"): (low, high) for low, high, name in BANDS})
@@ -79,7 +81,7 @@ def parse_size(text: Any) -> tuple[int, int]:
     return width, height
 
 
-def parse_band(text: Any) -> Optional[tuple[float, float]]:
+def parse_band(text: Any) -> tuple[float, float] | None:
     """Read a difficulty band: a name of :data:`BAND_RANGES` or ``LOW:HIGH``.
 
     ``LOW:HIGH`` keeps levels with ``LOW <= difficulty < HIGH``; either end may be left out
@@ -112,7 +114,7 @@ def parse_band(text: Any) -> Optional[tuple[float, float]]:
     return low, high
 
 
-def difficulty_label(value: Optional[float]) -> str:
+def difficulty_label(value: float | None) -> str:
     """``"easy 31"``: the band and the predicted difficulty, rounded (negative ones show 0).
 
     Args:
@@ -127,7 +129,7 @@ def difficulty_label(value: Optional[float]) -> str:
 
 
 def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
-             should_stop: Optional[Callable[[], bool]] = None) -> Level:
+             should_stop: Callable[[], bool] | None = None) -> Level:
     """The level with its par (shortest solution) and a title that ends with its difficulty.
 
     Args:
@@ -142,7 +144,7 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
     """
     try:
         analysis = analyse(level, max_states=max_states, should_stop=should_stop)
-        difficulty: Optional[float] = predict_difficulty(analysis)
+        difficulty: float | None = predict_difficulty(analysis)
         par = analysis.metrics.shortest_solution
         note = (f"Predicted difficulty {difficulty:.1f} ({band_of(difficulty)}); "
                 f"{analysis.metrics.solutions} solution"
@@ -162,9 +164,9 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
 
 
 def make_level(method: str, seed: int, width: int, height: int, *,
-               band: Optional[tuple[float, float]] = None, unique: bool = False,
-               max_attempts: Optional[int] = None, time_guard: float = TIME_GUARD,
-               should_stop: Optional[Callable[[], bool]] = None,
+               band: tuple[float, float] | None = None, unique: bool = False,
+               max_attempts: int | None = None, time_guard: float = TIME_GUARD,
+               should_stop: Callable[[], bool] | None = None,
                **options: Any) -> Level:
     """One described level (see :func:`describe`) of a method, size and band.
 
@@ -242,7 +244,7 @@ class LevelMaker:
     """Smallest number of empty cells accepted."""
     failure_note: str = ""
     """Why this method may find nothing (appended to its error)."""
-    sized_options: Optional[Callable[[int, int], Mapping[str, Any]]] = field(
+    sized_options: Callable[[int, int], Mapping[str, Any]] | None = field(
         default=None, compare=False)
     """The method's options for a grid size (None: its defaults)."""
 

@@ -38,7 +38,6 @@ correspondence, not a calibration (no player data links the two).
 from __future__ import annotations
 
 import math
-from typing import Union
 
 from core.longcat import coefficients
 from core.longcat.graph import Analysis, Metrics, analyse
@@ -96,7 +95,7 @@ def attempt_odds(analysis: Analysis) -> tuple[float, float]:
     return win[0], moves[0]
 
 
-def expected_moves(level_or_analysis: Union[Level, Analysis]) -> float:
+def expected_moves(level_or_analysis: Level | Analysis) -> float:
     """The difficulty label: expected total moves of the simulated player until it wins.
 
     Args:
@@ -115,7 +114,7 @@ def features(metrics: Metrics) -> tuple[float, float, float]:
     return tuple(float(getattr(metrics, name)) for name in FEATURES)  # type: ignore[return-value]
 
 
-def predict_difficulty(value: Union[Level, Analysis, Metrics]) -> float:
+def predict_difficulty(value: Level | Analysis | Metrics) -> float:
     """Predicted difficulty (expected moves of the simulated player) from the shipped
     ridge coefficients.
 
@@ -140,5 +139,5 @@ def band(value: float) -> str:
     return BANDS[-1][2]  # inf or nan
 
 
-def _analysis(value: Union[Level, Analysis]) -> Analysis:
+def _analysis(value: Level | Analysis) -> Analysis:
     return value if isinstance(value, Analysis) else analyse(value)

@@ -28,8 +28,9 @@ often, and each turn walls a cell, so its levels stay small on large grids.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Optional
+from typing import Any
 
 from core.longcat import algomasks, masks
 from core.longcat.difficulty import predict_difficulty
@@ -96,7 +97,7 @@ class Generator:
     """One line for a person."""
     options: tuple[Option, ...]
     """The method's own options."""
-    make: Callable[..., Optional[Level]]
+    make: Callable[..., Level | None]
     """One candidate level (None: rejected)."""
     min_size: int = 1
     """Smallest width and height accepted."""
@@ -142,7 +143,7 @@ def start_candidates(board: Board) -> list[int]:
 
 
 def pick_start(rng: random.Random, mask: masks.Mask, *,
-               max_states: int = SOLVER_LIMIT) -> Optional[Level]:
+               max_states: int = SOLVER_LIMIT) -> Level | None:
     """Turn a mask into a solvable level by choosing its start cell.
 
     Args:
@@ -168,21 +169,21 @@ def pick_start(rng: random.Random, mask: masks.Mask, *,
 # -- the methods ----------------------------------------------------------------------------
 
 
-def _sd(rng: random.Random, width: int, height: int) -> Optional[Level]:
+def _sd(rng: random.Random, width: int, height: int) -> Level | None:
     level = solution_down(rng, width, height)[0]
     # Solvable by construction; the solver still checks it, so a bug cannot slip through.
     return level if solvable_from(level.board, level.start_index,
                                   max_states=SOLVER_LIMIT) else None
 
 
-def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Optional[Level]:
+def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Level | None:
     level = puzzle_up(rng, width, height, wall_prob)
     return level if solvable_from(level.board, level.start_index,
                                   max_states=SOLVER_LIMIT) else None
 
 
-def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Optional[Level]]:
-    def make(rng: random.Random, width: int, height: int, **options: Any) -> Optional[Level]:
+def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Level | None]:
+    def make(rng: random.Random, width: int, height: int, **options: Any) -> Level | None:
         return pick_start(rng, draw(rng, width, height, **options))
     return make
 
@@ -235,7 +236,7 @@ def _options(gen: Generator, given: Mapping[str, Any]) -> dict[str, Any]:
     return {o.name: given.get(o.name, o.default) for o in gen.options}
 
 
-def candidate(method: str, seed: Any, width: int, height: int, **options: Any) -> Optional[Level]:
+def candidate(method: str, seed: Any, width: int, height: int, **options: Any) -> Level | None:
     """One attempt of a method, without filters: a solvable level or None.
 
     Args:
@@ -269,9 +270,9 @@ def _generator(method: str, width: int, height: int) -> Generator:
 
 
 def generate(method: str, seed: int, width: int, height: int, *, unique: bool = False,
-             band: Optional[tuple[float, float]] = None, min_size: int = 2,
+             band: tuple[float, float] | None = None, min_size: int = 2,
              max_attempts: int = 1000, max_states: int = 200_000,
-             should_stop: Optional[Callable[[], bool]] = None, **options: Any) -> Level:
+             should_stop: Callable[[], bool] | None = None, **options: Any) -> Level:
     """Generate one solvable level.
 
     Args:
@@ -311,7 +312,7 @@ def generate(method: str, seed: int, width: int, height: int, *, unique: bool = 
                           f"(seed {seed}, {width}x{height})")
 
 
-def _keep(level: Level, unique: bool, band: Optional[tuple[float, float]],
+def _keep(level: Level, unique: bool, band: tuple[float, float] | None,
           max_states: int) -> bool:
     if not unique and band is None:
         return True

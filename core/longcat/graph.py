@@ -32,16 +32,16 @@ Metrics (:class:`Metrics`) are defined on that graph; see the attribute docs.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable, Optional
 
 from core.longcat.level import DIRECTIONS, LETTERS, Level
 from core.longcat.prune import is_dead
 from core.longcat.rules import slide
 
 __all__ = [
-    "KINDS",
     "CLASSES",
+    "KINDS",
     "Analysis",
     "AnalysisLimit",
     "Metrics",
@@ -116,8 +116,8 @@ class StateGraph:
 
 
 def build_graph(level: Level, *, max_states: int = 1_000_000,
-                should_stop: Optional[Callable[[], bool]] = None,
-                progress: Optional[Callable[[int, int], None]] = None) -> StateGraph:
+                should_stop: Callable[[], bool] | None = None,
+                progress: Callable[[int, int], None] | None = None) -> StateGraph:
     """Enumerate every position reachable from the start, without pruning.
 
     Args:
@@ -215,7 +215,7 @@ class Metrics:
     """Winning move sequences from the start."""
     solution_branches: int
     """Edges from reachable nodes to nodes that cannot win."""
-    shortest_solution: Optional[int]
+    shortest_solution: int | None
     """Moves of the shortest solution (None: unsolvable)."""
 
     @property
@@ -267,13 +267,13 @@ class Analysis:
         return counts
 
 
-def _kinds(graph: StateGraph, order: list[int]) -> tuple[list[str], list[int], list[Optional[int]]]:
+def _kinds(graph: StateGraph, order: list[int]) -> tuple[list[str], list[int], list[int | None]]:
     """Kinds, winning-path counts and distances to success of every node (children first)."""
     board = graph.level.board
     free = board.free
     n = len(graph)
     paths = [0] * n
-    dist: list[Optional[int]] = [None] * n
+    dist: list[int | None] = [None] * n
     kinds = [""] * n
     for k in order:
         out = graph.edges[k]
@@ -284,7 +284,7 @@ def _kinds(graph: StateGraph, order: list[int]) -> tuple[list[str], list[int], l
             kinds[k] = "fail"
             continue
         total = 0
-        best: Optional[int] = None
+        best: int | None = None
         for _, c in out:
             total += paths[c]
             dc = dist[c]
@@ -300,7 +300,7 @@ def _kinds(graph: StateGraph, order: list[int]) -> tuple[list[str], list[int], l
     return kinds, paths, dist
 
 
-def _shortest(graph: StateGraph, dist: list[Optional[int]]) -> tuple[str, ...]:
+def _shortest(graph: StateGraph, dist: list[int | None]) -> tuple[str, ...]:
     """Follow decreasing distances from the start (first such move in direction order)."""
     moves: list[str] = []
     k = 0
@@ -314,8 +314,8 @@ def _shortest(graph: StateGraph, dist: list[Optional[int]]) -> tuple[str, ...]:
 
 
 def analyse(level: Level, *, max_states: int = 1_000_000,
-            should_stop: Optional[Callable[[], bool]] = None,
-            progress: Optional[Callable[[int, int], None]] = None) -> Analysis:
+            should_stop: Callable[[], bool] | None = None,
+            progress: Callable[[int, int], None] | None = None) -> Analysis:
     """Build the full state graph of ``level``, classify every node and compute the metrics.
 
     Args:

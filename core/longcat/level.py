@@ -15,10 +15,10 @@ The board edge is a wall: the cat never leaves the grid.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Sequence
 
-from core.levelpack import LevelFieldError, MAX_TITLE, check_text
+from core.levelpack import MAX_TITLE, LevelFieldError, check_text
 
 __all__ = [
     "DIRECTIONS",
@@ -51,7 +51,7 @@ class GridError(ValueError):
         column: 1-based column (None when not about one character).
     """
 
-    def __init__(self, message: str, row: Optional[int] = None, column: Optional[int] = None):
+    def __init__(self, message: str, row: int | None = None, column: int | None = None):
         super().__init__(message)
         self.row = row
         """1-based row of the fault, or None."""
@@ -220,7 +220,7 @@ class Level:
     """A tip for the player."""
     author: str = ""
     """Who made it."""
-    par: Optional[int] = None
+    par: int | None = None
     """Moves of the shortest solution, when given."""
     board: Board = field(init=False, repr=False, compare=False, hash=False)
     """The precomputed geometry (derived from the fields above)."""
@@ -332,7 +332,7 @@ class Level:
             raise GridError(f"a Longcat grid is at most {MAX_SIZE}x{MAX_SIZE}, "
                             f"not {width}x{len(rows)}")
         walls = 0
-        start: Optional[tuple[int, int]] = None
+        start: tuple[int, int] | None = None
         for y, row in enumerate(rows):
             if len(row) != width:
                 raise GridError(f"grid row {y + 1} has {len(row)} cells, row 1 has {width} "

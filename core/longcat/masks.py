@@ -9,11 +9,11 @@ mirror, rotate and squeeze it. The start cell is chosen later by the solver
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 __all__ = [
-    "Mask",
     "TEMPLATES",
+    "Mask",
     "largest_component",
     "mask_walls",
     "mirror",

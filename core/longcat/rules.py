@@ -8,8 +8,9 @@ when cells are left but no move is legal.
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from core.game import IllegalMove
 from core.longcat.level import DIRECTIONS, LETTERS, Board, Level
@@ -62,7 +63,7 @@ class State:
         return bool(self.filled >> self.level.index(x, y) & 1)
 
 
-def slide(board: Board, head: int, filled: int, direction: int) -> Optional[tuple[int, int]]:
+def slide(board: Board, head: int, filled: int, direction: int) -> tuple[int, int] | None:
     """Slide the head in one direction on raw values (the inner loop of every search).
 
     Args:
@@ -178,7 +179,7 @@ def body_path(level: Level, heads: Sequence[int]) -> tuple[int, ...]:
         return ()
     stride = level.width + 1
     path = [heads[0]]
-    for a, b in zip(heads, heads[1:]):
+    for a, b in itertools.pairwise(heads):
         ay, ax = divmod(a, stride)
         by, bx = divmod(b, stride)
         if a == b or (ax != bx and ay != by):

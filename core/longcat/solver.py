@@ -10,8 +10,9 @@ solution; counts (solutions, states) are computed without pruning in
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Optional
+from typing import TYPE_CHECKING
 
 from core.longcat.level import DIRECTIONS, Board, Level
 from core.longcat.prune import is_hopeless
@@ -25,8 +26,8 @@ __all__ = ["Solution", "is_solvable", "shortest_from", "shortest_solution", "sol
            "solvable_from"]
 
 
-def is_solvable(level: Level, *, max_states: Optional[int] = None,
-                should_stop: Optional[Callable[[], bool]] = None) -> Optional[bool]:
+def is_solvable(level: Level, *, max_states: int | None = None,
+                should_stop: Callable[[], bool] | None = None) -> bool | None:
     """Decide whether ``level`` can be won (depth-first, pruned, each position once).
 
     Args:
@@ -41,8 +42,8 @@ def is_solvable(level: Level, *, max_states: Optional[int] = None,
                          should_stop=should_stop)
 
 
-def solvable_from(board: Board, head: int, *, max_states: Optional[int] = None,
-                  should_stop: Optional[Callable[[], bool]] = None) -> Optional[bool]:
+def solvable_from(board: Board, head: int, *, max_states: int | None = None,
+                  should_stop: Callable[[], bool] | None = None) -> bool | None:
     """:func:`is_solvable` on raw values: the cat starts on cell ``head`` of ``board``.
 
     Args:
@@ -108,9 +109,9 @@ class Solution:
 
 
 def shortest_solution(level: Level, *, max_states: int = 1_000_000,
-                      time_limit: Optional[float] = None,
-                      should_stop: Optional[Callable[[], bool]] = None,
-                      progress: Optional[Callable[[int, int], None]] = None) -> Solution:
+                      time_limit: float | None = None,
+                      should_stop: Callable[[], bool] | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> Solution:
     """Find a solution with the fewest moves (breadth-first through :func:`core.search.bfs`).
 
     Args:
@@ -128,9 +129,9 @@ def shortest_solution(level: Level, *, max_states: int = 1_000_000,
                      progress)
 
 
-def shortest_from(state: "State", *, max_states: int = 1_000_000,
-                  time_limit: Optional[float] = None,
-                  should_stop: Optional[Callable[[], bool]] = None) -> Solution:
+def shortest_from(state: State, *, max_states: int = 1_000_000,
+                  time_limit: float | None = None,
+                  should_stop: Callable[[], bool] | None = None) -> Solution:
     """:func:`shortest_solution` from a position in the middle of a game.
 
     Args:
@@ -147,8 +148,8 @@ def shortest_from(state: "State", *, max_states: int = 1_000_000,
 
 
 def _shortest(board: Board, head: int, filled: int, max_states: int,
-              time_limit: Optional[float], should_stop: Optional[Callable[[], bool]],
-              progress: Optional[Callable[[int, int], None]]) -> Solution:
+              time_limit: float | None, should_stop: Callable[[], bool] | None,
+              progress: Callable[[int, int], None] | None) -> Solution:
     start = (head, filled)
     if start[1] != board.free and is_hopeless(board, *start):
         return Solution("unsolvable", (), 0)
@@ -168,9 +169,9 @@ def _shortest(board: Board, head: int, filled: int, max_states: int,
     return Solution("unknown", (), result.explored, result.status)
 
 
-def solution_from(state: "State", *, max_states: Optional[int] = 1_000_000,
-                  time_limit: Optional[float] = None,
-                  should_stop: Optional[Callable[[], bool]] = None) -> Solution:
+def solution_from(state: State, *, max_states: int | None = 1_000_000,
+                  time_limit: float | None = None,
+                  should_stop: Callable[[], bool] | None = None) -> Solution:
     """Find *a* solution from a position, usually much faster than the shortest one.
 
     Depth-first, pruned, every position once (as :func:`solvable_from`), keeping a parent
@@ -194,7 +195,7 @@ def solution_from(state: "State", *, max_states: Optional[int] = 1_000_000,
     if is_hopeless(board, *start):
         return Solution("unsolvable", (), 0)
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    parent: dict[tuple[int, int], Optional[tuple[tuple[int, int], int]]] = {start: None}
+    parent: dict[tuple[int, int], tuple[tuple[int, int], int] | None] = {start: None}
     stack = [start]
     explored = 0
     while stack:

@@ -27,7 +27,6 @@ walking once per rule, which is what :meth:`RewriteMoves.all` always does.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Optional
 
 from core.closure import CongruenceClosure
 from core.links import collect_marked_positions, marked_positions
@@ -45,7 +44,7 @@ from core.terms import Path, Term, short_str
 from .analysis import Analysis, TermCache, analyze
 from .state import RewriteAction, Rule, Substitution
 
-__all__ = ["RewriteMoves", "moves_of", "SHARED_WALK_MAX", "TEXT_KEY"]
+__all__ = ["SHARED_WALK_MAX", "TEXT_KEY", "RewriteMoves", "moves_of"]
 
 SHARED_WALK_MAX = 50_000
 """Terms with at most this many positions list their actions from one shared site table
@@ -74,11 +73,11 @@ class RewriteMoves:
     def __init__(self, term: Term, analysis: Analysis):
         self.term = term
         self.analysis = analysis
-        self._roots: Optional[list[int]] = None
-        self._heads: Optional[HeadIndex] = None
-        self._positions: Optional[dict[int, int]] = None
-        self._ranks: Optional[dict[int, int]] = None
-        self._count: Optional[int] = None
+        self._roots: list[int] | None = None
+        self._heads: HeadIndex | None = None
+        self._positions: dict[int, int] | None = None
+        self._ranks: dict[int, int] | None = None
+        self._count: int | None = None
         self._rule_counts: dict[int, int] = {}  # LHS id -> its number of actions
         # LHS id -> its matches: all of them for a small term, else only the latest (the
         # matches of one LHS can be as big as the closure).
@@ -239,7 +238,7 @@ class RewriteMoves:
                 yield chunk
 
     # -- helpers ----------------------------------------------------------------------------
-    def marks(self, matched: "set[int] | dict", watch: Watch = NO_WATCH) -> dict[int, object]:
+    def marks(self, matched: set[int] | dict, watch: Watch = NO_WATCH) -> dict[int, object]:
         """The marks a site walk goes by (see :func:`core.links.marked_positions`): term id
         -> its class root for the members of the ``matched`` classes, -> None for the terms
         with such a member below them (one pass, children first)."""

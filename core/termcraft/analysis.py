@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Generic, Optional, TypeVar
+from typing import Generic, TypeVar
 
 from core.closure import CongruenceClosure
 from core.links import path_of
@@ -27,8 +27,18 @@ from core.terms import VAR, Term, format_path, free_vars, short_str
 
 from .state import Axiom, Ignored, Rule
 
-__all__ = ["Analysis", "analyze", "rules", "axioms", "warnings", "equivalence_class",
-           "TermCache", "RULE", "AXIOM", "PLACEHOLDER"]
+__all__ = [
+    "AXIOM",
+    "PLACEHOLDER",
+    "RULE",
+    "Analysis",
+    "TermCache",
+    "analyze",
+    "axioms",
+    "equivalence_class",
+    "rules",
+    "warnings",
+]
 
 RULE = "rewrite"
 """Constructor of rules."""
@@ -59,7 +69,7 @@ class TermCache(Generic[V]):
         self._data: OrderedDict[Term, tuple[V, int]] = OrderedDict()
         self._weight = 0
 
-    def get(self, term: Term) -> Optional[V]:
+    def get(self, term: Term) -> V | None:
         """The value stored for ``term`` (None when absent); marks it recently used."""
         hit = self._data.get(term)
         if hit is None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import lru_cache
 from itertools import islice
-from typing import Optional
 
 from core.links import Link, distinct_subterms, marked_below, marked_positions, path_of
 from core.search import NO_WATCH, Watch
@@ -34,21 +33,21 @@ from .analysis import PLACEHOLDER, TermCache, analyze
 from .state import Action, ConstructAction, IllegalMove, RewriteAction, State
 
 __all__ = [
-    "rewrite_actions",
-    "iter_rewrite_actions",
-    "count_rewrite_actions",
-    "nth_rewrite_action",
-    "has_rewrite_action",
-    "term_rewrite_actions",
-    "placeholder_sites",
-    "ground_sites",
-    "result_of",
     "apply",
-    "construct",
     "can_construct",
-    "status",
+    "construct",
+    "count_rewrite_actions",
+    "ground_sites",
+    "has_rewrite_action",
+    "iter_rewrite_actions",
     "loss_reason",
+    "nth_rewrite_action",
+    "placeholder_sites",
+    "result_of",
+    "rewrite_actions",
     "size",
+    "status",
+    "term_rewrite_actions",
 ]
 
 REWRITE_FUEL = 1
@@ -375,7 +374,7 @@ def status(state: State) -> str:
     return "lost"
 
 
-def loss_reason(state: State) -> Optional[str]:
+def loss_reason(state: State) -> str | None:
     """Why the state is lost, for the failure message (None when not lost).
 
     Args:

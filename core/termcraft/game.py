@@ -13,7 +13,8 @@ the state it is played in; a construct's term is read back with :func:`core.term
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from core.game import IllegalMove, MoveKind
 from core.terms import format_path, free_vars, from_str, short_str, subterm_at, to_str
@@ -24,7 +25,7 @@ from .level import Level
 from .solver import construct_candidates
 from .state import Action, ConstructAction, RewriteAction, State, instantiate
 
-__all__ = ["GAME", "TermCraftGame", "move_to_json", "move_from_json"]
+__all__ = ["GAME", "TermCraftGame", "move_from_json", "move_to_json"]
 
 MAX_SAMPLED_CONSTRUCTS = 8
 """How many construct moves :meth:`TermCraftGame.moves` offers per placeholder (a sample:

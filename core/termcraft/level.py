@@ -10,12 +10,11 @@ reads back as the same term), so every level it accepts can be saved and loaded 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Optional
 
 from core.levelpack import LevelFieldError, check_text, check_title
 from core.terms import Term, is_identifier
 
-__all__ = ["Level", "MAX_RESOURCE"]
+__all__ = ["MAX_RESOURCE", "Level"]
 
 MAX_RESOURCE = 10**9
 """Largest fuel, budget or par (keeps counters sane and level files readable)."""
@@ -100,7 +99,7 @@ class Level:
     """Initial fuel (rewrite actions, 1 each)."""
     budget: int
     """Initial budget (constructs cost the Size of the new term)."""
-    par: Optional[int] = None
+    par: int | None = None
     """The designer's move count for a good solution, if any."""
     description: str = ""
     """Flavour / explanation text."""

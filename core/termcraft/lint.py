@@ -18,10 +18,8 @@ Checks (code: severity):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Optional
-
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from core.links import distinct_subterms, marked_below, marked_positions
 from core.search import Watch
@@ -56,7 +54,7 @@ class LintIssue:
     """Stable machine-readable code."""
     message: str
     """Human-readable explanation."""
-    path: Optional[Path] = None
+    path: Path | None = None
     """Position in the current term, if any."""
 
 
@@ -108,9 +106,9 @@ def _misused_placeholders(term: Term, ground: list[Term]) -> list[LintIssue]:
 
 
 def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX_STATES,
-         time_limit: Optional[float] = 5.0, max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
-         should_stop: Optional[Callable[[], bool]] = None,
-         progress: Optional[Callable[[str, int, int], None]] = None) -> tuple[LintIssue, ...]:
+         time_limit: float | None = 5.0, max_memory: int | None = DEFAULT_MAX_MEMORY,
+         should_stop: Callable[[], bool] | None = None,
+         progress: Callable[[str, int, int], None] | None = None) -> tuple[LintIssue, ...]:
     """Check a level and report issues, most serious first.
 
     Args:

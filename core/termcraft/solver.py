@@ -24,7 +24,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Optional, Union
 
 from core.closure import ground_subterms
 from core.search import NO_WATCH, ParetoVisited, Watch, bfs
@@ -34,8 +33,17 @@ from .engine import apply, iter_rewrite_actions, next_state, placeholder_sites
 from .level import Level
 from .state import Action, ConstructAction, RewriteAction, State
 
-__all__ = ["SolveResult", "solve", "replay", "construct_candidates", "successors",
-           "state_bytes", "DEFAULT_MAX_STATES", "DEFAULT_TIME_LIMIT", "DEFAULT_MAX_MEMORY"]
+__all__ = [
+    "DEFAULT_MAX_MEMORY",
+    "DEFAULT_MAX_STATES",
+    "DEFAULT_TIME_LIMIT",
+    "SolveResult",
+    "construct_candidates",
+    "replay",
+    "solve",
+    "state_bytes",
+    "successors",
+]
 
 DEFAULT_MAX_STATES = 200_000
 """Default bound on the number of states the solver keeps."""
@@ -145,13 +153,13 @@ def state_bytes(action: Action, state: State) -> int:
 
 
 def solve(
-    level_or_state: Union[Level, State],
+    level_or_state: Level | State,
     max_states: int = DEFAULT_MAX_STATES,
-    time_limit: Optional[float] = DEFAULT_TIME_LIMIT,
-    should_stop: Optional[Callable[[], bool]] = None,
-    progress: Optional[Callable[[int, int], None]] = None,
-    max_memory: Optional[int] = DEFAULT_MAX_MEMORY,
-    watch: Optional[Watch] = None,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    watch: Watch | None = None,
 ) -> SolveResult:
     """Find a shortest plan (fewest moves) from a level's start or from a state.
 
@@ -197,7 +205,7 @@ def solve(
     return SolveResult("unknown", (), found.explored, found.status, found.elapsed)
 
 
-def replay(level_or_state: Union[Level, State], plan: tuple[Action, ...]) -> tuple[State, ...]:
+def replay(level_or_state: Level | State, plan: tuple[Action, ...]) -> tuple[State, ...]:
     """Play ``plan`` with full legality checks.
 
     Args:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple, Union
+from typing import TYPE_CHECKING, NamedTuple
 
 from core.terms import Path, Term, format_path, substitute, to_str
 
@@ -16,15 +16,15 @@ if TYPE_CHECKING:  # pragma: no cover
     from .level import Level
 
 __all__ = [
-    "State",
-    "Rule",
-    "Axiom",
-    "Ignored",
-    "RewriteAction",
-    "ConstructAction",
     "Action",
-    "Substitution",
+    "Axiom",
+    "ConstructAction",
+    "Ignored",
     "IllegalMove",
+    "RewriteAction",
+    "Rule",
+    "State",
+    "Substitution",
     "instantiate",
 ]
 
@@ -65,7 +65,7 @@ class State:
                 raise ValueError(f"{name} must be a non-negative integer, not {value!r}")
 
     @classmethod
-    def from_level(cls, level: "Level") -> "State":
+    def from_level(cls, level: Level) -> State:
         """Return the initial state of ``level``.
 
         Args:
@@ -221,5 +221,5 @@ class ConstructAction:
         return f"construct {to_str(self.term)} at {where}"
 
 
-Action = Union[RewriteAction, ConstructAction]
+Action = RewriteAction | ConstructAction
 """Any player move."""

@@ -207,7 +207,7 @@ def test_ctrl_c_stops_a_long_solve_cleanly() -> None:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
-    out, err = proc.communicate(timeout=60)
+    _out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130
     assert err.decode().strip() == "interrupted"
 

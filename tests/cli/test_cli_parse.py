@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import subprocess
 import sys
@@ -129,7 +130,7 @@ def test_deep_term_through_stdin():
     assert result.exit_code == 0
     assert result.stdout == text + "\n"
     out = run(["--json", "--size"], text + "\n").stdout
-    assert out.startswith('{"size": %d, "term": {"kind": "compound", "name": "f", "args": [{' % (depth + 1))
+    assert out.startswith(f'{{"size": {depth + 1}, "term": {{"kind": "compound", "name": "f", "args": [{{')
     assert out.count('"name": "f"') == depth and out.rstrip().endswith("]}" * (depth + 1) + "}")
     tree = run(["--tree", "--max-depth", "3"], text + "\n")
     assert tree.exit_code == 0
@@ -151,7 +152,7 @@ def test_tree_caps_and_sizes():
                       max_depth=50, max_width=100, max_nodes=30)
     from rich.console import Console
 
-    console = Console(width=100, record=True, file=open("/dev/null", "w"))
+    console = Console(width=100, record=True, file=io.StringIO())
     console.print(tree)
     lines = console.export_text().splitlines()
     # t, 29 u's (30 nodes in all), one marker under each u, one for t's 21 other arguments.

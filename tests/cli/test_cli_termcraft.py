@@ -20,8 +20,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.terms import COMPOUND, VAR, compound, const, to_str, var
-from core.terms import parse_path
+from core.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
 from tui.cli.termcraft import termcraft
 
 pytestmark = pytest.mark.cli
@@ -591,7 +590,7 @@ def _cli(*args: str) -> list[str]:
 
 def test_count_of_the_big_class_state_and_first_line_at_once(tmp_path):
     text = _big_class_term() + "\n"
-    result, [counts] = run_json(["actions", "--term", "-", "--count"], text)
+    _result, [counts] = run_json(["actions", "--term", "-", "--count"], text)
     assert counts == {"rewrites": 1600 * 1600, "placeholders": 0}
     started = time.monotonic()
     proc = subprocess.Popen(_cli("actions", "--term", "-", "--jsonl"), cwd=REPO,

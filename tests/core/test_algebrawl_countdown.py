@@ -61,7 +61,7 @@ def test_reachable_on_six_numbers_against_the_naive_search():
 
 def test_selections():
     sels = list(countdown_selections())
-    assert len(sels) == 13_243 == len(set(s for _, s in sels))
+    assert len(sels) == 13_243 == len({s for _, s in sels})
     assert Counter(k for k, _ in sels) == {0: 2850, 1: 5808, 2: 3690, 3: 840, 4: 55}
     for _, s in sels[:: 97]:
         assert len(s) == 6 and max(Counter(v for v in s if v <= 10).values(), default=0) <= 2

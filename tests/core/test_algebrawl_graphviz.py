@@ -9,8 +9,7 @@ from fractions import Fraction as F
 
 import pytest
 
-from core.algebrawl import ADD, MUL, SPLIT, Leaf, make_node
-from core.algebrawl import Puzzle, solve
+from core.algebrawl import ADD, MUL, SPLIT, Leaf, Puzzle, make_node, solve
 from core.algebrawl.graphviz import ast_to_dot, dot_escape, leaves_to_dot, solution_to_dot
 
 
@@ -34,9 +33,9 @@ def test_one_tree():
     assert sorted(label for _, shape, label in nodes if shape == "doublecircle") == ["+", "+", "×"]
     assert len({n for n, _, _ in nodes}) == 7  # every node has its own id
     labels = {n: label for n, _, label in nodes}
-    root = [kids for parent, kids in edges if labels[parent] == "×"][0]
+    root = next(kids for parent, kids in edges if labels[parent] == "×")
     assert [labels[k] for k in root] == ["+", "+"]
-    left = [kids for parent, kids in edges if parent == root[0]][0]
+    left = next(kids for parent, kids in edges if parent == root[0])
     assert [labels[k] for k in left] == ["1", "3"]  # argument order is kept
     assert ast_to_dot(tree()) == dot  # deterministic ids
 

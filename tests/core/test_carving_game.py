@@ -169,14 +169,14 @@ def test_contiguous_reading_accepts_v_t_v_t_v():
 
 
 def test_subsequence_reading_refuses_v_t_v_t_v():
-    s, c, d, e = density_case("subsequence")
+    s, _c, _d, e = density_case("subsequence")
     s = GAME.apply(s, Construct(e))
     assert e in s.virtual  # no legal path: e_new stays
     assert s.phase == "succession"  # Gen(Dx) was already empty
 
 
 def test_a_step_that_breaks_density_is_refused():
-    s, c, d, e = density_case("contiguous")
+    s, c, _d, e = density_case("contiguous")
     s = GAME.apply(s, Construct(e))
     for move in (Extend(c, Ng("y")), Extend(th("y"), Dg("y"))):
         s = GAME.apply(s, move)
@@ -321,7 +321,7 @@ def test_random_playouts_keep_the_rules_invariants():
 
 
 def test_state_codec_round_trip_mid_path():
-    s, c, d, e = density_case("contiguous")
+    s, c, _d, e = density_case("contiguous")
     s = GAME.apply(s, Construct(e))
     s = GAME.apply(s, Extend(c, Ng("y")))
     data = json.loads(json.dumps(GAME.state_to_json(s)))
@@ -350,7 +350,7 @@ def test_bad_state_json(change, message):
 
 
 def test_bad_path_in_state_json_is_refused():
-    s, c, d, e = density_case("contiguous")
+    s, _c, _d, e = density_case("contiguous")
     data = GAME.state_to_json(GAME.apply(s, Construct(e)))
     data["path"] = [[str(th("z")), "N(z,z,z)"]]  # not at the base point
     with pytest.raises(IllegalMove):

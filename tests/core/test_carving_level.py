@@ -90,7 +90,7 @@ def test_bounds_on_sizes():
     names = [f"v{i}" for i in range(12)]
     axioms = [["D", "x", "y", "y"]] * (MAX_AXIOMS + 1)
     with pytest.raises(ValueError, match="axioms"):
-        level_from_json(with_(axioms=axioms, variables={"x": "s", "y": "t", **{n: "s" for n in names}}))
+        level_from_json(with_(axioms=axioms, variables={"x": "s", "y": "t", **dict.fromkeys(names, "s")}))
 
 
 def test_a_single_vertex_target_is_connected():

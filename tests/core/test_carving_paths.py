@@ -138,7 +138,7 @@ def test_automaton_recognises_phi_dense(kinds, reading):
 def test_the_two_readings_differ_on_v_t_v_t_v():
     kinds = [True, False, True, False, True]
     assert dense_ok(kinds, "contiguous") and not dense_ok(kinds, "subsequence")
-    q = {r: 0 for r in READINGS}
+    q = dict.fromkeys(READINGS, 0)
     for r in READINGS:
         for k in kinds:
             q[r] = advance(r, q[r], k)
@@ -190,7 +190,7 @@ def completable(graph, v, q, used, new, reading) -> bool:
 @settings(max_examples=80, deadline=None)
 @given(tiny(), st.sampled_from(READINGS), st.integers(0, 3), st.booleans())
 def test_offered_steps_are_exactly_the_completable_ones(case, reading, q, used):
-    graph, n, rho, new = case
+    graph, _n, rho, new = case
     good = completion_levels(graph, graph.verts[new], reading)
     offered = set(offered_steps(graph, rho, q, used, new, good, reading))
     for e, vs in enumerate(graph.verts):

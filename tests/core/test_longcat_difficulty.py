@@ -19,10 +19,10 @@ from core.longcat import (
     Level,
     analyse,
     band,
+    coefficients,
     expected_moves,
     predict_difficulty,
 )
-from core.longcat import coefficients
 from core.longcat.difficulty import attempt_odds
 from tests.core.test_longcat_graph import small_levels
 from tests.core.test_longcat_reference import HAND, brute, hand_level
@@ -112,10 +112,10 @@ def test_core_longcat_is_pure(path: Path) -> None:
             assert name.split(".")[0] not in FORBIDDEN_MODULES, f"{path.name} imports {name}"
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in FORBIDDEN_CALLS, f"{path.name} calls {node.func.id}"
-        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-            # Only seeded random.Random instances: never the module's global functions.
-            if node.value.id == "random":
-                assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
+        # Only seeded random.Random instances: never the module's global functions.
+        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
+                and node.value.id == "random"):
+            assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
 
 
 def test_importing_the_core_loads_no_heavy_module() -> None:

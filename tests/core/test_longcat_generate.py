@@ -3,6 +3,7 @@ solvable levels, seeds replay, filters hold, and the start-cell conditions are s
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -47,7 +48,7 @@ def test_solution_down_follows_the_pseudo_code(seed: int) -> None:
     """Cells are exactly the walk; consecutive moves turn; every turn is stopped by a wall,
     body or the edge (checked by replaying: a slide that overshot would not win)."""
     level, moves = solution_down(random.Random(seed), 6, 5)
-    assert all(a != b for a, b in zip(moves, moves[1:]))
+    assert all(a != b for a, b in itertools.pairwise(moves))
     # The walk fills every empty cell it leaves, and the start is its first cell.
     assert level.size >= len(moves) + 1
     assert analyse(level).metrics.solvable

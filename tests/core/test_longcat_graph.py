@@ -57,7 +57,7 @@ def test_indeterminate_level_node_by_node() -> None:
     one (two moves, both into dead states), and the shortest solution is ULDRUL."""
     analysis = analyse(hand_level("indeterminate"))
     graph = analysis.graph
-    after_left = dict((d, c) for d, c in graph.edges[0])[2]  # direction 2 = left
+    after_left = dict(graph.edges[0])[2]  # direction 2 = left
     assert analysis.kinds[after_left] == "indeterminate"
     assert [analysis.kinds[c] for _, c in graph.edges[after_left]] == ["dead", "dead"]
     assert analysis.solution_letters == "ULDRUL"

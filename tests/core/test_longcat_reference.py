@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Optional
 
 import pytest
 
@@ -32,7 +31,7 @@ def free_cells(level: Level) -> frozenset:
                      for x, ch in enumerate(row) if ch != "#")
 
 
-def naive_slide(free: frozenset, pos: Pos, move: str) -> Optional[Pos]:
+def naive_slide(free: frozenset, pos: Pos, move: str) -> Pos | None:
     """Step one cell at a time until the next cell is a wall, body or outside."""
     (x, y), filled = pos
     dx, dy = STEP[move]

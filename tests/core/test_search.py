@@ -41,9 +41,8 @@ def test_quiet_gc_pauses_and_restores():
             assert not gc.isenabled()
         assert not gc.isenabled()
     assert gc.isenabled()
-    with pytest.raises(ValueError):
-        with quiet_gc():
-            raise ValueError
+    with pytest.raises(ValueError), quiet_gc():
+        raise ValueError
     assert gc.isenabled()
     with quiet_gc(10):  # small work: not worth the collection that follows a pause
         assert gc.isenabled()

@@ -6,7 +6,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.terms import compound, const, var
 from core.termcraft import (
     ConstructAction,
     IllegalMove,
@@ -27,6 +26,7 @@ from core.termcraft import (
     status,
     warnings,
 )
+from core.terms import compound, const, var
 from grammar.terms import parse_term as p
 
 SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
@@ -338,7 +338,7 @@ def brute_force_actions(term):
                    if t.kind != 1 and t.name == "rewrite" and len(t.args) == 2
                    and _vars(t.args[1]) <= _vars(t.args[0])]
     found = set()
-    for rpath, lhs, rhs in valid_rules:
+    for rpath, lhs, _rhs in valid_rules:
         for site, sub in _positions(term):
             if not sub.ground:
                 continue

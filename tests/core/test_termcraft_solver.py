@@ -8,7 +8,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.search import KeyVisited, ParetoVisited, bfs
-from core.terms import compound, const, replace_at, var
 from core.termcraft import (
     ConstructAction,
     Level,
@@ -20,6 +19,7 @@ from core.termcraft import (
     status,
 )
 from core.termcraft.solver import replay
+from core.terms import compound, const, replace_at, var
 from grammar.terms import parse_term as p
 
 SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"

@@ -11,8 +11,6 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tests.strategies import VARS, terms
-
 from core.terms import (
     COMPOUND,
     CONST,
@@ -24,13 +22,14 @@ from core.terms import (
     match,
     positions,
     replace_at,
-    subterm_at,
     substitute,
+    subterm_at,
     to_json,
     to_str,
     unique_subterms,
     var,
 )
+from tests.strategies import VARS, terms
 
 # -- independent recursive references (small inputs only) -------------------
 

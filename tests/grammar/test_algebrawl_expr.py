@@ -9,7 +9,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.algebrawl import LIBRARY
-from core.algebrawl.expr import FUNCTIONS, MAX_EXPR_NODES, Arg, BinOp, Call, Neg, Num, evaluate, to_text
+from core.algebrawl.expr import (
+    FUNCTIONS,
+    MAX_EXPR_NODES,
+    Arg,
+    BinOp,
+    Call,
+    Neg,
+    Num,
+    evaluate,
+    to_text,
+)
 from grammar.algebrawl_expr import MAX_TEXT, parse_card, parse_expr
 from grammar.errors import ParseError
 

@@ -15,9 +15,9 @@ from core.algebrawl.level import Level
 from core.algebrawl.values import MAX_INPUT
 from core.levelpack import LevelPack
 from grammar.algebrawl import format_cards, parse_cards
+from grammar.algebrawl_expr import parse_card
 from grammar.errors import ParseError
 from grammar.levels import dump_level, dump_pack, load_pack
-from grammar.algebrawl_expr import parse_card
 
 PACK = '''title "Workshop"
 game algebrawl

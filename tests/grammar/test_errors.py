@@ -23,7 +23,6 @@ from grammar.errors import ParseError, describe_terminals
 from grammar.levels import format_for, load_pack, load_pack_file
 from grammar.terms import _parser as term_parser
 from grammar.terms import parse_term
-
 from tests.grammar import toygame
 
 

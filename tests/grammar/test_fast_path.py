@@ -25,7 +25,6 @@ from grammar.fastterm import Fallback, read_term
 from grammar.levels import dump_pack, format_for
 from grammar.terms import _parser as term_parser
 from grammar.terms import parse_term
-
 from tests.strategies import terms
 
 TERMCRAFT = format_for("termcraft")

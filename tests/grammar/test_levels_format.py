@@ -6,9 +6,9 @@ import pytest
 
 from core.levelpack import LevelPack
 from core.termcraft import Level
+from core.termcraft.level import MAX_RESOURCE
 from core.terms import compound, const, var
 from grammar.errors import ParseError
-from core.termcraft.level import MAX_RESOURCE
 from grammar.levels import MAX_FILE_CHARS, dump_pack, escape_string, load_pack, load_pack_file
 
 VALID = r'''; A hand-written pack.   Comments run to the end of a line.

@@ -7,7 +7,7 @@ names if both were lexed together) and an optional ``length`` (an envelope integ
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any
 
 from lark import Transformer
 
@@ -31,7 +31,7 @@ class ToyLevel:
 
     title: str
     row: str
-    length: Optional[int] = None
+    length: int | None = None
 
     def __post_init__(self) -> None:
         check_title(self.title)

@@ -11,7 +11,8 @@ import asyncio
 import contextlib
 import os
 import time
-from typing import Any, AsyncIterator, Callable, Optional
+from collections.abc import AsyncIterator, Callable
+from typing import Any
 
 import pytest
 
@@ -31,7 +32,7 @@ TIMEOUT = 60.0
 
 
 @contextlib.asynccontextmanager
-async def running_arcade(authorized_keys: Any = None, glyphs: Optional[str] = None,
+async def running_arcade(authorized_keys: Any = None, glyphs: str | None = None,
                          store: str = "", **limits: Any) -> AsyncIterator[tuple[Arcade, int]]:
     """An SSH arcade on 127.0.0.1 and a free port, stopped (sessions closed) on exit.
 
@@ -83,7 +84,7 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[misc]
         self.raw = bytearray()
         """Every byte received."""
         self.closed = asyncio.Event()
-        self.exit_status: Optional[int] = None
+        self.exit_status: int | None = None
         self.stderr = bytearray()
         self.chan: Any = None
         self.received_at: list[tuple[float, int]] = []
@@ -102,7 +103,7 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[misc]
     def exit_status_received(self, status: int) -> None:
         self.exit_status = status
 
-    def connection_lost(self, exc: Optional[Exception]) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         self.closed.set()
 
     # -- what the player sees and does -------------------------------------------------------
@@ -139,7 +140,7 @@ KEYS = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
 
 
 async def open_player(conn: Any, width: int = 80, height: int = 24,
-                      term: str = "xterm-256color", env: Optional[dict[str, str]] = None) -> Player:
+                      term: str = "xterm-256color", env: dict[str, str] | None = None) -> Player:
     """Open a PTY session on a connection and return its player."""
     _, player = await conn.create_session(lambda: Player(width, height), term_type=term,
                                           term_size=(width, height), encoding=None, env=env or {})

@@ -56,7 +56,7 @@ def _gate(rate: float, burst: float):
 
 
 def test_typing_passes_at_once() -> None:
-    gate, loop, delivered, flow = _gate(rate=100, burst=400)
+    gate, _loop, delivered, flow = _gate(rate=100, burst=400)
     for key in (b"\x1b[A", b"j", b"\r"):
         gate.feed(key)
     assert delivered == [b"\x1b[A", b"j", b"\r"] and flow == []
@@ -74,7 +74,7 @@ def test_a_flood_is_slowed_to_the_rate_and_the_client_paused() -> None:
 
 
 def test_chunks_are_never_split_so_escape_sequences_stay_whole() -> None:
-    gate, loop, delivered, flow = _gate(rate=10, burst=20)
+    gate, loop, delivered, _flow = _gate(rate=10, burst=20)
     gate.feed(b"x" * 19)
     gate.feed(b"\x1b[1;5A")  # 6 bytes with 1 token left: waits, whole
     assert delivered == [b"x" * 19]
@@ -85,7 +85,7 @@ def test_chunks_are_never_split_so_escape_sequences_stay_whole() -> None:
 
 
 def test_a_paste_bigger_than_the_burst_passes_whole_once_the_bucket_is_full() -> None:
-    gate, loop, delivered, flow = _gate(rate=100, burst=100)
+    gate, loop, delivered, _flow = _gate(rate=100, burst=100)
     gate.feed(b"a" * 60)
     gate.feed(b"p" * 500)
     assert delivered == [b"a" * 60]
@@ -98,7 +98,7 @@ def test_a_paste_bigger_than_the_burst_passes_whole_once_the_bucket_is_full() ->
 
 
 def test_input_before_the_app_is_held() -> None:
-    gate, loop, delivered, flow = _gate(rate=100, burst=100)
+    gate, _loop, delivered, flow = _gate(rate=100, burst=100)
     gate.deliver = None
     gate.feed(b"early")
     assert delivered == [] and flow == ["pause"]

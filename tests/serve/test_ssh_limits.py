@@ -23,72 +23,66 @@ pytestmark = pytest.mark.slow
 
 
 async def test_commands_are_refused_with_a_reason() -> None:
-    async with running_arcade() as (arcade, port):
-        async with await connect(port) as conn:
-            result = await conn.run("cat /etc/passwd", encoding="utf-8")
-            assert result.exit_status == 1
-            assert "runs termarcade and nothing else" in result.stderr
-            assert "root:" not in result.stdout + result.stderr
-            assert not arcade.seats
+    async with running_arcade() as (arcade, port), await connect(port) as conn:
+        result = await conn.run("cat /etc/passwd", encoding="utf-8")
+        assert result.exit_status == 1
+        assert "runs termarcade and nothing else" in result.stderr
+        assert "root:" not in result.stdout + result.stderr
+        assert not arcade.seats
 
 
 async def test_a_session_without_a_terminal_is_told_to_use_ssh_t() -> None:
-    async with running_arcade() as (arcade, port):
-        async with await connect(port) as conn:
-            process = await conn.create_process(encoding="utf-8")  # a shell, no PTY
-            result = await process.wait()
-            assert result.exit_status == 1
-            assert "needs a terminal" in result.stderr and "ssh -t" in result.stderr
+    async with running_arcade() as (_arcade, port), await connect(port) as conn:
+        process = await conn.create_process(encoding="utf-8")  # a shell, no PTY
+        result = await process.wait()
+        assert result.exit_status == 1
+        assert "needs a terminal" in result.stderr and "ssh -t" in result.stderr
 
 
 async def test_sftp_and_forwarding_are_refused() -> None:
-    async with running_arcade() as (arcade, port):
-        async with await connect(port) as conn:
-            with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
-                await conn.start_sftp_client()
-            with pytest.raises(asyncssh.ChannelOpenError):
-                await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", port)
-            with pytest.raises(asyncssh.ChannelListenError):
-                await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", port)
-            with pytest.raises(asyncssh.ChannelOpenError):
-                await conn.create_unix_connection(asyncssh.SSHUNIXSession, "/run/docker.sock")
-            # The connection still works for what it is for.
-            player = await open_player(conn)
-            await player.wait_for("Pick a game")
+    async with running_arcade() as (_arcade, port), await connect(port) as conn:
+        with pytest.raises((asyncssh.ChannelOpenError, asyncssh.SFTPError)):
+            await conn.start_sftp_client()
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_connection(asyncssh.SSHTCPSession, "127.0.0.1", port)
+        with pytest.raises(asyncssh.ChannelListenError):
+            await conn.forward_remote_port("127.0.0.1", 0, "127.0.0.1", port)
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await conn.create_unix_connection(asyncssh.SSHUNIXSession, "/run/docker.sock")
+        # The connection still works for what it is for.
+        player = await open_player(conn)
+        await player.wait_for("Pick a game")
 
 
 async def test_one_session_per_connection() -> None:
-    async with running_arcade() as (arcade, port):
-        async with await connect(port) as conn:
-            player = await open_player(conn)
-            await player.wait_for("Pick a game")
-            with pytest.raises(asyncssh.ChannelOpenError):
-                await open_player(conn)
+    async with running_arcade() as (_arcade, port), await connect(port) as conn:
+        player = await open_player(conn)
+        await player.wait_for("Pick a game")
+        with pytest.raises(asyncssh.ChannelOpenError):
+            await open_player(conn)
 
 
 async def test_idle_sessions_are_closed_with_a_word() -> None:
-    async with running_arcade(idle_timeout=2.0) as (arcade, port):
-        async with await connect(port, "sleepy") as conn:
-            player = await open_player(conn)
-            await player.wait_for("Pick a game")
-            player.press("down")  # activity postpones the time-out
-            await asyncio.wait_for(player.closed.wait(), TIMEOUT)
-            assert "without a key press" in player.text()
-            assert "saved" in player.text()
-            assert player.exit_status == 0
-            assert not arcade.seats
+    async with running_arcade(idle_timeout=2.0) as (arcade, port), await connect(port, "sleepy") as conn:
+        player = await open_player(conn)
+        await player.wait_for("Pick a game")
+        player.press("down")  # activity postpones the time-out
+        await asyncio.wait_for(player.closed.wait(), TIMEOUT)
+        assert "without a key press" in player.text()
+        assert "saved" in player.text()
+        assert player.exit_status == 0
+        assert not arcade.seats
 
 
 async def test_the_cpu_limit_ends_a_greedy_session_cleanly() -> None:
-    async with running_arcade(cpu_limit=1.0) as (arcade, port):
-        async with await connect(port, "greedy") as conn:
-            player = await open_player(conn)
-            await open_2048(player)
-            player.press("p")  # 2048 autoplay: the expectimax AI thinks without a break
-            await asyncio.wait_for(player.closed.wait(), TIMEOUT)
-            assert "used its share of the server" in player.text()
-            assert player.exit_status == 1
-            assert b"Traceback" not in bytes(player.raw)
+    async with running_arcade(cpu_limit=1.0) as (_arcade, port), await connect(port, "greedy") as conn:
+        player = await open_player(conn)
+        await open_2048(player)
+        player.press("p")  # 2048 autoplay: the expectimax AI thinks without a break
+        await asyncio.wait_for(player.closed.wait(), TIMEOUT)
+        assert "used its share of the server" in player.text()
+        assert player.exit_status == 1
+        assert b"Traceback" not in bytes(player.raw)
 
 
 async def test_full_arcade_and_bad_names_are_turned_away() -> None:
@@ -113,7 +107,7 @@ async def test_authorized_keys_restrict_who_comes_in(tmp_path) -> None:
     stranger = asyncssh.generate_private_key("ssh-ed25519")
     keys_file = tmp_path / "authorized_keys"
     keys_file.write_bytes(friend.export_public_key())
-    async with running_arcade(authorized_keys=keys_file) as (arcade, port):
+    async with running_arcade(authorized_keys=keys_file) as (_arcade, port):
         with pytest.raises(asyncssh.PermissionDenied):
             await connect(port, "stranger")
         with pytest.raises(asyncssh.PermissionDenied):
@@ -129,7 +123,7 @@ async def test_logs_say_who_came_and_went_without_key_material(tmp_path, caplog)
     keys_file.write_bytes(friend.export_public_key())
     caplog.set_level(logging.INFO, logger="termarcade")
     logging.getLogger("termarcade").propagate = True
-    async with running_arcade(authorized_keys=keys_file) as (arcade, port):
+    async with running_arcade(authorized_keys=keys_file) as (_arcade, port):
         async with await connect(port, "frank", client_keys=[friend]) as conn:
             player = await open_player(conn)
             await player.wait_for("Pick a game")

@@ -8,8 +8,6 @@ import re
 
 import pytest
 
-from tui.store import ENV_STORE, Store
-
 from tests.postgres_server import BACKENDS, postgres_url
 from tests.serve.helpers import (
     TIMEOUT,
@@ -20,6 +18,7 @@ from tests.serve.helpers import (
     running_arcade,
     wait_until,
 )
+from tui.store import ENV_STORE, Store
 
 pytestmark = pytest.mark.slow
 
@@ -80,7 +79,7 @@ async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
 
 
 async def test_quitting_restores_the_screen_after_resizes() -> None:
-    async with running_arcade() as (arcade, port):
+    async with running_arcade() as (_arcade, port):
         conn = await connect(port, "carol")
         player = await open_player(conn)
         await player.wait_for("Pick a game")
@@ -126,7 +125,7 @@ async def _moves_on_return(port: int, name: str) -> int:
 
 
 async def test_each_player_has_their_own_saves() -> None:
-    async with running_arcade() as (arcade, port):
+    async with running_arcade() as (_arcade, port):
         played = await _play_2048_and_quit(port, "dora")
         # Another player starts afresh ...
         assert await _moves_on_return(port, "eve") == 0
@@ -178,7 +177,7 @@ async def test_twenty_players_at_once() -> None:
 async def test_the_players_terminal_decides_the_glyphs() -> None:
     from tui.terminal import _is_cp437_safe
 
-    async with running_arcade() as (arcade, port):
+    async with running_arcade() as (_arcade, port):
         async with await connect(port, "vera") as conn:
             console = await open_player(conn, term="linux")
             await open_2048(console)

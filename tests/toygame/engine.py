@@ -4,8 +4,9 @@ the tiles read in order. The engine of the toy game (pure, immutable, on the Gam
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Optional, Sequence
+from typing import Any
 
 from core.game import IllegalMove, MoveKind
 from core.levelpack import LevelFieldError
@@ -20,7 +21,7 @@ class Level:
 
     title: str
     row: str
-    par: Optional[int] = None
+    par: int | None = None
 
     def __post_init__(self) -> None:
         if not 2 <= len(self.row) <= 9 or self.row.count(GAP) != 1:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Optional
+from typing import Any
 
 from core import registry
 from core.session import Session
@@ -15,7 +15,7 @@ def home_row(game_id: str) -> int:
     return [info.id for info in registry.games()].index(game_id)
 
 
-async def open_level(pilot: Any, game_id: str, level: Any, ref: Optional[LevelRef] = None,
+async def open_level(pilot: Any, game_id: str, level: Any, ref: LevelRef | None = None,
                      state: Any = None) -> Any:
     """Push ``game_id``'s screen on ``level`` (a new game, or from ``state``).
 

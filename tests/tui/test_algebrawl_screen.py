@@ -284,7 +284,7 @@ async def test_a_game_with_custom_cards_is_saved_and_resumed() -> None:
         played = screen.state
         await pilot.press("escape")  # back: the game stays saved
         assert app.screen is not screen
-        ref, resumed_level, session, note = screen.launcher.prepare(screen.ref)
+        _ref, resumed_level, session, note = screen.launcher.prepare(screen.ref)
         assert resumed_level == lv and session.state == played
         assert note.startswith("Resumed your game")
         assert session.can_undo and session.undo().state == GAME.initial(lv)

@@ -4,8 +4,6 @@ succession picker, undo and the hint."""
 
 from __future__ import annotations
 
-from itertools import product
-
 import pytest
 from textual.widgets import Button, Input
 

@@ -107,7 +107,7 @@ async def open_ref(pilot: Any, ref: LevelRef) -> PuzzleScreen:
 
 
 async def test_a_win_records_moves_and_play_time_without_pauses(clock: FakeClock) -> None:
-    ref, level = pack_level("Chain Reaction")
+    ref, _level = pack_level("Chain Reaction")
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_ref(pilot, ref)
@@ -131,7 +131,7 @@ async def test_a_win_records_moves_and_play_time_without_pauses(clock: FakeClock
 
 
 async def test_play_time_is_kept_with_the_save_and_resumed(clock: FakeClock) -> None:
-    ref, level = pack_level("Chain Reaction")
+    ref, _level = pack_level("Chain Reaction")
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_ref(pilot, ref)
@@ -154,7 +154,7 @@ async def test_play_time_is_kept_with_the_save_and_resumed(clock: FakeClock) -> 
 
 
 async def test_restart_keeps_the_clock_and_resets_the_moves(clock: FakeClock) -> None:
-    ref, level = pack_level("Chain Reaction")
+    ref, _level = pack_level("Chain Reaction")
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_ref(pilot, ref)

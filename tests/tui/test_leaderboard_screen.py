@@ -3,6 +3,7 @@ per 2048 board, the viewer's own line, the autoplayed boards, other games, hosti
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import pytest
@@ -55,7 +56,7 @@ def seed_2048() -> None:
 def shown(screen: LeaderboardScreen, selector: str) -> str:
     """The text a board shows (its border title first)."""
     static = screen.query_one(selector, Static)
-    console = Console(width=60, record=True, color_system=None, file=open("/dev/null", "w"))
+    console = Console(width=60, record=True, color_system=None, file=io.StringIO())
     console.print(static.content)
     return f"{static.border_title}\n{console.export_text()}"
 

@@ -5,15 +5,15 @@ from __future__ import annotations
 import pytest
 
 from core import registry
+from core.levelpack import LevelPack
 from core.registry import GameInfo, RegistryError
+from tests.toygame.engine import Level as ToyLevel
 from tui.app import ArcadeApp
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
 from tui.screens.home import HomeScreen
 from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef, Sources
-from core.levelpack import LevelPack
-from tests.toygame.engine import Level as ToyLevel
 
 pytestmark = pytest.mark.pilot
 

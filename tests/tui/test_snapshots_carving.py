@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from core.carving import Formula, Level, Operator, Target
+from core.carving import Formula, Level, Target
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
 

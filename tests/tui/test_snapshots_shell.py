@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from tui.app import ArcadeApp
 from tests.tui.test_shell import PACKS, FakeLauncher
+from tui.app import ArcadeApp
 from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.snapshot

@@ -501,8 +501,8 @@ def test_concurrent_sessions_recording_scores_lose_none(shared_store: tuple[str,
     assert solved == [(sessions * count,)]
 
     # Each game's best: the maximum over both sessions of its player, whatever the order.
-    scores = dict(((user, run), score) for user, run, score in rows(
-        backend, target, 'SELECT "user", run, score FROM game_scores'))
+    scores = {(user, run): score for user, run, score in rows(
+        backend, target, 'SELECT "user", run, score FROM game_scores')}
     expected_scores: dict[tuple[str, str], int] = {}
     for worker in range(sessions):
         for step in range(count):

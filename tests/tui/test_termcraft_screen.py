@@ -15,6 +15,7 @@ from textual.widgets import Button, Input, TextArea
 from core.termcraft import ConstructAction, RewriteAction, State, rewrite_actions
 from core.termcraft.game import GAME, move_from_json, move_to_json
 from core.terms import compound, const, to_str
+from core.terms import short_str as short_text
 from grammar.levels import bundled_packs, load_pack_file
 from grammar.terms import parse_term
 from tui.app import ArcadeApp
@@ -38,7 +39,6 @@ from tui.widgets.term_tree import (
     TermTree,
     ZoomData,
 )
-from core.terms import short_str as short_text
 
 pytestmark = pytest.mark.pilot
 
@@ -363,7 +363,7 @@ async def _export(pilot, path_text: str) -> ExportModal:
 async def test_export_never_overwrites_a_pack_without_asking(tmp_path, monkeypatch) -> None:
     """Regression: "Save level…" overwrote a 7-level pack with one level without asking."""
     monkeypatch.setenv("HOME", str(tmp_path))
-    pack_id, pack = bundled_packs(GAME_ID)[0]
+    _pack_id, pack = bundled_packs(GAME_ID)[0]
     target = tmp_path / "mine.levels"
     from grammar.levels import dump_pack
 
@@ -750,7 +750,7 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         await app.workers.wait_for_complete()
         await pilot.pause()
         listing = screen.query_one(ActionList)
-        assert [a for a in listing.rewrites] == [nth_rewrite_action(start, i) for i in range(PAGE)]
+        assert list(listing.rewrites) == [nth_rewrite_action(start, i) for i in range(PAGE)]
         assert listing.total == total and not listing.complete
         more_line = str(listing.get_option_at_index(PAGE).prompt)
         assert f"{total - PAGE:,} more of {total:,}" in more_line

@@ -7,15 +7,17 @@ import unicodedata
 import pytest
 from rich.cells import cell_len
 
-from tui.terminal import (
+from tui.terminal import (  # tables, tested as such
+    _ASCII_EXTRA,
+    _CP437_EXTRA,
     MIN_SIZE,
     TerminalProfile,
     TooSmallScreen,
+    _is_cp437_safe,
     detect_profile,
     theme_for,
     translator,
 )
-from tui.terminal import _ASCII_EXTRA, _CP437_EXTRA, _is_cp437_safe  # tables, tested as such
 
 pytestmark = pytest.mark.pilot
 

@@ -16,7 +16,7 @@ import subprocess
 import sys
 import termios
 import time
-from typing import Callable, Optional
+from collections.abc import Callable
 
 import pytest
 
@@ -49,7 +49,7 @@ class PtyApp:
         size: ``(columns, lines)``.
     """
 
-    def __init__(self, args: list[str], env: dict[str, Optional[str]],
+    def __init__(self, args: list[str], env: dict[str, str | None],
                  size: tuple[int, int] = (80, 24)) -> None:
         self.master, slave = os.openpty()
         self._set_size(*size)
@@ -61,7 +61,7 @@ class PtyApp:
                 environment[key] = value
         self.process = subprocess.Popen(
             [sys.executable, "-m", "tui", *args], stdin=slave, stdout=slave, stderr=slave,
-            env=environment, start_new_session=True, preexec_fn=_make_controlling_terminal,
+            env=environment, start_new_session=True, preexec_fn=_make_controlling_terminal,  # noqa: PLW1509 - no threads here; the child needs its tty
             close_fds=True)
         os.close(slave)
         self.raw = bytearray()
@@ -199,7 +199,7 @@ def _env(**values):
 @pytest.mark.parametrize(("env", "allowed"), [
     (_env(TERM="xterm-256color", TERMARCADE_GLYPHS="ascii"), str.isascii),
     (_env(TERM="vt100"), str.isascii),
-    (_env(TERM="linux"), lambda char: _is_cp437_safe(char)),
+    (_env(TERM="linux"), _is_cp437_safe),
 ], ids=["ascii-flag", "vt100", "linux-console"])
 def test_only_safe_glyphs_reach_the_terminal(env, allowed) -> None:
     app = PtyApp([], env)

@@ -33,19 +33,20 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
-from typing import Any, Iterator, Optional, Sequence
+from typing import Any
 
 import click
 
 from tui.cli.output import (
-    choose_levels,
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
     Seconds,
+    choose_levels,
     emit_json,
     fail,
     report_parse_error,
@@ -70,7 +71,7 @@ class TimeUp(BaseException):
 
 
 @contextmanager
-def time_limit(seconds: Optional[float]) -> Iterator[None]:
+def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise :class:`TimeUp` inside the block once ``seconds`` have passed.
 
     The 24-game and Countdown solvers are memoised pure functions without a cancel hook;
@@ -148,7 +149,7 @@ def parse_band(text: str) -> tuple[int, int]:
 class _HandRule:
     """How a hand is solved: the 24 rule, Countdown, or the 24 rule with other cards."""
 
-    def __init__(self, countdown: bool, cards: Optional[tuple] = None) -> None:
+    def __init__(self, countdown: bool, cards: tuple | None = None) -> None:
         self.countdown = countdown
         self.cards = cards
 
@@ -170,7 +171,7 @@ class _HandRule:
                                  f"need {copies} cards in hand (at most {MAX_CARDS})")
 
     def solve(self, numbers: Sequence[Fraction], target: Fraction,
-              seconds: float) -> tuple[Optional[bool], Optional[int], bool, list]:
+              seconds: float) -> tuple[bool | None, int | None, bool, list]:
         """``(solvable, count, complete, trees)``; ``None`` where time ran out."""
         if self.cards is not None:
             return self._with_cards(numbers, target, seconds)
@@ -187,7 +188,7 @@ class _HandRule:
             return bool(found), len(found), True, [tree for _, tree in found]
         from core.algebrawl.hands import solutions24, solvable24, solve24
 
-        solvable: Optional[bool] = None
+        solvable: bool | None = None
         try:
             with time_limit(seconds):
                 solvable = solvable24(numbers, target)
@@ -202,7 +203,7 @@ class _HandRule:
         return True, len(found), True, [s.tree for s in found]
 
     def _with_cards(self, numbers: Sequence[Fraction], target: Fraction,
-                    seconds: float) -> tuple[Optional[bool], Optional[int], bool, list]:
+                    seconds: float) -> tuple[bool | None, int | None, bool, list]:
         from core.algebrawl import Puzzle, solve
 
         distinct = tuple(dict.fromkeys(self.cards))
@@ -264,7 +265,7 @@ def _load_pack(level_file: str) -> Any:
     return pack
 
 
-def _pick(pack: Any, spec: Optional[str]) -> list[tuple[int, Any]]:
+def _pick(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
     """``--level``: every level (None), a 1-based number, or a title."""
     return choose_levels(list(enumerate(pack.levels, start=1)), spec)
 
@@ -316,7 +317,7 @@ def algebrawl() -> None:
 @click.argument("level_file", required=False, metavar="[FILE]")
 @click.option("--level", "-l", "level", type=IntBetween(1, what="the level number"),
               default=None, help="Start with level N of FILE (1-based).")
-def play(level_file: Optional[str], level: Optional[int]) -> None:
+def play(level_file: str | None, level: int | None) -> None:
     """Open the arcade on Algebrawl (or on a level FILE)."""
     import tui.cli as shell
 
@@ -366,7 +367,7 @@ def _hand_options(func: Any) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand or level.")
 @closed_pipe_safe
 def solve(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: bool,
-          cards_text: Optional[str], level: Optional[str], count: bool, limit: int,
+          cards_text: str | None, level: str | None, count: bool, limit: int,
           time_limit: float, as_json: bool) -> None:
     """Solve a hand (--numbers 4 7 8 8 --target 24), a stream of hands (--numbers -), or
     the puzzles of a level FILE.
@@ -407,7 +408,7 @@ def solve(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown
     raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
 
 
-def _rule(countdown: bool, cards_text: Optional[str]) -> _HandRule:
+def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
     if cards_text is None:
         return _HandRule(countdown)
     if countdown:
@@ -472,7 +473,7 @@ def _solve_batch(target: Fraction, rule: _HandRule, limit: int, seconds: float,
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
 
 
-def _solve_levels(level_file: str, spec: Optional[str], count: bool, seconds: float,
+def _solve_levels(level_file: str, spec: str | None, count: bool, seconds: float,
                   as_json: bool) -> None:
     pack = _load_pack(level_file)
     status = EXIT_OK
@@ -515,8 +516,8 @@ def _solve_levels(level_file: str, spec: Optional[str], count: bool, seconds: fl
               help="Write the pack to FILE instead of stdout.")
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @closed_pipe_safe
-def generate(generator_name: str, band_text: Optional[str], count: int, seed: int,
-             title: Optional[str], output: Optional[str], force: bool) -> None:
+def generate(generator_name: str, band_text: str | None, count: int, seed: int,
+             title: str | None, output: str | None, force: bool) -> None:
     """Generate a level pack (level-file text) from a seed and a difficulty band.
 
     The same seed and band always give the same pack.  Every level is solvable by
@@ -600,7 +601,7 @@ def _write_atomically(path: str, text: str) -> None:
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @closed_pipe_safe
 def dot(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: bool,
-        cards_text: Optional[str], level: Optional[str], svg: bool, output: Optional[str],
+        cards_text: str | None, level: str | None, svg: bool, output: str | None,
         force: bool) -> None:
     """Draw a solution as a Graphviz graph (DOT text, or SVG with --svg).
 

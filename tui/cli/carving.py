@@ -26,18 +26,19 @@ import os
 import signal
 import sys
 import threading
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from core.text import plural
 from tui.cli.output import (
-    choose_levels,
     EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
     Seconds,
+    choose_levels,
     console,
     emit_json,
     fail,
@@ -66,7 +67,7 @@ def _parse_or_exit(parse: Callable[[str, str], Any], text: str, what: str) -> An
         report_parse_error(error)
 
 
-def load_levels(source: str) -> list[tuple[int, "Level"]]:
+def load_levels(source: str) -> list[tuple[int, Level]]:
     """Read LEVEL: a ``.levels`` file, a ``.json`` level, or ``-`` (stdin; JSON when it
     starts with ``{``).
 
@@ -95,19 +96,19 @@ def load_levels(source: str) -> list[tuple[int, "Level"]]:
     return list(enumerate(levels, start=1))
 
 
-def _pick(levels: list[tuple[int, "Level"]], spec: Optional[str],
-          default_all: bool = False) -> list[tuple[int, "Level"]]:
+def _pick(levels: list[tuple[int, Level]], spec: str | None,
+          default_all: bool = False) -> list[tuple[int, Level]]:
     """``--level N|TITLE`` (1-based number, or a title: exact, then case-insensitive)."""
     if spec is None:
         return levels if default_all else levels[:1]
     return choose_levels(levels, spec, "the file")
 
 
-def _one_level(source: str, spec: Optional[str]) -> tuple[int, "Level"]:
+def _one_level(source: str, spec: str | None) -> tuple[int, Level]:
     return _pick(load_levels(source), spec)[0]
 
 
-def _initial(level: "Level") -> "State":
+def _initial(level: Level) -> State:
     from core.carving import initial_state
 
     try:
@@ -123,7 +124,7 @@ _LEVEL_OPTION = click.option("--level", "-l", "level", metavar="N|TITLE",
 # --------------------------------------------------------------------------- JSON shapes
 
 
-def state_json(state: "State") -> dict[str, Any]:
+def state_json(state: State) -> dict[str, Any]:
     """The ``play-script --json`` object of a state.
 
     Returns:
@@ -185,7 +186,7 @@ def play() -> None:
 @_LEVEL_OPTION
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"formulas": [...], "operators": [...]}.')
-def closure(level_file: str, level: Optional[str], as_json: bool) -> None:
+def closure(level_file: str, level: str | None, as_json: bool) -> None:
     """The closure F* (vertices) and E_Ω (intrinsic edges) of a level, sorted."""
     from core.carving import ClosureTooLarge, compute_closure
 
@@ -217,7 +218,7 @@ def closure(level_file: str, level: Optional[str], as_json: bool) -> None:
               help="The edge to construct: theta(N(..),D(..),D(..),D(..),D(..)) or omega(...).")
 @click.option("--json", "as_json", is_flag=True,
               help='Print {"legal": bool, "exists": bool, "path": [...] | null}.')
-def eliminable(level_file: str, level: Optional[str], edge: str, as_json: bool) -> None:
+def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> None:
     """Would constructing OPERATOR at the level's start force an elimination?
 
     "legal": the edge may be constructed (a theta/omega 5-tuple whose five formulas are in
@@ -234,7 +235,7 @@ def eliminable(level_file: str, level: Optional[str], edge: str, as_json: bool) 
     problem = state.world.construct_problem(op)
     if problem is None and state.phase != "construct":
         problem = f"nothing can be constructed in this level (the game is {state.phase})"
-    path: Optional[list[str]] = None
+    path: list[str] | None = None
     if problem is None:
         after = construct(state, op)
         if after.phase == "path":
@@ -264,7 +265,7 @@ def eliminable(level_file: str, level: Optional[str], edge: str, as_json: bool) 
               help='Steps, one per line ("-" for stdin): construct OP | step OP FORMULA | '
                    "finish | base FORMULA.")
 @click.option("--json", "as_json", is_flag=True, help="Print the resulting state as JSON.")
-def play_script(level_file: str, level: Optional[str], script: str, as_json: bool) -> None:
+def play_script(level_file: str, level: str | None, script: str, as_json: bool) -> None:
     """Play a script of steps from the level's start and print the resulting state.
 
     A step the rules refuse stops the script with exit 1, naming its line and the reason.
@@ -312,7 +313,7 @@ class _Cancel:
         self.event = threading.Event()
         self._previous: Any = None
 
-    def __enter__(self) -> "_Cancel":
+    def __enter__(self) -> _Cancel:
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, lambda *_: self.event.set())
         return self
@@ -334,7 +335,7 @@ class _Cancel:
 @click.option("--max-states", type=IntBetween(1, what="the state limit"), default=20_000,
               show_default=True, help="States kept per level before the answer is unknown.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
-def solve(level_file: str, level: Optional[str], time_limit: float, max_states: int,
+def solve(level_file: str, level: str | None, time_limit: float, max_states: int,
           as_json: bool) -> None:
     """Fewest steps to a win: a shortest plan, unsolvable, or unknown within the limits.
 
@@ -389,7 +390,7 @@ class _spinner:
         self.enabled = not disable and sys.stderr.isatty()
         self._progress: Any = None
 
-    def __enter__(self) -> Optional[Callable[[int, int], None]]:
+    def __enter__(self) -> Callable[[int, int], None] | None:
         if not self.enabled:
             return None
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
@@ -427,7 +428,7 @@ class _spinner:
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
 @click.option("--json", "as_json", is_flag=True,
               help='One {"seed", "title", "par"} object per level on stdout.')
-def generate(out: str, count: int, seed: int, difficulty: str, title: Optional[str],
+def generate(out: str, count: int, seed: int, difficulty: str, title: str | None,
              force: bool, as_json: bool) -> None:
     """Generate a pack of solvable levels into OUT (a .levels file, or - for stdout).
 

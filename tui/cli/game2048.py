@@ -32,8 +32,9 @@ Textual is imported only by ``play``.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Iterator
+from typing import Any
 
 import click
 
@@ -47,6 +48,8 @@ from core.game2048 import (
     max_tile,
     move,
     parse_moves,
+)
+from core.game2048 import (
     replay as replay_game,
 )
 from core.rng import SEED_MAX, check_seed

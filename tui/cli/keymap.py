@@ -10,8 +10,6 @@ stored id and ``--reset`` do not need it), so a typo can no longer make a key un
 
 from __future__ import annotations
 
-from typing import Optional
-
 import click
 
 from tui.cli.output import did_you_mean, emit_json, fail
@@ -34,7 +32,7 @@ def _check_binding_id(binding_id: str, known: dict) -> None:
              "(`termarcade keymap --ids` lists them)")
 
 
-def _checked_keys(binding_id: str, keys: Optional[str]) -> str:
+def _checked_keys(binding_id: str, keys: str | None) -> str:
     """The normalised KEYS for ``binding_id``; exit 2 when missing or not key names."""
     from tui.keys import parse_keys
 
@@ -71,7 +69,7 @@ def _print_mapping(mapping: dict[str, str], as_json: bool) -> None:
 @click.option("--ids", "list_ids", is_flag=True,
               help="List every binding id with its default keys and exit.")
 @click.option("--json", "as_json", is_flag=True, help="Print the keymap as JSON.")
-def keymap(binding_id: Optional[str], keys: Optional[str], unset: bool, reset: bool,
+def keymap(binding_id: str | None, keys: str | None, unset: bool, reset: bool,
            list_ids: bool, as_json: bool) -> None:
     """Show the key remapping, or remap BINDING_ID to KEYS (e.g. `keymap app.help f2`).
 

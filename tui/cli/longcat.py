@@ -44,17 +44,18 @@ import math
 import os
 import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from core.text import escape_controls, plural, shorten
 from tui.cli.output import (
-    choose_levels,
     EXIT_NEGATIVE,
     IntBetween,
     Seconds,
+    choose_levels,
     console,
     emit_json,
     fail,
@@ -78,7 +79,7 @@ SEED_LIMIT = 2**32 - 1
 # --------------------------------------------------------------------------- input
 
 
-def load_levels(source: str) -> "LevelPack":
+def load_levels(source: str) -> LevelPack:
     """Load a Longcat level file (``-``: stdin); bad input exits 2 with a caret message."""
     from grammar.levels import load_pack, load_pack_file
 
@@ -98,7 +99,7 @@ def load_levels(source: str) -> "LevelPack":
     return pack
 
 
-def pick_levels(pack: "LevelPack", spec: Optional[str]) -> list[tuple[int, "Level"]]:
+def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
     """Select levels by ``--level``: None for all, a 1-based number, or a title.
 
     Returns:
@@ -183,7 +184,7 @@ def _metrics_json(analysis: Any) -> dict[str, Any]:
     return data
 
 
-def solve_json(number: int, level: "Level", time_limit: float,
+def solve_json(number: int, level: Level, time_limit: float,
                max_states: int) -> dict[str, Any]:
     """The ``solve --json`` object of one level (see the module docstring).
 
@@ -221,7 +222,7 @@ def solve_json(number: int, level: "Level", time_limit: float,
             "difficulty": round(predict_difficulty(analysis), 3)}
 
 
-def _yes_no(value: Optional[bool]) -> str:
+def _yes_no(value: bool | None) -> str:
     return "?" if value is None else ("yes" if value else "no")
 
 
@@ -234,7 +235,7 @@ def _count(value: Any) -> str:
 @click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @limit_options
-def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: float,
+def solve(level_file: str, level: str | None, as_json: bool, time_limit: float,
           max_states: int) -> None:
     """Solve levels: solvable?, solutions, states, a shortest solution, difficulty.
 
@@ -255,9 +256,8 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
                 rows.append((lvl, result))
             step(label=lvl.title)
     if not as_json:
-        from rich.table import Table
-
         from rich import box
+        from rich.table import Table
 
         table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: "
                             "solutions, moves: shortest)", title_justify="left",
@@ -284,7 +284,7 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
 # --------------------------------------------------------------------------- analyze
 
 
-def analyze_json(number: int, level: "Level", analysis: Any) -> dict[str, Any]:
+def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
     """The ``analyze --json`` object of one analysed level."""
     from core.longcat import band, expected_moves, predict_difficulty
 
@@ -326,7 +326,7 @@ def _print_analysis(data: dict[str, Any]) -> None:
 @click.option("--dot", is_flag=True,
               help="Print the state graph as Graphviz DOT, nodes coloured by class.")
 @limit_options
-def analyze(level_file: str, level: Optional[str], as_json: bool, dot: bool,
+def analyze(level_file: str, level: str | None, as_json: bool, dot: bool,
             time_limit: float, max_states: int) -> None:
     """The state graph of levels: classes of states, metrics, predicted difficulty.
 
@@ -372,8 +372,8 @@ class SizeType(click.ParamType):
 
     name = "WxH"
 
-    def convert(self, value: Any, param: Optional[click.Parameter],
-                ctx: Optional[click.Context]) -> tuple[int, int]:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> tuple[int, int]:
         """Parse ``value`` with :func:`core.longcat.catalog.parse_size`."""
         from core.longcat import GenerationError
         from core.longcat.catalog import parse_size
@@ -391,8 +391,8 @@ class BandType(click.ParamType):
 
     name = "LO:HI"
 
-    def convert(self, value: Any, param: Optional[click.Parameter],
-                ctx: Optional[click.Context]) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None,
+                ctx: click.Context | None) -> Any:
         """Parse ``value`` with :func:`core.longcat.catalog.parse_band`."""
         from core.longcat import GenerationError
         from core.longcat.catalog import parse_band
@@ -420,7 +420,7 @@ def _methods(text: str) -> list[str]:
 
 
 def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: int,
-                  unique: bool, band: Optional[tuple[str, Any]]) -> str:
+                  unique: bool, band: tuple[str, Any] | None) -> str:
     parts = [f"termarcade longcat generate --method {','.join(methods)}",
              f"--size {size[0]}x{size[1]}", f"--count {count}", f"--seed {seed}"]
     if unique:
@@ -454,8 +454,8 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per level instead of a level pack.")
 def generate(method_text: str, size: tuple[int, int], count: int, seed: int, unique: bool,
-             band: Optional[tuple[str, Any]], time_limit: float, title: Optional[str],
-             output: Optional[str], force: bool, as_json: bool) -> None:
+             band: tuple[str, Any] | None, time_limit: float, title: str | None,
+             output: str | None, force: bool, as_json: bool) -> None:
     """Generate solvable levels: a level pack that `solve` and the app read.
 
     Level k comes from seed+k (a seed that gives nothing acceptable, or a level equal to an
@@ -513,7 +513,7 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
 # --------------------------------------------------------------------------- describe
 
 
-def _write_pack(text: str, output: Optional[str], force: bool, what: str) -> None:
+def _write_pack(text: str, output: str | None, force: bool, what: str) -> None:
     """Print ``text``, or write it to ``output`` (never replacing a file without --force)."""
     if output is None:
         click.echo(text, nl=False)
@@ -546,9 +546,9 @@ def _comment_lines(comments: tuple[str, ...]) -> str:
               help="Write the pack to this file (default: stdout).")
 @click.option("--force", is_flag=True, help="Replace --output when it exists.")
 @limit_options
-def describe(level_file: str, prefix: Optional[str], title: Optional[str],
-             author: Optional[str], description: Optional[str], comment: tuple[str, ...],
-             output: Optional[str], force: bool, time_limit: float, max_states: int) -> None:
+def describe(level_file: str, prefix: str | None, title: str | None,
+             author: str | None, description: str | None, comment: tuple[str, ...],
+             output: str | None, force: bool, time_limit: float, max_states: int) -> None:
     """Write a pack with every level described: par = the shortest solution, and the
     predicted difficulty at the end of its title ('Level 3 · easy 31').
 
@@ -595,7 +595,7 @@ def describe(level_file: str, prefix: Optional[str], title: Optional[str],
 @click.option("--level", type=IntBetween(1, what="the level number"), default=None,
               metavar="N", help="Level of FILE to start with, 1-based (default 1).")
 @click.pass_context
-def play(ctx: click.Context, level_file: Optional[str], level: Optional[int]) -> None:
+def play(ctx: click.Context, level_file: str | None, level: int | None) -> None:
     """Open the arcade straight into Longcat (playing the levels of FILE if given)."""
     import tui.cli as shell
 

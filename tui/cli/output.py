@@ -25,9 +25,10 @@ import json
 import math
 import os
 import sys
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
-from typing import IO, TYPE_CHECKING, Any, Iterable, Iterator, NoReturn, Sequence
+from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
@@ -37,7 +38,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from rich.console import Console
 
 __all__ = [
-    "choose_levels",
     "EXIT_BAD_INPUT",
     "EXIT_CLOSED_PIPE",
     "EXIT_INTERNAL",
@@ -46,9 +46,10 @@ __all__ = [
     "EXIT_OK",
     "IntBetween",
     "Seconds",
+    "bulk_command",
+    "choose_levels",
     "console",
     "did_you_mean",
-    "bulk_command",
     "emit_json",
     "error_line",
     "fail",
@@ -183,7 +184,7 @@ def _pipe_safe_console_class() -> type:
     return _console_class
 
 
-def console(*, stderr: bool = False) -> "Console":
+def console(*, stderr: bool = False) -> Console:
     """A rich Console for tables, trees and progress bars.
 
     Args:

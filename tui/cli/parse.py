@@ -34,7 +34,8 @@ from __future__ import annotations
 import functools
 import sys
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Optional, TypeVar
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
@@ -50,10 +51,11 @@ from tui.cli.output import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.terms import Term
     from rich.tree import Tree
 
-__all__ = ["parse", "build_tree", "iter_stdin_lines", "closed_pipe_safe", "EXIT_CLOSED_PIPE"]
+    from core.terms import Term
+
+__all__ = ["EXIT_CLOSED_PIPE", "build_tree", "closed_pipe_safe", "iter_stdin_lines", "parse"]
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -85,7 +87,7 @@ LABEL_MAX = 60
 """Longest node label shown in a tree before it is cut with "…"."""
 
 
-def iter_stdin_lines() -> Iterator[tuple[int, Optional[str]]]:
+def iter_stdin_lines() -> Iterator[tuple[int, str | None]]:
     """Yield ``(line_number, text)`` for each stdin line, streaming.
 
     Lines are decoded one by one so one bad line does not spoil the rest;
@@ -105,7 +107,7 @@ def iter_stdin_lines() -> Iterator[tuple[int, Optional[str]]]:
         yield number, raw.rstrip("\r\n")
 
 
-def _node_label(term: "Term", show_size: bool) -> "object":
+def _node_label(term: Term, show_size: bool) -> object:
     """The rich Text shown for one tree node (name, kind colour, optional Size)."""
     from rich.text import Text
 
@@ -127,8 +129,8 @@ def _node_label(term: "Term", show_size: bool) -> "object":
     return label
 
 
-def build_tree(term: "Term", *, max_depth: int = 12, max_width: int = 12,
-               max_nodes: int = 400, show_size: bool = False) -> "Tree":
+def build_tree(term: Term, *, max_depth: int = 12, max_width: int = 12,
+               max_nodes: int = 400, show_size: bool = False) -> Tree:
     """Build a rich Tree for ``term``, breadth first and capped.
 
     The tree shows at most ``max_depth`` levels, ``max_width`` children per
@@ -150,7 +152,7 @@ def build_tree(term: "Term", *, max_depth: int = 12, max_width: int = 12,
 
     root = Tree(_node_label(term, show_size), guide_style="dim")
     shown = 1
-    queue: deque[tuple["Term", Tree, int]] = deque([(term, root, 1)])
+    queue: deque[tuple[Term, Tree, int]] = deque([(term, root, 1)])
     while queue:
         node, branch, depth = queue.popleft()
         if not node.args:
@@ -169,8 +171,8 @@ def build_tree(term: "Term", *, max_depth: int = 12, max_width: int = 12,
     return root
 
 
-def _emit(term: "Term", as_json: bool, as_tree: bool, with_size: bool, tree_caps: dict,
-          console: "object") -> None:
+def _emit(term: Term, as_json: bool, as_tree: bool, with_size: bool, tree_caps: dict,
+          console: object) -> None:
     """Print one parsed term in the format the flags select (module docstring table)."""
     from core.terms import to_json, to_str
 
@@ -178,7 +180,7 @@ def _emit(term: "Term", as_json: bool, as_tree: bool, with_size: bool, tree_caps
         tree = build_tree(term, show_size=with_size, **tree_caps)
         console.print(tree)  # type: ignore[attr-defined]
     elif as_json and with_size:
-        click.echo('{"size": %d, "term": %s}' % (term.size, to_json(term)))
+        click.echo(f'{{"size": {term.size}, "term": {to_json(term)}}}')
     elif as_json:
         click.echo(to_json(term))
     elif with_size:
@@ -228,7 +230,7 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
     caps = {"max_depth": max_depth, "max_width": max_width, "max_nodes": max_nodes}
 
     if terms:
-        source: Iterator[tuple[str, int, Optional[str]]] = (
+        source: Iterator[tuple[str, int, str | None]] = (
             (f"<arg {index}>", 0, text) for index, text in enumerate(terms, start=1)
         )
     else:

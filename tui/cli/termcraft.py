@@ -33,19 +33,19 @@ import json
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, Any, Callable, NoReturn, Optional
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
 from core.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.output import (
-    bulk_command,
-    choose_levels,
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    bulk_command,
+    choose_levels,
     emit_json,
     fail,
     read_input,
@@ -59,13 +59,13 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.terms import Term
 
 __all__ = [
-    "termcraft",
-    "actions_json",
-    "action_json",
-    "count_json",
-    "plan_json",
-    "pick_levels",
     "NO_TARGET_NAME",
+    "action_json",
+    "actions_json",
+    "count_json",
+    "pick_levels",
+    "plan_json",
+    "termcraft",
 ]
 
 UNWRITABLE_TARGET = "<no target>"
@@ -95,7 +95,7 @@ MIB = 1024 * 1024
 # --------------------------------------------------------------------------- positions
 
 
-def _no_target(current: "Term") -> "Term":
+def _no_target(current: Term) -> Term:
     """A constant target that does not occur in ``current``, so the position is never won.
 
     It must be a valid identifier (levels check their names), hence a fresh suffix rather than
@@ -111,7 +111,7 @@ def _no_target(current: "Term") -> "Term":
     return const(name)
 
 
-def _parse_term_arg(text: str, what: str) -> "Term":
+def _parse_term_arg(text: str, what: str) -> Term:
     """Parse a term given on the command line; a bad one exits 2 with the caret message."""
     from grammar.terms import parse_term
 
@@ -130,7 +130,7 @@ def _load_pack(level_file: str) -> Any:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def pick_levels(pack: Any, spec: Optional[str]) -> list[tuple[int, "Level"]]:
+def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Level]]:
     """Select levels of a pack by ``--level``.
 
     Args:
@@ -185,9 +185,9 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     return decorate
 
 
-def _levels_from_source(level_file: Optional[str], level: Optional[str], term: Optional[str],
-                        target: Optional[str], fuel: Optional[int], budget: Optional[int],
-                        every_level: bool = False) -> list[tuple[int, "Level"]]:
+def _levels_from_source(level_file: str | None, level: str | None, term: str | None,
+                        target: str | None, fuel: int | None, budget: int | None,
+                        every_level: bool = False) -> list[tuple[int, Level]]:
     """The levels a command works on: from ``LEVEL_FILE [--level]`` or ``--term``.
 
     ``--target``, ``--fuel`` and ``--budget`` override the level's values.
@@ -220,9 +220,9 @@ def _levels_from_source(level_file: Optional[str], level: Optional[str], term: O
     return [(number, dataclasses.replace(lvl, **changes)) for number, lvl in chosen]
 
 
-def _state_from_source(level_file: Optional[str], level: Optional[str], term: Optional[str],
-                       target: Optional[str], fuel: Optional[int],
-                       budget: Optional[int]) -> "State":
+def _state_from_source(level_file: str | None, level: str | None, term: str | None,
+                       target: str | None, fuel: int | None,
+                       budget: int | None) -> State:
     """The one position of ``actions`` and ``apply`` (level 1 by default)."""
     from core.termcraft import State
 
@@ -233,13 +233,13 @@ def _state_from_source(level_file: Optional[str], level: Optional[str], term: Op
 # --------------------------------------------------------------------------- JSON shapes
 
 
-def _sigma_json(sigma: Iterable[tuple[str, "Term"]]) -> dict[str, str]:
+def _sigma_json(sigma: Iterable[tuple[str, Term]]) -> dict[str, str]:
     from core.terms import to_str
 
     return {name: to_str(value) for name, value in sigma}
 
 
-def action_json(action: "RewriteAction", result: str) -> dict[str, Any]:
+def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
     """One rewrite of ``actions --json``: ``{"rule", "site", "sigma", "replacement", "result"}``.
 
     Args:
@@ -256,7 +256,7 @@ def action_json(action: "RewriteAction", result: str) -> dict[str, Any]:
             "result": result}
 
 
-def _rewrites_json(state: "State", watch: "Watch", limit: Optional[int] = None
+def _rewrites_json(state: State, watch: Watch, limit: int | None = None
                    ) -> Iterator[dict[str, Any]]:
     """The rewrites of ``state`` as JSON objects, lazily; each result text is made when its
     object is (by splicing the replacement into the term's text, not by building a term)."""
@@ -271,7 +271,7 @@ def _rewrites_json(state: "State", watch: "Watch", limit: Optional[int] = None
         yield action_json(action, text.replaced(action.site, to_str(action.replacement)))
 
 
-def actions_json(state: "State") -> dict[str, Any]:
+def actions_json(state: State) -> dict[str, Any]:
     """The ``actions --json`` object of a state, materialised (small states; the command
     itself streams it).
 
@@ -287,7 +287,7 @@ def actions_json(state: "State") -> dict[str, Any]:
     return {"rewrites": list(_rewrites_json(state, NO_WATCH)), **_tail_json(state)}
 
 
-def _tail_json(state: "State") -> dict[str, Any]:
+def _tail_json(state: State) -> dict[str, Any]:
     """The ``placeholders`` and ``warnings`` of a position."""
     from core.termcraft import placeholder_sites, warnings
 
@@ -295,7 +295,7 @@ def _tail_json(state: "State") -> dict[str, Any]:
             "warnings": list(warnings(state.term))}
 
 
-def count_json(state: "State", watch: Optional["Watch"] = None) -> dict[str, int]:
+def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
     """The ``actions --count`` object: ``{"rewrites": n, "placeholders": n}``, counted
     without listing the actions."""
     from core.search import NO_WATCH
@@ -340,7 +340,7 @@ class _Cancel:
         self.event = threading.Event()
         self._previous: Any = None
 
-    def __enter__(self) -> "_Cancel":
+    def __enter__(self) -> _Cancel:
         if threading.current_thread() is threading.main_thread():
             self._previous = signal.signal(signal.SIGINT, self._handle)
         return self
@@ -391,8 +391,8 @@ class _StageProgress:
             self._shown = False
 
 
-def _watch(progress: Optional[_StageProgress] = None,
-           should_stop: Optional[Callable[[], bool]] = None) -> "Watch":
+def _watch(progress: _StageProgress | None = None,
+           should_stop: Callable[[], bool] | None = None) -> Watch:
     from core.search import Watch
 
     return Watch(None, should_stop, progress, interval=0.25)
@@ -427,9 +427,9 @@ def termcraft() -> None:
 @click.option("--limit", type=click.IntRange(0), default=None, metavar="N",
               help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].")
 @closed_pipe_safe
-def actions(level_file: Optional[str], level: Optional[str], term: Optional[str],
-            target: Optional[str], fuel: Optional[int], budget: Optional[int], as_json: bool,
-            as_jsonl: bool, count: bool, limit: Optional[int]) -> None:
+def actions(level_file: str | None, level: str | None, term: str | None,
+            target: str | None, fuel: int | None, budget: int | None, as_json: bool,
+            as_jsonl: bool, count: bool, limit: int | None) -> None:
     """List the moves available in a position.
 
     Rewrites are numbered from 1 in engine order (rule, then site, then substitution): the
@@ -447,7 +447,7 @@ def actions(level_file: Optional[str], level: Optional[str], term: Optional[str]
     _show_actions(state, mode, limit)
 
 
-def _show_actions(state: "State", mode: str, limit: Optional[int]) -> None:
+def _show_actions(state: State, mode: str, limit: int | None) -> None:
     """Print one position's actions: a count, a streamed JSON object or lines, or a table."""
     progress = _StageProgress()
     watch = _watch(progress)
@@ -467,7 +467,7 @@ def _show_actions(state: "State", mode: str, limit: Optional[int]) -> None:
         progress.done()
 
 
-def _stream_json(state: "State", watch: "Watch", limit: Optional[int],
+def _stream_json(state: State, watch: Watch, limit: int | None,
                  progress: _StageProgress) -> None:
     """``--json``: the documented object, one line, its rewrites written as they are found.
 
@@ -483,7 +483,7 @@ def _stream_json(state: "State", watch: "Watch", limit: Optional[int],
     click.echo("], " + tail[1:])
 
 
-def _stream_jsonl(state: "State", watch: "Watch", limit: Optional[int],
+def _stream_jsonl(state: State, watch: Watch, limit: int | None,
                   progress: _StageProgress) -> None:
     """``--jsonl``: one line per rewrite (line N is move N), then
     ``{"count": n, "placeholders": [...], "warnings": [...]}``."""
@@ -495,7 +495,7 @@ def _stream_jsonl(state: "State", watch: "Watch", limit: Optional[int],
     emit_json({"count": n, **_tail_json(state)})
 
 
-def _print_actions_table(state: "State", watch: "Watch", limit: int,
+def _print_actions_table(state: State, watch: Watch, limit: int,
                          progress: _StageProgress) -> None:
     """The readable form of ``actions``: the first ``limit`` rewrites (numbered from 1) in a
     table titled with the total count, then placeholders and warnings."""
@@ -504,8 +504,12 @@ def _print_actions_table(state: "State", watch: "Watch", limit: int,
     from rich.console import Console
     from rich.table import Table
 
-    from core.termcraft import count_rewrite_actions, iter_rewrite_actions, placeholder_sites
-    from core.termcraft import warnings
+    from core.termcraft import (
+        count_rewrite_actions,
+        iter_rewrite_actions,
+        placeholder_sites,
+        warnings,
+    )
     from core.terms import to_str
 
     total = count_rewrite_actions(state, watch)
@@ -538,8 +542,8 @@ def _print_actions_table(state: "State", watch: "Watch", limit: int,
         console.print(f"warning: {warning}", style="yellow")
 
 
-def _actions_batch(target: Optional[str], fuel: Optional[int], budget: Optional[int],
-                   mode: str, limit: Optional[int]) -> int:
+def _actions_batch(target: str | None, fuel: int | None, budget: int | None,
+                   mode: str, limit: int | None) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
     from core.terms import const
@@ -607,7 +611,7 @@ def _moves_in_order(ctx: click.Context, rewrites: tuple[int, ...],
     return [(kind, queues[kind].pop(0)) for kind in order]
 
 
-def _state_json(state: "State") -> dict[str, Any]:
+def _state_json(state: State) -> dict[str, Any]:
     from core.termcraft import status
     from core.terms import to_str
 
@@ -619,7 +623,7 @@ def _illegal(number: int, move: str, reason: str) -> NoReturn:
     fail(f"move {number} ({move}) is illegal: {reason}", EXIT_NEGATIVE)
 
 
-def _rewrite_move(state: "State", number: int, label: str, value: int) -> Any:
+def _rewrite_move(state: State, number: int, label: str, value: int) -> Any:
     """The ``value``-th (1-based) rewrite of ``state``, found without listing the others."""
     from core.termcraft import count_rewrite_actions, nth_rewrite_action
 
@@ -661,9 +665,9 @@ def _construct_move(number: int, value: str) -> Any:
               help='Print {"term", "fuel", "budget", "status"}.')
 @click.pass_context
 @closed_pipe_safe
-def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
-          term: Optional[str], target: Optional[str], fuel: Optional[int],
-          budget: Optional[int], rewrite: tuple[int, ...], construct: tuple[str, ...],
+def apply(ctx: click.Context, level_file: str | None, level: str | None,
+          term: str | None, target: str | None, fuel: int | None,
+          budget: int | None, rewrite: tuple[int, ...], construct: tuple[str, ...],
           as_json: bool) -> None:
     """Play moves in the order given and print the resulting state.
 
@@ -672,7 +676,8 @@ def apply(ctx: click.Context, level_file: Optional[str], level: Optional[str],
     root).  An illegal move stops with exit 1 and says why; a malformed move is bad input
     (exit 2).
     """
-    from core.termcraft import IllegalMove, apply as play, ensure_not_won
+    from core.termcraft import IllegalMove, ensure_not_won
+    from core.termcraft import apply as play
 
     state = _state_from_source(level_file, level, term, target, fuel, budget)
     for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
@@ -714,8 +719,8 @@ def _limit_options(func: Callable) -> Callable:
     return func
 
 
-def _solve_kwargs(max_states: Optional[int], time_limit: Optional[float],
-                  max_memory: Optional[int]) -> dict[str, Any]:
+def _solve_kwargs(max_states: int | None, time_limit: float | None,
+                  max_memory: int | None) -> dict[str, Any]:
     """Keyword arguments for ``solve``/``lint``: only the limits given (else their defaults)."""
     kwargs: dict[str, Any] = {}
     if max_states is not None:
@@ -746,9 +751,9 @@ def _describe_step(step: Any) -> str:
               metavar="SECONDS", help="Give up (unknown) after this long [default: 10].")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @closed_pipe_safe
-def solve(level_file: Optional[str], level: Optional[str], term: Optional[str],
-          target: Optional[str], fuel: Optional[int], budget: Optional[int],
-          max_states: Optional[int], max_memory: Optional[int], time_limit: Optional[float],
+def solve(level_file: str | None, level: str | None, term: str | None,
+          target: str | None, fuel: int | None, budget: int | None,
+          max_states: int | None, max_memory: int | None, time_limit: float | None,
           as_json: bool) -> None:
     """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
 
@@ -774,7 +779,7 @@ def solve(level_file: Optional[str], level: Optional[str], term: Optional[str],
     raise click.exceptions.Exit(exit_code)
 
 
-def _print_solution(number: int, level: "Level", result: Any, as_json: bool) -> None:
+def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> None:
     data = {"level": number, "title": level.title, "status": result.status,
             "plan": plan_json(result.plan), "explored": result.explored,
             "reason": result.reason}
@@ -788,7 +793,7 @@ def _print_solution(number: int, level: "Level", result: Any, as_json: bool) -> 
         click.echo(f"  {index}. {_describe_step(step)}")
 
 
-def _run_with_progress(level: "Level", number: int, kwargs: dict[str, Any], cancel: _Cancel,
+def _run_with_progress(level: Level, number: int, kwargs: dict[str, Any], cancel: _Cancel,
                        show_bar: bool) -> Any:
     """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
     from core.termcraft import solve as solve_level
@@ -834,9 +839,9 @@ def _issue_json(issue: Any) -> dict[str, Any]:
               show_default=True, metavar="SECONDS", help="Solver time limit per level.")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @closed_pipe_safe
-def lint(level_file: Optional[str], level: Optional[str], term: Optional[str],
-         target: Optional[str], fuel: Optional[int], budget: Optional[int], run_solver: bool,
-         max_states: Optional[int], max_memory: Optional[int], time_limit: float,
+def lint(level_file: str | None, level: str | None, term: str | None,
+         target: str | None, fuel: int | None, budget: int | None, run_solver: bool,
+         max_states: int | None, max_memory: int | None, time_limit: float,
          as_json: bool) -> None:
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
@@ -868,7 +873,7 @@ def lint(level_file: Optional[str], level: Optional[str], term: Optional[str],
     raise click.exceptions.Exit(exit_code)
 
 
-def _print_issues(number: int, level: "Level", issues: Any, as_json: bool) -> None:
+def _print_issues(number: int, level: Level, issues: Any, as_json: bool) -> None:
     if as_json:
         emit_json({"level": number, "title": level.title,
                    "issues": [_issue_json(issue) for issue in issues]})

@@ -7,8 +7,9 @@ means a fresh random one. Bad values are reported in the dialog and nothing is a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping, Optional
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -34,7 +35,7 @@ class GeneratorChoice:
     """Lower end of the band."""
     high: int
     """Upper end of the band."""
-    seed: Optional[int] = None
+    seed: int | None = None
     """The seed, or None for a fresh one."""
 
 
@@ -52,7 +53,7 @@ def read_choice(generator: str, low: str, high: str, seed: str) -> GeneratorChoi
     except ValueError:
         raise ValueError("the difficulty band takes two whole numbers") from None
     check_band(band[0], band[1], gen.limits, gen.unit)
-    number: Optional[int] = None
+    number: int | None = None
     if seed.strip():
         try:
             number = int(seed.strip())
@@ -63,7 +64,7 @@ def read_choice(generator: str, low: str, high: str, seed: str) -> GeneratorChoi
     return GeneratorChoice(generator, band[0], band[1], number)
 
 
-class GeneratorModal(ModalScreen[Optional[GeneratorChoice]]):
+class GeneratorModal(ModalScreen[GeneratorChoice | None]):
     """Choose how the next levels are generated (see the module docstring).
 
     Keys: ``tab``/``shift+tab`` move between fields, ``enter`` in a field or ``ctrl+s``

@@ -14,7 +14,8 @@ the kind or the formula of the focused row, ``enter`` builds, ``escape`` cancels
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar, Optional, Sequence
+from collections.abc import Callable, Sequence
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -50,7 +51,7 @@ class SlotRow(Static, can_focus=True):
         Binding("down,j", "app.focus_next", "Down", show=False, id="carving_edge.down"),
     ]
 
-    def __init__(self, index: int, *, id: Optional[str] = None) -> None:
+    def __init__(self, index: int, *, id: str | None = None) -> None:
         super().__init__("", id=id)
         self.index = index
         """-1 for the kind row, else the entry's position (0 to 4)."""
@@ -62,7 +63,7 @@ class SlotRow(Static, can_focus=True):
             screen.turn(self.index, step)
 
 
-class EdgeBuilder(ModalScreen[Optional[Operator]]):
+class EdgeBuilder(ModalScreen[Operator | None]):
     """Put an edge together; dismisses with the operator to construct, or None.
 
     Args:
@@ -94,7 +95,7 @@ class EdgeBuilder(ModalScreen[Optional[Operator]]):
     """
 
     def __init__(self, deltas: Sequence[Formula], nablas: Sequence[Formula], check: Check,
-                 start: Optional[Operator] = None, compact: bool = True) -> None:
+                 start: Operator | None = None, compact: bool = True) -> None:
         super().__init__()
         self.deltas = list(deltas)
         """Δ formulas of F*."""
@@ -105,7 +106,7 @@ class EdgeBuilder(ModalScreen[Optional[Operator]]):
         self.compact = compact
         self.kind = THETA
         """``"theta"`` or ``"omega"``."""
-        self.entries: list[Optional[Formula]] = [None] * 5
+        self.entries: list[Formula | None] = [None] * 5
         """The five formulas (None when F* has none of the head needed)."""
         self.verdict = (False, "")
         """The engine's last verdict on :attr:`operator`."""
@@ -119,7 +120,7 @@ class EdgeBuilder(ModalScreen[Optional[Operator]]):
         nabla_at = 0 if self.kind == THETA else 4
         return self.nablas if index == nabla_at else self.deltas
 
-    def _set_from(self, op: Optional[Operator]) -> None:
+    def _set_from(self, op: Operator | None) -> None:
         if op is not None and op.kind is not None:
             self.kind = op.kind
             self.entries = list(op)
@@ -127,7 +128,7 @@ class EdgeBuilder(ModalScreen[Optional[Operator]]):
         self.entries = [(self.choices(i) or [None])[0] for i in range(5)]  # type: ignore[list-item]
 
     @property
-    def operator(self) -> Optional[Operator]:
+    def operator(self) -> Operator | None:
         """The edge the slots show, or None when a slot is empty."""
         if any(f is None for f in self.entries):
             return None
@@ -199,7 +200,7 @@ class EdgeBuilder(ModalScreen[Optional[Operator]]):
             self._syncing = False
         self._judge(op)
 
-    def _judge(self, op: Optional[Operator]) -> None:
+    def _judge(self, op: Operator | None) -> None:
         box = self.query_one("#edge-verdict", Static)
         if op is None:
             self.verdict = (False, "F* has no formula of the head a slot needs: no edge of "

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import ClassVar, Optional, Sequence
+from collections.abc import Sequence
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -16,7 +17,7 @@ from core.text import escape_controls
 __all__ = ["ChoiceModal"]
 
 
-class ChoiceModal(ModalScreen[Optional[str]]):
+class ChoiceModal(ModalScreen[str | None]):
     """Ask ``question``; dismisses with the chosen answer's id, or None (``escape``).
 
     The first answer has the focus, so put the safe one first.

@@ -10,7 +10,8 @@ the engine through the ``check`` callback, so no game rule lives here.
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar
+from collections.abc import Callable
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -20,12 +21,11 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
-from core.terms import Path, Term
+from core.terms import Path, Term, format_path
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
-from core.terms import format_path
 
-__all__ = ["ConstructModal", "Check"]
+__all__ = ["Check", "ConstructModal"]
 
 Check = Callable[[Term], "str | None"]
 """Asks the engine whether a term may be constructed: None if yes, else the reason."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -19,7 +19,7 @@ from tui.modals.choice import ChoiceModal
 __all__ = ["ExportModal"]
 
 
-class ExportModal(ModalScreen[Optional[str]]):
+class ExportModal(ModalScreen[str | None]):
     """Ask for a file and write the level there; dismisses with what was done, or None.
 
     The full path is shown as you type (``~`` expanded, relative paths from your home). An
@@ -117,7 +117,7 @@ class ExportModal(ModalScreen[Optional[str]]):
             question = f"{where} already exists and {plan.problem}. Replace it?"
             answers = [("cancel", "Cancel", "c"), ("replace", "Replace file", "r")]
 
-        def decided(answer: Optional[str]) -> None:
+        def decided(answer: str | None) -> None:
             if answer in ("append", "replace"):
                 self._write(plan, answer)
 

@@ -6,8 +6,9 @@ board size or rule starts a new game (the screen decides); the animation switch 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult

@@ -6,8 +6,9 @@ generator settings apply to the next generated level; the game being played is k
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Mapping
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -18,7 +19,7 @@ from textual.widgets import Button, Checkbox, Label, Select
 
 from core.longcat.catalog import BAND_RANGES, GENERATORS
 
-__all__ = ["BAND_LABELS", "LongcatSettings", "LongcatSettingsModal", "SETTINGS_KEY", "SIZES"]
+__all__ = ["BAND_LABELS", "SETTINGS_KEY", "SIZES", "LongcatSettings", "LongcatSettingsModal"]
 
 SETTINGS_KEY = "longcat.settings"
 """Store setting holding :class:`LongcatSettings` as a dict."""

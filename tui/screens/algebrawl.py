@@ -23,7 +23,7 @@ description on the left, the trees of the pool's computed values on the right.
 from __future__ import annotations
 
 import threading
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -31,15 +31,24 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
-from core.algebrawl import Node, PlayCard, State, Strike, format_value, solution_moves, solve
-from core.algebrawl import solve_state, to_infix
+from core.algebrawl import (
+    Node,
+    PlayCard,
+    State,
+    Strike,
+    format_value,
+    solution_moves,
+    solve,
+    solve_state,
+    to_infix,
+)
 from core.session import Session
 from core.text import escape_controls, plural
 from tui.modals.outcome import par_verdict
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.widgets.algebrawl_board import SECTIONS, AstView, BrawlBoard, tiles_of
 
-__all__ = ["AlgebrawlScreen", "GAME_ID", "GENERATOR_KEY", "generator_settings"]
+__all__ = ["GAME_ID", "GENERATOR_KEY", "AlgebrawlScreen", "generator_settings"]
 
 GAME_ID = "algebrawl"
 """The game id (store key, help page, level-file ``game``)."""
@@ -93,19 +102,19 @@ class AlgebrawlScreen(PuzzleScreen):
         super().__init__(session, **kwargs)
         self.cursor: tuple[str, int] = ("pool", 0)
         """Where the cursor is: a row of the board and a position in it."""
-        self.card: Optional[int] = None
+        self.card: int | None = None
         """The card picked for the move being built (a card index), if any."""
         self.args: list[int] = []
         """The pool positions picked as its arguments so far."""
-        self.value: Optional[int] = None
+        self.value: int | None = None
         """A pool position picked to strike with (no card picked)."""
-        self.target: Optional[int] = None
+        self.target: int | None = None
         """A monster picked first (then a value strikes it)."""
         self.tip_stage = 0
         """0: the level's hint was not shown yet in this game; 1: it was."""
         self._count_lock = threading.Lock()
-        self._counted: dict[Any, tuple[Optional[int], bool]] = {}
-        self._shown_state: Optional[State] = None
+        self._counted: dict[Any, tuple[int | None, bool]] = {}
+        self._shown_state: State | None = None
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
@@ -386,7 +395,7 @@ class AlgebrawlScreen(PuzzleScreen):
 
         self.run_worker(count, thread=True, group="algebrawl-count", exit_on_error=False)
 
-    def solution_count(self) -> tuple[Optional[int], bool]:
+    def solution_count(self) -> tuple[int | None, bool]:
         """``(count, complete)`` of the level's distinct solutions, if counted yet."""
         with self._count_lock:
             return self._counted.get(self.level, (None, False))
@@ -401,7 +410,7 @@ class AlgebrawlScreen(PuzzleScreen):
         more = "" if complete else " at least"
         return f"{verdict} · this level has{more} {plural(count, 'distinct solution')}"
 
-    def loss_reason(self) -> Optional[str]:
+    def loss_reason(self) -> str | None:
         state = self.state
         if not state.standing and state.puzzle.use_all and state.pool:
             return ("Every monster is struck, but numbers are left over, and this level "
@@ -446,7 +455,7 @@ class AlgebrawlScreen(PuzzleScreen):
 
         settings = generator_settings(self.arcade.store)
 
-        def chosen(choice: Optional[GeneratorChoice]) -> None:
+        def chosen(choice: GeneratorChoice | None) -> None:
             if choice is None:
                 return
             settings[choice.generator] = (choice.low, choice.high)

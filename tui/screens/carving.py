@@ -22,16 +22,17 @@ Undo/redo, restart, saves, the outcome dialogs and the hint worker are the base'
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import OptionList, Static
 
-from core.carving import GAME, Operator, State, elimination_possible, hint as solver_hint
+from core.carving import GAME, Operator, State, elimination_possible
 from core.carving.game import Construct, Extend, Finish, Succeed
 from core.session import Session
 from core.text import plural
@@ -39,7 +40,7 @@ from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.widgets.carving_actions import BuildEntry, CarvingActions
 from tui.widgets.carving_view import GraphView, TargetView, _compact, edge_label, vertex_label
 
-__all__ = ["CarvingScreen", "GAME_ID"]
+__all__ = ["GAME_ID", "CarvingScreen"]
 
 GAME_ID = "carving"
 """The game id (store key, help page, level-file ``game``)."""
@@ -81,9 +82,9 @@ class CarvingScreen(PuzzleScreen):
 
     def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(session, **kwargs)
-        self.hinted: Optional[Any] = None
+        self.hinted: Any | None = None
         """The move of the last hint (the edge builder starts from a hinted construct)."""
-        self.last_built: Optional[Operator] = None
+        self.last_built: Operator | None = None
         """The last edge built (the builder starts from it)."""
         self.tip_stage = 0
         """0: no tip yet in this position; 1: the level's hint was shown."""
@@ -146,7 +147,7 @@ class CarvingScreen(PuzzleScreen):
         return text
 
     @property
-    def par(self) -> Optional[int]:
+    def par(self) -> int | None:
         """None: the base header counts moves (every construct, path step and choice), while
         par counts steps, which the status line shows against it."""
         return None
@@ -156,14 +157,14 @@ class CarvingScreen(PuzzleScreen):
         self.last_built = None
         self.tip_stage = 0
 
-    def watch_session(self, old: Optional[Session], new: Optional[Session]) -> None:
+    def watch_session(self, old: Session | None, new: Session | None) -> None:
         # A hint is about the position it was asked in.
         if old is not None and new is not None and old.state is not new.state:
             self.hinted = None
             self.tip_stage = 0
         super().watch_session(old, new)
 
-    def loss_reason(self) -> Optional[str]:
+    def loss_reason(self) -> str | None:
         if self.state.phase == "lost":
             return "No edge can be constructed: every operator over F* is already intrinsic."
         return None
@@ -279,7 +280,7 @@ class CarvingScreen(PuzzleScreen):
                               "carve an elimination path.")
             return True, f"{op}\nNo legal path reaches it: it will stay as a virtual edge (V)."
 
-        def done(op: Optional[Operator]) -> None:
+        def done(op: Operator | None) -> None:
             if op is not None and self.state is state:
                 self.last_built = op
                 self.play_move(Construct(op))
@@ -337,7 +338,7 @@ class CarvingScreen(PuzzleScreen):
         self.query_one(GraphView).show(self.state, [move.edge] if hasattr(move, "edge") else [])
 
 
-def step_verdict(steps: int, par: Optional[int]) -> str:
+def step_verdict(steps: int, par: int | None) -> str:
     """``"2 steps (par 2): on par"`` (par counts steps)."""
     used = plural(steps, "step")
     if par is None:
@@ -367,7 +368,7 @@ def level_info(state: State) -> Text:
     out.append(", ".join(f"({', '.join(t)})" for t in level.r_nabla) or "none")
     out.append("\nAxioms ", "bold")
     out.append(", ".join(str(f) for f in level.axioms) or "none (the closure is the diagonal formulas)")
-    out.append(f"\nDensity ", "bold")
+    out.append("\nDensity ", "bold")
     out.append(level.density)
     out.append(f"\n\nF*: {len(world.vertices)} formulas\n", "bold")
     out.append("  " + "  ".join(f"{vertex_label(f, compact)} {f}" for f in world.vertices) + "\n")

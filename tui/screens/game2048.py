@@ -9,7 +9,7 @@ settings never discard the game being played: it stays saved under "In progress"
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -23,7 +23,7 @@ from tui.modals.game2048_settings import Settings2048, Settings2048Modal
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.widgets.board2048 import Board2048
 
-__all__ = ["Game2048Screen", "SETTINGS_KEY", "score_key"]
+__all__ = ["SETTINGS_KEY", "Game2048Screen", "score_key"]
 
 GAME_ID = "2048"
 """Game id in the store and the help system."""
@@ -66,10 +66,10 @@ class Game2048Screen(PuzzleScreen):
         super().__init__(session, **kwargs)
         self.autoplaying = False
         """True while autoplay runs."""
-        self._autoplay_timer: Optional[Timer] = None
-        self._flash_timer: Optional[Timer] = None
-        self._best: Optional[int] = None
-        self._run_recorded: Optional[tuple[int, bool]] = None
+        self._autoplay_timer: Timer | None = None
+        self._flash_timer: Timer | None = None
+        self._best: int | None = None
+        self._run_recorded: tuple[int, bool] | None = None
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
@@ -166,7 +166,7 @@ class Game2048Screen(PuzzleScreen):
         self.stop_autoplay()
         old = self.settings
 
-        def applied(new: Optional[Settings2048]) -> None:
+        def applied(new: Settings2048 | None) -> None:
             if new is None:
                 return
             self.arcade.store.set_setting(SETTINGS_KEY, new.to_dict())

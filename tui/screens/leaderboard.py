@@ -16,8 +16,9 @@ autoplayed; ``?`` help; ``escape``/``q`` back.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional, Sequence
+from typing import Any, ClassVar
 
 from rich.table import Table
 from rich.text import Text
@@ -60,7 +61,7 @@ class BoardChoice:
     title: str
     source: str = ""
     key: str = ""
-    par: Optional[int] = None
+    par: int | None = None
 
 
 def board_title(board: str) -> str:
@@ -113,11 +114,11 @@ def _bundled(info: GameInfo) -> list[tuple[str, Any]]:
         return []
 
 
-def format_seconds(seconds: Optional[float]) -> str:
+def format_seconds(seconds: float | None) -> str:
     """Play time for a board: ``0:42.3``, ``12:05.0``, ``1:02:03``; ``–`` when unknown."""
     if seconds is None:
         return "–"
-    tenths = int(round(seconds * 10))
+    tenths = round(seconds * 10)
     minutes, tenth_seconds = divmod(tenths, 600)
     if minutes < 60:
         return f"{minutes}:{tenth_seconds // 10:02d}.{tenth_seconds % 10}"
@@ -125,7 +126,7 @@ def format_seconds(seconds: Optional[float]) -> str:
     return f"{hours}:{minutes:02d}:{tenth_seconds // 10:02d}"
 
 
-def par_note(moves: Optional[int], par: Optional[int]) -> str:
+def par_note(moves: int | None, par: int | None) -> str:
     """Moves against par: ``par``, ``+2``, ``−1``; empty without a par or a count."""
     if moves is None or par is None:
         return ""
@@ -140,7 +141,7 @@ def _player(entry: BoardEntry, me: str) -> Text:
 
 
 def board_table(entries: Sequence[BoardEntry], me: str, columns: Sequence[str],
-                par: Optional[int] = None) -> Table | Text:
+                par: int | None = None) -> Table | Text:
     """A board as a Rich table, the viewer's own line highlighted.
 
     Args:
@@ -197,7 +198,7 @@ class LeaderboardScreen(Screen[None]):
                 tooltip="Switch between the humans' boards and the autoplayed games'."),
     ]
 
-    def __init__(self, game_id: Optional[str] = None) -> None:
+    def __init__(self, game_id: str | None = None) -> None:
         super().__init__()
         self.games = [info for info in registry.games() if info.playable]
         """The games with boards (every playable game)."""
@@ -210,7 +211,7 @@ class LeaderboardScreen(Screen[None]):
         """The rows of the board list."""
 
     @property
-    def game(self) -> Optional[GameInfo]:
+    def game(self) -> GameInfo | None:
         """The game shown (None when no game is playable)."""
         return self.games[self.game_index] if self.games else None
 
@@ -276,7 +277,7 @@ class LeaderboardScreen(Screen[None]):
         self.query_one("#lb-title", Static).update(parts)
 
     @property
-    def selected(self) -> Optional[BoardChoice]:
+    def selected(self) -> BoardChoice | None:
         """The highlighted board, if any."""
         index = self.query_one(BoardList).highlighted
         if index is None or not 0 <= index < len(self.choices):

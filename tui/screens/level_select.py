@@ -8,7 +8,7 @@ generator's list starts with "New level". Choosing a level resumes its saved gam
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar, Optional
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,7 +25,7 @@ from tui.sources import LevelEntry, LevelRef, LevelSource
 if TYPE_CHECKING:  # pragma: no cover
     from tui.launch import Launcher
 
-__all__ = ["LevelSelectScreen", "SOLVED_MARK", "PROGRESS_MARK", "NEW_LEVEL"]
+__all__ = ["NEW_LEVEL", "PROGRESS_MARK", "SOLVED_MARK", "LevelSelectScreen"]
 
 SOLVED_MARK = "✓"
 """Shown before a solved level."""
@@ -47,7 +47,7 @@ class ChoiceList(NavOptionList):
     ]
 
 
-class LevelSelectScreen(Screen[Optional[LevelRef]]):
+class LevelSelectScreen(Screen[LevelRef | None]):
     """Pick a level of one game; choosing opens it on top (the list stays underneath).
 
     Keys: ``j``/``k``/arrows move; ``h``/``l``/left/right/tab switch between sources and
@@ -66,7 +66,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
                 tooltip="Delete the highlighted saved game or own level (asks first)."),
     ]
 
-    def __init__(self, launcher: "Launcher") -> None:
+    def __init__(self, launcher: Launcher) -> None:
         super().__init__()
         self.launcher = launcher
         """The game's launcher."""
@@ -75,7 +75,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
         self.HELP_TOPIC = launcher.info.id
         """Help page for this screen (the game's)."""
         self._sources: list[LevelSource] = []
-        self._entries: list[Optional[LevelEntry]] = []
+        self._entries: list[LevelEntry | None] = []
         self._source_index = 0
 
     # -- layout ----------------------------------------------------------------------------

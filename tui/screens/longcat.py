@@ -19,7 +19,7 @@ worker come from the base; every rule lives in :mod:`core.longcat`.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -47,7 +47,7 @@ from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.sources import generator_name
 from tui.widgets.longcat_board import ARROWS, BoardPicture, LongcatBoard
 
-__all__ = ["GAME_ID", "LongcatScreen", "SLIDE_STEP", "SOLUTION_STEP", "body_cells"]
+__all__ = ["GAME_ID", "SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen", "body_cells"]
 
 GAME_ID = "longcat"
 """Game id in the store and the help system."""
@@ -109,17 +109,17 @@ class LongcatScreen(PuzzleScreen):
     def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(session, **kwargs)
         self._path: tuple[int, ...] = ()
-        self._anim_timer: Optional[Timer] = None
+        self._anim_timer: Timer | None = None
         self._anim_from = 0
-        self._hint: Optional[tuple[str, tuple[tuple[int, int], ...]]] = None
+        self._hint: tuple[str, tuple[tuple[int, int], ...]] | None = None
         self._was_dead = False
         self._demo: list[str] = []
-        self._demo_timer: Optional[Timer] = None
-        self._solution_job: Optional[Worker[Any]] = None
-        self._solution_start: Optional[State] = None
-        self._generate_job: Optional[Worker[Any]] = None
+        self._demo_timer: Timer | None = None
+        self._solution_job: Worker[Any] | None = None
+        self._solution_start: State | None = None
+        self._generate_job: Worker[Any] | None = None
         self._generate_ref: Any = None
-        self._difficulty: dict[Level, Optional[float]] = {}
+        self._difficulty: dict[Level, float | None] = {}
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -202,11 +202,11 @@ class LongcatScreen(PuzzleScreen):
                           "bold")
         self.query_one("#lc-status", Static).update(status)
 
-    def _level_difficulty(self, level: Level) -> Optional[float]:
+    def _level_difficulty(self, level: Level) -> float | None:
         """The predicted difficulty of ``level`` (None when its graph is too large)."""
         if level not in self._difficulty:
             try:
-                value: Optional[float] = predict_difficulty(
+                value: float | None = predict_difficulty(
                     analyse(level, max_states=ANALYSIS_STATES))
             except AnalysisLimit:
                 value = None
@@ -249,7 +249,7 @@ class LongcatScreen(PuzzleScreen):
         self._hint = None
         self._was_dead = False
 
-    def loss_reason(self) -> Optional[str]:
+    def loss_reason(self) -> str | None:
         state: State = self.state
         left = state.level.size - state.filled.bit_count()
         reason = f"The cat is stuck with {plural(left, 'empty cell')} left."
@@ -328,9 +328,7 @@ class LongcatScreen(PuzzleScreen):
             return
         move = self._demo.pop(0)
         self._hint = None
-        if not self.play(move):
-            self.stop_solution()
-        elif not self._demo:
+        if not self.play(move) or not self._demo:
             self.stop_solution()
 
     def stop_solution(self) -> None:
@@ -436,7 +434,7 @@ class LongcatScreen(PuzzleScreen):
         self.stop_solution()
         old = self.settings
 
-        def applied(new: Optional[LongcatSettings]) -> None:
+        def applied(new: LongcatSettings | None) -> None:
             if new is None:
                 return
             self.arcade.store.set_setting(SETTINGS_KEY, new.to_dict())

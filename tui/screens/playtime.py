@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Callable
-from typing import Any, Mapping, Optional
+from collections.abc import Callable, Mapping
+from typing import Any
 
-__all__ = ["PlayClock", "SUMMARY_AUTOPLAYED", "SUMMARY_SECONDS", "play_record", "restored"]
+__all__ = ["SUMMARY_AUTOPLAYED", "SUMMARY_SECONDS", "PlayClock", "play_record", "restored"]
 
 NOW: Callable[[], float] = time.monotonic
 """The clocks' time source, looked up at each reading (tests replace it with a fake clock)."""
@@ -42,10 +42,10 @@ class PlayClock:
         now: The time source (monotonic seconds); by default :data:`NOW`.
     """
 
-    def __init__(self, seconds: float = 0.0, now: Optional[Callable[[], float]] = None) -> None:
+    def __init__(self, seconds: float = 0.0, now: Callable[[], float] | None = None) -> None:
         self._clock = now
         self._banked = seconds
-        self._since: Optional[float] = None
+        self._since: float | None = None
 
     def _now(self) -> float:
         return (self._clock or NOW)()
@@ -85,7 +85,7 @@ def play_record(clock: PlayClock, autoplayed: bool) -> dict[str, Any]:
     return {SUMMARY_SECONDS: round(clock.seconds, 3), SUMMARY_AUTOPLAYED: autoplayed}
 
 
-def restored(summary: Optional[Mapping[str, Any]]) -> tuple[float, bool]:
+def restored(summary: Mapping[str, Any] | None) -> tuple[float, bool]:
     """Read back :func:`play_record`'s entries; absent or damaged values count as 0 / False.
 
     Returns:

@@ -25,8 +25,9 @@ The screen's actions are offered by name in the command palette (``ctrl+p``) thr
 from __future__ import annotations
 
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Optional, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -48,7 +49,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tui.app import ArcadeApp
     from tui.launch import Launcher
 
-__all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "SAVE_VERSION"]
+__all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
 
 SAVE_VERSION = 2
 """Version of the saved-game data (``{"version", "level", "session"}``)."""
@@ -96,7 +97,7 @@ class PuzzleHeader(Static):
     """
 
 
-class PuzzleScreen(Screen[Optional[LevelRef]]):
+class PuzzleScreen(Screen[LevelRef | None]):
     """Base of every game screen; dismisses with the level ref to highlight in the level list.
 
     Args:
@@ -132,11 +133,11 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
 
     HELP_TOPIC: ClassVar[str] = ""
 
-    session: reactive[Optional[Session]] = reactive(None, init=False)
+    session: reactive[Session | None] = reactive(None, init=False)
     """The game: the single source of truth; every change redraws and saves."""
 
-    def __init__(self, session: Session, *, level: Any = None, ref: Optional[LevelRef] = None,
-                 launcher: Optional["Launcher"] = None) -> None:
+    def __init__(self, session: Session, *, level: Any = None, ref: LevelRef | None = None,
+                 launcher: Launcher | None = None) -> None:
         super().__init__()
         self.set_reactive(PuzzleScreen.session, session)
         self.level = level
@@ -145,12 +146,12 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         """Where the level comes from (None: not saved)."""
         self.launcher = launcher
         """The game's launcher (sources and saves), if any."""
-        self._level_text: Optional[str] = None
+        self._level_text: str | None = None
         self._hint_stop = threading.Event()
-        self._hint_job: Optional[Worker[Hint]] = None
-        self._hint_session: Optional[Session] = None
+        self._hint_job: Worker[Hint] | None = None
+        self._hint_session: Session | None = None
         self._digits = ""
-        self._digit_timer: Optional[Timer] = None
+        self._digit_timer: Timer | None = None
         self.last_message = ""
         """The text on the message line (for tests)."""
         self.clock = PlayClock()
@@ -161,7 +162,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     # -- handles -----------------------------------------------------------------------------
 
     @property
-    def arcade(self) -> "ArcadeApp":
+    def arcade(self) -> ArcadeApp:
         """The app, typed (screens of this base only run inside :class:`ArcadeApp`)."""
         from tui.app import arcade_of
 
@@ -185,7 +186,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         return str(getattr(self.level, "title", "") or "")
 
     @property
-    def par(self) -> Optional[int]:
+    def par(self) -> int | None:
         """The level's par, if it has one."""
         return getattr(self.level, "par", None)
 
@@ -224,11 +225,11 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         """Help, a dialog or another screen covers this one: play time stops."""
         self.clock.pause()
 
-    def watch_session(self, old: Optional[Session], new: Optional[Session]) -> None:
+    def watch_session(self, old: Session | None, new: Session | None) -> None:
         """The one render path: redraw, save, and open the outcome dialog after a move."""
         self._refresh_all(old)
 
-    def _refresh_all(self, old: Optional[Session]) -> None:
+    def _refresh_all(self, old: Session | None) -> None:
         session = self.session
         if session is None or not self._ready:
             return
@@ -309,7 +310,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
             self.say(f"Move {self._digits}…")
             self._digit_timer = self.set_timer(DIGIT_WAIT, self._pick_typed)
 
-    def numbered_count(self) -> Optional[int]:
+    def numbered_count(self) -> int | None:
         """How many numbered moves there are (None while not known yet: a game whose moves
         are counted in the background; digits then wait for a second digit)."""
         return len(self.numbered_moves())
@@ -414,7 +415,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
 
     # -- saving ----------------------------------------------------------------------------------
 
-    def level_text(self) -> Optional[str]:
+    def level_text(self) -> str | None:
         """The level as level-file text (cached; None when the game has no level format)."""
         if self._level_text is None and self.level is not None:
             try:
@@ -481,11 +482,11 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
             return self.loss_reason() or "No move is left."
         return par_verdict(self.session.moves_made, self.par)
 
-    def loss_reason(self) -> Optional[str]:
+    def loss_reason(self) -> str | None:
         """Why the game is lost, in a sentence (the game's engine knows best)."""
         return None
 
-    def _outcome_chosen(self, choice: Optional[str]) -> None:
+    def _outcome_chosen(self, choice: str | None) -> None:
         handlers = {"next": self.action_next_level, "new": self.action_next_level,
                     "undo": self.action_undo, "restart": self.action_restart,
                     "levels": self.action_back}

@@ -16,11 +16,13 @@ dialogs.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, Callable, ClassVar, Iterator, Optional, Sequence
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -97,15 +99,15 @@ class _Listing:
     """Set to cancel the page being loaded."""
     rewrites: list[RewriteAction] = field(default_factory=list)
     """The rewrite actions loaded so far, in engine order."""
-    source: Optional[Iterator[RewriteAction]] = None
+    source: Iterator[RewriteAction] | None = None
     """The engine's lazy listing, positioned after ``rewrites`` (None: start a new one)."""
     complete: bool = False
     """True when ``rewrites`` holds every rewrite action."""
-    total: Optional[int] = None
+    total: int | None = None
     """How many rewrite actions there are, once counted."""
     ready: bool = False
     """True once the position is analysed (the screen may render it without waiting)."""
-    old: Optional[Session] = None
+    old: Session | None = None
     """The session shown before this position (for the outcome dialog once rendered)."""
     jobs: dict[str, float] = field(default_factory=dict)
     """Running jobs ("analysing", "counting", "loading") and when each started."""
@@ -178,9 +180,9 @@ class TermCraftScreen(PuzzleScreen):
         self.tip_stage = 0
         """0: no tip yet in this position; 1: the level's hint was shown (then the solver)."""
         self._placeholders: tuple[Path, ...] = ()
-        self._shown_term: Optional[Term] = None
-        self._listing: Optional[_Listing] = None
-        self._hint_started: Optional[float] = None
+        self._shown_term: Term | None = None
+        self._listing: _Listing | None = None
+        self._hint_started: float | None = None
         self._cancel_shown = False
 
     # -- layout ------------------------------------------------------------------------------
@@ -239,7 +241,7 @@ class TermCraftScreen(PuzzleScreen):
 
     # -- analysing, paging and counting (off the UI thread when it takes time) ----------------
 
-    def _refresh_all(self, old: Optional[Session]) -> None:
+    def _refresh_all(self, old: Session | None) -> None:
         """Render a position once it is analysed: at once when that takes less than
         :attr:`SYNC_BUDGET`, else after a worker thread analysed it (the screen shows
         the term and "analysing…" meanwhile and stays responsive)."""
@@ -296,7 +298,7 @@ class TermCraftScreen(PuzzleScreen):
             self._prepare(job)
         except Interrupted:
             self._call_ui(self._prepare_failed, job, "")
-        except Exception as error:  # noqa: BLE001 - said to the player, never a traceback
+        except Exception as error:
             self._call_ui(self._prepare_failed, job, f"{type(error).__name__}: {error}")
         else:
             self._call_ui(self._prepared, job)
@@ -355,15 +357,15 @@ class TermCraftScreen(PuzzleScreen):
         """Worker: count the rewrite actions of the position (cancellable)."""
         watch = Watch(None, lambda: job.stop.is_set() or job.count_stop.is_set())
         try:
-            total: Optional[int] = count_rewrite_actions(job.state, watch)
+            total: int | None = count_rewrite_actions(job.state, watch)
             note = ""
         except Interrupted:
             total, note = None, "count cancelled"
-        except Exception as error:  # noqa: BLE001 - said to the player, never a traceback
+        except Exception as error:
             total, note = None, f"count failed: {type(error).__name__}"
         self._call_ui(self._counted, job, total, note)
 
-    def _counted(self, job: _Listing, total: Optional[int], note: str) -> None:
+    def _counted(self, job: _Listing, total: int | None, note: str) -> None:
         job.jobs.pop("counting", None)
         job.total, job.count_note = total, note
         if total is not None and total <= len(job.rewrites):
@@ -392,15 +394,15 @@ class TermCraftScreen(PuzzleScreen):
         try:
             if job.source is None:
                 job.source = iter_rewrite_actions(job.state, len(job.rewrites), job.watch)
-            page: Optional[list[RewriteAction]] = list(islice(job.source, PAGE))
+            page: list[RewriteAction] | None = list(islice(job.source, PAGE))
             note = ""
         except Interrupted:
             job.source, page, note = None, None, ""
-        except Exception as error:  # noqa: BLE001 - said to the player, never a traceback
+        except Exception as error:
             job.source, page, note = None, None, f"{type(error).__name__}: {error}"
         self._call_ui(self._paged, job, page, note)
 
-    def _paged(self, job: _Listing, page: Optional[list[RewriteAction]], note: str) -> None:
+    def _paged(self, job: _Listing, page: list[RewriteAction] | None, note: str) -> None:
         job.jobs.pop("loading", None)
         listing = self.query_one(ActionList)
         if page is not None:
@@ -421,18 +423,14 @@ class TermCraftScreen(PuzzleScreen):
 
     def _call_ui(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run ``callback`` on the UI thread (from a worker; nothing when the app has ended)."""
-        try:
+        with contextlib.suppress(Exception):
             self.app.call_from_thread(callback, *args)
-        except Exception:  # noqa: BLE001 - the app is closing: the result is not wanted
-            pass
 
     def _show_count(self) -> None:
         """The actions panel's title: the total, or how much is loaded while it is counted."""
         job = self._listing
         side = self.query_one("#tc-side")
-        if job is None or not job.ready:
-            side.border_title = "Actions"
-        elif job.complete:
+        if job is None or not job.ready or job.complete:
             side.border_title = "Actions"
         elif job.total is not None:
             side.border_title = f"Actions: {len(job.rewrites):,} of {job.total:,}"
@@ -460,7 +458,7 @@ class TermCraftScreen(PuzzleScreen):
             self._cancel_shown = cancellable
             self.refresh_bindings()
 
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "cancel_work":
             return bool(self._cancellable())
         return super().check_action(action, parameters)
@@ -541,7 +539,7 @@ class TermCraftScreen(PuzzleScreen):
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
         self._show_highlighted()
 
-    def loss_reason(self) -> Optional[str]:
+    def loss_reason(self) -> str | None:
         return loss_reason(self.state)
 
     # -- moves -------------------------------------------------------------------------------
@@ -552,7 +550,7 @@ class TermCraftScreen(PuzzleScreen):
         job = self._listing
         return tuple(job.rewrites) if job is not None and job.ready else ()
 
-    def numbered_count(self) -> Optional[int]:
+    def numbered_count(self) -> int | None:
         """How many rewrites there are (None while not counted yet)."""
         job = self._listing
         if job is None or not job.ready:
@@ -649,14 +647,14 @@ class TermCraftScreen(PuzzleScreen):
             return
         state = self.state
 
-        def check(term: Term) -> Optional[str]:
+        def check(term: Term) -> str | None:
             try:
                 construct(state, site, term)
             except IllegalMove as err:
                 return str(err)[:1].upper() + str(err)[1:] + "."
             return None
 
-        def done(term: Optional[Term]) -> None:
+        def done(term: Term | None) -> None:
             if term is not None and self.state is state:
                 self.play(ConstructAction(site, term))
 

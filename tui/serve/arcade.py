@@ -7,14 +7,14 @@ from __future__ import annotations
 import itertools
 import logging
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable, Optional
 
 from core.text import escape_controls
 from tui.serve.limits import ServeLimits, valid_user_name
 from tui.serve.spec import EXIT_CPU, EXIT_OK, SessionSpec, exit_reason
 
-__all__ = ["Arcade", "RESET_TERMINAL", "goodbye"]
+__all__ = ["RESET_TERMINAL", "Arcade", "goodbye"]
 
 log = logging.getLogger("termarcade.serve")
 
@@ -64,11 +64,11 @@ class Seat:
     session_id: int
     user: str
     address: str
-    ended_by: Optional[str] = field(default=None)
+    ended_by: str | None = field(default=None)
     """Why the server ended it ("idle", "shutdown"), None while it runs or when the player quit."""
-    end: Optional[Callable[[str], None]] = field(default=None, repr=False)
+    end: Callable[[str], None] | None = field(default=None, repr=False)
     """Ends the session for a reason (set by the protocol's session)."""
-    pid: Optional[int] = None
+    pid: int | None = None
     """The session process, once started."""
 
 
@@ -83,7 +83,7 @@ class Arcade:
             several hosts, or a SQLite path); empty for the default file in ``data_dir``.
     """
 
-    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: Optional[str] = None,
+    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: str | None = None,
                  store: str = "") -> None:
         self.limits = limits
         self.data_dir = data_dir
@@ -98,7 +98,7 @@ class Arcade:
         """A new connection/session number (for logs)."""
         return next(self._ids)
 
-    def admit(self, session_id: int, user: str, address: str) -> tuple[Optional[Seat], str]:
+    def admit(self, session_id: int, user: str, address: str) -> tuple[Seat | None, str]:
         """Give a session a seat, or say why not.
 
         Returns:
@@ -132,7 +132,7 @@ class Arcade:
                            store=self.store,
                            cpu_limit=self.limits.cpu_limit, nice=self.limits.nice)
 
-    def ended(self, seat: Seat, code: Optional[int], seconds: float) -> tuple[str, int]:
+    def ended(self, seat: Seat, code: int | None, seconds: float) -> tuple[str, int]:
         """Log a session's end and decide what the player is told.
 
         Args:

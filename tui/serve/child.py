@@ -21,6 +21,7 @@ the server instead (see :func:`tui.serve.spec.exit_reason`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import logging
 import math
@@ -132,18 +133,17 @@ def _attach_terminal(tty_path: str) -> None:
     """Make ``tty_path`` this process's controlling terminal, standard input and output."""
     os.setsid()
     fd = os.open(tty_path, os.O_RDWR)  # Linux makes it the controlling terminal here ...
-    try:
+    with contextlib.suppress(OSError):
         fcntl.ioctl(fd, termios.TIOCSCTTY, 0)  # ... BSD and macOS need to be asked.
-    except OSError:
-        pass
     os.dup2(fd, 0)
     os.dup2(fd, 1)
     if fd > 1:
         os.close(fd)
     # multiprocessing closed the inherited sys.stdin; Textual reads sys.__stdin__ and draws on
     # sys.__stderr__, and shutil.get_terminal_size() asks sys.__stdout__.
-    sys.stdin = sys.__stdin__ = open(0, "r", encoding="utf-8", errors="replace", closefd=False)
-    out = open(1, "w", encoding="utf-8", errors="replace", closefd=False)
+    # These streams live as long as the process: no context manager can own them.
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    out = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
     sys.stdout = sys.__stdout__ = sys.__stderr__ = out
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import sys
 from pathlib import Path
-from typing import Optional
 
 import click
 
@@ -44,9 +43,9 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
 @click.option("--ascii", "ascii_", is_flag=True,
               help="Draw with ASCII only for every player (e.g. for old terminals).")
 @click.option("--verbose", "-v", is_flag=True, help="Log more.")
-def serve(mode: Optional[str], host: str, port: Optional[int], host_key: Optional[Path],
-          authorized_keys: Optional[Path], max_sessions: int, max_per_address: int,
-          idle_timeout: float, cpu_limit: float, input_rate: float, public_url: Optional[str],
+def serve(mode: str | None, host: str, port: int | None, host_key: Path | None,
+          authorized_keys: Path | None, max_sessions: int, max_per_address: int,
+          idle_timeout: float, cpu_limit: float, input_rate: float, public_url: str | None,
           ascii_: bool, verbose: bool) -> None:
     """Run a termarcade arcade for many players.
 
@@ -81,8 +80,8 @@ def serve(mode: Optional[str], host: str, port: Optional[int], host_key: Optiona
         _serve_web(limits, str(data_dir()), glyphs, host, port, public_url, verbose)
 
 
-def _serve_ssh(limits: object, data: str, glyphs: Optional[str], host: str, port: int,
-               host_key: Optional[Path], authorized_keys: Optional[Path], verbose: bool) -> None:
+def _serve_ssh(limits: object, data: str, glyphs: str | None, host: str, port: int,
+               host_key: Path | None, authorized_keys: Path | None, verbose: bool) -> None:
     try:
         import asyncssh  # noqa: F401  (a dependency; checked for a clear message)
     except ImportError:
@@ -102,8 +101,8 @@ def _serve_ssh(limits: object, data: str, glyphs: Optional[str], host: str, port
         fail(str(error))
 
 
-def _serve_web(limits: object, data: str, glyphs: Optional[str], host: str, port: int,
-               public_url: Optional[str], verbose: bool) -> None:
+def _serve_web(limits: object, data: str, glyphs: str | None, host: str, port: int,
+               public_url: str | None, verbose: bool) -> None:
     try:
         from tui.serve.web import WebArcade
     except ImportError as error:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from tui.store import data_dir
 
@@ -22,7 +22,7 @@ class HostKeyError(Exception):
     """The host key cannot be read or written (the message names the file)."""
 
 
-def load_or_create_host_key(path: Optional[str | os.PathLike[str]] = None) -> tuple[Any, Path, bool]:
+def load_or_create_host_key(path: str | os.PathLike[str] | None = None) -> tuple[Any, Path, bool]:
     """The server's host key.
 
     Args:

@@ -9,8 +9,8 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 __all__ = ["InputGate", "ServeLimits", "TokenBucket", "valid_user_name"]
 

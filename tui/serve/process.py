@@ -28,6 +28,7 @@ the last bytes it wrote (the "leave the alternate screen" sequence) have been fo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import fcntl
 import logging
 import multiprocessing
@@ -35,12 +36,13 @@ import os
 import signal
 import struct
 import termios
+from collections.abc import Callable
 from multiprocessing import forkserver
-from typing import Any, Callable, Optional
+from typing import Any
 
 from tui.serve.spec import SessionSpec, run
 
-__all__ = ["AppProcess", "KILL_AFTER", "start_fork_server"]
+__all__ = ["KILL_AFTER", "AppProcess", "start_fork_server"]
 
 KILL_AFTER = 5.0
 """Seconds a session process gets to close cleanly after SIGTERM before SIGKILL."""
@@ -83,11 +85,11 @@ class AppProcess:
     """
 
     def __init__(self, spec_for: Callable[[str], SessionSpec], *,
-                 on_output: Callable[[bytes], None], on_exit: Callable[[Optional[int]], None]) -> None:
+                 on_output: Callable[[bytes], None], on_exit: Callable[[int | None], None]) -> None:
         self._spec_for = spec_for
         self._on_output = on_output
         self._on_exit = on_exit
-        self._loop: Optional[asyncio.AbstractEventLoop] = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._master = -1
         self._slave = -1
         self._process: Any = None
@@ -95,8 +97,8 @@ class AppProcess:
         self._reading = False
         self._output_paused = False
         self._finished = False
-        self._kill_timer: Optional[asyncio.TimerHandle] = None
-        self.pid: Optional[int] = None
+        self._kill_timer: asyncio.TimerHandle | None = None
+        self.pid: int | None = None
         """The session process's id (None until started)."""
 
     async def start(self, width: int, height: int) -> None:
@@ -163,10 +165,8 @@ class AppProcess:
     def resize(self, width: int, height: int) -> None:
         """Tell the app the player's window changed size."""
         if not self._finished and self._master >= 0:
-            try:
+            with contextlib.suppress(OSError):
                 set_window_size(self._master, width, height)
-            except OSError:
-                pass
 
     # -- app to player -------------------------------------------------------------------------
 
@@ -233,10 +233,8 @@ class AppProcess:
 
     def _signal(self, number: int) -> None:
         if self.pid is not None and not self._finished:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(self.pid, number)
-            except OSError:
-                pass
 
     def _exited(self) -> None:
         assert self._loop is not None and self._process is not None
@@ -258,8 +256,6 @@ class AppProcess:
     def _close_fds(self) -> None:
         for fd in (self._master, self._slave):
             if fd >= 0:
-                try:
+                with contextlib.suppress(OSError):
                     os.close(fd)
-                except OSError:
-                    pass
         self._master = self._slave = -1

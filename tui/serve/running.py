@@ -7,11 +7,11 @@ import logging
 import signal
 import sys
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 from tui.serve.arcade import Arcade
-from tui.store import DB_FILENAME, redact
 from tui.serve.process import KILL_AFTER
+from tui.store import DB_FILENAME, redact
 
 __all__ = ["ServeError", "configure_logging", "run_ssh_arcade"]
 
@@ -34,10 +34,10 @@ def configure_logging(verbose: bool = False) -> None:
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
-async def run_ssh_arcade(arcade: Arcade, host: str, port: int, *, host_key_file: Optional[Path],
-                         authorized_keys: Optional[Path],
-                         started: Optional[asyncio.Future[Any]] = None,
-                         stop: Optional[asyncio.Event] = None) -> None:
+async def run_ssh_arcade(arcade: Arcade, host: str, port: int, *, host_key_file: Path | None,
+                         authorized_keys: Path | None,
+                         started: asyncio.Future[Any] | None = None,
+                         stop: asyncio.Event | None = None) -> None:
     """Serve the arcade over SSH until SIGINT/SIGTERM (or ``stop``), then close every session.
 
     Args:

@@ -16,10 +16,11 @@ Idle sessions are closed after ``idle_timeout`` seconds without input.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import asyncssh
 
@@ -35,7 +36,7 @@ log = logging.getLogger("termarcade.serve")
 _TERM_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.+-_")
 
 
-def _clean_term(term: Optional[str]) -> str:
+def _clean_term(term: str | None) -> str:
     """The client's TERM if it is a plausible terminal name, else ``xterm-256color``."""
     if term and len(term) <= 64 and set(term) <= _TERM_CHARS:
         return term
@@ -57,7 +58,7 @@ class ArcadeConnection(asyncssh.SSHServer):
         self.address = "?"
         self.peer = "?"
         self.user = ""
-        self.session: Optional[ArcadeSession] = None
+        self.session: ArcadeSession | None = None
         self._conn: Any = None
         self._opened = time.monotonic()
 
@@ -76,7 +77,7 @@ class ArcadeConnection(asyncssh.SSHServer):
             log.info("connection %d closed: no session opened", self.conn_id)
             self._conn.close()
 
-    def connection_lost(self, exc: Optional[Exception]) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         why = f": {exc}" if exc else ""
         log.info("connection %d from %s closed after %.0f s%s", self.conn_id, self.peer,
                  time.monotonic() - self._opened, why)
@@ -126,17 +127,17 @@ class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self.connection = connection
         self.arcade = connection.arcade
         self._chan: Any = None
-        self._term: Optional[str] = None
+        self._term: str | None = None
         self._size = (80, 24)
-        self._command: Optional[str] = None
-        self._app: Optional[AppProcess] = None
-        self._seat: Optional[Seat] = None
+        self._command: str | None = None
+        self._app: AppProcess | None = None
+        self._seat: Seat | None = None
         self._started = 0.0
         self._last_input = time.monotonic()
-        self._idle_timer: Optional[asyncio.TimerHandle] = None
+        self._idle_timer: asyncio.TimerHandle | None = None
         self._gone = False
-        self._gate: Optional[InputGate] = None
-        self._task: Optional[asyncio.Task[None]] = None
+        self._gate: InputGate | None = None
+        self._task: asyncio.Task[None] | None = None
 
     # -- what the client asks for ---------------------------------------------------------------
 
@@ -246,10 +247,8 @@ class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
     def _output(self, data: bytes) -> None:
         if not self._gone:
-            try:
+            with contextlib.suppress(OSError, asyncssh.Error):
                 self._chan.write(data)
-            except (OSError, asyncssh.Error):
-                pass
 
     def pause_writing(self) -> None:
         if self._app is not None:
@@ -286,7 +285,7 @@ class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
         self._client_left()
         return False
 
-    def connection_lost(self, exc: Optional[Exception]) -> None:
+    def connection_lost(self, exc: Exception | None) -> None:
         self._client_left()
         if self.connection.session is self:  # the channel is closed: another may open
             self.connection.session = None
@@ -303,7 +302,7 @@ class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
             self._app.discard_output()
             self._app.terminate()
 
-    def _app_exited(self, code: Optional[int]) -> None:
+    def _app_exited(self, code: int | None) -> None:
         if self._idle_timer is not None:
             self._idle_timer.cancel()
         seat = self._seat
@@ -324,7 +323,7 @@ class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
 
 
 async def start_ssh_server(arcade: Arcade, host: str, port: int, host_key: Any, *,
-                           authorized_keys: Optional[Path] = None) -> Any:
+                           authorized_keys: Path | None = None) -> Any:
     """Listen for players.
 
     Args:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from typing import Any, Optional
+from typing import Any
 
 from aiohttp import web
 from textual_serve.server import Server
@@ -59,8 +59,8 @@ class WebArcade:
         public_url: The URL players use when a proxy is in front (None: ``http://host:port``).
     """
 
-    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: Optional[str], host: str,
-                 port: int, public_url: Optional[str] = None) -> None:
+    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: str | None, host: str,
+                 port: int, public_url: str | None = None) -> None:
         self.limits = limits
         self.host = host
         self.port = port

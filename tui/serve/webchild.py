@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 __all__ = ["GUEST_GREETING", "main"]
 
@@ -16,7 +16,7 @@ GUEST_GREETING = ("Welcome! You are playing as a guest: your progress is kept un
                   "this page.")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> None:
+def main(argv: Sequence[str] | None = None) -> None:
     """Run the served app for a guest with the server's limits, then exit with its status.
 
     Args:

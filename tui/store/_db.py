@@ -8,8 +8,10 @@ one is here; the PostgreSQL one is in :mod:`._postgres` (psycopg is imported onl
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ._dialect import SQLITE, Dialect
 
@@ -60,17 +62,14 @@ class Database:
         """Roll back the open transaction, if any; never raises (the error is already known)."""
         if not self.in_transaction:
             return
-        try:
+        # The server or SQLite may have dropped it already (some errors do so).
+        with contextlib.suppress(self.errors):
             self.execute("ROLLBACK")
-        except self.errors:
-            pass  # The server or SQLite has already dropped it (some errors do so).
 
     def close(self) -> None:
         """Close the connection (errors ignored: it may be gone already)."""
-        try:
+        with contextlib.suppress(self.errors):  # closing a dead connection
             self.conn.close()
-        except self.errors:  # pragma: no cover - closing a dead connection
-            pass
 
     def error_kind(self, error: BaseException) -> str:
         """Classify an error by the driver's codes, never by its message (see the class)."""

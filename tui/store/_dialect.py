@@ -25,8 +25,8 @@ migrations are serialised differ in behaviour, not text; see :class:`._db.Databa
 from __future__ import annotations
 
 import functools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 __all__ = ["POSTGRES", "SQLITE", "Dialect"]
 

@@ -329,7 +329,7 @@ class StoreBase:
         while self._pending:
             work = self._pending[0]
             try:
-                self._attempt(lambda db: self._transaction(db, work), retry=True)
+                self._attempt(lambda db, work=work: self._transaction(db, work), retry=True)
             except _Failure as failure:
                 if failure.kind in ("busy", "lost"):
                     return False

@@ -32,7 +32,7 @@ import os
 import sqlite3
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -406,10 +406,8 @@ def _move_no_overwrite(source: Path, target: Path) -> None:
 
 def _unlink_quietly(path: Path) -> None:
     """Remove ``path``, ignoring errors (used only to undo a link just made)."""
-    try:
+    with suppress(OSError):
         os.unlink(path)
-    except OSError:
-        pass
 
 
 # -- the advisory lock file -----------------------------------------------------------------

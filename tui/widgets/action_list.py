@@ -9,8 +9,9 @@ the screen passes in; it computes nothing itself.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import ClassVar, Sequence, Union
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -19,10 +20,9 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.termcraft import REWRITE_FUEL, RewriteAction
-from core.terms import Path, Term, subterm_at
-from core.terms import format_path, short_str
+from core.terms import Path, Term, format_path, short_str, subterm_at
 
-__all__ = ["ActionList", "ActionDetails", "ConstructEntry", "Entry", "PAGE", "LOAD_MARGIN"]
+__all__ = ["LOAD_MARGIN", "PAGE", "ActionDetails", "ActionList", "ConstructEntry", "Entry"]
 
 PAGE = 100
 """Rewrite actions loaded at a time (the first page at once, then one page per request)."""
@@ -42,7 +42,7 @@ class ConstructEntry:
     """Position of the placeholder."""
 
 
-Entry = Union[RewriteAction, ConstructEntry]
+Entry = RewriteAction | ConstructEntry
 """One line of the action list."""
 
 
@@ -85,13 +85,13 @@ class ActionList(OptionList):
     class MoreWanted(Message):
         """The player reached the end of the loaded rewrites and more exist."""
 
-        def __init__(self, listing: "ActionList") -> None:
+        def __init__(self, listing: ActionList) -> None:
             super().__init__()
             self.listing = listing
             """The list that wants more."""
 
         @property
-        def control(self) -> "ActionList":
+        def control(self) -> ActionList:
             """The list that sent the message."""
             return self.listing
 
@@ -223,10 +223,7 @@ class ActionList(OptionList):
             head = f"… {self.total - loaded:,} more of {self.total:,}"
         else:
             head = "… more"
-        if self.loading:
-            tail = "loading…"
-        else:
-            tail = "move down to load them"
+        tail = "loading…" if self.loading else "move down to load them"
         if self.note:
             tail += f" ({self.note})"
         return f"{head}: {tail}"

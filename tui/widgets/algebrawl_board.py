@@ -14,8 +14,8 @@ Both widgets only show what they are given; they know no rules.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -29,7 +29,7 @@ from textual.widgets import Static
 from core.algebrawl import Ast, Leaf, Node, State, format_value, to_infix
 from core.text import escape_controls, shorten
 
-__all__ = ["AstView", "BrawlBoard", "SECTIONS", "Tile", "tiles_of", "tree_of"]
+__all__ = ["SECTIONS", "AstView", "BrawlBoard", "Tile", "tiles_of", "tree_of"]
 
 SECTIONS = ("monsters", "cards", "pool")
 """The board's rows, top to bottom."""
@@ -174,7 +174,7 @@ class BrawlBoard(Widget, can_focus=True):
         self.refresh()
 
 
-def tree_of(tree: Ast, heading: Optional[str] = None) -> Tree:
+def tree_of(tree: Ast, heading: str | None = None) -> Tree:
     """A rich tree of an expression: cards as ``× → 35``, numbers as themselves
     (built iteratively, whatever the depth)."""
 
@@ -206,7 +206,7 @@ class AstView(Static):
     shown_text = ""
     """What is shown, as plain text (for tests and screen readers)."""
 
-    def show(self, pool: Sequence[Ast], first: Optional[int],
+    def show(self, pool: Sequence[Ast], first: int | None,
              struck: Sequence[tuple[int, Ast]] = (), targets: Sequence = ()) -> None:
         """Draw the trees of the computed values of ``pool``, then the strikes.
 
@@ -227,7 +227,7 @@ class AstView(Static):
                 continue
             formula = shorten(f"{format_value(tree.value)} = {to_infix(tree)}", 200)
             parts.append(tree_of(tree, escape_controls(formula)))
-        for target, tree in struck:
+        for _target, tree in struck:
             if isinstance(tree, Node):
                 formula = shorten(f"✓ {format_value(tree.value)} = {to_infix(tree)}", 200)
                 parts.append(tree_of(tree, escape_controls(formula)))

@@ -11,13 +11,13 @@ The widget only displays values it is given; it knows no rules.
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rich.style import Style
 from rich.text import Text
 from textual.widget import Widget
 
-__all__ = ["Board2048", "TILE_COLOURS", "tile_style", "cell_geometry"]
+__all__ = ["TILE_COLOURS", "Board2048", "cell_geometry", "tile_style"]
 
 TILE_COLOURS: tuple[tuple[str, str], ...] = (
     ("cyan", "black"),  # 1

@@ -12,8 +12,9 @@ keys pick the same move. The list renders what the screen passes in; it decides 
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar, Optional, Sequence
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -46,7 +47,7 @@ class CarvingActions(OptionList):
         Binding("enter,space", "select", "Choose", id="carving_moves.select", key_display="⏎"),
     ]
 
-    def __init__(self, *, id: Optional[str] = None) -> None:
+    def __init__(self, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.entries: list[Any] = []
         """The entries in list order: moves, or a :class:`BuildEntry`."""

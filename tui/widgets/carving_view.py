@@ -14,24 +14,25 @@ underline on top.
 
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable
+from typing import ClassVar
 
 from rich.text import Text
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
 from core.carving import Formula, Level, Operator, State, Target
-from core.text import plural
 from core.carving.state import component_listing, path_steps, winning_component
+from core.text import plural
 
-__all__ = ["GraphView", "TargetView", "edge_label", "vertex_label", "target_text"]
+__all__ = ["GraphView", "TargetView", "edge_label", "target_text", "vertex_label"]
 
 KIND_SYMBOL = {"theta": "θ", "omega": "ω"}
 """How an operator's kind is drawn."""
 
 
-def _compact(level: Optional[Level]) -> bool:
+def _compact(level: Level | None) -> bool:
     """Whether every variable name is one character (``▲xxy`` then, else ``▲x1,x2,x1``)."""
     return level is not None and all(len(v) == 1 for v in level.variable_names)
 
@@ -64,7 +65,7 @@ class GraphView(VerticalScroll, can_focus=True):
     at the end.
     """
 
-    BINDINGS = [
+    BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,down", "scroll_down", "Down", show=False, id="carving_graph.down"),
         Binding("k,up", "scroll_up", "Up", show=False, id="carving_graph.up"),
     ]

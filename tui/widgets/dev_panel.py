@@ -18,7 +18,8 @@ from __future__ import annotations
 
 import threading
 import time
-from typing import Any, Callable, ClassVar
+from collections.abc import Callable
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -33,13 +34,13 @@ from core.search import Interrupted
 from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.terms import COMPOUND, Term, to_str
 from core.text import escape_controls
-from tui.app import arcade_of
-from tui.store import DuplicateTitle
-from tui.sources import LevelRef
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
+from tui.app import arcade_of
+from tui.sources import LevelRef
+from tui.store import DuplicateTitle
 
-__all__ = ["DevPanel", "parse_field", "format_term_for_editing", "describe_solve", "describe_lint"]
+__all__ = ["DevPanel", "describe_lint", "describe_solve", "format_term_for_editing", "parse_field"]
 
 EDIT_WRAP = 70
 """Terms up to this many characters stay on one line; longer ones get one root child a line."""

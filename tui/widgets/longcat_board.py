@@ -20,7 +20,9 @@ variables (16 colours and ``NO_COLOR`` keep reverse video and bold).
 
 from __future__ import annotations
 
-from typing import Optional, Sequence
+import itertools
+from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.segment import Segment
 from rich.style import Style
@@ -76,7 +78,7 @@ class BoardPicture:
 
     def __init__(self, width: int, height: int, walls: frozenset[tuple[int, int]],
                  path: Sequence[tuple[int, int]], cut_off: frozenset[tuple[int, int]] = frozenset(),
-                 hint: Optional[tuple[str, Sequence[tuple[int, int]]]] = None) -> None:
+                 hint: tuple[str, Sequence[tuple[int, int]]] | None = None) -> None:
         self.width = width
         self.height = height
         self.walls = walls
@@ -89,7 +91,7 @@ def _links(path: Sequence[tuple[int, int]]) -> dict[tuple[int, int], set[str]]:
     """For every body cell, the sides (``u d l r``) where the body continues."""
     links: dict[tuple[int, int], set[str]] = {cell: set() for cell in path}
     sides = {(1, 0): ("r", "l"), (-1, 0): ("l", "r"), (0, 1): ("d", "u"), (0, -1): ("u", "d")}
-    for (ax, ay), (bx, by) in zip(path, path[1:]):
+    for (ax, ay), (bx, by) in itertools.pairwise(path):
         here, there = sides[(bx - ax, by - ay)]
         links[(ax, ay)].add(here)
         links[(bx, by)].add(there)
@@ -120,7 +122,7 @@ def draw(picture: BoardPicture, cw: int, ch: int) -> list[list[tuple[str, str]]]
     hint_cells: dict[tuple[int, int], str] = {}
     if picture.hint is not None:
         arrow = ARROWS.get(picture.hint[0], "•")
-        hint_cells = {cell: arrow for cell in picture.hint[1]}
+        hint_cells = dict.fromkeys(picture.hint[1], arrow)
     lines: list[list[tuple[str, str]]] = []
     for y in range(picture.height):
         rows: list[list[tuple[str, str]]] = [[] for _ in range(ch)]
@@ -134,9 +136,7 @@ def draw(picture: BoardPicture, cw: int, ch: int) -> list[list[tuple[str, str]]]
                 for i, row in enumerate(rows):
                     if i == ay:
                         row.append((_face(cw), "head"))
-                    elif i > ay and "d" in links[cell]:
-                        row.append((" " * ax + "┃" + " " * (cw - ax - 1), "body"))
-                    elif i < ay and "u" in links[cell]:
+                    elif (i > ay and "d" in links[cell]) or (i < ay and "u" in links[cell]):
                         row.append((" " * ax + "┃" + " " * (cw - ax - 1), "body"))
                     else:
                         row.append((" " * cw, "body"))
@@ -173,7 +173,7 @@ class LongcatBoard(Widget):
     cells of the body (the slide animation grows it cell by cell).
     """
 
-    COMPONENT_CLASSES = {
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
         "longcat-board--wall",
         "longcat-board--empty",
         "longcat-board--cut",
@@ -204,23 +204,23 @@ class LongcatBoard(Widget):
     def __init__(self, *, name: str | None = None, id: str | None = None,
                  classes: str | None = None) -> None:
         super().__init__(name=name, id=id, classes=classes)
-        self.picture: Optional[BoardPicture] = None
+        self.picture: BoardPicture | None = None
         """What is shown."""
-        self.shown_cells: Optional[int] = None
+        self.shown_cells: int | None = None
         """How many body cells are drawn (None: all)."""
         self._lines: list[list[tuple[str, str]]] = []
         self._scale: tuple[int, int] = (2, 1)
         self._key: object = None
         self._framed = False
 
-    def show(self, picture: BoardPicture, count: Optional[int] = None) -> None:
+    def show(self, picture: BoardPicture, count: int | None = None) -> None:
         """Display ``picture`` (all of the body, or its first ``count`` cells)."""
         self.picture = picture
         self.shown_cells = count
         self._key = None
         self.refresh()
 
-    def set_visible(self, count: Optional[int]) -> None:
+    def set_visible(self, count: int | None) -> None:
         """Draw the first ``count`` body cells only (None: all of them)."""
         if count != self.shown_cells:
             self.shown_cells = count
@@ -232,7 +232,7 @@ class LongcatBoard(Widget):
         """The cell size used at the last render."""
         return self._scale
 
-    def _shown(self) -> Optional[BoardPicture]:
+    def _shown(self) -> BoardPicture | None:
         picture = self.picture
         if picture is None or self.shown_cells is None or self.shown_cells >= len(picture.path):
             return picture

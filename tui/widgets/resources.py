@@ -14,10 +14,9 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from core.terms import Term
-from core.terms import short_str
+from core.terms import Term, short_str
 
-__all__ = ["ResourceView", "ResourceBar"]
+__all__ = ["ResourceBar", "ResourceView"]
 
 TARGET_PREVIEW = 600
 """At most this many characters of the target are printed (it wraps, then is cut)."""

@@ -8,7 +8,7 @@ arguments, and the positions where the target differs from the current term
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from rich.text import Text
 from textual.widgets import Static

@@ -16,8 +16,9 @@ The widget knows nothing about game rules: it only draws paths it is given.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, Iterable, Union
+from typing import ClassVar
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -28,12 +29,12 @@ from textual.widgets.tree import TreeNode
 from core.terms import COMPOUND, VAR, Path, Term, short_str, subterm_at
 
 __all__ = [
-    "CHUNK",
     "AUTO_EXPAND_NODES",
-    "NodeData",
+    "CHUNK",
     "MoreData",
-    "ZoomData",
+    "NodeData",
     "TermTree",
+    "ZoomData",
 ]
 
 CHUNK = 100
@@ -100,7 +101,7 @@ class ZoomData:
     """True to go towards the term's root."""
 
 
-NodeInfo = Union[NodeData, MoreData, ZoomData]
+NodeInfo = NodeData | MoreData | ZoomData
 
 
 class TermTree(Tree[NodeInfo]):
@@ -146,7 +147,7 @@ class TermTree(Tree[NodeInfo]):
     class Chosen(Message):
         """The player chose (enter/space) the node at ``path``."""
 
-        def __init__(self, tree: "TermTree", path: Path, term: Term) -> None:
+        def __init__(self, tree: TermTree, path: Path, term: Term) -> None:
             super().__init__()
             self.tree = tree
             """The tree the node belongs to."""
@@ -156,7 +157,7 @@ class TermTree(Tree[NodeInfo]):
             """The chosen subterm."""
 
         @property
-        def control(self) -> "TermTree":
+        def control(self) -> TermTree:
             """The tree that sent the message."""
             return self.tree
 
