@@ -55,7 +55,7 @@ from core.algebrawl.cards import ADD, DIV, MUL, SUB  # noqa: E402
 from core.algebrawl.normal import normal_form  # noqa: E402
 
 EXPECTED_CD = {0: 1_963_726, 1: 4_966_076, 2: 3_192_103, 3: 693_131, 4: 43_710}
-YUUKI = ROOT.parent / "shared" / "data" / "algebrawl" / "24-distinct-solutions-yuuki15.tsv"
+YUUKI = ROOT / "tests" / "data" / "algebrawl" / "24-distinct-solutions-yuuki15.tsv"
 
 
 def clock(fn, *args):

@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 
 from core.algebrawl.difficulty import FEATURES, features  # noqa: E402
 
-DATA = Path("/work/shared/data/algebrawl/24-human-difficulty.csv")
+DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "algebrawl" / "24-human-difficulty.csv"
 OUT = ROOT / "core" / "algebrawl" / "difficulty_model.py"
 SPLIT_SEED = 2024
 TEST_FRACTION = 0.25

@@ -1,4 +1,5 @@
-"""Where the public test data lives: ``../shared/data`` beside the repository (as in CI).
+"""Where the public test data lives: ``tests/data`` (small files with their attribution in
+``tests/data/README.md``), so the tests that need it run in a plain clone.
 
 ``TERMARCADE_SHARED_DATA`` overrides the folder. Tests that need a file call
 :func:`shared_data`, which skips the test cleanly when the file is not there.
@@ -16,9 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def shared_data_dir() -> Path:
-    """The public data folder (``$TERMARCADE_SHARED_DATA`` or ``<repo>/../shared/data``)."""
+    """The public data folder (``$TERMARCADE_SHARED_DATA`` or ``tests/data``)."""
     override = os.environ.get("TERMARCADE_SHARED_DATA", "").strip()
-    return Path(override) if override else ROOT.parent / "shared" / "data"
+    return Path(override) if override else ROOT / "tests" / "data"
 
 
 def shared_data(relative: str) -> Path:
