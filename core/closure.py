@@ -114,7 +114,7 @@ class CongruenceClosure:
         self._index: dict[int, int] = {}   # term id -> dense index
         self._kids: list[tuple[int, ...]] = []  # dense children indices, by dense index
         self._parent: list[int] = []       # union-find forest
-        self._use: list[list[int] | None] = []  # root -> parents having a child in the class
+        self._use: list[list[int]] = []  # root -> parents having a child in the class
         self._next: list[int] = []         # circular member lists
         self._count: list[int] = []        # root -> class size
         self._fresh = 0                    # terms [0, _fresh) were added before any union
@@ -229,7 +229,7 @@ class CongruenceClosure:
         nxt[ra], nxt[rb] = nxt[rb], nxt[ra]  # splice the circular member lists
         self._pending.extend(ua)  # their signatures mention ra, which is no longer a root
         ub.extend(ua)
-        use[ra] = None
+        use[ra] = None  # type: ignore[call-overload]  # a non-root keeps no use list
         self._unions += 1
         return True
 
@@ -291,7 +291,7 @@ class CongruenceClosure:
         Returns:
             The class's use list (a superset of the terms having ``term`` as a child).
         """
-        return self._use[self._find(self._index[term.id])]  # type: ignore[return-value]
+        return self._use[self._find(self._index[term.id])]
 
     def ancestors(self, seeds: Iterable[int]) -> set[int]:
         """Dense indices of ``seeds`` and of every term having one of them below it.
@@ -308,7 +308,7 @@ class CongruenceClosure:
         out = set(seeds)
         stack = list(out)
         while stack:
-            for p in use[find(stack.pop())]:  # type: ignore[union-attr]
+            for p in use[find(stack.pop())]:
                 if p not in out:
                     out.add(p)
                     stack.append(p)

@@ -54,7 +54,7 @@ from typing import Any, Literal, Protocol, TypeVar, runtime_checkable
 
 __all__ = ["STATUSES", "Game", "IllegalMove", "MoveKind", "Status", "replay_moves"]
 
-L = TypeVar("L")
+L = TypeVar("L", contravariant=True)  # levels only go in
 S = TypeVar("S")
 M = TypeVar("M")
 

@@ -134,9 +134,9 @@ class LevelPack:
         if self.levels and not self.game:
             raise LevelFieldError("game", "a pack with levels must name their game")
         # Titles identify levels (progress, saves, the level file), so they are unique.
-        seen: set[str] = set()
+        seen: set[str | None] = set()
         for level in self.levels:
-            title = getattr(level, "title", None)
+            title: str | None = getattr(level, "title", None)
             if title in seen:
                 raise LevelFieldError("title", f"duplicate level title {title!r} in the pack")
             seen.add(title)

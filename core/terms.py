@@ -17,7 +17,7 @@ import itertools
 import sys
 import threading
 import weakref
-from _weakref import _remove_dead_weakref
+from _weakref import _remove_dead_weakref  # type: ignore[attr-defined]  # private, unlisted in typeshed
 from collections.abc import Iterator, Mapping
 from operator import attrgetter
 
@@ -160,6 +160,7 @@ class _Ref(weakref.ref):
     Python-level constructor: the key is set after the C-level one)."""
 
     __slots__ = ("key",)
+    key: object
 
 
 _size_of = attrgetter("size")

@@ -124,7 +124,7 @@ class BodyError(UnexpectedInput):
         self.message = message
         self.line = token.line or 1
         self.column = token.column or 1
-        self.pos_in_stream = token.start_pos or 0
+        self.pos_in_stream = token.start_pos or 0  # type: ignore[assignment]  # lark declares it None
         self.token = token
 
     def __str__(self) -> str:
@@ -208,6 +208,7 @@ class BodyBuilder(Transformer):
         out: list[Card] = []
         for item in children:
             token = item.name if isinstance(item, _Definition) else item
+            card: Card | None
             if isinstance(item, _Definition):
                 card = item.card
                 if card.name in defined:

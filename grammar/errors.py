@@ -229,7 +229,7 @@ def accepted_terminals(parser: Lark, text: str, offset: int) -> set[str]:
     feeder = Feeder(parser, text)
     try:
         for token in feeder.tokens():
-            if token.start_pos >= offset:
+            if (token.start_pos or 0) >= offset:
                 return accepts_of(feeder.interactive, parser)
     except UnexpectedInput:
         return feeder.expected()
@@ -254,8 +254,9 @@ def error_offset(err: UnexpectedInput, text: str) -> int:
     if _at_end(err):
         return len(text)
     if isinstance(err, UnexpectedCharacters):
-        return err.pos_in_stream
-    return err.token.start_pos
+        return err.pos_in_stream or 0
+    token = getattr(err, "token", None)  # UnexpectedToken and UnexpectedEOF carry one
+    return (token.start_pos if token is not None else None) or 0
 
 
 def from_lark(err: UnexpectedInput, text: str, filename: str | None = None,
@@ -298,7 +299,8 @@ def from_lark(err: UnexpectedInput, text: str, filename: str | None = None,
         return ParseError(f"unexpected {shorten(str(err.token), 40)!r}", text=text, line=line,
                           column=column, filename=filename, expected=expected, terminals=accepts)
     if isinstance(err, UnexpectedCharacters):
-        char = text[err.pos_in_stream] if 0 <= err.pos_in_stream < len(text) else "?"
+        at = err.pos_in_stream if err.pos_in_stream is not None else -1
+        char = text[at] if 0 <= at < len(text) else "?"
         return ParseError(f"unexpected character {char!r}", text=text, line=line,
                           column=column, filename=filename, expected=expected, terminals=accepts)
     return ParseError(str(err).splitlines()[0], text=text, line=line, column=column,  # pragma: no cover

@@ -47,7 +47,7 @@ class _Reader:
         self._counted = 0
 
     def skip(self) -> None:
-        self.pos = _SKIP.match(self.text, self.pos).end()
+        self.pos = _SKIP.match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
 
     def token(self, kind: str, start: int, end: int) -> Token:
         text = self.text
@@ -129,7 +129,9 @@ class _Reader:
             return self.strings()
         if text.startswith("-", pos):
             return Parsed(NEGATIVE, self.take("NEG_INT", _NEG_INT))
-        value, end = self.fmt.fast_value(text, pos, self.cache)  # raises Fallback when unsure
+        fast_value = self.fmt.fast_value
+        assert fast_value is not None  # fast_level_reader only takes formats that have one
+        value, end = fast_value(text, pos, self.cache)  # raises Fallback when unsure
         self.pos = end
         self.skip()
         return Parsed(BODY, value)

@@ -73,16 +73,16 @@ class _Reader:
 
     def read(self, pos: int) -> tuple[Term, int]:
         text = self.text
-        start = self.skip(text, pos).end()
+        start = self.skip(text, pos).end()  # type: ignore[union-attr]  # matches ""
         while True:
-            end = _RUN.match(text, start).end()
+            end = _RUN.match(text, start).end()  # type: ignore[union-attr]  # matches ""
             if end == start:
                 raise Fallback  # not a term character (or the end): the grammar reports it
             done = self._run(text[start:end])
             if done is not None:
                 term, used = done
                 return term, (end if used is None else start + used)
-            start = self.skip(text, end).end()
+            start = self.skip(text, end).end()  # type: ignore[union-attr]  # matches ""
             if self.pending and not self.frames and not text.startswith("(", start):
                 return self._constant(self.pending), end  # a bare name: the whole term
 

@@ -152,18 +152,18 @@ class _Source:
                           filename=self.filename, expected=expected)
 
     def error_at(self, token: Token, message: str, expected=()) -> ParseError:
-        return ParseError(message, text=self.text, line=token.line, column=token.column,
+        return ParseError(message, text=self.text, line=token.line or 1, column=token.column or 1,
                           filename=self.filename, expected=expected)
 
     def value_offset(self, field: ParsedField) -> int:
         """Offset of the first character of a field's value (skips blanks and comments)."""
         value = field.value
         if value.form == STRING:
-            return value.data[0].start_pos
+            return value.data[0].start_pos or 0
         if value.form != BODY:
-            return value.data.start_pos
+            return value.data.start_pos or 0
         # Body values are built by the game's callbacks, which do not carry positions.
-        text, i, n = self.text, field.key.end_pos, len(self.text)
+        text, i, n = self.text, field.key.end_pos or 0, len(self.text)
         while i < n:
             ch = text[i]
             if ch == ";":
@@ -186,7 +186,7 @@ def _string(src: _Source, tokens: tuple[Token, ...]) -> str:
         try:
             parts.append(decode_string(str(token)))
         except StringEscapeError as error:
-            raise src.error_at_offset(token.start_pos + error.offset, str(error),
+            raise src.error_at_offset((token.start_pos or 0) + error.offset, str(error),
                                       expected=ESCAPES_EXPECTED) from None
     return "".join(parts)
 
@@ -310,7 +310,8 @@ def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool
     given = _collect(src, fields, allowed, f"a {fmt.game} level")
     # Values are read in file order before missing fields are reported, so the first
     # error in the text is the one reported.
-    values = {key: _read(src, field, fmt.kind(fmt.spec(key).kind), "level field", fmt)
+    values = {key: _read(src, field, fmt.kind(fmt.spec(key).kind),  # type: ignore[union-attr]
+                         "level field", fmt)  # _collect let only the format's own fields in
               for key, field in given.items()}
     missing = [spec.name for spec in fmt.fields if spec.required and spec.name not in given]
     if missing:
@@ -394,9 +395,9 @@ def _plain(text: str, filename: str | None) -> LevelPack | None:
 def _syntax_error(failure: envelope.SyntaxFailure, src: _Source,
                   fmt: LevelFormat | None) -> ParseError:
     err, text = failure.error, src.text
-    if isinstance(err, UnexpectedCharacters) and 0 <= err.pos_in_stream < len(text) \
-            and text[err.pos_in_stream] == '"':
-        return src.error_at_offset(err.pos_in_stream, 'unterminated string (a string ends '
+    at = err.pos_in_stream if isinstance(err, UnexpectedCharacters) else None
+    if at is not None and 0 <= at < len(text) and text[at] == '"':
+        return src.error_at_offset(at, 'unterminated string (a string ends '
                                    'with " on the same line)')
     return from_lark(err, text, src.filename, parser=failure.parser, accepts=failure.accepts,
                      terminal_names=fmt.terminal_names if fmt is not None else None)

@@ -75,7 +75,7 @@ class GridFault(UnexpectedInput):
         self.message = message
         self.line = line
         self.column = column
-        self.pos_in_stream = offset
+        self.pos_in_stream = offset  # type: ignore[assignment]  # lark declares it None
 
     def __str__(self) -> str:
         return self.message
@@ -153,7 +153,7 @@ class BodyBuilder(Transformer):
         fault = check_grid(rows)
         if fault is not None:
             message, y, x = fault
-            places = [Place(t.line, t.column, t.start_pos) for t in children]
+            places = [Place(t.line or 1, t.column or 1, t.start_pos or 0) for t in children]
             raise GridFault(message, *_fault_place(rows, places, y, x))
         return Grid(tuple(rows))
 

@@ -94,7 +94,7 @@ class ArcadeApp(App[None]):
         """True when the app runs for a remote player (``serve``): nothing touches the
         host's files by path (export goes to the player's own levels)."""
 
-    def get_default_screen(self) -> Screen[object]:
+    def get_default_screen(self) -> Screen[Any]:
         """The home screen is the bottom of the screen stack."""
         from tui.screens.home import HomeScreen
 

@@ -88,7 +88,8 @@ def _import_all(names: Iterable[str]) -> tuple[set[str], list[str]]:
 def _subclasses(base: type) -> Iterator[type]:
     """Every class derived from ``base``, at any depth, each once."""
     seen: set[type] = set()
-    stack = [base]
+    stack: list[type] = [base]
+    cls: type
     while stack:
         for cls in stack.pop().__subclasses__():
             if cls not in seen:

@@ -251,7 +251,7 @@ class GeneratorSource(LevelSource):
         """The generated levels that have a saved game (newest first)."""
         if self.store is None:
             return []
-        out = []
+        out: list[LevelEntry] = []
         for info in self.store.saves(self.game):
             ref = parse_slot(info.slot)
             if ref is not None and ref.source == self.id:
@@ -275,7 +275,7 @@ class InProgressSource(LevelSource):
         self.store = store
 
     def entries(self) -> list[LevelEntry]:
-        out = []
+        out: list[LevelEntry] = []
         for info in self.store.saves(self.game):
             summary = info.summary or {}
             ref = parse_slot(info.slot)

@@ -245,7 +245,7 @@ def _ascii_fallback(char: str) -> str:
     return found * width if width > 1 and len(found) == 1 else found
 
 
-class _GlyphTable(dict):  # type: ignore[type-arg]
+class _GlyphTable(dict):
     """A :meth:`str.translate` table that works out each new character once."""
 
     def __init__(self, glyphs: str) -> None:

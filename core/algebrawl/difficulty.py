@@ -118,6 +118,7 @@ def features(numbers: Sequence[Number], target: Number = 24) -> dict[str, float]
     ms, t = _multiset(numbers), _num(as_value(target))
     if not solvable24(ms, t):
         raise ValueError("the hand has no solution")
+    stats: _Stats | None
     if len(ms) == 1:
         stats, product_split = (1, 0, 0, 0, 0, abs(t)), False
     else:

@@ -79,7 +79,7 @@ def tree_from_json(data: Any, puzzle: Puzzle) -> Ast:
             stack.append((d, True))
             stack.extend((c, False) for c in reversed(d["args"]))
         else:
-            card = cards.get(d.get("card"))
+            card = cards.get(d.get("card", ""))
             n = len(d["args"])
             if card is None or card.arity != n:
                 raise ValueError(f"unknown card {d.get('card')!r:.40}")

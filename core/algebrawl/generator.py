@@ -168,9 +168,10 @@ def rand_op_list(rng: random.Random, length: int, op_set: Sequence[Card],
         Rejected: When some draw was rejected ``retry + 1`` times.
     """
     out = isotropy_list(length, rand_op, rng, op_set, weights, test, retry)
-    if any(c is None for c in out):
+    cards = [c for c in out if c is not None]
+    if len(cards) < len(out):
         raise Rejected("every draw of an operator was rejected")
-    return out
+    return cards
 
 
 def leaves_reduce(rng: random.Random, leaves: Sequence[Ast], card: Card,
@@ -406,7 +407,7 @@ def generate(config: GeneratorConfig = GeneratorConfig(), seed: int = 0) -> Gene
         spare = rand_op_list(rng, config.spare_cards, config.cards, config.weights) if config.spare_cards else []
         order = {c: i for i, c in enumerate(config.cards)}
         hand = tuple(sorted(ops + spare, key=lambda c: order[c]))
-        puzzle = Puzzle(numbers, tuple(t.value for t in trees), hand, integer_only=config.integer_only)
+        puzzle = Puzzle.of(numbers, tuple(t.value for t in trees), hand, integer_only=config.integer_only)
         score = sum(config.score(a.card) for t in trees for a in postorder(t) if isinstance(a, Node))
         return Generated(puzzle, trees, seed, attempt, score)
     raise GenerationFailed(f"no acceptable puzzle in {config.max_attempts} draws; loosen the bounds")
@@ -450,7 +451,7 @@ def generate_hand(band: tuple[float, float], seed: int = 0, *, size: int = 4, lo
         seconds = predict_seconds(hand, target)
         if band[0] <= seconds <= band[1]:
             cards = tuple(c for c in DEFAULT_CARDS for _ in range(size - 1))
-            puzzle = Puzzle(hand, (target,), cards, use_all=True)
+            puzzle = Puzzle.of(hand, (target,), cards, use_all=True)
             tree = solve24(hand, target)
             assert tree is not None
             score = sum(DEFAULT_SCORES[a.card.name] for a in postorder(tree) if isinstance(a, Node))

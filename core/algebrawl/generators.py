@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Protocol
 
 from .ast import Node, postorder
 from .cards import ADD, DIV, MUL, SPLIT, SQUARE, SUB
@@ -252,5 +253,21 @@ class HandGenerator:
                                  f"needs about {seconds:.0f} s, predicted).")
 
 
-GENERATORS = {"brawl": BrawlGenerator(), "24": HandGenerator()}
+class LevelGenerator(Protocol):
+    """What the screens and the CLI use of a generator: its words, its band and ``generate``."""
+
+    @property
+    def title(self) -> str: ...
+    @property
+    def description(self) -> str: ...
+    @property
+    def limits(self) -> tuple[int, int]: ...
+    @property
+    def default_band(self) -> tuple[int, int]: ...
+    @property
+    def unit(self) -> str: ...
+    def generate(self, seed: int, low: int = ..., high: int = ...) -> Level: ...
+
+
+GENERATORS: dict[str, LevelGenerator] = {"brawl": BrawlGenerator(), "24": HandGenerator()}
 """The generators of Algebrawl (the registry's ``generators`` reference)."""

@@ -223,6 +223,7 @@ def _find(ms: tuple, t: Fraction) -> Witness | None:
 def witness_to_ast(w: Witness) -> Ast:
     """Build the tree a witness describes (depth is at most the hand size)."""
     if not isinstance(w, tuple):
+        assert isinstance(w, (int, Fraction))  # a leaf witness is the number itself
         return Leaf(Fraction(w))
     op, left, right = w
     return make_node(_CARDS[op], (witness_to_ast(left), witness_to_ast(right)))

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from core.levelpack import LevelFieldError, check_text, check_title
 
+from .cards import DEFAULT_CARDS
 from .puzzle import MAX_CARDS, MAX_NUMBERS, MAX_TARGETS, Puzzle
 
 __all__ = ["MAX_PAR", "Level", "level_of"]
@@ -107,8 +108,8 @@ def level_of(title: str, *, numbers, targets, cards=None, integer_only: bool = F
                 raise LevelFieldError(field, f"an integer-only puzzle has whole {field}")
     rules = {"integer_only": integer_only, "use_all": use_all}
     try:
-        puzzle = Puzzle(numbers, targets, tuple(cards), **rules) if cards is not None \
-            else Puzzle(numbers, targets, **rules)
+        puzzle = Puzzle.of(numbers, targets, tuple(cards) if cards is not None else DEFAULT_CARDS,
+                           **rules)
     except (TypeError, ValueError) as error:
         message = str(error)
         field = ("targets" if message.startswith("target") else

@@ -103,7 +103,7 @@ def _flags(equivalence: str) -> tuple[bool, bool]:
         raise ValueError(f"unknown equivalence {equivalence!r}; one of {', '.join(EQUIVALENCES)}") from None
 
 
-def nf_leaf(value: Fraction) -> NF:
+def nf_leaf(value: Fraction | int) -> NF:
     """The normal form of a number."""
     return (1, (0, value), ())
 

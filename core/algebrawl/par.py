@@ -116,7 +116,7 @@ def _cheapest(tables: _Tables, targets: list, full: int | None) -> tuple | None:
     rest_min = [sum(cheapest[i:]) for i in range(len(cheapest) + 1)]
     best: list = [None, None]  # [cost, chosen]
     # Iterative depth-first branch and bound (a stack of (depth, mask, used, cost, chosen)).
-    stack = [(0, 0, 0, 0, ())]
+    stack: list[tuple[int, int, int, int, tuple]] = [(0, 0, 0, 0, ())]
     while stack:
         depth, mask, used, cost, chosen = stack.pop()
         if best[0] is not None and cost + rest_min[depth] >= best[0]:

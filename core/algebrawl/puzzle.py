@@ -12,6 +12,7 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from .cards import DEFAULT_CARDS, Card, card_from_json, card_to_json
 from .values import MAX_INPUT, Number, as_value, format_value, parse_value, within
@@ -102,9 +103,9 @@ class Puzzle:
         Returns:
             The puzzle.
         """
-        if not isinstance(targets, (list, tuple)):
-            targets = (targets,)
-        return cls(tuple(numbers), tuple(targets), tuple(cards), **rules)
+        wanted = targets if isinstance(targets, (list, tuple)) else (targets,)
+        # __post_init__ checks the values and makes them Fractions.
+        return cls(tuple(numbers), tuple(wanted), tuple(cards), **rules)  # type: ignore[arg-type]
 
     def card_counts(self) -> Counter:
         """How many copies of each distinct card the puzzle has."""
@@ -130,7 +131,7 @@ def puzzle_from_json(data: object) -> Puzzle:
     """
     if not isinstance(data, dict):
         raise ValueError("a puzzle is a JSON object")
-    lists = [data.get(k) for k in ("numbers", "targets", "cards")]
+    lists: list[Any] = [data.get(k) for k in ("numbers", "targets", "cards")]
     if not all(isinstance(x, list) for x in lists):
         raise ValueError("a puzzle has lists of numbers, targets and cards")
     if len(lists[2]) > MAX_CARDS or len(lists[0]) > MAX_NUMBERS or len(lists[1]) > MAX_TARGETS:

@@ -139,7 +139,7 @@ class _Tables:
 
     def _tuples(self, parts: tuple[int, ...]):
         """Tuples of entries with the given sizes and pairwise disjoint masks."""
-        stack = [((), 0, 0)]
+        stack: list[tuple[tuple, int, int]] = [((), 0, 0)]
         while stack:
             chosen, mask, depth = stack.pop()
             if depth == len(parts):
@@ -330,7 +330,9 @@ class _Assign:
         if not tables.counting:
             self.found.setdefault((), chosen)
             return
-        per_target = [list(self.forms.of(key, v).items()) for _, v, key in chosen]
+        forms = self.forms
+        assert forms is not None  # run() makes them whenever tables count
+        per_target = [list(forms.of(key, v).items()) for _, v, key in chosen]
         for combo in product(*per_target):
             solution = tuple(sorted(zip((v for _, v, _ in chosen), (nf for nf, _ in combo))))
             if solution not in self.found:
@@ -453,7 +455,7 @@ def solution_moves(state: State, strikes: tuple[tuple[int, Ast], ...]) -> tuple[
     start_pool = state.pool
     for target, tree in strikes:
         for node in _plan(start_pool, tree):
-            move = _card_move(state, node)
+            move: Move = _card_move(state, node)
             state = apply_move(state, move)
             moves.append(move)
         move = Strike(_positions(state, (tree,))[0], target)

@@ -129,7 +129,7 @@ class CarvingGame:
 
     id = "carving"
     """The game id."""
-    move_kinds = (
+    move_kinds: tuple[MoveKind, ...] = (
         MoveKind("construct", False, "construct a new edge e_new (sampled when the space is large)"),
         MoveKind("step", True, "extend the elimination path P* by one (edge, vertex) step"),
         MoveKind("finish", True, "finish P* and remove its edges"),

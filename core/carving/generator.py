@@ -79,7 +79,7 @@ def _language(rng: random.Random, n_vars: int, n_types: int, n_axioms: int) -> d
     def relation() -> tuple:
         rel = list(diag)
         while len(rel) < len(diag) + extra:
-            t = tuple(rng.choice(types) for _ in range(3))
+            t = (rng.choice(types), rng.choice(types), rng.choice(types))
             if t not in rel:
                 rel.append(t)
         return tuple(rel)
@@ -109,7 +109,8 @@ def _random_edge(rng: random.Random, state: State) -> Operator:
         pool = [world.vertices[rng.choice(world.deltas)] for _ in range(k)]
         ds = [rng.choice(pool) for _ in range(4)]
         n = world.vertices[rng.choice(world.nablas)]
-        op = Operator(n, *ds) if rng.random() < 0.5 else Operator(*ds, n)
+        d1, d2, d3, d4 = ds
+        op = Operator(n, d1, d2, d3, d4) if rng.random() < 0.5 else Operator(d1, d2, d3, d4, n)
         if op not in world.eid:
             return op
 

@@ -363,7 +363,7 @@ def _triples(data: Any, path: str) -> tuple[Triple, ...]:
         if len(items) != 3:
             raise LevelJSONError(f"{path}[{i}]", "must have exactly three types")
         out.append(items)
-    return tuple(out)  # type: ignore[return-value]
+    return tuple(out)
 
 
 def _target_json(data: Any) -> Target:
@@ -413,7 +413,7 @@ def level_from_json(data: Any) -> Level:
     axioms = data.get("axioms", [])
     if not isinstance(axioms, list):
         raise LevelJSONError("axioms", "must be a list of formulas")
-    parts = dict(
+    parts: dict[str, Any] = dict(
         types=_str_list(data["types"], "types"),
         variables=_variables_json(data["variables"]),
         r_delta=_triples(data["r_delta"], "r_delta"),
@@ -422,7 +422,7 @@ def level_from_json(data: Any) -> Level:
         target=_target_json(data["target"]),
         axioms=tuple(_formula_json(f, f"axioms[{i}]") for i, f in enumerate(axioms)),
     )
-    optional = {key: data[key] for key in ("density", "par", "title", "description", "hint", "author")
+    optional: dict[str, Any] = {key: data[key] for key in ("density", "par", "title", "description", "hint", "author")
                 if key in data}
     if "par" in optional and optional["par"] is None:
         del optional["par"]  # null: no par, as when the key is absent

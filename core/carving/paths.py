@@ -146,7 +146,7 @@ class Graph:
         graph = cls.__new__(cls)
         graph.verts = tuple(tuple(vs) for vs in verts)
         graph.virtual = tuple(bool(v) for v in virtual)
-        graph.edges = tuple(range(len(graph.verts)))  # type: ignore[assignment]
+        graph.edges = tuple(range(len(graph.verts)))  # type: ignore[arg-type]  # edge ids stand in for operators
         inc: list[list[int]] = [[] for _ in range(n_vertices)]
         for e, vs in enumerate(graph.verts):
             for v in vs:
@@ -307,7 +307,7 @@ def offered_steps(graph: Graph, u: int, q: int, used: bool, new: int, good: Sequ
     if q == DEAD:
         return []
     row = _DELTA[reading][q]
-    out = []
+    out: list[tuple[int, int]] = []
     for e in graph.inc[u]:
         qo = row[graph.virtual[e]]
         if qo == DEAD:

@@ -116,9 +116,9 @@ def realisations(world: World, vset: tuple[int, ...]) -> Iterator[Operator]:
     deltas = [vertices[v] for v in vset if vertices[v].is_delta]
     fours = [p for p in product(deltas, repeat=4) if len(set(p)) == len(deltas)]
     for p in fours:
-        yield Operator(nabla, *p)
+        yield Operator(nabla, p[0], p[1], p[2], p[3])
     for p in fours:
-        yield Operator(*p, nabla)
+        yield Operator(p[0], p[1], p[2], p[3], nabla)
 
 
 class _Search:
@@ -175,9 +175,10 @@ class _Search:
                 return
             fresh = next((op for op in realisations(world, vset)
                           if op not in world.eid and op not in state.virtual), None)
-            for op in (fresh, present.get(vset)):
-                if op is None:
+            for found in (fresh, present.get(vset)):
+                if found is None:
                     continue
+                op = found
                 if any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
                     started = State(world, state.tree, state.virtual, state.base, "path", op, (), state.steps)
                     yield from self._eliminations(started, op)
@@ -199,10 +200,11 @@ class _Search:
         sets, complete = removal_sets(graph, pos, new, good, world.level.density,  # type: ignore[arg-type]
                                       self.walk_states, mask)
         self.truncated |= not complete
+        assert state.pending is not None  # a path phase always has its new edge
         edge_set = state.virtual | {state.pending}
         for removed_mask, steps in sets.items():
             removed = {graph.edges[e] for e in range(len(graph.edges)) if removed_mask >> e & 1}
-            after = end_elimination(state, state.tree - removed, edge_set - removed)  # type: ignore[operator]
+            after = end_elimination(state, state.tree - removed, edge_set - removed)
             yield from self._settle(after, op, tuple(steps))
 
     def _settle(self, state: State, op: Operator | None,
@@ -281,6 +283,7 @@ def solve(
     elapsed = time.monotonic() - t0
     if result.status == "solved":
         plan = search.moves(state, result.plan)
+        assert result.goal is not None  # a solved search has its goal state
         return SolveResult("solved", plan, result.goal.steps - state.steps, result.explored, "", elapsed)
     if result.status == "exhausted" and not search.truncated:
         return SolveResult("unsolvable", (), 0, result.explored, "", elapsed)

@@ -298,7 +298,8 @@ def finish(state: State) -> State:
     if not can_finish(state):
         raise IllegalMove("the path does not use the new edge yet")
     removed = {e for e, _ in state.path}
-    virtual = (state.virtual | {state.pending}) - removed  # type: ignore[operator]
+    assert state.pending is not None  # _require: the path phase has its new edge
+    virtual = (state.virtual | {state.pending}) - removed
     return end_elimination(state, state.tree - removed, virtual)
 
 

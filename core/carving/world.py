@@ -168,7 +168,8 @@ class World:
         n, d1 = divmod(j, nd)
         v, ds = self.vertices, [self.vertices[self.deltas[i]] for i in (d1, d2, d3, d4)]
         nabla = v[self.nablas[n]]
-        return Operator(nabla, *ds) if kind == 0 else Operator(*ds, nabla)
+        d1_, d2_, d3_, d4_ = ds
+        return Operator(nabla, d1_, d2_, d3_, d4_) if kind == 0 else Operator(d1_, d2_, d3_, d4_, nabla)
 
 
 @lru_cache(maxsize=32)

@@ -367,10 +367,10 @@ def is_representable(rows: Iterable[Iterable[int]]) -> bool:
         moves on the packed board agree with the standard rules; see the module docstring
         for the one exception, two 32768 tiles merging).
     """
-    rows = [list(r) for r in rows]
-    if len(rows) != 4 or any(len(r) != 4 for r in rows):
+    grid = [list(r) for r in rows]
+    if len(grid) != 4 or any(len(r) != 4 for r in grid):
         return False
-    for row in rows:
+    for row in grid:
         for v in row:
             if not isinstance(v, int) or isinstance(v, bool):
                 return False

@@ -468,7 +468,7 @@ def _spawn(
         ``(new_board, next_seed, value, cell)``.
     """
     rand1, seed = prng_next(seed)
-    total, cumulative, values = config._spawn_table  # type: ignore[attr-defined]
+    total, cumulative, values = config._spawn_table
     i = bisect_right(cumulative, rand1 * total)
     value = values[i] if i < len(values) else values[-1]  # the end: float rounding only
     rand2, seed = prng_next(seed)

@@ -144,7 +144,7 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
     """
     try:
         analysis = analyse(level, max_states=max_states, should_stop=should_stop)
-        difficulty: float | None = predict_difficulty(analysis)
+        difficulty = predict_difficulty(analysis)
         par = analysis.metrics.shortest_solution
         note = (f"Predicted difficulty {difficulty:.1f} ({band_of(difficulty)}); "
                 f"{analysis.metrics.solutions} solution"

@@ -27,6 +27,7 @@ walking once per rule, which is what :meth:`RewriteMoves.all` always does.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any, cast
 
 from core.closure import CongruenceClosure
 from core.links import collect_marked_positions, marked_positions
@@ -217,7 +218,8 @@ class RewriteMoves:
             chunk: list[RewriteAction] = []
             add, more = chunk.append, chunk.extend
             for path, root in sites:
-                subs = found[root]
+                # A class's substitutions: a dict until first met, then a sorted list in place.
+                subs: Any = found[root]
                 if subs.__class__ is not list:  # sorted when first met, then kept sorted
                     subs = ordered_of(found, root)
                 if start:  # still skipping: whole sites by their number of substitutions
@@ -311,14 +313,15 @@ class _SiteTable:
             matched.update(moves.matches(rule.lhs, watch))
         poll = lambda: watch.poll("sites", 0, 0)  # noqa: E731 - a hook, not a function
         # Every site's path and class root, in pre-order (a site's order is its index).
-        self.paths, self.roots = collect_marked_positions(moves.term,
-                                                          moves.marks(matched, watch), poll)
+        paths, roots = collect_marked_positions(moves.term, moves.marks(matched, watch), poll)
+        self.paths = paths
+        self.roots = cast(list[int], roots)  # the marks are the class roots (ints)
         self.by_class: dict[int, list[int]] = {}  # class root -> its sites' orders, ascending
         by_class = self.by_class
         for o, root in enumerate(self.roots):
-            lst = by_class.get(root)  # type: ignore[arg-type]
+            lst = by_class.get(root)
             if lst is None:
-                by_class[root] = [o]  # type: ignore[index]
+                by_class[root] = [o]
             else:
                 lst.append(o)
 

@@ -125,8 +125,8 @@ def successors(state: State, watch: Watch = NO_WATCH) -> Iterator[tuple[Action, 
         if sites:
             for new in construct_candidates(state.target, state.budget):
                 for site in sites:
-                    action = ConstructAction(site, new)
-                    yield action, next_state(state, action)
+                    construct = ConstructAction(site, new)
+                    yield construct, next_state(state, construct)
 
 
 def state_bytes(action: Action, state: State) -> int:

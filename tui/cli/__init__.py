@@ -288,7 +288,7 @@ def launch_app(*, start_game: str | None = None, level_file: str | None = None,
     if not sys.stdin.isatty() or not sys.stdout.isatty():
         fail("the arcade needs an interactive terminal (stdin and stdout must be a "
              "terminal; over SSH use: ssh -t HOST termarcade)")
-    options = {name: value for name, value in
+    options: dict[str, Any] = {name: value for name, value in
                (("start_game", start_game), ("level_file", level_file), ("level", level))
                if value is not None}
     from tui.app import ArcadeApp

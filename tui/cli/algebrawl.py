@@ -79,9 +79,9 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     cached half-way, because a memoised call stores its result only when it returns). Only
     in the main thread of a Unix process; elsewhere the block runs without a limit.
     """
-    usable = (seconds is not None and hasattr(signal, "setitimer")
+    usable = (hasattr(signal, "setitimer")
               and threading.current_thread() is threading.main_thread())
-    if not usable:
+    if seconds is None or not usable:
         yield
         return
 
@@ -194,19 +194,19 @@ class _HandRule:
                 solvable = solvable24(numbers, target)
                 if not solvable:
                     return False, 0, True, []
-                found = solutions24(numbers, target)
+                solutions = solutions24(numbers, target)
         except TimeUp:
             if solvable:  # solvable, but the distinct solutions could not all be counted
                 tree = solve24(numbers, target)  # its tables are memoised by now: instant
                 return True, None, False, [tree] if tree is not None else []
             return None, None, False, []
-        return True, len(found), True, [s.tree for s in found]
+        return True, len(solutions), True, [s.tree for s in solutions]
 
     def _with_cards(self, numbers: Sequence[Fraction], target: Fraction,
                     seconds: float) -> tuple[bool | None, int | None, bool, list]:
         from core.algebrawl import Puzzle, solve
 
-        distinct = tuple(dict.fromkeys(self.cards))
+        distinct = tuple(dict.fromkeys(self.cards or ()))  # only called with cards
         hand = tuple(card for card in distinct for _ in range(len(numbers) - 1))
         puzzle = Puzzle(tuple(numbers), (target,), hand, use_all=True)
         result = solve(puzzle, count=True, time_limit=seconds)

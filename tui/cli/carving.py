@@ -448,7 +448,7 @@ def generate(out: str, count: int, seed: int, difficulty: str, title: str | None
     if out != "-" and os.path.exists(out) and not force:
         fail(f"{out} exists; add --force to overwrite it")
     generator = GENERATORS[difficulty]
-    levels = []
+    levels: list[Any] = []
     current = seed
     with _bar(count, disable=as_json) as advance:
         while len(levels) < count:

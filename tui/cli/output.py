@@ -342,8 +342,8 @@ def click_error_line(error: click.ClickException) -> str:
     """
     if _is_missing_command(error):
         # click >= 8.2 reports a bare group (``termarcade 2048``) with its whole help text
-        ctx = error.ctx
-        names = ctx.command.list_commands(ctx) if ctx is not None else []  # type: ignore[attr-defined]
+        ctx = getattr(error, "ctx", None)  # set on UsageError, the one _is_missing_command admits
+        names = ctx.command.list_commands(ctx) if ctx is not None else []
         message = "missing command" + (f"; choose from {', '.join(names)}" if names else "")
     elif isinstance(error, click.NoSuchOption):
         # click's own text is "No such option: --sed Did you mean --seed?" (two sentences)

@@ -51,6 +51,7 @@ from tui.cli.output import (
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from rich.text import Text
     from rich.tree import Tree
 
     from core.terms import Term
@@ -107,7 +108,7 @@ def iter_stdin_lines() -> Iterator[tuple[int, str | None]]:
         yield number, raw.rstrip("\r\n")
 
 
-def _node_label(term: Term, show_size: bool) -> object:
+def _node_label(term: Term, show_size: bool) -> Text:
     """The rich Text shown for one tree node (name, kind colour, optional Size)."""
     from rich.text import Text
 

@@ -607,7 +607,7 @@ def _moves_in_order(ctx: click.Context, rewrites: tuple[int, ...],
     order = ctx.meta.get("termcraft.move_order")
     if order is None or len(order) != len(rewrites) + len(constructs):  # pragma: no cover
         order = ["rewrite"] * len(rewrites) + ["construct"] * len(constructs)
-    queues = {"rewrite": list(rewrites), "construct": list(constructs)}
+    queues: dict[str, list[Any]] = {"rewrite": list(rewrites), "construct": list(constructs)}
     return [(kind, queues[kind].pop(0)) for kind in order]
 
 

@@ -59,7 +59,7 @@ class ChoiceModal(ModalScreen[str | None]):
     def on_mount(self) -> None:
         self.query_one("#choice-buttons Button", Button).focus()
 
-    def on_key(self, event) -> None:  # type: ignore[no-untyped-def]
+    def on_key(self, event) -> None:
         """An answer's own key chooses it."""
         for answer, _, key in self.answers:
             if event.character == key:

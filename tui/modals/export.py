@@ -109,7 +109,8 @@ class ExportModal(ModalScreen[str | None]):
             title = getattr(self.level, "title", "")
             add = (f"replace its level “{title}”" if plan.same_title is not None
                    else "add this level to it")
-            question = (f"{where} already exists (a pack of {len(plan.pack.levels)} levels). "
+            count = len(plan.pack.levels) if plan.pack is not None else 0
+            question = (f"{where} already exists (a pack of {count} levels). "
                         f"Append: {add}. Or replace the whole file with this one level?")
             answers = [("cancel", "Cancel", "c"), ("append", "Append", "a"),
                        ("replace", "Replace file", "r")]

@@ -73,7 +73,7 @@ def generator_settings(store: Any) -> dict[str, Any]:
         ok = (isinstance(band, list) and len(band) == 2 and all(isinstance(v, int)
               and not isinstance(v, bool) for v in band)
               and generator.limits[0] <= band[0] <= band[1] <= generator.limits[1])
-        out[name] = tuple(band) if ok else generator.default_band
+        out[name] = tuple(band) if ok and isinstance(band, list) else generator.default_band
     return out
 
 
@@ -335,7 +335,7 @@ class AlgebrawlScreen(PuzzleScreen):
     def _strike(self, pos: int, target: int) -> None:
         move = Strike(pos, target)
         tree = self.state.pool[pos] if 0 <= pos < len(self.state.pool) else None
-        if self.play(move):
+        if self.play(move) and tree is not None:  # a legal strike names a pool value
             how = f" with {to_infix(tree)}" if isinstance(tree, Node) else ""
             self.say(f"Monster {format_value(tree.value)} struck{how}.")
         else:

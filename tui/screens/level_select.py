@@ -130,7 +130,8 @@ class LevelSelectScreen(Screen[LevelRef | None]):
                 done = sum(1 for e in entries if e.ref.key in solved)
                 detail = f"{done}/{len(entries)} solved"
             elif source.kind == "generator":
-                detail = getattr(source.generator, "description", "") or "generated levels"
+                generator = getattr(source, "generator", None)  # a GeneratorSource's core generator
+                detail = getattr(generator, "description", "") or "generated levels"
             else:
                 detail = plural(len(entries), "level")
             prompt = Content.assemble((escape_controls(source.title), "bold"), "\n",

@@ -304,7 +304,7 @@ class LongcatScreen(PuzzleScreen):
         job = self._solution_job
         return job is not None and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
 
-    def _solution_found(self, solution: Any, state: State) -> None:
+    def _solution_found(self, solution: Any, state: State | None) -> None:
         if state is not self.state:
             return  # the player moved meanwhile
         if solution.status == "unsolvable":

@@ -27,7 +27,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -125,15 +125,15 @@ class PuzzleScreen(Screen[LevelRef | None]):
         Binding("N", "next_level", "Next", id="puzzle.next",
                 tooltip="The next level (a new one for generated levels); this game stays saved."),
         Binding("escape,q", "back", "Back", id="puzzle.back", key_display="esc"),
-    ] + [
-        Binding(str(digit), f"digit({digit})", f"Move {digit}", show=False,
-                id=f"puzzle.digit{digit}")
-        for digit in range(10)
+        *(Binding(str(digit), f"digit({digit})", f"Move {digit}", show=False,
+                  id=f"puzzle.digit{digit}")
+          for digit in range(10)),
     ]
 
     HELP_TOPIC: ClassVar[str] = ""
 
-    session: reactive[Session | None] = reactive(None, init=False)
+    # Set in __init__ before anything reads it (set_reactive): never None on a live screen.
+    session: reactive[Session] = reactive(cast("Session", None), init=False)
     """The game: the single source of truth; every change redraws and saves."""
 
     def __init__(self, session: Session, *, level: Any = None, ref: LevelRef | None = None,

@@ -729,9 +729,9 @@ class TermCraftScreen(PuzzleScreen):
         """Open the level editor on this level (or, if chosen there, the current position)."""
         from tui.widgets.dev_panel import DevPanel
 
-        mine = self.ref is not None and self.ref.source == "mine"
-        self.app.push_screen(DevPanel(self.level, self.state,
-                                      mine_id=int(self.ref.key) if mine else None),
+        ref = self.ref
+        mine_id = int(ref.key) if ref is not None and ref.source == "mine" else None
+        self.app.push_screen(DevPanel(self.level, self.state, mine_id=mine_id),
                              self._edited)
 
     def _edited(self, result: Any) -> None:

@@ -142,9 +142,10 @@ def _attach_terminal(tty_path: str) -> None:
     # multiprocessing closed the inherited sys.stdin; Textual reads sys.__stdin__ and draws on
     # sys.__stderr__, and shutil.get_terminal_size() asks sys.__stdout__.
     # These streams live as long as the process: no context manager can own them.
-    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
+    # Textual reads the dunder streams themselves, so they are replaced too.
+    sys.stdin = sys.__stdin__ = open(0, encoding="utf-8", errors="replace", closefd=False)  # type: ignore[misc]  # noqa: SIM115
     out = open(1, "w", encoding="utf-8", errors="replace", closefd=False)  # noqa: SIM115
-    sys.stdout = sys.__stdout__ = sys.__stderr__ = out
+    sys.stdout = sys.__stdout__ = sys.__stderr__ = out  # type: ignore[misc]
 
 
 def _prepare_environment(spec: SessionSpec) -> None:

@@ -39,7 +39,7 @@ def load_or_create_host_key(path: str | os.PathLike[str] | None = None) -> tuple
     import asyncssh
 
     given = path is not None
-    key_path = Path(path) if given else data_dir() / HOST_KEY_NAME
+    key_path = Path(path) if path is not None else data_dir() / HOST_KEY_NAME
     if given or key_path.exists():
         try:
             return asyncssh.read_private_key(str(key_path)), key_path, False

@@ -116,7 +116,7 @@ class ArcadeConnection(asyncssh.SSHServer):
         return False
 
 
-class ArcadeSession(asyncssh.SSHServerSession):  # type: ignore[type-arg]
+class ArcadeSession(asyncssh.SSHServerSession):
     """One player's session channel: refuses what is not a terminal, else runs their app.
 
     Args:

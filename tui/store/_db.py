@@ -63,12 +63,12 @@ class Database:
         if not self.in_transaction:
             return
         # The server or SQLite may have dropped it already (some errors do so).
-        with contextlib.suppress(self.errors):
+        with contextlib.suppress(*self.errors):
             self.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the connection (errors ignored: it may be gone already)."""
-        with contextlib.suppress(self.errors):  # closing a dead connection
+        with contextlib.suppress(*self.errors):  # closing a dead connection
             self.conn.close()
 
     def error_kind(self, error: BaseException) -> str:

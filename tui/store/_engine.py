@@ -153,9 +153,10 @@ class StoreBase:
 
             opened = open_postgres(target.url or "", self._busy_timeout, patience)
         else:
-            opened = self._open_file(target, patience)
-            if opened is None:
+            from_file = self._open_file(target, patience)
+            if from_file is None:
                 return self._memory()
+            opened = from_file
         if opened.later:
             # The server does not answer. Its message already says that changes are kept:
             # say it once per spell, not at every retry.
@@ -329,7 +330,7 @@ class StoreBase:
         while self._pending:
             work = self._pending[0]
             try:
-                self._attempt(lambda db, work=work: self._transaction(db, work), retry=True)
+                self._attempt(lambda db: self._transaction(db, work), retry=True)  # noqa: B023 - runs now
             except _Failure as failure:
                 if failure.kind in ("busy", "lost"):
                     return False

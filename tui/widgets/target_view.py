@@ -9,6 +9,7 @@ arguments, and the positions where the target differs from the current term
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from rich.text import Text
 from textual.widgets import Static
@@ -35,7 +36,7 @@ def term_text(term: Term, marked: Iterable[Path] = (), limit: int = 4000) -> Tex
     marks = set(marked)
     text = Text()
     # Stack items: a string to emit, ("end", start) to close a highlight, or (term, path).
-    stack: list[object] = [(term, ())]
+    stack: list[Any] = [(term, ())]  # str pieces, ("end", start) marks and (term, path) items
     while stack:
         if len(text) > limit:
             text.append("…")
@@ -47,7 +48,7 @@ def term_text(term: Term, marked: Iterable[Path] = (), limit: int = 4000) -> Tex
         if item[0] == "end":
             text.stylize(DIFF_STYLE, item[1], len(text))
             continue
-        t, path = item  # type: ignore[misc]
+        t, path = item
         if path in marks:
             stack.append(("end", len(text)))
         if t.kind == VAR:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 from rich.text import Text
 from textual.binding import Binding, BindingType
@@ -254,10 +254,10 @@ class TermTree(Tree[NodeInfo]):
         mine = [p for p in self._user_expanded
                 if p[:depth] == base and len(p) - depth < MAX_DEPTH]
         for path in sorted(mine, key=len)[:2000]:
-            node = self._node_for_path(path, load=True)
-            if node is not None and node.allow_expand and path not in self._user_collapsed:
-                self._load_children(node)
-                node._expanded = True
+            found = self._node_for_path(path, load=True)
+            if found is not None and found.allow_expand and path not in self._user_collapsed:
+                self._load_children(found)
+                found._expanded = True
         self._invalidate()
 
     def _load_children(self, node: TreeNode[NodeInfo], upto: int | None = None) -> None:
@@ -292,7 +292,8 @@ class TermTree(Tree[NodeInfo]):
         if loaded:  # the gap node that stands for this chunk's children
             gap = next(child for child in node.children if isinstance(child.data, MoreData)
                        and child.data.start <= first < child.data.stop)
-            lo, hi = gap.data.start, gap.data.stop
+            more = cast(MoreData, gap.data)  # the next() above picked a MoreData node
+            lo, hi = more.start, more.stop
         else:
             lo, hi = 0, total
         if lo < first:
@@ -428,7 +429,7 @@ class TermTree(Tree[NodeInfo]):
             label.append(RULE_MARK, style("term-tree--rule"))
         return label
 
-    def process_label(self, label: object) -> Text:  # type: ignore[override]
+    def process_label(self, label: object) -> Text:
         """Keep labels as built (the default would parse markup and drop extra lines)."""
         if isinstance(label, Text):
             return label
