@@ -19,6 +19,7 @@ from core.carving.generators import GENERATORS
 from core.levelpack import LevelPack
 from grammar.carving import parse_formula, parse_operator, script_text
 from grammar.levels import bundled_packs, dump_pack, load_pack_file
+from tests.processes import wait_for_cpu
 from tui.cli.carving import carving
 
 pytestmark = pytest.mark.cli
@@ -264,7 +265,7 @@ def test_ctrl_c_stops_the_solver_cleanly(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "tui", "carving", "solve", path,
                              "--time-limit", "60", "--json"], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
-    time.sleep(3)
+    wait_for_cpu(proc, 1.0)  # start-up takes ~0.3 s of CPU: the solver is under way
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 130, err

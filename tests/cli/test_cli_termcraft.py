@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
+from tests.processes import wait_for_cpu
 from tui.cli.termcraft import termcraft
 
 pytestmark = pytest.mark.cli
@@ -415,7 +416,7 @@ def test_solve_ctrl_c_cancels_cleanly(tmp_path):
         [sys.executable, "-m", "tui", "termcraft", "solve", str(path), "--json",
          "--time-limit", "60", "--max-states", "100000000"],
         cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(1.5)
+    wait_for_cpu(proc, 0.8)  # start-up takes ~0.2 s of CPU: the search is under way
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
     assert proc.returncode == 1
@@ -633,7 +634,7 @@ def test_ctrl_c_stops_solve_on_a_wide_level_at_once(tmp_path):
     proc = subprocess.Popen(_cli("solve", str(path), "--json", "--time-limit", "120",
                                  "--max-memory", "100000"),
                             cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(4.0)  # start-up and parsing done (even on a busy machine); the search runs
+    wait_for_cpu(proc, 2.0)  # start-up and parsing done (even on a busy machine); the search runs
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=60)
