@@ -2,7 +2,8 @@
 
 Every test gets its own empty data directory (``TERMARCADE_DATA_DIR``), so no test reads or
 writes the real user's progress, and tests cannot see each other's saves. ``NO_COLOR`` is
-removed so Textual snapshots are rendered in colour whatever the developer's shell has set.
+removed so Textual snapshots are rendered in colour whatever the developer's shell has set, and
+``COLUMNS``/``LINES`` so that a child on a pseudo-terminal reads the real size.
 """
 
 from __future__ import annotations
@@ -20,6 +21,10 @@ def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pyt
     monkeypatch.setenv("TERMARCADE_STORE", "")  # never a developer's real database
     monkeypatch.delenv("NO_COLOR", raising=False)
     monkeypatch.delenv("TERMARCADE_DEBUG", raising=False)
+    # pytest-xdist's workers export COLUMNS=80 and LINES=24; shutil.get_terminal_size() (and so
+    # Textual in a child on a pseudo-terminal) would believe them over the terminal's real size.
+    monkeypatch.delenv("COLUMNS", raising=False)
+    monkeypatch.delenv("LINES", raising=False)
     return data
 
 
