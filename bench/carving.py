@@ -60,7 +60,7 @@ def make_level(n: int, n_types: int, n_axioms: int, seed: int, extra: int = 0) -
         f = Formula(head, *(rng.choice(names) for _ in range(3)))
         if (tau[f.x], tau[f.y], tau[f.z]) in (r_delta if head == "D" else r_nabla) and f not in axioms:
             axioms.append(f)
-    return Level(types=types, variables=variables, r_delta=tuple(r_delta), r_nabla=tuple(r_nabla),
+    return Level(types=types, variables=variables, r_delta=tuple(r_delta), r_nabla=tuple(r_nabla),  # type: ignore[arg-type]  # triples built from rng.choice
                  root=Formula("D", "x0", "x0", "x0"), target=Target(("a",), ()), axioms=tuple(axioms))
 
 

@@ -123,7 +123,7 @@ def term2048_game_moves(seed: int, n: int) -> Callable[[], int] | None:
 def sample_boards(seed: int, count: int) -> list[tuple[tuple[int, ...], ...]]:
     """Boards met in random games of the pure API (realistic inputs for the move loops)."""
     rng = random.Random(seed)
-    boards = []
+    boards: list[Any] = []
     state = create_game(GameConfig(initial_seed=seed))
     while len(boards) < count:
         boards.append(state.board)

@@ -29,6 +29,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from core.longcat import BANDS, Level, algomasks, analyse, band, expected_moves, predict_difficulty
 from core.longcat.generate import pick_start
@@ -164,7 +165,7 @@ def _player(memo: dict, kinds: dict, start) -> float:
 # -- part 1: analysis -------------------------------------------------------------------------
 
 
-def _best(fn: Callable[[], object], repeat: int) -> tuple[float, object]:
+def _best(fn: Callable[[], Any], repeat: int) -> tuple[float, Any]:
     best, out = math.inf, None
     for _ in range(repeat):
         t0 = time.perf_counter()
@@ -183,11 +184,11 @@ def bench_analysis(levels: list[Level], repeat: int) -> None:
 
     fast, got = _best(ours, repeat)
     slow, want = _best(lambda: [reference(lv) for lv in levels], max(1, repeat // 2))
-    for (metrics, label), (ref_metrics, ref_label) in zip(got, want):  # type: ignore[arg-type]
+    for (metrics, label), (ref_metrics, ref_label) in zip(got, want):
         from dataclasses import asdict
         assert asdict(metrics) == ref_metrics, (metrics, ref_metrics)
         assert math.isclose(label, ref_label, rel_tol=1e-9), (label, ref_label)
-    states = sum(m.states for m, _ in got)  # type: ignore[union-attr]
+    states = sum(m.states for m, _ in got)
     print(f"analysis of {len(levels)} arduboy levels ({states} states), all metrics + label: "
           f"fast={fast:.3f}s  baseline={slow:.3f}s  ratio={slow / fast:.1f}x  (results agree)")
 

@@ -35,8 +35,9 @@ def _bench_longcat():
     """bench/longcat.py, loaded by path (bench/ is not a package)."""
     path = Path(__file__).with_name("longcat.py")
     spec = importlib.util.spec_from_file_location("bench_longcat", path)
+    assert spec is not None and spec.loader is not None  # the file is beside this one
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)  # type: ignore[union-attr]
+    spec.loader.exec_module(module)
     return module
 
 
@@ -52,7 +53,9 @@ def dataset(data: Path | None = None) -> tuple[list[tuple[float, ...]], list[flo
     levels: list[Level] = list(_bench_longcat().load_arduboy(data))
     for method, count in GENERATED:
         levels.extend(generate(method, seed, 8, 8) for seed in range(count))
-    X, y, names = [], [], []
+    X: list[tuple[float, ...]] = []
+    y: list[float] = []
+    names: list[str] = []
     for level in levels:
         analysis = analyse(level)
         label = expected_moves(analysis)

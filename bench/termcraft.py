@@ -54,6 +54,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 sys.setrecursionlimit(10_000)  # the reference is recursive like the original; terms are shallow
@@ -254,8 +255,9 @@ def walk_time(term, repeat):
 
 def clear_caches() -> None:
     """Forget every cached analysis, action list and instantiation (cold timings)."""
-    analyze.cache_clear()
-    moves_of.cache_clear()
+    # Both are lru_cache-wrapped; their declared types do not show cache_clear.
+    analyze.cache_clear()  # type: ignore[attr-defined]
+    moves_of.cache_clear()  # type: ignore[attr-defined]
     _engine._ALL.clear()
     instantiate.cache_clear()
 
@@ -366,7 +368,7 @@ def make_state(n_data: int, n_axioms: int, const_axioms: bool = False, seed: int
         name, n = rng.choice(CONSTRUCTORS)
         return compound(name, tuple(rhs(names, depth - 1) for _ in range(n)))
 
-    rules = []
+    rules: list[Any] = []
     while len(rules) < n_rules:
         lhs = pattern(2)
         if not lhs.ground and lhs.kind != 1:
@@ -464,9 +466,11 @@ def _cli_run(args: list[str], stdin_path: Path, read_bytes: int | None = None,
     with open(stdin_path, "rb") as stdin, tempfile.TemporaryFile() as err:
         started = time.monotonic()
         proc = subprocess.Popen(cmd, cwd=root, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
-        got = proc.stdout.read(read_bytes) if read_bytes else proc.stdout.read()
+        out = proc.stdout
+        assert out is not None  # stdout=PIPE
+        got = out.read(read_bytes) if read_bytes else out.read()
         seconds = time.monotonic() - started
-        proc.stdout.close()  # like head -c: the writer gets a broken pipe and ends
+        out.close()  # like head -c: the writer gets a broken pipe and ends
         _, status, usage = os.wait4(proc.pid, 0)
         err.seek(0)
         peaks = [line.split()[1] for line in err.read().decode("utf-8", "replace").splitlines()

@@ -34,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -99,6 +100,11 @@ def measure(case: str, mode: str) -> dict:
     out: dict = {"case": case, "mode": mode, "nodes": term.size,
                  "generate_s": time.perf_counter() - built}
     ticks: list[float] = []
+
+    def jobs(screen: Any) -> Any:
+        """The screen's current action-listing job (set once the screen shows a position)."""
+        return screen._listing
+
     marks: dict[str, tuple[float, float]] = {}
 
     async def run() -> None:
@@ -110,13 +116,13 @@ def measure(case: str, mode: str) -> dict:
             cls = EagerScreen if mode == "eager" else TermCraftScreen
             screen = cls(Session.begin(launcher.game, launcher.game.initial(level)),
                          level=level, ref=LevelRef("bench", case), launcher=launcher)
-            listing = None
+            listing: Any = None  # the screen's ActionList, once composed
 
             def shown() -> bool:
                 nonlocal listing
                 try:
                     listing = screen.query_one(ActionList)
-                    tree = screen.query_one("#tc-tree")
+                    tree: Any = screen.query_one("#tc-tree")
                 except Exception:  # not composed yet
                     return False
                 return bool(listing.rewrites) and tree.term is screen.state.term
@@ -129,7 +135,7 @@ def measure(case: str, mode: str) -> dict:
             start = time.perf_counter()
             out["total_s"] = out["open_s"] + await _until(pilot, lambda: listing.total is not None)
             marks["total"] = (start, time.perf_counter())
-            out["actions"] = screen._listing.total
+            out["actions"] = jobs(screen).total
             if mode == "lazy":
                 start = time.perf_counter()
                 listing.highlighted = PAGE - 1
@@ -140,14 +146,14 @@ def measure(case: str, mode: str) -> dict:
             before = screen.state
             start = time.perf_counter()
             await pilot.press("enter")
-            await _until(pilot, lambda: screen.state is not before and screen._listing.ready
+            await _until(pilot, lambda: screen.state is not before and jobs(screen).ready
                          and listing.rewrites and listing._term is screen.state.term)
             out["move_s"] = time.perf_counter() - start
             marks["move"] = (start, time.perf_counter())
             await pilot.pause(0.3)
             for job in app.workers:
                 job.cancel()
-            screen._listing.stop.set()
+            jobs(screen).stop.set()
 
     asyncio.run(run())
 
