@@ -37,7 +37,7 @@ from core.session import Session
 from core.text import plural
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.widgets.carving_actions import BuildEntry, CarvingActions
-from tui.widgets.carving_view import GraphView, TargetView, _compact, edge_label, vertex_label
+from tui.widgets.carving_view import GraphView, CarvingTargetView, _compact, edge_label, vertex_label
 
 __all__ = ["CarvingScreen", "GAME_ID"]
 
@@ -98,7 +98,7 @@ class CarvingScreen(PuzzleScreen):
             yield graph
             with VerticalScroll(id="cv-target-box") as box:
                 box.border_title = "Target H*"
-                yield TargetView(id="cv-target")
+                yield CarvingTargetView(id="cv-target")
         moves = CarvingActions(id="cv-moves")
         moves.border_title = "Moves"
         yield moves
@@ -118,7 +118,7 @@ class CarvingScreen(PuzzleScreen):
         state: State = session.state
         highlight = [self.hinted.edge] if isinstance(self.hinted, (Construct, Extend)) else []
         self.query_one(GraphView).show(state, highlight)
-        self.query_one(TargetView).show(state.level.target)
+        self.query_one(CarvingTargetView).show(state.level.target)
         moves = self.query_one(CarvingActions)
         keep = self.hinted if self.hinted is not None else moves.current_entry
         moves.show_moves(state, GAME.moves(state) if state.phase in ("path", "succession") else (),

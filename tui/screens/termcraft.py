@@ -52,7 +52,7 @@ from core.text import plural
 from tui.modals.construct import ConstructModal
 from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
 from tui.widgets.action_list import PAGE, ActionDetails, ActionList, ConstructEntry
-from tui.widgets.target_view import TargetView, term_text
+from tui.widgets.target_view import TermTargetView, term_text
 from tui.widgets.term_tree import TermTree
 
 __all__ = ["GAME_ID", "TermCraftScreen"]
@@ -189,7 +189,7 @@ class TermCraftScreen(PuzzleScreen):
         yield ResourceLine(id="tc-resources")
         with Horizontal(id="tc-target-row"):
             yield Static("Target", id="tc-target-label")
-            yield TargetView(id="tc-target")
+            yield TermTargetView(id="tc-target")
         with Horizontal(id="tc-main"):
             tree = TermTree(id="tc-tree")
             tree.border_title = "Term"
@@ -229,7 +229,7 @@ class TermCraftScreen(PuzzleScreen):
         listing.note = job.count_note
         found = warnings(state.term)
         self.query_one(ResourceLine).show(state, self.level, len(found))
-        self.query_one(TargetView).show(state.target, differences(state.term, state.target))
+        self.query_one(TermTargetView).show(state.target, differences(state.term, state.target))
         tree = self.query_one(TermTree)
         if new_term:
             tree.show_term(state.term, keep_view=True)
@@ -336,7 +336,7 @@ class TermCraftScreen(PuzzleScreen):
             state.term, [], (), 0, empty="Analysing the position… (esc: back)")
         self.query_one(ActionDetails).show_entry(state.term, None, state.fuel, state.budget)
         self.query_one(ResourceLine).show(state, self.level, 0)
-        self.query_one(TargetView).show(state.target, differences(state.term, state.target))
+        self.query_one(TermTargetView).show(state.target, differences(state.term, state.target))
         self.query_one(PuzzleHeader).update(Text(f"TermCraft: {self.level_title}   "
                                                  "analysing the position…"))
         self._show_count()

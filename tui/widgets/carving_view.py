@@ -25,7 +25,7 @@ from core.carving import Formula, Level, Operator, State, Target
 from core.text import plural
 from core.carving.state import component_listing, path_steps, winning_component
 
-__all__ = ["GraphView", "TargetView", "edge_label", "vertex_label", "target_text"]
+__all__ = ["GraphView", "CarvingTargetView", "edge_label", "vertex_label", "target_text"]
 
 KIND_SYMBOL = {"theta": "θ", "omega": "ω"}
 """How an operator's kind is drawn."""
@@ -185,7 +185,7 @@ def target_text(target: Target, max_columns: int = 12) -> Text:
     return out
 
 
-class TargetView(Static):
+class CarvingTargetView(Static):
     """The target H* (see :func:`target_text`)."""
 
     def show(self, target: Target) -> None:
