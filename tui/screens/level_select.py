@@ -2,7 +2,8 @@
 
 Sources (see :mod:`tui.sources`): the games in progress, a level file from the command line,
 the bundled packs, My levels and the game's generators. Each level row shows whether it is
-solved (with the best result against par) or in progress (with its moves so far); a
+solved (with the best result against par), solved by the computer only (``○``: watching the
+solution is not solving it, so it is not counted), or in progress (with its moves so far); a
 generator's list starts with "New level". Choosing a level resumes its saved game, if any.
 """
 
@@ -25,12 +26,14 @@ from tui.sources import LevelEntry, LevelRef, LevelSource
 if TYPE_CHECKING:  # pragma: no cover
     from tui.launch import Launcher
 
-__all__ = ["LevelSelectScreen", "SOLVED_MARK", "PROGRESS_MARK", "NEW_LEVEL"]
+__all__ = ["LevelSelectScreen", "SOLVED_MARK", "PROGRESS_MARK", "BY_COMPUTER_MARK", "NEW_LEVEL"]
 
 SOLVED_MARK = "✓"
 """Shown before a solved level."""
 PROGRESS_MARK = "…"
 """Shown before a level with a game in progress."""
+BY_COMPUTER_MARK = "○"
+"""Shown before a level the computer solved (and the player has not): not counted as solved."""
 NEW_LEVEL = "+new"
 """Option id of a generator's "New level" row."""
 
@@ -157,6 +160,10 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
         if save is not None and save.get("status", "playing") == "playing":
             mark = PROGRESS_MARK if mark == " " else mark
             notes.append(f"in progress, {plural(int(save.get('moves', 0)), 'move')}")
+        elif save is not None and save.get("status") == "won" and save.get("autoplayed") is True:
+            # The saved game was won with the computer playing: shown, but not as a solve.
+            mark = BY_COMPUTER_MARK if mark == " " else mark
+            notes.append("solved by the computer")
         elif entry.par is not None and best is None:
             notes.append(f"par {entry.par}")
         number = f"{entry.number:>2}. " if entry.number else ""

@@ -466,11 +466,13 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         has_next = (self.launcher is not None and self.ref is not None
                     and self.launcher.has_next(self.ref))
         modal = OutcomeModal(kind, self.level_title or self.GAME_ID, self.outcome_detail(kind),
-                             has_next=has_next)
+                             has_next=has_next, by_computer=self.autoplayed)
         self.app.push_screen(modal, self._outcome_chosen)
 
     def _record_win(self, session: Session) -> None:
-        if self.ref is not None:  # Progress and the level's leaderboards, in one write.
+        # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
+        # autoplayed boards only (the store does not mark the level solved).
+        if self.ref is not None:
             self.arcade.store.record_result(self.GAME_ID, self.ref.source, self.ref.key,
                                             moves=session.moves_made, seconds=self.clock.seconds,
                                             autoplayed=self.autoplayed)
