@@ -103,6 +103,14 @@ async def test_help_opens_and_closes() -> None:
         assert app.is_running
 
 
+def test_home_help_names_every_playable_game_and_none_as_coming_soon() -> None:
+    page = load_help("home")
+    assert "coming soon" not in page.lower()
+    for info in registry.games():
+        if info.playable:
+            assert f"**{info.title}**" in page, info.title
+
+
 def test_help_files_and_fallback() -> None:
     assert load_help("home").startswith("# termarcade")
     fallback = load_help("no_such_topic")
