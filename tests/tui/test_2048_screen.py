@@ -158,6 +158,8 @@ async def test_settings_change_never_discards_the_game() -> None:
         await pilot.press("o")
         await pilot.pause()
         assert isinstance(app.screen, Settings2048Modal)
+        note = str(app.screen.query_one("#settings-note").render())
+        assert "next game" in note and "start a new game" not in note  # what really happens
         app.screen.dismiss(Settings2048(board_size=6, merge="fibonacci", animate=False))
         await pilot.pause()
         assert screen.state == played  # the game goes on

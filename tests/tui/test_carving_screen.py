@@ -89,6 +89,15 @@ async def test_first_cut_won_by_keys_from_the_level_select(arcade_app):
         assert "1 step (par 1): on par" in app.screen.detail
         solved = app.store.solved_moves("carving", screen.ref.source)
         assert solved == {"First Cut": 1}  # steps, the unit of par
+        # One word per count: the header counts actions (what u undoes), results count steps.
+        header = str(screen.query_one("PuzzleHeader").render())
+        actions = screen.session.moves_made
+        assert f"{actions} actions" in header and "move" not in header
+        await pilot.press("escape")  # the dialog's "Levels"
+        await pilot.pause()
+        levels = app.screen.query_one("#levels")
+        row = str(levels.get_option_at_index(0).prompt)
+        assert "best 1 step (par 1)" in row and "move" not in row
 
 
 async def test_the_builder_refuses_intrinsic_and_unknown_edges(arcade_app):

@@ -145,9 +145,14 @@ class CarvingScreen(PuzzleScreen):
             text.append("★" + edge_label(state.pending, self.compact), "bold")
         return text
 
+    MOVE_WORD = "action"
+    """The header counts actions (every construct, path step and choice: what u undoes) ..."""
+    RESULT_WORD = "step"
+    """... while par, the status line and a win's result count steps (seed 001)."""
+
     @property
     def par(self) -> Optional[int]:
-        """None: the base header counts moves (every construct, path step and choice), while
+        """None: the base header counts actions (every construct, path step and choice), while
         par counts steps, which the status line shows against it."""
         return None
 

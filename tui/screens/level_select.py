@@ -147,6 +147,11 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
         self.query_one("#packs", ChoiceList).highlighted = index
         self._fill_levels(0)
 
+    def _word(self, which: str) -> str:
+        """The game's word for a session move (``MOVE_WORD``) or a result (``RESULT_WORD``):
+        Carving's results count steps, its saves actions."""
+        return str(getattr(getattr(self.launcher, "screen_class", None), which, "move"))
+
     def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> str:
         best = solved.get(entry.ref.key)
         save = saves.get(entry.ref.slot)
@@ -155,11 +160,11 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
         if entry.ref.key in solved:
             mark = SOLVED_MARK
             if best is not None:
-                notes.append(f"best {plural(best, 'move')}" + (
+                notes.append(f"best {plural(best, self._word('RESULT_WORD'))}" + (
                     f" (par {entry.par})" if entry.par is not None else ""))
         if save is not None and save.get("status", "playing") == "playing":
             mark = PROGRESS_MARK if mark == " " else mark
-            notes.append(f"in progress, {plural(int(save.get('moves', 0)), 'move')}")
+            notes.append(f"in progress, {plural(int(save.get('moves', 0)), self._word('MOVE_WORD'))}")
         elif save is not None and save.get("status") == "won" and save.get("autoplayed") is True:
             # The saved game was won with the computer playing: shown, but not as a solve.
             mark = BY_COMPUTER_MARK if mark == " " else mark

@@ -56,6 +56,9 @@ SAVE_VERSION = 2
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
 
+TRANSIENT_SECONDS = 3.0
+"""How long a transient message ("Undone.", "Redone.") stays; the next move clears it too."""
+
 
 @dataclass(frozen=True, slots=True)
 class Hint:
@@ -113,6 +116,13 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
     """Seconds a hint may think."""
     NUMBERED_MOVES: ClassVar[bool] = False
     """Whether digit keys pick numbered moves (games with a move list)."""
+    MOVE_WORD: ClassVar[str] = "move"
+    """What one undoable move of the session is called in the header, the level list's "in
+    progress" note and "Resumed your game" (Carving: ``"action"``)."""
+    RESULT_WORD: ClassVar[str] = "move"
+    """What par and a win's result count, in the level list (Carving: ``"step"``)."""
+    NUMBER_WORD: ClassVar[str] = "Move"
+    """How a numbered entry picked by digits is named ("Move 2: …"; TermCraft: "Action")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
@@ -153,6 +163,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         self._digit_timer: Optional[Timer] = None
         self.last_message = ""
         """The text on the message line (for tests)."""
+        self._transient: Optional[Timer] = None
         self.clock = PlayClock()
         """Play time on this level (see :mod:`tui.screens.playtime`); kept in the save."""
         self.autoplayed = False
@@ -239,6 +250,8 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         self.arcade.game_in_progress = self.in_progress
         self._save()
         if old is not None:
+            if self._transient is not None:  # "Redone." is not about the new position
+                self.say("")
             self._check_outcome(old, session)
 
     def header_text(self) -> str:
@@ -248,7 +261,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         info = self.arcade.game_info(self.GAME_ID)
         name = info.title if info is not None else self.GAME_ID
         parts = [f"{name}: {escape_controls(self.level_title)}" if self.level_title else name]
-        moves = plural(session.moves_made, "move")
+        moves = plural(session.moves_made, self.MOVE_WORD)
         parts.append(f"{moves} (par {self.par})" if self.par is not None else moves)
         status = session.status
         if status == "won":
@@ -260,11 +273,27 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
             parts.append(" · ".join(undo))
         return "   ".join(parts)
 
-    def say(self, text: str, severity: str = "information") -> None:
-        """Show a message on the message line (under the board)."""
+    def say(self, text: str, severity: str = "information", transient: bool = False) -> None:
+        """Show a message on the message line (under the board).
+
+        Args:
+            text: The message ("" clears the line).
+            severity: ``"information"``, ``"warning"`` or ``"error"``.
+            transient: Clear it after :data:`TRANSIENT_SECONDS` and at the next move (for
+                acknowledgements such as "Undone." that would otherwise stay and mislead).
+        """
         self.last_message = text
+        if self._transient is not None:
+            self._transient.stop()
+            self._transient = None
         if self._ready:
             self.query_one(MessageBar).say(text, severity)
+        if transient and text:
+            self._transient = self.set_timer(TRANSIENT_SECONDS, self._clear_transient)
+
+    def _clear_transient(self) -> None:
+        self._transient = None
+        self.say("")
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -306,7 +335,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
             # No longer number can start with these digits: pick now.
             self._pick_typed()
         else:
-            self.say(f"Move {self._digits}…")
+            self.say(f"{self.NUMBER_WORD} {self._digits}…")
             self._digit_timer = self.set_timer(DIGIT_WAIT, self._pick_typed)
 
     def numbered_count(self) -> Optional[int]:
@@ -343,25 +372,26 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         """What picking numbered move ``number`` does (default: play it)."""
         text = self.game.describe_move(self.state, move)
         if self.play(move):
-            self.say(f"Move {number}: {text}")
+            self.say(f"{self.NUMBER_WORD} {number}: {text}")
 
     # -- undo, redo, restart ---------------------------------------------------------------------
 
     def action_undo(self) -> None:
         """Take back the last move."""
         if not self.session.can_undo:
-            self.say("Nothing to undo.")
+            self.say("Nothing to undo.", transient=True)
             return
         self.session = self.session.undo()
-        self.say("Undone." + ("" if self.session.can_undo else " This is the start."))
+        self.say("Undone." + ("" if self.session.can_undo else " This is the start."),
+                 transient=True)
 
     def action_redo(self) -> None:
         """Play again a move taken back."""
         if not self.session.can_redo:
-            self.say("Nothing to redo.")
+            self.say("Nothing to redo.", transient=True)
             return
         self.session = self.session.redo()
-        self.say("Redone.")
+        self.say("Redone.", transient=True)
 
     def action_restart(self) -> None:
         """Back to the start, as a move (``u`` undoes it: nothing is lost)."""
@@ -397,6 +427,16 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         self.say((note + " " if note else "") + f"Now playing {self.level_title}.{kept}")
 
     _was_touched = False
+
+    @property
+    def has_next_level(self) -> bool:
+        """Whether ``N`` has a level to go to (not after My levels' last, nor in a preview)."""
+        return (self.launcher is not None and self.ref is not None
+                and self.launcher.has_next(self.ref))
+
+    def after_win_keys(self) -> str:
+        """What to press after a win: ``N: next level · esc: levels``, without N at the end."""
+        return "N: next level · esc: levels" if self.has_next_level else "esc: levels"
 
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
@@ -463,10 +503,8 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         if new.status == "won":
             self._record_win(new)
         kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
-        has_next = (self.launcher is not None and self.ref is not None
-                    and self.launcher.has_next(self.ref))
         modal = OutcomeModal(kind, self.level_title or self.GAME_ID, self.outcome_detail(kind),
-                             has_next=has_next, by_computer=self.autoplayed)
+                             has_next=self.has_next_level, by_computer=self.autoplayed)
         self.app.push_screen(modal, self._outcome_chosen)
 
     def _record_win(self, session: Session) -> None:

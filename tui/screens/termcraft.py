@@ -154,6 +154,8 @@ class TermCraftScreen(PuzzleScreen):
     GAME_ID: ClassVar[str] = GAME_ID
     HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
+    NUMBER_WORD: ClassVar[str] = "Action"
+    """Digits pick a numbered action of the list ("Action 2: …"), not a move count."""
     CSS_PATH = "../styles/termcraft.tcss"
     AUTO_FOCUS = "#tc-actions"
 
@@ -222,7 +224,7 @@ class TermCraftScreen(PuzzleScreen):
         status = session.status
         listing = self.query_one(ActionList)
         keep = None if new_term else listing.current_entry
-        empty = {"won": "Solved! N: next level · esc: levels",
+        empty = {"won": f"Solved! {self.after_win_keys()}",
                  "lost": "No move left. u: undo · R: restart"}.get(status, "No action available.")
         listing.show_actions(state.term, job.rewrites, self._placeholders, state.budget,
                              keep=keep, empty=empty, complete=job.complete, total=job.total)
