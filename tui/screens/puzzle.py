@@ -374,6 +374,19 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         if self.play(move):
             self.say(f"{self.NUMBER_WORD} {number}: {text}")
 
+    @classmethod
+    def settings_dialog(cls, app: Any) -> Optional[tuple[Any, Any]]:
+        """The game's settings dialog for the command palette, outside the game.
+
+        Args:
+            app: The running app (its store holds the settings).
+
+        Returns:
+            ``(modal, on_result)``: push ``modal`` with ``on_result`` as its callback (it
+            stores the choice); None when the game has no settings.
+        """
+        return None
+
     # -- undo, redo, restart ---------------------------------------------------------------------
 
     def action_undo(self) -> None:
@@ -406,11 +419,16 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
 
     def action_back(self) -> None:
         """Back to the level list (the game stays saved)."""
+        self.leave()
+        self.dismiss(self.ref)
+
+    def leave(self) -> None:
+        """Stop thinking and the clock and save (the thinking time since the last move): the
+        screen is about to go (back, or the command palette opening something else)."""
         self._hint_stop.set()
         self.clock.pause()
-        self._save()  # The thinking time since the last move.
+        self._save()
         self.arcade.game_in_progress = False
-        self.dismiss(self.ref)
 
     def action_next_level(self) -> None:
         """The next level of the source (a new one for a generator); this game stays saved."""
