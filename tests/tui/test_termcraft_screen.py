@@ -933,3 +933,24 @@ async def test_a_win_on_the_last_of_my_levels_offers_no_next_level() -> None:
         await pilot.pause()
         shown = screen.query_one(ActionList)._empty
         assert shown.startswith("Solved!") and "N: next" not in shown and "esc: levels" in shown
+
+
+async def test_a_long_tip_wraps_on_the_message_line_instead_of_being_cut() -> None:
+    """At 80×24 the solver's tip (60+ characters of term) is read in full, on up to three
+    lines, as in Carving (one MessageBar for every game)."""
+    from tui.screens.puzzle import MessageBar
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await pilot.press("t")  # the level's hint
+        await pilot.pause()
+        await pilot.press("t")  # the solver's next move
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        tip = screen.last_message
+        assert tip.startswith("Next move") and len(tip) > 78
+        bar = screen.query_one(MessageBar)
+        assert 2 <= bar.size.height <= 3
+        shown = "".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "".join(tip.split()) in "".join(shown.split())

@@ -76,10 +76,14 @@ class Hint:
 
 
 class MessageBar(Static):
-    """One line under the board for the game's messages; never covers what is being played."""
+    """The message line under the board; never covers what is being played.
+
+    One line, growing to three for a long message (tips and verdicts name whole terms and
+    operators, 60+ characters): wrapped, never cut at 80 columns, in every game.
+    """
 
     DEFAULT_CSS = """
-    MessageBar { height: 1; padding: 0 1; color: $text-muted; }
+    MessageBar { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
     MessageBar.-warning { color: $text-warning; }
     MessageBar.-error { color: $text-error; text-style: bold; }
     """
