@@ -887,7 +887,7 @@ async def test_digits_name_actions_and_undo_redo_words_do_not_stay(monkeypatch) 
     away at the next move and after a few seconds, like other acknowledgements."""
     from tui.screens import puzzle
 
-    monkeypatch.setattr(puzzle, "TRANSIENT_SECONDS", 0.3, raising=False)
+    monkeypatch.setattr(puzzle, "TRANSIENT_SECONDS", 1.0, raising=False)
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
@@ -896,13 +896,12 @@ async def test_digits_name_actions_and_undo_redo_words_do_not_stay(monkeypatch) 
         assert screen.session.moves_made == 1
         assert screen.last_message.startswith("Action 1: ")
         await pilot.press("u", "U")
-        await pilot.pause()
         assert screen.last_message == "Redone."
         await choose(pilot, screen, 0)  # the next move
         assert screen.session.moves_made == 2 and screen.last_message != "Redone."
         await pilot.press("u", "U")
         assert screen.last_message == "Redone."
-        await pilot.pause(0.6)
+        await pilot.pause(1.5)  # past TRANSIENT_SECONDS
         assert screen.last_message == ""
         assert "Redone." not in str(screen.query_one("MessageBar").render())
 

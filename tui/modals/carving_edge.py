@@ -21,8 +21,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+
+from tui.modals.dialog import Dialog
 
 from core.carving import Formula, Operator
 from core.carving.formula import OMEGA, THETA
@@ -62,7 +63,7 @@ class SlotRow(Static, can_focus=True):
             screen.turn(self.index, step)
 
 
-class EdgeBuilder(ModalScreen[Optional[Operator]]):
+class EdgeBuilder(Dialog[Optional[Operator]]):
     """Put an edge together; dismisses with the operator to construct, or None.
 
     Args:

@@ -8,15 +8,16 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
+
+from tui.modals.dialog import Dialog
 
 from core.text import escape_controls
 
 __all__ = ["ChoiceModal"]
 
 
-class ChoiceModal(ModalScreen[Optional[str]]):
+class ChoiceModal(Dialog[Optional[str]]):
     """Ask ``question``; dismisses with the chosen answer's id, or None (``escape``).
 
     The first answer has the focus, so put the safe one first.

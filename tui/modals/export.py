@@ -9,8 +9,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
+
+from tui.modals.dialog import Dialog
 
 from core.text import escape_controls
 from tui.exporting import ExportPlan, plan_export, resolve_path, write_export
@@ -19,7 +20,7 @@ from tui.modals.choice import ChoiceModal
 __all__ = ["ExportModal"]
 
 
-class ExportModal(ModalScreen[Optional[str]]):
+class ExportModal(Dialog[Optional[str]]):
     """Ask for a file and write the level there; dismisses with what was done, or None.
 
     The full path is shown as you type (``~`` expanded, relative paths from your home). An

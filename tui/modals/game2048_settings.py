@@ -14,8 +14,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, Select
+
+from tui.modals.dialog import Dialog
 
 from core.game2048 import MERGE_PRESETS, PRESET_DEFAULTS
 
@@ -62,7 +63,7 @@ class Settings2048:
         )
 
 
-class Settings2048Modal(ModalScreen[Settings2048 | None]):
+class Settings2048Modal(Dialog[Settings2048 | None]):
     """Edit the 2048 settings.
 
     Keys: ``tab``/``shift+tab`` move between fields, ``enter`` opens a list or presses a

@@ -23,8 +23,9 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
+
+from tui.modals.dialog import Dialog
 
 from core.text import escape_controls, plural
 
@@ -70,7 +71,7 @@ def par_verdict(moves: int, par: int | None) -> str:
     return f"{used} (par {par}): {moves - par} over par"
 
 
-class OutcomeModal(ModalScreen[str]):
+class OutcomeModal(Dialog[str]):
     """Tell the player the game is won, the goal reached, or lost, and offer what next.
 
     Keys: ``n`` next level (won), ``k`` keep playing (goal), ``N`` new game (goal),
@@ -162,6 +163,12 @@ class OutcomeModal(ModalScreen[str]):
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss((event.button.id or "outcome-stay").removeprefix("outcome-"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only this kind of dialog's answers are keys (and in its footer)."""
+        if action == "choose" and parameters:
+            return parameters[0] in self.choices or parameters[0] == "levels"
+        return True
 
     def action_choose(self, choice: str) -> None:
         """Dismiss with ``choice`` (ignored when this kind of dialog does not offer it)."""

@@ -8,13 +8,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
+
+from tui.modals.dialog import Dialog
 
 __all__ = ["TextModal"]
 
 
-class TextModal(ModalScreen[None]):
+class TextModal(Dialog[None]):
     """Show ``body`` under ``title``; ``escape``/``q``/``enter`` close, arrows/j/k scroll.
 
     Args:
