@@ -278,3 +278,30 @@ async def test_layout_follows_the_phase_and_long_hints_are_not_cut(arcade_app):
         await pilot.pause()
         assert screen.state.phase == "construct" and not screen.state.virtual
         assert moves.outer_size.height == 3
+
+
+async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
+    """Regression: the footer was cut at 80 columns (``i L``, no help). Now each phase shows
+    the keys that act in it: c in the construct phase, f on the path."""
+    app = arcade_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_game("carving")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CarvingScreen)
+
+        def footer() -> str:
+            return list(app.screen._compositor.render_strips())[-1].text
+
+        line = footer()
+        assert "c Build" in line and "f Finish" not in line
+        assert "i Level" in line and "? Help" in line and "^p palette" in line
+        await pilot.press("c", "down", "down", "right", "down", "right", "down", "right",
+                          "down", "right", "enter")
+        await pilot.pause()
+        assert screen.state.phase == "path"
+        line = footer()
+        assert "f Finish" in line and "c Build" not in line
+        assert "i Level" in line and "? Help" in line and "^p palette" in line

@@ -128,6 +128,16 @@ class CarvingScreen(PuzzleScreen):
                               "path": "Moves: the elimination path (f finishes)",
                               "succession": "Moves: choose the new base point"}.get(state.phase, "Moves")
         self.query_one(CarvingStatus).update(self.status_text(state))
+        self.refresh_bindings()  # c and f are shown in their own phase only
+
+    _PHASE_OF_ACTION = {"build": "construct", "finish": "path"}
+    """Keys that act in one phase only: the 80-column footer shows them in that phase."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> Optional[bool]:
+        phase = self._PHASE_OF_ACTION.get(action)
+        if phase is not None and self.session is not None:
+            return self.state.phase == phase and not self.session.finished
+        return super().check_action(action, parameters)
 
     def status_text(self, state: State) -> Text:
         """The status line: phase, steps (par), base point, the new edge and the walk."""
