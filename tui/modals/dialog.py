@@ -12,7 +12,8 @@ from typing import Generic
 
 from textual import events, on
 from textual.screen import ModalScreen, ScreenResultType
-from textual.widgets import Footer
+
+from tui.widgets.footer import ArcadeFooter
 
 __all__ = ["Dialog"]
 
@@ -23,5 +24,5 @@ class Dialog(ModalScreen[ScreenResultType], Generic[ScreenResultType]):
     @on(events.Mount)
     def _own_footer(self) -> None:
         # Mounted after the subclass's widgets: a subclass needs no footer code of its own.
-        if not self.query(Footer):
-            self.mount(Footer(compact=True))
+        if not self.query(ArcadeFooter):
+            self.mount(ArcadeFooter(compact=True))

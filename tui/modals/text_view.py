@@ -8,7 +8,9 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
+
+from tui.widgets.footer import ArcadeFooter
 
 from tui.modals.dialog import Dialog
 
@@ -49,7 +51,7 @@ class TextModal(Dialog[None]):
             yield Label(self.title_text, id="text-title")
             with VerticalScroll(id="text-scroll"):
                 yield Static(self.body, id="text-body")
-        yield Footer(compact=True)
+        yield ArcadeFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#text-scroll").focus()

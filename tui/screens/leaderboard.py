@@ -25,8 +25,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
+
+from tui.widgets.footer import ArcadeFooter
 
 from core import registry
 from core.registry import GameInfo
@@ -232,7 +234,7 @@ class LeaderboardScreen(Screen[None]):
             with VerticalScroll(id="lb-tables"):
                 yield Static("", id="lb-first", classes="lb-table")
                 yield Static("", id="lb-second", classes="lb-table")
-        yield Footer()
+        yield ArcadeFooter()
 
     def on_mount(self) -> None:
         self._fill()

@@ -16,8 +16,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
+
+from tui.widgets.footer import ArcadeFooter
 
 from core.text import escape_controls, plural, shorten
 from tui.screens.common import NavOptionList
@@ -93,7 +95,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
             with Vertical(id="levels-column"):
                 yield Label("Levels", classes="column-title")
                 yield ChoiceList(id="levels")
-        yield Footer()
+        yield ArcadeFooter()
 
     def on_mount(self) -> None:
         self._fill_sources()

@@ -34,8 +34,10 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
+
+from tui.widgets.footer import ArcadeFooter
 
 from core.game import IllegalMove
 from core.session import RESTART, Session
@@ -215,7 +217,7 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         yield PuzzleHeader(id="puzzle-header")
         yield from self.compose_board()
         yield MessageBar(id="puzzle-message")
-        yield Footer(compact=True)
+        yield ArcadeFooter(compact=True)
 
     def compose_board(self) -> ComposeResult:
         """The game's own widgets (between the header and the message line)."""
