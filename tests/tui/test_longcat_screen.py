@@ -320,6 +320,8 @@ async def test_watching_the_solution_is_not_a_solve_anywhere(monkeypatch) -> Non
         modal = app.screen
         assert isinstance(modal, OutcomeModal) and modal.kind == "won"
         assert modal.heading == "Solved by the computer" and "Level solved" not in modal.heading
+        game = app.screen_stack[-2]
+        assert "won by the computer" in str(game.query_one("PuzzleHeader").render())
         assert BY_COMPUTER_NOTE in str(modal.query_one("#outcome-detail").render())
         assert app.store.solved_moves("longcat", "pack:01-arduboy") == {}
         await pilot.press("escape")  # the dialog's "Levels"

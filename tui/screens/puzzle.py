@@ -271,7 +271,8 @@ class PuzzleScreen(Screen[Optional[LevelRef]]):
         parts.append(f"{moves} (par {self.par})" if self.par is not None else moves)
         status = session.status
         if status == "won":
-            parts.append("★ won" + ("" if session.finished else ", keep playing"))
+            won = "★ won by the computer" if self.autoplayed else "★ won"
+            parts.append(won + ("" if session.finished else ", keep playing"))
         elif status == "lost":
             parts.append("✗ no moves left")
         undo = [word for word, ok in (("u undo", session.can_undo), ("U redo", session.can_redo)) if ok]
