@@ -170,7 +170,7 @@ class LevelSelectScreen(Screen[Optional[LevelRef]]):
         elif save is not None and save.get("status") == "won" and save.get("autoplayed") is True:
             # The saved game was won with the computer playing: shown, but not as a solve.
             mark = BY_COMPUTER_MARK if mark == " " else mark
-            notes.append("solved by the computer")
+            notes.append("by the computer")
         elif entry.par is not None and best is None:
             notes.append(f"par {entry.par}")
         number = f"{entry.number:>2}. " if entry.number else ""
