@@ -8,7 +8,10 @@ bringing the arcade down.
 Screens tell the app which help page belongs to them with a ``HELP_TOPIC`` attribute
 (``"termcraft"`` renders the game's help page); ``?`` and ``f1`` open it from anywhere. Game
 screens keep :attr:`ArcadeApp.game_in_progress` up to date so that quitting asks first. The
-command palette (``ctrl+p``) offers the current screen's actions by name.
+command palette (``ctrl+p``) offers the arcade's commands (:mod:`tui.commands`: open a game,
+a level list, a seeded new game, leaderboards, settings, keymap, help), the current screen's
+actions by name, and Textual's own; a theme picked there is kept in the store
+(:data:`THEME_SETTING`) and applied at the next start.
 
 Colours: the stylesheet uses theme variables only, and Textual itself honours ``NO_COLOR``
 (it renders monochrome when the variable is set), so the app stays readable in 16 colours and
@@ -35,7 +38,10 @@ from core.registry import GameInfo, RegistryError
 from tui import terminal
 from tui.store import KEYMAP_SETTING, Store
 
-__all__ = ["ArcadeApp", "arcade_of"]
+__all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
+
+THEME_SETTING = "theme"
+"""Store setting: the name of the theme the player picked (command palette)."""
 
 
 class ArcadeApp(App[None]):
@@ -59,6 +65,7 @@ class ArcadeApp(App[None]):
     TITLE = "termarcade"
     SUB_TITLE = "formal puzzle games"
     CSS_PATH = "styles/app.tcss"
+    COMMANDS = App.COMMANDS | {lambda: _arcade_commands()}  # noqa: PLW0108 -- defined below; imported late (tui.commands imports this module)
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help", key_display="?"),
@@ -93,6 +100,7 @@ class ArcadeApp(App[None]):
         self.served = served
         """True when the app runs for a remote player (``serve``): nothing touches the
         host's files by path (export goes to the player's own levels)."""
+        self._remember_theme = False
 
     def get_default_screen(self) -> Screen[Any]:
         """The home screen is the bottom of the screen stack."""
@@ -108,12 +116,21 @@ class ArcadeApp(App[None]):
         theme = terminal.theme_for(self.terminal)
         if theme is not None and not self.is_headless:  # headless (tests) has no terminal
             self.theme = theme
+        chosen = self.store.get_setting(THEME_SETTING, None)
+        if isinstance(chosen, str) and chosen in self.available_themes:
+            self.theme = chosen  # the player's own pick wins over the terminal's default
+        self._remember_theme = True  # from now on a change is the player's
         terminal.check_size(self)
         self.show_store_warnings()
         for problem in registry.problems():
             self.notify(problem, title="Games", severity="warning", timeout=10)
         if self.start_game_id is not None:
             self.call_after_refresh(self.start_game, self.start_game_id)
+
+    def watch_theme(self, theme: str) -> None:
+        """Keep the theme the player picks (command palette) for the next start."""
+        if getattr(self, "_remember_theme", False):
+            self.store.set_setting(THEME_SETTING, theme)
 
     def on_resize(self, event: events.Resize) -> None:
         """Cover the app with a "too small" notice below the minimum size (and lift it)."""
@@ -214,7 +231,6 @@ class ArcadeApp(App[None]):
                 (binding.tooltip or f"{binding.description} ({keys})"),
                 lambda node=node, action=binding.action: self.call_later(node.run_action, action),
             )
-        yield SystemCommand("Help", "Help for this screen (?)", self.action_help)
         yield SystemCommand("Quit", "Quit termarcade (asks first while a game is in progress)",
                             self.action_request_quit)
         # Served: a screenshot would be written into the host's Downloads folder.
@@ -226,6 +242,13 @@ class ArcadeApp(App[None]):
     def on_unmount(self) -> None:
         """Close the store cleanly."""
         self.store.close()
+
+
+def _arcade_commands() -> type:
+    """The arcade's command provider (imported when the palette first opens)."""
+    from tui.commands import ArcadeCommands
+
+    return ArcadeCommands
 
 
 def arcade_of(node: Any) -> ArcadeApp:

@@ -86,7 +86,8 @@ class Launcher:
             level = self._saved_level(ref, saved)
             start = self.game.initial(level)
             session, problem = Session.from_json(self.game, start, saved["session"])
-            note = (f"Resumed your game ({plural(session.moves_made, 'move')})." if problem is None
+            word = getattr(self.screen_class, "MOVE_WORD", "move")
+            note = (f"Resumed your game ({plural(session.moves_made, word)})." if problem is None
                     else f"Resumed your game, but {problem}.")
             return ref, level, session, note
         level = self.sources.level(ref)

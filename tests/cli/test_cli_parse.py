@@ -117,6 +117,16 @@ def test_bad_argument_named_and_not_utf8_stdin():
     assert "Traceback" not in result.stderr
 
 
+def test_dash_reads_stdin_like_every_other_command():
+    result = run(["-"], "pair(apple,green)\n\nf(,a)\n")
+    assert result.exit_code == 2  # the bad stdin line, named by its line
+    assert result.stdout.splitlines() == ["pair(apple,green)"]
+    assert result.stderr.startswith("<stdin>:3:3: unexpected")
+    result = run(["first", "-", "last"], "f( a )\n")  # in place, between arguments
+    assert result.exit_code == 0
+    assert result.stdout.splitlines() == ["first", "f(a)", "last"]
+
+
 def test_empty_stdin_is_ok():
     result = run([], "")
     assert result.exit_code == 0 and result.stdout == ""

@@ -47,6 +47,17 @@ def test_ssh_options_are_not_for_the_web(tmp_path) -> None:
     assert result.exit_code == 2 and "--ssh" in result.output
 
 
+def test_without_the_web_extra_the_hint_names_the_extra_for_a_clone(monkeypatch) -> None:
+    import sys
+
+    monkeypatch.setitem(sys.modules, "tui.serve.web", None)  # textual-serve not installed
+    result = _run("--web", "--port", "0")
+    assert result.exit_code == 2
+    assert "pip install -e '.[web]'" in result.output
+    assert "termarcade[web]" not in result.output  # no such package on an index
+    assert "termarcade[web]" not in _run("--help").output
+
+
 def test_serve_is_listed_in_help() -> None:
     result = CliRunner().invoke(main, ["--help"])
     assert "serve" in result.output

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import shutil
 import stat
 
 import pytest
@@ -37,6 +38,79 @@ async def test_a_session_without_a_terminal_is_told_to_use_ssh_t() -> None:
         result = await process.wait()
         assert result.exit_status == 1
         assert "needs a terminal" in result.stderr and "ssh -t" in result.stderr
+
+
+class Refused(asyncssh.SSHClientSession):  # type: ignore[misc]
+    """What a refused client gets: stderr, the exit status, and whether the channel closed."""
+
+    def __init__(self) -> None:
+        self.stderr = b""
+        self.exit_status: int | None = None
+        self.closed = asyncio.Event()
+
+    def data_received(self, data: bytes, datatype: object) -> None:
+        if datatype == asyncssh.EXTENDED_DATA_STDERR:
+            self.stderr += data
+
+    def exit_status_received(self, status: int) -> None:
+        self.exit_status = status
+
+    def connection_lost(self, exc: object) -> None:
+        self.closed.set()
+
+
+REFUSALS = pytest.mark.parametrize(
+    ("command", "wanted"), [("cat /etc/passwd", "nothing else"), (None, "needs a terminal")],
+    ids=["ssh-host-CMD", "ssh-T"])
+
+
+@REFUSALS
+async def test_every_refusal_ends_with_a_status_and_a_close_even_after_eof(
+        command: str | None, wanted: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """As OpenSSH does with stdin at its end: the request, then EOF at once. 50 times in a
+    row the client gets the reason, exit status 1 and the channel's close (it used to hang:
+    an EOF that arrived before the refusal was taken for a client that had left)."""
+    from tui.serve.ssh import ArcadeSession
+
+    start = ArcadeSession._start
+
+    async def late_start(self: ArcadeSession) -> None:
+        await asyncio.sleep(0.02)  # a busy server: the client's EOF arrives first
+        await start(self)
+
+    monkeypatch.setattr(ArcadeSession, "_start", late_start)
+    async with running_arcade() as (arcade, port):
+        for attempt in range(50):
+            async with await connect(port) as conn:
+                chan, session = await conn.create_session(Refused, command, encoding=None)
+                chan.write_eof()  # stdin is empty: ssh sends EOF right after the request
+                await asyncio.wait_for(session.closed.wait(), 10)
+                assert session.exit_status == 1, f"attempt {attempt + 1}"
+                assert wanted in session.stderr.decode(), f"attempt {attempt + 1}"
+        assert not arcade.seats
+
+
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client (ssh) installed")
+@REFUSALS
+async def test_openssh_gets_every_refusal_and_exits(command: str | None, wanted: str) -> None:
+    """The reported case itself: ``ssh host CMD`` / ``ssh -T host`` with stdin at its end,
+    50 times; each run prints the reason and exits 1 (6-7 of 10 used to hang)."""
+    async with running_arcade() as (_arcade, port):
+        options = ["-p", str(port), "-F", "/dev/null", "-o", "StrictHostKeyChecking=no",
+                   "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
+                   "-o", "LogLevel=ERROR"]
+        args = options + (["player@127.0.0.1", command] if command else ["-T", "player@127.0.0.1"])
+        for attempt in range(50):
+            ssh = await asyncio.create_subprocess_exec(
+                "ssh", *args, stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+            try:
+                _, err = await asyncio.wait_for(ssh.communicate(), 10)
+            except TimeoutError:
+                ssh.kill()
+                await ssh.wait()
+                pytest.fail(f"ssh hung on attempt {attempt + 1}")
+            assert ssh.returncode == 1 and wanted in err.decode(), f"attempt {attempt + 1}"
 
 
 async def test_sftp_and_forwarding_are_refused() -> None:

@@ -158,6 +158,8 @@ async def test_settings_change_never_discards_the_game() -> None:
         await pilot.press("o")
         await pilot.pause()
         assert isinstance(app.screen, Settings2048Modal)
+        note = str(app.screen.query_one("#settings-note").render())
+        assert "next game" in note and "start a new game" not in note  # what really happens
         app.screen.dismiss(Settings2048(board_size=6, merge="fibonacci", animate=False))
         await pilot.pause()
         assert screen.state == played  # the game goes on
@@ -248,3 +250,26 @@ def test_tile_styles_and_geometry() -> None:
     assert 4 * w + 3 * gap <= 50 and 4 * h + 3 * gap <= 20 and h % 2 == 1
     w, h, gap = cell_geometry(8, 50, 20)
     assert 8 * w + 7 * gap <= 50 and 8 * h + 7 * gap <= 20
+
+
+async def test_dialogs_show_their_own_keys_not_the_games() -> None:
+    """Regression: a dialog's bottom line showed the game's footer (u Undo, N Next, ...)."""
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        await open_level(pilot, "2048", level(3))
+        await pilot.press("left", "up", "right", "down")
+        assert app.game_in_progress
+
+        def bottom() -> str:
+            return list(app.screen._compositor.render_strips())[-1].text
+
+        assert "Undo" in bottom()  # the game's own footer
+        for key, wanted in (("o", "Cancel"), ("ctrl+q", "Yes")):
+            await pilot.press(key)
+            await pilot.pause()
+            line = bottom()
+            assert app.screen.is_modal, app.screen
+            assert wanted in line and "Undo" not in line and "Restart" not in line, line
+            await pilot.press("escape")
+            await pilot.pause()

@@ -257,6 +257,22 @@ async def test_a_generated_level_from_the_dialog_is_playable() -> None:
         assert screen.session.status == "won"
 
 
+async def test_a_seed_typed_as_the_dialog_opens_is_the_seed() -> None:
+    """Regression: the focus started on the band's low field, so typing a seed lost it."""
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_level(pilot, "algebrawl", level("01-first-blood", "First Blood"))
+        await pilot.press("g")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, GeneratorModal)
+        low, high = modal.query_one("#gen-low").value, modal.query_one("#gen-high").value
+        await pilot.press("3", "1", "enter")
+        await pilot.pause()
+        assert app.screen is screen and screen.ref is not None and screen.ref.key == "31"
+        assert screen.level == GENERATORS["brawl"].generate(31, int(low), int(high))
+
+
 async def test_the_generator_dialog_refuses_bad_bands() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -87,6 +87,15 @@ async def test_first_cut_won_by_keys_from_the_level_select(arcade_app):
         assert "1 step (par 1): on par" in app.screen.detail
         solved = app.store.solved_moves("carving", screen.ref.source)
         assert solved == {"First Cut": 1}  # steps, the unit of par
+        # One word per count: the header counts actions (what u undoes), results count steps.
+        header = str(screen.query_one("PuzzleHeader").render())
+        actions = screen.session.moves_made
+        assert f"{actions} actions" in header and "move" not in header
+        await pilot.press("escape")  # the dialog's "Levels"
+        await pilot.pause()
+        levels = app.screen.query_one("#levels")
+        row = str(levels.get_option_at_index(0).prompt)
+        assert "best 1 step (par 1)" in row and "move" not in row
 
 
 async def test_the_builder_refuses_intrinsic_and_unknown_edges(arcade_app):
@@ -267,3 +276,30 @@ async def test_layout_follows_the_phase_and_long_hints_are_not_cut(arcade_app):
         await pilot.pause()
         assert screen.state.phase == "construct" and not screen.state.virtual
         assert moves.outer_size.height == 3
+
+
+async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
+    """Regression: the footer was cut at 80 columns (``i L``, no help). Now each phase shows
+    the keys that act in it: c in the construct phase, f on the path."""
+    app = arcade_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.start_game("carving")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, CarvingScreen)
+
+        def footer() -> str:
+            return list(app.screen._compositor.render_strips())[-1].text
+
+        line = footer()
+        assert "c Build" in line and "f Finish" not in line
+        assert "i Level" in line and "? Help" in line and "^p palette" in line
+        await pilot.press("c", "down", "down", "right", "down", "right", "down", "right",
+                          "down", "right", "enter")
+        await pilot.pause()
+        assert screen.state.phase == "path"
+        line = footer()
+        assert "f Finish" in line and "c Build" not in line
+        assert "i Level" in line and "? Help" in line and "^p palette" in line

@@ -292,3 +292,46 @@ async def test_a_large_level_follows_the_cat() -> None:
         lines = [board.render_line(y).text for y in range(board.size.height)]
         assert "the view follows the cat" in lines[-1]
         assert any("ºº" in line for line in lines)
+
+
+async def test_watching_the_solution_is_not_a_solve_anywhere(monkeypatch) -> None:
+    """``p`` wins the level by the solver: the dialog, the list and the count say so."""
+    from tui.modals.outcome import BY_COMPUTER_NOTE
+    from tui.screens.level_select import BY_COMPUTER_MARK, SOLVED_MARK, LevelSelectScreen
+
+    monkeypatch.setattr(screen_module, "SOLUTION_STEP", 0.01)
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        assert app.start_game("longcat")
+        await pilot.pause()
+        select = app.screen
+        assert isinstance(select, LevelSelectScreen)
+        level = ARDUBOY.levels[4]
+        ref = LevelRef("pack:01-arduboy", level.title)
+        assert select.launcher.open(ref)
+        await pilot.pause()
+        await pilot.press("p")
+        await app.workers.wait_for_complete()
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if isinstance(app.screen, OutcomeModal):
+                break
+        modal = app.screen
+        assert isinstance(modal, OutcomeModal) and modal.kind == "won"
+        assert modal.heading == "Solved by the computer" and "Level solved" not in modal.heading
+        game = app.screen_stack[-2]
+        assert "won by the computer" in str(game.query_one("PuzzleHeader").render())
+        assert BY_COMPUTER_NOTE in str(modal.query_one("#outcome-detail").render())
+        assert app.store.solved_moves("longcat", "pack:01-arduboy") == {}
+        await pilot.press("escape")  # the dialog's "Levels"
+        await pilot.pause()
+        assert app.screen is select
+        packs = select.query_one("#packs")
+        detail = str(packs.get_option_at_index(select._source_index).prompt)
+        assert f"0/{len(ARDUBOY.levels)} solved" in detail
+        levels = select.query_one("#levels")
+        rows = [str(levels.get_option_at_index(i).prompt) for i in range(levels.option_count)]
+        (row,) = [r for r in rows if level.title in r]
+        assert row.startswith(BY_COMPUTER_MARK) and "by the computer" in row
+        assert not any(r.startswith(SOLVED_MARK) for r in rows)

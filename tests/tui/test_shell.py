@@ -103,6 +103,14 @@ async def test_help_opens_and_closes() -> None:
         assert app.is_running
 
 
+def test_home_help_names_every_playable_game_and_none_as_coming_soon() -> None:
+    page = load_help("home")
+    assert "coming soon" not in page.lower()
+    for info in registry.games():
+        if info.playable:
+            assert f"**{info.title}**" in page, info.title
+
+
 def test_help_files_and_fallback() -> None:
     assert load_help("home").startswith("# termarcade")
     fallback = load_help("no_such_topic")
@@ -269,3 +277,20 @@ async def test_keys_arriving_together_are_handled_in_order(
         await pilot.pause()
         await pilot.pause()
         assert started == [registry.ids()[expected]]
+
+
+async def test_the_footer_shows_the_keys_while_the_app_has_no_focus() -> None:
+    """Regression (serve --web): the page starts unfocused and Textual's footer drew nothing
+    until the first key; the arcade's footer draws a new screen's keys at once."""
+    from textual import events
+
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.post_message(events.AppBlur())
+        await pilot.pause()
+        assert not app.app_focus
+        app.start_game("longcat")  # a new screen while the page has no focus
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LevelSelectScreen)
+        bottom = list(app.screen._compositor.render_strips())[-1].text
+        assert "esc Back" in bottom and "? Help" in bottom, bottom

@@ -122,6 +122,17 @@ def test_a_win_is_also_progress() -> None:
         assert Store(user="bob").solved_levels(game, pack) == set()
 
 
+def test_an_autoplayed_win_is_not_progress() -> None:
+    """The computer's win goes to the autoplayed board, never to the player's solved levels."""
+    game, pack, level = LEVEL
+    with Store(user="alice") as alice:
+        alice.record_result(*LEVEL, moves=3, seconds=1.0, autoplayed=True)
+        assert alice.solved_moves(game, pack) == {}
+        assert [e.user for e in alice.level_board(*LEVEL, autoplayed=True)] == ["alice"]
+        alice.record_result(*LEVEL, moves=8, seconds=9.0)  # Then she solves it herself.
+        assert alice.solved_moves(game, pack) == {level: 8}
+
+
 def test_a_retried_result_counts_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """A write repeated after a lost connection carries the same id: the second is a no-op."""
     fixed = uuid.UUID(int=42)

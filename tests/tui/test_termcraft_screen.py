@@ -880,3 +880,76 @@ async def test_action_list_pages_and_total_without_the_screen() -> None:
         await pilot.pause()
         assert listing.complete and None not in listing.entries
         assert listing.entries == list(actions[:20]) + [ConstructEntry((9,))]
+
+
+async def test_digits_name_actions_and_undo_redo_words_do_not_stay(monkeypatch) -> None:
+    """Digits pick an action of the list ("Action 1: …", not a move count); "Redone." goes
+    away at the next move and after a few seconds, like other acknowledgements."""
+    from tui.screens import puzzle
+
+    monkeypatch.setattr(puzzle, "TRANSIENT_SECONDS", 1.0, raising=False)
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await pilot.press("1")
+        await pilot.pause(0.8)  # a digit waits for a possible second one
+        assert screen.session.moves_made == 1
+        assert screen.last_message.startswith("Action 1: ")
+        await pilot.press("u", "U")
+        assert screen.last_message == "Redone."
+        await choose(pilot, screen, 0)  # the next move
+        assert screen.session.moves_made == 2 and screen.last_message != "Redone."
+        await pilot.press("u", "U")
+        assert screen.last_message == "Redone."
+        await pilot.pause(1.5)  # past TRANSIENT_SECONDS
+        assert screen.last_message == ""
+        assert "Redone." not in str(screen.query_one("MessageBar").render())
+
+
+async def test_a_win_on_the_last_of_my_levels_offers_no_next_level() -> None:
+    from tui.sources import level_to_text
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        level = first_pack()[1].levels[0]
+        mine = app.store.add_my_level(GAME_ID, "Only mine", level_to_text(GAME_ID, level))
+        assert mine is not None
+        app.start_game(GAME_ID)
+        await pilot.pause()
+        launcher = app.screen.launcher
+        assert launcher.open(LevelRef("mine", str(mine.id)))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, TermCraftScreen)
+        await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
+        await choose(pilot, screen, entry_index(screen, (3, 0, 1), "blue"))
+        await pilot.press("c")
+        await pilot.pause()
+        await pilot.press(*"done", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, OutcomeModal) and "next" not in app.screen.choices
+        await pilot.press("s")  # stay
+        await pilot.pause()
+        shown = screen.query_one(ActionList)._empty
+        assert shown.startswith("Solved!") and "N: next" not in shown and "esc: levels" in shown
+
+
+async def test_a_long_tip_wraps_on_the_message_line_instead_of_being_cut() -> None:
+    """At 80×24 the solver's tip (60+ characters of term) is read in full, on up to three
+    lines, as in Carving (one MessageBar for every game)."""
+    from tui.screens.puzzle import MessageBar
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await pilot.press("t")  # the level's hint
+        await pilot.pause()
+        await pilot.press("t")  # the solver's next move
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        tip = screen.last_message
+        assert tip.startswith("Next move") and len(tip) > 78
+        bar = screen.query_one(MessageBar)
+        assert 2 <= bar.size.height <= 3
+        shown = "".join(strip.text for strip in app.screen._compositor.render_strips())
+        assert "".join(tip.split()) in "".join(shown.split())

@@ -30,7 +30,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.cli]
 # -- the app on a pseudo-terminal ----------------------------------------------------------------
 
 KEYS = {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
-        "enter": b"\r", "escape": b"\x1b", "ctrl+q": b"\x11", "tab": b"\t", "home": b"\x1b[H"}
+        "enter": b"\r", "escape": b"\x1b", "ctrl+q": b"\x11", "tab": b"\t", "home": b"\x1b[H",
+        "pagedown": b"\x1b[6~"}
 """Key names to the bytes an xterm sends."""
 
 TIMEOUT = 60.0
@@ -147,6 +148,8 @@ def _tour(app: PtyApp) -> None:
     """Visit the screens every player sees: home, help, every game, a level, dialogs."""
     app.wait_for("Pick a game")
     app.press("?")
+    app.wait_for("Games")
+    app.press("pagedown")  # the keys table is below the five games at 80x24
     app.wait_for("Keys everywhere")
     app.press("escape")
     app.wait_for("Pick a game")

@@ -1,7 +1,8 @@
 """``termarcade parse``: parse, check and pretty-print TermCraft terms.
 
-Terms come from the arguments or, when there are none, from stdin, one term per
-line (blank lines are skipped), so the command works in pipes::
+Terms come from the arguments or, when there are none (or for an argument ``-``, as in
+every other command), from stdin, one term per line (blank lines are skipped), so the
+command works in pipes::
 
     $ echo 'pair( apple , var(x) )' | termarcade parse
     pair(apple,var(x))
@@ -190,8 +191,28 @@ def _emit(term: Term, as_json: bool, as_tree: bool, with_size: bool, tree_caps: 
         click.echo(to_str(term))
 
 
+def _term_sources(terms: tuple[str, ...]) -> Iterator[tuple[str, int, str | None]]:
+    """``(filename, line number, text)`` of each term to parse, in order.
+
+    Args:
+        terms: The arguments; ``-`` stands for stdin, one term per line (blank lines
+            skipped), as ``-`` does in every other command.
+
+    Yields:
+        ``("<arg N>", 0, text)`` for an argument, ``("<stdin>", line, text)`` for a stdin
+        line (text None when the line is not valid UTF-8).
+    """
+    for index, text in enumerate(terms, start=1):
+        if text != "-":
+            yield f"<arg {index}>", 0, text
+            continue
+        for number, line in iter_stdin_lines():
+            if line is None or line.strip():
+                yield "<stdin>", number, line
+
+
 @click.command()
-@click.argument("terms", nargs=-1, metavar="[TERM]...")
+@click.argument("terms", nargs=-1, metavar="[TERM|-]...")
 @click.option("--json", "as_json", is_flag=True,
               help='One JSON object per term: {"kind", "name", "args"}.')
 @click.option("--tree", "as_tree", is_flag=True, help="Show each term as a tree.")
@@ -210,7 +231,7 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
     """Parse terms and print them canonically.
 
     TERMs come from the arguments, or from stdin one per line (blank lines
-    skipped) when none are given.  Output per term: the canonical text; with
+    skipped) when none are given or for a "-".  Output per term: the canonical text; with
     --size the Size; with --json {"kind","name","args"} (with --size:
     {"size","term"}); with --tree a tree (with --size: sizes on the nodes).
 
@@ -230,13 +251,7 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
         console = Console(highlight=False)
     caps = {"max_depth": max_depth, "max_width": max_width, "max_nodes": max_nodes}
 
-    if terms:
-        source: Iterator[tuple[str, int, str | None]] = (
-            (f"<arg {index}>", 0, text) for index, text in enumerate(terms, start=1)
-        )
-    else:
-        source = (("<stdin>", number, text) for number, text in iter_stdin_lines()
-                  if text is None or text.strip())
+    source = _term_sources(terms or ("-",))
 
     failed = False
     for filename, line_number, text in source:

@@ -15,10 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Select, Static
 
 from core.algebrawl.generators import GENERATORS, check_band
+from tui.modals.dialog import Dialog
 
 __all__ = ["GeneratorChoice", "GeneratorModal", "read_choice"]
 
@@ -64,11 +64,11 @@ def read_choice(generator: str, low: str, high: str, seed: str) -> GeneratorChoi
     return GeneratorChoice(generator, band[0], band[1], number)
 
 
-class GeneratorModal(ModalScreen[GeneratorChoice | None]):
+class GeneratorModal(Dialog[GeneratorChoice | None]):
     """Choose how the next levels are generated (see the module docstring).
 
-    Keys: ``tab``/``shift+tab`` move between fields, ``enter`` in a field or ``ctrl+s``
-    generates, ``escape`` cancels.
+    Keys: the seed field has the focus (type a seed, ``enter``); ``tab``/``shift+tab`` move
+    between fields, ``enter`` in a field or ``ctrl+s`` generates, ``escape`` cancels.
 
     Args:
         settings: ``{"generator": name, name: (low, high), ...}`` to start from.
@@ -122,7 +122,9 @@ class GeneratorModal(ModalScreen[GeneratorChoice | None]):
                 yield Button("Cancel (esc)", id="gen-cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#gen-low", Input).focus()
+        # The seed is what a player most often types here; typed first into the band it
+        # was lost (or made the band wrong). tab/shift+tab reach the other fields.
+        self.query_one("#gen-seed", Input).focus()
 
     @staticmethod
     def _unit(name: str) -> str:

@@ -22,13 +22,13 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from core.carving import Formula, Operator
 from core.carving.formula import OMEGA, THETA
 from grammar.carving import parse_operator
 from grammar.errors import ParseError
+from tui.modals.dialog import Dialog
 
 from ..widgets.carving_view import KIND_SYMBOL, vertex_label
 
@@ -63,7 +63,7 @@ class SlotRow(Static, can_focus=True):
             screen.turn(self.index, step)
 
 
-class EdgeBuilder(ModalScreen[Operator | None]):
+class EdgeBuilder(Dialog[Operator | None]):
     """Put an edge together; dismisses with the operator to construct, or None.
 
     Args:

@@ -9,15 +9,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
 from core.text import escape_controls
+from tui.modals.dialog import Dialog
 
 __all__ = ["ChoiceModal"]
 
 
-class ChoiceModal(ModalScreen[str | None]):
+class ChoiceModal(Dialog[str | None]):
     """Ask ``question``; dismisses with the chosen answer's id, or None (``escape``).
 
     The first answer has the focus, so put the safe one first.

@@ -7,11 +7,12 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label
 
+from tui.modals.dialog import Dialog
 
-class ConfirmModal(ModalScreen[bool]):
+
+class ConfirmModal(Dialog[bool]):
     """Ask a yes/no question; dismisses with True (yes) or False (no).
 
     Keys: ``y`` yes, ``n`` or ``escape`` no; ``enter``/``space`` press the focused button

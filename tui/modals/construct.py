@@ -18,12 +18,12 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from core.terms import Path, Term, format_path
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
+from tui.modals.dialog import Dialog
 
 __all__ = ["Check", "ConstructModal"]
 
@@ -31,7 +31,7 @@ Check = Callable[[Term], "str | None"]
 """Asks the engine whether a term may be constructed: None if yes, else the reason."""
 
 
-class ConstructModal(ModalScreen["Term | None"]):
+class ConstructModal(Dialog["Term | None"]):
     """Ask for the term to construct at a placeholder; dismisses with the term or None.
 
     Keys: ``enter`` constructs (when the input is valid), ``escape`` cancels.

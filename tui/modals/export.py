@@ -9,17 +9,17 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from core.text import escape_controls
 from tui.exporting import ExportPlan, plan_export, resolve_path, write_export
 from tui.modals.choice import ChoiceModal
+from tui.modals.dialog import Dialog
 
 __all__ = ["ExportModal"]
 
 
-class ExportModal(ModalScreen[str | None]):
+class ExportModal(Dialog[str | None]):
     """Ask for a file and write the level there; dismisses with what was done, or None.
 
     The full path is shown as you type (``~`` expanded, relative paths from your home). An

@@ -1,7 +1,8 @@
 """The 2048 settings dialog: board size, merge rule, animation.
 
 Dismisses with a :class:`Settings2048` (the new choices) or ``None`` (cancelled). Changing the
-board size or rule starts a new game (the screen decides); the animation switch applies at once.
+board size or rule applies to the next game (``N``), never to the one being played; the
+animation switch applies at once.
 """
 
 from __future__ import annotations
@@ -14,10 +15,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, Select
 
 from core.game2048 import MERGE_PRESETS, PRESET_DEFAULTS
+from tui.modals.dialog import Dialog
 
 __all__ = ["BOARD_SIZES", "Settings2048", "Settings2048Modal"]
 
@@ -62,7 +63,7 @@ class Settings2048:
         )
 
 
-class Settings2048Modal(ModalScreen[Settings2048 | None]):
+class Settings2048Modal(Dialog[Settings2048 | None]):
     """Edit the 2048 settings.
 
     Keys: ``tab``/``shift+tab`` move between fields, ``enter`` opens a list or presses a
@@ -115,7 +116,8 @@ class Settings2048Modal(ModalScreen[Settings2048 | None]):
             )
             yield Checkbox("Animate merges and new tiles", self.current.animate,
                            id="settings-animate")
-            yield Label("Size or rule changes start a new game.", id="settings-note")
+            yield Label("Size and rule apply to the next game (N).",
+                        id="settings-note")
             with Horizontal(id="settings-buttons"):
                 yield Button("Apply (ctrl+s)", id="settings-apply", variant="primary")
                 yield Button("Cancel (esc)", id="settings-cancel")

@@ -14,10 +14,10 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Checkbox, Label, Select
 
 from core.longcat.catalog import BAND_RANGES, GENERATORS
+from tui.modals.dialog import Dialog
 
 __all__ = ["BAND_LABELS", "SETTINGS_KEY", "SIZES", "LongcatSettings", "LongcatSettingsModal"]
 
@@ -76,7 +76,7 @@ class LongcatSettings:
         return {"size": self.size, "band": self.band, "unique": int(self.unique)}
 
 
-class LongcatSettingsModal(ModalScreen[LongcatSettings | None]):
+class LongcatSettingsModal(Dialog[LongcatSettings | None]):
     """Edit the Longcat settings.
 
     Keys: ``tab``/``shift+tab`` move between fields, ``enter`` opens a list or presses a

@@ -7,6 +7,10 @@ Three kinds, chosen by the puzzle screen base from the engine's status:
   playing, new game, back.
 * ``"lost"``: no move is left (and why); undo, restart, stay, levels.
 
+When the computer played (part of) the game (``by_computer``: 2048's autoplay, Longcat's
+solution), a win is headed "Solved by the computer" and says it does not count as the
+player's: the level is not marked solved (Tatham: not completed by the player).
+
 The modal dismisses with what the player wants next: ``"next"``, ``"new"``, ``"keep"``,
 ``"undo"``, ``"restart"``, ``"stay"`` or ``"levels"``.
 """
@@ -19,14 +23,21 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
 from core.text import escape_controls, plural
+from tui.modals.dialog import Dialog
 
 __all__ = ["OutcomeModal", "par_verdict"]
 
 _HEADINGS = {"won": "★ Level solved! ★", "goal": "★ Goal reached! ★", "lost": "✗ No moves left"}
+
+_BY_COMPUTER = {"won": "Solved by the computer", "goal": "Goal reached by the computer"}
+"""Headings when the computer played (part of) the game: it is not the player's solve."""
+
+BY_COMPUTER_NOTE = ("The computer played this game, so it does not count as solved by you "
+                    "(its result goes to the autoplayed boards).")
+"""The line a computer-played outcome adds under the result."""
 
 _BUTTONS: dict[str, tuple[tuple[str, str, str], ...]] = {
     # kind -> (choice, label, variant), the first one has the focus
@@ -59,7 +70,7 @@ def par_verdict(moves: int, par: int | None) -> str:
     return f"{used} (par {par}): {moves - par} over par"
 
 
-class OutcomeModal(ModalScreen[str]):
+class OutcomeModal(Dialog[str]):
     """Tell the player the game is won, the goal reached, or lost, and offer what next.
 
     Keys: ``n`` next level (won), ``k`` keep playing (goal), ``N`` new game (goal),
@@ -71,6 +82,7 @@ class OutcomeModal(ModalScreen[str]):
         title: The level's title (or the game's name).
         detail: Moves vs par, the score, or why the game is lost.
         has_next: Whether a next level exists (won only).
+        by_computer: The computer played (part of) this game.
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -103,7 +115,8 @@ class OutcomeModal(ModalScreen[str]):
     #outcome-buttons Button { margin: 0 1 0 0; min-width: 8; }
     """
 
-    def __init__(self, kind: str, title: str, detail: str, has_next: bool = False) -> None:
+    def __init__(self, kind: str, title: str, detail: str, has_next: bool = False,
+                 by_computer: bool = False) -> None:
         super().__init__()
         if kind not in _HEADINGS:
             raise ValueError(f"unknown outcome kind {kind!r}")
@@ -115,6 +128,13 @@ class OutcomeModal(ModalScreen[str]):
         """Moves vs par, the score, or why the game is lost."""
         self.has_next = has_next
         """Whether there is a next level to go to."""
+        self.by_computer = by_computer and kind in _BY_COMPUTER
+        """The computer played: the heading and a note say it is not the player's solve."""
+
+    @property
+    def heading(self) -> str:
+        """The dialog's first line."""
+        return _BY_COMPUTER[self.kind] if self.by_computer else _HEADINGS[self.kind]
 
     @property
     def choices(self) -> tuple[str, ...]:
@@ -124,9 +144,12 @@ class OutcomeModal(ModalScreen[str]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="outcome-dialog", classes=f"-{self.kind}"):
-            yield Label(_HEADINGS[self.kind], id="outcome-heading")
+            yield Label(self.heading, id="outcome-heading")
             yield Label(escape_controls(self.level_title), id="outcome-title")
-            yield Static(escape_controls(self.detail), id="outcome-detail")
+            detail = escape_controls(self.detail)
+            if self.by_computer:
+                detail += "\n" + BY_COMPUTER_NOTE
+            yield Static(detail, id="outcome-detail")
             with Horizontal(id="outcome-buttons"):
                 for choice, label, variant in _BUTTONS[self.kind]:
                     if choice in self.choices:
@@ -139,6 +162,12 @@ class OutcomeModal(ModalScreen[str]):
     def _pressed(self, event: Button.Pressed) -> None:
         event.stop()
         self.dismiss((event.button.id or "outcome-stay").removeprefix("outcome-"))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Only this kind of dialog's answers are keys (and in its footer)."""
+        if action == "choose" and parameters:
+            return parameters[0] in self.choices or parameters[0] == "levels"
+        return True
 
     def action_choose(self, choice: str) -> None:
         """Dismiss with ``choice`` (ignored when this kind of dialog does not offer it)."""

@@ -8,13 +8,15 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Footer, Label, Static
+from textual.widgets import Label, Static
+
+from tui.modals.dialog import Dialog
+from tui.widgets.footer import ArcadeFooter
 
 __all__ = ["TextModal"]
 
 
-class TextModal(ModalScreen[None]):
+class TextModal(Dialog[None]):
     """Show ``body`` under ``title``; ``escape``/``q``/``enter`` close, arrows/j/k scroll.
 
     Args:
@@ -48,7 +50,7 @@ class TextModal(ModalScreen[None]):
             yield Label(self.title_text, id="text-title")
             with VerticalScroll(id="text-scroll"):
                 yield Static(self.body, id="text-body")
-        yield Footer(compact=True)
+        yield ArcadeFooter(compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#text-scroll").focus()

@@ -183,7 +183,7 @@ class AlgebrawlScreen(PuzzleScreen):
     def _building_text(self) -> str:
         state = self.state
         if self.session.status == "won":
-            return "All monsters struck! N: next level · esc: levels"
+            return f"All monsters struck! {self.after_win_keys()}"
         if self.session.status == "lost":
             return "No move left: u undoes, R restarts."
         if self.card is not None:

@@ -38,7 +38,13 @@ from core.session import Session
 from core.text import plural
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.widgets.carving_actions import BuildEntry, CarvingActions
-from tui.widgets.carving_view import GraphView, TargetView, _compact, edge_label, vertex_label
+from tui.widgets.carving_view import (
+    CarvingTargetView,
+    GraphView,
+    _compact,
+    edge_label,
+    vertex_label,
+)
 
 __all__ = ["GAME_ID", "CarvingScreen"]
 
@@ -99,7 +105,7 @@ class CarvingScreen(PuzzleScreen):
             yield graph
             with VerticalScroll(id="cv-target-box") as box:
                 box.border_title = "Target H*"
-                yield TargetView(id="cv-target")
+                yield CarvingTargetView(id="cv-target")
         moves = CarvingActions(id="cv-moves")
         moves.border_title = "Moves"
         yield moves
@@ -119,7 +125,7 @@ class CarvingScreen(PuzzleScreen):
         state: State = session.state
         highlight = [self.hinted.edge] if isinstance(self.hinted, (Construct, Extend)) else []
         self.query_one(GraphView).show(state, highlight)
-        self.query_one(TargetView).show(state.level.target)
+        self.query_one(CarvingTargetView).show(state.level.target)
         moves = self.query_one(CarvingActions)
         keep = self.hinted if self.hinted is not None else moves.current_entry
         moves.show_moves(state, GAME.moves(state) if state.phase in ("path", "succession") else (),
@@ -129,6 +135,16 @@ class CarvingScreen(PuzzleScreen):
                               "path": "Moves: the elimination path (f finishes)",
                               "succession": "Moves: choose the new base point"}.get(state.phase, "Moves")
         self.query_one(CarvingStatus).update(self.status_text(state))
+        self.refresh_bindings()  # c and f are shown in their own phase only
+
+    _PHASE_OF_ACTION: ClassVar[dict[str, str]] = {"build": "construct", "finish": "path"}
+    """Keys that act in one phase only: the 80-column footer shows them in that phase."""
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        phase = self._PHASE_OF_ACTION.get(action)
+        if phase is not None and self.session is not None:
+            return self.state.phase == phase and not self.session.finished
+        return super().check_action(action, parameters)
 
     def status_text(self, state: State) -> Text:
         """The status line: phase, steps (par), base point, the new edge and the walk."""
@@ -146,9 +162,14 @@ class CarvingScreen(PuzzleScreen):
             text.append("★" + edge_label(state.pending, self.compact), "bold")
         return text
 
+    MOVE_WORD = "action"
+    """The header counts actions (every construct, path step and choice: what u undoes) ..."""
+    RESULT_WORD = "step"
+    """... while par, the status line and a win's result count steps (seed 001)."""
+
     @property
     def par(self) -> int | None:
-        """None: the base header counts moves (every construct, path step and choice), while
+        """None: the base header counts actions (every construct, path step and choice), while
         par counts steps, which the status line shows against it."""
         return None
 
@@ -177,7 +198,8 @@ class CarvingScreen(PuzzleScreen):
     def _record_win(self, session: Session) -> None:
         # The level list compares the best result with par, and par counts steps, not the
         # moves (constructs, path steps, choices) the base would record.
-        if self.ref is not None:
+        # A game the computer played is not the player's solve (see PuzzleScreen._record_win).
+        if self.ref is not None and not self.autoplayed:
             self.arcade.store.mark_solved(self.GAME_ID, self.ref.source, self.ref.key,
                                           session.state.steps)
 

@@ -77,6 +77,18 @@ class Game2048Screen(PuzzleScreen):
         settings = Settings2048.from_dict(app.store.get_setting(SETTINGS_KEY, None))
         return {"new": {"size": settings.board_size, "rule": settings.merge}}
 
+    @classmethod
+    def settings_dialog(cls, app: Any) -> tuple[Any, Any]:
+        """The settings dialog (size and rule apply to the next game) and where it stores."""
+        current = Settings2048.from_dict(app.store.get_setting(SETTINGS_KEY, None))
+
+        def applied(new: Settings2048 | None) -> None:
+            if new is not None:
+                app.store.set_setting(SETTINGS_KEY, new.to_dict())
+                app.notify("2048 settings saved: they apply to the next game.", timeout=4)
+
+        return Settings2048Modal(current), applied
+
     @property
     def settings(self) -> Settings2048:
         """The player's 2048 preferences."""

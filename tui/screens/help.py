@@ -9,9 +9,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Markdown, Static
+from textual.widgets import Markdown, Static
 
 from core import registry
+from tui.widgets.footer import ArcadeFooter
 
 FALLBACK = """\
 # {title}
@@ -79,7 +80,7 @@ class HelpScreen(Screen[None]):
         yield Static(f"Help: {name}    (escape to close)", id="help-title")
         with VerticalScroll(id="help-body"):
             yield Markdown(load_help(self.topic), id="help-text")
-        yield Footer()
+        yield ArcadeFooter()
 
     def on_mount(self) -> None:
         self.query_one("#help-body").focus()

@@ -9,12 +9,13 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Static
+from textual.widgets import Header, Static
 from textual.widgets.option_list import Option
 
 from core import registry
 from core.registry import GameInfo
 from tui.screens.common import NavOptionList
+from tui.widgets.footer import ArcadeFooter
 
 
 def game_prompt(entry: GameInfo) -> Content:
@@ -65,7 +66,7 @@ class HomeScreen(Screen[None]):
                     options.append(None)  # A separator line between games.
                 options.append(Option(game_prompt(entry), id=entry.id, disabled=not entry.playable))
             yield GameList(*options, id="games")
-        yield Footer()
+        yield ArcadeFooter()
 
     def on_mount(self) -> None:
         games = self.query_one("#games", GameList)

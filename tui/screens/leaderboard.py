@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
 
 from core import registry
@@ -34,6 +34,7 @@ from core.registry import GameInfo
 from core.text import escape_controls, shorten
 from tui.screens.common import NavOptionList
 from tui.store import BY_MOVES, BY_TIME, BoardEntry
+from tui.widgets.footer import ArcadeFooter
 
 __all__ = ["BoardChoice", "LeaderboardScreen", "board_choices", "format_seconds", "par_note"]
 
@@ -233,7 +234,7 @@ class LeaderboardScreen(Screen[None]):
             with VerticalScroll(id="lb-tables"):
                 yield Static("", id="lb-first", classes="lb-table")
                 yield Static("", id="lb-second", classes="lb-table")
-        yield Footer()
+        yield ArcadeFooter()
 
     def on_mount(self) -> None:
         self._fill()

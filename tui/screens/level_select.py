@@ -2,7 +2,8 @@
 
 Sources (see :mod:`tui.sources`): the games in progress, a level file from the command line,
 the bundled packs, My levels and the game's generators. Each level row shows whether it is
-solved (with the best result against par) or in progress (with its moves so far); a
+solved (with the best result against par), solved by the computer only (``○``: watching the
+solution is not solving it, so it is not counted), or in progress (with its moves so far); a
 generator's list starts with "New level". Choosing a level resumes its saved game, if any.
 """
 
@@ -15,22 +16,25 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Label, Static
+from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
 
 from core.text import escape_controls, plural, shorten
 from tui.screens.common import NavOptionList
 from tui.sources import LevelEntry, LevelRef, LevelSource
+from tui.widgets.footer import ArcadeFooter
 
 if TYPE_CHECKING:  # pragma: no cover
     from tui.launch import Launcher
 
-__all__ = ["NEW_LEVEL", "PROGRESS_MARK", "SOLVED_MARK", "LevelSelectScreen"]
+__all__ = ["BY_COMPUTER_MARK", "NEW_LEVEL", "PROGRESS_MARK", "SOLVED_MARK", "LevelSelectScreen"]
 
 SOLVED_MARK = "✓"
 """Shown before a solved level."""
 PROGRESS_MARK = "…"
 """Shown before a level with a game in progress."""
+BY_COMPUTER_MARK = "○"
+"""Shown before a level the computer solved (and the player has not): not counted as solved."""
 NEW_LEVEL = "+new"
 """Option id of a generator's "New level" row."""
 
@@ -90,7 +94,7 @@ class LevelSelectScreen(Screen[LevelRef | None]):
             with Vertical(id="levels-column"):
                 yield Label("Levels", classes="column-title")
                 yield ChoiceList(id="levels")
-        yield Footer()
+        yield ArcadeFooter()
 
     def on_mount(self) -> None:
         self._fill_sources()
@@ -145,6 +149,11 @@ class LevelSelectScreen(Screen[LevelRef | None]):
         self.query_one("#packs", ChoiceList).highlighted = index
         self._fill_levels(0)
 
+    def _word(self, which: str) -> str:
+        """The game's word for a session move (``MOVE_WORD``) or a result (``RESULT_WORD``):
+        Carving's results count steps, its saves actions."""
+        return str(getattr(getattr(self.launcher, "screen_class", None), which, "move"))
+
     def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> str:
         best = solved.get(entry.ref.key)
         save = saves.get(entry.ref.slot)
@@ -153,11 +162,15 @@ class LevelSelectScreen(Screen[LevelRef | None]):
         if entry.ref.key in solved:
             mark = SOLVED_MARK
             if best is not None:
-                notes.append(f"best {plural(best, 'move')}" + (
+                notes.append(f"best {plural(best, self._word('RESULT_WORD'))}" + (
                     f" (par {entry.par})" if entry.par is not None else ""))
         if save is not None and save.get("status", "playing") == "playing":
             mark = PROGRESS_MARK if mark == " " else mark
-            notes.append(f"in progress, {plural(int(save.get('moves', 0)), 'move')}")
+            notes.append(f"in progress, {plural(int(save.get('moves', 0)), self._word('MOVE_WORD'))}")
+        elif save is not None and save.get("status") == "won" and save.get("autoplayed") is True:
+            # The saved game was won with the computer playing: shown, but not as a solve.
+            mark = BY_COMPUTER_MARK if mark == " " else mark
+            notes.append("by the computer")
         elif entry.par is not None and best is None:
             notes.append(f"par {entry.par}")
         number = f"{entry.number:>2}. " if entry.number else ""

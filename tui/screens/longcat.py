@@ -129,6 +129,18 @@ class LongcatScreen(PuzzleScreen):
         params = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY, None)).params()
         return {name: dict(params) for name in GENERATORS}
 
+    @classmethod
+    def settings_dialog(cls, app: Any) -> tuple[Any, Any]:
+        """The settings dialog (what g and N generate, the animation) and where it stores."""
+        current = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY, None))
+
+        def applied(new: LongcatSettings | None) -> None:
+            if new is not None:
+                app.store.set_setting(SETTINGS_KEY, new.to_dict())
+                app.notify("Longcat settings saved.", timeout=4)
+
+        return LongcatSettingsModal(current), applied
+
     @property
     def settings(self) -> LongcatSettings:
         """The player's Longcat preferences."""

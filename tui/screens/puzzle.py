@@ -35,7 +35,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Static
+from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from core.game import IllegalMove
@@ -44,6 +44,7 @@ from core.text import escape_controls, plural
 from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.screens.playtime import PlayClock, play_record, restored
 from tui.sources import LevelRef, level_to_text
+from tui.widgets.footer import ArcadeFooter
 
 if TYPE_CHECKING:  # pragma: no cover
     from tui.app import ArcadeApp
@@ -56,6 +57,9 @@ SAVE_VERSION = 2
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
+
+TRANSIENT_SECONDS = 3.0
+"""How long a transient message ("Undone.", "Redone.") stays; the next move clears it too."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +78,14 @@ class Hint:
 
 
 class MessageBar(Static):
-    """One line under the board for the game's messages; never covers what is being played."""
+    """The message line under the board; never covers what is being played.
+
+    One line, growing to three for a long message (tips and verdicts name whole terms and
+    operators, 60+ characters): wrapped, never cut at 80 columns, in every game.
+    """
 
     DEFAULT_CSS = """
-    MessageBar { height: 1; padding: 0 1; color: $text-muted; }
+    MessageBar { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
     MessageBar.-warning { color: $text-warning; }
     MessageBar.-error { color: $text-error; text-style: bold; }
     """
@@ -114,6 +122,13 @@ class PuzzleScreen(Screen[LevelRef | None]):
     """Seconds a hint may think."""
     NUMBERED_MOVES: ClassVar[bool] = False
     """Whether digit keys pick numbered moves (games with a move list)."""
+    MOVE_WORD: ClassVar[str] = "move"
+    """What one undoable move of the session is called in the header, the level list's "in
+    progress" note and "Resumed your game" (Carving: ``"action"``)."""
+    RESULT_WORD: ClassVar[str] = "move"
+    """What par and a win's result count, in the level list (Carving: ``"step"``)."""
+    NUMBER_WORD: ClassVar[str] = "Move"
+    """How a numbered entry picked by digits is named ("Move 2: …"; TermCraft: "Action")."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
@@ -154,6 +169,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         self._digit_timer: Timer | None = None
         self.last_message = ""
         """The text on the message line (for tests)."""
+        self._transient: Timer | None = None
         self.clock = PlayClock()
         """Play time on this level (see :mod:`tui.screens.playtime`); kept in the save."""
         self.autoplayed = False
@@ -201,7 +217,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         yield PuzzleHeader(id="puzzle-header")
         yield from self.compose_board()
         yield MessageBar(id="puzzle-message")
-        yield Footer(compact=True)
+        yield ArcadeFooter(compact=True)
 
     def compose_board(self) -> ComposeResult:
         """The game's own widgets (between the header and the message line)."""
@@ -240,6 +256,8 @@ class PuzzleScreen(Screen[LevelRef | None]):
         self.arcade.game_in_progress = self.in_progress
         self._save()
         if old is not None:
+            if self._transient is not None:  # "Redone." is not about the new position
+                self.say("")
             self._check_outcome(old, session)
 
     def header_text(self) -> str:
@@ -249,11 +267,12 @@ class PuzzleScreen(Screen[LevelRef | None]):
         info = self.arcade.game_info(self.GAME_ID)
         name = info.title if info is not None else self.GAME_ID
         parts = [f"{name}: {escape_controls(self.level_title)}" if self.level_title else name]
-        moves = plural(session.moves_made, "move")
+        moves = plural(session.moves_made, self.MOVE_WORD)
         parts.append(f"{moves} (par {self.par})" if self.par is not None else moves)
         status = session.status
         if status == "won":
-            parts.append("★ won" + ("" if session.finished else ", keep playing"))
+            won = "★ won by the computer" if self.autoplayed else "★ won"
+            parts.append(won + ("" if session.finished else ", keep playing"))
         elif status == "lost":
             parts.append("✗ no moves left")
         undo = [word for word, ok in (("u undo", session.can_undo), ("U redo", session.can_redo)) if ok]
@@ -261,11 +280,27 @@ class PuzzleScreen(Screen[LevelRef | None]):
             parts.append(" · ".join(undo))
         return "   ".join(parts)
 
-    def say(self, text: str, severity: str = "information") -> None:
-        """Show a message on the message line (under the board)."""
+    def say(self, text: str, severity: str = "information", transient: bool = False) -> None:
+        """Show a message on the message line (under the board).
+
+        Args:
+            text: The message ("" clears the line).
+            severity: ``"information"``, ``"warning"`` or ``"error"``.
+            transient: Clear it after :data:`TRANSIENT_SECONDS` and at the next move (for
+                acknowledgements such as "Undone." that would otherwise stay and mislead).
+        """
         self.last_message = text
+        if self._transient is not None:
+            self._transient.stop()
+            self._transient = None
         if self._ready:
             self.query_one(MessageBar).say(text, severity)
+        if transient and text:
+            self._transient = self.set_timer(TRANSIENT_SECONDS, self._clear_transient)
+
+    def _clear_transient(self) -> None:
+        self._transient = None
+        self.say("")
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -307,7 +342,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
             # No longer number can start with these digits: pick now.
             self._pick_typed()
         else:
-            self.say(f"Move {self._digits}…")
+            self.say(f"{self.NUMBER_WORD} {self._digits}…")
             self._digit_timer = self.set_timer(DIGIT_WAIT, self._pick_typed)
 
     def numbered_count(self) -> int | None:
@@ -344,25 +379,39 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """What picking numbered move ``number`` does (default: play it)."""
         text = self.game.describe_move(self.state, move)
         if self.play(move):
-            self.say(f"Move {number}: {text}")
+            self.say(f"{self.NUMBER_WORD} {number}: {text}")
+
+    @classmethod
+    def settings_dialog(cls, app: Any) -> tuple[Any, Any] | None:
+        """The game's settings dialog for the command palette, outside the game.
+
+        Args:
+            app: The running app (its store holds the settings).
+
+        Returns:
+            ``(modal, on_result)``: push ``modal`` with ``on_result`` as its callback (it
+            stores the choice); None when the game has no settings.
+        """
+        return None
 
     # -- undo, redo, restart ---------------------------------------------------------------------
 
     def action_undo(self) -> None:
         """Take back the last move."""
         if not self.session.can_undo:
-            self.say("Nothing to undo.")
+            self.say("Nothing to undo.", transient=True)
             return
         self.session = self.session.undo()
-        self.say("Undone." + ("" if self.session.can_undo else " This is the start."))
+        self.say("Undone." + ("" if self.session.can_undo else " This is the start."),
+                 transient=True)
 
     def action_redo(self) -> None:
         """Play again a move taken back."""
         if not self.session.can_redo:
-            self.say("Nothing to redo.")
+            self.say("Nothing to redo.", transient=True)
             return
         self.session = self.session.redo()
-        self.say("Redone.")
+        self.say("Redone.", transient=True)
 
     def action_restart(self) -> None:
         """Back to the start, as a move (``u`` undoes it: nothing is lost)."""
@@ -377,11 +426,16 @@ class PuzzleScreen(Screen[LevelRef | None]):
 
     def action_back(self) -> None:
         """Back to the level list (the game stays saved)."""
+        self.leave()
+        self.dismiss(self.ref)
+
+    def leave(self) -> None:
+        """Stop thinking and the clock and save (the thinking time since the last move): the
+        screen is about to go (back, or the command palette opening something else)."""
         self._hint_stop.set()
         self.clock.pause()
-        self._save()  # The thinking time since the last move.
+        self._save()
         self.arcade.game_in_progress = False
-        self.dismiss(self.ref)
 
     def action_next_level(self) -> None:
         """The next level of the source (a new one for a generator); this game stays saved."""
@@ -398,6 +452,16 @@ class PuzzleScreen(Screen[LevelRef | None]):
         self.say((note + " " if note else "") + f"Now playing {self.level_title}.{kept}")
 
     _was_touched = False
+
+    @property
+    def has_next_level(self) -> bool:
+        """Whether ``N`` has a level to go to (not after My levels' last, nor in a preview)."""
+        return (self.launcher is not None and self.ref is not None
+                and self.launcher.has_next(self.ref))
+
+    def after_win_keys(self) -> str:
+        """What to press after a win: ``N: next level · esc: levels``, without N at the end."""
+        return "N: next level · esc: levels" if self.has_next_level else "esc: levels"
 
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
@@ -464,14 +528,14 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if new.status == "won":
             self._record_win(new)
         kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
-        has_next = (self.launcher is not None and self.ref is not None
-                    and self.launcher.has_next(self.ref))
         modal = OutcomeModal(kind, self.level_title or self.GAME_ID, self.outcome_detail(kind),
-                             has_next=has_next)
+                             has_next=self.has_next_level, by_computer=self.autoplayed)
         self.app.push_screen(modal, self._outcome_chosen)
 
     def _record_win(self, session: Session) -> None:
-        if self.ref is not None:  # Progress and the level's leaderboards, in one write.
+        # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
+        # autoplayed boards only (the store does not mark the level solved).
+        if self.ref is not None:
             self.arcade.store.record_result(self.GAME_ID, self.ref.source, self.ref.key,
                                             moves=session.moves_made, seconds=self.clock.seconds,
                                             autoplayed=self.autoplayed)

@@ -54,7 +54,7 @@ from core.text import plural
 from tui.modals.construct import ConstructModal
 from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
 from tui.widgets.action_list import PAGE, ActionDetails, ActionList, ConstructEntry
-from tui.widgets.target_view import TargetView, term_text
+from tui.widgets.target_view import TermTargetView, term_text
 from tui.widgets.term_tree import TermTree
 
 __all__ = ["GAME_ID", "TermCraftScreen"]
@@ -156,6 +156,8 @@ class TermCraftScreen(PuzzleScreen):
     GAME_ID: ClassVar[str] = GAME_ID
     HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
+    NUMBER_WORD: ClassVar[str] = "Action"
+    """Digits pick a numbered action of the list ("Action 2: …"), not a move count."""
     CSS_PATH = "../styles/termcraft.tcss"
     AUTO_FOCUS = "#tc-actions"
 
@@ -191,7 +193,7 @@ class TermCraftScreen(PuzzleScreen):
         yield ResourceLine(id="tc-resources")
         with Horizontal(id="tc-target-row"):
             yield Static("Target", id="tc-target-label")
-            yield TargetView(id="tc-target")
+            yield TermTargetView(id="tc-target")
         with Horizontal(id="tc-main"):
             tree = TermTree(id="tc-tree")
             tree.border_title = "Term"
@@ -224,14 +226,14 @@ class TermCraftScreen(PuzzleScreen):
         status = session.status
         listing = self.query_one(ActionList)
         keep = None if new_term else listing.current_entry
-        empty = {"won": "Solved! N: next level · esc: levels",
+        empty = {"won": f"Solved! {self.after_win_keys()}",
                  "lost": "No move left. u: undo · R: restart"}.get(status, "No action available.")
         listing.show_actions(state.term, job.rewrites, self._placeholders, state.budget,
                              keep=keep, empty=empty, complete=job.complete, total=job.total)
         listing.note = job.count_note
         found = warnings(state.term)
         self.query_one(ResourceLine).show(state, self.level, len(found))
-        self.query_one(TargetView).show(state.target, differences(state.term, state.target))
+        self.query_one(TermTargetView).show(state.target, differences(state.term, state.target))
         tree = self.query_one(TermTree)
         if new_term:
             tree.show_term(state.term, keep_view=True)
@@ -338,7 +340,7 @@ class TermCraftScreen(PuzzleScreen):
             state.term, [], (), 0, empty="Analysing the position… (esc: back)")
         self.query_one(ActionDetails).show_entry(state.term, None, state.fuel, state.budget)
         self.query_one(ResourceLine).show(state, self.level, 0)
-        self.query_one(TargetView).show(state.target, differences(state.term, state.target))
+        self.query_one(TermTargetView).show(state.target, differences(state.term, state.target))
         self.query_one(PuzzleHeader).update(Text(f"TermCraft: {self.level_title}   "
                                                  "analysing the position…"))
         self._show_count()

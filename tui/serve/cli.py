@@ -19,7 +19,8 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
 @click.command()
 @click.option("--ssh", "mode", flag_value="ssh", help="Serve over SSH (asyncssh): ssh -p PORT name@HOST.")
 @click.option("--web", "mode", flag_value="web",
-              help="Serve in web browsers (textual-serve; pip install 'termarcade[web]').")
+              help="Serve in web browsers (textual-serve: the web extra; in a clone, "
+                   "pip install -e '.[web]').")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on (0.0.0.0 or :: for every interface).")
 @click.option("--port", type=click.IntRange(0, 65535), default=None,
@@ -106,7 +107,8 @@ def _serve_web(limits: object, data: str, glyphs: str | None, host: str, port: i
     try:
         from tui.serve.web import WebArcade
     except ImportError as error:
-        fail(f"serve --web needs the web extra: pip install 'termarcade[web]' ({error})")
+        fail("serve --web needs the web extra (textual-serve): in the termarcade clone, "
+             f"pip install -e '.[web]' ({error})")
     from tui.serve.running import ServeError, configure_logging
 
     configure_logging(verbose)

@@ -136,6 +136,9 @@ class ArcadeSession(asyncssh.SSHServerSession):
         self._last_input = time.monotonic()
         self._idle_timer: asyncio.TimerHandle | None = None
         self._gone = False
+        """The client sent EOF or left: the app's output is dropped and the app ends."""
+        self._closed = False
+        """The channel is closed: nothing more can be sent."""
         self._gate: InputGate | None = None
         self._task: asyncio.Task[None] | None = None
 
@@ -221,8 +224,13 @@ class ArcadeSession(asyncssh.SSHServerSession):
         return {str(key): str(value) for key, value in env.items() if str(key) in CLIENT_ENV}
 
     def _refuse(self, message: str) -> None:
-        """Tell the client why in one line and close with exit status 1."""
-        if self._gone:
+        """Tell the client why in one line and close with exit status 1.
+
+        Sent even after the client's EOF (OpenSSH sends one right after the request when its
+        stdin is empty, often before this runs): EOF only ends the client's input, and a
+        client left without an exit status and a close would wait for ever.
+        """
+        if self._closed:
             return
         newline = "\r\n" if self._term is not None else "\n"
         try:
@@ -282,10 +290,14 @@ class ArcadeSession(asyncssh.SSHServerSession):
             self._app.terminate()
 
     def eof_received(self) -> bool:
+        """The client's input ended: stop the app, but keep the channel open for sending
+        (True), so that the refusal or the app's end still sends its exit status and closes
+        the channel (returning False would send EOF back and leave the channel open)."""
         self._client_left()
-        return False
+        return True
 
     def connection_lost(self, exc: Exception | None) -> None:
+        self._closed = True
         self._client_left()
         if self.connection.session is self:  # the channel is closed: another may open
             self.connection.session = None
@@ -310,7 +322,7 @@ class ArcadeSession(asyncssh.SSHServerSession):
         clean = code == 0
         self.arcade.release(seat)
         message, status = self.arcade.ended(seat, code, time.monotonic() - self._started)
-        if self._gone:
+        if self._closed:
             return
         try:
             if not clean:

@@ -146,7 +146,9 @@ class Leaderboards(StoreBase):
     ) -> None:
         """Record a win: a line for the level's boards, and the level solved (progress).
 
-        Both happen in one transaction. Every win is kept (the boards rank each player's best),
+        Both happen in one transaction. An autoplayed win (the computer played part of the
+        game: 2048's autoplay, Longcat's solution) goes on the autoplayed boards only; it does
+        not mark the level solved, since the player did not solve it (Tatham's rule). Every win is kept (the boards rank each player's best),
         under an id made here, so a write retried after a lost connection counts once.
 
         Args:
@@ -155,7 +157,8 @@ class Leaderboards(StoreBase):
             level: The level's key in its source (``LevelRef.key``).
             moves: Moves on the winning line (None if the game does not count them).
             seconds: Seconds of play on the level up to the win (None if not measured).
-            autoplayed: The computer played (part of) this game: keep it off the human board.
+            autoplayed: The computer played (part of) this game: keep it off the human board
+                and off the player's solved levels.
         """
         now = time.time()
         row = (uuid.uuid4().hex, self.user, game, source, level,
@@ -172,7 +175,8 @@ class Leaderboards(StoreBase):
                 """,
                 row,
             )
-            upsert_solved(db, (self.user, game, source, level, row[5], now))
+            if not autoplayed:
+                upsert_solved(db, (self.user, game, source, level, row[5], now))
 
         self._write(None, work, deferrable=True)
 

@@ -44,7 +44,9 @@ class CarvingActions(OptionList):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j,s", "cursor_down", "Down", show=False, id="carving_moves.down"),
         Binding("k,w", "cursor_up", "Up", show=False, id="carving_moves.up"),
-        Binding("enter,space", "select", "Choose", id="carving_moves.select", key_display="⏎"),
+        # Not in the footer: 80 columns hold the game's keys (the list title says what to do).
+        Binding("enter,space", "select", "Choose", id="carving_moves.select", key_display="⏎",
+                show=False),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:

@@ -26,7 +26,7 @@ from core.carving import Formula, Level, Operator, State, Target
 from core.carving.state import component_listing, path_steps, winning_component
 from core.text import plural
 
-__all__ = ["GraphView", "TargetView", "edge_label", "target_text", "vertex_label"]
+__all__ = ["CarvingTargetView", "GraphView", "edge_label", "target_text", "vertex_label"]
 
 KIND_SYMBOL = {"theta": "θ", "omega": "ω"}
 """How an operator's kind is drawn."""
@@ -186,7 +186,7 @@ def target_text(target: Target, max_columns: int = 12) -> Text:
     return out
 
 
-class TargetView(Static):
+class CarvingTargetView(Static):
     """The target H* (see :func:`target_text`)."""
 
     def show(self, target: Target) -> None:

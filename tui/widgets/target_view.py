@@ -16,7 +16,7 @@ from textual.widgets import Static
 
 from core.terms import COMPOUND, VAR, Path, Term
 
-__all__ = ["TargetView", "term_text"]
+__all__ = ["TermTargetView", "term_text"]
 
 DIFF_STYLE = "bold underline"
 """How differing subterms are marked (no colour needed)."""
@@ -65,11 +65,11 @@ def term_text(term: Term, marked: Iterable[Path] = (), limit: int = 4000) -> Tex
     return text
 
 
-class TargetView(Static):
+class TermTargetView(Static):
     """Shows the target; what still differs from the current term is bold and underlined."""
 
     DEFAULT_CSS = """
-    TargetView { height: auto; max-height: 3; width: 1fr; }
+    TermTargetView { height: auto; max-height: 3; width: 1fr; }
     """
 
     text: Text = Text()

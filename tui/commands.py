@@ -1,0 +1,200 @@
+"""The arcade's commands in the command palette (``ctrl+p``).
+
+Textual's palette asks every provider in ``App.COMMANDS``; :class:`ArcadeCommands` adds the
+arcade's own, next to the current screen's actions and Textual's (themes, keys, screenshot):
+
+* ``Play GAME`` (its level list, resuming the game in progress) and ``Levels of GAME``
+  (the level list only), for every playable game of the registry;
+* ``New GAME game, seed N``: type a number (``2048 42``) for a seeded game of every game with
+  a generator; without one, a fresh seed;
+* ``Leaderboards``, ``Settings: GAME`` (games whose screen has a settings dialog),
+  ``Keymap`` (every binding id, its keys, and how to remap it) and ``Help``.
+
+Commands only call the app and the launchers: the rules stay in the games' screens and core.
+Leaving a game screen for another place saves it first (:meth:`PuzzleScreen.leave`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from core import registry
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tui.app import ArcadeApp
+
+__all__ = ["ArcadeCommands", "go_home", "new_seeded_game", "open_levels", "show_keymap"]
+
+Command = tuple[str, Callable[[], Any], str]
+"""``(title, callback, help)`` of one palette command."""
+
+_SEED = re.compile(r"(?:^|\s)(\d{1,18})\s*$")
+"""A seed typed at the end of the palette's query."""
+
+
+def go_home(app: ArcadeApp) -> None:
+    """Close every screen above the home screen; game screens save first."""
+    from tui.screens.puzzle import PuzzleScreen
+
+    while len(app.screen_stack) > 1:
+        screen = app.screen
+        if isinstance(screen, PuzzleScreen):
+            screen.leave()
+        app.pop_screen()
+
+
+def open_levels(app: ArcadeApp, game_id: str) -> None:
+    """Show a game's level list (without resuming a game in progress)."""
+    from tui.launch import launcher_for
+    from tui.screens.level_select import LevelSelectScreen
+
+    go_home(app)
+    app.push_screen(LevelSelectScreen(launcher_for(app, game_id)))
+
+
+def play(app: ArcadeApp, game_id: str) -> None:
+    """Open a game as its home-screen row does."""
+    go_home(app)
+    app.start_game(game_id)
+
+
+def new_seeded_game(app: ArcadeApp, game_id: str, seed: int | None) -> None:
+    """A new level of the game's first generator with ``seed`` (None: a fresh seed)."""
+    from tui.launch import launcher_for
+    from tui.screens.level_select import LevelSelectScreen
+
+    go_home(app)
+    launcher = launcher_for(app, game_id)
+    app.push_screen(LevelSelectScreen(launcher))
+    launcher.open(launcher.sources.generators[0].new(seed))
+
+
+def leaderboards(app: ArcadeApp) -> None:
+    """The leaderboards, on the game being played (if any)."""
+    from tui.screens.leaderboard import LeaderboardScreen
+
+    game = getattr(app.screen, "GAME_ID", None) or getattr(app.screen, "game_id", None)
+    app.push_screen(LeaderboardScreen(game or None))
+
+
+def settings(app: ArcadeApp, game_id: str) -> None:
+    """The game's settings: through its screen when it is the one shown (it redraws)."""
+    info = registry.get(game_id)
+    if info is None:
+        return
+    screen_class = info.load("screen")
+    current = app.screen
+    if isinstance(current, screen_class) and hasattr(current, "action_settings"):
+        current.action_settings()
+        return
+    dialog = screen_class.settings_dialog(app)
+    if dialog is not None:
+        app.push_screen(*dialog)
+
+
+def keymap_text(app: ArcadeApp) -> Text:
+    """Every binding id with its keys (the player's own marked), and how to change them."""
+    from tui.keys import collect_bindings
+    from tui.store import KEYMAP_SETTING
+
+    bindings, _ = collect_bindings()
+    mine = app.store.get_setting(KEYMAP_SETTING, None)
+    mine = mine if isinstance(mine, dict) else {}
+    text = Text("Change a key with: termarcade keymap ID KEYS (e.g. termarcade keymap "
+                "app.help f2); termarcade keymap --reset undoes every change.\n\n", "dim")
+    for binding_id, info in bindings.items():
+        keys = str(mine.get(binding_id, info.keys))
+        text.append(f"{binding_id:<28} ", "bold")
+        text.append(keys + ("  (yours)" if binding_id in mine else ""))
+        text.append(f"  {info.description}\n" if info.description else "\n", "dim")
+    text.rstrip()
+    return text
+
+
+def show_keymap(app: ArcadeApp) -> None:
+    """Show :func:`keymap_text` in a dialog."""
+    from tui.modals.text_view import TextModal
+
+    app.push_screen(TextModal("Keymap: binding ids and their keys", keymap_text(app)))
+
+
+class ArcadeCommands(Provider):
+    """The arcade's commands (see the module docstring)."""
+
+    @property
+    def arcade(self) -> ArcadeApp:
+        """The app, typed."""
+        return self.app  # type: ignore[return-value]
+
+    def commands(self) -> Iterator[Command]:
+        """The commands offered without a seed."""
+        app = self.arcade
+        games = [info for info in registry.games() if info.playable]
+        for info in games:
+            yield (f"Play {info.title}", partial(play, app, info.id),
+                   f"Open {info.title}: its levels, resuming the game in progress")
+        for info in games:
+            yield (f"Levels of {info.title}", partial(open_levels, app, info.id),
+                   f"Pick a level of {info.title}")
+        for info in games:
+            if info.generators is not None:
+                yield (f"New {info.title} game", partial(new_seeded_game, app, info.id, None),
+                       "A new generated level; type a number after it for that seed")
+        yield ("Leaderboards", partial(leaderboards, app),
+               "The best results of every level and board")
+        for info in games:
+            if self._has_settings(info):
+                yield (f"Settings: {info.title}", partial(settings, app, info.id),
+                       f"{info.title}'s settings")
+        yield ("Keymap", partial(show_keymap, app),
+               "Every binding id and its keys, and how to remap them")
+        yield ("Help", app.action_help, "Help for this screen (?)")
+
+    @staticmethod
+    def _has_settings(info: Any) -> bool:
+        try:
+            screen_class = info.load("screen")
+        except Exception:  # a broken game must not break the palette
+            return False
+        own = getattr(screen_class, "settings_dialog", None)
+        from tui.screens.puzzle import PuzzleScreen
+
+        base = PuzzleScreen.settings_dialog
+        # a classmethod: compare the functions, not the (per-class) bound methods
+        return own is not None and getattr(own, "__func__", own) is not getattr(base, "__func__", base)
+
+    def seeded(self, query: str) -> Iterator[tuple[str, Command]]:
+        """``(words before the seed, command)`` for a query ending in a number."""
+        found = _SEED.search(query)
+        if found is None:
+            return
+        seed = int(found.group(1))
+        words = query[:found.start()].strip()
+        for info in registry.games():
+            if info.playable and info.generators is not None:
+                yield words, (f"New {info.title} game, seed {seed}",
+                              partial(new_seeded_game, self.arcade, info.id, seed),
+                              f"The generated level of {info.title} from seed {seed} "
+                              "(your saved game of it, if any, resumes)")
+
+    async def discover(self) -> Hits:
+        for title, callback, help_text in self.commands():
+            yield DiscoveryHit(title, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for title, callback, help_text in self.commands():
+            score = matcher.match(title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(title), callback, help=help_text)
+        for words, (title, callback, help_text) in self.seeded(query):
+            # "42" alone offers every game; "2048 42" the games whose title matches.
+            score = self.matcher(words).match(title) if words else 0.5
+            if score > 0:
+                yield Hit(max(score, 0.5), title, callback, help=help_text)
