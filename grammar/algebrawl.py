@@ -14,8 +14,8 @@ An Algebrawl level block::
     }
 
 ``cards`` (default ``[+ - × ÷]``) lists built-in cards by symbol (``+ - * /``, also
-``− × ÷``) or by name (``add sub mul div neg square split poison``), and custom cards by
-their definition in the card grammar (``grammar/algebrawl_expr.lark``), optionally with
+``− × ÷``) or by name (``add sub mul div neg square split poison``, and the two cast on
+the monsters, ``poison_wizard traitor``), and custom cards by their definition in the card grammar (``grammar/algebrawl_expr.lark``), optionally with
 ``commutative`` and ``symbol "⊕"`` before the ``=``; a later reference by name deals another
 copy. Every entry deals one card, and each card is played at most once.
 

@@ -69,9 +69,11 @@ from .cards import (
     MUL,
     NEG,
     POISON,
+    POISON_WIZARD,
     SPLIT,
     SQUARE,
     SUB,
+    TRAITOR,
     Card,
     card_from_json,
     card_to_json,
@@ -103,6 +105,7 @@ from .hands import count_solutions24, solutions24, solvable24, solvable_with, so
 from .level import MAX_PAR, Level, level_of
 from .normal import DEFAULT_EQUIVALENCE, EQUIVALENCES, nf_text, normal_form
 from .play import (
+    Cast,
     Move,
     PlayCard,
     State,
@@ -111,6 +114,7 @@ from .play import (
     describe_move,
     initial_state,
     legal_moves,
+    monster_values,
     status,
 )
 from .par import Shortest, shortest, shortest_state
@@ -133,6 +137,7 @@ __all__ = [
     "BinOp",
     "Call",
     "Card",
+    "Cast",
     "card_from_json",
     "card_to_json",
     "count_solutions24",
@@ -171,6 +176,7 @@ __all__ = [
     "legal_moves",
     "LIBRARY",
     "make_node",
+    "monster_values",
     "MAX_INPUT",
     "MAX_PAR",
     "MAX_VALUE",
@@ -186,6 +192,7 @@ __all__ = [
     "parse_value",
     "PlayCard",
     "POISON",
+    "POISON_WIZARD",
     "postorder",
     "predict_seconds",
     "Puzzle",
@@ -213,5 +220,6 @@ __all__ = [
     "Strike",
     "SUB",
     "to_infix",
+    "TRAITOR",
     "to_text",
 ]
