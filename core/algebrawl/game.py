@@ -266,8 +266,9 @@ def _cast_fields(state: State) -> dict[str, Any]:
 def _read_cast_fields(data: dict, puzzle: Puzzle) -> tuple[tuple, tuple]:
     """Read ``monsters`` and ``spent`` (both absent in states without casts)."""
     monsters, spent = data.get("monsters", []), data.get("spent", [])
+    most = len(puzzle.targets) + len(puzzle.cards)  # each traitor adds at most one monster
     if not isinstance(monsters, list) or not isinstance(spent, list) \
-            or len(monsters) > len(puzzle.targets) + len(puzzle.cards) or len(spent) > len(puzzle.cards):
+            or len(monsters) > most or len(spent) > len(puzzle.cards):
         raise ValueError("a state's monsters and spent values are short lists")
     nodes = tuple(tree_from_json(t, puzzle) for t in spent)
     if not all(isinstance(n, Node) for n in nodes):

@@ -229,7 +229,8 @@ def cast_effect(state: State, move: Cast) -> tuple[tuple[Fraction, ...], tuple[i
     standing = list(state.standing)
     if card.effect == "poison_wizard":
         if amount.denominator != 1 or amount <= 0:
-            raise IllegalMove(f"the poison dose is a positive whole number, not {format_value(amount)}")
+            raise IllegalMove("the poison dose is a positive whole number, "
+                              f"not {format_value(amount)}")
         odd = [t for t in standing if _odd(hp[t])]
         if not odd:
             raise IllegalMove("no standing monster has an odd HP")
@@ -418,9 +419,11 @@ def _describe_cast(state: State, move: Cast) -> str:
         return f"poison wizard, dose {amount}: {', '.join(hit)}"
     m = format_value(before[move.target])
     if len(after) > len(before):
-        return f"traitor {amount} attacks {m}: it dies, the ally defects as {format_value(after[-1])}"
+        return (f"traitor {amount} attacks {m}: it dies, "
+                f"the ally defects as {format_value(after[-1])}")
     left = after[move.target]
-    return f"traitor {amount} attacks {m}: " + ("it dies" if left == 0 else f"{format_value(left)} left")
+    fate = "it dies" if left == 0 else f"{format_value(left)} left"
+    return f"traitor {amount} attacks {m}: {fate}"
 
 
 def cards_in(trees: tuple[Ast, ...]) -> Counter:

@@ -78,7 +78,10 @@ def test_create_game_sets_is_game_over_false_even_on_a_dead_deal() -> None:
 def test_the_session_layer_flags_a_dead_deal_at_start() -> None:
     seed = _dead_deal_seed()
     config = GameConfig(board_size=2, initial_seed=seed, number_of_initial_tiles=4)
-    for start in (start_game(config), GAME.initial(config)):
+    from core.game2048.level import Level
+
+    level = Level(title="Dealt dead", config=config)  # a level file can deal it too
+    for start in (start_game(config), GAME.initial(config), GAME.initial(level)):
         assert start.is_game_over is True
         assert start.board == create_game(config).board
         assert GAME.finished(start) and GAME.status(start) == "lost"
