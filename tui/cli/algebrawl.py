@@ -432,6 +432,10 @@ def _rule(countdown: bool, cards_text: Optional[str]) -> _HandRule:
         report_parse_error(error)
     if not cards:
         fail("--cards: give at least one card")
+    cast = [c.name for c in cards if c.effect]
+    if cast:  # a hand is counted, and counting does not cover them (see the solver)
+        fail(f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
+             "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'")
     return _HandRule(False, cards)
 
 
