@@ -164,6 +164,30 @@ def test_traitor_stronger_than_the_monster_kills_it_and_defects() -> None:
     assert solve(Puzzle.of([9, 4], [5], cards=(ADD,))).status == "unsolvable"
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.integers(-3, 20), min_size=1, max_size=4), st.integers(-2, 25),
+       st.data())
+def test_traitor_matches_a_reference(monsters, ally, data) -> None:
+    target = data.draw(st.integers(0, len(monsters) - 1))
+    puzzle = Puzzle.of([ally] + [1] * (len(monsters) - 1), monsters, cards=(TRAITOR,))
+    state = initial_state(puzzle)
+    m = monsters[target]
+    if ally <= 0 or m <= 0:
+        with pytest.raises(IllegalMove):
+            apply_move(state, Cast(0, 0, target))
+        return
+    after = apply_move(state, Cast(0, 0, target))
+    expected = list(monsters)
+    expected[target] = max(m - ally, 0)
+    standing = [i for i in range(len(monsters)) if i != target or ally < m]
+    if ally > m:  # the ally defects with what it has left
+        expected.append(ally - m)
+        standing.append(len(monsters))
+    assert list(monster_values(after)) == expected
+    assert list(after.standing) == standing
+    assert GAME.state_from_json(json.loads(json.dumps(GAME.state_to_json(after)))) == after
+
+
 def test_traitor_needs_a_standing_target() -> None:
     state = initial_state(Puzzle.of([9, 4], [5], cards=(TRAITOR,)))
     for bad in (Cast(0, 0, -1), Cast(0, 0, 3)):
