@@ -13,11 +13,12 @@ An Algebrawl level block::
       par 5                         ; moves of the shortest solution (optional)
     }
 
-``cards`` (default ``[+ - × ÷]``) lists built-in cards by symbol (``+ - * /``, also
-``− × ÷``) or by name (``add sub mul div neg square split poison``), and custom cards by
-their definition in the card grammar (``grammar/algebrawl_expr.lark``), optionally with
-``commutative`` and ``symbol "⊕"`` before the ``=``; a later reference by name deals another
-copy. Every entry deals one card, and each card is played at most once.
+``cards`` (default ``[+ - × ÷]``) lists built-in cards by symbol (``+ - * /``, also ``− × ÷``)
+or by name (``add sub mul div neg square split poison``, and the two cast on the monsters,
+``poison_wizard traitor``), and custom cards by their definition in the card grammar
+(``grammar/algebrawl_expr.lark``), optionally with ``commutative`` and ``symbol "⊕"`` before
+the ``=``; a later reference by name deals another copy. Every entry deals one card, and each
+card is played at most once.
 
 Errors carry the file, line and column with a caret, also inside a card definition (an
 unknown argument name points at that name): the body's callbacks check each value while it

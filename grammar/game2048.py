@@ -229,7 +229,7 @@ def _fields_of(level: Level) -> dict[str, Any]:
         "description": level.description or None,
         "hint": level.hint or None,
         "size": config.board_size,
-        "rule": config.merge_rule,
+        "rule": config.saved_merge_rule(),
         "seed": config.initial_seed,
         "tiles": config.number_of_initial_tiles,
         "goal": NO_GOAL if config.goal is None else config.goal,

@@ -13,8 +13,24 @@ div        ``div(a, b) = a / b``             shown as ``÷``; refused when ``b``
 neg        ``neg(a) = -a``
 square     ``square(a) = a^2``
 split      ``split(a) = a / 2``              seed 002's slime that splits in two
-poison     ``poison(a) = a - odd(a)``        seed 002's poison wizard: −1 on odd values
+poison     ``poison(a) = a - odd(a)``        −1 on an odd pool value (the project's reading)
 =========  ================================  ==========================================
+
+Two more cards act on the *monsters* rather than on pool values (seed 002's extra operators;
+their body only names the pool value they consume, the effect is the game's, see
+:mod:`.play`); they are played with a :class:`~core.algebrawl.play.Cast` move:
+
+=============  ===========================  ==============================================
+card           definition                   effect
+=============  ===========================  ==============================================
+poison_wizard  ``poison_wizard(dose) =      seed 002's 中毒巫师, "毒杀所有奇数怪物 (平等扣血)":
+               dose``                       every standing monster with an odd whole HP
+                                            loses ``dose`` HP, all the same amount
+traitor        ``traitor(ally) = ally``     seed 002's 叛变的队友: the ally attacks one
+                                            monster; if its HP was greater than the
+                                            monster's it defects and stands as a new
+                                            monster with the difference
+=============  ===========================  ==============================================
 
 :data:`DEFAULT_CARDS` is the classic ``+ − × ÷``; :data:`LIBRARY` names every built-in card.
 """
@@ -46,19 +62,23 @@ __all__ = [
     "ADD",
     "DEFAULT_CARDS",
     "DIV",
+    "EFFECTS",
     "LIBRARY",
     "MAX_ARITY",
     "MUL",
     "NEG",
     "POISON",
+    "POISON_WIZARD",
     "SPLIT",
     "SQUARE",
     "SUB",
-    "Card",
+    "TRAITOR",
     "card_from_json",
     "card_to_json",
 ]
 
+EFFECTS = frozenset({"poison_wizard", "traitor"})
+"""The effects of the cards that act on monsters (see :mod:`.play`)."""
 MAX_ARITY = 4
 """Most arguments a card takes."""
 NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]{0,23}")
@@ -113,6 +133,9 @@ class Card:
     """Infix symbol, or empty for call-style cards."""
     commutative: bool = False
     """Whether the arguments can be swapped."""
+    effect: str = ""
+    """``""`` for an operator on pool values; ``"poison_wizard"`` or ``"traitor"`` for the
+    built-in cards that act on the monsters (:data:`EFFECTS`)."""
     _fn: Callable[..., Fraction] | None = field(default=None, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -128,6 +151,8 @@ class Card:
             raise ValueError("the parameters of a card must have different names")
         if len(self.symbol) > 3 or not self.symbol.isprintable() or (self.symbol and len(params) != 2):
             raise ValueError("an infix symbol has at most 3 characters and needs a binary card")
+        if self.effect and (self.effect not in EFFECTS or len(params) != 1):
+            raise ValueError(f"unknown card effect {self.effect!r:.40}")
         check_expr(self.body, len(params))
         _check_arg_names(self.body, params)
         object.__setattr__(self, "_fn", _fast_path(params, self.body))
@@ -201,9 +226,16 @@ SPLIT = Card("split", ("a",), BinOp("/", _A, Num(2)))
 POISON = Card("poison", ("a",), BinOp("-", _A, Call("odd", (_A,))))
 """``a − 1`` on odd whole numbers, else ``a``: seed 002's poison wizard."""
 
+POISON_WIZARD = Card("poison_wizard", ("dose",), Arg(0, "dose"), effect="poison_wizard")
+"""Seed 002's poison wizard: every odd monster loses ``dose`` HP (cast on a pool value)."""
+TRAITOR = Card("traitor", ("ally",), Arg(0, "ally"), effect="traitor")
+"""Seed 002's traitor ally: attacks one monster, defects when it was the stronger."""
+
 DEFAULT_CARDS: tuple[Card, ...] = (ADD, SUB, MUL, DIV)
 """The classic four operations."""
-LIBRARY: dict[str, Card] = {c.name: c for c in (ADD, SUB, MUL, DIV, NEG, SQUARE, SPLIT, POISON)}
+LIBRARY: dict[str, Card] = {
+    c.name: c for c in (ADD, SUB, MUL, DIV, NEG, SQUARE, SPLIT, POISON, POISON_WIZARD, TRAITOR)
+}
 """Every built-in card by name."""
 
 

@@ -7,10 +7,15 @@ The level is a :class:`~core.algebrawl.level.Level` (or a bare
   ``{"strike": target_index, "value": pool_position}``;
 * tree: a leaf is its number as text (``"3"``, ``"7/2"``), a node
   ``{"card": card_name, "args": [trees]}``;
+* cast (a card acting on monsters): ``{"cast": card_index, "value": pool_position}``, with
+  ``"target": monster_index`` for a ``traitor``;
 * state: ``{"puzzle": …, "pool": [trees], "hand": [card indices], "standing": [target
-  indices], "struck": [[target index, tree], …]}``. Decoding recomputes every value and
-  checks that the state is reachable in form: each number and each card used exactly once
-  across the pool, the strikes and the hand, and each strike equal to its target.
+  indices], "struck": [[target index, tree], …]}``, plus, once a card has been cast,
+  ``"monsters": [HP of every monster as text]`` and ``"spent": [trees of the cast cards]``
+  (states without casts keep the older form, so older saves load unchanged). Decoding
+  recomputes every value and checks that the state is reachable in form: each number and
+  each card used exactly once across the pool, the strikes, the casts and the hand, each
+  strike equal to its monster's HP, every monster standing, struck once or brought to 0.
 """
 
 from __future__ import annotations
@@ -20,10 +25,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import MoveKind
-from .ast import Ast, Leaf, make_node, postorder
+from .ast import Ast, Leaf, Node, make_node, postorder
 from .expr import EvalError
 from .level import Level
 from .play import (
+    Cast,
     Move,
     PlayCard,
     State,
@@ -34,6 +40,7 @@ from .play import (
     describe_move,
     initial_state,
     legal_moves,
+    monster_values,
     status,
 )
 from .puzzle import MAX_CARDS, MAX_NUMBERS, Puzzle, puzzle_from_json, puzzle_to_json
@@ -106,16 +113,28 @@ def _indices(data: Any, size: int, what: str) -> tuple[int, ...]:
 def _check_consistent(state: State) -> None:
     puzzle = state.puzzle
     trees = state.pool + tuple(t for _, t in state.struck)
+    if any(isinstance(a, Node) and a.card.effect for t in trees for a in postorder(t)):
+        raise ValueError("a card that acts on monsters can only be cast, not used in a tree")
+    if any(not s.card.effect or any(isinstance(a, Node) and a.card.effect for c in s.children
+                                    for a in postorder(c)) for s in state.spent):
+        raise ValueError("a spent value is a cast card over an ordinary tree")
+    trees += state.spent
     leaves = Counter(a.value for t in trees for a in postorder(t) if isinstance(a, Leaf))
     if leaves != Counter(puzzle.numbers):
         raise ValueError("the pool and strikes do not use each number exactly once")
     played = Counter(puzzle.cards) - Counter(puzzle.cards[i] for i in state.hand)
     if cards_in(trees) != played:
         raise ValueError("the cards in the trees do not match the cards played")
+    monsters = monster_values(state)
+    traitors = sum(1 for s in state.spent if s.card.effect == "traitor")
+    if not len(puzzle.targets) <= len(monsters) <= len(puzzle.targets) + traitors:
+        raise ValueError("more monsters than the targets and the traitors cast")
     hit = [t for t, _ in state.struck]
-    if sorted(hit + list(state.standing)) != list(range(len(puzzle.targets))):
-        raise ValueError("each target is either standing or struck once")
-    if any(puzzle.targets[t] != tree.value for t, tree in state.struck):
+    dead = [t for t in range(len(monsters)) if monsters[t] == 0 and state.spent
+            and t not in hit and t not in state.standing]
+    if sorted(hit + list(state.standing) + dead) != list(range(len(monsters))):
+        raise ValueError("each target is either standing, struck once or dead of a cast")
+    if any(monsters[t] != tree.value for t, tree in state.struck):
         raise ValueError("a strike does not equal its target")
 
 
@@ -132,6 +151,7 @@ class AlgebrawlGame:
     move_kinds = (
         MoveKind("play", True, "play an operator card on values from the pool"),
         MoveKind("strike", True, "strike a target with an equal value"),
+        MoveKind("cast", True, "cast a poison wizard or a traitor ally on the monsters"),
     )
     """The kinds of moves."""
 
@@ -175,6 +195,7 @@ class AlgebrawlGame:
             "hand": list(state.hand),
             "standing": list(state.standing),
             "struck": [[t, tree_to_json(tree)] for t, tree in state.struck],
+            **_cast_fields(state),
         }
 
     def state_from_json(self, data: Any) -> State:
@@ -192,12 +213,16 @@ class AlgebrawlGame:
             raise ValueError("a state has a pool and strikes")
         if not all(isinstance(s, list) and len(s) == 2 and isinstance(s[0], int) for s in struck):
             raise ValueError("a strike is [target index, tree]")
+        monsters, spent = _read_cast_fields(data, puzzle)
+        count = len(monsters or puzzle.targets)
         state = State(
             puzzle,
             tuple(tree_from_json(t, puzzle) for t in pool),
             _indices(data.get("hand"), len(puzzle.cards), "hand"),
-            _indices(data.get("standing"), len(puzzle.targets), "standing"),
-            tuple((s[0], tree_from_json(s[1], puzzle)) for s in struck[: len(puzzle.targets) + 1]),
+            _indices(data.get("standing"), count, "standing"),
+            tuple((s[0], tree_from_json(s[1], puzzle)) for s in struck[: count + 1]),
+            monsters,
+            spent,
         )
         _check_consistent(state)
         return state
@@ -206,6 +231,9 @@ class AlgebrawlGame:
         """JSON form of a move."""
         if isinstance(move, Strike):
             return {"strike": move.target, "value": move.value}
+        if isinstance(move, Cast):
+            data = {"cast": move.card, "value": move.value}
+            return data if move.target < 0 else {**data, "target": move.target}
         return {"play": move.card, "args": list(move.args)}
 
     def move_from_json(self, state: State, data: Any) -> Move:
@@ -216,11 +244,37 @@ class AlgebrawlGame:
         """
         if isinstance(data, dict) and _is_int(data.get("strike")) and _is_int(data.get("value")):
             return Strike(data["value"], data["strike"])
+        if isinstance(data, dict) and _is_int(data.get("cast")) and _is_int(data.get("value")):
+            target = data.get("target", -1)
+            if not _is_int(target):
+                raise ValueError(f"not an Algebrawl move: {data!r:.60}")
+            return Cast(data["cast"], data["value"], target)
         args = data.get("args") if isinstance(data, dict) else None
         if _is_int(data.get("play") if isinstance(data, dict) else None) and isinstance(args, list) \
                 and len(args) <= 8 and all(_is_int(a) for a in args):
             return PlayCard(data["play"], tuple(args))
         raise ValueError(f"not an Algebrawl move: {data!r:.60}")
+
+
+def _cast_fields(state: State) -> dict[str, Any]:
+    """``monsters`` and ``spent`` once a card has been cast (absent before: the older form)."""
+    if not state.monsters and not state.spent:
+        return {}
+    return {"monsters": [format_value(v) for v in monster_values(state)],
+            "spent": [tree_to_json(t) for t in state.spent]}
+
+
+def _read_cast_fields(data: dict, puzzle: Puzzle) -> tuple[tuple, tuple]:
+    """Read ``monsters`` and ``spent`` (both absent in states without casts)."""
+    monsters, spent = data.get("monsters", []), data.get("spent", [])
+    most = len(puzzle.targets) + len(puzzle.cards)  # each traitor adds at most one monster
+    if not isinstance(monsters, list) or not isinstance(spent, list) \
+            or len(monsters) > most or len(spent) > len(puzzle.cards):
+        raise ValueError("a state's monsters and spent values are short lists")
+    nodes = tuple(tree_from_json(t, puzzle) for t in spent)
+    if not all(isinstance(n, Node) for n in nodes):
+        raise ValueError("a spent value is a cast card over a tree")
+    return tuple(parse_value(v) for v in monsters), nodes
 
 
 def _is_int(x: Any) -> bool:

@@ -8,7 +8,9 @@ found here by a depth-first branch and bound over the targets (at most
 :data:`~core.algebrawl.puzzle.MAX_TARGETS` deep), cheapest candidates first.
 
 The answer is exact when the tables were built completely; hitting a limit gives
-``"unknown"``.
+``"unknown"``. A hand holding a card that acts on monsters (``poison_wizard``, ``traitor``)
+is outside these tables: its par is ``"unknown"`` (the solver's search still says whether it
+is solvable).
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from dataclasses import dataclass
 
 from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE
-from .play import State, initial_state
+from .play import State, initial_state, monster_values
 from .puzzle import Puzzle
 from .solver import _Limit, _Tables
 
@@ -71,11 +73,14 @@ def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: floa
     puzzle = state.puzzle
     if not state.standing and not (puzzle.use_all and state.pool):
         return Shortest("solved", 0, 0)
+    if any(puzzle.cards[c].effect for c in state.hand):
+        return Shortest("unknown")  # casts act on monsters, outside the tables (see above)
     if not state.standing:
         return Shortest("unsolvable")  # every target struck, values left in a use_all game
     tables = _Tables(state, False, DEFAULT_EQUIVALENCE, max_entries,
                      time.monotonic() + time_limit, should_stop)
-    targets = [(t, puzzle.targets[t]) for t in state.standing]
+    monsters = monster_values(state)
+    targets = [(t, monsters[t]) for t in state.standing]
     full = (1 << len(state.pool)) - 1 if puzzle.use_all else None
     arity = max((c.arity for c in tables.types), default=1)
     found: list = [None]  # (cards, chosen) of the best assignment so far

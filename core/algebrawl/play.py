@@ -11,6 +11,22 @@ standing and the strikes made so far. Two kinds of move:
 * :class:`Strike` — strike target ``target`` (an index into ``puzzle.targets``) with the
   pool value at position ``value``, which must equal it; both leave the game.
 
+* :class:`Cast` — cast a card that acts on the monsters (seed 002's extra operators, see
+  :mod:`.cards`) with the pool value at position ``value``, which the card consumes:
+
+  - ``poison_wizard`` (中毒巫师, "毒杀所有奇数怪物 (平等扣血)"): the value is the *dose*, a
+    positive whole number; every standing monster whose HP is an odd whole number loses the
+    dose, all the same amount. At least one monster must be odd, and the dose may not exceed
+    the HP of any odd monster (no overkill: strikes are exact, so is poison). A monster
+    brought to 0 dies (it leaves the standing monsters without a strike).
+  - ``traitor`` (会攻击后自动叛变的队友, "如果血量大于敌人"): the value is the ally's HP, a
+    positive number; it attacks standing monster ``target`` (HP ``m`` > 0). With ``ally <
+    m`` the monster is left with ``m − ally`` HP; with ``ally = m`` it dies; with ``ally >
+    m`` it dies and the ally *defects*: a new monster with ``ally − m`` HP joins the
+    standing ones (index ``len(monsters)``), to be struck like any other.
+
+  Monster HP is :func:`monster_values` (the puzzle's targets until a cast changes one).
+
 The puzzle is won when every target is struck (and, with ``use_all``, the pool is empty);
 lost when it is not won and no move is left (or, with ``use_all``, when every target is
 struck but values remain, since only strikes remove values). Every function is pure.
@@ -21,6 +37,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 from itertools import combinations, permutations
 
 from ..game import IllegalMove
@@ -31,16 +48,19 @@ from .puzzle import Puzzle
 from .values import MAX_VALUE, format_value, within
 
 __all__ = [
+    "Cast",
     "Move",
     "PlayCard",
     "State",
     "Strike",
     "apply_move",
+    "cast_effect",
     "check_move",
     "describe_move",
     "has_move",
     "initial_state",
     "legal_moves",
+    "monster_values",
     "result_of",
     "status",
 ]
@@ -66,7 +86,21 @@ class Strike:
     """Index into ``puzzle.targets``."""
 
 
-Move = PlayCard | Strike
+@dataclass(frozen=True, slots=True)
+class Cast:
+    """Cast card number ``card`` (one that acts on monsters) with the pool value at
+    position ``value``; ``target`` is the monster a ``traitor`` attacks (-1 for
+    ``poison_wizard``, which strikes every odd monster)."""
+
+    card: int
+    """Index into ``puzzle.cards``."""
+    value: int
+    """Pool position of the value consumed (the dose, or the ally)."""
+    target: int = -1
+    """Index into :func:`monster_values` (``traitor`` only)."""
+
+
+Move = PlayCard | Strike | Cast
 """A move of Algebrawl."""
 
 
@@ -92,6 +126,16 @@ class State:
     """Targets not struck yet."""
     struck: tuple[tuple[int, Ast], ...] = ()
     """The strikes so far."""
+    monsters: tuple[Fraction, ...] = ()
+    """Current HP of every monster (the targets, then defected traitors); empty until a
+    :class:`Cast` changes one, meaning ``puzzle.targets``."""
+    spent: tuple[Node, ...] = ()
+    """The values consumed by casts, each as a node of its card (in the order cast)."""
+
+
+def monster_values(state: State) -> tuple[Fraction, ...]:
+    """The HP of every monster, by index (struck and dead ones included)."""
+    return state.monsters or state.puzzle.targets
 
 
 def initial_state(puzzle: Puzzle) -> State:
@@ -125,6 +169,8 @@ def result_of(state: State, move: PlayCard) -> Node:
         raise IllegalMove("that card has already been played" if 0 <= move.card < len(puzzle.cards)
                           else "there is no such card")
     card = puzzle.cards[move.card]
+    if card.effect:
+        raise IllegalMove(f"{card.name} acts on the monsters: cast it on a pool value")
     args = move.args
     if len(args) != card.arity:
         raise IllegalMove(f"{card.name} takes {card.arity} value{'s' if card.arity != 1 else ''}")
@@ -144,12 +190,69 @@ def result_of(state: State, move: PlayCard) -> Node:
 def _check_strike(state: State, move: Strike) -> None:
     if not 0 <= move.value < len(state.pool):
         raise IllegalMove("there is no such value in the pool")
+    monsters = monster_values(state)
     if move.target not in state.standing:
         raise IllegalMove("that target has already been struck"
-                          if 0 <= move.target < len(state.puzzle.targets) else "there is no such target")
-    have, want = state.pool[move.value].value, state.puzzle.targets[move.target]
+                          if 0 <= move.target < len(monsters) else "there is no such target")
+    have, want = state.pool[move.value].value, monsters[move.target]
     if have != want:
         raise IllegalMove(f"{format_value(have)} does not match the target {format_value(want)}")
+
+
+def _odd(x: Fraction) -> bool:
+    return x.denominator == 1 and x.numerator % 2 == 1
+
+
+def cast_effect(state: State, move: Cast) -> tuple[tuple[Fraction, ...], tuple[int, ...], Node]:
+    """What a cast does, checking it (the rules are in the module docstring).
+
+    Returns:
+        ``(monsters, standing, node)``: every monster's HP after the cast, the monsters
+        still standing, and the spent value as a node of the card.
+
+    Raises:
+        IllegalMove: When the cast is not legal in ``state``.
+    """
+    puzzle = state.puzzle
+    if move.card not in state.hand:
+        raise IllegalMove("that card has already been played" if 0 <= move.card < len(puzzle.cards)
+                          else "there is no such card")
+    card = puzzle.cards[move.card]
+    if not card.effect:
+        raise IllegalMove(f"{card.name} is played on pool values, not cast on monsters")
+    if not 0 <= move.value < len(state.pool):
+        raise IllegalMove("there is no such value in the pool")
+    tree = state.pool[move.value]
+    amount = tree.value
+    before = monster_values(state)
+    hp = list(before)
+    standing = list(state.standing)
+    if card.effect == "poison_wizard":
+        if amount.denominator != 1 or amount <= 0:
+            raise IllegalMove("the poison dose is a positive whole number, "
+                              f"not {format_value(amount)}")
+        odd = [t for t in standing if _odd(hp[t])]
+        if not odd:
+            raise IllegalMove("no standing monster has an odd HP")
+        weakest = min(hp[t] for t in odd)
+        if amount > weakest:
+            raise IllegalMove(f"a dose of {format_value(amount)} is more than the odd monster "
+                              f"with {format_value(weakest)} HP has (no overkill)")
+        for t in odd:
+            hp[t] -= amount
+    else:  # traitor
+        if move.target not in standing:
+            raise IllegalMove("the traitor attacks a standing monster: pick one")
+        m = hp[move.target]
+        if amount <= 0 or m <= 0:
+            raise IllegalMove("the traitor and the monster it attacks need positive HP")
+        hp[move.target] = max(m - amount, Fraction(0))
+        if amount > m:  # "如果血量大于敌人": the ally defects with the HP it has left
+            hp.append(amount - m)
+            standing.append(len(hp) - 1)
+    # Only a monster this cast hit can die of it (a target of 0 HP from the start stands).
+    standing = [t for t in standing if hp[t] != 0 or hp[t] == before[t]]
+    return tuple(hp), tuple(standing), make_node(card, (tree,))
 
 
 def check_move(state: State, move: Move) -> None:
@@ -164,6 +267,8 @@ def _check(state: State, move: Move) -> None:
         _check_strike(state, move)
     elif isinstance(move, PlayCard):
         result_of(state, move)
+    elif isinstance(move, Cast):
+        cast_effect(state, move)
     else:
         raise IllegalMove("not an Algebrawl move")
 
@@ -181,7 +286,13 @@ def apply_move(state: State, move: Move) -> State:
         pool = state.pool[: move.value] + state.pool[move.value + 1 :]
         standing = tuple(t for t in state.standing if t != move.target)
         struck = state.struck + ((move.target, state.pool[move.value]),)
-        return State(state.puzzle, pool, state.hand, standing, struck)
+        return State(state.puzzle, pool, state.hand, standing, struck, state.monsters, state.spent)
+    if isinstance(move, Cast):
+        monsters, standing, node = cast_effect(state, move)
+        pool = state.pool[: move.value] + state.pool[move.value + 1 :]
+        hand = tuple(c for c in state.hand if c != move.card)
+        return State(state.puzzle, pool, hand, standing, state.struck, monsters,
+                     state.spent + (node,))
     if not isinstance(move, PlayCard):
         raise IllegalMove("not an Algebrawl move")
     node = result_of(state, move)
@@ -190,16 +301,18 @@ def apply_move(state: State, move: Move) -> State:
     rest = [p for i, p in enumerate(state.pool) if i not in used]
     rest.insert(first, node)
     hand = tuple(c for c in state.hand if c != move.card)
-    return State(state.puzzle, tuple(rest), hand, state.standing, state.struck)
+    return State(state.puzzle, tuple(rest), hand, state.standing, state.struck, state.monsters,
+                 state.spent)
 
 
 def _candidate_moves(state: State) -> Iterator[Move]:
     """Every distinct move shape: strikes first, then cards (equal cards, equal trees and
     the swapped arguments of commutative cards are offered once)."""
     puzzle, pool = state.puzzle, state.pool
+    monsters = monster_values(state)
     seen_targets: set = set()
     for t in state.standing:
-        want = puzzle.targets[t]
+        want = monsters[t]
         if want in seen_targets:
             continue
         seen_targets.add(want)
@@ -214,6 +327,9 @@ def _candidate_moves(state: State) -> Iterator[Move]:
         if card in seen_cards:
             continue
         seen_cards.add(card)
+        if card.effect:
+            yield from _casts(state, c, card.effect == "traitor")
+            continue
         pick = combinations if card.commutative else permutations
         seen_args: set = set()
         for args in pick(range(len(pool)), card.arity):
@@ -221,6 +337,22 @@ def _candidate_moves(state: State) -> Iterator[Move]:
             if trees not in seen_args:
                 seen_args.add(trees)
                 yield PlayCard(c, args)
+
+
+def _casts(state: State, card: int, aimed: bool) -> Iterator[Cast]:
+    """The casts of one card: each distinct pool tree (on each distinct standing monster's
+    HP, for a traitor)."""
+    monsters = monster_values(state)
+    aims = [-1]
+    if aimed:
+        seen: dict = {}
+        aims = [seen.setdefault(monsters[t], t) for t in state.standing if monsters[t] not in seen]
+    trees: set = set()
+    for i, tree in enumerate(state.pool):
+        if tree not in trees:
+            trees.add(tree)
+            for t in aims:
+                yield Cast(card, i, t)
 
 
 def _legal(state: State, move: Move) -> bool:
@@ -261,9 +393,11 @@ def describe_move(state: State, move: Move) -> str:
         if isinstance(move, Strike):
             _check_strike(state, move)
             tree = state.pool[move.value]
-            target = format_value(state.puzzle.targets[move.target])
+            target = format_value(monster_values(state)[move.target])
             how = "" if isinstance(tree, Leaf) else f" with {shorten(to_infix(tree), 40)}"
             return f"strike {target}{how}"
+        if isinstance(move, Cast):
+            return _describe_cast(state, move)
         node = result_of(state, move)
     except IllegalMove as error:
         return f"illegal: {error}"
@@ -272,6 +406,24 @@ def describe_move(state: State, move: Move) -> str:
     card = node.card
     shown = f" {card.symbol} ".join(args) if card.symbol else f"{card.name}({', '.join(args)})"
     return f"{shown} = {format_value(node.value)}"
+
+
+def _describe_cast(state: State, move: Cast) -> str:
+    """``"poison wizard, dose 2: 7 → 5, 5 → 3"``, ``"traitor 9 attacks 5: defects as 4"``."""
+    before = monster_values(state)
+    after, _, node = cast_effect(state, move)
+    amount = format_value(node.value)
+    if node.card.effect == "poison_wizard":
+        hit = [f"{format_value(before[t])} → {format_value(after[t])}"
+               for t in state.standing if after[t] != before[t]]
+        return f"poison wizard, dose {amount}: {', '.join(hit)}"
+    m = format_value(before[move.target])
+    if len(after) > len(before):
+        return (f"traitor {amount} attacks {m}: it dies, "
+                f"the ally defects as {format_value(after[-1])}")
+    left = after[move.target]
+    fate = "it dies" if left == 0 else f"{format_value(left)} left"
+    return f"traitor {amount} attacks {m}: {fate}"
 
 
 def cards_in(trees: tuple[Ast, ...]) -> Counter:

@@ -73,7 +73,9 @@ class Puzzle:
             raise ValueError(f"a puzzle has 1 to {MAX_NUMBERS} numbers")
         if not 1 <= len(targets) <= MAX_TARGETS:
             raise ValueError(f"a puzzle has 1 to {MAX_TARGETS} targets")
-        if len(targets) > len(numbers):
+        # A poison wizard can fell several monsters with one number; otherwise each strike
+        # takes one.
+        if len(targets) > len(numbers) and not any(getattr(c, "effect", "") for c in cards):
             raise ValueError("a puzzle needs at least as many numbers as targets")
         if len(cards) > MAX_CARDS or not all(isinstance(c, Card) for c in cards):
             raise ValueError(f"a puzzle has at most {MAX_CARDS} cards")

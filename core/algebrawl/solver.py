@@ -30,7 +30,17 @@ from .ast import Ast, Node, make_node
 from .cards import Card
 from .expr import EvalError
 from .normal import DEFAULT_EQUIVALENCE, _flags, arithmetic_op, nf_apply, normal_form
-from .play import Move, PlayCard, State, Strike, apply_move, initial_state
+from .play import (
+    Move,
+    PlayCard,
+    State,
+    Strike,
+    apply_move,
+    initial_state,
+    legal_moves,
+    monster_values,
+    status,
+)
 from .puzzle import Puzzle
 from .values import MAX_VALUE, within
 
@@ -66,6 +76,9 @@ class SolveResult:
     """Seconds spent."""
     solutions: tuple[tuple[tuple[int, Ast], ...], ...] = ()
     """Every distinct solution found (when counting)."""
+    moves: tuple[Move, ...] = ()
+    """One solution as moves, from the search that covers cards acting on monsters
+    (``poison_wizard``, ``traitor``); empty otherwise (use :func:`solution_moves`)."""
 
 
 class _Limit(Exception):
@@ -295,7 +308,8 @@ class _Assign:
     def __init__(self, tables: _Tables, limit: int):
         self.tables, self.limit = tables, limit
         puzzle, state = tables.state.puzzle, tables.state
-        self.targets = [(t, puzzle.targets[t]) for t in state.standing]
+        monsters = monster_values(state)
+        self.targets = [(t, monsters[t]) for t in state.standing]
         self.full = (1 << len(state.pool)) - 1 if puzzle.use_all else None
         self.found: dict = {}
         self.forms: _NormalForms | None = None
@@ -362,6 +376,10 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
     start = time.monotonic()
     if not state.standing and not (state.puzzle.use_all and state.pool):
         return SolveResult("solved", (), 1 if count else None)
+    if any(state.puzzle.cards[c].effect for c in state.hand):
+        if count:
+            raise ValueError(CASTS_NOT_COUNTED)
+        return _search_with_casts(state, max_entries, start + time_limit, should_stop)
     tables = _Tables(state, count, equivalence, max_entries, start + time_limit, should_stop)
     assign = _Assign(tables, max_count)
 
@@ -388,6 +406,57 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
         if count else ()
     return SolveResult(status, _first_solution(tables, assign), n, complete, tables.stored,
                        time.monotonic() - start, every)
+
+
+CASTS_NOT_COUNTED = (
+    "counting distinct solutions does not cover the poison_wizard and traitor cards: they act "
+    "on the monsters, outside the expression normal form that makes two solutions equal; "
+    "solve without counting to learn whether the puzzle is solvable"
+)
+"""Why :func:`solve_state` refuses to count solutions while such a card is in hand."""
+
+
+def _state_key(state: State) -> tuple:
+    """What decides the rest of a game: the pool's values, the cards in hand and the HP of
+    the standing monsters, each as a multiset (positions and trees do not matter)."""
+    puzzle, monsters = state.puzzle, monster_values(state)
+    return (tuple(sorted(t.value for t in state.pool)),
+            tuple(sorted(puzzle.cards.index(puzzle.cards[c]) for c in state.hand)),
+            tuple(sorted(monsters[t] for t in state.standing)))
+
+
+def _search_with_casts(state: State, max_states: int, deadline: float,
+                       should_stop: Callable[[], bool] | None) -> SolveResult:
+    """Depth-first search over the game's own moves (:func:`.play.legal_moves`), for hands
+    holding cards that act on monsters; positions already known lost are skipped.
+
+    Every move uses up a card or a pool value, so the depth is at most the number of cards
+    plus values; the search keeps its own stack (no recursion).
+    """
+    start = time.monotonic()
+    lost: set = set()
+    path: list[Move] = []
+    stack: list = [(state, iter(legal_moves(state)))]
+    while stack:
+        if len(lost) > max_states or time.monotonic() > deadline or (should_stop and should_stop()):
+            return SolveResult("unknown", entries=len(lost), elapsed=time.monotonic() - start)
+        here, moves = stack[-1]
+        move = next(moves, None)
+        if move is None:
+            lost.add(_state_key(here))
+            stack.pop()
+            if path:
+                path.pop()
+            continue
+        nxt = apply_move(here, move)
+        if status(nxt) == "won":
+            return SolveResult("solved", entries=len(lost), elapsed=time.monotonic() - start,
+                               moves=tuple(path) + (move,))
+        if _state_key(nxt) in lost:
+            continue
+        path.append(move)
+        stack.append((nxt, iter(legal_moves(nxt))))
+    return SolveResult("unsolvable", entries=len(lost), elapsed=time.monotonic() - start)
 
 
 def _first_solution(tables: _Tables, assign: _Assign) -> tuple[tuple[int, Ast], ...]:
@@ -468,6 +537,8 @@ def hint(state: State, **options) -> Move | None:
     """The next move of some solution from ``state``, or None when there is none (or the
     solver gave up). Options as in :func:`solve_state`."""
     result = solve_state(state, **options)
+    if result.moves:
+        return result.moves[0]
     if result.status != "solved" or not result.strikes:
         return None
     moves = solution_moves(state, result.strikes)

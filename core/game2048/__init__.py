@@ -46,15 +46,19 @@ from core.game2048.merge import (
     PRESET_DEFAULTS,
     MergeLogic,
     MergeResult,
+    UnsavableMergeLogic,
     fibonacci_merge,
     is_fibonacci,
     merge_logic_name,
     merge_preset_names,
+    preset_name_of,
+    register_merge_preset,
     resolve_merge_logic,
     standard_merge,
     threes_merge,
 )
 from core.game2048.state import (
+    CUSTOM_RULE,
     DEFAULT_DISTRIBUTION,
     Distribution,
     GameConfig,
@@ -99,6 +103,7 @@ def hint(state: GameState, **kwargs: Any) -> str | None:
 
 
 __all__ = [
+    "CUSTOM_RULE",
     "DEFAULT_DISTRIBUTION",
     "DIRECTIONS",
     "MERGE_PRESETS",
@@ -116,6 +121,7 @@ __all__ = [
     "PlacementResult",
     "Row",
     "TileWeight",
+    "UnsavableMergeLogic",
     "board_from_rows",
     "calculate_is_game_over",
     "can_any_cell_move",
@@ -141,8 +147,10 @@ __all__ = [
     "normalize_distribution",
     "parse_moves",
     "place_new_tile",
+    "preset_name_of",
     "prng_next",
     "process_line",
+    "register_merge_preset",
     "replay",
     "resolve_merge_logic",
     "reverse_items",

@@ -598,7 +598,9 @@ def best_move_general(
 def _merge_fn(config: Any) -> tuple[Callable[[int, int], Any], str | None]:
     """The merge function of a config and its preset name (None for a custom function)."""
     rule = getattr(config, "merge_rule", None)
-    logic = rule if isinstance(rule, str) else getattr(config, "merge_logic", "standard")
+    custom = getattr(config, "custom_merge_logic", None)
+    logic = custom if custom is not None else rule if isinstance(rule, str) else getattr(
+        config, "merge_logic", "standard")
     if isinstance(logic, str):
         from core.game2048.merge import resolve_merge_logic
 

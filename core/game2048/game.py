@@ -6,6 +6,9 @@ stays as it is; this adapter gives it the protocol's shape:
 * a move is a direction (``"up"``, ``"down"``, ``"left"``, ``"right"``); one that would not
   change the board is illegal (:class:`core.game.IllegalMove`), as is any move once no move
   can change the board;
+* a game dealt dead is over from the start: :func:`core.game2048.create_game` leaves
+  ``is_game_over`` false as seed 004 §4 says (the first move decides), so :meth:`initial`
+  asks :func:`core.game2048.check_if_game_over` once and sets the flag for the session;
 * "won, keep playing" is said honestly: :meth:`Game2048.status` is ``"won"`` as soon as the
   goal tile is on the board, and :meth:`Game2048.finished` stays false while a move is left.
 """
@@ -13,14 +16,43 @@ stays as it is; this adapter gives it the protocol's shape:
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any
 
 from core.game import IllegalMove, MoveKind
 
 from .board import DIRECTIONS
-from .state import GameConfig, GameState, create_game, has_won, legal_moves, move, state_from_board
+from .state import (
+    GameConfig,
+    GameState,
+    check_if_game_over,
+    create_game,
+    has_won,
+    legal_moves,
+    move,
+    state_from_board,
+)
 
-__all__ = ["GAME", "Game2048"]
+__all__ = ["GAME", "Game2048", "start_game"]
+
+
+def start_game(config: GameConfig) -> GameState:
+    """The session's first state: :func:`create_game`, flagged over when dealt dead.
+
+    The seed's ``createGame`` sets ``isGameOver`` to false and lets the first move decide; a
+    player, though, should see at once that a 2×2 board dealt four unmergeable tiles has no
+    move. This is that check, kept out of the seed API.
+
+    Args:
+        config: The configuration.
+
+    Returns:
+        ``create_game(config)``, with ``is_game_over`` set when no move can change the board.
+    """
+    state = create_game(config)
+    if check_if_game_over(state):
+        return replace(state, is_game_over=True)
+    return state
 
 
 class Game2048:
@@ -35,12 +67,12 @@ class Game2048:
         """A new game from a :class:`GameConfig`, or from a 2048 level (its config and, when it
         gives one, its starting board)."""
         if isinstance(level, GameConfig):
-            return create_game(level)
+            return start_game(level)
         board = getattr(level, "board", None)
         config = level.config
         if board is not None:
             return state_from_board(board, config)
-        return create_game(config)
+        return start_game(config)
 
     def moves(self, state: GameState) -> Sequence[str]:
         """The directions that change the board, in the order up, down, left, right."""

@@ -119,6 +119,10 @@ def _check_config(config: Any) -> None:
     """The level bounds beyond :class:`GameConfig`'s own checks."""
     if not isinstance(config, GameConfig):
         raise LevelFieldError("size", f"a 2048 level needs a GameConfig, not {type(config).__name__}")
+    try:
+        config.saved_merge_rule()  # a level file names its rule: a custom function has none
+    except ValueError as error:
+        raise LevelFieldError("rule", str(error)) from None
     if config.board_size > MAX_SIZE:
         raise LevelFieldError("size", f"size must be at most {MAX_SIZE}, not {config.board_size}")
     if config.goal is not None:

@@ -6,7 +6,10 @@ nearer the side the tiles move towards (it was already in place), ``val2`` the o
 into it; the presets below are symmetric, so the order only matters for custom rules.
 
 Configurations store the *name* of a preset (so games can be saved and replayed); the
-function is looked up with :func:`resolve_merge_logic`.
+function is looked up with :func:`resolve_merge_logic`. As in the seed's ``GameConfig``, any
+pure callable may also be given: such a game plays, replays and gets hints (through the
+general AI path), but it can only be saved once its function is registered as a preset with
+:func:`register_merge_preset` (a save names the rule; code is never stored).
 
 Presets:
 
@@ -19,7 +22,7 @@ Presets:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from math import isqrt
 from typing import NamedTuple
 
@@ -111,12 +114,12 @@ def threes_merge(val1: int, val2: int) -> MergeResult | None:
     return None
 
 
-MERGE_PRESETS: Mapping[str, MergeLogic] = {
+MERGE_PRESETS: dict[str, MergeLogic] = {
     "standard": standard_merge,
     "fibonacci": fibonacci_merge,
     "threes": threes_merge,
 }
-"""The named merge rules a configuration may refer to."""
+"""The named merge rules a configuration may refer to (grown by :func:`register_merge_preset`)."""
 
 
 class PresetDefaults(NamedTuple):
@@ -128,7 +131,7 @@ class PresetDefaults(NamedTuple):
     """The tile value that counts as a win."""
 
 
-PRESET_DEFAULTS: Mapping[str, PresetDefaults] = {
+PRESET_DEFAULTS: dict[str, PresetDefaults] = {
     "standard": PresetDefaults(((2, 9), (4, 1)), 2048),
     # Fibonacci 2048 spawns mostly 1s; 2584 is the Fibonacci number nearest 2048.
     "fibonacci": PresetDefaults(((1, 9), (2, 1)), 2584),
@@ -185,3 +188,61 @@ def merge_logic_name(logic: MergeLogic | str) -> str:
         "a GameConfig stores merge rules by name so games can be saved; "
         f"use one of: {valid} (custom functions work with execute_move_on_board directly)"
     )
+
+
+class UnsavableMergeLogic(ValueError):
+    """A game whose merge function is not a registered preset cannot be saved.
+
+    Saves and level files name the merge rule; a custom function is code, which they never
+    store. Register the function with :func:`register_merge_preset` (before saving and before
+    loading) to make such games saveable.
+    """
+
+
+def preset_name_of(logic: MergeLogic) -> str | None:
+    """The registered preset name of a merge function, or ``None`` for a custom function.
+
+    Args:
+        logic: A merge function.
+
+    Returns:
+        The name under which ``logic`` itself (by identity) is registered, else ``None``.
+    """
+    for name, fn in MERGE_PRESETS.items():
+        if fn is logic:
+            return name
+    return None
+
+
+def register_merge_preset(
+    name: str,
+    logic: MergeLogic,
+    distribution: tuple[tuple[int, int], ...] = ((2, 9), (4, 1)),
+    goal: int = 2048,
+) -> None:
+    """Register a custom merge function as a named preset, so games using it can be saved.
+
+    The registration lives in the running process: a program that loads such saves must
+    register the same name first (loading an unknown name is a clean ``ValueError``).
+
+    Args:
+        name: The preset name (an identifier; the built-in names cannot be replaced).
+        logic: A pure function ``(val1, val2) -> MergeResult | None``.
+        distribution: Default spawn distribution for :meth:`GameConfig.for_preset`.
+        goal: Default goal tile.
+
+    Raises:
+        ValueError: If the name is not an identifier, names a built-in preset, or is already
+            registered for another function; or if ``logic`` is not callable.
+    """
+    if not isinstance(name, str) or not name.isidentifier():
+        raise ValueError(f"a merge preset name is an identifier, not {name!r:.40}")
+    if not callable(logic):
+        raise ValueError("a merge preset must be a function (val1, val2) -> result or None")
+    if name in _BUILT_IN or (name in MERGE_PRESETS and MERGE_PRESETS[name] is not logic):
+        raise ValueError(f"the merge preset {name!r} is already taken")
+    MERGE_PRESETS[name] = logic
+    PRESET_DEFAULTS[name] = PresetDefaults(tuple(distribution), goal)
+
+
+_BUILT_IN = frozenset(MERGE_PRESETS)

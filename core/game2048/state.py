@@ -31,10 +31,16 @@ from core.game2048.board import (
 from core.game2048.merge import (
     PRESET_DEFAULTS,
     MergeLogic,
+    UnsavableMergeLogic,
     merge_logic_name,
+    preset_name_of,
     resolve_merge_logic,
 )
+
 from core.rng import normalize_seed, prng_next
+
+CUSTOM_RULE = "custom"
+"""The :attr:`GameConfig.merge_rule` of a configuration whose function is not a preset."""
 
 
 class TileWeight(NamedTuple):
@@ -102,15 +108,21 @@ class GameConfig:
 
     The merge rule is stored by preset *name* (``merge_rule``) so configurations can be saved;
     the :attr:`merge_logic` property gives the function. The constructor accepts the rule as
-    ``merge_logic`` (a name or a preset function) or ``merge_rule`` (a name).
+    ``merge_logic`` (a name or any function, as in the seed) or ``merge_rule`` (a name). A
+    function that is not a registered preset is kept in ``custom_merge_logic`` (and
+    ``merge_rule`` is ``"custom"``): the game plays, replays and gets hints, but
+    :meth:`to_dict` refuses it with :class:`~core.game2048.merge.UnsavableMergeLogic`.
 
     Attributes:
         board_size: Side length of the square board (at least 2).
         initial_seed: Seed of the PRNG at the start (reduced into ``[0, 2**32)``).
         number_of_initial_tiles: Tiles placed by :func:`create_game`.
         tile_value_distribution: Values of new tiles with relative weights.
-        merge_rule: Name of the merge preset (see :mod:`core.game2048.merge`).
+        merge_rule: Name of the merge preset (see :mod:`core.game2048.merge`), or
+            ``"custom"`` for an unregistered function.
         goal: Tile value that wins the game (``None``: no goal).
+        custom_merge_logic: The merge function when it is not a registered preset, else
+            ``None`` (compared by identity).
     """
 
     board_size: int
@@ -125,6 +137,8 @@ class GameConfig:
     """Name of the merge preset."""
     goal: int | None
     """Tile value that counts as a win; ``None`` for endless play."""
+    custom_merge_logic: MergeLogic | None
+    """An unregistered merge function (``merge_rule`` is then ``"custom"``), else ``None``."""
 
     def __init__(
         self,
@@ -139,7 +153,13 @@ class GameConfig:
     ) -> None:
         if merge_logic is not None and merge_rule is not None:
             raise ValueError("give merge_logic or merge_rule, not both")
-        rule = merge_logic_name(merge_logic if merge_logic is not None else merge_rule or "standard")
+        custom: MergeLogic | None = None
+        if callable(merge_logic) and preset_name_of(merge_logic) is None:
+            custom, rule = merge_logic, CUSTOM_RULE  # the seed's GameConfig takes any function
+        else:
+            rule = merge_logic_name(
+                merge_logic if merge_logic is not None else merge_rule or "standard"
+            )
         if isinstance(board_size, bool) or not isinstance(board_size, int) or board_size < 2:
             raise ValueError(f"board_size must be an integer >= 2, got {board_size!r}")
         if (
@@ -162,6 +182,7 @@ class GameConfig:
         )
         object.__setattr__(self, "merge_rule", rule)
         object.__setattr__(self, "goal", goal)
+        object.__setattr__(self, "custom_merge_logic", custom)
         self._cache_derived()
 
     def _cache_derived(self) -> None:
@@ -171,12 +192,14 @@ class GameConfig:
         ``to_dict``: the merge function (``_merge_fn``) and the spawn distribution as
         cumulative weights (``_spawn_table``), so that picking a spawn value is one bisect.
         """
-        object.__setattr__(self, "_merge_fn", resolve_merge_logic(self.merge_rule))
+        object.__setattr__(self, "_merge_fn", self.merge_logic)
         object.__setattr__(self, "_spawn_table", _spawn_table(self.tile_value_distribution))
 
     def __getattr__(self, name: str) -> Any:
         # Only called when normal lookup fails: a config built without __init__ (e.g.
         # unpickled from an older version) derives its cached values on first use.
+        if name == "custom_merge_logic":
+            return None
         if name in ("_merge_fn", "_spawn_table"):
             self._cache_derived()
             return self.__dict__[name]
@@ -184,8 +207,9 @@ class GameConfig:
 
     @property
     def merge_logic(self) -> MergeLogic:
-        """The merge function of :attr:`merge_rule`."""
-        return resolve_merge_logic(self.merge_rule)
+        """The merge function: the custom one, else the preset :attr:`merge_rule` names."""
+        custom = self.__dict__.get("custom_merge_logic")  # absent in configs pickled before
+        return custom if custom is not None else resolve_merge_logic(self.merge_rule)
 
     @classmethod
     def for_preset(cls, merge_rule: str = "standard", **kwargs: Any) -> GameConfig:
@@ -213,13 +237,20 @@ class GameConfig:
             "tile_value_distribution": self.tile_value_distribution,
             "goal": self.goal,
         }
-        if "merge_logic" not in kwargs:
-            data["merge_rule"] = kwargs.pop("merge_rule", self.merge_rule)
+        if "merge_logic" not in kwargs and "merge_rule" not in kwargs:
+            data["merge_logic"] = self.merge_logic
+        elif "merge_logic" not in kwargs:
+            data["merge_rule"] = kwargs.pop("merge_rule")
         data.update(kwargs)
         return GameConfig(**data)
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict (see :meth:`from_dict`)."""
+        """A JSON-ready dict (see :meth:`from_dict`).
+
+        Raises:
+            UnsavableMergeLogic: When the merge function is not a registered preset (a save
+                names its rule; it never stores code).
+        """
         return {
             "board_size": self.board_size,
             "initial_seed": self.initial_seed,
@@ -227,9 +258,32 @@ class GameConfig:
             "tile_value_distribution": [
                 {"value": t.value, "weight": t.weight} for t in self.tile_value_distribution
             ],
-            "merge_logic": self.merge_rule,
+            "merge_logic": self.saved_merge_rule(),
             "goal": self.goal,
         }
+
+    def saved_merge_rule(self) -> str:
+        """The preset name a save or level file writes for this configuration's merge rule.
+
+        Returns:
+            The preset name (a custom function registered after the configuration was made is
+            found by identity).
+
+        Raises:
+            UnsavableMergeLogic: When the function is not a registered preset.
+        """
+        custom = self.__dict__.get("custom_merge_logic")
+        if custom is None:
+            return self.merge_rule
+        name = preset_name_of(custom)
+        if name is None:
+            label = getattr(custom, "__qualname__", "a custom function")
+            raise UnsavableMergeLogic(
+                f"this 2048 game uses a custom merge function ({label}) and cannot be saved: "
+                "saves and level files name their merge rule and never store code; register "
+                "the function with core.game2048.register_merge_preset(name, function) first"
+            )
+        return name
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> GameConfig:
@@ -522,8 +576,10 @@ def create_game(config: GameConfig) -> GameState:
         config: The configuration.
 
     Returns:
-        The initial state (``is_game_over`` is computed, so a tiny board filled with
-        unmergeable tiles starts over).
+        The initial state. As seed 004 §4 says, ``is_game_over`` is ``False`` here whatever
+        the board: the first move (or :func:`check_if_game_over`) decides. A tiny board
+        dealt full of unmergeable tiles is therefore not flagged at creation; the app's
+        session layer (:meth:`core.game2048.game.Game2048.initial`) checks it at start.
     """
     board = empty_board(config.board_size)
     seed = config.initial_seed
@@ -537,7 +593,7 @@ def create_game(config: GameConfig) -> GameState:
         score=0,
         config=config,
         current_seed=seed,
-        is_game_over=calculate_is_game_over(board, config.merge_logic),
+        is_game_over=False,  # seed 004 §4: "isGameOver 设为 false"
         tiles_placed_count=placed,
     )
 

@@ -339,3 +339,28 @@ def test_the_group_is_listed_and_helps() -> None:
     assert "algebrawl" in result.output
     for command in ("solve", "generate", "dot", "play"):
         assert run(command, "--help").exit_code == 0
+
+
+def test_solve_level_file_with_seed_002_casts(tmp_path: Path) -> None:
+    from tests.core.test_algebrawl_casts import LEVELS
+
+    path = tmp_path / "casts.levels"
+    path.write_text(LEVELS, encoding="utf-8")
+    result = run("solve", str(path), "--json")
+    assert result.exit_code == 0, result.output
+    poison, traitor, old = (json.loads(line) for line in result.stdout.splitlines())
+    assert poison["status"] == traitor["status"] == old["status"] == "solved"
+    # Counting does not cover the cast cards, and says so; the ordinary level is counted.
+    assert poison["count"] is None and "does not cover" in poison["count_note"]
+    assert "count_note" not in old and old["count"] == 1
+    assert traitor["moves"] == ["traitor 9 attacks 5: it dies, the ally defects as 4",
+                                "strike 4"]
+    assert traitor["solution"] == [{"target": "4", "expression": "4"}]
+    assert poison["moves"][1] == "poison wizard, dose 3: 3 → 0, 5 → 2"
+
+
+def test_solve_hand_refuses_cast_cards_cleanly() -> None:
+    result = run("solve", "--numbers", "3", "2", "--target", "5", "--cards", "+ traitor")
+    assert result.exit_code == 2
+    assert "traitor: cards cast on the monsters" in result.output
+    assert "Traceback" not in result.output

@@ -495,7 +495,7 @@ def test_config_validation() -> None:
     with pytest.raises(ValueError, match="standard, fibonacci, threes"):
         GameConfig(merge_logic="nope")
     with pytest.raises(ValueError):
-        GameConfig(merge_logic=lambda a, b: None)
+        GameConfig(merge_logic=42)  # neither a preset name nor a function
     with pytest.raises(ValueError):
         GameConfig(tile_value_distribution=[(0, 1)])
     with pytest.raises(ValueError):

@@ -7,7 +7,20 @@ from typing import Any
 
 import pytest
 
-from core.algebrawl import DIV, GAME, MUL, PlayCard, Puzzle, Strike, hint, solution_moves, solve
+from core.algebrawl import (
+    DIV,
+    GAME,
+    MUL,
+    POISON_WIZARD,
+    TRAITOR,
+    Cast,
+    PlayCard,
+    Puzzle,
+    Strike,
+    hint,
+    solution_moves,
+    solve,
+)
 from core.algebrawl.generators import GENERATORS
 from core.algebrawl.level import Level
 from core.algebrawl.par import shortest
@@ -304,3 +317,40 @@ async def test_a_game_with_custom_cards_is_saved_and_resumed() -> None:
         assert resumed_level == lv and session.state == played
         assert note.startswith("Resumed your game")
         assert session.can_undo and session.undo().state == GAME.initial(lv)
+
+
+async def play_cast_by_keys(pilot: Any, screen: AlgebrawlScreen, move: Any) -> None:
+    """Cast a poison wizard (card, dose) or a traitor (card, ally, monster) by keys."""
+    await go_to(pilot, screen, "cards", move.card)
+    await pilot.press("enter")
+    await go_to(pilot, screen, "pool", move.value)
+    await pilot.press("enter")
+    if move.target >= 0:
+        await go_to(pilot, screen, "monsters", move.target)
+        await pilot.press("enter")
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("lv", [
+    Level("Poison", Puzzle.of([3, 2, 2], [3, 5, 2], cards=(POISON_WIZARD,))),
+    Level("Traitor", Puzzle.of([9, 4], [5], cards=(TRAITOR, MUL))),
+], ids=lambda lv: lv.title)
+async def test_seed_002_casts_are_played_by_keys_and_shown(lv: Level) -> None:
+    from tui.widgets.algebrawl_board import tiles_of
+
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_level(pilot, "algebrawl", lv)
+        await app.workers.wait_for_complete()
+        moves = solve(lv.puzzle).moves
+        assert moves and any(isinstance(m, Cast) for m in moves)
+        for move in moves:
+            before = screen.state
+            await (play_cast_by_keys if isinstance(move, Cast) else play_by_keys)(
+                pilot, screen, move)
+            assert screen.state == GAME.apply(before, move)
+            if isinstance(move, Cast):  # the monsters row shows the HP the cast left
+                shown = [t.text for t in tiles_of(screen.state)["monsters"]]
+                assert any(text.startswith("✗ 0") for text in shown), shown
+        assert screen.session.status == "won"
+        assert screen.solution_count() == (None, False)  # casts are not counted

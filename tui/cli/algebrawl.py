@@ -272,7 +272,14 @@ def _pick(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
 
 def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:
     """Solve one level: the shortest solution, its moves, and the distinct solutions."""
-    from core.algebrawl import describe_move, format_value, initial_state, solution_moves, solve
+    from core.algebrawl import (
+        describe_move,
+        format_value,
+        initial_state,
+        monster_values,
+        solution_moves,
+        solve,
+    )
     from core.algebrawl.par import shortest_state
     from core.algebrawl.play import apply_move
 
@@ -280,23 +287,27 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
     best = shortest_state(start, time_limit=seconds)
     data: dict[str, Any] = {"level": number, "title": level.title, "status": best.status,
                             "shortest": best.moves, "par": level.par}
-    if best.status == "unknown":  # no shortest in time: any solution will do
+    played: tuple = ()
+    if best.status == "unknown":  # no shortest in time (or cast cards): any solution will do
         quick = solve(level.puzzle, time_limit=seconds)
         data["status"] = quick.status
-        strikes = quick.strikes
+        strikes, played = quick.strikes, quick.moves
     else:
         strikes = best.strikes
     if count and data["status"] == "solved":
-        counted = solve(level.puzzle, count=True, time_limit=seconds)
-        data["count"] = counted.count if counted.status == "solved" else None
-        data["complete"] = counted.complete and counted.status == "solved"
-    targets = level.puzzle.targets
-    data["solution"] = [{"target": format_value(targets[t]), "expression": expression(tree)}
-                        for t, tree in strikes]
+        try:
+            counted = solve(level.puzzle, count=True, time_limit=seconds)
+            data["count"] = counted.count if counted.status == "solved" else None
+            data["complete"] = counted.complete and counted.status == "solved"
+        except ValueError as error:  # poison_wizard / traitor: outside the count
+            data["count"], data["complete"], data["count_note"] = None, False, str(error)
     moves, state = [], start
-    for move in solution_moves(start, strikes) if strikes else ():
+    for move in played or (solution_moves(start, strikes) if strikes else ()):
         moves.append(describe_move(state, move))
         state = apply_move(state, move)
+    hp = monster_values(state)  # what each monster had when struck (casts change HP)
+    data["solution"] = [{"target": format_value(hp[t]), "expression": expression(tree)}
+                        for t, tree in (state.struck if played else strikes)]
     data["moves"] = moves
     return data
 
@@ -422,6 +433,10 @@ def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
         report_parse_error(error)
     if not cards:
         fail("--cards: give at least one card")
+    cast = [c.name for c in cards if c.effect]
+    if cast:  # a hand is counted, and counting does not cover them (see the solver)
+        fail(f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
+             "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'")
     return _HandRule(False, cards)
 
 

@@ -43,15 +43,12 @@ from core.game2048 import (
     PRESET_DEFAULTS,
     GameConfig,
     GameState,
-    create_game,
     has_won,
     max_tile,
     move,
     parse_moves,
 )
-from core.game2048 import (
-    replay as replay_game,
-)
+from core.game2048.game import start_game
 from core.rng import SEED_MAX, check_seed
 from tui.cli.output import (
     EXIT_NEGATIVE,
@@ -215,6 +212,20 @@ def _read_moves(moves: str) -> tuple[str, ...]:
         fail(f"--moves: {error}")
 
 
+def replay_game(config: GameConfig, directions: tuple[str, ...]) -> tuple[GameState, int]:
+    """Replay from the session's start (:func:`start_game`: a board dealt dead is over at once).
+
+    Returns:
+        ``(final_state, moves_applied)`` as :func:`core.game2048.replay` counts them.
+    """
+    state, applied = start_game(config), 0
+    for direction in directions:
+        nxt = move(state, direction)
+        applied += nxt is not state
+        state = nxt
+    return state, applied
+
+
 def _board_table(state: GameState) -> Any:
     """A rich table of the board (empty cells shown as dots)."""
     from rich import box
@@ -369,7 +380,7 @@ def autoplay(seed: int, games: int, max_moves: int, size: int, merge: str,
     with _progress_bar(games, disable=as_json) as (progress, task):
         for index in range(games):
             config = config_from_options(seed + index, size, merge, distribution, tiles, goal)
-            start = create_game(config)
+            start = start_game(config)
             state, count = start, 0
             for state, count in _play_out(start, max_moves, depth, time_limit):
                 if count % 25 == 0:

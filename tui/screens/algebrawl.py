@@ -32,11 +32,13 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
 
 from core.algebrawl import (
+    Cast,
     Node,
     PlayCard,
     State,
     Strike,
     format_value,
+    monster_values,
     solution_moves,
     solve,
     solve_state,
@@ -163,7 +165,7 @@ class AlgebrawlScreen(PuzzleScreen):
         board.show(tiles_of(state), self.cursor, picked, order)
         section, pos = self.cursor
         self.query_one(AstView).show(state.pool, pos if section == "pool" else None,
-                                     state.struck, state.puzzle.targets)
+                                     state.struck, monster_values(state))
         self.query_one("#ab-building", Static).update(self._building_text())
         self.query_one("#ab-rules", Static).update(self._rules_text())
         description = getattr(self.level, "description", "") or ""
@@ -186,6 +188,8 @@ class AlgebrawlScreen(PuzzleScreen):
             return f"All monsters struck! {self.after_win_keys()}"
         if self.session.status == "lost":
             return "No move left: u undoes, R restarts."
+        if self.card is not None and state.puzzle.cards[self.card].effect:
+            return self._casting_text()
         if self.card is not None:
             card = state.puzzle.cards[self.card]
             slots = [format_value(state.pool[i].value) for i in self.args]
@@ -199,9 +203,21 @@ class AlgebrawlScreen(PuzzleScreen):
             have = format_value(state.pool[self.value].value)
             return f"Value {have} picked: pick a monster to strike, or a card to play on it"
         if self.target is not None:
-            want = format_value(state.puzzle.targets[self.target])
+            want = format_value(monster_values(state)[self.target])
             return f"Monster {want} picked: pick a value equal to {want} to strike it"
         return "Pick a card, then its values · or a value, then a monster"
+
+    def _casting_text(self) -> str:
+        """What to pick next while casting a card that acts on the monsters."""
+        card = self.state.puzzle.cards[self.card]
+        if card.effect == "poison_wizard":
+            return ("Poison wizard: pick the dose, a value; every odd monster loses it "
+                    "(esc: cancel)")
+        if not self.args:
+            return "Traitor: pick the ally, a value, then the monster it attacks (esc: cancel)"
+        ally = format_value(self.state.pool[self.args[0]].value)
+        return (f"Traitor {ally}: pick the monster it attacks (it defects if stronger; "
+                "esc: cancel)")
 
     # -- cursor ------------------------------------------------------------------------------
 
@@ -274,6 +290,9 @@ class AlgebrawlScreen(PuzzleScreen):
         self._clear_picks()
         self.card, self.args = index, first
         card = state.puzzle.cards[index]
+        if card.effect:
+            self._start_cast(card)
+            return
         if len(self.args) == card.arity:
             self._play_card()
             return
@@ -282,7 +301,37 @@ class AlgebrawlScreen(PuzzleScreen):
         self.say(f"Card {card.label}{about}: pick {plural(card.arity - len(self.args), 'value')}"
                  " in order.")
 
+    def _start_cast(self, card: Any) -> None:
+        """A card acting on monsters was picked: cast it now, or say what comes next."""
+        if card.effect == "poison_wizard" and self.args:
+            self._cast(self.args[0], -1)
+        elif card.effect == "traitor" and self.args:
+            self.cursor = ("monsters", self.state.standing[0] if self.state.standing else 0)
+            self.say("Traitor: pick the monster it attacks.")
+        else:
+            self._to_pool()
+            self.say(f"{card.name}: {self._casting_text()}")
+
+    def _cast(self, pos: int, target: int) -> None:
+        assert self.card is not None
+        move = Cast(self.card, pos, target)
+        text = self.game.describe_move(self.state, move)
+        if self.play(move):
+            self.say(f"Cast: {text}.")
+            self._clamp_cursor()
+            self._draw()
+        else:
+            self.args = []  # keep the card: pick another value
+
     def _pick_value(self, pos: int) -> None:
+        card = self.state.puzzle.cards[self.card] if self.card is not None else None
+        if card is not None and card.effect:
+            self.args = [pos]
+            if card.effect == "poison_wizard":
+                self._cast(pos, -1)
+            else:
+                self._start_cast(card)
+            return
         if self.card is not None:
             if pos in self.args:
                 self.args.remove(pos)
@@ -301,6 +350,10 @@ class AlgebrawlScreen(PuzzleScreen):
         if index not in state.standing:
             self.app.bell()
             self.say("That monster is already struck.", "warning")
+            return
+        if self.card is not None and self.args and \
+                state.puzzle.cards[self.card].effect == "traitor":
+            self._cast(self.args[0], index)
             return
         if self.card is not None:
             self.app.bell()
@@ -388,8 +441,12 @@ class AlgebrawlScreen(PuzzleScreen):
             return
 
         def count() -> None:
-            result = solve(puzzle, count=True, time_limit=COUNT_TIME_LIMIT)
-            found = (result.count, result.complete) if result.status == "solved" else (None, False)
+            try:
+                result = solve(puzzle, count=True, time_limit=COUNT_TIME_LIMIT)
+            except ValueError:  # poison_wizard / traitor levels: not counted (see the solver)
+                result = None
+            found = (result.count, result.complete) if result and result.status == "solved" \
+                else (None, False)
             with self._count_lock:
                 self._counted[level] = found
 
@@ -432,15 +489,15 @@ class AlgebrawlScreen(PuzzleScreen):
         result = solve_state(state, time_limit=time_limit, should_stop=should_stop)
         if result.status == "unsolvable":
             return Hint("From here the monsters cannot all be struck: undo (u) or restart (R).")
-        if result.status != "solved" or not result.strikes:
+        if result.status != "solved" or not (result.strikes or result.moves):
             return Hint("The solver found no way in time.")
-        moves = solution_moves(state, result.strikes)
+        moves = result.moves or solution_moves(state, result.strikes)
         return Hint(f"Next step ({plural(len(moves), 'move')} to go): "
                     f"{self.game.describe_move(state, moves[0])}", moves[0])
 
     def highlight_move(self, move: Any) -> None:
         """Point the cursor at the hinted card (or at the value that strikes)."""
-        if isinstance(move, PlayCard):
+        if isinstance(move, (PlayCard, Cast)):
             self.cursor = ("cards", move.card)
         elif isinstance(move, Strike):
             self.cursor = ("pool", move.value)

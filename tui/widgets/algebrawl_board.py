@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Static
 
-from core.algebrawl import Ast, Leaf, Node, State, format_value, to_infix
+from core.algebrawl import Ast, Leaf, Node, State, format_value, monster_values, to_infix
 from core.text import escape_controls, shorten
 
 __all__ = ["SECTIONS", "AstView", "BrawlBoard", "Tile", "tiles_of", "tree_of"]
@@ -71,8 +71,12 @@ def tiles_of(state: State) -> dict[str, list[Tile]]:
     """
     puzzle = state.puzzle
     struck = {t for t, _ in state.struck}
-    monsters = [Tile(f"◆ {_value(v)}" if i not in struck else f"✓ {_value(v)}", i in struck, i)
-                for i, v in enumerate(puzzle.targets)]
+    standing = set(state.standing)
+    # A monster is standing (◆), struck (✓) or felled by a cast (✗); a traitor that
+    # defected stands at the end of the row.
+    monsters = [Tile(f"{'◆' if i in standing else '✓' if i in struck else '✗'} {_value(v)}",
+                     i not in standing, i)
+                for i, v in enumerate(monster_values(state))]
     hand = set(state.hand)
     cards = [Tile(shorten(escape_controls(c.label), TILE_TEXT), i not in hand, i)
              for i, c in enumerate(puzzle.cards)]
