@@ -36,7 +36,6 @@ from core.game2048.merge import (
     preset_name_of,
     resolve_merge_logic,
 )
-
 from core.rng import normalize_seed, prng_next
 
 CUSTOM_RULE = "custom"
