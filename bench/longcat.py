@@ -119,13 +119,13 @@ def reference(level: Level) -> tuple[dict, float]:
     count = {k: sum(1 for v in kinds.values() if v == k) for k in
              ("success", "fail", "reachable", "dead", "indeterminate")}
     metrics = dict(
-        size=len(free), states=len(memo), edges=sum(len(v[0]) for v in memo.values()),
+        grid_cells=level.width * level.height, open_cells=len(free), states=len(memo), edges=sum(len(v[0]) for v in memo.values()),
         branches=sum(1 for v in memo.values() if len(v[0]) > 1), fails=count["fail"],
         success_states=count["success"], reachable_states=count["reachable"],
         dead_states=count["dead"], indeterminate_states=count["indeterminate"],
         indeterminate_branches=sum(len(memo[p][0]) - 1 for p, k in kinds.items()
                                    if k == "indeterminate" and len(memo[p][0]) > 1),
-        solutions=memo[start][1],
+        solution_paths=memo[start][1],
         solution_branches=sum(1 for p, k in kinds.items() if k == "reachable"
                               for c in memo[p][0] if not memo[c][1]),
         shortest_solution=memo[start][2])

@@ -23,12 +23,18 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping, Optional
 
-from core.longcat.difficulty import BANDS, band as band_of, predict_difficulty
+from core.longcat.difficulty import (
+    BANDS,
+    DEFAULT_PREDICTOR,
+    band as band_of,
+    predict_difficulty,
+)
 from core.longcat.generate import GENERATORS as METHODS
 from core.longcat.generate import GenerationError, generate
 from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
+from core.text import plural
 
 __all__ = [
     "BAND_RANGES",
@@ -126,8 +132,18 @@ def difficulty_label(value: Optional[float]) -> str:
     return f"{band_of(value)} {max(0, round(value))}"
 
 
+def _counts_note(metrics: Any, predictor: str) -> str:
+    """The solution counts of a description: both of them, or the old wording."""
+    paths = metrics.solution_paths
+    if predictor == "solution-paths":
+        return plural(paths, "solution")
+    return (f"{plural(metrics.success_states, 'success state')}, "
+            f"{plural(paths, 'solution path')}")
+
+
 def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
-             should_stop: Optional[Callable[[], bool]] = None) -> Level:
+             should_stop: Optional[Callable[[], bool]] = None,
+             predictor: str = DEFAULT_PREDICTOR) -> Level:
     """The level with its par (shortest solution) and a title that ends with its difficulty.
 
     Args:
@@ -136,17 +152,19 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
         max_states: State-graph limit of the analysis (bigger: difficulty unknown, par from
             the pruned solver, within :data:`SOLVER_STATES`).
         should_stop: Cancellation poll of the analysis.
+        predictor: The difficulty predictor (a name of
+            :data:`core.longcat.difficulty.PREDICTORS`); ``solution-paths`` also keeps the
+            old note ("N solutions", counting move sequences) so old packs are reproduced.
 
     Returns:
         A copy with ``title``, ``par`` and the difficulty at the end of the description.
     """
     try:
         analysis = analyse(level, max_states=max_states, should_stop=should_stop)
-        difficulty: Optional[float] = predict_difficulty(analysis)
+        difficulty: Optional[float] = predict_difficulty(analysis, predictor)
         par = analysis.metrics.shortest_solution
         note = (f"Predicted difficulty {difficulty:.1f} ({band_of(difficulty)}); "
-                f"{analysis.metrics.solutions} solution"
-                f"{'s' if analysis.metrics.solutions != 1 else ''}.")
+                f"{_counts_note(analysis.metrics, predictor)}.")
     except AnalysisLimit:
         difficulty = None
         # The pruned solver visits far fewer positions than the full graph has.
@@ -165,7 +183,7 @@ def make_level(method: str, seed: int, width: int, height: int, *,
                band: Optional[tuple[float, float]] = None, unique: bool = False,
                max_attempts: Optional[int] = None, time_guard: float = TIME_GUARD,
                should_stop: Optional[Callable[[], bool]] = None,
-               **options: Any) -> Level:
+               predictor: str = DEFAULT_PREDICTOR, **options: Any) -> Level:
     """One described level (see :func:`describe`) of a method, size and band.
 
     Args:
@@ -179,6 +197,7 @@ def make_level(method: str, seed: int, width: int, height: int, *,
         max_attempts: Candidates tried (default: the method's, see :data:`GENERATORS`).
         time_guard: Give up after this many seconds.
         should_stop: Polled between candidates; True gives up.
+        predictor: The difficulty predictor of ``band`` and of the title.
         **options: The method's own options.
 
     Returns:
@@ -207,13 +226,14 @@ def make_level(method: str, seed: int, width: int, height: int, *,
     try:
         level = generate(method, seed, width, height, unique=unique, band=band,
                          min_size=maker.min_cells, max_attempts=attempts, should_stop=stop,
-                         **merged)
+                         predictor=predictor, **merged)
     except GenerationError as error:
         if timed_out:
             raise GenerationError(f"no acceptable {method} level within {time_guard:g} s "
                                   f"(seed {seed}, {width}x{height})") from None
         raise GenerationError(f"{error}{maker.failure_note}") from None
-    return describe(level, f"{method} {width}x{height} #{seed}", should_stop=should_stop)
+    return describe(level, f"{method} {width}x{height} #{seed}", should_stop=should_stop,
+                    predictor=predictor)
 
 
 @dataclass(frozen=True)

@@ -27,8 +27,8 @@ from tui.cli.longcat import longcat
 pytestmark = pytest.mark.cli
 
 ARDUBOY = str(ROOT / "levels" / "longcat" / "01-arduboy.levels")
-SOLVE_KEYS = ["level", "solvable", "solutions", "states", "shortest", "solution", "metrics",
-              "difficulty"]
+SOLVE_KEYS = ["level", "solvable", "solutions", "success_states", "solution_paths", "states",
+              "shortest", "solution", "metrics", "difficulty"]
 
 MIXED = """game longcat
 level "open" {
@@ -70,10 +70,16 @@ def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
         analysis = analyse(level)
         metrics = asdict(analysis.metrics)
         assert data["solvable"] is True
-        assert data["solutions"] == metrics["solutions"] and data["states"] == metrics["states"]
+        assert data["solution_paths"] == metrics["solution_paths"] == data["solutions"]
+        assert data["success_states"] == metrics["success_states"]
+        assert data["states"] == metrics["states"]
         assert data["shortest"] == level.par == len(data["solution"])
         assert _wins(level, data["solution"])
-        assert {k: v for k, v in data["metrics"].items() if k != "expected_moves"} == metrics
+        # Every field, then the deprecated aliases with their old meaning.
+        assert {k: v for k, v in data["metrics"].items()
+                if k not in ("expected_moves", "size", "solutions")} == metrics
+        assert data["metrics"]["size"] == metrics["open_cells"]
+        assert data["metrics"]["solutions"] == metrics["solution_paths"]
         assert data["metrics"]["expected_moves"] == pytest.approx(expected_moves(analysis),
                                                                   abs=1e-3)
         assert data["difficulty"] == pytest.approx(predict_difficulty(analysis), abs=1e-3)
@@ -85,6 +91,10 @@ def test_solve_reads_the_public_plain_file_and_one_level() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["level"] == 2 and data["shortest"] == 7 and data["solutions"] == 2
+    # The issue's figures: 2 winning move sequences, 1 success state.
+    assert (data["solution_paths"], data["success_states"]) == (2, 1)
+    # 8x8 grid; open: rows of 4, 4, 3 (a wall in the ring) and 4 cells.
+    assert (data["metrics"]["grid_cells"], data["metrics"]["open_cells"]) == (64, 15)
 
 
 def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
@@ -92,7 +102,8 @@ def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
     assert result.exit_code == 1
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert (first["level"], first["solvable"]) == (1, True)
-    assert second == {"level": 2, "solvable": False, "solutions": 0, "states": second["states"],
+    assert second == {"level": 2, "solvable": False, "solutions": 0, "success_states": 0,
+                      "solution_paths": 0, "states": second["states"],
                       "shortest": None, "solution": None, "metrics": second["metrics"],
                       "difficulty": second["difficulty"]}
     assert second["metrics"]["expected_moves"] is None
@@ -107,7 +118,7 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "100")
     data = json.loads(result.stdout)
     assert data["states"] is None and data["metrics"] is None and data["difficulty"] is None
-    assert data["solutions"] is None
+    assert data["solutions"] is None and data["success_states"] is None
     assert data["solvable"] is True and data["shortest"] == 17 and result.exit_code == 0
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "2")
     assert json.loads(result.stdout)["solvable"] is None and result.exit_code == 1
@@ -141,7 +152,9 @@ def test_analyze_json_and_text() -> None:
     assert sum(data["classes"].values()) == analysis.metrics.states == data["metrics"]["states"]
     assert data["band"] == "easy" and data["solution"] == analysis.solution_letters
     text = run("analyze", ARDUBOY, "--level", "2")
-    assert "indeterminate" in text.stdout and "predicted difficulty 25.4 (easy)" in text.stdout
+    want = f"predicted difficulty {predict_difficulty(analysis):.1f} (easy)"
+    assert "indeterminate" in text.stdout and want in text.stdout
+    assert "64 grid cells, 15 open" in text.stdout and "success states" in text.stdout
 
 
 def test_analyze_dot_colours_every_state_by_class() -> None:
@@ -178,7 +191,7 @@ def test_generate_makes_a_pack_that_solve_reads(tmp_path) -> None:
         in pack.description
     for level in pack.levels:
         analysis = analyse(level)
-        assert analysis.metrics.solutions == 1
+        assert analysis.metrics.solution_paths == 1
         assert 20 <= predict_difficulty(analysis) < 50
         assert level.par == analysis.metrics.shortest_solution
     solved = run("solve", str(out), "--json")

@@ -84,7 +84,7 @@ def test_different_seeds_give_different_levels() -> None:
 def test_unique_filter() -> None:
     for seed in range(3):
         level = generate("sd", seed, 6, 6, unique=True)
-        assert analyse(level).metrics.solutions == 1
+        assert analyse(level).metrics.solution_paths == 1
 
 
 def test_band_filter() -> None:

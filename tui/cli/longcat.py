@@ -17,10 +17,15 @@ number or a level title.
 
 JSON shapes (one object per level, in file order, keys in this order):
 
-* solve: ``{"level", "solvable", "solutions", "states", "shortest", "solution", "metrics",
-  "difficulty"}``; ``level`` counts from 1, ``solution`` is a ``UDLR`` string of one
+* solve: ``{"level", "solvable", "solutions", "success_states", "solution_paths", "states",
+  "shortest", "solution", "metrics", "difficulty"}``; ``level`` counts from 1,
+  ``success_states`` is the seed's number of solutions (distinct won positions),
+  ``solution_paths`` the winning move sequences, and ``solutions`` a deprecated alias of
+  ``solution_paths`` (its meaning before issue 21); ``solution`` is a ``UDLR`` string of one
   shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
-  ``expected_moves`` (the simulated player's label, null when unsolvable), ``difficulty``
+  ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
+  the seed's Size, ``open_cells`` the empty cells, and the deprecated keys ``size`` and
+  ``solutions`` keep their old meaning, ``open_cells`` and ``solution_paths``), ``difficulty``
   the predicted difficulty (3 decimals). When a limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
   the pruned solver (null too when it was stopped as well).
@@ -173,11 +178,9 @@ def longcat() -> None:
 
 
 def _metrics_json(analysis: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
     from core.longcat import expected_moves
 
-    data = asdict(analysis.metrics)
+    data = analysis.metrics.as_dict()
     label = expected_moves(analysis)
     data["expected_moves"] = None if math.isinf(label) else round(label, 3)
     return data
@@ -208,14 +211,16 @@ def solve_json(number: int, level: "Level", time_limit: float,
         solved = solution.status == "solved"
         return {"level": number,
                 "solvable": None if solution.status == "unknown" else solved,
-                "solutions": None, "states": None,
+                "solutions": None, "success_states": None, "solution_paths": None,
+                "states": None,
                 "shortest": len(solution.moves) if solved else None,
                 "solution": solution.letters if solved else None,
                 "metrics": None, "difficulty": None}
     metrics = analysis.metrics
     solvable = metrics.solvable
-    return {"level": number, "solvable": solvable, "solutions": metrics.solutions,
-            "states": metrics.states, "shortest": metrics.shortest_solution,
+    return {"level": number, "solvable": solvable, "solutions": metrics.solution_paths,
+            "success_states": metrics.success_states,
+            "solution_paths": metrics.solution_paths, "states": metrics.states, "shortest": metrics.shortest_solution,
             "solution": analysis.solution_letters if solvable else None,
             "metrics": _metrics_json(analysis),
             "difficulty": round(predict_difficulty(analysis), 3)}
@@ -259,11 +264,13 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
 
         from rich import box
 
-        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: "
-                            "solutions, moves: shortest)", title_justify="left",
+        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, wins: success "
+                            "states, paths: winning move sequences, moves: shortest)",
+                      title_justify="left",
                       box=box.SIMPLE_HEAD, pad_edge=False)
         for name, justify in (("#", "right"), ("title", "left"), ("size", "right"),
-                              ("ok", "left"), ("sols", "right"), ("states", "right"),
+                              ("ok", "left"), ("wins", "right"), ("paths", "right"),
+                              ("states", "right"),
                               ("moves", "right"), ("difficulty", "left"),
                               ("solution", "left")):
             # One line per level: long titles and solutions end with "…" on narrow screens.
@@ -273,7 +280,8 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
         for lvl, r in rows:
             table.add_row(str(r["level"]), escape_controls(lvl.title),
                           f"{lvl.width}x{lvl.height}", _yes_no(r["solvable"]),
-                          _count(r["solutions"]), _count(r["states"]), _count(r["shortest"]),
+                          _count(r["success_states"]), _count(r["solution_paths"]),
+                          _count(r["states"]), _count(r["shortest"]),
                           difficulty_label(r["difficulty"]) if r["difficulty"] is not None
                           else "?", r["solution"] or "-")
         console().print(table)
@@ -301,9 +309,12 @@ def analyze_json(number: int, level: "Level", analysis: Any) -> dict[str, Any]:
 def _print_analysis(data: dict[str, Any]) -> None:
     from rich.table import Table
 
+    from core.longcat.graph import DEPRECATED_ALIASES
+
     out = console()
     out.print(f"[bold]level {data['level']}: {escape_controls(data['title'])}[/bold] "
-              f"({data['width']}x{data['height']}, {data['metrics']['size']} cells)")
+              f"({data['width']}x{data['height']}: {data['metrics']['grid_cells']} grid cells, "
+              f"{data['metrics']['open_cells']} open)")
     classes = Table(title="states by class", title_justify="left")
     for name in data["classes"]:
         classes.add_column(name, justify="right")
@@ -311,6 +322,8 @@ def _print_analysis(data: dict[str, Any]) -> None:
     out.print(classes)
     metrics = Table(show_header=False, box=None, padding=(0, 2))
     for name, value in data["metrics"].items():
+        if name in DEPRECATED_ALIASES:
+            continue  # JSON-only aliases: the text shows each figure once, by its new name
         metrics.add_row(name.replace("_", " "), _count(value))
     out.print(metrics)
     label = data["expected_moves"]
@@ -403,6 +416,13 @@ class BandType(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
+PREDICTOR_OPTION = click.option(
+    "--predictor", type=click.Choice(["success-states", "solution-paths"]),
+    default="success-states", show_default=True,
+    help="Difficulty predictor: on the seed's success states, or on winning move sequences "
+         "(before issue 21; the bundled packs were titled with it).")
+
+
 def _methods(text: str) -> list[str]:
     from core.longcat.catalog import GENERATORS
 
@@ -420,13 +440,15 @@ def _methods(text: str) -> list[str]:
 
 
 def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: int,
-                  unique: bool, band: Optional[tuple[str, Any]]) -> str:
+                  unique: bool, band: Optional[tuple[str, Any]], predictor: str) -> str:
     parts = [f"termarcade longcat generate --method {','.join(methods)}",
              f"--size {size[0]}x{size[1]}", f"--count {count}", f"--seed {seed}"]
     if unique:
         parts.append("--unique")
     if band is not None:
         parts.append(f"--difficulty {band[0]}")
+    if predictor != "success-states":
+        parts.append(f"--predictor {predictor}")
     return " ".join(parts)
 
 
@@ -447,6 +469,7 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
                    "or a band: trivial, easy, hard, very_hard, extreme.")
 @click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
               help="Seconds the search for one level may take.")
+@PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the pack to this file (default: stdout).")
@@ -454,8 +477,9 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per level instead of a level pack.")
 def generate(method_text: str, size: tuple[int, int], count: int, seed: int, unique: bool,
-             band: Optional[tuple[str, Any]], time_limit: float, title: Optional[str],
-             output: Optional[str], force: bool, as_json: bool) -> None:
+             band: Optional[tuple[str, Any]], time_limit: float, predictor: str,
+             title: Optional[str], output: Optional[str], force: bool,
+             as_json: bool) -> None:
     """Generate solvable levels: a level pack that `solve` and the app read.
 
     Level k comes from seed+k (a seed that gives nothing acceptable, or a level equal to an
@@ -483,7 +507,8 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
             method = methods[k % len(methods)]
             try:
                 level = make_level(method, seed + k, size[0], size[1], unique=unique,
-                                   band=band[1] if band else None, time_guard=time_limit)
+                                   band=band[1] if band else None, time_guard=time_limit,
+                                   predictor=predictor)
             except GenerationError as error:
                 last_error = str(error)
                 continue
@@ -500,7 +525,7 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
         pack = LevelPack(
             title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
             author="termarcade generator",
-            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band)}",
+            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band, predictor)}",
             levels=tuple(levels), game="longcat")
         _write_pack(dump_pack(pack), output, force, plural(len(levels), "level"))
     if len(levels) < count:
@@ -545,10 +570,12 @@ def _comment_lines(comments: tuple[str, ...]) -> str:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the pack to this file (default: stdout).")
 @click.option("--force", is_flag=True, help="Replace --output when it exists.")
+@PREDICTOR_OPTION
 @limit_options
 def describe(level_file: str, prefix: Optional[str], title: Optional[str],
              author: Optional[str], description: Optional[str], comment: tuple[str, ...],
-             output: Optional[str], force: bool, time_limit: float, max_states: int) -> None:
+             output: Optional[str], force: bool, predictor: str, time_limit: float,
+             max_states: int) -> None:
     """Write a pack with every level described: par = the shortest solution, and the
     predicted difficulty at the end of its title ('Level 3 · easy 31').
 
@@ -575,7 +602,7 @@ def describe(level_file: str, prefix: Optional[str], title: Optional[str],
                 level = Level(level.width, level.height, level.walls, level.start,
                               level.title, level.description, level.hint, author, level.par)
             levels.append(describe_level(level, base, max_states=max_states,
-                                         should_stop=stop))
+                                         should_stop=stop, predictor=predictor))
             step(label=base)
     with user_errors():
         described = LevelPack(title=title if title is not None else pack.title,
