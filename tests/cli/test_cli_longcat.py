@@ -278,3 +278,45 @@ def test_ctrl_c_stops_a_long_generation_cleanly(tmp_path) -> None:
     assert proc.returncode == 130, stderr
     assert stderr.strip() == "interrupted" and stdout == ""
     assert not out.exists()
+
+
+# -- check (seed 003's validatePath) -----------------------------------------------------------
+
+HOOK = """game longcat
+level "hook" {
+  grid
+    @..
+    ##.
+    ...
+}
+"""
+
+
+def test_check_exit_codes_and_json() -> None:
+    solved = run("check", "-", "--moves", "RDL", "--json", input=HOOK)
+    assert solved.exit_code == 0, solved.output
+    assert json.loads(solved.stdout) == {
+        "level": 1, "title": "hook", "moves": "RDL", "valid": True, "filled": True,
+        "won": True, "played": 3, "fail_move": None, "reason": None, "head": [0, 2],
+        "cells_left": 0}
+    short = run("check", "-", "--moves", "RD", "--json", input=HOOK)
+    assert short.exit_code == 1
+    data = json.loads(short.stdout)
+    assert (data["valid"], data["filled"], data["cells_left"], data["head"]) == \
+        (True, False, 2, [2, 2])
+    wrong = run("check", "-", "--moves", "RU", input=HOOK)
+    assert wrong.exit_code == 1
+    assert "invalid at move 2: the cat cannot move up from (2, 0)" in wrong.stdout
+    bad = run("check", "-", "--moves", "RQ", input=HOOK)
+    assert bad.exit_code == 2 and "'Q' is not a move letter" in bad.stderr
+    assert run("check", "-", input=HOOK).exit_code == 2  # --moves is required
+
+
+def test_check_arduboy_level_2_with_its_shortest_solution() -> None:
+    result = run("check", ARDUBOY, "--level", "2", "--moves", "URDLURD")
+    assert result.exit_code == 0 and "valid, every cell filled in 7 moves" in result.stdout
+    # The same moves on level 1 (start in the middle of a 3x3 ring): U, R, then D fills the
+    # right column; L fills the bottom row; U the left column; R is blocked.
+    other = run("check", ARDUBOY, "--level", "1", "--moves", "URDLURD", "--json")
+    data = json.loads(other.stdout)
+    assert other.exit_code == 1 and (data["valid"], data["fail_move"]) == (False, 6)

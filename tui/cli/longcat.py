@@ -3,6 +3,7 @@
 Commands::
 
     termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N]
+    termarcade longcat check FILE --moves UDLR... [--level N] [--json]
     termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
     termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal[,...]]
         [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND]
@@ -29,6 +30,11 @@ JSON shapes (one object per level, in file order, keys in this order):
   the predicted difficulty (3 decimals). When a limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
   the pruned solver (null too when it was stopped as well).
+* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
+  "reason", "head", "cells_left"}``; ``valid``: every move legal; ``filled``: no open cell
+  left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
+  illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
+  moves. Exit 0 when ``won`` for every level checked, else 1.
 * analyze: ``{"level", "title", "width", "height", "metrics", "classes", "difficulty",
   "band", "expected_moves", "solution"}`` (``classes``: nodes per display class).
 * generate ``--json``: ``{"seed", "method", "title", "par", "grid"}`` per level.
@@ -285,6 +291,63 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
                           difficulty_label(r["difficulty"]) if r["difficulty"] is not None
                           else "?", r["solution"] or "-")
         console().print(table)
+    if negative:
+        raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+# --------------------------------------------------------------------------- check
+
+
+def check_json(number: int, level: "Level", moves: str) -> dict[str, Any]:
+    """The ``check --json`` object of one level (see the module docstring)."""
+    from core.longcat import validate_path
+
+    result = validate_path(level, moves)
+    return {"level": number, "title": level.title, "moves": result.moves,
+            "valid": result.valid, "filled": result.filled, "won": result.won,
+            "played": result.played,
+            "fail_move": None if result.fail_index is None else result.fail_index + 1,
+            "reason": result.reason, "head": list(result.head),
+            "cells_left": result.cells_left}
+
+
+def _check_line(data: dict[str, Any]) -> str:
+    where = f"level {data['level']} ({escape_controls(data['title'])})"
+    if data["won"]:
+        return f"{where}: valid, every cell filled in {plural(data['played'], 'move')}"
+    if data["valid"]:
+        return (f"{where}: valid but not filled: {plural(data['cells_left'], 'cell')} left "
+                f"after {plural(data['played'], 'move')}, head at {tuple(data['head'])}")
+    return f"{where}: invalid at move {data['fail_move']}: {data['reason']}"
+
+
+@longcat.command()
+@click.argument("level_file", metavar="FILE")
+@click.option("--moves", "-m", required=True, metavar="UDLR...",
+              help="The moves to check: U, D, L, R letters (any case; spaces, commas ignored).")
+@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+def check(level_file: str, moves: str, level: Optional[str], as_json: bool) -> None:
+    """Check a move string against levels (seed 003's validatePath): is every move legal,
+    is every cell filled, and where and why does it fail.
+
+    Exit 0 when the moves solve every chosen level, 1 when they are illegal or leave cells
+    empty, 2 bad input.
+    """
+    from core.longcat import parse_moves
+
+    try:
+        parse_moves(moves)
+    except ValueError as error:
+        fail(f"--moves: {error}")
+    negative = False
+    for number, lvl in pick_levels(load_levels(level_file), level):
+        data = check_json(number, lvl, moves)
+        negative = negative or not data["won"]
+        if as_json:
+            emit_json(data)
+        else:
+            click.echo(_check_line(data))
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
