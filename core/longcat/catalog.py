@@ -313,6 +313,10 @@ GENERATORS: dict[str, LevelMaker] = {maker.method: maker for maker in (
                max_attempts=600,
                failure_note=" (carved masks are seldom solvable beyond 8x8)"),
     LevelMaker("fractal", "Fractal", "random fractal subdivision, validated by the solver"),
+    LevelMaker("shapes", "Shapes", "every mask template: frames, holes, S, notches, "
+               "channels…, validated by the solver"),
+    LevelMaker("notch", "Notched", "flood-fill notches grown in from the rim, validated by "
+               "the solver", failure_note=" (notched masks are seldom solvable beyond 8x8)"),
 )}
 """Method id -> :class:`LevelMaker`: the registry's ``generators`` reference
 (``core.longcat.catalog:GENERATORS``)."""

@@ -10,6 +10,10 @@ Methods (the ids the command line uses):
 * ``bsp``: BSP dungeon rooms and corridors.
 * ``carve``: grid carving: walls carved into an open grid, keeping it connected.
 * ``fractal``: random fractal subdivision.
+* ``shapes``: method B with every template (:data:`core.longcat.templates.ALL_TEMPLATES`:
+  the classic six and the seed's difficulty examples); ``template`` keeps the six, so its
+  levels for a seed stay as they were.
+* ``notch``: the flood-fill notch generator (method C): grooves grown in from the rim.
 
 Every generator makes *candidates*; a candidate is accepted when the solver proves it
 solvable (mask generators first pick the start: :func:`pick_start` tries the cells that can
@@ -31,7 +35,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Optional
 
-from core.longcat import algomasks, masks
+from core.longcat import algomasks, masks, templates
 from core.longcat.difficulty import DEFAULT_PREDICTOR, predict_difficulty
 from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Board, Level, bits
@@ -46,6 +50,8 @@ __all__ = [
     "candidate",
     "generate",
     "pick_start",
+    "StartSuccess",
+    "start_success",
 ]
 
 SOLVER_LIMIT = 50_000
@@ -165,6 +171,53 @@ def pick_start(rng: random.Random, mask: masks.Mask, *,
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class StartSuccess:
+    """The solver's success rate on a mask (seed 003, method C: "用 solver 成功率当困难度标记",
+    the solver's success rate as a difficulty mark): from how many of its open cells, taken
+    as the start, the solver solves the level.
+
+    Attributes:
+        solvable: Open cells from which the level is solvable.
+        unknown: Open cells the solver could not decide within its limit.
+        cells: Open cells (every possible start).
+    """
+
+    solvable: int
+    """Starts the solver solves."""
+    unknown: int
+    """Starts left undecided by the limit."""
+    cells: int
+    """Open cells."""
+
+    @property
+    def rate(self) -> float:
+        """``solvable / cells`` (0 for a mask without open cells)."""
+        return self.solvable / self.cells if self.cells else 0.0
+
+
+def start_success(level: Level, *, max_states: int = SOLVER_LIMIT) -> StartSuccess:
+    """The solver's success rate over every start cell of a level's mask.
+
+    Cells that fail the necessary conditions of :func:`start_candidates` count as unsolvable
+    without a search; every other cell is solved from.
+
+    Args:
+        level: The level (its start is ignored: every open cell is tried).
+        max_states: Solver limit per start.
+
+    Returns:
+        The :class:`StartSuccess`.
+    """
+    board = level.board
+    solvable = unknown = 0
+    for head in start_candidates(board):
+        answer = solvable_from(board, head, max_states=max_states)
+        solvable += answer is True
+        unknown += answer is None
+    return StartSuccess(solvable, unknown, board.free.bit_count())
+
+
 # -- the methods ----------------------------------------------------------------------------
 
 
@@ -212,6 +265,18 @@ GENERATORS: dict[str, Generator] = {g.id: g for g in (
                Option("split_prob", 0.7, "probability of splitting a rectangle again"),
                Option("fill", 0.65, "probability that a final rectangle is empty")),
               _masked(algomasks.fractal_mask), 2),
+    Generator("shapes", f"all {len(templates.ALL_TEMPLATES)} mask templates (the six classic "
+              "ones and the seed's difficulty examples), mirrored/rotated/squeezed",
+              (Option("shape", "any", "template name or any",
+                      ("any",) + tuple(templates.ALL_TEMPLATES)),
+               Option("transform", True, "random rotation and mirroring"),
+               Option("squeeze_prob", 0.3, "probability of squeezing out a row or column")),
+              _masked(templates.shapes_mask), 3),
+    Generator("notch", "flood-fill notches: grooves grown in from the rim, kept connected",
+              (Option("density", 0.45, "target share of wall cells"),
+               Option("size", 6, "most cells of one notch"),
+               Option("straight", 0.9, "probability that a notch grows straight on")),
+              _masked(algomasks.notch_mask), 2),
 )}
 """Method id -> :class:`Generator`."""
 

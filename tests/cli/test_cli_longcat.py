@@ -147,7 +147,10 @@ def test_analyze_json_and_text() -> None:
     level = dict(bundled_packs("longcat"))["01-arduboy"].levels[1]
     analysis = analyse(level)
     assert list(data) == ["level", "title", "width", "height", "metrics", "classes",
-                          "difficulty", "band", "expected_moves", "solution"]
+                          "difficulty", "band", "expected_moves", "solution", "start_success"]
+    # 8 of the 15 open cells start a solution (brute force: tests/core/test_longcat_masks.py).
+    assert data["start_success"] == {"solvable": 8, "unknown": 0, "cells": 15,
+                                     "rate": round(8 / 15, 4)}
     assert data["classes"] == analysis.class_counts()
     assert sum(data["classes"].values()) == analysis.metrics.states == data["metrics"]["states"]
     assert data["band"] == "easy" and data["solution"] == analysis.solution_letters
@@ -216,7 +219,12 @@ def test_generate_never_overwrites_without_force(tmp_path) -> None:
 def test_generate_json_and_bad_options() -> None:
     result = run("generate", "--json", "-n", "2", "--size", "5x4")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [list(r) for r in rows] == [["seed", "method", "title", "par", "grid"]] * 2
+    assert [list(r) for r in rows] == [["seed", "method", "title", "par", "grid",
+                                        "start_success"]] * 2
+    for row in rows:
+        level = Level.from_rows(row["grid"])
+        assert row["start_success"]["cells"] == level.size
+        assert 1 <= row["start_success"]["solvable"] <= level.size
     assert Level.from_rows(rows[0]["grid"]).width == 5
     for args, words in ((("--method", "sdd"), "unknown method 'sdd'; did you mean sd"),
                         (("--size", "8"), "WIDTHxHEIGHT"),

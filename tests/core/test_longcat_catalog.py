@@ -60,7 +60,8 @@ def test_difficulty_labels() -> None:
 
 
 def test_the_registry_mapping_offers_every_method() -> None:
-    assert list(GENERATORS) == ["sd", "pu", "template", "ca", "bsp", "carve", "fractal"]
+    assert list(GENERATORS) == ["sd", "pu", "template", "ca", "bsp", "carve", "fractal",
+                                "shapes", "notch"]
     for maker in GENERATORS.values():
         assert maker.title and maker.description
 

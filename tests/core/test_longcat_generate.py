@@ -110,7 +110,8 @@ def test_generation_errors(call, message) -> None:
 
 
 def test_generators_table_describes_every_method() -> None:
-    assert set(GENERATORS) == {"sd", "pu", "template", "ca", "bsp", "carve", "fractal"}
+    assert set(GENERATORS) == {"sd", "pu", "template", "ca", "bsp", "carve", "fractal",
+                               "shapes", "notch"}
     for gen in GENERATORS.values():
         assert gen.description and all(o.description for o in gen.options)
 

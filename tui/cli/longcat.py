@@ -36,8 +36,11 @@ JSON shapes (one object per level, in file order, keys in this order):
   illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
   moves. Exit 0 when ``won`` for every level checked, else 1.
 * analyze: ``{"level", "title", "width", "height", "metrics", "classes", "difficulty",
-  "band", "expected_moves", "solution"}`` (``classes``: nodes per display class).
-* generate ``--json``: ``{"seed", "method", "title", "par", "grid"}`` per level.
+  "band", "expected_moves", "solution", "start_success"}`` (``classes``: nodes per display class).
+* generate ``--json``: ``{"seed", "method", "title", "par", "grid", "start_success"}`` per
+  level; ``start_success`` (also in analyze): ``{"solvable", "unknown", "cells", "rate"}``,
+  from how many of the open cells, taken as the start, the solver solves the level (seed
+  003's success rate as a difficulty mark for masks).
 
 ``generate`` and ``describe`` write a level pack (stdout, or ``-o FILE``, which is never
 replaced without ``--force``); ``describe`` gives every level of a file its par (the
@@ -366,7 +369,8 @@ def analyze_json(number: int, level: "Level", analysis: Any) -> dict[str, Any]:
             "classes": analysis.class_counts(), "difficulty": round(difficulty, 3),
             "band": band(difficulty),
             "expected_moves": None if math.isinf(label) else round(label, 3),
-            "solution": analysis.solution_letters if analysis.metrics.solvable else None}
+            "solution": analysis.solution_letters if analysis.metrics.solvable else None,
+            "start_success": _start_success(level)}
 
 
 def _print_analysis(data: dict[str, Any]) -> None:
@@ -392,6 +396,10 @@ def _print_analysis(data: dict[str, Any]) -> None:
     label = data["expected_moves"]
     out.print(f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
               f"player: {'never wins' if label is None else f'{label:.1f} moves'}")
+    found = data["start_success"]
+    out.print(f"solver success rate: {found['rate']:.0%} of start cells "
+              f"({found['solvable']} of {found['cells']}"
+              f"{', ' + str(found['unknown']) + ' undecided' if found['unknown'] else ''})")
     out.print(f"shortest solution: {data['solution'] or 'none (unsolvable)'}\n")
 
 
@@ -484,6 +492,16 @@ PREDICTOR_OPTION = click.option(
     default="success-states", show_default=True,
     help="Difficulty predictor: on the seed's success states, or on winning move sequences "
          "(before issue 21; the bundled packs were titled with it).")
+
+
+def _start_success(level: "Level") -> dict[str, Any]:
+    """The solver's success rate over the level's start cells (seed 003's difficulty mark for
+    masks), as JSON."""
+    from core.longcat.generate import start_success
+
+    found = start_success(level)
+    return {"solvable": found.solvable, "unknown": found.unknown, "cells": found.cells,
+            "rate": round(found.rate, 4)}
 
 
 def _methods(text: str) -> list[str]:
@@ -582,7 +600,8 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
             levels.append(level)
             if as_json:
                 emit_json({"seed": seed + k, "method": method, "title": level.title,
-                           "par": level.par, "grid": list(level.rows())})
+                           "par": level.par, "grid": list(level.rows()),
+                           "start_success": _start_success(level)})
             step(label=level.title)
     if not as_json and levels:
         pack = LevelPack(
