@@ -328,3 +328,20 @@ def test_check_arduboy_level_2_with_its_shortest_solution() -> None:
     other = run("check", ARDUBOY, "--level", "1", "--moves", "URDLURD", "--json")
     data = json.loads(other.stdout)
     assert other.exit_code == 1 and (data["valid"], data["fail_move"]) == (False, 6)
+
+
+def test_solve_text_shows_success_states_over_paths() -> None:
+    result = run("solve", ARDUBOY, "--level", "2")
+    assert result.exit_code == 0
+    assert "sols: success states/paths" in result.stdout and " 1/2 " in result.stdout
+
+
+def test_describe_names_both_counts_or_keeps_the_old_wording() -> None:
+    grid = "@..\n##.\n...\n"  # one solution: 1 success state, 1 path
+    new = run("describe", "-", input=grid)
+    assert new.exit_code == 0, new.output
+    assert "1 success state, 1 solution path." in new.stdout.replace('"\n    "', "")
+    old = run("describe", "-", "--predictor", "solution-paths", input=grid)
+    assert old.exit_code == 0 and "; 1 solution." in old.stdout.replace('"\n    "', "")
+    bad = run("describe", "-", "--predictor", "nope", input=grid)
+    assert bad.exit_code == 2

@@ -243,6 +243,13 @@ def _count(value: Any) -> str:
     return "?" if value is None else str(value)
 
 
+def _solution_counts(result: dict[str, Any]) -> str:
+    """``success states/solution paths`` of a solve result (``?`` when unknown)."""
+    if result["success_states"] is None:
+        return "?"
+    return f"{result['success_states']}/{result['solution_paths']}"
+
+
 @longcat.command()
 @click.argument("level_file", metavar="FILE")
 @click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
@@ -273,13 +280,11 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
 
         from rich import box
 
-        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, wins: success "
-                            "states, paths: winning move sequences, moves: shortest)",
-                      title_justify="left",
+        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
+                            "states/paths, moves: shortest)", title_justify="left",
                       box=box.SIMPLE_HEAD, pad_edge=False)
         for name, justify in (("#", "right"), ("title", "left"), ("size", "right"),
-                              ("ok", "left"), ("wins", "right"), ("paths", "right"),
-                              ("states", "right"),
+                              ("ok", "left"), ("sols", "right"), ("states", "right"),
                               ("moves", "right"), ("difficulty", "left"),
                               ("solution", "left")):
             # One line per level: long titles and solutions end with "…" on narrow screens.
@@ -289,8 +294,7 @@ def solve(level_file: str, level: Optional[str], as_json: bool, time_limit: floa
         for lvl, r in rows:
             table.add_row(str(r["level"]), escape_controls(lvl.title),
                           f"{lvl.width}x{lvl.height}", _yes_no(r["solvable"]),
-                          _count(r["success_states"]), _count(r["solution_paths"]),
-                          _count(r["states"]), _count(r["shortest"]),
+                          _solution_counts(r), _count(r["states"]), _count(r["shortest"]),
                           difficulty_label(r["difficulty"]) if r["difficulty"] is not None
                           else "?", r["solution"] or "-")
         console().print(table)
