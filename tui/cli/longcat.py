@@ -5,11 +5,12 @@ Commands::
     termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N]
     termarcade longcat check FILE --moves UDLR... [--level N] [--json]
     termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
-    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal[,...]]
+    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal|shapes|notch[,...]]
         [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND]
-        [--time-limit S] [--title T] [-o FILE [--force]] [--json]
+        [--time-limit S] [--predictor success-states|solution-paths] [--title T]
+        [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
-        [--comment LINE ...] [-o FILE [--force]]
+        [--comment LINE ...] [--predictor P] [-o FILE [--force]]
     termarcade longcat play [FILE] [--level N]
 
 FILE is a level file (``-`` reads stdin): a ``.levels`` pack or a plain grid pack (grids
@@ -540,8 +541,8 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
 @longcat.command()
 @click.option("--method", "-m", "method_text", default="sd", show_default=True,
               metavar="METHOD[,METHOD...]",
-              help="sd, pu, template, ca, bsp, carve or fractal; several (comma-separated) "
-                   "take turns.")
+              help="sd, pu, template, ca, bsp, carve, fractal, shapes or notch; several "
+                   "(comma-separated) take turns.")
 @click.option("--size", type=SizeType(), default="8x8", show_default=True,
               help="Grid size, WIDTHxHEIGHT.")
 @click.option("--count", "-n", type=IntBetween(1, 10_000, what="the count"), default=1,
