@@ -5,7 +5,8 @@
 Data: the 100 arduboy levels plus a seeded set of generated 8x8 levels (Solution-Down,
 templates, fractal masks), every one analysed exactly. Label: the simulated player's
 expected total moves (:func:`core.longcat.difficulty.expected_moves`). Features:
-``(indeterminate_branches, solutions, solution_branches)``. Model: scikit-learn ``Ridge``
+``(indeterminate_branches, success_states, solution_branches)`` (the seed's number of
+solutions is the number of success states). Model: scikit-learn ``Ridge``
 (alpha 1, Cholesky solver, with intercept). Prints R², MSE and 5-fold cross-validated R²,
 then writes ``core/longcat/coefficients.py`` (``--check`` compares instead of writing and
 exits 1 on a difference). Needs scikit-learn (``pip install -e '.[fit]'``); the game itself
@@ -97,7 +98,7 @@ def module_text(result: dict) -> str:
     summary = textwrap.fill(
         f"Regenerate with ``python bench/longcat_fit.py``: ridge regression (alpha {ALPHA}) "
         "of the simulated player's expected total moves on (indeterminate branches, "
-        "solutions, solution branches), over the 100 arduboy levels and seeded 8x8 levels "
+        "success states, solution branches), over the 100 arduboy levels and seeded 8x8 levels "
         f"({sources}): {result['n']} levels. Training R² {result['r2']:.4f}, MSE "
         f"{result['mse']:.2f}, 5-fold cross-validated R² {result['cv_r2']:.4f}.", 92)
     return f'''"""Fitted coefficients of the Longcat difficulty predictor (generated: do not edit).

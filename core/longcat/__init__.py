@@ -3,7 +3,7 @@
 The pure core: levels (:mod:`.level`), rules and states (:mod:`.rules`), the
 :class:`core.game.Game` engine (:mod:`.game`), the solver (:mod:`.solver`), the state graph
 and its metrics (:mod:`.graph`), generators (:mod:`.generate`) and the difficulty model
-(:mod:`.difficulty`).
+(:mod:`.difficulty`), and seed 003's ``validatePath`` (:mod:`.validate`).
 """
 
 from core.longcat.difficulty import (
@@ -37,12 +37,13 @@ from core.longcat.rules import (
     status,
 )
 from core.longcat.solver import Solution, is_solvable, shortest_solution
+from core.longcat.validate import PathCheck, validate_path
 
 __all__ = [
     "BANDS", "CLASSES", "DIRECTIONS", "FEATURES", "GAME", "GENERATORS", "KINDS", "LETTERS",
     "MAX_SIZE", "Analysis", "AnalysisLimit", "GenerationError", "GridError", "Level", "Metrics",
-    "Solution", "State", "StateGraph", "analyse", "apply_move", "band", "build_graph",
+    "PathCheck", "Solution", "State", "StateGraph", "analyse", "apply_move", "band", "build_graph",
     "expected_moves", "generate", "initial", "is_solvable", "legal_moves", "level_from_json",
     "level_to_json", "parse_moves", "predict_difficulty", "shortest_solution",
-    "solution_string", "status", "to_dot",
+    "solution_string", "status", "to_dot", "validate_path",
 ]

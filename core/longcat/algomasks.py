@@ -1,5 +1,5 @@
-"""Algorithmic masks (seed 003, method C): cellular automata, BSP dungeons, grid carving and
-random fractal subdivision.
+"""Algorithmic masks (seed 003, method C): cellular automata, BSP dungeons, grid carving,
+random fractal subdivision and the flood-fill notch generator.
 
 Every function takes a seeded ``random.Random`` and returns a :data:`core.longcat.masks.Mask`
 (``mask[y][x]`` True for an empty cell); all traversals are iterative. The start cell is
@@ -14,7 +14,7 @@ from collections.abc import Callable
 from core.longcat.level import Board, bits
 from core.longcat.masks import Mask, largest_component
 
-__all__ = ["bsp_mask", "ca_mask", "carve_mask", "fractal_mask"]
+__all__ = ["bsp_mask", "ca_mask", "carve_mask", "fractal_mask", "notch_mask"]
 
 
 def _freeze(canvas: list[list[bool]]) -> Mask:
@@ -216,3 +216,84 @@ def fractal_mask(rng: random.Random, width: int, height: int, depth: int = 3,
                 for xx in range(x, x + w):
                     grid[yy][xx] = True
     return largest_component(_freeze(grid))
+
+
+def notch_mask(rng: random.Random, width: int, height: int, density: float = 0.45,
+               size: int = 6, straight: float = 0.9, tries: int = 200) -> Mask:
+    """The flood-fill notch generator (seed 003's "Flood-fill 型凹槽产生器"): notches grown
+    into an open grid from its rim by a random flood fill.
+
+    Start with every cell empty. A notch starts at a random rim cell (an empty cell on the
+    grid's edge or next to a wall: notches cut in from the outside or widen earlier ones)
+    and grows as a random flood fill up to ``size`` cells: each step walls an empty neighbour
+    of the notch, the cell straight on from the last one with probability ``straight`` (so
+    notches are grooves), else a random one. A notch is kept only while the empty cells stay one 4-connected
+    region with at most two dead ends (cells with fewer than two empty neighbours: a
+    solution has two ends); otherwise it is undone from its last cell until that holds.
+    Notches are grown until ``density`` of the grid is walls or ``tries`` notches were
+    tried; then, as :func:`carve_mask` does, cells of the larger chessboard colour are walled
+    (same rule) while the colours differ by more than one (a solution alternates colours).
+
+    Args:
+        rng: The random source.
+        width: Columns.
+        height: Rows.
+        density: Target share of wall cells.
+        size: Most cells of one notch.
+        straight: Probability that a notch grows straight on.
+        tries: Most notches tried.
+
+    Returns:
+        The mask (always one connected region).
+    """
+    board = Board.build(width, height, 0)
+    free = board.free
+    stride = board.stride
+    goal = width * height - int(density * width * height)
+    for _ in range(tries):
+        if free.bit_count() <= goal:
+            break
+        rim = [i for i in bits(free) if _on_rim(board, free, i)]
+        grown = [rng.choice(rim)]
+        notch = 1 << grown[0]
+        step = 0
+        while len(grown) < size:
+            nxt = [j for i in grown for j in _neighbours(board, i)
+                   if free >> j & 1 and not notch >> j & 1]
+            if not nxt:
+                break
+            ahead = grown[-1] + step
+            # A groove: mostly straight on from its last cell, sometimes anywhere around it.
+            j = ahead if step and ahead in nxt and rng.random() < straight else rng.choice(nxt)
+            step = j - grown[-1] if j in _neighbours(board, grown[-1]) else 0
+            grown.append(j)
+            notch |= 1 << j
+        trial = free & ~notch
+        while grown and not (trial and board.is_connected(trial)
+                             and _dead_ends(board, trial) <= 2):
+            trial |= 1 << grown.pop()
+        free = trial
+
+    def balance(f: int) -> int:
+        return 2 * (f & board.black).bit_count() - f.bit_count()
+
+    order = list(bits(free))
+    rng.shuffle(order)
+    free = _carve_until(board, free, order, lambda f: abs(balance(f)) <= 1,
+                        lambda f, i: bool(board.black >> i & 1) == (balance(f) > 0))
+    return tuple(tuple(bool(free >> (y * stride + x) & 1) for x in range(width))
+                 for y in range(height))
+
+
+def _neighbours(board: Board, i: int) -> list[int]:
+    """Board indices of the in-grid 4-neighbours of cell ``i``."""
+    s = board.stride
+    y, x = divmod(i, s)
+    return [j for j, ok in ((i - 1, x > 0), (i + 1, x < board.width - 1),
+                            (i - s, y > 0), (i + s, y < board.height - 1)) if ok]
+
+
+def _on_rim(board: Board, free: int, i: int) -> bool:
+    """Cell ``i`` is on the grid's edge or next to a wall."""
+    near = _neighbours(board, i)
+    return len(near) < 4 or any(not free >> j & 1 for j in near)

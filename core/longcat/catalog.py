@@ -24,13 +24,20 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.longcat.difficulty import BANDS, predict_difficulty
-from core.longcat.difficulty import band as band_of
+from core.longcat.difficulty import (
+    BANDS,
+    DEFAULT_PREDICTOR,
+    predict_difficulty,
+)
+from core.longcat.difficulty import (
+    band as band_of,
+)
 from core.longcat.generate import GENERATORS as METHODS
 from core.longcat.generate import GenerationError, generate
 from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
+from core.text import plural
 
 __all__ = [
     "BAND_RANGES",
@@ -128,8 +135,18 @@ def difficulty_label(value: float | None) -> str:
     return f"{band_of(value)} {max(0, round(value))}"
 
 
+def _counts_note(metrics: Any, predictor: str) -> str:
+    """The solution counts of a description: both of them, or the old wording."""
+    paths = metrics.solution_paths
+    if predictor == "solution-paths":
+        return plural(paths, "solution")
+    return (f"{plural(metrics.success_states, 'success state')}, "
+            f"{plural(paths, 'solution path')}")
+
+
 def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
-             should_stop: Callable[[], bool] | None = None) -> Level:
+             should_stop: Callable[[], bool] | None = None,
+             predictor: str = DEFAULT_PREDICTOR) -> Level:
     """The level with its par (shortest solution) and a title that ends with its difficulty.
 
     Args:
@@ -138,17 +155,20 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
         max_states: State-graph limit of the analysis (bigger: difficulty unknown, par from
             the pruned solver, within :data:`SOLVER_STATES`).
         should_stop: Cancellation poll of the analysis.
+        predictor: The difficulty predictor (a name of
+            :data:`core.longcat.difficulty.PREDICTORS`); ``solution-paths`` also keeps the
+            old note ("N solutions", counting move sequences) so old packs are reproduced.
 
     Returns:
         A copy with ``title``, ``par`` and the difficulty at the end of the description.
     """
     try:
         analysis = analyse(level, max_states=max_states, should_stop=should_stop)
-        difficulty = predict_difficulty(analysis)
+        predicted = predict_difficulty(analysis, predictor)
+        difficulty: float | None = predicted
         par = analysis.metrics.shortest_solution
-        note = (f"Predicted difficulty {difficulty:.1f} ({band_of(difficulty)}); "
-                f"{analysis.metrics.solutions} solution"
-                f"{'s' if analysis.metrics.solutions != 1 else ''}.")
+        note = (f"Predicted difficulty {predicted:.1f} ({band_of(predicted)}); "
+                f"{_counts_note(analysis.metrics, predictor)}.")
     except AnalysisLimit:
         difficulty = None
         # The pruned solver visits far fewer positions than the full graph has.
@@ -167,7 +187,7 @@ def make_level(method: str, seed: int, width: int, height: int, *,
                band: tuple[float, float] | None = None, unique: bool = False,
                max_attempts: int | None = None, time_guard: float = TIME_GUARD,
                should_stop: Callable[[], bool] | None = None,
-               **options: Any) -> Level:
+               predictor: str = DEFAULT_PREDICTOR, **options: Any) -> Level:
     """One described level (see :func:`describe`) of a method, size and band.
 
     Args:
@@ -181,6 +201,7 @@ def make_level(method: str, seed: int, width: int, height: int, *,
         max_attempts: Candidates tried (default: the method's, see :data:`GENERATORS`).
         time_guard: Give up after this many seconds.
         should_stop: Polled between candidates; True gives up.
+        predictor: The difficulty predictor of ``band`` and of the title.
         **options: The method's own options.
 
     Returns:
@@ -209,13 +230,14 @@ def make_level(method: str, seed: int, width: int, height: int, *,
     try:
         level = generate(method, seed, width, height, unique=unique, band=band,
                          min_size=maker.min_cells, max_attempts=attempts, should_stop=stop,
-                         **merged)
+                         predictor=predictor, **merged)
     except GenerationError as error:
         if timed_out:
             raise GenerationError(f"no acceptable {method} level within {time_guard:g} s "
                                   f"(seed {seed}, {width}x{height})") from None
         raise GenerationError(f"{error}{maker.failure_note}") from None
-    return describe(level, f"{method} {width}x{height} #{seed}", should_stop=should_stop)
+    return describe(level, f"{method} {width}x{height} #{seed}", should_stop=should_stop,
+                    predictor=predictor)
 
 
 @dataclass(frozen=True)
@@ -295,6 +317,10 @@ GENERATORS: dict[str, LevelMaker] = {maker.method: maker for maker in (
                max_attempts=600,
                failure_note=" (carved masks are seldom solvable beyond 8x8)"),
     LevelMaker("fractal", "Fractal", "random fractal subdivision, validated by the solver"),
+    LevelMaker("shapes", "Shapes", "every mask template: frames, holes, S, notches, "
+               "channels…, validated by the solver"),
+    LevelMaker("notch", "Notched", "flood-fill notches grown in from the rim, validated by "
+               "the solver", failure_note=" (notched masks are seldom solvable beyond 8x8)"),
 )}
 """Method id -> :class:`LevelMaker`: the registry's ``generators`` reference
 (``core.longcat.catalog:GENERATORS``)."""

@@ -22,7 +22,7 @@ route of ``n`` moves scores ``n``.
 The predictor
 -------------
 :func:`predict_difficulty` is ``intercept + Σ coefficient × feature`` on the features
-``(indeterminate_branches, solutions, solution_branches)`` (:data:`FEATURES`), with the
+``(indeterminate_branches, success_states, solution_branches)`` (:data:`FEATURES`), with the
 ridge-regression coefficients fitted by ``python bench/longcat_fit.py`` against
 :func:`expected_moves` and shipped in :mod:`core.longcat.coefficients` (no training and no
 scikit-learn at run time). It estimates the label in the same unit (expected moves).
@@ -45,7 +45,9 @@ from core.longcat.level import Level
 
 __all__ = [
     "BANDS",
+    "DEFAULT_PREDICTOR",
     "FEATURES",
+    "PREDICTORS",
     "attempt_odds",
     "band",
     "expected_moves",
@@ -53,8 +55,35 @@ __all__ = [
     "predict_difficulty",
 ]
 
-FEATURES: tuple[str, ...] = ("indeterminate_branches", "solutions", "solution_branches")
-"""The predictor's inputs, names of :class:`Metrics` attributes."""
+FEATURES: tuple[str, ...] = ("indeterminate_branches", "success_states", "solution_branches")
+"""The predictor's inputs, names of :class:`Metrics` attributes. The number of solutions is
+the seed's: ``success_states`` ("成功状态的数量"), not the winning move sequences
+(``solution_paths``), which the predictor used before issue 21."""
+
+LEGACY_FEATURES: tuple[str, ...] = ("indeterminate_branches", "solution_paths",
+                                     "solution_branches")
+"""The inputs of the predictor shipped before issue 21 (the winning move sequences)."""
+
+LEGACY_INTERCEPT = 10.312574233757559
+LEGACY_COEFFICIENTS = {
+    "indeterminate_branches": 6.384905709240854,
+    "solution_paths": -2.647445846566706,
+    "solution_branches": 4.652888695483916,
+}
+"""The frozen coefficients of that predictor (same data and fit; R² 0.6994, 5-fold CV R²
+0.6432). The bundled packs' titles carry its figures: a pack level's title is its key in
+saves and results, so those titles stay as they were made."""
+
+PREDICTORS: dict[str, tuple[float, dict[str, float], tuple[str, ...]]] = {
+    "success-states": (coefficients.INTERCEPT, coefficients.COEFFICIENTS, FEATURES),
+    "solution-paths": (LEGACY_INTERCEPT, LEGACY_COEFFICIENTS, LEGACY_FEATURES),
+}
+"""``name: (intercept, coefficients, features)``: ``success-states`` is the seed's count and
+the default; ``solution-paths`` is the predictor before issue 21, kept so that the bundled
+packs (titled with it) are reproduced exactly by the command in their description."""
+
+DEFAULT_PREDICTOR = "success-states"
+"""The predictor used unless one is named."""
 
 BANDS: tuple[tuple[float, float, str], ...] = (
     (-math.inf, 20.0, "trivial"),
@@ -114,20 +143,26 @@ def features(metrics: Metrics) -> tuple[float, float, float]:
     return tuple(float(getattr(metrics, name)) for name in FEATURES)  # type: ignore[return-value]
 
 
-def predict_difficulty(value: Level | Analysis | Metrics) -> float:
+def predict_difficulty(value: Level | Analysis | Metrics,
+                       predictor: str = DEFAULT_PREDICTOR) -> float:
     """Predicted difficulty (expected moves of the simulated player) from the shipped
     ridge coefficients.
 
     Args:
         value: A level (analysed here), its analysis, or its metrics.
+        predictor: A name of :data:`PREDICTORS` (default: the seed's success states).
 
     Returns:
         ``intercept + Σ coefficient × feature`` (may be slightly negative for trivial levels).
+
+    Raises:
+        KeyError: An unknown predictor.
     """
     metrics = value if isinstance(value, Metrics) else _analysis(value).metrics
-    total = coefficients.INTERCEPT
-    for name, x in zip(FEATURES, features(metrics)):
-        total += coefficients.COEFFICIENTS[name] * x
+    intercept, weights, names = PREDICTORS[predictor]
+    total = intercept
+    for name in names:
+        total += weights[name] * float(getattr(metrics, name))
     return total
 
 

@@ -10,6 +10,10 @@ Methods (the ids the command line uses):
 * ``bsp``: BSP dungeon rooms and corridors.
 * ``carve``: grid carving: walls carved into an open grid, keeping it connected.
 * ``fractal``: random fractal subdivision.
+* ``shapes``: method B with every template (:data:`core.longcat.templates.ALL_TEMPLATES`:
+  the classic six and the seed's difficulty examples); ``template`` keeps the six, so its
+  levels for a seed stay as they were.
+* ``notch``: the flood-fill notch generator (method C): grooves grown in from the rim.
 
 Every generator makes *candidates*; a candidate is accepted when the solver proves it
 solvable (mask generators first pick the start: :func:`pick_start` tries the cells that can
@@ -32,8 +36,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.longcat import algomasks, masks
-from core.longcat.difficulty import predict_difficulty
+from core.longcat import algomasks, masks, templates
+from core.longcat.difficulty import DEFAULT_PREDICTOR, predict_difficulty
 from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Board, Level, bits
 from core.longcat.sdpu import puzzle_up, solution_down
@@ -44,9 +48,11 @@ __all__ = [
     "GenerationError",
     "Generator",
     "Option",
+    "StartSuccess",
     "candidate",
     "generate",
     "pick_start",
+    "start_success",
 ]
 
 SOLVER_LIMIT = 50_000
@@ -166,6 +172,53 @@ def pick_start(rng: random.Random, mask: masks.Mask, *,
     return None
 
 
+@dataclass(frozen=True, slots=True)
+class StartSuccess:
+    """The solver's success rate on a mask (seed 003, method C: "用 solver 成功率当困难度标记",
+    the solver's success rate as a difficulty mark): from how many of its open cells, taken
+    as the start, the solver solves the level.
+
+    Attributes:
+        solvable: Open cells from which the level is solvable.
+        unknown: Open cells the solver could not decide within its limit.
+        cells: Open cells (every possible start).
+    """
+
+    solvable: int
+    """Starts the solver solves."""
+    unknown: int
+    """Starts left undecided by the limit."""
+    cells: int
+    """Open cells."""
+
+    @property
+    def rate(self) -> float:
+        """``solvable / cells`` (0 for a mask without open cells)."""
+        return self.solvable / self.cells if self.cells else 0.0
+
+
+def start_success(level: Level, *, max_states: int = SOLVER_LIMIT) -> StartSuccess:
+    """The solver's success rate over every start cell of a level's mask.
+
+    Cells that fail the necessary conditions of :func:`start_candidates` count as unsolvable
+    without a search; every other cell is solved from.
+
+    Args:
+        level: The level (its start is ignored: every open cell is tried).
+        max_states: Solver limit per start.
+
+    Returns:
+        The :class:`StartSuccess`.
+    """
+    board = level.board
+    solvable = unknown = 0
+    for head in start_candidates(board):
+        answer = solvable_from(board, head, max_states=max_states)
+        solvable += answer is True
+        unknown += answer is None
+    return StartSuccess(solvable, unknown, board.free.bit_count())
+
+
 # -- the methods ----------------------------------------------------------------------------
 
 
@@ -213,6 +266,18 @@ GENERATORS: dict[str, Generator] = {g.id: g for g in (
                Option("split_prob", 0.7, "probability of splitting a rectangle again"),
                Option("fill", 0.65, "probability that a final rectangle is empty")),
               _masked(algomasks.fractal_mask), 2),
+    Generator("shapes", f"all {len(templates.ALL_TEMPLATES)} mask templates (the six classic "
+              "ones and the seed's difficulty examples), mirrored/rotated/squeezed",
+              (Option("shape", "any", "template name or any",
+                      ("any",) + tuple(templates.ALL_TEMPLATES)),
+               Option("transform", True, "random rotation and mirroring"),
+               Option("squeeze_prob", 0.3, "probability of squeezing out a row or column")),
+              _masked(templates.shapes_mask), 3),
+    Generator("notch", "flood-fill notches: grooves grown in from the rim, kept connected",
+              (Option("density", 0.45, "target share of wall cells"),
+               Option("size", 6, "most cells of one notch"),
+               Option("straight", 0.9, "probability that a notch grows straight on")),
+              _masked(algomasks.notch_mask), 2),
 )}
 """Method id -> :class:`Generator`."""
 
@@ -272,7 +337,8 @@ def _generator(method: str, width: int, height: int) -> Generator:
 def generate(method: str, seed: int, width: int, height: int, *, unique: bool = False,
              band: tuple[float, float] | None = None, min_size: int = 2,
              max_attempts: int = 1000, max_states: int = 200_000,
-             should_stop: Callable[[], bool] | None = None, **options: Any) -> Level:
+             should_stop: Callable[[], bool] | None = None,
+             predictor: str = DEFAULT_PREDICTOR, **options: Any) -> Level:
     """Generate one solvable level.
 
     Args:
@@ -287,6 +353,8 @@ def generate(method: str, seed: int, width: int, height: int, *, unique: bool = 
         max_attempts: Give up after this many candidates.
         max_states: State-graph limit of the filters (bigger graphs are rejected).
         should_stop: Polled between attempts; True gives up (GenerationError).
+        predictor: The difficulty predictor of ``band`` (a name of
+            :data:`core.longcat.difficulty.PREDICTORS`).
         **options: The method's options (see :data:`GENERATORS`).
 
     Returns:
@@ -303,7 +371,8 @@ def generate(method: str, seed: int, width: int, height: int, *, unique: bool = 
         if should_stop is not None and should_stop():
             raise GenerationError("generation cancelled")
         level = gen.make(random.Random(f"{seed}/{attempt}"), width, height, **opts)
-        if level is not None and level.size >= min_size and _keep(level, unique, band, max_states):
+        if level is not None and level.size >= min_size and \
+                _keep(level, unique, band, max_states, predictor):
             return Level(level.width, level.height, level.walls, level.start,
                          title=f"{method} {seed}", author="termarcade generator",
                          description=f"generated by {method} ({width}x{height}, seed {seed}"
@@ -313,13 +382,13 @@ def generate(method: str, seed: int, width: int, height: int, *, unique: bool = 
 
 
 def _keep(level: Level, unique: bool, band: tuple[float, float] | None,
-          max_states: int) -> bool:
+          max_states: int, predictor: str) -> bool:
     if not unique and band is None:
         return True
     try:
         analysis = analyse(level, max_states=max_states)
     except AnalysisLimit:
         return False
-    if unique and analysis.metrics.solutions != 1:
+    if unique and analysis.metrics.solution_paths != 1:
         return False
-    return band is None or band[0] <= predict_difficulty(analysis) < band[1]
+    return band is None or band[0] <= predict_difficulty(analysis, predictor) < band[1]

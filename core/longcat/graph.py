@@ -41,7 +41,7 @@ from core.longcat.rules import slide
 
 __all__ = [
     "CLASSES",
-    "KINDS",
+    "DEPRECATED_ALIASES",
     "Analysis",
     "AnalysisLimit",
     "Metrics",
@@ -66,6 +66,11 @@ COLOURS: dict[str, str] = {
     "indeterminate": "yellow",
 }
 """Graphviz fill colour of each class (the paper's: green, red, blue, purple, yellow)."""
+
+
+DEPRECATED_ALIASES: dict[str, str] = {"size": "open_cells", "solutions": "solution_paths"}
+"""Old metric names and the new names holding their (unchanged) meaning; JSON output still
+carries the old keys, and :meth:`Metrics.from_dict` reads records that only have them."""
 
 
 class AnalysisLimit(RuntimeError):
@@ -169,29 +174,46 @@ def build_graph(level: Level, *, max_states: int = 1_000_000,
 class Metrics:
     """The seed's level metrics, computed on the full state graph (no pruning).
 
+    Two counts have two readings, and both are reported under their own names (seed 003
+    defines "Size" as "网格中的格子数", the cells of the grid, and "number of solutions" as
+    "成功状态的数量", the number of success states):
+
+    * size: ``grid_cells`` (the seed's Size: width × height, walls included) and
+      ``open_cells`` (the empty cells, the cat's final length);
+    * solutions: ``success_states`` (the seed's count: distinct won positions, which in
+      Longcat means distinct final head cells) and ``solution_paths`` (distinct winning move
+      sequences). Arduboy level 2 has 2 paths and 1 success state; level 1 has 8 and 4.
+
+    The old names stay readable as deprecated aliases with their old meaning:
+    :attr:`size` is ``open_cells`` and :attr:`solutions` is ``solution_paths``.
+
     Attributes:
-        size: Empty cells of the level, the start included (the cat's final length).
+        grid_cells: Cells of the grid, walls included (the seed's Size).
+        open_cells: Empty cells of the level, the start included (the cat's final length).
         states: Nodes of the state graph: distinct ``(head, filled)`` positions reachable
             from the start, the start and dead ends included.
         edges: Moves in the state graph (sum of out-degrees).
         branches: Nodes with more than one legal move (out-degree > 1).
         fails: Nodes of kind ``fail``.
-        success_states: Nodes of kind ``success`` (distinct final head cells).
+        success_states: Nodes of kind ``success`` (distinct final head cells): the seed's
+            number of solutions, and the predictor's input.
         reachable_states: Nodes of kind ``reachable``.
         dead_states: Nodes of kind ``dead``.
         indeterminate_states: Nodes of kind ``indeterminate``.
         indeterminate_branches: Σ (out-degree − 1) over indeterminate nodes with out-degree
             > 1 (the seed's ``count_indeterminate_branches``; every move counts, including
             moves into dead or fail nodes).
-        solutions: Distinct move sequences from the start that win (paths from the start to
-            a success node; 1 for a level already won at the start).
+        solution_paths: Distinct move sequences from the start that win (paths from the
+            start to a success node; 1 for a level already won at the start).
         solution_branches: Wrong moves offered on the way to a solution: the number of
             edges from a ``reachable`` node (the start included) to a node that is neither
             ``reachable`` nor ``success``.
         shortest_solution: Moves of the shortest solution; None when unsolvable.
     """
 
-    size: int
+    grid_cells: int
+    """Cells of the grid, walls included (the seed's Size)."""
+    open_cells: int
     """Empty cells, the start included."""
     states: int
     """Reachable positions, start and dead ends included."""
@@ -211,7 +233,7 @@ class Metrics:
     """Indeterminate nodes."""
     indeterminate_branches: int
     """Σ (out-degree − 1) over indeterminate nodes with out-degree > 1."""
-    solutions: int
+    solution_paths: int
     """Winning move sequences from the start."""
     solution_branches: int
     """Edges from reachable nodes to nodes that cannot win."""
@@ -221,7 +243,53 @@ class Metrics:
     @property
     def solvable(self) -> bool:
         """True when at least one solution exists."""
-        return self.solutions > 0
+        return self.success_states > 0
+
+    @property
+    def size(self) -> int:
+        """Deprecated alias of :attr:`open_cells` (the old name; not the seed's Size)."""
+        return self.open_cells
+
+    @property
+    def solutions(self) -> int:
+        """Deprecated alias of :attr:`solution_paths` (the old name; the seed's number of
+        solutions is :attr:`success_states`)."""
+        return self.solution_paths
+
+    def as_dict(self) -> dict[str, int | None]:
+        """Every metric by name, in field order, then the deprecated aliases.
+
+        Returns:
+            The fields, followed by ``size`` (= ``open_cells``) and ``solutions``
+            (= ``solution_paths``) so that readers of the old keys keep working.
+        """
+        data: dict[str, int | None] = {name: getattr(self, name)
+                                          for name in self.__dataclass_fields__}
+        for old, new in DEPRECATED_ALIASES.items():
+            data[old] = data[new]
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Metrics:
+        """Metrics from :meth:`as_dict` output, or from data stored under the old names.
+
+        Args:
+            data: Metric values by name. Old records (before ``grid_cells``,
+                ``open_cells`` and ``solution_paths``) have ``size`` and ``solutions``
+                instead; ``grid_cells`` is then unknown and left 0.
+
+        Returns:
+            The metrics.
+
+        Raises:
+            KeyError: A metric is missing under both its new and its old name.
+        """
+        values = dict(data)
+        for old, new in DEPRECATED_ALIASES.items():
+            if new not in values:
+                values[new] = values[old]
+        values.setdefault("grid_cells", 0)
+        return cls(**{name: values[name] for name in cls.__dataclass_fields__})
 
 
 @dataclass(frozen=True, slots=True)
@@ -347,11 +415,12 @@ def analyse(level: Level, *, max_states: int = 1_000_000,
         if kind == "reachable":
             solution_branches += sum(1 for _, c in out if not paths[c])
     metrics = Metrics(
-        size=level.size, states=len(graph), edges=n_edges, branches=branches,
+        grid_cells=level.width * level.height, open_cells=level.size, states=len(graph),
+        edges=n_edges, branches=branches,
         fails=counts["fail"], success_states=counts["success"],
         reachable_states=counts["reachable"], dead_states=counts["dead"],
         indeterminate_states=counts["indeterminate"],
-        indeterminate_branches=indeterminate_branches, solutions=paths[0],
+        indeterminate_branches=indeterminate_branches, solution_paths=paths[0],
         solution_branches=solution_branches, shortest_solution=dist[0])
     solution = _shortest(graph, dist) if dist[0] else ()
     return Analysis(graph, tuple(kinds), metrics, solution)

@@ -9,7 +9,7 @@ mirror, rotate and squeeze it. The start cell is chosen later by the solver
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 __all__ = [
     "TEMPLATES",
@@ -174,7 +174,9 @@ def squeeze(mask: Mask, rng: random.Random) -> Mask:
 
 
 def template_mask(rng: random.Random, width: int, height: int, shape: str = "any",
-                  transform: bool = True, squeeze_prob: float = 0.3) -> Mask:
+                  transform: bool = True, squeeze_prob: float = 0.3,
+                  table: Mapping[str, Callable[[random.Random, int, int], Canvas]] | None
+                  = None) -> Mask:
     """Draw a template and transform it.
 
     Args:
@@ -185,6 +187,7 @@ def template_mask(rng: random.Random, width: int, height: int, shape: str = "any
         transform: Apply a random rotation (quarter turns when the grid is square, half turns
             otherwise) and mirroring.
         squeeze_prob: Probability of one :func:`squeeze`.
+        table: The templates to draw from (default :data:`TEMPLATES`, the classic six).
 
     Returns:
         The mask (``height`` rows of ``width`` cells).
@@ -192,16 +195,17 @@ def template_mask(rng: random.Random, width: int, height: int, shape: str = "any
     Raises:
         ValueError: Unknown shape.
     """
+    table = TEMPLATES if table is None else table
     if shape == "any":
-        shape = rng.choice(sorted(TEMPLATES))
-    if shape not in TEMPLATES:
-        raise ValueError(f"unknown template {shape!r} (one of {', '.join(sorted(TEMPLATES))}, any)")
+        shape = rng.choice(sorted(table))
+    if shape not in table:
+        raise ValueError(f"unknown template {shape!r} (one of {', '.join(sorted(table))}, any)")
     turns = 0
     if transform:
         turns = rng.randrange(4) if width == height else 2 * rng.randrange(2)
     # Draw on the rotated canvas size so that the rotation lands on width x height.
     cw, ch = (height, width) if turns % 2 else (width, height)
-    mask: Mask = tuple(tuple(r) for r in TEMPLATES[shape](rng, cw, ch))
+    mask: Mask = tuple(tuple(r) for r in table[shape](rng, cw, ch))
     if transform:
         mask = mirror(rotate(mask, turns), rng.random() < 0.5, rng.random() < 0.5)
     if rng.random() < squeeze_prob:

@@ -27,8 +27,8 @@ from tui.cli.longcat import longcat
 pytestmark = pytest.mark.cli
 
 ARDUBOY = str(ROOT / "levels" / "longcat" / "01-arduboy.levels")
-SOLVE_KEYS = ["level", "solvable", "solutions", "states", "shortest", "solution", "metrics",
-              "difficulty"]
+SOLVE_KEYS = ["level", "solvable", "solutions", "success_states", "solution_paths", "states",
+              "shortest", "solution", "metrics", "difficulty"]
 
 MIXED = """game longcat
 level "open" {
@@ -70,10 +70,16 @@ def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
         analysis = analyse(level)
         metrics = asdict(analysis.metrics)
         assert data["solvable"] is True
-        assert data["solutions"] == metrics["solutions"] and data["states"] == metrics["states"]
+        assert data["solution_paths"] == metrics["solution_paths"] == data["solutions"]
+        assert data["success_states"] == metrics["success_states"]
+        assert data["states"] == metrics["states"]
         assert data["shortest"] == level.par == len(data["solution"])
         assert _wins(level, data["solution"])
-        assert {k: v for k, v in data["metrics"].items() if k != "expected_moves"} == metrics
+        # Every field, then the deprecated aliases with their old meaning.
+        assert {k: v for k, v in data["metrics"].items()
+                if k not in ("expected_moves", "size", "solutions")} == metrics
+        assert data["metrics"]["size"] == metrics["open_cells"]
+        assert data["metrics"]["solutions"] == metrics["solution_paths"]
         assert data["metrics"]["expected_moves"] == pytest.approx(expected_moves(analysis),
                                                                   abs=1e-3)
         assert data["difficulty"] == pytest.approx(predict_difficulty(analysis), abs=1e-3)
@@ -85,6 +91,10 @@ def test_solve_reads_the_public_plain_file_and_one_level() -> None:
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["level"] == 2 and data["shortest"] == 7 and data["solutions"] == 2
+    # The issue's figures: 2 winning move sequences, 1 success state.
+    assert (data["solution_paths"], data["success_states"]) == (2, 1)
+    # 8x8 grid; open: rows of 4, 4, 3 (a wall in the ring) and 4 cells.
+    assert (data["metrics"]["grid_cells"], data["metrics"]["open_cells"]) == (64, 15)
 
 
 def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
@@ -92,7 +102,8 @@ def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
     assert result.exit_code == 1
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert (first["level"], first["solvable"]) == (1, True)
-    assert second == {"level": 2, "solvable": False, "solutions": 0, "states": second["states"],
+    assert second == {"level": 2, "solvable": False, "solutions": 0, "success_states": 0,
+                      "solution_paths": 0, "states": second["states"],
                       "shortest": None, "solution": None, "metrics": second["metrics"],
                       "difficulty": second["difficulty"]}
     assert second["metrics"]["expected_moves"] is None
@@ -107,7 +118,7 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "100")
     data = json.loads(result.stdout)
     assert data["states"] is None and data["metrics"] is None and data["difficulty"] is None
-    assert data["solutions"] is None
+    assert data["solutions"] is None and data["success_states"] is None
     assert data["solvable"] is True and data["shortest"] == 17 and result.exit_code == 0
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "2")
     assert json.loads(result.stdout)["solvable"] is None and result.exit_code == 1
@@ -136,12 +147,17 @@ def test_analyze_json_and_text() -> None:
     level = dict(bundled_packs("longcat"))["01-arduboy"].levels[1]
     analysis = analyse(level)
     assert list(data) == ["level", "title", "width", "height", "metrics", "classes",
-                          "difficulty", "band", "expected_moves", "solution"]
+                          "difficulty", "band", "expected_moves", "solution", "start_success"]
+    # 8 of the 15 open cells start a solution (brute force: tests/core/test_longcat_masks.py).
+    assert data["start_success"] == {"solvable": 8, "unknown": 0, "cells": 15,
+                                     "rate": round(8 / 15, 4)}
     assert data["classes"] == analysis.class_counts()
     assert sum(data["classes"].values()) == analysis.metrics.states == data["metrics"]["states"]
     assert data["band"] == "easy" and data["solution"] == analysis.solution_letters
     text = run("analyze", ARDUBOY, "--level", "2")
-    assert "indeterminate" in text.stdout and "predicted difficulty 25.4 (easy)" in text.stdout
+    want = f"predicted difficulty {predict_difficulty(analysis):.1f} (easy)"
+    assert "indeterminate" in text.stdout and want in text.stdout
+    assert "64 grid cells, 15 open" in text.stdout and "success states" in text.stdout
 
 
 def test_analyze_dot_colours_every_state_by_class() -> None:
@@ -178,7 +194,7 @@ def test_generate_makes_a_pack_that_solve_reads(tmp_path) -> None:
         in pack.description
     for level in pack.levels:
         analysis = analyse(level)
-        assert analysis.metrics.solutions == 1
+        assert analysis.metrics.solution_paths == 1
         assert 20 <= predict_difficulty(analysis) < 50
         assert level.par == analysis.metrics.shortest_solution
     solved = run("solve", str(out), "--json")
@@ -203,7 +219,12 @@ def test_generate_never_overwrites_without_force(tmp_path) -> None:
 def test_generate_json_and_bad_options() -> None:
     result = run("generate", "--json", "-n", "2", "--size", "5x4")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [list(r) for r in rows] == [["seed", "method", "title", "par", "grid"]] * 2
+    assert [list(r) for r in rows] == [["seed", "method", "title", "par", "grid",
+                                        "start_success"]] * 2
+    for row in rows:
+        level = Level.from_rows(row["grid"])
+        assert row["start_success"]["cells"] == level.size
+        assert 1 <= row["start_success"]["solvable"] <= level.size
     assert Level.from_rows(rows[0]["grid"]).width == 5
     for args, words in ((("--method", "sdd"), "unknown method 'sdd'; did you mean sd"),
                         (("--size", "8"), "WIDTHxHEIGHT"),
@@ -265,3 +286,62 @@ def test_ctrl_c_stops_a_long_generation_cleanly(tmp_path) -> None:
     assert proc.returncode == 130, stderr
     assert stderr.strip() == "interrupted" and stdout == ""
     assert not out.exists()
+
+
+# -- check (seed 003's validatePath) -----------------------------------------------------------
+
+HOOK = """game longcat
+level "hook" {
+  grid
+    @..
+    ##.
+    ...
+}
+"""
+
+
+def test_check_exit_codes_and_json() -> None:
+    solved = run("check", "-", "--moves", "RDL", "--json", input=HOOK)
+    assert solved.exit_code == 0, solved.output
+    assert json.loads(solved.stdout) == {
+        "level": 1, "title": "hook", "moves": "RDL", "valid": True, "filled": True,
+        "won": True, "played": 3, "fail_move": None, "reason": None, "head": [0, 2],
+        "cells_left": 0}
+    short = run("check", "-", "--moves", "RD", "--json", input=HOOK)
+    assert short.exit_code == 1
+    data = json.loads(short.stdout)
+    assert (data["valid"], data["filled"], data["cells_left"], data["head"]) == \
+        (True, False, 2, [2, 2])
+    wrong = run("check", "-", "--moves", "RU", input=HOOK)
+    assert wrong.exit_code == 1
+    assert "invalid at move 2: the cat cannot move up from (2, 0)" in wrong.stdout
+    bad = run("check", "-", "--moves", "RQ", input=HOOK)
+    assert bad.exit_code == 2 and "'Q' is not a move letter" in bad.stderr
+    assert run("check", "-", input=HOOK).exit_code == 2  # --moves is required
+
+
+def test_check_arduboy_level_2_with_its_shortest_solution() -> None:
+    result = run("check", ARDUBOY, "--level", "2", "--moves", "URDLURD")
+    assert result.exit_code == 0 and "valid, every cell filled in 7 moves" in result.stdout
+    # The same moves on level 1 (start in the middle of a 3x3 ring): U, R, then D fills the
+    # right column; L fills the bottom row; U the left column; R is blocked.
+    other = run("check", ARDUBOY, "--level", "1", "--moves", "URDLURD", "--json")
+    data = json.loads(other.stdout)
+    assert other.exit_code == 1 and (data["valid"], data["fail_move"]) == (False, 6)
+
+
+def test_solve_text_shows_success_states_over_paths() -> None:
+    result = run("solve", ARDUBOY, "--level", "2")
+    assert result.exit_code == 0
+    assert "sols: success states/paths" in result.stdout and " 1/2 " in result.stdout
+
+
+def test_describe_names_both_counts_or_keeps_the_old_wording() -> None:
+    grid = "@..\n##.\n...\n"  # one solution: 1 success state, 1 path
+    new = run("describe", "-", input=grid)
+    assert new.exit_code == 0, new.output
+    assert "1 success state, 1 solution path." in new.stdout.replace('"\n    "', "")
+    old = run("describe", "-", "--predictor", "solution-paths", input=grid)
+    assert old.exit_code == 0 and "; 1 solution." in old.stdout.replace('"\n    "', "")
+    bad = run("describe", "-", "--predictor", "nope", input=grid)
+    assert bad.exit_code == 2

@@ -61,7 +61,8 @@ def test_difficulty_labels() -> None:
 
 
 def test_the_registry_mapping_offers_every_method() -> None:
-    assert list(GENERATORS) == ["sd", "pu", "template", "ca", "bsp", "carve", "fractal"]
+    assert list(GENERATORS) == ["sd", "pu", "template", "ca", "bsp", "carve", "fractal",
+                                "shapes", "notch"]
     for maker in GENERATORS.values():
         assert maker.title and maker.description
 
@@ -82,7 +83,7 @@ def test_a_generated_level_is_described_and_replays(method: str) -> None:
 def test_unique_and_size_are_honoured() -> None:
     level = GENERATORS["sd"].generate(3, size="10x6", unique=1)
     assert (level.width, level.height) == (10, 6)
-    assert analyse(level).metrics.solutions == 1
+    assert analyse(level).metrics.solution_paths == 1
 
 
 def test_puzzle_up_finds_small_levels_or_says_why() -> None:
@@ -205,4 +206,4 @@ def brute_free(level: Level) -> list[tuple[int, int]]:
 
 def test_reference_still_agrees_on_a_described_level() -> None:
     level = GENERATORS["sd"].generate(2, size="4x4")
-    assert len(brute(level).solutions) == analyse(level).metrics.solutions
+    assert len(brute(level).solutions) == analyse(level).metrics.solution_paths

@@ -66,7 +66,7 @@ def test_predictor_is_the_shipped_linear_model() -> None:
 def test_fitted_signs_match_the_paper() -> None:
     """More solutions make a level easier; more wrong turns make it harder."""
     c = coefficients.COEFFICIENTS
-    assert c["solutions"] < 0 < c["indeterminate_branches"] and c["solution_branches"] > 0
+    assert c["success_states"] < 0 < c["indeterminate_branches"] and c["solution_branches"] > 0
 
 
 def test_bands() -> None:

@@ -85,7 +85,7 @@ def test_different_seeds_give_different_levels() -> None:
 def test_unique_filter() -> None:
     for seed in range(3):
         level = generate("sd", seed, 6, 6, unique=True)
-        assert analyse(level).metrics.solutions == 1
+        assert analyse(level).metrics.solution_paths == 1
 
 
 def test_band_filter() -> None:
@@ -111,7 +111,8 @@ def test_generation_errors(call, message) -> None:
 
 
 def test_generators_table_describes_every_method() -> None:
-    assert set(GENERATORS) == {"sd", "pu", "template", "ca", "bsp", "carve", "fractal"}
+    assert set(GENERATORS) == {"sd", "pu", "template", "ca", "bsp", "carve", "fractal",
+                               "shapes", "notch"}
     for gen in GENERATORS.values():
         assert gen.description and all(o.description for o in gen.options)
 

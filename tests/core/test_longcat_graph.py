@@ -101,15 +101,16 @@ def _identities(level: Level) -> None:
     assert (m.success_states + m.fails + m.reachable_states + m.dead_states
             + m.indeterminate_states) == m.states
     # Each success node ends at least one solution; equality iff no two solutions share one.
-    assert m.success_states <= m.solutions
-    assert (m.solutions > 0) == (m.success_states > 0) == (m.shortest_solution is not None)
+    assert m.success_states <= m.solution_paths
+    assert (m.solution_paths > 0) == (m.success_states > 0) == (m.shortest_solution is not None)
     # Every node but the start has a parent; a DAG has at least states - 1 edges.
     assert m.edges >= m.states - 1
-    assert m.branches <= m.states and m.size == level.size
+    assert m.branches <= m.states and m.open_cells == level.size
+    assert m.grid_cells == level.width * level.height >= m.open_cells
     if m.solvable:
         # The shortest path passes shortest_solution non-success nodes, all 'reachable'.
         assert m.reachable_states >= m.shortest_solution
-        assert m.shortest_solution <= m.size - 1
+        assert m.shortest_solution <= m.open_cells - 1
     for k, (head, filled) in enumerate(zip(analysis.graph.heads, analysis.graph.filled)):
         kind = analysis.kinds[k]
         if kind in ("reachable", "success"):
@@ -133,7 +134,7 @@ def test_success_states_and_solutions_differ_when_solutions_meet() -> None:
     """3x3 with the start in the middle: 8 solutions (4 first moves x 2 turns) end in the 4
     corners, two per corner; so success states (4) < solutions (8)."""
     m = analyse(Level.from_rows(["...", ".@.", "..."])).metrics
-    assert (m.solutions, m.success_states, m.shortest_solution) == (8, 4, 5)
+    assert (m.solution_paths, m.success_states, m.shortest_solution) == (8, 4, 5)
 
 
 def test_counts_are_not_pruned() -> None:

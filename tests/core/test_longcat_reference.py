@@ -110,7 +110,8 @@ def brute(level: Level) -> Brute:
     wins = wins_from[start]
     good = {"reachable", "success"}
     metrics = {
-        "size": len(free),
+        "grid_cells": level.width * level.height,
+        "open_cells": len(free),
         "states": len(states),
         "edges": sum(len(v) for v in moves_of.values()),
         "branches": sum(1 for v in moves_of.values() if len(v) > 1),
@@ -121,7 +122,7 @@ def brute(level: Level) -> Brute:
         "indeterminate_states": sum(1 for k in kinds.values() if k == "indeterminate"),
         "indeterminate_branches": sum(len(moves_of[p]) - 1 for p, k in kinds.items()
                                       if k == "indeterminate" and len(moves_of[p]) > 1),
-        "solutions": len(wins),
+        "solution_paths": len(wins),
         "solution_branches": sum(1 for p, k in kinds.items() if k == "reachable"
                                  for m in moves_of[p]
                                  if kinds[naive_slide(free, p, m)] not in good),
@@ -167,12 +168,16 @@ class Hand:
     expected_moves: float
     note: str
 
+    def __post_init__(self) -> None:
+        # The seed's Size: every cell of the grid, walls included.
+        self.metrics.setdefault("grid_cells", len(self.rows) * len(self.rows[0]))
+
 
 def _m(size, states, edges, branches, fails, success, reachable, dead, indet, ib, sols, sb,
        shortest):
-    return dict(size=size, states=states, edges=edges, branches=branches, fails=fails,
+    return dict(open_cells=size, states=states, edges=edges, branches=branches, fails=fails,
                 success_states=success, reachable_states=reachable, dead_states=dead,
-                indeterminate_states=indet, indeterminate_branches=ib, solutions=sols,
+                indeterminate_states=indet, indeterminate_branches=ib, solution_paths=sols,
                 solution_branches=sb, shortest_solution=shortest)
 
 

@@ -3,12 +3,14 @@
 Commands::
 
     termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N]
+    termarcade longcat check FILE --moves UDLR... [--level N] [--json]
     termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
-    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal[,...]]
+    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal|shapes|notch[,...]]
         [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND]
-        [--time-limit S] [--title T] [-o FILE [--force]] [--json]
+        [--time-limit S] [--predictor success-states|solution-paths] [--title T]
+        [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
-        [--comment LINE ...] [-o FILE [--force]]
+        [--comment LINE ...] [--predictor P] [-o FILE [--force]]
     termarcade longcat play [FILE] [--level N]
 
 FILE is a level file (``-`` reads stdin): a ``.levels`` pack or a plain grid pack (grids
@@ -17,16 +19,29 @@ number or a level title.
 
 JSON shapes (one object per level, in file order, keys in this order):
 
-* solve: ``{"level", "solvable", "solutions", "states", "shortest", "solution", "metrics",
-  "difficulty"}``; ``level`` counts from 1, ``solution`` is a ``UDLR`` string of one
+* solve: ``{"level", "solvable", "solutions", "success_states", "solution_paths", "states",
+  "shortest", "solution", "metrics", "difficulty"}``; ``level`` counts from 1,
+  ``success_states`` is the seed's number of solutions (distinct won positions),
+  ``solution_paths`` the winning move sequences, and ``solutions`` a deprecated alias of
+  ``solution_paths`` (its meaning before issue 21); ``solution`` is a ``UDLR`` string of one
   shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
-  ``expected_moves`` (the simulated player's label, null when unsolvable), ``difficulty``
+  ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
+  the seed's Size, ``open_cells`` the empty cells, and the deprecated keys ``size`` and
+  ``solutions`` keep their old meaning, ``open_cells`` and ``solution_paths``), ``difficulty``
   the predicted difficulty (3 decimals). When a limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
   the pruned solver (null too when it was stopped as well).
+* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
+  "reason", "head", "cells_left"}``; ``valid``: every move legal; ``filled``: no open cell
+  left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
+  illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
+  moves. Exit 0 when ``won`` for every level checked, else 1.
 * analyze: ``{"level", "title", "width", "height", "metrics", "classes", "difficulty",
-  "band", "expected_moves", "solution"}`` (``classes``: nodes per display class).
-* generate ``--json``: ``{"seed", "method", "title", "par", "grid"}`` per level.
+  "band", "expected_moves", "solution", "start_success"}`` (``classes``: nodes per display class).
+* generate ``--json``: ``{"seed", "method", "title", "par", "grid", "start_success"}`` per
+  level; ``start_success`` (also in analyze): ``{"solvable", "unknown", "cells", "rate"}``,
+  from how many of the open cells, taken as the start, the solver solves the level (seed
+  003's success rate as a difficulty mark for masks).
 
 ``generate`` and ``describe`` write a level pack (stdout, or ``-o FILE``, which is never
 replaced without ``--force``); ``describe`` gives every level of a file its par (the
@@ -174,11 +189,9 @@ def longcat() -> None:
 
 
 def _metrics_json(analysis: Any) -> dict[str, Any]:
-    from dataclasses import asdict
-
     from core.longcat import expected_moves
 
-    data = asdict(analysis.metrics)
+    data = analysis.metrics.as_dict()
     label = expected_moves(analysis)
     data["expected_moves"] = None if math.isinf(label) else round(label, 3)
     return data
@@ -209,14 +222,16 @@ def solve_json(number: int, level: Level, time_limit: float,
         solved = solution.status == "solved"
         return {"level": number,
                 "solvable": None if solution.status == "unknown" else solved,
-                "solutions": None, "states": None,
+                "solutions": None, "success_states": None, "solution_paths": None,
+                "states": None,
                 "shortest": len(solution.moves) if solved else None,
                 "solution": solution.letters if solved else None,
                 "metrics": None, "difficulty": None}
     metrics = analysis.metrics
     solvable = metrics.solvable
-    return {"level": number, "solvable": solvable, "solutions": metrics.solutions,
-            "states": metrics.states, "shortest": metrics.shortest_solution,
+    return {"level": number, "solvable": solvable, "solutions": metrics.solution_paths,
+            "success_states": metrics.success_states,
+            "solution_paths": metrics.solution_paths, "states": metrics.states, "shortest": metrics.shortest_solution,
             "solution": analysis.solution_letters if solvable else None,
             "metrics": _metrics_json(analysis),
             "difficulty": round(predict_difficulty(analysis), 3)}
@@ -228,6 +243,13 @@ def _yes_no(value: bool | None) -> str:
 
 def _count(value: Any) -> str:
     return "?" if value is None else str(value)
+
+
+def _solution_counts(result: dict[str, Any]) -> str:
+    """``success states/solution paths`` of a solve result (``?`` when unknown)."""
+    if result["success_states"] is None:
+        return "?"
+    return f"{result['success_states']}/{result['solution_paths']}"
 
 
 @longcat.command()
@@ -259,8 +281,8 @@ def solve(level_file: str, level: str | None, as_json: bool, time_limit: float,
         from rich import box
         from rich.table import Table
 
-        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: "
-                            "solutions, moves: shortest)", title_justify="left",
+        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
+                            "states/paths, moves: shortest)", title_justify="left",
                       box=box.SIMPLE_HEAD, pad_edge=False)
         for name, justify in (("#", "right"), ("title", "left"), ("size", "right"),
                               ("ok", "left"), ("sols", "right"), ("states", "right"),
@@ -273,10 +295,67 @@ def solve(level_file: str, level: str | None, as_json: bool, time_limit: float,
         for lvl, r in rows:
             table.add_row(str(r["level"]), escape_controls(lvl.title),
                           f"{lvl.width}x{lvl.height}", _yes_no(r["solvable"]),
-                          _count(r["solutions"]), _count(r["states"]), _count(r["shortest"]),
+                          _solution_counts(r), _count(r["states"]), _count(r["shortest"]),
                           difficulty_label(r["difficulty"]) if r["difficulty"] is not None
                           else "?", r["solution"] or "-")
         console().print(table)
+    if negative:
+        raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+# --------------------------------------------------------------------------- check
+
+
+def check_json(number: int, level: Level, moves: str) -> dict[str, Any]:
+    """The ``check --json`` object of one level (see the module docstring)."""
+    from core.longcat import validate_path
+
+    result = validate_path(level, moves)
+    return {"level": number, "title": level.title, "moves": result.moves,
+            "valid": result.valid, "filled": result.filled, "won": result.won,
+            "played": result.played,
+            "fail_move": None if result.fail_index is None else result.fail_index + 1,
+            "reason": result.reason, "head": list(result.head),
+            "cells_left": result.cells_left}
+
+
+def _check_line(data: dict[str, Any]) -> str:
+    where = f"level {data['level']} ({escape_controls(data['title'])})"
+    if data["won"]:
+        return f"{where}: valid, every cell filled in {plural(data['played'], 'move')}"
+    if data["valid"]:
+        return (f"{where}: valid but not filled: {plural(data['cells_left'], 'cell')} left "
+                f"after {plural(data['played'], 'move')}, head at {tuple(data['head'])}")
+    return f"{where}: invalid at move {data['fail_move']}: {data['reason']}"
+
+
+@longcat.command()
+@click.argument("level_file", metavar="FILE")
+@click.option("--moves", "-m", required=True, metavar="UDLR...",
+              help="The moves to check: U, D, L, R letters (any case; spaces, commas ignored).")
+@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None:
+    """Check a move string against levels (seed 003's validatePath): is every move legal,
+    is every cell filled, and where and why does it fail.
+
+    Exit 0 when the moves solve every chosen level, 1 when they are illegal or leave cells
+    empty, 2 bad input.
+    """
+    from core.longcat import parse_moves
+
+    try:
+        parse_moves(moves)
+    except ValueError as error:
+        fail(f"--moves: {error}")
+    negative = False
+    for number, lvl in pick_levels(load_levels(level_file), level):
+        data = check_json(number, lvl, moves)
+        negative = negative or not data["won"]
+        if as_json:
+            emit_json(data)
+        else:
+            click.echo(_check_line(data))
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
@@ -295,15 +374,19 @@ def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
             "classes": analysis.class_counts(), "difficulty": round(difficulty, 3),
             "band": band(difficulty),
             "expected_moves": None if math.isinf(label) else round(label, 3),
-            "solution": analysis.solution_letters if analysis.metrics.solvable else None}
+            "solution": analysis.solution_letters if analysis.metrics.solvable else None,
+            "start_success": _start_success(level)}
 
 
 def _print_analysis(data: dict[str, Any]) -> None:
     from rich.table import Table
 
+    from core.longcat.graph import DEPRECATED_ALIASES
+
     out = console()
     out.print(f"[bold]level {data['level']}: {escape_controls(data['title'])}[/bold] "
-              f"({data['width']}x{data['height']}, {data['metrics']['size']} cells)")
+              f"({data['width']}x{data['height']}: {data['metrics']['grid_cells']} grid cells, "
+              f"{data['metrics']['open_cells']} open)")
     classes = Table(title="states by class", title_justify="left")
     for name in data["classes"]:
         classes.add_column(name, justify="right")
@@ -311,11 +394,17 @@ def _print_analysis(data: dict[str, Any]) -> None:
     out.print(classes)
     metrics = Table(show_header=False, box=None, padding=(0, 2))
     for name, value in data["metrics"].items():
+        if name in DEPRECATED_ALIASES:
+            continue  # JSON-only aliases: the text shows each figure once, by its new name
         metrics.add_row(name.replace("_", " "), _count(value))
     out.print(metrics)
     label = data["expected_moves"]
     out.print(f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
               f"player: {'never wins' if label is None else f'{label:.1f} moves'}")
+    found = data["start_success"]
+    out.print(f"solver success rate: {found['rate']:.0%} of start cells "
+              f"({found['solvable']} of {found['cells']}"
+              f"{', ' + str(found['unknown']) + ' undecided' if found['unknown'] else ''})")
     out.print(f"shortest solution: {data['solution'] or 'none (unsolvable)'}\n")
 
 
@@ -403,6 +492,23 @@ class BandType(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
+PREDICTOR_OPTION = click.option(
+    "--predictor", type=click.Choice(["success-states", "solution-paths"]),
+    default="success-states", show_default=True,
+    help="Difficulty predictor: on the seed's success states, or on winning move sequences "
+         "(before issue 21; the bundled packs were titled with it).")
+
+
+def _start_success(level: Level) -> dict[str, Any]:
+    """The solver's success rate over the level's start cells (seed 003's difficulty mark for
+    masks), as JSON."""
+    from core.longcat.generate import start_success
+
+    found = start_success(level)
+    return {"solvable": found.solvable, "unknown": found.unknown, "cells": found.cells,
+            "rate": round(found.rate, 4)}
+
+
 def _methods(text: str) -> list[str]:
     from core.longcat.catalog import GENERATORS
 
@@ -420,21 +526,23 @@ def _methods(text: str) -> list[str]:
 
 
 def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: int,
-                  unique: bool, band: tuple[str, Any] | None) -> str:
+                  unique: bool, band: tuple[str, Any] | None, predictor: str) -> str:
     parts = [f"termarcade longcat generate --method {','.join(methods)}",
              f"--size {size[0]}x{size[1]}", f"--count {count}", f"--seed {seed}"]
     if unique:
         parts.append("--unique")
     if band is not None:
         parts.append(f"--difficulty {band[0]}")
+    if predictor != "success-states":
+        parts.append(f"--predictor {predictor}")
     return " ".join(parts)
 
 
 @longcat.command()
 @click.option("--method", "-m", "method_text", default="sd", show_default=True,
               metavar="METHOD[,METHOD...]",
-              help="sd, pu, template, ca, bsp, carve or fractal; several (comma-separated) "
-                   "take turns.")
+              help="sd, pu, template, ca, bsp, carve, fractal, shapes or notch; several "
+                   "(comma-separated) take turns.")
 @click.option("--size", type=SizeType(), default="8x8", show_default=True,
               help="Grid size, WIDTHxHEIGHT.")
 @click.option("--count", "-n", type=IntBetween(1, 10_000, what="the count"), default=1,
@@ -447,6 +555,7 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
                    "or a band: trivial, easy, hard, very_hard, extreme.")
 @click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
               help="Seconds the search for one level may take.")
+@PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the pack to this file (default: stdout).")
@@ -454,8 +563,9 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
 @click.option("--json", "as_json", is_flag=True,
               help="One JSON object per level instead of a level pack.")
 def generate(method_text: str, size: tuple[int, int], count: int, seed: int, unique: bool,
-             band: tuple[str, Any] | None, time_limit: float, title: str | None,
-             output: str | None, force: bool, as_json: bool) -> None:
+             band: tuple[str, Any] | None, time_limit: float, predictor: str,
+             title: str | None, output: str | None, force: bool,
+             as_json: bool) -> None:
     """Generate solvable levels: a level pack that `solve` and the app read.
 
     Level k comes from seed+k (a seed that gives nothing acceptable, or a level equal to an
@@ -483,7 +593,8 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
             method = methods[k % len(methods)]
             try:
                 level = make_level(method, seed + k, size[0], size[1], unique=unique,
-                                   band=band[1] if band else None, time_guard=time_limit)
+                                   band=band[1] if band else None, time_guard=time_limit,
+                                   predictor=predictor)
             except GenerationError as error:
                 last_error = str(error)
                 continue
@@ -494,13 +605,14 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
             levels.append(level)
             if as_json:
                 emit_json({"seed": seed + k, "method": method, "title": level.title,
-                           "par": level.par, "grid": list(level.rows())})
+                           "par": level.par, "grid": list(level.rows()),
+                           "start_success": _start_success(level)})
             step(label=level.title)
     if not as_json and levels:
         pack = LevelPack(
             title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
             author="termarcade generator",
-            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band)}",
+            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band, predictor)}",
             levels=tuple(levels), game="longcat")
         _write_pack(dump_pack(pack), output, force, plural(len(levels), "level"))
     if len(levels) < count:
@@ -545,10 +657,12 @@ def _comment_lines(comments: tuple[str, ...]) -> str:
 @click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
               help="Write the pack to this file (default: stdout).")
 @click.option("--force", is_flag=True, help="Replace --output when it exists.")
+@PREDICTOR_OPTION
 @limit_options
 def describe(level_file: str, prefix: str | None, title: str | None,
              author: str | None, description: str | None, comment: tuple[str, ...],
-             output: str | None, force: bool, time_limit: float, max_states: int) -> None:
+             output: str | None, force: bool, predictor: str, time_limit: float,
+             max_states: int) -> None:
     """Write a pack with every level described: par = the shortest solution, and the
     predicted difficulty at the end of its title ('Level 3 · easy 31').
 
@@ -575,7 +689,7 @@ def describe(level_file: str, prefix: str | None, title: str | None,
                 level = Level(level.width, level.height, level.walls, level.start,
                               level.title, level.description, level.hint, author, level.par)
             levels.append(describe_level(level, base, max_states=max_states,
-                                         should_stop=stop))
+                                         should_stop=stop, predictor=predictor))
             step(label=base)
     with user_errors():
         described = LevelPack(title=title if title is not None else pack.title,

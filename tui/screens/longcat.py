@@ -189,7 +189,9 @@ class LongcatScreen(PuzzleScreen):
         level = state.level
         filled = state.filled.bit_count()
         info = Text()
-        info.append(f"{level.width}×{level.height} grid, {plural(level.size, 'cell')}\n")
+        # Both sizes: the seed's (every cell of the grid) and the open cells to fill.
+        info.append(f"{level.width}×{level.height} = {level.width * level.height} cells, "
+                    f"{level.size} open\n")
         info.append("Filled  ")
         info.append(f"{filled}/{level.size}", "bold")
         info.append("\nMoves   ")

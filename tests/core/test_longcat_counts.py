@@ -1,0 +1,120 @@
+"""Issue 21: the seed's counts beside the project's. "Number of solutions" is the number of
+success states (成功状态的数量), "Size" the cells of the grid (网格中的格子数); the winning
+move sequences and the empty cells stay, under their own names, and old records still load."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from core.longcat import Level, Metrics, analyse, predict_difficulty
+from core.longcat.difficulty import LEGACY_COEFFICIENTS, LEGACY_INTERCEPT, PREDICTORS
+from tests.core.test_longcat_reference import arduboy_levels
+
+STEPS = ((0, -1), (0, 1), (-1, 0), (1, 0))
+
+
+def brute_counts(rows: list[str]) -> tuple[int, int]:
+    """``(winning move sequences, distinct won positions)`` by plain enumeration.
+
+    Written apart from the project's code: a grid of strings, the cat slides until a wall,
+    the edge or its own body, every sequence is followed (no memo), and a won position is
+    ``(head, filled cells)`` with every open cell filled.
+    """
+    free = {(x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c != "#"}
+    start = next((x, y) for y, r in enumerate(rows) for x, c in enumerate(r) if c == "@")
+    paths, won = 0, set()
+    stack = [(start, frozenset([start]))]
+    while stack:
+        (x, y), body = stack.pop()
+        if body == free:
+            paths += 1
+            won.add(((x, y), body))
+            continue
+        for dx, dy in STEPS:
+            cx, cy, cells = x, y, []
+            while (cx + dx, cy + dy) in free and (cx + dx, cy + dy) not in body:
+                cx, cy = cx + dx, cy + dy
+                cells.append((cx, cy))
+            if cells:
+                stack.append(((cx, cy), body | frozenset(cells)))
+    return paths, len(won)
+
+
+@pytest.mark.parametrize("number, paths, states", [(1, 8, 4), (2, 2, 1)])
+def test_arduboy_counts_are_the_issues(number: int, paths: int, states: int) -> None:
+    level = arduboy_levels()[number - 1]
+    assert brute_counts(list(level.rows())) == (paths, states)
+    m = analyse(level).metrics
+    assert (m.solution_paths, m.success_states) == (paths, states)
+
+
+def test_size_is_both_the_grid_and_the_open_cells() -> None:
+    # 4x3 grid, 12 cells; 3 walls leave 9 open cells, the start included.
+    m = analyse(Level.from_rows(["@..#", "...#", "#..."])).metrics
+    assert (m.grid_cells, m.open_cells) == (12, 9)
+
+
+def test_the_old_names_are_aliases_with_their_old_meaning() -> None:
+    m = analyse(arduboy_levels()[0]).metrics
+    assert (m.size, m.solutions) == (m.open_cells, m.solution_paths)
+    data = m.as_dict()
+    assert (data["size"], data["solutions"]) == (m.open_cells, m.solution_paths)
+    assert list(data)[-2:] == ["size", "solutions"]
+    assert Metrics.from_dict(json.loads(json.dumps(data))) == m
+
+
+def test_a_record_with_only_the_old_names_still_loads() -> None:
+    """Metrics written before issue 21 (``size``, ``solutions``, no ``grid_cells``)."""
+    m = analyse(arduboy_levels()[1]).metrics
+    old = {k: v for k, v in m.as_dict().items()
+           if k not in ("grid_cells", "open_cells", "solution_paths")}
+    loaded = Metrics.from_dict(old)
+    assert (loaded.open_cells, loaded.solution_paths, loaded.success_states) == \
+        (m.open_cells, m.solution_paths, m.success_states)
+    assert loaded.grid_cells == 0  # unknown in an old record
+    with pytest.raises(KeyError):
+        Metrics.from_dict({k: v for k, v in old.items() if k != "solutions"})
+
+
+def test_the_predictor_uses_success_states_and_the_old_one_paths() -> None:
+    # Arduboy 2: 2 paths, 1 success state; the two predictors read different counts.
+    m = analyse(arduboy_levels()[1]).metrics
+    intercept, weights, names = PREDICTORS["success-states"]
+    assert "success_states" in names and "solution_paths" not in names
+    assert predict_difficulty(m) == pytest.approx(
+        intercept + sum(weights[n] * getattr(m, n) for n in names))
+    legacy = LEGACY_INTERCEPT + LEGACY_COEFFICIENTS["indeterminate_branches"] * \
+        m.indeterminate_branches + LEGACY_COEFFICIENTS["solution_paths"] * 2 + \
+        LEGACY_COEFFICIENTS["solution_branches"] * m.solution_branches
+    assert predict_difficulty(m, "solution-paths") == pytest.approx(legacy)
+    # The bundled title "Arduboy 2 · easy 25" was made with the old predictor.
+    assert round(predict_difficulty(m, "solution-paths")) == 25
+
+
+def test_bundled_titles_the_saves_key_on_did_not_change() -> None:
+    """A pack level's title is its key in saves, results and leaderboards. These titles
+    (written before issue 21) would read differently under the new predictor
+    (``easy 28``, ``hard 80``, ``easy 50``...), and must not."""
+    from grammar.levels import bundled_packs
+
+    titles = {lv.title for _, pack in bundled_packs("longcat") for lv in pack.levels}
+    assert {"Arduboy 2 · easy 25", "Arduboy 71 · hard 50", "sd 8x8 #3005 · very hard 80",
+            "template 12x10 #4001 · hard 50", "fractal 12x10 #4002 · hard 50"} <= titles
+
+
+def test_a_level_saved_before_issue_21_still_loads() -> None:
+    """Saves keep the level's text; an old generated level's text (its description speaks
+    of "solutions", the move sequences) reads back and plays as before."""
+    from core.longcat import level_from_json, level_to_json
+
+    old = {"rows": ["#####...", "####..#.", "###..##.", "###.....", "#####..#",
+                    "#####.@#", "####...#", "####...#"],
+           "title": "sd 8x8 #1000 · easy 28", "author": "termarcade generator",
+           "description": "Generated by sd (8x8, seed 1000, attempt 1). Predicted "
+                          "difficulty 28.0 (easy); 1 solution.", "hint": "", "par": 15}
+    level = level_from_json(old)
+    assert level_to_json(level) == old
+    m = analyse(level).metrics
+    assert m.solution_paths == 1 and m.shortest_solution == 15
