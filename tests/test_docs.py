@@ -1,0 +1,74 @@
+"""The front page's two commands, CI, and the documentation site.
+
+README.md opens with the two set-up commands; `.ci/run` must run the second one verbatim, and
+each must install into its own virtual environment (never into whatever ``python`` is). The
+mkdocs site under docs/ must build with ``mkdocs build --strict`` (no broken link, no page
+left out of the nav) whenever mkdocs is installed (the ``docs`` extra); otherwise that test
+skips.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _readme_commands() -> list[str]:
+    """The lines of README.md's first ``sh`` code block: the two set-up commands."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    match = re.search(r"```sh\n(.*?)\n```", text, re.S)
+    assert match, "README.md has no sh code block"
+    return match.group(1).splitlines()
+
+
+def test_readme_opens_with_exactly_two_commands() -> None:
+    commands = _readme_commands()
+    assert len(commands) == 2, commands
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    test_command = _readme_commands()[1]
+    ci_lines = (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command in ci_lines, f".ci/run lacks the line {test_command!r}"
+
+
+def test_each_command_installs_into_its_own_virtual_environment() -> None:
+    """Issue 17 item 5: neither command may pip install into a shared interpreter."""
+    play, test = _readme_commands()
+    for command, venv in ((play, "~/.termarcade"), (test, ".venv")):
+        assert command.startswith(f"python3 -m venv {venv} && "), command
+        # Every pip and python after the venv is created is the venv's own.
+        for word in re.findall(r"(\S*(?:pip|python)\S*) ", command.split(" && ", 1)[1]):
+            assert word.startswith(f"{venv}/bin/"), (command, word)
+    assert ".venv/" in (ROOT / ".gitignore").read_text(encoding="utf-8").splitlines()
+
+
+def test_readme_links_point_at_files_that_exist() -> None:
+    """The front page links into docs/; a moved or renamed page must not leave it dangling."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    targets = re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text)
+    local = [t for t in targets if "://" not in t]
+    assert local, "README.md links to no local file"
+    missing = [t for t in local if not (ROOT / t).exists()]
+    assert missing == []
+
+
+@pytest.mark.slow
+def test_mkdocs_build_strict(tmp_path: Path) -> None:
+    if importlib.util.find_spec("mkdocs") is None:
+        pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
+    result = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"),
+         "--config-file", str(ROOT / "mkdocs.yml")],
+        capture_output=True, text=True, cwd=ROOT, timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stderr[-4000:]
+    assert (tmp_path / "site" / "index.html").exists()
