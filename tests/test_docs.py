@@ -72,3 +72,21 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
         env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
     assert result.returncode == 0, result.stderr[-4000:]
     assert (tmp_path / "site" / "index.html").exists()
+
+
+def test_every_game_has_a_page_with_its_generated_screenshot() -> None:
+    """docs/<id>.md per registered game, in the nav, showing images/<id>.svg made by the app."""
+    from core import registry
+
+    from docs import screenshots
+
+    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    for info in registry.games():
+        page = ROOT / "docs" / f"{info.id}.md"
+        assert page.exists(), f"no docs page for {info.id}"
+        assert f" {info.id}.md" in nav, f"docs/{info.id}.md is not in mkdocs.yml's nav"
+        assert f"](images/{info.id}.svg)" in page.read_text(encoding="utf-8")
+        assert info.id in screenshots.SHOTS, f"docs/screenshots.py does not picture {info.id}"
+    for name in screenshots.SHOTS:
+        svg = ROOT / "docs" / "images" / f"{name}.svg"
+        assert svg.read_text(encoding="utf-8").startswith("<svg"), f"regenerate {svg.name}"
