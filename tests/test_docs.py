@@ -90,3 +90,37 @@ def test_every_game_has_a_page_with_its_generated_screenshot() -> None:
     for name in screenshots.SHOTS:
         svg = ROOT / "docs" / "images" / f"{name}.svg"
         assert svg.read_text(encoding="utf-8").startswith("<svg"), f"regenerate {svg.name}"
+
+
+def test_cli_reference_resolves_every_command_of_the_real_group() -> None:
+    """mkdocs-click walks tui.cli.reference:termarcade; the lazy group alone shows only `play`."""
+    import click
+
+    from tui.cli import main
+    from tui.cli.reference import full_group
+
+    group = full_group()
+    expected = main.list_commands(click.Context(main))
+    assert list(group.commands) == expected
+    assert {"parse", "keymap", "serve", "termcraft", "2048"} <= set(expected)
+    # The game groups arrive with their own sub-commands, e.g. TermCraft's solver and linter.
+    termcraft = group.commands["termcraft"]
+    assert isinstance(termcraft, click.Group)
+    assert {"solve", "lint"} <= set(termcraft.commands)
+    assert [p.name for p in group.params] == [p.name for p in main.params]
+
+
+def test_cli_reference_refuses_a_command_that_cannot_be_imported() -> None:
+    """A broken game CLI must fail the docs build, not document an "unavailable" stand-in."""
+    from core import registry
+    from core.registry import GameInfo
+    from tui.cli import main
+    from tui.cli.reference import CommandImportError, full_group
+
+    broken = GameInfo("zz_docs_broken", "Zz", "t", "x:GAME", cli="no_such_module_xyz:cli")
+    try:
+        with registry.register(broken), pytest.raises(CommandImportError, match="zz_docs_broken"):
+            full_group()
+    finally:
+        # The real group caches what it resolved; the stand-in must not outlive the test.
+        main.commands.pop("zz_docs_broken", None)
