@@ -21,17 +21,26 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def _readme_commands() -> list[str]:
-    """The lines of README.md's first ``sh`` code block: the two set-up commands."""
-    text = (ROOT / "README.md").read_text(encoding="utf-8")
+def _first_commands(page: str) -> list[str]:
+    """The lines of ``page``'s first ``sh`` code block."""
+    text = (ROOT / page).read_text(encoding="utf-8")
     match = re.search(r"```sh\n(.*?)\n```", text, re.S)
-    assert match, "README.md has no sh code block"
+    assert match, f"{page} has no sh code block"
     return match.group(1).splitlines()
+
+
+def _readme_commands() -> list[str]:
+    """README.md's first ``sh`` code block: the two set-up commands."""
+    return _first_commands("README.md")
 
 
 def test_readme_opens_with_exactly_two_commands() -> None:
     commands = _readme_commands()
     assert len(commands) == 2, commands
+
+
+def test_the_docs_home_page_shows_the_same_two_commands() -> None:
+    assert _first_commands("docs/index.md") == _readme_commands()
 
 
 def test_ci_runs_the_readme_test_command_verbatim() -> None:
