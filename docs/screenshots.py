@@ -84,12 +84,13 @@ SHOTS: dict[str, Shot] = {
 }
 
 
-async def take(name: str, shot: Shot) -> Path:
-    """Run the app headless, drive it with ``shot`` and save its screen as ``images/NAME.svg``.
+async def take(name: str, shot: Shot, out: Path = IMAGES) -> Path:
+    """Run the app headless, drive it with ``shot`` and save its screen as ``OUT/NAME.svg``.
 
     Args:
         name: The picture's name (file stem).
         shot: The coroutine that brings the app into the state to picture.
+        out: The folder to write to (the documentation's images/ by default).
 
     Returns:
         The written file.
@@ -101,8 +102,8 @@ async def take(name: str, shot: Shot) -> Path:
         await pilot.pause()
         await shot(pilot)
         await pilot.pause(SETTLE)
-        app.save_screenshot(filename=f"{name}.svg", path=str(IMAGES))
-    return IMAGES / f"{name}.svg"
+        app.save_screenshot(filename=f"{name}.svg", path=str(out))
+    return out / f"{name}.svg"
 
 
 def main(argv: list[str]) -> int:

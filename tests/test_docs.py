@@ -133,3 +133,15 @@ def test_cli_reference_refuses_a_command_that_cannot_be_imported() -> None:
     finally:
         # The real group caches what it resolved; the stand-in must not outlive the test.
         main.commands.pop("zz_docs_broken", None)
+
+
+@pytest.mark.pilot
+async def test_the_screenshot_script_pictures_a_game_screen(tmp_path: Path) -> None:
+    """docs/screenshots.py drives the real app: the 2048 shot shows the 2048 screen, 80 wide."""
+    from docs import screenshots
+
+    svg = (await screenshots.take("2048", screenshots.SHOTS["2048"], out=tmp_path)).read_text()
+    assert svg.startswith("<svg")
+    text = svg.replace("&#160;", " ")  # Rich writes spaces in the SVG as no-break entities
+    assert "2048: 4×4 standard" in text  # the 2048 screen's header, not the home screen
+    assert "Score" in text and "Undo" in text
