@@ -31,7 +31,7 @@ def test_a_new_login_shell_finds_termarcade(tmp_path: Path) -> None:
         pytest.skip("this system's default login profile does not put ~/.local/bin on PATH")
     home = tmp_path / "home"
     shutil.copytree(skel, home)
-    # README, "Install so that termarcade is on your PATH": the command goes into ~/.local/bin (uv tool install / pipx
+    # docs/remote.md, "Install so that termarcade is on your PATH": the command goes into ~/.local/bin (uv tool install / pipx
     # do this; for a virtual environment, a symbolic link).
     (home / ".local" / "bin").mkdir(parents=True)
     (home / ".local" / "bin" / "termarcade").symlink_to(_installed_command())

@@ -10,7 +10,7 @@ still listed; running it prints a clean error (exit 2) without affecting the oth
 The group is also the one place where errors become messages and exit statuses
 (:func:`tui.cli.output.report_exception`): whatever a command raises, the person sees one
 ``error:`` line (or a parse error's caret block), never a traceback, and the status is the
-documented one (README, "Command line"). Set ``TERMARCADE_DEBUG=1`` to see tracebacks.
+documented one (docs/cli.md, "The shell"). Set ``TERMARCADE_DEBUG=1`` to see tracebacks.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ Hands (``--numbers``) follow the 24 game's rule by default: every number used on
 operators as often as needed (``--cards`` changes the operators: a card list as in level
 files, each card usable up to N − 1 times); ``--countdown`` follows the Countdown numbers
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
-the README's Algebrawl section (one object per line, flushed line by line).
+docs/algebrawl.md (one object per line, flushed line by line).
 
 Every solver call is bounded by ``--time-limit`` (an answer not reached in time is
 ``"solvable": null`` / status ``"unknown"``); ctrl+c stops cleanly (status 130).
@@ -385,7 +385,7 @@ def solve(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown
 
     Hands follow the 24 game (every number once, operators reusable) unless --countdown.
     Distinct solutions are counted modulo commutativity, associativity, signs and neutral
-    elements (see the README).  Exit 1 when a hand or level is unsolvable or unknown.
+    elements (see docs/algebrawl.md).  Exit 1 when a hand or level is unsolvable or unknown.
     """
     for arg in args:
         if arg.startswith("--"):

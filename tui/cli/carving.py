@@ -1,6 +1,6 @@
 """``termarcade carving``: closures, elimination questions, scripted play, solving, generating.
 
-Commands (README "Triangle Carving" has every JSON shape)::
+Commands (docs/carving.md has every JSON shape)::
 
     termarcade carving closure LEVEL [--json]
     termarcade carving eliminable LEVEL --edge OPERATOR [--json]

@@ -75,7 +75,7 @@ def keymap(binding_id: str | None, keys: str | None, unset: bool, reset: bool,
 
     KEYS is a comma-separated list of key names: Textual's names (f2, escape, pageup,
     question_mark), single characters (?, U) and modifiers (ctrl+z, alt+left). Binding ids
-    are listed by --ids and in the README ("Remapping keys").
+    are listed by --ids and in the documentation (docs/keys.md, "Remapping keys").
     """
     from tui.store import KEYMAP_SETTING, Store
 

@@ -1,6 +1,6 @@
 """The one place where CLI commands read input, write output and report errors.
 
-Conventions (README, "Command line"):
+Conventions (docs/cli.md, "The shell"):
 
 * ``--json`` prints one JSON document per line, keys in the order the command built them,
   each line flushed as soon as it is written (so ``autoplay --json | consumer`` streams);

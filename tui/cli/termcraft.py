@@ -1,6 +1,6 @@
 """``termarcade termcraft``: query, play, solve and lint TermCraft levels from the shell.
 
-Sub-commands (see the README "Command line" section for every JSON shape):
+Sub-commands (docs/termcraft.md has every JSON shape):
 
 ``actions``  the moves available in a position (rewrites, placeholders, warnings), counted
              (``--count``), streamed as they are found (``--json``, ``--jsonl``) or as a

@@ -1,6 +1,7 @@
 """Play time on a level, for the "fastest" leaderboards, and the autoplay mark.
 
-How time counts (the puzzle screen base applies these rules; the README's "How time counts" states them):
+How time counts (the puzzle screen base applies these rules; docs/store.md, "How time counts",
+states them):
 
 * The clock runs while the level's screen is the one on top. Help, dialogs (the outcome
   dialog, settings, a confirmation) and any other screen pause it, and so does leaving the

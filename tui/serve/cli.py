@@ -52,7 +52,7 @@ def serve(mode: str | None, host: str, port: int | None, host_key: Path | None,
 
     Every player gets their own arcade in its own process, with their own saves (kept under
     their SSH user name), and nothing else: no shell, no commands, no file transfer, no port
-    forwarding. The README's "Playing remotely, and running an arcade" says how to run a
+    forwarding. docs/remote.md, "Playing remotely, and running an arcade", says how to run a
     public arcade safely, on one host and on several.
 
     \b

@@ -1,7 +1,7 @@
 """The limits that keep a public arcade healthy, and the input rate limiter.
 
-Every limit is per session unless it says otherwise; the README's "Running a public arcade
-safely" says how they add up on one host.
+Every limit is per session unless it says otherwise; docs/remote.md, "Running a public
+arcade safely", says how they add up on one host.
 """
 
 from __future__ import annotations

@@ -1,0 +1,140 @@
+"""Regenerate the documentation's screenshots from the app itself.
+
+Every picture under ``docs/images/`` is an SVG that Textual's ``App.save_screenshot`` writes
+while the real app runs headless under the Pilot, at 80x24, with a fresh empty store, so the
+pictures can be remade after any visual change::
+
+    python docs/screenshots.py            # all of them
+    python docs/screenshots.py home       # only the named ones
+
+Returns exit status 0 when every requested picture was written.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+from pathlib import Path
+from typing import Awaitable, Callable
+
+IMAGES = Path(__file__).resolve().parent / "images"
+SIZE = (80, 24)
+FIXED_SEED = 2048
+
+# A shot drives the app (the pilot) into the state to picture.
+Shot = Callable[..., Awaitable[None]]
+
+
+SETTLE = 0.5
+"""Seconds to let animations (2048's tile flash) and workers finish before a picture."""
+
+
+async def _press(pilot, *keys: str) -> None:
+    """Press keys one by one, letting each screen settle (as a player types)."""
+    for key in keys:
+        await pilot.press(key)
+        await pilot.pause(0.1)
+
+
+async def _open_game(pilot, game: str) -> None:
+    """From the home screen, open ``game``'s first level (2048 starts a game at once)."""
+    from core import registry
+
+    row = [info.id for info in registry.games()].index(game)  # the home screen's order
+    await _press(pilot, *["j"] * row, "enter")
+    if game != "2048":
+        await _press(pilot, "enter")  # the level select's first level
+
+
+def _game(game: str, *keys: str) -> Shot:
+    """A shot of ``game``'s first level after the player typed ``keys``."""
+    async def shot(pilot) -> None:
+        await _open_game(pilot, game)
+        await _press(pilot, *keys)
+    return shot
+
+
+async def _home(pilot) -> None:
+    """The home screen as it opens."""
+    await pilot.pause()
+
+
+async def _level_select(pilot) -> None:
+    """TermCraft's level select."""
+    await _press(pilot, "enter")
+
+
+async def _leaderboard(pilot) -> None:
+    """The leaderboards, from the home screen's ``L``."""
+    await _press(pilot, "L")
+
+
+SHOTS: dict[str, Shot] = {
+    "home": _home,
+    "level-select": _level_select,
+    "termcraft": _game("termcraft"),
+    "termcraft-editor": _game("termcraft", "E"),
+    "carving": _game("carving"),
+    "algebrawl": _game("algebrawl"),
+    "longcat": _game("longcat", "right"),
+    "2048": _game("2048", *["left", "down", "right", "down"] * 4),
+    "leaderboard": _leaderboard,
+}
+
+
+async def take(name: str, shot: Shot, out: Path = IMAGES) -> Path:
+    """Run the app headless, drive it with ``shot`` and save its screen as ``OUT/NAME.svg``.
+
+    Args:
+        name: The picture's name (file stem).
+        shot: The coroutine that brings the app into the state to picture.
+        out: The folder to write to (the documentation's images/ by default).
+
+    Returns:
+        The written file.
+    """
+    from tui.app import ArcadeApp  # after TERMARCADE_DATA_DIR is set: a fresh store
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await shot(pilot)
+        await pilot.pause(SETTLE)
+        app.save_screenshot(filename=f"{name}.svg", path=str(out))
+    return out / f"{name}.svg"
+
+
+def main(argv: list[str]) -> int:
+    """Write the named pictures (all when none is named).
+
+    Args:
+        argv: Picture names.
+
+    Returns:
+        The exit status: 0 on success, 2 for an unknown name.
+    """
+    names = argv or list(SHOTS)
+    unknown = [name for name in names if name not in SHOTS]
+    if unknown:
+        print(f"error: unknown screenshot(s): {', '.join(unknown)}; known: {', '.join(SHOTS)}",
+              file=sys.stderr)
+        return 2
+    sys.path.insert(0, str(IMAGES.parent.parent))
+    IMAGES.mkdir(exist_ok=True)
+    with tempfile.TemporaryDirectory() as data:
+        # A fresh, empty store: no progress or saves of whoever runs the script leak into a picture.
+        os.environ["TERMARCADE_DATA_DIR"] = data
+        import tui.sources
+
+        # A fixed seed for generated levels and new 2048 games, so a picture only changes when
+        # the screen does.
+        tui.sources.new_seed = lambda: FIXED_SEED
+        for name in names:
+            print(asyncio.run(take(name, SHOTS[name])).relative_to(IMAGES.parent.parent))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
