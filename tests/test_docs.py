@@ -86,7 +86,6 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
 def test_every_game_has_a_page_with_its_generated_screenshot() -> None:
     """docs/<id>.md per registered game, in the nav, showing images/<id>.svg made by the app."""
     from core import registry
-
     from docs import screenshots
 
     nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")

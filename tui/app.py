@@ -192,9 +192,13 @@ class ArcadeApp(App[None]):
         self.push_screen(HelpScreen(topic))
 
     def action_request_quit(self) -> None:
-        """Quit, asking first when a game is in progress."""
+        """Quit, asking first when an editor holds unsaved edits or a game is in progress."""
         from tui.modals.confirm import ConfirmModal
+        from tui.unsaved import confirm_leaving, unsaved_work
 
+        if unsaved_work(self.screen_stack):
+            confirm_leaving(self, self.exit, verb="Quit termarcade", yes="Lose edits and quit")
+            return
         if not self.game_in_progress:
             self.exit()
             return

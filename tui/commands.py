@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from functools import partial
+from functools import partial, wraps
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -49,6 +49,20 @@ def go_home(app: ArcadeApp) -> None:
         app.pop_screen()
 
 
+def leaves_home(command: Callable[..., None]) -> Callable[..., None]:
+    """Decorate a command that closes every screen above home: it asks first when an editor
+    holds unsaved edits (:mod:`tui.unsaved`), as ``escape`` in the editor does."""
+
+    @wraps(command)
+    def asking(app: ArcadeApp, *args: Any) -> None:
+        from tui.unsaved import confirm_leaving
+
+        confirm_leaving(app, lambda: command(app, *args))
+
+    return asking
+
+
+@leaves_home
 def open_levels(app: ArcadeApp, game_id: str) -> None:
     """Show a game's level list (without resuming a game in progress)."""
     from tui.launch import launcher_for
@@ -58,12 +72,14 @@ def open_levels(app: ArcadeApp, game_id: str) -> None:
     app.push_screen(LevelSelectScreen(launcher_for(app, game_id)))
 
 
+@leaves_home
 def play(app: ArcadeApp, game_id: str) -> None:
     """Open a game as its home-screen row does."""
     go_home(app)
     app.start_game(game_id)
 
 
+@leaves_home
 def new_seeded_game(app: ArcadeApp, game_id: str, seed: int | None) -> None:
     """A new level of the game's first generator with ``seed`` (None: a fresh seed)."""
     from tui.launch import launcher_for

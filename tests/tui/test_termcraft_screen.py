@@ -347,6 +347,117 @@ async def test_editor_close_with_unsaved_edits_asks_first() -> None:
         assert app.screen is panel
 
 
+async def _editor_with_edits(pilot) -> DevPanel:
+    """Open the editor on the first level and type an unsaved change into its title."""
+    await open_first_level(pilot)
+    await pilot.press("E")
+    await pilot.pause()
+    panel = pilot.app.screen
+    assert isinstance(panel, DevPanel)
+    panel.query_one("#dev-title-input", Input).value = "Changed"
+    await pilot.pause()
+    assert panel.edited
+    return panel
+
+
+async def test_editor_quit_with_unsaved_edits_asks_about_the_edits() -> None:
+    """Regression (issue 17): ctrl+q only asked about the (saved) game and dropped the edits."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await _editor_with_edits(pilot)
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, ConfirmModal)
+        assert "unsaved edits" in modal.message and "F3" in modal.message
+        await pilot.press("n")  # keep editing
+        await pilot.pause()
+        assert app.screen is panel and app.return_code is None
+        assert panel.query_one("#dev-title-input", Input).value == "Changed"
+        await pilot.press("ctrl+q")
+        await pilot.pause()
+        await pilot.press("y")  # lose them, knowingly
+        await pilot.pause()
+        assert app.return_code == 0
+
+
+async def test_editor_palette_commands_that_leave_ask_about_the_edits() -> None:
+    """Opening another game from the command palette closed the editor without asking."""
+    from tui.commands import play
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await _editor_with_edits(pilot)
+        play(app, "game2048")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmModal)
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is panel
+
+
+async def test_editor_current_position_is_undone_by_ctrl_z() -> None:
+    """Regression (issue 17): F9 replaced edited fields and ctrl+z did not bring them back."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_first_level(pilot)
+        await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
+        await pilot.press("E")
+        await pilot.pause()
+        panel = app.screen
+        assert isinstance(panel, DevPanel)
+        area = panel.query_one("#dev-current-term-input", TextArea)
+        area.focus()
+        area.replace("puzzle_state(data(mine))", area.document.start, area.document.end)
+        panel.query_one("#dev-fuel-input", Input).value = "7"
+        await pilot.pause()
+        typed = panel._fields_text()
+        await pilot.press("f9")
+        await pilot.pause()
+        assert "ctrl+z" in panel.error_text
+        assert panel.read_level().current is screen.state.term
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert panel._fields_text() == typed  # every field as it was typed
+        assert area.text == "puzzle_state(data(mine))"
+        await pilot.press("ctrl+y")  # and redone
+        await pilot.pause()
+        assert panel.read_level().current is screen.state.term
+
+
+async def test_editor_ctrl_z_still_undoes_typing_in_a_term_field() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_first_level(pilot)
+        await pilot.press("E")
+        await pilot.pause()
+        panel = app.screen
+        area = panel.query_one("#dev-current-term-input", TextArea)
+        before = area.text
+        area.focus()
+        await pilot.press("end", "x")
+        await pilot.pause()
+        assert area.text != before
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert area.text == before
+
+
+async def test_editor_buttons_fit_at_80x24() -> None:
+    """Issue 17: the button row was cut at 80 columns (Close was off screen)."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_first_level(pilot)
+        await pilot.press("E")
+        await pilot.pause()
+        panel = app.screen
+        row = panel.query_one("#dev-buttons")
+        for button in row.query(Button):
+            if button.display:
+                region = button.region
+                assert region.width > 0 and region.right <= row.region.right, button.id
+
+
 async def _export(pilot, path_text: str) -> ExportModal:
     app = pilot.app
     await pilot.press("E")

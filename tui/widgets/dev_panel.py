@@ -39,6 +39,7 @@ from grammar.terms import parse_term, strip_whitespace
 from tui.app import arcade_of
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
+from tui.unsaved import HoldsUnsavedWork
 
 __all__ = ["DevPanel", "describe_lint", "describe_solve", "format_term_for_editing", "parse_field"]
 
@@ -112,18 +113,20 @@ def format_term_for_editing(term: Term) -> str:
     return f"{term.name}(\n{inner}\n)"
 
 
-class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
+class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
     """The level editor (seed 000's developer panel): edit the *level*, keep it, test it.
 
     The fields start from the level being played (its starting fuel, budget and terms), not
     from the game in progress; "Current position" (F9) fills them from the game instead, if
     that is what the designer wants. Nothing is lost: Play and Save keep the level in *My
     levels* (the store), Export writes a file (asking before touching an existing one), and
-    closing with unsaved edits asks first.
+    every way out with unsaved edits asks first (``escape``, ``ctrl+q``, the palette's
+    commands: :mod:`tui.unsaved`). "Current position" is undone by ``ctrl+z`` (and redone by
+    ``ctrl+y``) once the text areas' own typing history is used up.
 
     Keys: ``f2`` play (keeps the level in My levels, then plays it), ``f3`` save to My levels,
     ``f8`` export to a file, ``f4`` solve, ``f5`` lint, ``f9`` current position (``f6``/``f7``
-    belong to the text areas: select line / all), ``escape``
+    belong to the text areas: select line / all), ``ctrl+z``/``ctrl+y`` undo/redo, ``escape``
     cancel the running job or close, ``tab`` moves between fields.
 
     Args:
@@ -142,6 +145,9 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
         Binding("f4", "solve", "Solve", id="dev.solve"),
         Binding("f5", "lint", "Lint", id="dev.lint"),
         Binding("f9", "use_current", "Current position", id="dev.current"),
+        # Priority: before the focused text area's own undo, which the actions defer to.
+        Binding("ctrl+z", "undo", "Undo", id="dev.undo", priority=True, show=False),
+        Binding("ctrl+y", "redo", "Redo", id="dev.redo", priority=True, show=False),
         Binding("escape", "close", "Close", id="dev.close", key_display="esc"),
     ]
 
@@ -187,6 +193,9 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
         self._stop = threading.Event()
         self._job: Worker[Any] | None = None
         self._saved_text: str | None = None
+        self._undo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
+        """Editor-level changes ("Current position") as (before, after) field values."""
+        self._redo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
         self._mine_id = mine_id
         self.result_text = ""
         """Plain text of the last solve/lint result (for tests and copy)."""
@@ -222,14 +231,19 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
                            id="dev-target-term-input", soft_wrap=True, tab_behavior="focus")
             yield Static("", id="dev-error-message")
             with Horizontal(id="dev-buttons"):
-                yield Button("Play (F2)", id="dev-play-button", variant="primary", compact=True)
-                yield Button("Save (F3)", id="dev-save-button", compact=True)
-                yield Button("Export… (F8)", id="dev-export-button", compact=True)
-                yield Button("Solve (F4)", id="dev-solve-button", compact=True)
-                yield Button("Lint (F5)", id="dev-lint-button", compact=True)
-                yield Button("Current position (F9)", id="dev-current-button", compact=True,
-                             disabled=self.state is None)
-                yield Button("Close (esc)", id="dev-close-button", compact=True)
+                # Short labels: the seven fit in 80 columns; tooltips say the rest.
+                yield Button("Play F2", id="dev-play-button", variant="primary", compact=True,
+                             tooltip="Save in My levels and play it")
+                yield Button("Save F3", id="dev-save-button", compact=True,
+                             tooltip="Save in My levels")
+                yield Button("Export F8", id="dev-export-button", compact=True,
+                             tooltip="Write a level file (asks before replacing one)")
+                yield Button("Solve F4", id="dev-solve-button", compact=True)
+                yield Button("Lint F5", id="dev-lint-button", compact=True)
+                yield Button("Current F9", id="dev-current-button", compact=True,
+                             disabled=self.state is None,
+                             tooltip="Start the level from the current position (ctrl+z undoes)")
+                yield Button("Close", id="dev-close-button", compact=True, tooltip="Close (esc)")
             with Horizontal(id="dev-progress"):
                 yield LoadingIndicator()
                 yield Static("", id="dev-progress-text")
@@ -244,18 +258,41 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
         self.query_one("#dev-export-button", Button).display = not served
         self._saved_text = self._fields_text()
 
+    _INPUTS = ("title", "fuel", "budget", "par", "hint")
+    _AREAS = ("current", "target")
+
+    def _field_values(self) -> tuple[str, ...]:
+        """Every field's text: the inputs, then the two term areas."""
+        inputs = [self.query_one(f"#dev-{name}-input", Input).value for name in self._INPUTS]
+        areas = [self.query_one(f"#dev-{name}-term-input", TextArea).text
+                 for name in self._AREAS]
+        return (*inputs, *areas)
+
+    def _set_field_values(self, values: tuple[str, ...]) -> None:
+        """Put ``values`` (from :meth:`_field_values`) back into the fields."""
+        names = len(self._INPUTS)
+        for name, value in zip(self._INPUTS, values[:names], strict=True):
+            self.query_one(f"#dev-{name}-input", Input).value = value
+        for name, value in zip(self._AREAS, values[names:], strict=True):
+            area = self.query_one(f"#dev-{name}-term-input", TextArea)
+            if area.text != value:
+                area.text = value  # clears the area's own history: this is a checkpoint
+
     def _fields_text(self) -> str:
         """Everything typed, to tell whether there are unsaved edits."""
-        inputs = [self.query_one(f"#dev-{name}-input", Input).value
-                  for name in ("title", "fuel", "budget", "par", "hint")]
-        areas = [self.query_one(f"#dev-{name}-term-input", TextArea).text
-                 for name in ("current", "target")]
-        return "\x00".join(inputs + areas)
+        return "\x00".join(self._field_values())
 
     @property
     def edited(self) -> bool:
         """True when the fields differ from the last saved (or opened) level."""
         return self._saved_text is not None and self._fields_text() != self._saved_text
+
+    def unsaved_work(self) -> str | None:
+        """The question's first sentence when the fields hold unsaved edits (see
+        :mod:`tui.unsaved`), else None."""
+        if not self.edited:
+            return None
+        return "The level editor has unsaved edits (F3 saves them in My levels)."
 
     # -- reading the fields ------------------------------------------------------------------
 
@@ -330,15 +367,51 @@ class DevPanel(ModalScreen["tuple[LevelRef, Level] | None"]):
             handler()
 
     def action_use_current(self) -> None:
-        """Fill the starting term, fuel and budget from the game in progress."""
+        """Fill the starting term, fuel and budget from the game in progress (undoable)."""
         if self.state is None:
             return
+        before = self._field_values()
         self.query_one("#dev-current-term-input", TextArea).text = format_term_for_editing(
             self.state.term)
         self.query_one("#dev-fuel-input", Input).value = str(self.state.fuel)
         self.query_one("#dev-budget-input", Input).value = str(self.state.budget)
-        self.show_error("The level now starts from the current position (not saved yet).",
-                        ok=True)
+        after = self._field_values()
+        if after != before:
+            self._undo.append((before, after))
+            self._redo.clear()
+        self.show_error("The level now starts from the current position (not saved yet; "
+                        "ctrl+z undoes it).", ok=True)
+
+    def _focused_area(self) -> TextArea | None:
+        focused = self.focused
+        return focused if isinstance(focused, TextArea) else None
+
+    def action_undo(self) -> None:
+        """Undo typing in the focused term area, else the last "Current position"."""
+        area = self._focused_area()
+        if area is not None and area.history.undo_stack:
+            area.action_undo()
+        elif self._undo:
+            before, after = self._undo.pop()
+            self._set_field_values(before)
+            self._redo.append((before, after))
+            self.show_error("Undone: the fields are as they were before Current position "
+                            "(ctrl+y redoes).", ok=True)
+        else:
+            self.app.bell()
+
+    def action_redo(self) -> None:
+        """Redo in the focused term area, else the last undone "Current position"."""
+        area = self._focused_area()
+        if area is not None and area.history.redo_stack:
+            area.action_redo()
+        elif self._redo:
+            before, after = self._redo.pop()
+            self._set_field_values(after)
+            self._undo.append((before, after))
+            self.show_error("Redone: the level starts from the current position.", ok=True)
+        else:
+            self.app.bell()
 
     def action_save(self, then_play: bool = False) -> None:
         """Keep the edited level in My levels (replacing it when it is one of yours)."""
