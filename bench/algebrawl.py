@@ -173,9 +173,13 @@ def case_24_classify(quick: bool) -> dict:
     base_t, base = clock(lambda: [h for h in sample if naive24([Fraction(v) for v in h], target)])
     assert set(base) == set(fast) & set(sample), "the naive search disagrees"
     scale = len(all_hands) / len(sample)
-    return {"case": "24-classify", "fast": fast_t, "baseline": base_t * scale,
-            "note": f"1362 of 1820 solvable; baseline on {len(sample)} hands"
-                    + (f", extrapolated x{scale:.0f}" if scale > 1 else "")}
+    return {
+        "case": "24-classify",
+        "fast": fast_t,
+        "baseline": base_t * scale,
+        "note": f"1362 of 1820 solvable; baseline on {len(sample)} hands"
+        + (f", extrapolated x{scale:.0f}" if scale > 1 else ""),
+    }
 
 
 def case_24_distinct(quick: bool) -> dict:
@@ -196,9 +200,13 @@ def case_24_distinct(quick: bool) -> dict:
     base_t, base = clock(lambda: {h: brute_distinct(h) for h in sample})
     assert all(base[h] == counts[h] for h in sample), "brute force disagrees"
     scale = len(solvable) / len(sample)
-    return {"case": "24-distinct", "fast": fast_t, "baseline": base_t * scale,
-            "note": f"3017 distinct solutions; yuuki15 agreement {agree}; baseline on "
-                    f"{len(sample)} hands, extrapolated x{scale:.1f}"}
+    return {
+        "case": "24-distinct",
+        "fast": fast_t,
+        "baseline": base_t * scale,
+        "note": f"3017 distinct solutions; yuuki15 agreement {agree}; baseline on "
+        f"{len(sample)} hands, extrapolated x{scale:.1f}",
+    }
 
 
 def case_countdown(quick: bool, sample_size: int, full_baseline: bool) -> dict:
@@ -214,16 +222,32 @@ def case_countdown(quick: bool, sample_size: int, full_baseline: bool) -> dict:
         base_t, base = clock(baseline_countdown, sample)
         assert base == fast_sample, "baseline and fast path disagree on the sample"
         scale = len(sels) / len(sample)
-        base_note = f"baseline on {len(sample)} selections (every {step}th), extrapolated x{scale:.1f}"
+        base_note = (
+            f"baseline on {len(sample)} selections (every {step}th), extrapolated x{scale:.1f}"
+        )
     if quick:
-        return {"case": "countdown-sample", "fast": fast_sample_t, "baseline": base_t,
-                "note": f"{len(sample)} selections only (--quick); " + base_note.split(",")[0]}
+        return {
+            "case": "countdown-sample",
+            "fast": fast_sample_t,
+            "baseline": base_t,
+            "note": f"{len(sample)} selections only (--quick); " + base_note.split(",")[0],
+        }
     fast_t, totals = clock(fast_countdown, sels)
     assert dict(totals) == EXPECTED_CD, totals
-    same = "" if full_baseline else (f"; same-sample ratio {base_t / fast_sample_t:.1f}x "
-                                     f"(fast {fast_sample_t:.2f}s vs baseline {base_t:.2f}s)")
-    return {"case": "countdown", "fast": fast_t, "baseline": base_t * scale,
-            "note": f"full table {dict(sorted(totals.items()))} matches; {base_note}{same}"}
+    same = (
+        ""
+        if full_baseline
+        else (
+            f"; same-sample ratio {base_t / fast_sample_t:.1f}x "
+            f"(fast {fast_sample_t:.2f}s vs baseline {base_t:.2f}s)"
+        )
+    )
+    return {
+        "case": "countdown",
+        "fast": fast_t,
+        "baseline": base_t * scale,
+        "note": f"full table {dict(sorted(totals.items()))} matches; {base_note}{same}",
+    }
 
 
 def _bfs_moves(puzzle) -> int | None:
@@ -256,29 +280,42 @@ def case_puzzle_par(quick: bool) -> dict:
     fast_t, fast = clock(lambda: [shortest(lv.puzzle).moves for lv in levels])
     base_t, base = clock(lambda: [_bfs_moves(lv.puzzle) for lv in levels])
     assert fast == base == [lv.par for lv in levels], (fast, base)
-    return {"case": "puzzle-par", "fast": fast_t, "baseline": base_t,
-            "note": f"{len(levels)} campaign levels, every par confirmed by both"}
+    return {
+        "case": "puzzle-par",
+        "fast": fast_t,
+        "baseline": base_t,
+        "note": f"{len(levels)} campaign levels, every par confirmed by both",
+    }
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="samples only, a few seconds")
     parser.add_argument("--sample", type=int, default=800, help="Countdown baseline sample size")
-    parser.add_argument("--full-baseline", action="store_true", help="run the Countdown baseline on everything")
+    parser.add_argument(
+        "--full-baseline", action="store_true", help="run the Countdown baseline on everything"
+    )
     parser.add_argument("--json", action="store_true", help="JSON lines")
     args = parser.parse_args()
     if not args.json:
-        print(f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, CPU seconds")
+        print(
+            f"# {platform.processor() or platform.machine()}, Python {platform.python_version()}, CPU seconds"
+        )
     sample = 150 if args.quick else args.sample
-    for case in (case_24_classify(args.quick), case_24_distinct(args.quick),
-                 case_countdown(args.quick, sample, args.full_baseline),
-                 case_puzzle_par(args.quick)):
+    for case in (
+        case_24_classify(args.quick),
+        case_24_distinct(args.quick),
+        case_countdown(args.quick, sample, args.full_baseline),
+        case_puzzle_par(args.quick),
+    ):
         case["ratio"] = case["baseline"] / case["fast"] if case["fast"] else float("inf")
         if args.json:
             print(json.dumps(case))
         else:
-            print(f"{case['case']:18} fast={case['fast']:.3f}  baseline={case['baseline']:.3f}  "
-                  f"ratio={case['ratio']:.1f}x\n{'':18} {case['note']}")
+            print(
+                f"{case['case']:18} fast={case['fast']:.3f}  baseline={case['baseline']:.3f}  "
+                f"ratio={case['ratio']:.1f}x\n{'':18} {case['note']}"
+            )
     return 0
 
 

@@ -34,7 +34,9 @@ sys.path.insert(0, str(ROOT))
 
 from core.algebrawl.difficulty import FEATURES, features  # noqa: E402
 
-DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "algebrawl" / "24-human-difficulty.csv"
+DATA = (
+    Path(__file__).resolve().parents[1] / "tests" / "data" / "algebrawl" / "24-human-difficulty.csv"
+)
 OUT = ROOT / "core" / "algebrawl" / "difficulty_model.py"
 SPLIT_SEED = 2024
 TEST_FRACTION = 0.25
@@ -89,6 +91,7 @@ def fit(X, y, train):
 
 def module_text(means, scales, model, stats: dict) -> str:
     """The generated module."""
+
     def floats(xs):
         return "(" + ", ".join(f"{float(x):.6g}" for x in xs) + ",)"
 
@@ -134,14 +137,21 @@ def main() -> int:
     for tr, te in KFold(5, shuffle=True, random_state=SPLIT_SEED).split(X):
         m, s, mdl, _ = fit(X, y, tr)
         cv.append(spearman(mdl.predict((X[te] - m) / s), y[te]))
-    print(f"held-out ({len(test)} hands): Spearman {rho:.3f}, Pearson {r:.3f} (log time); alpha {model.alpha_:.3g}")
+    print(
+        f"held-out ({len(test)} hands): Spearman {rho:.3f}, Pearson {r:.3f} (log time); alpha {model.alpha_:.3g}"
+    )
     print(f"5-fold CV Spearman: mean {np.mean(cv):.3f}, min {min(cv):.3f}, max {max(cv):.3f}")
     print(f"{'feature':20} {'spearman':>9} {'coef':>8}")
     for i, name in enumerate(FEATURES):
         own = spearman(X[:, i], y) if X[:, i].std() else float("nan")
         print(f"{name:20} {own:9.3f} {model.coef_[i]:8.3f}")
-    stats = {"train_size": len(train), "test_size": len(test), "held_out_spearman": round(rho, 4),
-             "held_out_pearson": round(r, 4), "cv_spearman": round(float(np.mean(cv)), 4)}
+    stats = {
+        "train_size": len(train),
+        "test_size": len(test),
+        "held_out_spearman": round(rho, 4),
+        "held_out_pearson": round(r, 4),
+        "cv_spearman": round(float(np.mean(cv)), 4),
+    }
     text = module_text(means, scales, model, stats)
     if args.check:
         same = args.out.exists() and args.out.read_text() == text

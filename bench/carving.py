@@ -58,10 +58,19 @@ def make_level(n: int, n_types: int, n_axioms: int, seed: int, extra: int = 0) -
     while len(axioms) < n_axioms:
         head = rng.choice("DN")
         f = Formula(head, *(rng.choice(names) for _ in range(3)))
-        if (tau[f.x], tau[f.y], tau[f.z]) in (r_delta if head == "D" else r_nabla) and f not in axioms:
+        if (tau[f.x], tau[f.y], tau[f.z]) in (
+            r_delta if head == "D" else r_nabla
+        ) and f not in axioms:
             axioms.append(f)
-    return Level(types=types, variables=variables, r_delta=tuple(r_delta), r_nabla=tuple(r_nabla),  # type: ignore[arg-type]  # triples built from rng.choice
-                 root=Formula("D", "x0", "x0", "x0"), target=Target(("a",), ()), axioms=tuple(axioms))
+    return Level(
+        types=types,
+        variables=variables,
+        r_delta=tuple(r_delta),
+        r_nabla=tuple(r_nabla),  # type: ignore[arg-type]  # triples built from rng.choice
+        root=Formula("D", "x0", "x0", "x0"),
+        target=Target(("a",), ()),
+        axioms=tuple(axioms),
+    )
 
 
 # -- closure baseline ------------------------------------------------------------------------------
@@ -144,7 +153,11 @@ def make_graph(n_vertices: int, n_edges: int, seed: int, shape: str):
         return verts, virtual, 0, new
     # dense: vertices [0, half) cluster A (T), [half, n) cluster B (T), V edges A -> B's
     # "gates" [half, half+20); e_new on B's far vertices, two T steps from every gate.
-    gates, mid, far = range(half, half + 20), range(half + 20, half + 40), range(half + 40, n_vertices)
+    gates, mid, far = (
+        range(half, half + 20),
+        range(half + 20, half + 40),
+        range(half + 40, n_vertices),
+    )
     for i in range(n_edges):
         r = i % 10
         if r < 5:
@@ -174,28 +187,57 @@ def best(repeat: int, fn, *args):
 
 
 def report(rows: list, as_json: bool, case: str, fast: float, base: float, **extra) -> None:
-    row = {"case": case, "fast": round(fast, 6), "baseline": round(base, 6),
-           "ratio": round(base / fast, 1) if fast > 0 else None, **extra}
+    row = {
+        "case": case,
+        "fast": round(fast, 6),
+        "baseline": round(base, 6),
+        "ratio": round(base / fast, 1) if fast > 0 else None,
+        **extra,
+    }
     rows.append(row)
     if as_json:
         print(json.dumps(row), flush=True)
     else:
         more = "  ".join(f"{k}={v}" for k, v in extra.items())
-        print(f"{case:<34} fast={fast:.4f}  baseline={base:.4f}  ratio={base / fast:.1f}x  {more}",
-              flush=True)
+        print(
+            f"{case:<34} fast={fast:.4f}  baseline={base:.4f}  ratio={base / fast:.1f}x  {more}",
+            flush=True,
+        )
 
 
 def bench_closure(args, rows) -> None:
-    sizes = [(20, 1, 20), (30, 1, 90), (40, 1, 160)] if args.quick else [
-        (20, 1, 20), (20, 1, 60), (20, 1, 80), (20, 2, 40), (30, 1, 30), (30, 1, 120),
-        (30, 3, 60), (40, 1, 40), (40, 1, 160), (40, 2, 80), (40, 4, 160)]
+    sizes = (
+        [(20, 1, 20), (30, 1, 90), (40, 1, 160)]
+        if args.quick
+        else [
+            (20, 1, 20),
+            (20, 1, 60),
+            (20, 1, 80),
+            (20, 2, 40),
+            (30, 1, 30),
+            (30, 1, 120),
+            (30, 3, 60),
+            (40, 1, 40),
+            (40, 1, 160),
+            (40, 2, 80),
+            (40, 4, 160),
+        ]
+    )
     for n, n_types, n_axioms in sizes:
         level = make_level(n, n_types, n_axioms, args.seed, extra=2 * (n_types - 1))
         fast, closure = best(args.repeat, compute_closure, level)
         base, (F, P) = best(1 if args.quick else min(args.repeat, 2), naive_closure, level)
         same = closure.formulas == F and closure.edges == P
-        report(rows, args.json, f"closure n={n} types={n_types} axioms={n_axioms}", fast, base,
-               formulas=len(F), edges=len(P), same=same)
+        report(
+            rows,
+            args.json,
+            f"closure n={n} types={n_types} axioms={n_axioms}",
+            fast,
+            base,
+            formulas=len(F),
+            edges=len(P),
+            same=same,
+        )
         assert same, "engine and baseline disagree"
 
 
@@ -206,16 +248,27 @@ def decide_cold(verts, virtual, base, new, reading) -> bool:
 
 def bench_decision(args, rows) -> None:
     n_edges = 2_000 if args.quick else 10_000
-    for shape, reading in (("reach", "contiguous"), ("apart", "contiguous"),
-                           ("apart", "subsequence"), ("dense", "contiguous")):
+    for shape, reading in (
+        ("reach", "contiguous"),
+        ("apart", "contiguous"),
+        ("apart", "subsequence"),
+        ("dense", "contiguous"),
+    ):
         verts, virtual, base, new = make_graph(2_000, n_edges, args.seed, shape)
         graph = Graph.from_parts(2_000, verts, virtual)
         warm, answer = best(args.repeat, can_eliminate, graph, base, new, reading)
         cold, _ = best(args.repeat, decide_cold, verts, virtual, base, new, reading)
         t_base, expected = best(args.repeat, product_bfs, graph, base, new, reading)
         assert answer == expected, "engine and baseline disagree"
-        report(rows, args.json, f"decide {shape}/{reading} E={n_edges}", warm, t_base,
-               cold=round(cold, 4), path=answer)
+        report(
+            rows,
+            args.json,
+            f"decide {shape}/{reading} E={n_edges}",
+            warm,
+            t_base,
+            cold=round(cold, 4),
+            path=answer,
+        )
 
 
 def bench_state(args, rows) -> None:
@@ -223,8 +276,13 @@ def bench_state(args, rows) -> None:
     state: State = initial_state(level)
     world = state.world
     rng = random.Random(args.seed)
-    ops = [Operator(world.vertices[rng.choice(world.nablas)],
-                    *(world.vertices[rng.choice(world.deltas)] for _ in range(4))) for _ in range(20)]
+    ops = [
+        Operator(
+            world.vertices[rng.choice(world.nablas)],
+            *(world.vertices[rng.choice(world.deltas)] for _ in range(4)),
+        )
+        for _ in range(20)
+    ]
     ops = [op for op in ops if op not in world.eid]
 
     def cold():
@@ -236,14 +294,24 @@ def bench_state(args, rows) -> None:
 
     def baseline():
         graph = graph_of(world, state.tree, state.virtual)
-        return [product_bfs(graph, world.vid[state.base], world.verts_of(op), level.density) for op in ops]
+        return [
+            product_bfs(graph, world.vid[state.base], world.verts_of(op), level.density)
+            for op in ops
+        ]
 
     t_cold, _ = best(args.repeat, cold)
     t_warm, answers = best(args.repeat, warm)
     t_base, expected = best(args.repeat, baseline)
     assert answers == expected, "engine and baseline disagree"
-    report(rows, args.json, f"state E_Ω={len(world.intrinsic)} ({len(ops)} edges)",
-           t_warm / len(ops), t_base / len(ops), cold=round(t_cold, 4), yes=sum(answers))
+    report(
+        rows,
+        args.json,
+        f"state E_Ω={len(world.intrinsic)} ({len(ops)} edges)",
+        t_warm / len(ops),
+        t_base / len(ops),
+        cold=round(t_cold, 4),
+        yes=sum(answers),
+    )
 
 
 def main(argv=None) -> None:
@@ -255,15 +323,18 @@ def main(argv=None) -> None:
     args = ap.parse_args(argv)
     rows: list = []
     if not args.json:
-        print(f"Triangle Carving benchmark (Python {sys.version.split()[0]}, "
-              f"CPU seconds, best of {args.repeat})")
+        print(
+            f"Triangle Carving benchmark (Python {sys.version.split()[0]}, "
+            f"CPU seconds, best of {args.repeat})"
+        )
     bench_closure(args, rows)
     bench_decision(args, rows)
     bench_state(args, rows)
     closure = [r["ratio"] for r in rows if r["case"].startswith("closure")]
     decide = [r for r in rows if r["case"].startswith("decide")]
     summary = {
-        "closure_ratio_min": min(closure), "closure_ratio_max": max(closure),
+        "closure_ratio_min": min(closure),
+        "closure_ratio_max": max(closure),
         "decision_warm_max_s": max(r["fast"] for r in decide),
         "decision_cold_max_s": max(r["cold"] for r in decide),
     }

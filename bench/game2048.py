@@ -248,8 +248,18 @@ def speed(quick: bool) -> dict[str, Any]:
         # Remove the cost of loading the board into term2048's object (our loop's overhead).
         t_slide = 1.0 / max(1.0 / raw - 1.0 / copy, 1e-12)
     rows = [
-        ("pure API: move (slide, merge, spawn, game-over check)", pure, t2048, "term2048 Board.move + canMove"),
-        ("pure API: execute_move_on_board (slide + merge)", pure_slide, t_slide, "term2048 Board.move(add_tile=False)"),
+        (
+            "pure API: move (slide, merge, spawn, game-over check)",
+            pure,
+            t2048,
+            "term2048 Board.move + canMove",
+        ),
+        (
+            "pure API: execute_move_on_board (slide + merge)",
+            pure_slide,
+            t_slide,
+            "term2048 Board.move(add_tile=False)",
+        ),
     ]
     print(f"{'measure':58} {'ours':>12} {'baseline':>12} {'ratio':>7}  baseline")
     for name, ours, base, base_name in rows:
@@ -266,7 +276,9 @@ def speed(quick: bool) -> dict[str, Any]:
     inl = _rate(fast_move_all(packed), secs)
     floor = _rate(lookups_only(packed), secs)
     print()
-    print(f"{'packed board (fastboard)':58} {'moves/s':>12} {'vs pure slide':>14} {'vs term2048':>12}")
+    print(
+        f"{'packed board (fastboard)':58} {'moves/s':>12} {'vs pure slide':>14} {'vs term2048':>12}"
+    )
     for name, v in (
         ("fastboard.move (board + score)", fast),
         ("fastboard.move_board (board only)", fast_nb),
@@ -329,9 +341,11 @@ def strength(
     first_seed: int,
 ) -> dict[str, Any]:
     """Part (b): play the games on a pool and print the summary."""
-    print(f"## (b) AI strength: {games} games, {workers} workers, depth="
-          f"{'adaptive' if depth is None else depth}, time budget={budget}, "
-          f"max moves={max_moves}, stop at tile={stop_tile}")
+    print(
+        f"## (b) AI strength: {games} games, {workers} workers, depth="
+        f"{'adaptive' if depth is None else depth}, time budget={budget}, "
+        f"max moves={max_moves}, stop at tile={stop_tile}"
+    )
     jobs = [(first_seed + i, depth, budget, max_moves, stop_tile) for i in range(games)]
     start = time.perf_counter()
     results = []
@@ -347,7 +361,9 @@ def strength(
     wall = time.perf_counter() - start
     results.sort(key=lambda r: r["seed"])
     n = len(results)
-    share = {t: 100.0 * sum(r["max_tile"] >= t for r in results) / n for t in (2048, 4096, 8192, 16384)}
+    share = {
+        t: 100.0 * sum(r["max_tile"] >= t for r in results) / n for t in (2048, 4096, 8192, 16384)
+    }
     total_moves = sum(r["moves"] for r in results)
     ms = sum(r["ms_per_move"] * r["moves"] for r in results) / max(total_moves, 1)
     summary = {
@@ -363,12 +379,15 @@ def strength(
     print()
     print("| games | reach 2048 | reach 4096 | reach 8192 | reach 16384 | median score | ms/move |")
     print("|------:|-----------:|-----------:|-----------:|------------:|-------------:|--------:|")
+
     def cell(t: int) -> str:
         # A game stopped at stop_tile says nothing about bigger tiles.
         return "n/a" if stop_tile is not None and t > stop_tile else f"{share[t]:.0f}%"
 
-    print(f"| {n} | {cell(2048)} | {cell(4096)} | {cell(8192)} | {cell(16384)} "
-          f"| {summary['median_score']:,.0f} | {ms:.1f} |")
+    print(
+        f"| {n} | {cell(2048)} | {cell(4096)} | {cell(8192)} | {cell(16384)} "
+        f"| {summary['median_score']:,.0f} | {ms:.1f} |"
+    )
     if stop_tile is not None:
         print(f"(games stop when a {stop_tile} tile appears: scores are scores at that point)")
     print(f"(wall time {wall:.0f} s, {total_moves} moves)")
@@ -382,7 +401,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--workers", type=int, default=2, help="processes for the AI games (default 2)")
     p.add_argument("--depth", type=int, default=None, help="fixed AI depth (default adaptive)")
     p.add_argument("--time-budget-ms", type=float, default=None, help="AI time budget per move")
-    p.add_argument("--max-moves", type=int, default=None, help="stop each game after this many moves")
+    p.add_argument(
+        "--max-moves", type=int, default=None, help="stop each game after this many moves"
+    )
     p.add_argument("--stop-tile", type=int, default=None, help="stop a game once this tile appears")
     p.add_argument("--first-seed", type=int, default=1, help="seed of the first game (default 1)")
     p.add_argument("--quick", action="store_true", help="short timings and 2 games of 150 moves")
@@ -401,8 +422,13 @@ def main(argv: list[str] | None = None) -> int:
         if args.quick:
             games, max_moves = min(games, 2), max_moves or 150
         out["ai"] = strength(
-            games, args.workers, args.depth, args.time_budget_ms, max_moves,
-            args.stop_tile, args.first_seed,
+            games,
+            args.workers,
+            args.depth,
+            args.time_budget_ms,
+            max_moves,
+            args.stop_tile,
+            args.first_seed,
         )
     if args.json:
         args.json.write_text(json.dumps(out, indent=2))

@@ -90,9 +90,9 @@ def reference(level: Level) -> tuple[dict, float]:
         return out
 
     start = (level.start, frozenset([level.start]))
-    memo: dict = {}   # pos -> (children, paths to success, distance to success)
+    memo: dict = {}  # pos -> (children, paths to success, distance to success)
     stack = [(start, False)]
-    while stack:      # iterative post-order DFS: children are finished before their parent
+    while stack:  # iterative post-order DFS: children are finished before their parent
         pos, done = stack.pop()
         if pos in memo and not done:
             continue
@@ -120,19 +120,32 @@ def reference(level: Level) -> tuple[dict, float]:
             kinds[pos] = "dead"
         else:
             kinds[pos] = "indeterminate"
-    count = {k: sum(1 for v in kinds.values() if v == k) for k in
-             ("success", "fail", "reachable", "dead", "indeterminate")}
+    count = {
+        k: sum(1 for v in kinds.values() if v == k)
+        for k in ("success", "fail", "reachable", "dead", "indeterminate")
+    }
     metrics = dict(
-        grid_cells=level.width * level.height, open_cells=len(free), states=len(memo), edges=sum(len(v[0]) for v in memo.values()),
-        branches=sum(1 for v in memo.values() if len(v[0]) > 1), fails=count["fail"],
-        success_states=count["success"], reachable_states=count["reachable"],
-        dead_states=count["dead"], indeterminate_states=count["indeterminate"],
-        indeterminate_branches=sum(len(memo[p][0]) - 1 for p, k in kinds.items()
-                                   if k == "indeterminate" and len(memo[p][0]) > 1),
+        grid_cells=level.width * level.height,
+        open_cells=len(free),
+        states=len(memo),
+        edges=sum(len(v[0]) for v in memo.values()),
+        branches=sum(1 for v in memo.values() if len(v[0]) > 1),
+        fails=count["fail"],
+        success_states=count["success"],
+        reachable_states=count["reachable"],
+        dead_states=count["dead"],
+        indeterminate_states=count["indeterminate"],
+        indeterminate_branches=sum(
+            len(memo[p][0]) - 1
+            for p, k in kinds.items()
+            if k == "indeterminate" and len(memo[p][0]) > 1
+        ),
         solution_paths=memo[start][1],
-        solution_branches=sum(1 for p, k in kinds.items() if k == "reachable"
-                              for c in memo[p][0] if not memo[c][1]),
-        shortest_solution=memo[start][2])
+        solution_branches=sum(
+            1 for p, k in kinds.items() if k == "reachable" for c in memo[p][0] if not memo[c][1]
+        ),
+        shortest_solution=memo[start][2],
+    )
     return metrics, _player(memo, kinds, start)
 
 
@@ -190,11 +203,14 @@ def bench_analysis(levels: list[Level], repeat: int) -> None:
     slow, want = _best(lambda: [reference(lv) for lv in levels], max(1, repeat // 2))
     for (metrics, label), (ref_metrics, ref_label) in zip(got, want):
         from dataclasses import asdict
+
         assert asdict(metrics) == ref_metrics, (metrics, ref_metrics)
         assert math.isclose(label, ref_label, rel_tol=1e-9), (label, ref_label)
     states = sum(m.states for m, _ in got)
-    print(f"analysis of {len(levels)} arduboy levels ({states} states), all metrics + label: "
-          f"fast={fast:.3f}s  baseline={slow:.3f}s  ratio={slow / fast:.1f}x  (results agree)")
+    print(
+        f"analysis of {len(levels)} arduboy levels ({states} states), all metrics + label: "
+        f"fast={fast:.3f}s  baseline={slow:.3f}s  ratio={slow / fast:.1f}x  (results agree)"
+    )
 
 
 # -- part 2: the generator table --------------------------------------------------------------
@@ -204,6 +220,7 @@ def _masked(draw) -> Callable[[random.Random], tuple[bool, Level | None]]:
     def make(rng: random.Random):
         level = pick_start(rng, draw(rng))
         return level is not None, level
+
     return make
 
 
@@ -218,14 +235,19 @@ def _pu(p: float):
         level = puzzle_up(rng, 8, 8, p)
         ok = bool(solvable_from(level.board, level.start_index, max_states=50_000))
         return ok, level if ok else None
+
     return make
 
 
 def methods() -> dict[str, Callable]:
     """Row name -> one candidate from a seeded rng: (solvable, level or None)."""
-    rows: dict[str, Callable] = {"sd": _sd, "pu p=0.5": _pu(0.5), "pu p=0.9": _pu(0.9),
-                                 "pu p=0.95": _pu(0.95),
-                                 "template (any)": _masked(lambda r: template_mask(r, 8, 8))}
+    rows: dict[str, Callable] = {
+        "sd": _sd,
+        "pu p=0.5": _pu(0.5),
+        "pu p=0.9": _pu(0.9),
+        "pu p=0.95": _pu(0.95),
+        "template (any)": _masked(lambda r: template_mask(r, 8, 8)),
+    }
     for shape in TEMPLATES:
         rows[f"template {shape}"] = _masked(lambda r, s=shape: template_mask(r, 8, 8, s))
     rows["ca"] = _masked(lambda r: algomasks.ca_mask(r, 8, 8))
@@ -241,10 +263,14 @@ def _pct(a: int, b: int) -> str:
 
 def bench_generators(count: int) -> None:
     names = [b[2] for b in BANDS]
-    print(f"\ngenerators on 8x8, {count} candidates each (seeds 0..{count - 1}); bands on the "
-          "predicted difficulty (expected moves)")
-    head = (f"{'method':22} {'solvable':>8} {'accepted':>8} {'dupes':>6} {'non-triv':>8} "
-            f"{'(label)':>7} " + " ".join(f"{n[:9]:>9}" for n in names) + f" {'levels/s':>9}")
+    print(
+        f"\ngenerators on 8x8, {count} candidates each (seeds 0..{count - 1}); bands on the "
+        "predicted difficulty (expected moves)"
+    )
+    head = (
+        f"{'method':22} {'solvable':>8} {'accepted':>8} {'dupes':>6} {'non-triv':>8} "
+        f"{'(label)':>7} " + " ".join(f"{n[:9]:>9}" for n in names) + f" {'levels/s':>9}"
+    )
     print(head)
     print("-" * len(head))
     for name, make in methods().items():
@@ -258,12 +284,14 @@ def bench_generators(count: int) -> None:
         pred = [predict_difficulty(a) for a in analyses]
         label = [expected_moves(a) for a in analyses]
         bands = [sum(1 for p in pred if band(p) == n) for n in names]
-        print(f"{name:22} {_pct(solvable, count):>8} {len(levels):>8} "
-              f"{_pct(len(levels) - len(keys), len(levels)):>6} "
-              f"{_pct(sum(p >= 20 for p in pred), len(levels)):>8} "
-              f"{_pct(sum(v >= 20 for v in label), len(levels)):>7} "
-              + " ".join(f"{_pct(b, len(levels)):>9}" for b in bands)
-              + f" {len(levels) / elapsed:9.0f}")
+        print(
+            f"{name:22} {_pct(solvable, count):>8} {len(levels):>8} "
+            f"{_pct(len(levels) - len(keys), len(levels)):>6} "
+            f"{_pct(sum(p >= 20 for p in pred), len(levels)):>8} "
+            f"{_pct(sum(v >= 20 for v in label), len(levels)):>7} "
+            + " ".join(f"{_pct(b, len(levels)):>9}" for b in bands)
+            + f" {len(levels) / elapsed:9.0f}"
+        )
     print_paper()
 
 
@@ -271,9 +299,16 @@ PAPER_ROWS = (
     ("SD-random", "100%", "9.68%", "8.24%", "91.1%", "the sd row"),
     ("PU-random", "5.54%", "68.56%", "-", "-", "the pu rows"),
     ("SD-PCGRL t=0.3", "100%", "41.0%", "28.64%", "-", "learned generator (not here)"),
-    ("Turtle-PCGRL", "0%", "-", "-", "-", "not reproduced: no Turtle agent is built or "
-     "trained here (a Puzzle-Up style wall-editing RL agent); the paper's 0% solvable leaves "
-     "no level for the other columns"),
+    (
+        "Turtle-PCGRL",
+        "0%",
+        "-",
+        "-",
+        "-",
+        "not reproduced: no Turtle agent is built or "
+        "trained here (a Puzzle-Up style wall-editing RL agent); the paper's 0% solvable leaves "
+        "no level for the other columns",
+    ),
 )
 """The paper's generator table (8x8): (generator, solvable, duplicates, non-trivial,
 trivial, where this benchmark has it). Trivial is the 0-20 band ("91.1% of the levels" of the
@@ -287,13 +322,21 @@ def print_paper() -> None:
     print(f"  {'generator':16} {'solvable':>8} {'dupes':>7} {'non-triv':>8} {'trivial':>7}  here")
     for name, solvable, dupes, nontrivial, trivial, note in PAPER_ROWS:
         print(f"  {name:16} {solvable:>8} {dupes:>7} {nontrivial:>8} {trivial:>7}  {note}")
-    print("  (trivial: the 0-20 band, our 'trivial' column; the seed gives 91.1% trivial and "
-          "8.24% non-trivial for SD-random, which sum to 99.34%)")
+    print(
+        "  (trivial: the 0-20 band, our 'trivial' column; the seed gives 91.1% trivial and "
+        "8.24% non-trivial for SD-random, which sum to 99.34%)"
+    )
 
 
-MASK_ROWS = (("template (classic 6)", "template"), ("shapes (all templates)", "shapes"),
-             ("ca", "ca"), ("bsp", "bsp"), ("carve", "carve"), ("fractal", "fractal"),
-             ("notch (flood-fill)", "notch"))
+MASK_ROWS = (
+    ("template (classic 6)", "template"),
+    ("shapes (all templates)", "shapes"),
+    ("ca", "ca"),
+    ("bsp", "bsp"),
+    ("carve", "carve"),
+    ("fractal", "fractal"),
+    ("notch (flood-fill)", "notch"),
+)
 """(row, generator method) of the mask table."""
 
 
@@ -305,10 +348,14 @@ def bench_masks(count: int) -> None:
     from core.longcat.generate import candidate, start_success
     from core.longcat.templates import ALL_TEMPLATES
 
-    print(f"\nmask generators on 8x8, {count} masks each: solver success rate over start "
-          "cells beside the predicted difficulty of the solvable levels")
-    print(f"{'mask':24} {'solvable':>8} {'start ok':>8} {'(solv.)':>8} {'mean pred':>9} "
-          f"{'non-triv':>8}")
+    print(
+        f"\nmask generators on 8x8, {count} masks each: solver success rate over start "
+        "cells beside the predicted difficulty of the solvable levels"
+    )
+    print(
+        f"{'mask':24} {'solvable':>8} {'start ok':>8} {'(solv.)':>8} {'mean pred':>9} "
+        f"{'non-triv':>8}"
+    )
     rows = list(MASK_ROWS) + [(f"  shape {s}", ("shapes", s)) for s in ALL_TEMPLATES]
     for name, method in rows:
         shape = None
@@ -332,10 +379,14 @@ def bench_masks(count: int) -> None:
         mean = sum(rates) / len(rates)
         mean_ok = sum(solvable_rates) / len(solvable_rates) if solvable_rates else 0.0
         pred = f"{sum(preds) / len(preds):9.1f}" if preds else f"{'-':>9}"
-        print(f"{name:24} {_pct(len(solvable_rates), count):>8} {100 * mean:7.1f}% "
-              f"{100 * mean_ok:7.1f}% {pred} {_pct(sum(p >= 20 for p in preds), len(preds)):>8}")
-    print("solvable: masks with a solvable start; start ok: mean share of open cells that "
-          "start a solution (all masks; (solv.): solvable masks only)")
+        print(
+            f"{name:24} {_pct(len(solvable_rates), count):>8} {100 * mean:7.1f}% "
+            f"{100 * mean_ok:7.1f}% {pred} {_pct(sum(p >= 20 for p in preds), len(preds)):>8}"
+        )
+    print(
+        "solvable: masks with a solvable start; start ok: mean share of open cells that "
+        "start a solution (all masks; (solv.): solvable masks only)"
+    )
 
 
 def _draw_mask(method: str, rng: random.Random, **opts) -> Level | None:
@@ -345,9 +396,14 @@ def _draw_mask(method: str, rng: random.Random, **opts) -> Level | None:
     from core.longcat.masks import mask_walls
 
     draws: dict[str, Callable[..., Any]] = {
-        "template": masks.template_mask, "shapes": templates.shapes_mask,
-        "ca": algomasks.ca_mask, "bsp": algomasks.bsp_mask, "carve": algomasks.carve_mask,
-        "fractal": algomasks.fractal_mask, "notch": algomasks.notch_mask}
+        "template": masks.template_mask,
+        "shapes": templates.shapes_mask,
+        "ca": algomasks.ca_mask,
+        "bsp": algomasks.bsp_mask,
+        "carve": algomasks.carve_mask,
+        "fractal": algomasks.fractal_mask,
+        "notch": algomasks.notch_mask,
+    }
     draw = draws[method]
     mask = draw(rng, 8, 8, **opts)
     cells = [(x, y) for y, r in enumerate(mask) for x, v in enumerate(r) if v]
@@ -356,20 +412,33 @@ def _draw_mask(method: str, rng: random.Random, **opts) -> Level | None:
 
 def bench_sd_rate(count: int) -> None:
     from core.longcat import generate
+
     t0 = time.perf_counter()
     for seed in range(count):
         generate("sd", seed, 8, 8)
     elapsed = time.perf_counter() - t0
-    print(f"\ngenerate('sd', seed, 8, 8) incl. solver validation: {count / elapsed:.0f} levels/s "
-          f"({count} levels, {elapsed:.2f}s; target >= 500)")
+    print(
+        f"\ngenerate('sd', seed, 8, 8) incl. solver validation: {count / elapsed:.0f} levels/s "
+        f"({count} levels, {elapsed:.2f}s; target >= 500)"
+    )
 
 
-CATALOG_ROWS = (("sd", "8x8", "any"), ("sd", "8x8", "easy"), ("sd", "8x8", "hard"),
-                ("sd", "8x8", "very_hard"), ("template", "8x8", "easy"),
-                ("template", "8x8", "hard"), ("fractal", "8x8", "easy"),
-                ("fractal", "8x8", "hard"), ("ca", "8x8", "easy"), ("bsp", "8x8", "easy"),
-                ("pu", "6x6", "any"), ("sd", "12x10", "easy"), ("sd", "12x10", "hard"),
-                ("template", "12x10", "hard"))
+CATALOG_ROWS = (
+    ("sd", "8x8", "any"),
+    ("sd", "8x8", "easy"),
+    ("sd", "8x8", "hard"),
+    ("sd", "8x8", "very_hard"),
+    ("template", "8x8", "easy"),
+    ("template", "8x8", "hard"),
+    ("fractal", "8x8", "easy"),
+    ("fractal", "8x8", "hard"),
+    ("ca", "8x8", "easy"),
+    ("bsp", "8x8", "easy"),
+    ("pu", "6x6", "any"),
+    ("sd", "12x10", "easy"),
+    ("sd", "12x10", "hard"),
+    ("template", "12x10", "hard"),
+)
 """(method, size, band) rows of the table of what a new level costs in the game (``g``)."""
 
 
@@ -391,17 +460,21 @@ def bench_catalog(count: int) -> None:
             except GenerationError:
                 pass
             times.append(time.perf_counter() - t0)
-        print(f"{method:10} {size:>6} {band_id:>10} {made:>3}/{count:<2} "
-              f"{sum(times) / len(times):8.3f} {max(times):7.3f}")
+        print(
+            f"{method:10} {size:>6} {band_id:>10} {made:>3}/{count:<2} "
+            f"{sum(times) / len(times):8.3f} {max(times):7.3f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="fewer repeats and candidates")
-    parser.add_argument("--data", type=Path,
-                        help="a level file to analyse instead of the bundled arduboy pack")
-    parser.add_argument("--count", type=int, help="candidates per generator (default 1000, "
-                        "--quick 200)")
+    parser.add_argument(
+        "--data", type=Path, help="a level file to analyse instead of the bundled arduboy pack"
+    )
+    parser.add_argument(
+        "--count", type=int, help="candidates per generator (default 1000, --quick 200)"
+    )
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
     bench_analysis(load_arduboy(args.data), 1 if args.quick else 3)

@@ -78,8 +78,13 @@ def fit(X, y) -> dict:
     X, y = np.asarray(X, dtype=float), np.asarray(y, dtype=float)
     model = Ridge(alpha=ALPHA, solver="cholesky").fit(X, y)
     pred = model.predict(X)
-    cv = cross_val_score(Ridge(alpha=ALPHA, solver="cholesky"), X, y, scoring="r2",
-                         cv=KFold(5, shuffle=True, random_state=0))
+    cv = cross_val_score(
+        Ridge(alpha=ALPHA, solver="cholesky"),
+        X,
+        y,
+        scoring="r2",
+        cv=KFold(5, shuffle=True, random_state=0),
+    )
     return {
         "intercept": float(model.intercept_),
         "coefficients": {name: float(c) for name, c in zip(FEATURES, model.coef_)},
@@ -93,14 +98,17 @@ def fit(X, y) -> dict:
 def module_text(result: dict) -> str:
     """The Python source of ``core/longcat/coefficients.py`` for a fit result."""
     sources = " + ".join(f"{m} x{n}" for m, n in GENERATED)
-    coefficients = "".join(f"    {name!r}: {value!r},\n"
-                           for name, value in result["coefficients"].items())
+    coefficients = "".join(
+        f"    {name!r}: {value!r},\n" for name, value in result["coefficients"].items()
+    )
     summary = textwrap.fill(
         f"Regenerate with ``python bench/longcat_fit.py``: ridge regression (alpha {ALPHA}) "
         "of the simulated player's expected total moves on (indeterminate branches, "
         "success states, solution branches), over the 100 arduboy levels and seeded 8x8 levels "
         f"({sources}): {result['n']} levels. Training R² {result['r2']:.4f}, MSE "
-        f"{result['mse']:.2f}, 5-fold cross-validated R² {result['cv_r2']:.4f}.", 92)
+        f"{result['mse']:.2f}, 5-fold cross-validated R² {result['cv_r2']:.4f}.",
+        92,
+    )
     return f'''"""Fitted coefficients of the Longcat difficulty predictor (generated: do not edit).
 
 {summary}
@@ -121,17 +129,23 @@ FIT = {{"alpha": {ALPHA!r}, "n": {result["n"]}, "r2": {result["r2"]!r},
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", type=Path,
-                        help="a level file instead of the bundled arduboy pack")
-    parser.add_argument("--check", action="store_true",
-                        help="compare with the shipped module instead of writing it")
+    parser.add_argument(
+        "--data", type=Path, help="a level file instead of the bundled arduboy pack"
+    )
+    parser.add_argument(
+        "--check", action="store_true", help="compare with the shipped module instead of writing it"
+    )
     args = parser.parse_args(argv)
     X, y, _ = dataset(args.data)
     result = fit(X, y)
-    print(f"levels {result['n']}  R² {result['r2']:.4f}  MSE {result['mse']:.2f}  "
-          f"5-fold CV R² {result['cv_r2']:.4f}")
-    print(f"difficulty = {result['intercept']:.4f} + "
-          + " + ".join(f"{c:.4f} x {n}" for n, c in result["coefficients"].items()))
+    print(
+        f"levels {result['n']}  R² {result['r2']:.4f}  MSE {result['mse']:.2f}  "
+        f"5-fold CV R² {result['cv_r2']:.4f}"
+    )
+    print(
+        f"difficulty = {result['intercept']:.4f} + "
+        + " + ".join(f"{c:.4f} x {n}" for n, c in result["coefficients"].items())
+    )
     text = module_text(result)
     if args.check:
         same = MODULE.read_text(encoding="utf-8") == text

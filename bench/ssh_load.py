@@ -70,10 +70,18 @@ class Client(asyncssh.SSHClientSession):
 
 async def open_session(port: int, number: int, timeout: float) -> tuple[Any, Client, float]:
     started = time.perf_counter()
-    conn = await asyncssh.connect("127.0.0.1", port, username=f"load{number}", known_hosts=None,
-                                  client_keys=None, agent_path=None, config=None)
-    _, session = await conn.create_session(Client, term_type="xterm-256color", term_size=(80, 24),
-                                          encoding=None)
+    conn = await asyncssh.connect(
+        "127.0.0.1",
+        port,
+        username=f"load{number}",
+        known_hosts=None,
+        client_keys=None,
+        agent_path=None,
+        config=None,
+    )
+    _, session = await conn.create_session(
+        Client, term_type="xterm-256color", term_size=(80, 24), encoding=None
+    )
     client = cast(Client, session)  # create_session made it from Client
     await asyncio.wait_for(client.home.wait(), timeout)
     await asyncio.sleep(0.3)  # let the first frame finish before measuring anything
@@ -154,10 +162,26 @@ class Server:
             self.port = probe.getsockname()[1]
         env = {**os.environ, "TERMARCADE_DATA_DIR": self.data_dir}
         self.process = await asyncio.create_subprocess_exec(
-            sys.executable, "-m", "tui", "serve", "--ssh", "--host", "127.0.0.1",
-            "--port", str(self.port), "--max-sessions", str(max_sessions + 5),
-            "--max-per-address", str(max_sessions + 5), "--idle-timeout", "0",
-            "--cpu-limit", "0", stderr=asyncio.subprocess.PIPE, env=env)
+            sys.executable,
+            "-m",
+            "tui",
+            "serve",
+            "--ssh",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--max-sessions",
+            str(max_sessions + 5),
+            "--max-per-address",
+            str(max_sessions + 5),
+            "--idle-timeout",
+            "0",
+            "--cpu-limit",
+            "0",
+            stderr=asyncio.subprocess.PIPE,
+            env=env,
+        )
         ready = asyncio.Event()
 
         async def read_log() -> None:
@@ -201,8 +225,9 @@ class Server:
             self._reader.cancel()
 
 
-async def run(levels: list[int], rounds: int, parallel: int, max_seconds: float,
-              as_json: bool) -> None:
+async def run(
+    levels: list[int], rounds: int, parallel: int, max_seconds: float, as_json: bool
+) -> None:
     deadline = time.monotonic() + max_seconds
     with tempfile.TemporaryDirectory(prefix="termarcade-bench-") as data_dir:
         server = Server(data_dir)
@@ -213,7 +238,9 @@ async def run(levels: list[int], rounds: int, parallel: int, max_seconds: float,
             for level in [1] + levels:
                 gate = asyncio.Semaphore(parallel)
 
-                async def one(number: int, gate: asyncio.Semaphore = gate) -> tuple[Any, Client, float]:
+                async def one(
+                    number: int, gate: asyncio.Semaphore = gate
+                ) -> tuple[Any, Client, float]:
                     async with gate:
                         return await open_session(server.port, number, 120.0)
 
@@ -237,14 +264,17 @@ async def run(levels: list[int], rounds: int, parallel: int, max_seconds: float,
             await server.stop()
 
 
-def measure(server: Server, held: list[tuple[Any, Client, float]], level: int,
-            failed: list[BaseException]) -> dict[str, Any]:
+def measure(
+    server: Server, held: list[tuple[Any, Client, float]], level: int, failed: list[BaseException]
+) -> dict[str, Any]:
     pids = [server.session_pids.get(f"load{n}") for n in range(len(held))]
     pss = [value for value in (pss_kib(pid) for pid in pids if pid) if value]
     fork_pss = sum(pss_kib(pid) or 0 for pid in server.fork_server_pids())
     starts = [took for _, _, took in held]
     return {
-        "sessions": level, "held": len(held), "failed": len(failed),
+        "sessions": level,
+        "held": len(held),
+        "failed": len(failed),
         "start_p50_s": round(statistics.median(starts), 2),
         "start_p95_s": round(percentile(starts, 0.95), 2),
         "pss_per_session_mib": round(statistics.mean(pss) / 1024, 1) if pss else None,
@@ -257,23 +287,30 @@ def latency(samples: list[float], lost: int, baseline: float | None) -> dict[str
     if not samples:
         return {"keys": 0, "lost": lost}
     p95 = percentile(samples, 0.95) * 1000
-    return {"keys": len(samples), "lost": lost,
-            "p50_ms": round(percentile(samples, 0.5) * 1000, 1), "p95_ms": round(p95, 1),
-            "max_ms": round(max(samples) * 1000, 1),
-            "ratio_p95_vs_alone": round(p95 / baseline, 2) if baseline else 1.0}
+    return {
+        "keys": len(samples),
+        "lost": lost,
+        "p50_ms": round(percentile(samples, 0.5) * 1000, 1),
+        "p95_ms": round(p95, 1),
+        "max_ms": round(max(samples) * 1000, 1),
+        "ratio_p95_vs_alone": round(p95 / baseline, 2) if baseline else 1.0,
+    }
 
 
 def emit(report: dict[str, Any], as_json: bool) -> None:
     if as_json:
         print(json.dumps(report))
         return
-    print(f"{report['sessions']:>4} sessions  held={report['held']} failed={report['failed']}  "
-          f"start p50={report['start_p50_s']}s p95={report['start_p95_s']}s  "
-          f"PSS/session={report['pss_per_session_mib']} MiB  "
-          f"fork server={report['fork_server_pss_mib']} MiB  server RSS={report['server_rss_mib']} MiB  "
-          f"keys={report.get('keys')} lost={report.get('lost')}  "
-          f"p50={report.get('p50_ms')}ms p95={report.get('p95_ms')}ms max={report.get('max_ms')}ms  "
-          f"ratio={report.get('ratio_p95_vs_alone')}x", flush=True)
+    print(
+        f"{report['sessions']:>4} sessions  held={report['held']} failed={report['failed']}  "
+        f"start p50={report['start_p50_s']}s p95={report['start_p95_s']}s  "
+        f"PSS/session={report['pss_per_session_mib']} MiB  "
+        f"fork server={report['fork_server_pss_mib']} MiB  server RSS={report['server_rss_mib']} MiB  "
+        f"keys={report.get('keys')} lost={report.get('lost')}  "
+        f"p50={report.get('p50_ms')}ms p95={report.get('p95_ms')}ms max={report.get('max_ms')}ms  "
+        f"ratio={report.get('ratio_p95_vs_alone')}x",
+        flush=True,
+    )
 
 
 def main() -> None:
@@ -292,8 +329,10 @@ def main() -> None:
     if not levels or min(levels) < 1 or max(levels) > HARD_CAP:
         parser.error(f"levels must be between 1 and {HARD_CAP}")
     if not args.json:
-        print(f"# {platform.python_implementation()} {platform.python_version()}, "
-              f"{os.cpu_count()} CPUs, {platform.machine()}; loopback SSH, server in its own process")
+        print(
+            f"# {platform.python_implementation()} {platform.python_version()}, "
+            f"{os.cpu_count()} CPUs, {platform.machine()}; loopback SSH, server in its own process"
+        )
     asyncio.run(run(levels, rounds, args.parallel, args.max_seconds, args.json))
 
 

@@ -171,8 +171,13 @@ def baseline_actions(term, deadline=None, memo_strings=False):
         return False
 
     for _, t in positions:
-        if t.kind == 2 and t.name == "equiv" and len(t.args) == 2 and t.args[0].ground \
-                and t.args[1].ground:
+        if (
+            t.kind == 2
+            and t.name == "equiv"
+            and len(t.args) == 2
+            and t.args[0].ground
+            and t.args[1].ground
+        ):
             union(s(t.args[0]), s(t.args[1]))
     changed = True
     while changed:  # buildClosure: repeat until no change
@@ -181,7 +186,9 @@ def baseline_actions(term, deadline=None, memo_strings=False):
         for key, t in term_map.items():
             if t.kind != 2:
                 continue
-            sig = t.name + "|" + str(len(t.args)) + "|[" + ",".join(find(s(a)) for a in t.args) + "]"
+            sig = (
+                t.name + "|" + str(len(t.args)) + "|[" + ",".join(find(s(a)) for a in t.args) + "]"
+            )
             other = sigs.get(sig)
             if other is None:
                 sigs[sig] = key
@@ -217,9 +224,14 @@ def baseline_actions(term, deadline=None, memo_strings=False):
                 return None
         return sigma
 
-    rules = [(path, t.args[0], t.args[1]) for path, t in positions
-             if t.kind == 2 and t.name == "rewrite" and len(t.args) == 2
-             and fv(t.args[1]) <= fv(t.args[0])]
+    rules = [
+        (path, t.args[0], t.args[1])
+        for path, t in positions
+        if t.kind == 2
+        and t.name == "rewrite"
+        and len(t.args) == 2
+        and fv(t.args[1]) <= fv(t.args[0])
+    ]
     found = set()
     done = 0
     for rpath, lhs, _rhs in rules:
@@ -290,9 +302,11 @@ def old_section(args) -> None:
     """The seed-algorithm comparison (every action listed)."""
     print("TermCraft action enumeration (closure + all rewrite actions): engine vs the seed's")
     print("algorithm (reference A: strings recomputed as in the original; B: memoised strings)")
-    print(f"{'nodes':>6} {'rules':>5} {'axioms':>6} {'classes':>7} {'actions':>7} "
-          f"{'engine s':>8} {'closure':>7} {'us/node':>7} {'ref A s':>8} {'A ratio':>7} "
-          f"{'ref B s':>8} {'B ratio':>7} {'walk us/node':>12}  check")
+    print(
+        f"{'nodes':>6} {'rules':>5} {'axioms':>6} {'classes':>7} {'actions':>7} "
+        f"{'engine s':>8} {'closure':>7} {'us/node':>7} {'ref A s':>8} {'A ratio':>7} "
+        f"{'ref B s':>8} {'B ratio':>7} {'walk us/node':>12}  check"
+    )
     for n in [int(x) for x in args.sizes.split(",")]:
         term = make_level(n, args.seed, args.rules)
         runs = [engine_actions(term) for _ in range(args.repeat)]
@@ -301,11 +315,14 @@ def old_section(args) -> None:
         a_t, a_r, a_c = _reference(term, args.cap, False, t_engine, mine)
         b_t, b_r, b_c = _reference(term, args.cap, True, t_engine, mine)
         walk = walk_time(term, args.repeat)
-        print(f"{term.size:>6} {len(an.rules):>5} {len(an.axioms):>6} "
-              f"{len(an.closure.classes()):>7} {len(acts):>7} {t_engine:>8.4f} {t_cc:>7.4f} "
-              f"{1e6 * t_engine / term.size:>7.1f} {a_t:>8} {a_r:>7} {b_t:>8} {b_r:>7} "
-              f"{1e6 * walk / term.size:>12.2f}  "
-              f"A: {a_c}, B: {b_c}", flush=True)
+        print(
+            f"{term.size:>6} {len(an.rules):>5} {len(an.axioms):>6} "
+            f"{len(an.closure.classes()):>7} {len(acts):>7} {t_engine:>8.4f} {t_cc:>7.4f} "
+            f"{1e6 * t_engine / term.size:>7.1f} {a_t:>8} {a_r:>7} {b_t:>8} {b_r:>7} "
+            f"{1e6 * walk / term.size:>12.2f}  "
+            f"A: {a_c}, B: {b_c}",
+            flush=True,
+        )
 
 
 # -- scale: issue 12's states ----------------------------------------------------------------
@@ -332,8 +349,9 @@ ONE_MB = (260_000, 80, False)
 """A tenth of it, small enough for the Lark baseline of the reader."""
 
 
-def make_state(n_data: int, n_axioms: int, const_axioms: bool = False, seed: int = 0,
-               n_rules: int = 30):
+def make_state(
+    n_data: int, n_axioms: int, const_axioms: bool = False, seed: int = 0, n_rules: int = 30
+):
     """``puzzle_state(rules..., axioms..., data(...)...)`` with about ``n_data`` data nodes.
 
     Args:
@@ -374,8 +392,10 @@ def make_state(n_data: int, n_axioms: int, const_axioms: bool = False, seed: int
         if not lhs.ground and lhs.kind != 1:
             rules.append(compound("rewrite", (lhs, rhs(sorted(free_vars(lhs)), 2))))
     low = 0 if const_axioms else 1
-    axioms = [compound("equiv", (ground(rng.randint(low, 2)), ground(rng.randint(low, 2))))
-              for _ in range(n_axioms)]
+    axioms = [
+        compound("equiv", (ground(rng.randint(low, 2)), ground(rng.randint(low, 2))))
+        for _ in range(n_axioms)
+    ]
     data, total = [], 0
     while total < n_data:
         item = compound("data", (ground(rng.randint(2, 8)),))
@@ -398,14 +418,16 @@ def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-_CLI = ("import atexit, os, runpy, sys\n"
-        "def peak():\n"
-        "    for line in open('/proc/self/status'):\n"
-        "        if line.startswith('VmHWM:'):\n"
-        "            os.write(2, ('\\nPEAK_KB ' + line.split()[1] + '\\n').encode())\n"
-        "atexit.register(peak)\n"
-        "sys.argv = ['termarcade'] + sys.argv[1:]\n"
-        "runpy.run_module('tui', run_name='__main__')\n")
+_CLI = (
+    "import atexit, os, runpy, sys\n"
+    "def peak():\n"
+    "    for line in open('/proc/self/status'):\n"
+    "        if line.startswith('VmHWM:'):\n"
+    "            os.write(2, ('\\nPEAK_KB ' + line.split()[1] + '\\n').encode())\n"
+    "atexit.register(peak)\n"
+    "sys.argv = ['termarcade'] + sys.argv[1:]\n"
+    "runpy.run_module('tui', run_name='__main__')\n"
+)
 """Runs the command line as ``python -m tui`` does, and reports its own peak RSS on exit."""
 
 
@@ -419,7 +441,7 @@ def worker(kind: str, case: str) -> dict:
     out: dict = {"size": term.size, "state_mb": _peak_mb()}
     if kind == "materialise":
         gb = float(os.environ.get("BENCH_BASELINE_GB", "4"))
-        resource.setrlimit(resource.RLIMIT_AS, (int(gb * 2 ** 30), int(gb * 2 ** 30)))
+        resource.setrlimit(resource.RLIMIT_AS, (int(gb * 2**30), int(gb * 2**30)))
     gc.collect()
     started, cpu = time.monotonic(), time.process_time()
     if kind == "count":
@@ -427,8 +449,9 @@ def worker(kind: str, case: str) -> dict:
     elif kind == "materialise":
         out["actions"] = len(rewrite_actions(state))
     elif kind == "lint":
-        out["issues"] = [i.code for i in lint(Level("big", term, const("goal"), 2, 0),
-                                               run_solver=False)]
+        out["issues"] = [
+            i.code for i in lint(Level("big", term, const("goal"), 2, 0), run_solver=False)
+        ]
     elif kind == "solve":
         result = solve(state, time_limit=1.0)
         out["status"] = f"{result.status} ({result.reason})"
@@ -444,20 +467,28 @@ def _run_worker(kind: str, case: str, timeout: float, env: dict | None = None) -
     """Run :func:`worker` in a fresh interpreter; a crash or timeout is reported as such."""
     started = time.monotonic()
     try:
-        done = subprocess.run([sys.executable, __file__, "--worker", kind, case],
-                              capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, **(env or {})})
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker", kind, case],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            env={**os.environ, **(env or {})},
+        )
     except subprocess.TimeoutExpired:
         return {"failed": f"stopped at {timeout:.0f} s"}
     if done.returncode != 0:
-        why = "out of memory" if "MemoryError" in done.stderr or done.returncode < 0 else \
-            done.stderr.strip().splitlines()[-1:]
+        why = (
+            "out of memory"
+            if "MemoryError" in done.stderr or done.returncode < 0
+            else done.stderr.strip().splitlines()[-1:]
+        )
         return {"failed": f"{why} after {time.monotonic() - started:.0f} s"}
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
-def _cli_run(args: list[str], stdin_path: Path, read_bytes: int | None = None,
-             top: bool = False) -> dict:
+def _cli_run(
+    args: list[str], stdin_path: Path, read_bytes: int | None = None, top: bool = False
+) -> dict:
     """Run ``termarcade termcraft ARGS < stdin_path`` (``termarcade ARGS`` with ``top``);
     wall time (to ``read_bytes`` of output when given) and the child's peak RSS (from
     wait4)."""
@@ -473,11 +504,19 @@ def _cli_run(args: list[str], stdin_path: Path, read_bytes: int | None = None,
         out.close()  # like head -c: the writer gets a broken pipe and ends
         _, status, usage = os.wait4(proc.pid, 0)
         err.seek(0)
-        peaks = [line.split()[1] for line in err.read().decode("utf-8", "replace").splitlines()
-                 if line.startswith("PEAK_KB ")]
-    return {"seconds": seconds, "cpu": usage.ru_utime + usage.ru_stime,
-            "peak_mb": int(peaks[-1]) / 1024 if peaks else float("nan"), "bytes": len(got),
-            "out": got[:2000].decode("utf-8", "replace"), "status": status}
+        peaks = [
+            line.split()[1]
+            for line in err.read().decode("utf-8", "replace").splitlines()
+            if line.startswith("PEAK_KB ")
+        ]
+    return {
+        "seconds": seconds,
+        "cpu": usage.ru_utime + usage.ru_stime,
+        "peak_mb": int(peaks[-1]) / 1024 if peaks else float("nan"),
+        "bytes": len(got),
+        "out": got[:2000].decode("utf-8", "replace"),
+        "status": status,
+    }
 
 
 def _fmt(result: dict) -> str:
@@ -489,23 +528,35 @@ def _fmt(result: dict) -> str:
 
 def scale_section(args) -> None:
     """Issue 12's table: counting vs today's materialising count, same run."""
-    print("\nTermCraft counting at scale (30 rules, 40 constants, f/1 g/2 pair/2 h/3 k/1): "
-          "count_rewrite_actions vs len(rewrite_actions(state)), fresh process each; the "
-          f"materialising count is capped at {args.baseline_gb:g} GB and "
-          f"{args.baseline_cap:g} s; ratio of CPU seconds")
-    print(f"{'case':<18} {'nodes':>9} {'actions':>16} {'count: wall (cpu), peak':>31} "
-          f"{'materialising':>36} {'ratio':>6}")
+    print(
+        "\nTermCraft counting at scale (30 rules, 40 constants, f/1 g/2 pair/2 h/3 k/1): "
+        "count_rewrite_actions vs len(rewrite_actions(state)), fresh process each; the "
+        f"materialising count is capped at {args.baseline_gb:g} GB and "
+        f"{args.baseline_cap:g} s; ratio of CPU seconds"
+    )
+    print(
+        f"{'case':<18} {'nodes':>9} {'actions':>16} {'count: wall (cpu), peak':>31} "
+        f"{'materialising':>36} {'ratio':>6}"
+    )
     cases = [c for c in SCALE_CASES if not (args.quick and SCALE_CASES[c][0] > 300_000)]
     env = {"BENCH_BASELINE_GB": str(args.baseline_gb)}
     for case in cases:
         mine = _run_worker("count", case, 600)
         base = _run_worker("materialise", case, args.baseline_cap, env)
-        ratio = f"{base['cpu'] / mine['cpu']:.1f}x" if "failed" not in base and \
-            "failed" not in mine else "-"  # CPU seconds: other load does not distort it
-        print(f"{case:<18} {mine.get('size', 0):>9,} {mine.get('actions', 0):>16,} "
-              f"{_fmt(mine):>31} {_fmt(base):>36} {ratio:>6}", flush=True)
-    print("\nThe command line end to end (parsing included): actions --term - --count, and "
-          "the first 100 kB of --json")
+        ratio = (
+            f"{base['cpu'] / mine['cpu']:.1f}x"
+            if "failed" not in base and "failed" not in mine
+            else "-"
+        )  # CPU seconds: other load does not distort it
+        print(
+            f"{case:<18} {mine.get('size', 0):>9,} {mine.get('actions', 0):>16,} "
+            f"{_fmt(mine):>31} {_fmt(base):>36} {ratio:>6}",
+            flush=True,
+        )
+    print(
+        "\nThe command line end to end (parsing included): actions --term - --count, and "
+        "the first 100 kB of --json"
+    )
     for case in [c for c in cases if c in args.cli_cases.split(",")]:
         _cli_case(case)
 
@@ -517,27 +568,38 @@ def _cli_case(case: str) -> None:
         parse = _parse_time(text)
         count = _cli_run(["actions", "--term", "-", "--count"], text)
         first = _cli_run(["actions", "--term", "-", "--json"], text, read_bytes=100_000)
-        print(f"  {case:<18} text {text.stat().st_size / 1e6:.1f} MB, parse {parse:.1f} s; "
-              f"--count {_fmt(count)} -> {count['out'].strip()}; first 100 kB of --json "
-              f"{_fmt(first)}", flush=True)
+        print(
+            f"  {case:<18} text {text.stat().st_size / 1e6:.1f} MB, parse {parse:.1f} s; "
+            f"--count {_fmt(count)} -> {count['out'].strip()}; first 100 kB of --json "
+            f"{_fmt(first)}",
+            flush=True,
+        )
 
 
-_LARK = ("from grammar.terms import _parser\nfrom grammar.lalr import Feeder\n"
-         "def parse_term(text):\n"
-         "    feeder = Feeder(_parser(), text)\n"
-         "    for _ in feeder.tokens():\n        pass\n"
-         "    return feeder.finish()\n")
+_LARK = (
+    "from grammar.terms import _parser\nfrom grammar.lalr import Feeder\n"
+    "def parse_term(text):\n"
+    "    feeder = Feeder(_parser(), text)\n"
+    "    for _ in feeder.tokens():\n        pass\n"
+    "    return feeder.finish()\n"
+)
 """The grammar alone (what parse_term falls back to): Lark's LALR parser, same tree builder."""
 
 
 def _parse_time(path: Path, lark: bool = False) -> float:
     """Seconds the term grammar takes to parse the text (in a fresh process); ``lark``:
     Lark's parser itself instead of the fast reader."""
-    code = ((_LARK if lark else "from grammar.terms import parse_term\n") +
-            "import sys, time; t = open(sys.argv[1]).read();"
-            " s = time.monotonic(); parse_term(t); print(time.monotonic() - s)")
-    done = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True,
-                          text=True, cwd=Path(__file__).resolve().parent.parent)
+    code = (
+        (_LARK if lark else "from grammar.terms import parse_term\n")
+        + "import sys, time; t = open(sys.argv[1]).read();"
+        " s = time.monotonic(); parse_term(t); print(time.monotonic() - s)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, str(path)],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
     return float(done.stdout.strip() or "nan")
 
 
@@ -546,26 +608,39 @@ def _parse_time(path: Path, lark: bool = False) -> float:
 
 def limits_section(args) -> None:
     """solve/lint/count on the shapes that used to run away."""
-    print("\nLimits: the 20,000-wide level (data(rewrite(a,b),a,...,a), fuel 3, unreachable "
-          "target) under `solve --time-limit 1`, command line end to end")
+    print(
+        "\nLimits: the 20,000-wide level (data(rewrite(a,b),a,...,a), fuel 3, unreachable "
+        "target) under `solve --time-limit 1`, command line end to end"
+    )
     with tempfile.TemporaryDirectory() as tmp:
         level = Path(tmp) / "wide.levels"
-        level.write_text('game termcraft\nlevel "Wide" {\n  fuel 3\n  budget 0\n  current '
-                         "data(rewrite(a,b)," + ",".join(["a"] * 20_000) + ")\n  target done"
-                         "\n}\n", encoding="utf-8")
+        level.write_text(
+            'game termcraft\nlevel "Wide" {\n  fuel 3\n  budget 0\n  current '
+            "data(rewrite(a,b)," + ",".join(["a"] * 20_000) + ")\n  target done"
+            "\n}\n",
+            encoding="utf-8",
+        )
         for extra in ([], ["--max-memory", "100000"]):
             got = _cli_run(["solve", "-", "--time-limit", "1", "--json", *extra], level)
             answer = json.loads(got["out"]) if got["out"].strip() else {}
             label = "default memory cap" if not extra else "memory cap lifted"
-            print(f"  {label:<20} {_fmt(got)} -> {answer.get('status')} "
-                  f"({answer.get('reason')}, {answer.get('explored')} explored)", flush=True)
-    print("\nLimits: a ~10 MB level (make_state(2.6M nodes, 80 axioms)), parsing excluded, "
-          "fresh process each (the state alone takes the 'state' memory)")
+            print(
+                f"  {label:<20} {_fmt(got)} -> {answer.get('status')} "
+                f"({answer.get('reason')}, {answer.get('explored')} explored)",
+                flush=True,
+            )
+    print(
+        "\nLimits: a ~10 MB level (make_state(2.6M nodes, 80 axioms)), parsing excluded, "
+        "fresh process each (the state alone takes the 'state' memory)"
+    )
     for kind in ("lint", "count", "solve"):
         got = _run_worker(kind, "10MB", 900)
         what = got.get("issues", got.get("actions", got.get("status", "")))
-        print(f"  {kind:<6} {_fmt(got)} (state {got.get('state_mb', 0):.0f} MB, "
-              f"{got.get('size', 0):,} nodes) -> {what}", flush=True)
+        print(
+            f"  {kind:<6} {_fmt(got)} (state {got.get('state_mb', 0):.0f} MB, "
+            f"{got.get('size', 0):,} nodes) -> {what}",
+            flush=True,
+        )
     if args.parse:
         _ten_mb_parse()
 
@@ -581,20 +656,29 @@ def _ten_mb_parse() -> None:
         mb, small_mb = text.stat().st_size / 1e6, small.stat().st_size / 1e6
         fast = _parse_time(text)
         fast_small, lark_small = _parse_time(small), _parse_time(small, lark=True)
-        print(f"  parse  {fast:.1f} s for {mb:.1f} MB of text (grammar.terms.parse_term: "
-              f"{mb / fast:.1f} MB/s); on {small_mb:.1f} MB, {fast_small:.2f} s against Lark's "
-              f"LALR parser with the same tree builder {lark_small:.1f} s "
-              f"({lark_small / fast_small:.0f}x)", flush=True)
+        print(
+            f"  parse  {fast:.1f} s for {mb:.1f} MB of text (grammar.terms.parse_term: "
+            f"{mb / fast:.1f} MB/s); on {small_mb:.1f} MB, {fast_small:.2f} s against Lark's "
+            f"LALR parser with the same tree builder {lark_small:.1f} s "
+            f"({lark_small / fast_small:.0f}x)",
+            flush=True,
+        )
         level = Path(tmp) / "ten.levels"
-        level.write_text('game termcraft\nlevel "Ten" {\n  fuel 1\n  budget 0\n  current '
-                         + text.read_text(encoding="utf-8").strip() + "\n  target done\n}\n",
-                         encoding="utf-8")
-        print(f"  command line, {mb:.1f} MB end to end (interpreter start, reading, parsing, "
-              "the work, exit):")
+        level.write_text(
+            'game termcraft\nlevel "Ten" {\n  fuel 1\n  budget 0\n  current '
+            + text.read_text(encoding="utf-8").strip()
+            + "\n  target done\n}\n",
+            encoding="utf-8",
+        )
+        print(
+            f"  command line, {mb:.1f} MB end to end (interpreter start, reading, parsing, "
+            "the work, exit):"
+        )
         for label, args, source in (
-                ("parse (prints it back)", ["parse"], text),
-                ("actions --term - --count", ["actions", "--term", "-", "--count"], text),
-                ("lint - --no-solver", ["lint", "-", "--no-solver"], level)):
+            ("parse (prints it back)", ["parse"], text),
+            ("actions --term - --count", ["actions", "--term", "-", "--count"], text),
+            ("lint - --no-solver", ["lint", "-", "--no-solver"], level),
+        ):
             top = args[0] == "parse"
             got = _cli_run(args, source, top=top)
             said = f"{got['bytes'] / 1e6:.1f} MB printed" if top else got["out"].strip()[-60:]
@@ -610,13 +694,25 @@ def main(argv=None) -> None:
     ap.add_argument("--rules", type=int, default=40)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="scale: only the cases up to 300k")
-    ap.add_argument("--baseline-gb", type=float, default=4.0,
-                    help="memory cap of the materialising baseline (GB)")
-    ap.add_argument("--baseline-cap", type=float, default=120.0,
-                    help="time cap of the materialising baseline (s)")
+    ap.add_argument(
+        "--baseline-gb",
+        type=float,
+        default=4.0,
+        help="memory cap of the materialising baseline (GB)",
+    )
+    ap.add_argument(
+        "--baseline-cap",
+        type=float,
+        default=120.0,
+        help="time cap of the materialising baseline (s)",
+    )
     ap.add_argument("--cli-cases", default="30k/80,31k/160 big class,950k/2500")
-    ap.add_argument("--parse", action="store_true", help="limits: also the 10 MB text end to end (reader vs Lark, "
-                         "command line parse/count/lint)")
+    ap.add_argument(
+        "--parse",
+        action="store_true",
+        help="limits: also the 10 MB text end to end (reader vs Lark, "
+        "command line parse/count/lint)",
+    )
     ap.add_argument("--worker", nargs=2, metavar=("KIND", "CASE"), help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.worker:

@@ -97,8 +97,12 @@ def measure(case: str, mode: str) -> dict:
     built = time.perf_counter()
     term = _make_state(case)
     level = Level(f"bench {case}", term, const("goal"), 5, 0)
-    out: dict = {"case": case, "mode": mode, "nodes": term.size,
-                 "generate_s": time.perf_counter() - built}
+    out: dict = {
+        "case": case,
+        "mode": mode,
+        "nodes": term.size,
+        "generate_s": time.perf_counter() - built,
+    }
     ticks: list[float] = []
 
     def jobs(screen: Any) -> Any:
@@ -114,8 +118,12 @@ def measure(case: str, mode: str) -> dict:
             await pilot.pause(0.2)
             launcher = launcher_for(app, "termcraft")
             cls = EagerScreen if mode == "eager" else TermCraftScreen
-            screen = cls(Session.begin(launcher.game, launcher.game.initial(level)),
-                         level=level, ref=LevelRef("bench", case), launcher=launcher)
+            screen = cls(
+                Session.begin(launcher.game, launcher.game.initial(level)),
+                level=level,
+                ref=LevelRef("bench", case),
+                launcher=launcher,
+            )
             listing: Any = None  # the screen's ActionList, once composed
 
             def shown() -> bool:
@@ -146,8 +154,15 @@ def measure(case: str, mode: str) -> dict:
             before = screen.state
             start = time.perf_counter()
             await pilot.press("enter")
-            await _until(pilot, lambda: screen.state is not before and jobs(screen).ready
-                         and listing.rewrites and listing._term is screen.state.term)
+            await _until(
+                pilot,
+                lambda: (
+                    screen.state is not before
+                    and jobs(screen).ready
+                    and listing.rewrites
+                    and listing._term is screen.state.term
+                ),
+            )
             out["move_s"] = time.perf_counter() - start
             marks["move"] = (start, time.perf_counter())
             await pilot.pause(0.3)
@@ -170,8 +185,12 @@ def measure(case: str, mode: str) -> dict:
 
 def _run(case: str, mode: str, timeout: float) -> dict:
     try:
-        done = subprocess.run([sys.executable, __file__, "--worker", case, mode],
-                              capture_output=True, text=True, timeout=timeout)
+        done = subprocess.run(
+            [sys.executable, __file__, "--worker", case, mode],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
     except subprocess.TimeoutExpired:
         return {"failed": f"stopped at {timeout:.0f} s"}
     if done.returncode != 0:
@@ -199,8 +218,17 @@ def main(argv=None) -> None:
     if args.worker:
         print(json.dumps(measure(*args.worker)))
         return
-    columns = ("nodes", "actions", "open_s", "total_s", "page_s", "move_s", "stall_s",
-               "stall_open_s", "stall_move_s")
+    columns = (
+        "nodes",
+        "actions",
+        "open_s",
+        "total_s",
+        "page_s",
+        "move_s",
+        "stall_s",
+        "stall_open_s",
+        "stall_move_s",
+    )
     print("case | mode | " + " | ".join(columns), flush=True)
     for case in args.cases.split(","):
         results = {}
@@ -212,13 +240,15 @@ def main(argv=None) -> None:
             if "failed" in r:
                 print(f"{case} | {mode} | failed: {r['failed']}", flush=True)
                 continue
-            print(f"{case} | {mode} | " + " | ".join(_fmt(r.get(c)) for c in columns),
-                  flush=True)
+            print(f"{case} | {mode} | " + " | ".join(_fmt(r.get(c)) for c in columns), flush=True)
         lazy, eager = results.get("lazy", {}), results.get("eager", {})
         if "open_s" in lazy and "open_s" in eager:
-            print(f"{case}: eager/lazy open {eager['open_s'] / lazy['open_s']:.1f}×, "
-                  f"move {eager['move_s'] / lazy['move_s']:.1f}×, "
-                  f"stall {eager['stall_s']:.2f} s vs {lazy['stall_s']:.2f} s", flush=True)
+            print(
+                f"{case}: eager/lazy open {eager['open_s'] / lazy['open_s']:.1f}×, "
+                f"move {eager['move_s'] / lazy['move_s']:.1f}×, "
+                f"stall {eager['stall_s']:.2f} s vs {lazy['stall_s']:.2f} s",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -107,19 +107,23 @@ class CongruenceClosure:
         "terms",
     )
 
-    def __init__(self, terms: Iterable[Term] = (), equations: Iterable[tuple[Term, Term]] = (),
-                 watch: Watch = NO_WATCH):
+    def __init__(
+        self,
+        terms: Iterable[Term] = (),
+        equations: Iterable[tuple[Term, Term]] = (),
+        watch: Watch = NO_WATCH,
+    ):
         self.terms: list[Term] = []
         """Every term of the universe, by dense index."""
-        self._index: dict[int, int] = {}   # term id -> dense index
+        self._index: dict[int, int] = {}  # term id -> dense index
         self._kids: list[tuple[int, ...]] = []  # dense children indices, by dense index
-        self._parent: list[int] = []       # union-find forest
+        self._parent: list[int] = []  # union-find forest
         self._use: list[list[int]] = []  # root -> parents having a child in the class
-        self._next: list[int] = []         # circular member lists
-        self._count: list[int] = []        # root -> class size
-        self._fresh = 0                    # terms [0, _fresh) were added before any union
+        self._next: list[int] = []  # circular member lists
+        self._count: list[int] = []  # root -> class size
+        self._fresh = 0  # terms [0, _fresh) were added before any union
         self._table: dict[tuple, int] = {}  # signature -> a term with it (see _lookup)
-        self._pending: list[int] = []      # terms whose signature may have changed
+        self._pending: list[int] = []  # terms whose signature may have changed
         self._unions = 0
         equations = list(equations)
         for a, b in equations:
@@ -160,8 +164,9 @@ class CongruenceClosure:
         # index dict): all children's indices in one C-level pass, cut per term by arity.
         # Children are ground and built before their parent, so they already have an index.
         arities = list(map(len, map(_args_of, new)))
-        flat = iter(list(map(index.__getitem__, map(_by_id, chain.from_iterable(
-            map(_args_of, new))))))
+        flat = iter(
+            list(map(index.__getitem__, map(_by_id, chain.from_iterable(map(_args_of, new)))))
+        )
         kids = [tuple(islice(flat, n)) if n else () for n in arities]
         self._kids.extend(kids)
         watch.poll("closure", 0, n1 - n0)
@@ -262,8 +267,9 @@ class CongruenceClosure:
         while pending:
             p = pending.pop()
             # Each child's root: most children point straight at their root (no call).
-            sig = (terms[p].name,) + tuple([r if parent[r := parent[k]] == r else find(k)
-                                            for k in kids[p]])
+            sig = (terms[p].name,) + tuple(
+                [r if parent[r := parent[k]] == r else find(k) for k in kids[p]]
+            )
             q = table.get(sig)
             if q is None:
                 q = lookup_sig(sig)

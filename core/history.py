@@ -99,24 +99,27 @@ class History(Generic[S]):
         Returns:
             The new history.
         """
-        return History(state, self.initial, self.index + 1, self.index + 2,
-                       (self.current, self._past), None)
+        return History(
+            state, self.initial, self.index + 1, self.index + 2, (self.current, self._past), None
+        )
 
     def undo(self) -> History[S]:
         """Step back one state; a no-op (same object) when nothing can be undone."""
         if self._past is None:
             return self
         previous, rest = self._past
-        return History(previous, self.initial, self.index - 1, self.size, rest,
-                       (self.current, self._future))
+        return History(
+            previous, self.initial, self.index - 1, self.size, rest, (self.current, self._future)
+        )
 
     def redo(self) -> History[S]:
         """Step forward one state; a no-op (same object) when nothing can be redone."""
         if self._future is None:
             return self
         following, rest = self._future
-        return History(following, self.initial, self.index + 1, self.size,
-                       (self.current, self._past), rest)
+        return History(
+            following, self.initial, self.index + 1, self.size, (self.current, self._past), rest
+        )
 
     def __len__(self) -> int:
         return self.size

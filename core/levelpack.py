@@ -66,7 +66,9 @@ def check_text(field: str, value: Any, limit: int = MAX_TEXT) -> None:
     if not isinstance(value, str):
         raise LevelFieldError(field, f"{field} must be a string, not {type(value).__name__}")
     if len(value) > limit:
-        raise LevelFieldError(field, f"{field} is too long ({len(value)} characters; at most {limit})")
+        raise LevelFieldError(
+            field, f"{field} is too long ({len(value)} characters; at most {limit})"
+        )
     if _has_surrogate(value):
         raise LevelFieldError(field, f"{field} contains a lone surrogate (not encodable text)")
 
@@ -89,8 +91,9 @@ def check_title(value: Any, field: str = "title") -> None:
         raise LevelFieldError(field, f"{field} must not be empty")
     if not value.isprintable():
         bad = next(ch for ch in value if not ch.isprintable())
-        raise LevelFieldError(field, f"{field} must be printable text on one line "
-                                     f"(it contains U+{ord(bad):04X})")
+        raise LevelFieldError(
+            field, f"{field} must be printable text on one line (it contains U+{ord(bad):04X})"
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +133,9 @@ class LevelPack:
         if self.title:  # an untitled pack is fine; a title is shown on one line like a level's
             check_title(self.title)
         if self.game and not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.game):
-            raise LevelFieldError("game", f"a game id is letters, digits and _ only, not {self.game!r}")
+            raise LevelFieldError(
+                "game", f"a game id is letters, digits and _ only, not {self.game!r}"
+            )
         if self.levels and not self.game:
             raise LevelFieldError("game", "a pack with levels must name their game")
         # Titles identify levels (progress, saves, the level file), so they are unique.

@@ -89,8 +89,9 @@ def _term_id(t: Term) -> int:
     return t.id
 
 
-def marked_below(order: list[Term], marked: Callable[[Term], bool],
-                 tag: object = True) -> dict[int, object]:
+def marked_below(
+    order: list[Term], marked: Callable[[Term], bool], tag: object = True
+) -> dict[int, object]:
     """The marks :func:`marked_positions` walks by: ``tag`` for the marked subterms, None for
     the subterms that have a marked one somewhere below.
 
@@ -116,9 +117,9 @@ _EAGER_DEPTH = 32
 the links at the reported positions, so a 100,000-deep chain stays linear)."""
 
 
-def marked_positions(term: Term, marks: Mapping[int, object],
-                     poll: Callable[[], None] | None = None
-                     ) -> Iterator[tuple[Path, Term, object]]:
+def marked_positions(
+    term: Term, marks: Mapping[int, object], poll: Callable[[], None] | None = None
+) -> Iterator[tuple[Path, Term, object]]:
     """Yield the positions whose subterm has a tag, in pre-order, lazily.
 
     Args:
@@ -166,9 +167,9 @@ def marked_positions(term: Term, marks: Mapping[int, object],
             poll()
 
 
-def collect_marked_positions(term: Term, marks: Mapping[int, object],
-                             poll: Callable[[], None] | None = None
-                             ) -> tuple[list[Path], list[object]]:
+def collect_marked_positions(
+    term: Term, marks: Mapping[int, object], poll: Callable[[], None] | None = None
+) -> tuple[list[Path], list[object]]:
     """:func:`marked_positions` collected at once: the paths and the tags, in pre-order.
 
     The same walk without a generator step per position (this is the hot loop of listing

@@ -59,8 +59,9 @@ class HeadIndex:
         watch: Polled every few thousand terms.
     """
 
-    def __init__(self, closure: CongruenceClosure, patterns: Sequence[Term],
-                 watch: Watch = NO_WATCH):
+    def __init__(
+        self, closure: CongruenceClosure, patterns: Sequence[Term], watch: Watch = NO_WATCH
+    ):
         compounds = [p for p in patterns if p.kind != VAR and not p.ground]
         terms = closure.terms
         by_name: dict[str, list[int]] = {p.name: [] for p in compounds}
@@ -76,8 +77,9 @@ class HeadIndex:
             key = (p.kind, p.name, len(p.args))
             if key not in self._heads:
                 kind, n = p.kind, len(p.args)
-                self._heads[key] = [i for i in by_name[p.name]
-                                    if terms[i].kind == kind and len(terms[i].args) == n]
+                self._heads[key] = [
+                    i for i in by_name[p.name] if terms[i].kind == kind and len(terms[i].args) == n
+                ]
 
     def candidates(self, pattern: Term, closure: CongruenceClosure) -> Sequence[int]:
         """Dense indices of the terms that can match ``pattern`` (a superset), ascending.
@@ -105,20 +107,37 @@ class HeadIndex:
             users = closure.parents(arg)
             if len(users) < len(found):
                 # Hash-consing: "arg is the j-th child" is an identity test.
-                found = sorted({i for i in users if len(terms[i].args) == n
-                                and terms[i].args[j] is arg and terms[i].name == name})
+                found = sorted(
+                    {
+                        i
+                        for i in users
+                        if len(terms[i].args) == n
+                        and terms[i].args[j] is arg
+                        and terms[i].name == name
+                    }
+                )
         # A compound argument with variables (h(var(X), f(var(Y)))): keep only the terms
         # with that argument's head there, before the general matcher.
         for j, p in enumerate(pattern.args):
             if p.kind != VAR and not p.ground:
                 name, n, kind = p.name, len(p.args), p.kind
-                found = [i for i in found if terms[i].args[j].name == name
-                         and len(terms[i].args[j].args) == n and terms[i].args[j].kind == kind]
+                found = [
+                    i
+                    for i in found
+                    if terms[i].args[j].name == name
+                    and len(terms[i].args[j].args) == n
+                    and terms[i].args[j].kind == kind
+                ]
         return found
 
 
-def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int],
-                  heads: HeadIndex, watch: Watch = NO_WATCH) -> Matches:
+def class_matches(
+    pattern: Term,
+    closure: CongruenceClosure,
+    roots: Sequence[int],
+    heads: HeadIndex,
+    watch: Watch = NO_WATCH,
+) -> Matches:
     """The distinct substitutions under which ``pattern`` matches members of each class.
 
     Args:
@@ -136,7 +155,7 @@ def class_matches(pattern: Term, closure: CongruenceClosure, roots: Sequence[int
     keys_of = _key_reader(pattern)
     candidates = heads.candidates(pattern, closure)
     for start in range(0, len(candidates), POLL):  # chunks: the keys are read in bulk
-        chunk = candidates[start:start + POLL] if len(candidates) > POLL else candidates
+        chunk = candidates[start : start + POLL] if len(candidates) > POLL else candidates
         for i, key in zip(chunk, keys_of([terms[i] for i in chunk])):
             if key is not None:
                 subs = found.get(roots[i])
@@ -169,8 +188,13 @@ def _key_reader(pattern: Term) -> Callable[[list[Term]], list[Substitution | Non
     return lambda ts: [reader(t) for t in ts]
 
 
-def class_match_counts(pattern: Term, closure: CongruenceClosure, roots: Sequence[int],
-                       heads: HeadIndex, watch: Watch = NO_WATCH) -> dict[int, int]:
+def class_match_counts(
+    pattern: Term,
+    closure: CongruenceClosure,
+    roots: Sequence[int],
+    heads: HeadIndex,
+    watch: Watch = NO_WATCH,
+) -> dict[int, int]:
     """How many distinct substitutions ``pattern`` has in each class (no substitution kept).
 
     Same answer as ``{root: len(subs) for root, subs in class_matches(...).items()}``, with
@@ -192,8 +216,9 @@ def class_match_counts(pattern: Term, closure: CongruenceClosure, roots: Sequenc
     shared: dict[int, set] = {}  # class root -> keys seen, for classes of several members
     reader = _argument_reader(pattern)
     # var(X) or f(var(X), var(Y)) with distinct variables: every candidate matches.
-    always = reader is not None and (pattern.kind == VAR or len(free_vars(pattern)) ==
-                                     len(pattern.args))
+    always = reader is not None and (
+        pattern.kind == VAR or len(free_vars(pattern)) == len(pattern.args)
+    )
     for step, i in enumerate(heads.candidates(pattern, closure), 1):
         r = roots[i]
         if always and sizes[r] == 1:
@@ -278,8 +303,9 @@ def _argument_reader(pattern: Term):
     return read
 
 
-def class_positions(term: Term, closure: CongruenceClosure, roots: Sequence[int],
-                    watch: Watch = NO_WATCH) -> dict[int, int]:
+def class_positions(
+    term: Term, closure: CongruenceClosure, roots: Sequence[int], watch: Watch = NO_WATCH
+) -> dict[int, int]:
     """How many positions of ``term`` hold a member of each class.
 
     Counts flow from the root down the DAG of distinct subterms (a subterm occurs as often
@@ -320,8 +346,7 @@ def class_positions(term: Term, closure: CongruenceClosure, roots: Sequence[int]
     return counts
 
 
-def _spread_non_ground(term: Term, occ: list[int], index: dict[int, int],
-                       watch: Watch) -> None:
+def _spread_non_ground(term: Term, occ: list[int], index: dict[int, int], watch: Watch) -> None:
     """Hand the occurrences of the non-ground part of ``term`` down to its ground children."""
     seen: dict[int, Term] = {}
     stack = [term]

@@ -151,7 +151,9 @@ def resolve(ref: str, what: str = "") -> Any:
     try:
         obj: Any = importlib.import_module(module_name)
     except Exception as error:  # Any import-time failure of a plug-in must stay contained.
-        raise RegistryError(f"{label} could not be loaded ({type(error).__name__}: {error})") from error
+        raise RegistryError(
+            f"{label} could not be loaded ({type(error).__name__}: {error})"
+        ) from error
     for name in filter(None, attr.split(".")):
         try:
             obj = getattr(obj, name)
@@ -176,8 +178,9 @@ def _discover() -> dict[str, GameInfo]:
                 try:
                     info = point.load()
                 except Exception as error:  # A broken plug-in must not hide the others.
-                    _problems.append(f"game {point.name!r} could not be loaded "
-                                     f"({type(error).__name__}: {error})")
+                    _problems.append(
+                        f"game {point.name!r} could not be loaded ({type(error).__name__}: {error})"
+                    )
                     continue
                 if not isinstance(info, GameInfo):
                     _problems.append(f"game {point.name!r}: {point.value} is not a GameInfo")

@@ -101,10 +101,14 @@ class Watch:
 
     __slots__ = ("_next_report", "deadline", "interval", "progress", "should_stop", "started")
 
-    def __init__(self, time_limit: float | None = None,
-                 should_stop: Callable[[], bool] | None = None,
-                 progress: Callable[[str, int, int], None] | None = None,
-                 interval: float = 0.1, deadline: float | None = None):
+    def __init__(
+        self,
+        time_limit: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
+        progress: Callable[[str, int, int], None] | None = None,
+        interval: float = 0.1,
+        deadline: float | None = None,
+    ):
         self.started = time.monotonic()
         """When the watch was made (monotonic seconds)."""
         if deadline is None and time_limit is not None:
@@ -296,8 +300,9 @@ def bfs(
         The :class:`SearchResult`.
     """
     if watch is None:
-        watch = Watch(time_limit, should_stop) if time_limit is not None or should_stop \
-            else NO_WATCH
+        watch = (
+            Watch(time_limit, should_stop) if time_limit is not None or should_stop else NO_WATCH
+        )
     t0 = time.monotonic()
     seen = visited if visited is not None else KeyVisited()
     seen.add(start)

@@ -168,8 +168,9 @@ _height_of = attrgetter("height")
 _ground_of = attrgetter("ground")
 # The slots' own setters: Term.__setattr__ refuses, and these cost half of object.__setattr__.
 _set_kind, _set_name, _set_args, _set_id, _set_size, _set_ground, _set_height = (
-    getattr(Term, slot).__set__ for slot in ("kind", "name", "args", "id", "size", "ground",
-                                             "height"))
+    getattr(Term, slot).__set__
+    for slot in ("kind", "name", "args", "id", "size", "ground", "height")
+)
 
 
 def _forget(ref: _Ref, _remove=_remove_dead_weakref, _nodes=_nodes) -> None:

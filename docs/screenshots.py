@@ -50,9 +50,11 @@ async def _open_game(pilot, game: str) -> None:
 
 def _game(game: str, *keys: str) -> Shot:
     """A shot of ``game``'s first level after the player typed ``keys``."""
+
     async def shot(pilot) -> None:
         await _open_game(pilot, game)
         await _press(pilot, *keys)
+
     return shot
 
 
@@ -118,8 +120,10 @@ def main(argv: list[str]) -> int:
     names = argv or list(SHOTS)
     unknown = [name for name in names if name not in SHOTS]
     if unknown:
-        print(f"error: unknown screenshot(s): {', '.join(unknown)}; known: {', '.join(SHOTS)}",
-              file=sys.stderr)
+        print(
+            f"error: unknown screenshot(s): {', '.join(unknown)}; known: {', '.join(SHOTS)}",
+            file=sys.stderr,
+        )
         return 2
     sys.path.insert(0, str(IMAGES.parent.parent))
     IMAGES.mkdir(exist_ok=True)

@@ -141,8 +141,9 @@ def _number(token: Token) -> Fraction:
         raise BodyError(token, f"{text}: a fraction cannot have the denominator 0")
     value = Fraction(int(num), int(den) if den else 1)
     if not within(value, MAX_INPUT):
-        raise BodyError(token, f"{text} is out of range (numerator and denominator at most "
-                               f"{MAX_INPUT:,})")
+        raise BodyError(
+            token, f"{text} is out of range (numerator and denominator at most {MAX_INPUT:,})"
+        )
     return value
 
 
@@ -151,9 +152,12 @@ def _unknown_card(token: Token, defined: dict[str, Card]) -> BodyError:
     known = list(LIBRARY) + [n for n in defined if n not in LIBRARY]
     close = difflib.get_close_matches(name, known, n=1)
     hint = f" (did you mean {close[0]}?)" if close else ""
-    return BodyError(token, f"unknown card {name!r}{hint}; built-in cards are + - * / and "
-                            f"{', '.join(n for n in LIBRARY if n not in ('add', 'sub', 'mul', 'div'))}"
-                            "; define a new one as name(a, b) = expression")
+    return BodyError(
+        token,
+        f"unknown card {name!r}{hint}; built-in cards are + - * / and "
+        f"{', '.join(n for n in LIBRARY if n not in ('add', 'sub', 'mul', 'div'))}"
+        "; define a new one as name(a, b) = expression",
+    )
 
 
 class BodyBuilder(Transformer):
@@ -213,8 +217,11 @@ class BodyBuilder(Transformer):
             if isinstance(item, _Definition):
                 card = item.card
                 if card.name in defined:
-                    raise BodyError(token, f"card {card.name} is already defined in this "
-                                           f"list; write just {card.name} to deal another copy")
+                    raise BodyError(
+                        token,
+                        f"card {card.name} is already defined in this "
+                        f"list; write just {card.name} to deal another copy",
+                    )
                 defined[card.name] = card
             else:
                 text = str(item)
@@ -223,8 +230,11 @@ class BodyBuilder(Transformer):
                     raise _unknown_card(item, defined)
             other = by_name.setdefault(card.name, card)
             if other != card:
-                raise BodyError(token, f"two different cards are named {card.name} (a "
-                                       "built-in card and a defined one): rename the new card")
+                raise BodyError(
+                    token,
+                    f"two different cards are named {card.name} (a "
+                    "built-in card and a defined one): rename the new card",
+                )
             out.append(card)
             if len(out) > MAX_CARDS:
                 raise BodyError(token, f"a puzzle has at most {MAX_CARDS} cards")
@@ -290,7 +300,8 @@ def _card_items(cards: Sequence[Card]) -> list[str]:
         else:
             written.add(card.name)
             options = (" commutative" if card.commutative else "") + (
-                f" symbol {escape_string(card.symbol)}" if card.symbol else "")
+                f" symbol {escape_string(card.symbol)}" if card.symbol else ""
+            )
             text = f"{card.name}({', '.join(card.params)}){options} = {to_text(card.body)}"
             if i + 1 < len(cards):
                 text += ","
@@ -333,8 +344,9 @@ def _write_flag(value: bool, indent: str) -> str:
     return "yes" if value else "no"
 
 
-NUMBERS_KIND = ValueKind("a list of numbers such as [3 5 7/2]", _read_numbers, format_numbers,
-                         ('"["', "an integer"))
+NUMBERS_KIND = ValueKind(
+    "a list of numbers such as [3 5 7/2]", _read_numbers, format_numbers, ('"["', "an integer")
+)
 """Kind ``"numbers"``: ``[3 5 7/2]`` (or one bare integer)."""
 CARDS_KIND = ValueKind("a list of cards such as [+ - * /]", _read_cards, format_cards, ('"["',))
 """Kind ``"cards"``: built-in cards and definitions."""
@@ -385,10 +397,19 @@ def _describe(value: Any) -> str:
     return "an empty list"
 
 
-TERMINAL_NAMES = {"NUMBER": "a number", "NAME": "a name", "SYMBOL_TEXT": "a string",
-                  "COMMUTATIVE": '"commutative"', "SYMBOL": '"symbol"', "PLUS": '"+"',
-                  "MINUS": '"-"', "TIMES": '"*"', "DIVIDE": '"/"', "POWER": '"^"',
-                  "INT": "a whole number"}
+TERMINAL_NAMES = {
+    "NUMBER": "a number",
+    "NAME": "a name",
+    "SYMBOL_TEXT": "a string",
+    "COMMUTATIVE": '"commutative"',
+    "SYMBOL": '"symbol"',
+    "PLUS": '"+"',
+    "MINUS": '"-"',
+    "TIMES": '"*"',
+    "DIVIDE": '"/"',
+    "POWER": '"^"',
+    "INT": "a whole number",
+}
 """Readable names of the body's terminals in "expected ..." lists."""
 
 FORMAT = LevelFormat(
@@ -429,9 +450,14 @@ start: value
 
 @lru_cache(maxsize=1)
 def _cards_parser() -> Lark:
-    return Lark(_STANDALONE, parser="lalr", lexer="contextual",
-                transformer=merge_transformers(_Start(), algebrawl=_transformer()),
-                import_paths=[FromPackageLoader("grammar")], maybe_placeholders=False)
+    return Lark(
+        _STANDALONE,
+        parser="lalr",
+        lexer="contextual",
+        transformer=merge_transformers(_Start(), algebrawl=_transformer()),
+        import_paths=[FromPackageLoader("grammar")],
+        maybe_placeholders=False,
+    )
 
 
 class _Start(Transformer):
@@ -456,36 +482,48 @@ def parse_cards(text: str, filename: str | None = None) -> tuple[Card, ...]:
         ParseError: With the line, column and caret in ``text``.
     """
     if not text.strip():
-        raise ParseError("no cards: give cards such as + - * /", text=text or " ", line=1,
-                         column=1, filename=filename)
+        raise ParseError(
+            "no cards: give cards such as + - * /",
+            text=text or " ",
+            line=1,
+            column=1,
+            filename=filename,
+        )
     if len(text) > 4096:
-        raise ParseError("the card list is too long (at most 4096 characters)",
-                         filename=filename)
+        raise ParseError("the card list is too long (at most 4096 characters)", filename=filename)
     wrapped = "[" + text + "]"
     try:
         value = _cards_parser().parse(wrapped)
     except BodyError as error:
         _raise(error.message, text, error.line, error.column - (error.line == 1), filename, ())
     except UnexpectedInput as error:
-        shown = from_lark(error, wrapped, filename, parser=_cards_parser(),
-                          terminal_names=TERMINAL_NAMES)
+        shown = from_lark(
+            error, wrapped, filename, parser=_cards_parser(), terminal_names=TERMINAL_NAMES
+        )
         column = shown.column - (shown.line == 1)  # the added "["
         message = shown.message
         if getattr(error, "pos_in_stream", None) == len(wrapped) - 1:  # the added "]"
             message = "unexpected end of input"
         _raise(message, text, shown.line, column, filename, shown.expected)
     if not isinstance(value, CardList):
-        raise ParseError("expected cards such as + - * /, not numbers", text=text, line=1,
-                         column=1, filename=filename)
+        raise ParseError(
+            "expected cards such as + - * /, not numbers",
+            text=text,
+            line=1,
+            column=1,
+            filename=filename,
+        )
     return value.cards
 
 
-def _raise(message: str, text: str, line: int, column: int, filename: str | None,
-           expected: Sequence[str]) -> None:
+def _raise(
+    message: str, text: str, line: int, column: int, filename: str | None, expected: Sequence[str]
+) -> None:
     """Raise a ParseError located in ``text`` (the list without the brackets added)."""
     lines = text.split("\n")
     line = min(max(line, 1), len(lines))
     column = min(max(column, 1), len(lines[line - 1]) + 1)
     shown = ["the end of the input" if e == '"]"' else e for e in expected]
-    raise ParseError(message, text=text, line=line, column=column, filename=filename,
-                     expected=sorted(set(shown)))
+    raise ParseError(
+        message, text=text, line=line, column=column, filename=filename, expected=sorted(set(shown))
+    )

@@ -47,9 +47,18 @@ MAX_TEXT = 4096
 
 _OPS = {"+": "+", "-": "-", "−": "-", "*": "*", "×": "*", "/": "/", "÷": "/", "^": "^"}
 _EXPECTED = {
-    "PLUS": '"+"', "MINUS": '"-"', "TIMES": '"*"', "DIVIDE": '"/"', "POWER": '"^"',
-    "LPAR": '"("', "RPAR": '")"', "COMMA": '","', "EQUAL": '"="', "NAME": "a name",
-    "INT": "a whole number", "$END": "the end of the input",
+    "PLUS": '"+"',
+    "MINUS": '"-"',
+    "TIMES": '"*"',
+    "DIVIDE": '"/"',
+    "POWER": '"^"',
+    "LPAR": '"("',
+    "RPAR": '")"',
+    "COMMA": '","',
+    "EQUAL": '"="',
+    "NAME": "a name",
+    "INT": "a whole number",
+    "$END": "the end of the input",
 }
 
 
@@ -125,8 +134,13 @@ class CardBuilder(Transformer):
 
 @lru_cache(maxsize=1)
 def _parser() -> Lark:
-    return Lark(grammar_text("algebrawl_expr.lark"), parser="lalr", start=["card", "expr"],
-                transformer=CardBuilder(), maybe_placeholders=False)
+    return Lark(
+        grammar_text("algebrawl_expr.lark"),
+        parser="lalr",
+        start=["card", "expr"],
+        transformer=CardBuilder(),
+        maybe_placeholders=False,
+    )
 
 
 def _kids(e) -> tuple:
@@ -164,15 +178,23 @@ def _rebuild(e, args: list, index: dict) -> Expr:
         name = str(e.token)
         if name not in index:
             hint = f" (a function: write {name}(...))" if name in FUNCTIONS else ""
-            raise _Located(e.token, f"unknown name {name!r}{hint}; the arguments are {', '.join(index) or 'none'}")
+            raise _Located(
+                e.token,
+                f"unknown name {name!r}{hint}; the arguments are {', '.join(index) or 'none'}",
+            )
         return Arg(index[name], name)
     if isinstance(e, _CallSite):
         fn = str(e.token)
         spec = FUNCTIONS.get(fn)
         if spec is None:
-            raise _Located(e.token, f"unknown function {fn!r}; known: {', '.join(sorted(FUNCTIONS))}")
+            raise _Located(
+                e.token, f"unknown function {fn!r}; known: {', '.join(sorted(FUNCTIONS))}"
+            )
         if len(args) != spec[0]:
-            raise _Located(e.token, f"{fn}() takes {spec[0]} argument{'s' if spec[0] != 1 else ''}, not {len(args)}")
+            raise _Located(
+                e.token,
+                f"{fn}() takes {spec[0]} argument{'s' if spec[0] != 1 else ''}, not {len(args)}",
+            )
         return Call(fn, tuple(args))
     if isinstance(e, BinOp):
         return BinOp(e.op, args[0], args[1])
@@ -189,13 +211,24 @@ def _syntax_error(err: UnexpectedInput, text: str, filename: str | None) -> Pars
     elif isinstance(err, (UnexpectedCharacters, UnexpectedEOF)):
         names = set(getattr(err, "allowed", None) or getattr(err, "expected", None) or ())
     expected = sorted({_EXPECTED.get(n, n.lower()) for n in names if not n.startswith("__")})
-    return ParseError(base.message, text=text, line=base.line, column=base.column,
-                      filename=filename, expected=expected)
+    return ParseError(
+        base.message,
+        text=text,
+        line=base.line,
+        column=base.column,
+        filename=filename,
+        expected=expected,
+    )
 
 
 def _located(err: _Located, text: str, filename: str | None) -> ParseError:
-    return ParseError(err.message, text=text, line=err.token.line or 1, column=err.token.column or 1,
-                      filename=filename)
+    return ParseError(
+        err.message,
+        text=text,
+        line=err.token.line or 1,
+        column=err.token.column or 1,
+        filename=filename,
+    )
 
 
 def _parse(text: str, start: str, filename: str | None):
@@ -204,9 +237,14 @@ def _parse(text: str, start: str, filename: str | None):
     if len(text) > MAX_TEXT:
         raise ParseError(f"a card definition is at most {MAX_TEXT} characters", filename=filename)
     if not text.strip():
-        what = "a card definition such as avg(a, b) = (a + b) / 2" if start == "card" else "an expression"
-        raise ParseError(f"empty input: expected {what}", text=text or " ", line=1, column=1,
-                         filename=filename)
+        what = (
+            "a card definition such as avg(a, b) = (a + b) / 2"
+            if start == "card"
+            else "an expression"
+        )
+        raise ParseError(
+            f"empty input: expected {what}", text=text or " ", line=1, column=1, filename=filename
+        )
     try:
         return _parser().parse(text, start=start)
     except _Located as err:
@@ -221,8 +259,13 @@ def _check_size(expr_raw, text: str, filename: str | None) -> None:
     while stack:
         size += 1
         if size > MAX_EXPR_NODES:
-            raise ParseError(f"a card expression has at most {MAX_EXPR_NODES} operations and numbers",
-                             text=text, line=1, column=1, filename=filename)
+            raise ParseError(
+                f"a card expression has at most {MAX_EXPR_NODES} operations and numbers",
+                text=text,
+                line=1,
+                column=1,
+                filename=filename,
+            )
         stack.extend(_kids(stack.pop()))
 
 
@@ -250,8 +293,9 @@ def parse_expr(text: str, params: Sequence[str] = (), filename: str | None = Non
     return expr
 
 
-def build_card(name: Token, params: Sequence[Token], raw, symbol: str = "",
-               commutative: bool = False) -> Card:
+def build_card(
+    name: Token, params: Sequence[Token], raw, symbol: str = "", commutative: bool = False
+) -> Card:
     """Make a card from the pieces the card grammar's callbacks built.
 
     Args:
@@ -276,8 +320,9 @@ def build_card(name: Token, params: Sequence[Token], raw, symbol: str = "",
         if str(p) in FUNCTIONS:
             raise LocatedError(p, f"{str(p)!r} is a function name; choose another parameter name")
     if _too_big(raw):
-        raise LocatedError(name, f"a card expression has at most {MAX_EXPR_NODES} operations "
-                                 "and numbers")
+        raise LocatedError(
+            name, f"a card expression has at most {MAX_EXPR_NODES} operations and numbers"
+        )
     body = _resolve(raw, names)
     try:
         return Card(str(name), tuple(names), body, symbol, commutative)

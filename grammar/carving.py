@@ -183,9 +183,11 @@ class CarvingBuilder(Transformer):
 
     def hypergraph(self, children: list) -> Hypergraph:
         """``{vertices [...] edges [...]}``: names before the EDGES keyword, edges after."""
-        split = next(i for i, c in enumerate(children) if isinstance(c, Token) and c.type.endswith("EDGES"))
+        split = next(
+            i for i, c in enumerate(children) if isinstance(c, Token) and c.type.endswith("EDGES")
+        )
         vertices = tuple(str(c) for c in children[1:split])
-        return Hypergraph(vertices, tuple(children[split + 1:]))
+        return Hypergraph(vertices, tuple(children[split + 1 :]))
 
     # -- standalone inputs ----------------------------------------------------------------
 
@@ -289,16 +291,22 @@ def _parser(start: str) -> Lark:
         if parser is None:
             from .terms import grammar_text
 
-            parser = Lark(grammar_text(_GRAMMAR), start=start, parser="lalr",
-                          transformer=CarvingBuilder(), maybe_placeholders=False)
+            parser = Lark(
+                grammar_text(_GRAMMAR),
+                start=start,
+                parser="lalr",
+                transformer=CarvingBuilder(),
+                maybe_placeholders=False,
+            )
             _parsers[start] = parser
         return parser
 
 
 def _parse(start: str, text: str, filename: str | None, what: str) -> Any:
     if not text.strip():
-        raise ParseError(f"empty input: expected {what}", text=text or " ", line=1, column=1,
-                         filename=filename)
+        raise ParseError(
+            f"empty input: expected {what}", text=text or " ", line=1, column=1, filename=filename
+        )
     parser = _parser(start)
     feeder = Feeder(parser, text)
     try:
@@ -307,8 +315,9 @@ def _parse(start: str, text: str, filename: str | None, what: str) -> Any:
                 pass
             return feeder.finish()
     except UnexpectedInput as err:
-        raise from_lark(err, text, filename, parser=parser, accepts=feeder.expected(),
-                        terminal_names=_NAMES) from None
+        raise from_lark(
+            err, text, filename, parser=parser, accepts=feeder.expected(), terminal_names=_NAMES
+        ) from None
 
 
 def parse_formula(text: str, filename: str | None = None) -> Formula:
@@ -343,8 +352,12 @@ def parse_operator(text: str, filename: str | None = None) -> Operator:
     Raises:
         ParseError: With line, column, caret and what was expected.
     """
-    return _parse("operator_input", text, filename,
-                  "an operator such as theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))")
+    return _parse(
+        "operator_input",
+        text,
+        filename,
+        "an operator such as theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))",
+    )
 
 
 def parse_script(text: str, filename: str | None = None) -> list[ScriptStep]:
@@ -390,16 +403,22 @@ def load_level_json(text: str, filename: str | None = None) -> Level:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        raise ParseError(f"bad JSON: {error.msg}", text=text, line=error.lineno,
-                         column=error.colno, filename=filename) from None
+        raise ParseError(
+            f"bad JSON: {error.msg}",
+            text=text,
+            line=error.lineno,
+            column=error.colno,
+            filename=filename,
+        ) from None
     except RecursionError:
         raise ParseError("bad JSON: nested too deeply", filename=filename) from None
     try:
         return level_from_json(data)
     except LevelJSONError as error:
         line, column = _json_position(text, error.path)
-        raise ParseError(str(error), text=text, line=line, column=column,
-                         filename=filename) from None
+        raise ParseError(
+            str(error), text=text, line=line, column=column, filename=filename
+        ) from None
 
 
 def _json_position(text: str, path: str) -> tuple[int, int]:
@@ -477,8 +496,12 @@ def _describe_value(value: Any) -> str:
         if not value.items:
             return "an empty list"
         first = value.items[0]
-        noun = {Name: "names", Binding: "bindings", TypeTriple: "type triples",
-                Formula: "formulas"}.get(type(first), "values")
+        noun = {
+            Name: "names",
+            Binding: "bindings",
+            TypeTriple: "type triples",
+            Formula: "formulas",
+        }.get(type(first), "values")
         return f"a list of {noun}"
     if isinstance(value, TypeTriple):
         return "a type triple"
@@ -575,9 +598,19 @@ def _write_target(target: Target, indent: str) -> str:
     if len(one_line) + len(indent) + 7 <= WRAP:
         return one_line
     inner = indent + "  "
-    return ("{\n" + inner + "vertices " + _bracketed(list(target.vertices), inner) + "\n"
-            + inner + "edges " + _bracketed(["{" + ", ".join(e) + "}" for e in target.edges], inner)
-            + "\n" + indent + "}")
+    return (
+        "{\n"
+        + inner
+        + "vertices "
+        + _bracketed(list(target.vertices), inner)
+        + "\n"
+        + inner
+        + "edges "
+        + _bracketed(["{" + ", ".join(e) + "}" for e in target.edges], inner)
+        + "\n"
+        + indent
+        + "}"
+    )
 
 
 def _write_word(word: str, indent: str) -> str:
@@ -586,23 +619,29 @@ def _write_word(word: str, indent: str) -> str:
 
 NAMES_KIND = ValueKind("a list of names such as [t, u]", _read_names, _write_names, ('"["',))
 """Kind ``"names"``: ``[t, u]``."""
-VARIABLES_KIND = ValueKind("a list of bindings such as [x: t, y: t]", _read_variables,
-                           _write_variables, ('"["',))
+VARIABLES_KIND = ValueKind(
+    "a list of bindings such as [x: t, y: t]", _read_variables, _write_variables, ('"["',)
+)
 """Kind ``"variables"``: ``[x: t, y: u]``."""
-TRIPLES_KIND = ValueKind("a list of type triples such as [(t, t, t)]", _read_triples,
-                         _write_triples, ('"["',))
+TRIPLES_KIND = ValueKind(
+    "a list of type triples such as [(t, t, t)]", _read_triples, _write_triples, ('"["',)
+)
 """Kind ``"triples"``: ``[(t, t, t), (t, u, u)]``."""
-FORMULAS_KIND = ValueKind("a list of formulas such as [D(x, y, y)]", _read_formulas,
-                          _write_formulas, ('"["',))
+FORMULAS_KIND = ValueKind(
+    "a list of formulas such as [D(x, y, y)]", _read_formulas, _write_formulas, ('"["',)
+)
 """Kind ``"formulas"``: ``[D(x, y, z), N(a, b, c)]``."""
-FORMULA_KIND = ValueKind("a formula such as D(x, x, x)", _read_formula, _write_formula,
-                         ('"D("', '"N("'))
+FORMULA_KIND = ValueKind(
+    "a formula such as D(x, x, x)", _read_formula, _write_formula, ('"D("', '"N("')
+)
 """Kind ``"formula"``: ``D(x, x, x)``."""
-TARGET_KIND = ValueKind("a hypergraph such as {vertices [a, b] edges [{a, b}]}", _read_target,
-                        _write_target, ('"{"',))
+TARGET_KIND = ValueKind(
+    "a hypergraph such as {vertices [a, b] edges [{a, b}]}", _read_target, _write_target, ('"{"',)
+)
 """Kind ``"target"``: ``{vertices [a, b, c] edges [{a, b}, {b, c}]}``."""
-DENSITY_KIND = ValueKind(f"{' or '.join(DENSITY_READINGS)}", _read_density, _write_word,
-                         DENSITY_READINGS)
+DENSITY_KIND = ValueKind(
+    f"{' or '.join(DENSITY_READINGS)}", _read_density, _write_word, DENSITY_READINGS
+)
 """Kind ``"density"``: the reading of Φ_dense."""
 
 
@@ -660,9 +699,15 @@ FORMAT = LevelFormat(
     ),
     build=_build,
     fields_of=_fields_of,
-    kinds={"names": NAMES_KIND, "variables": VARIABLES_KIND, "triples": TRIPLES_KIND,
-           "formulas": FORMULAS_KIND, "formula": FORMULA_KIND, "target": TARGET_KIND,
-           "density": DENSITY_KIND},
+    kinds={
+        "names": NAMES_KIND,
+        "variables": VARIABLES_KIND,
+        "triples": TRIPLES_KIND,
+        "formulas": FORMULAS_KIND,
+        "formula": FORMULA_KIND,
+        "target": TARGET_KIND,
+        "density": DENSITY_KIND,
+    },
     grammar="grammar:carving.lark",
     transformer=CarvingBuilder(),
     describe=_describe_value,

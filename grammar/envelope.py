@@ -178,8 +178,9 @@ class _BodyLoader:
         self.namespace = namespace
         self.package, _, self.path = ref.partition(":")
 
-    def __call__(self, base_path: str | PackageResource | None,
-                 grammar_path: str) -> tuple[PackageResource, str]:
+    def __call__(
+        self, base_path: str | PackageResource | None, grammar_path: str
+    ) -> tuple[PackageResource, str]:
         if base_path is None:
             if grammar_path != self.namespace + ".lark":
                 raise OSError(grammar_path)
@@ -233,9 +234,14 @@ def parser_for(fmt: LevelFormat | None) -> Lark:
                 if fmt.transformer is not None:
                     merge_transformers(callbacks, **{fmt.body_namespace: fmt.transformer})
                 options["import_paths"] = [_BodyLoader(fmt.body_namespace, fmt.grammar)]
-            parser = Lark(_grammar_text(fmt), parser="lalr", lexer="contextual",
-                          transformer=callbacks, maybe_placeholders=False,
-                          **options)
+            parser = Lark(
+                _grammar_text(fmt),
+                parser="lalr",
+                lexer="contextual",
+                transformer=callbacks,
+                maybe_placeholders=False,
+                **options,
+            )
             _parsers[fmt] = parser
         return parser
 

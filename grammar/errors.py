@@ -77,8 +77,9 @@ def _describe_one(name: str, parser: Lark | None, extra: Mapping[str, str]) -> s
     return base.lower().strip("_").replace("_", " ")
 
 
-def describe_terminals(names: Iterable[str], parser: Lark | None = None,
-                       extra: Mapping[str, str] | None = None) -> list[str]:
+def describe_terminals(
+    names: Iterable[str], parser: Lark | None = None, extra: Mapping[str, str] | None = None
+) -> list[str]:
     """Turn Lark terminal names into readable, de-duplicated descriptions.
 
     Args:
@@ -238,7 +239,8 @@ def accepted_terminals(parser: Lark, text: str, offset: int) -> set[str]:
 
 def _at_end(err: UnexpectedInput) -> bool:
     return isinstance(err, UnexpectedEOF) or (
-        isinstance(err, UnexpectedToken) and err.token.type == "$END")
+        isinstance(err, UnexpectedToken) and err.token.type == "$END"
+    )
 
 
 def error_offset(err: UnexpectedInput, text: str) -> int:
@@ -259,9 +261,14 @@ def error_offset(err: UnexpectedInput, text: str) -> int:
     return (token.start_pos if token is not None else None) or 0
 
 
-def from_lark(err: UnexpectedInput, text: str, filename: str | None = None,
-              parser: Lark | None = None, accepts: Iterable[str] | None = None,
-              terminal_names: Mapping[str, str] | None = None) -> ParseError:
+def from_lark(
+    err: UnexpectedInput,
+    text: str,
+    filename: str | None = None,
+    parser: Lark | None = None,
+    accepts: Iterable[str] | None = None,
+    terminal_names: Mapping[str, str] | None = None,
+) -> ParseError:
     """Translate a Lark exception into a :class:`ParseError` with the exact expected list.
 
     Args:
@@ -293,18 +300,44 @@ def from_lark(err: UnexpectedInput, text: str, filename: str | None = None,
     expected = describe_terminals(accepts, parser, terminal_names)
     if at_end:
         line, column = _end_position(text)
-        return ParseError("unexpected end of input", text=text, line=line, column=column,
-                          filename=filename, expected=expected, terminals=accepts)
+        return ParseError(
+            "unexpected end of input",
+            text=text,
+            line=line,
+            column=column,
+            filename=filename,
+            expected=expected,
+            terminals=accepts,
+        )
     if isinstance(err, UnexpectedToken):
-        return ParseError(f"unexpected {shorten(str(err.token), 40)!r}", text=text, line=line,
-                          column=column, filename=filename, expected=expected, terminals=accepts)
+        return ParseError(
+            f"unexpected {shorten(str(err.token), 40)!r}",
+            text=text,
+            line=line,
+            column=column,
+            filename=filename,
+            expected=expected,
+            terminals=accepts,
+        )
     if isinstance(err, UnexpectedCharacters):
         at = err.pos_in_stream if err.pos_in_stream is not None else -1
         char = text[at] if 0 <= at < len(text) else "?"
-        return ParseError(f"unexpected character {char!r}", text=text, line=line,
-                          column=column, filename=filename, expected=expected, terminals=accepts)
-    return ParseError(str(err).splitlines()[0], text=text, line=line, column=column,  # pragma: no cover
-                      filename=filename)
+        return ParseError(
+            f"unexpected character {char!r}",
+            text=text,
+            line=line,
+            column=column,
+            filename=filename,
+            expected=expected,
+            terminals=accepts,
+        )
+    return ParseError(
+        str(err).splitlines()[0],
+        text=text,
+        line=line,
+        column=column,  # pragma: no cover
+        filename=filename,
+    )
 
 
 def _end_position(text: str) -> tuple[int, int]:

@@ -58,8 +58,9 @@ class _Reader:
                 self._line_start = text.rfind("\n", self._counted, start) + 1
             self._counted = start
         column = start - self._line_start + 1
-        return Token(kind, text[start:end], start, self._line, column, self._line,
-                     column + end - start, end)
+        return Token(
+            kind, text[start:end], start, self._line, column, self._line, column + end - start, end
+        )
 
     def word(self) -> tuple[str, int]:
         match = _WORD.match(self.text, self.pos)

@@ -34,8 +34,9 @@ _RUN = re.compile(r"[A-Za-z0-9_(),]*")
 _SPLIT = re.compile(r"([(),])")
 
 
-def read_term(text: str, pos: int, comments: bool = False,
-              cache: dict | None = None) -> tuple[Term, int]:
+def read_term(
+    text: str, pos: int, comments: bool = False, cache: dict | None = None
+) -> tuple[Term, int]:
     """Read one term starting at ``pos`` (blanks before it allowed).
 
     Args:

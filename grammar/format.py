@@ -150,8 +150,7 @@ def _write_int(value: int, indent: str) -> str:
     return str(value)
 
 
-STRING_KIND = ValueKind("a string in double quotes", _read_string, format_string,
-                        ("a string",))
+STRING_KIND = ValueKind("a string in double quotes", _read_string, format_string, ("a string",))
 """Built-in kind ``"string"``: text in double quotes; long texts print over several lines."""
 
 INT_KIND = ValueKind("a non-negative integer", _read_int, _write_int, ("an integer",))
@@ -272,7 +271,9 @@ class LevelFormat:
     """A fast reader of one body value, or None."""
 
     def __post_init__(self) -> None:
-        if not self.game or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.game):
+        if not self.game or not all(
+            ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.game
+        ):
             raise ValueError(f"a game id is letters, digits and _ only, not {self.game!r}")
         names = [spec.name for spec in self.fields]
         for name in names:
@@ -284,11 +285,14 @@ class LevelFormat:
             self.kind(spec.kind)  # every kind is known
         if self.grammar is not None:
             if ":" not in self.grammar or not self.grammar.endswith(".lark"):
-                raise ValueError(f"{self.game}: grammar must be 'package:file.lark', "
-                                 f"not {self.grammar!r}")
+                raise ValueError(
+                    f"{self.game}: grammar must be 'package:file.lark', not {self.grammar!r}"
+                )
             if not _NAMESPACE.fullmatch(self.body_namespace):
-                raise ValueError(f"{self.game}: {self.body_namespace!r} cannot be a grammar "
-                                 "namespace (lower-case letters, digits, single _)")
+                raise ValueError(
+                    f"{self.game}: {self.body_namespace!r} cannot be a grammar "
+                    "namespace (lower-case letters, digits, single _)"
+                )
 
     @property
     def body_namespace(self) -> str:

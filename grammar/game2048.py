@@ -130,8 +130,9 @@ def parse_distribution(text: str) -> tuple[tuple[int, int | float], ...]:
     for item in text.replace(",", " ").split():
         match = _ITEM.fullmatch(item)
         if match is None:
-            raise ValueError(f"bad distribution item {item[:40]!r}: expected value:weight "
-                             "such as 2:9")
+            raise ValueError(
+                f"bad distribution item {item[:40]!r}: expected value:weight such as 2:9"
+            )
         value = read_digits(match.group(1))
         weight_text = match.group(2)
         if weight_text is None:
@@ -188,20 +189,26 @@ def _write_board(board: Any, indent: str) -> str:
     return "".join(f"\n{indent}  [" + " ".join(str(c) for c in row) + "]" for row in board)
 
 
-RULE_KIND = ValueKind("a merge rule name (standard, fibonacci or threes)", _read_rule,
-                      _write_word, ("a merge rule name",))
+RULE_KIND = ValueKind(
+    "a merge rule name (standard, fibonacci or threes)",
+    _read_rule,
+    _write_word,
+    ("a merge rule name",),
+)
 """Kind ``"rule"``: a word naming a merge preset."""
 
-GOAL_KIND = ValueKind("a positive integer or none", _read_goal, _write_word,
-                      ("an integer", "none"))
+GOAL_KIND = ValueKind("a positive integer or none", _read_goal, _write_word, ("an integer", "none"))
 """Kind ``"goal"``: the winning tile, or ``none`` for endless play."""
 
-DISTRIBUTION_KIND = ValueKind('value:weight pairs in double quotes, such as "2:9,4:1"',
-                              _read_distribution, _write_distribution, ("a string",))
+DISTRIBUTION_KIND = ValueKind(
+    'value:weight pairs in double quotes, such as "2:9,4:1"',
+    _read_distribution,
+    _write_distribution,
+    ("a string",),
+)
 """Kind ``"distribution"``: the spawn distribution, ``"2:9,4:1"``."""
 
-BOARD_KIND = ValueKind("a board of rows such as [2 0 0 2]", _read_board, _write_board,
-                       ('"["',))
+BOARD_KIND = ValueKind("a board of rows such as [2 0 0 2]", _read_board, _write_board, ('"["',))
 """Kind ``"board"``: rows of tile values, 0 for empty."""
 
 
@@ -263,8 +270,12 @@ FORMAT = LevelFormat(
     ),
     build=_build,
     fields_of=_fields_of,
-    kinds={"rule": RULE_KIND, "goal": GOAL_KIND, "distribution": DISTRIBUTION_KIND,
-           "board": BOARD_KIND},
+    kinds={
+        "rule": RULE_KIND,
+        "goal": GOAL_KIND,
+        "distribution": DISTRIBUTION_KIND,
+        "board": BOARD_KIND,
+    },
     grammar="grammar:game2048.lark",
     transformer=BodyBuilder(),
     describe=_describe,

@@ -109,14 +109,16 @@ class Feeder:
             # The lexer failed before the parser saw a token: its state is intact.
             return accepts_of(self.interactive, self.parser)
         # The parser refused the last token recorded (or the end): replay the others.
-        replay = self._since[:-1] if self._since and self._since[-1] is not self._last \
-            else self._since
+        replay = (
+            self._since[:-1] if self._since and self._since[-1] is not self._last else self._since
+        )
         state = self._checkpoint.copy(deepcopy_values=False)
         conf = copy(state.parse_conf)
         conf.callbacks = {}
         state.parse_conf = conf
         for token in replay:
             state.feed_token(token)
-        restored = type(self.interactive)(self.interactive.parser, state,
-                                          self.interactive.lexer_thread)
+        restored = type(self.interactive)(
+            self.interactive.parser, state, self.interactive.lexer_thread
+        )
         return accepts_of(restored, self.parser)

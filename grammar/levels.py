@@ -113,8 +113,10 @@ def format_for(game: str) -> LevelFormat:
     except registry.RegistryError as error:
         raise ValueError(str(error)) from None
     if not isinstance(fmt, LevelFormat) or fmt.game != game:
-        raise ValueError(f"{info.title}'s level format {info.level_format} is not a "
-                         f"LevelFormat for game {game!r}")
+        raise ValueError(
+            f"{info.title}'s level format {info.level_format} is not a "
+            f"LevelFormat for game {game!r}"
+        )
     return fmt
 
 
@@ -148,12 +150,24 @@ class _Source:
     def error_at_offset(self, offset: int, message: str, expected=()) -> ParseError:
         line = self.text.count("\n", 0, offset) + 1
         column = offset - (self.text.rfind("\n", 0, offset) + 1) + 1
-        return ParseError(message, text=self.text, line=line, column=column,
-                          filename=self.filename, expected=expected)
+        return ParseError(
+            message,
+            text=self.text,
+            line=line,
+            column=column,
+            filename=self.filename,
+            expected=expected,
+        )
 
     def error_at(self, token: Token, message: str, expected=()) -> ParseError:
-        return ParseError(message, text=self.text, line=token.line or 1, column=token.column or 1,
-                          filename=self.filename, expected=expected)
+        return ParseError(
+            message,
+            text=self.text,
+            line=token.line or 1,
+            column=token.column or 1,
+            filename=self.filename,
+            expected=expected,
+        )
 
     def value_offset(self, field: ParsedField) -> int:
         """Offset of the first character of a field's value (skips blanks and comments)."""
@@ -186,8 +200,9 @@ def _string(src: _Source, tokens: tuple[Token, ...]) -> str:
         try:
             parts.append(decode_string(str(token)))
         except StringEscapeError as error:
-            raise src.error_at_offset((token.start_pos or 0) + error.offset, str(error),
-                                      expected=ESCAPES_EXPECTED) from None
+            raise src.error_at_offset(
+                (token.start_pos or 0) + error.offset, str(error), expected=ESCAPES_EXPECTED
+            ) from None
     return "".join(parts)
 
 
@@ -211,17 +226,20 @@ def _describe(value: FieldValue, fmt: LevelFormat | None) -> str:
     return fmt.describe(value.data) if fmt is not None else "a value"
 
 
-def _read(src: _Source, field: ParsedField, kind: ValueKind, what: str,
-          fmt: LevelFormat | None) -> Any:
+def _read(
+    src: _Source, field: ParsedField, kind: ValueKind, what: str, fmt: LevelFormat | None
+) -> Any:
     """Read a field value with its kind; wrong forms and bad content become ParseErrors."""
     value = _field_value(src, field.value)
     name = str(field.key)
     try:
         return kind.read(value)
     except WrongKind:
-        raise src.value_error(field, f"{what} {name} must be {kind.noun}, not "
-                              f"{_describe(value, fmt)}",
-                              expected=kind.expected or (kind.noun,)) from None
+        raise src.value_error(
+            field,
+            f"{what} {name} must be {kind.noun}, not {_describe(value, fmt)}",
+            expected=kind.expected or (kind.noun,),
+        ) from None
     except (ValueError, TypeError) as error:
         raise src.value_error(field, f"{what} {name}: {error}") from None
 
@@ -229,24 +247,28 @@ def _read(src: _Source, field: ParsedField, kind: ValueKind, what: str,
 # --------------------------------------------------------------------------- checking
 
 
-def _collect(src: _Source, fields: tuple[ParsedField, ...], allowed: tuple[str, ...],
-             what: str) -> dict[str, ParsedField]:
+def _collect(
+    src: _Source, fields: tuple[ParsedField, ...], allowed: tuple[str, ...], what: str
+) -> dict[str, ParsedField]:
     """Index fields by key, rejecting unknown and duplicate keys."""
     seen: dict[str, ParsedField] = {}
     for field in fields:
         key = str(field.key)
         if key == "title" and "title" not in allowed:
-            raise src.error_at(field.key, 'duplicate field title: a level\'s title is the '
-                               'string after "level"')
+            raise src.error_at(
+                field.key, 'duplicate field title: a level\'s title is the string after "level"'
+            )
         if key not in allowed:
             close = difflib.get_close_matches(key, allowed, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
-            raise src.error_at(field.key, f"unknown field {key!r} for {what}{hint}",
-                               expected=list(allowed))
+            raise src.error_at(
+                field.key, f"unknown field {key!r} for {what}{hint}", expected=list(allowed)
+            )
         if key in seen:
             first = seen[key].key
-            raise src.error_at(field.key, f"duplicate field {key!r} (first given on line "
-                               f"{first.line})")
+            raise src.error_at(
+                field.key, f"duplicate field {key!r} (first given on line {first.line})"
+            )
         seen[key] = field
     return seen
 
@@ -256,9 +278,13 @@ def _game_of(src: _Source, field: ParsedField) -> tuple[str, LevelFormat]:
     value = field.value
     if value.form != WORD:
         ids = [fmt.game for fmt in registered_formats()]
-        raise src.value_error(field, "game must be a game id such as "
-                              f"{ids[0] if ids else 'termcraft'}, not "
-                              f"{_describe(_field_value(src, value), None)}", expected=ids)
+        raise src.value_error(
+            field,
+            "game must be a game id such as "
+            f"{ids[0] if ids else 'termcraft'}, not "
+            f"{_describe(_field_value(src, value), None)}",
+            expected=ids,
+        )
     game = str(value.data)
     try:
         fmt = format_for(game)
@@ -273,8 +299,9 @@ def _game_of(src: _Source, field: ParsedField) -> tuple[str, LevelFormat]:
     return game, fmt
 
 
-def _build_error(src: _Source, block: ParsedBlock, given: dict[str, ParsedField],
-                 error: Exception, title: str) -> ParseError:
+def _build_error(
+    src: _Source, block: ParsedBlock, given: dict[str, ParsedField], error: Exception, title: str
+) -> ParseError:
     """Place a level constructor's complaint: at the field it names, else at the level."""
     message = f"level {title!r}: {error}"
     field = getattr(error, "field", None)
@@ -292,32 +319,54 @@ def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool
     if fields and str(fields[0].key) == "game":
         first = fields[0].value
         # The usual case, `game <this pack's game>`, needs no registry look-up.
-        game, other = (fmt.game, fmt) if first.form == WORD and str(first.data) == fmt.game \
+        game, other = (
+            (fmt.game, fmt)
+            if first.form == WORD and str(first.data) == fmt.game
             else _game_of(src, fields[0])
+        )
         if other is not fmt:
-            raise src.value_error(fields[0], f"level {title!r} is a {game} level but this "
-                                  f"pack holds {fmt.game} levels (one game per pack)")
+            raise src.value_error(
+                fields[0],
+                f"level {title!r} is a {game} level but this "
+                f"pack holds {fmt.game} levels (one game per pack)",
+            )
         fields = fields[1:]
     elif not header_game:
-        raise src.error_at(block.keyword, f"level {title!r} has no game: write 'game "
-                           f"{fmt.game}' as its first field (or once in the pack header)",
-                           expected=["game"])
+        raise src.error_at(
+            block.keyword,
+            f"level {title!r} has no game: write 'game "
+            f"{fmt.game}' as its first field (or once in the pack header)",
+            expected=["game"],
+        )
     for field in fields:
         if str(field.key) == "game":
-            raise src.error_at(field.key, "the game field comes first in a level block "
-                               "(the game must be known before its values)")
+            raise src.error_at(
+                field.key,
+                "the game field comes first in a level block "
+                "(the game must be known before its values)",
+            )
     allowed = tuple(spec.name for spec in fmt.fields)
     given = _collect(src, fields, allowed, f"a {fmt.game} level")
     # Values are read in file order before missing fields are reported, so the first
     # error in the text is the one reported.
-    values = {key: _read(src, field, fmt.kind(fmt.spec(key).kind),  # type: ignore[union-attr]
-                         "level field", fmt)  # _collect let only the format's own fields in
-              for key, field in given.items()}
+    values = {
+        key: _read(
+            src,
+            field,
+            fmt.kind(fmt.spec(key).kind),  # type: ignore[union-attr]
+            "level field",
+            fmt,
+        )  # _collect let only the format's own fields in
+        for key, field in given.items()
+    }
     missing = [spec.name for spec in fmt.fields if spec.required and spec.name not in given]
     if missing:
-        raise src.error_at(block.keyword, f"level {title!r} is missing required field"
-                           f"{'s' if len(missing) > 1 else ''} " + ", ".join(missing),
-                           expected=missing)
+        raise src.error_at(
+            block.keyword,
+            f"level {title!r} is missing required field"
+            f"{'s' if len(missing) > 1 else ''} " + ", ".join(missing),
+            expected=missing,
+        )
     try:
         return fmt.build(title, values)
     except (ValueError, TypeError) as error:
@@ -326,17 +375,24 @@ def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool
 
 def _build(src: _Source, items: list, fmt: LevelFormat | None) -> LevelPack:
     """Turn the parsed records into a pack, checking everything the grammar does not."""
-    first_block = next((i for i, item in enumerate(items) if isinstance(item, ParsedBlock)),
-                       len(items))
+    first_block = next(
+        (i for i, item in enumerate(items) if isinstance(item, ParsedBlock)), len(items)
+    )
     # Header fields must come before the first level (the grammar allows any order so that
     # the error can say exactly this).
     for item in items[first_block:]:
         if isinstance(item, ParsedField):
-            raise src.error_at(item.key, f"pack field {str(item.key)!r} after a level: the "
-                               "pack header comes before the first level")
+            raise src.error_at(
+                item.key,
+                f"pack field {str(item.key)!r} after a level: the "
+                "pack header comes before the first level",
+            )
     header = _collect(src, tuple(items[:first_block]), HEADER_FIELDS, "the pack header")
-    values = {key: _read(src, field, STRING_KIND, "pack field", fmt)
-              for key, field in header.items() if key != "game"}
+    values = {
+        key: _read(src, field, STRING_KIND, "pack field", fmt)
+        for key, field in header.items()
+        if key != "game"
+    }
     if "game" in header:
         _game, header_fmt = _game_of(src, header["game"])
         fmt = header_fmt
@@ -345,15 +401,21 @@ def _build(src: _Source, items: list, fmt: LevelFormat | None) -> LevelPack:
     for block in items[first_block:]:
         title = _string(src, (block.title,))
         if title in titles:
-            raise src.error_at(block.title, f"duplicate level title {title!r} (first used on "
-                               f"line {titles[title].line})")
+            raise src.error_at(
+                block.title,
+                f"duplicate level title {title!r} (first used on line {titles[title].line})",
+            )
         titles[title] = block.title
         assert fmt is not None  # scan() found the game before the first block
         levels.append(_level(src, block, fmt, "game" in header))
     try:
-        return LevelPack(title=values.get("title", ""), author=values.get("author", ""),
-                         description=values.get("description", ""), levels=tuple(levels),
-                         game=fmt.game if fmt is not None else "")
+        return LevelPack(
+            title=values.get("title", ""),
+            author=values.get("author", ""),
+            description=values.get("description", ""),
+            levels=tuple(levels),
+            game=fmt.game if fmt is not None else "",
+        )
     except (ValueError, TypeError) as error:
         field = getattr(error, "field", None)
         if field in header:
@@ -392,15 +454,23 @@ def _plain(text: str, filename: str | None) -> LevelPack | None:
     return None
 
 
-def _syntax_error(failure: envelope.SyntaxFailure, src: _Source,
-                  fmt: LevelFormat | None) -> ParseError:
+def _syntax_error(
+    failure: envelope.SyntaxFailure, src: _Source, fmt: LevelFormat | None
+) -> ParseError:
     err, text = failure.error, src.text
     at = err.pos_in_stream if isinstance(err, UnexpectedCharacters) else None
     if at is not None and 0 <= at < len(text) and text[at] == '"':
-        return src.error_at_offset(at, 'unterminated string (a string ends '
-                                   'with " on the same line)')
-    return from_lark(err, text, src.filename, parser=failure.parser, accepts=failure.accepts,
-                     terminal_names=fmt.terminal_names if fmt is not None else None)
+        return src.error_at_offset(
+            at, 'unterminated string (a string ends with " on the same line)'
+        )
+    return from_lark(
+        err,
+        text,
+        src.filename,
+        parser=failure.parser,
+        accepts=failure.accepts,
+        terminal_names=fmt.terminal_names if fmt is not None else None,
+    )
 
 
 def load_pack(text: str, filename: str | None = None) -> LevelPack:
@@ -420,8 +490,9 @@ def load_pack(text: str, filename: str | None = None) -> LevelPack:
     """
     if len(text) > MAX_FILE_CHARS:
         raise _Source(text, filename).error_at_offset(
-            MAX_FILE_CHARS, f"level file too large ({len(text)} characters; at most "
-                            f"{MAX_FILE_CHARS})")
+            MAX_FILE_CHARS,
+            f"level file too large ({len(text)} characters; at most {MAX_FILE_CHARS})",
+        )
     if text.startswith("\ufeff"):  # a byte-order mark from some editors
         text = text[1:]
     with collector_paused(text):
@@ -443,13 +514,20 @@ def _load(text: str, filename: str | None) -> LevelPack:
     if found.orphan is not None:
         title, token = found.orphan
         name = _string(src, (title,))
-        raise src.error_at(token, f"level {name!r} does not say its game: write 'game <id>' "
-                           "as its first field (or once in the pack header)",
-                           expected=["game"])
+        raise src.error_at(
+            token,
+            f"level {name!r} does not say its game: write 'game <id>' "
+            "as its first field (or once in the pack header)",
+            expected=["game"],
+        )
     assert found.game is not None
-    game_field = ParsedField(Token("GAME", "game"), Parsed(
-        WORD if found.game.type == "GAME_ID" else STRING,
-        found.game if found.game.type == "GAME_ID" else (found.game,)))
+    game_field = ParsedField(
+        Token("GAME", "game"),
+        Parsed(
+            WORD if found.game.type == "GAME_ID" else STRING,
+            found.game if found.game.type == "GAME_ID" else (found.game,),
+        ),
+    )
     _, fmt = _game_of(src, game_field)
     try:  # large well-formed files: the fast reader; the grammar decides anything else
         items = fastpath.read_items(text, fmt)
@@ -484,13 +562,15 @@ def load_pack_file(path: str | os.PathLike) -> LevelPack:
     if len(data) > limit:
         text = data[:limit].decode("utf-8", errors="replace")
         raise _Source(text, name).error_at_offset(
-            MAX_FILE_CHARS, f"level file too large (more than {limit} bytes)")
+            MAX_FILE_CHARS, f"level file too large (more than {limit} bytes)"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as err:
         src = _Source(data[: err.start].decode("utf-8"), name)
-        raise src.error_at_offset(len(src.text), "the file is not UTF-8 text "
-                                  f"(byte 0x{data[err.start]:02x})") from None
+        raise src.error_at_offset(
+            len(src.text), f"the file is not UTF-8 text (byte 0x{data[err.start]:02x})"
+        ) from None
     return load_pack(text, filename=name)
 
 
@@ -598,7 +678,8 @@ def _bundled(game: str) -> tuple[tuple[str, LevelPack], ...]:
         filename = f"levels/{game}/{entry.name}"
         pack = load_pack(text, filename=filename)
         if pack.game != game:
-            raise ParseError(f"a {pack.game or 'game-less'} pack in the {game} folder",
-                             filename=filename)
+            raise ParseError(
+                f"a {pack.game or 'game-less'} pack in the {game} folder", filename=filename
+            )
         result.append((pack_id, pack))
     return tuple(result)

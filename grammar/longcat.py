@@ -106,28 +106,45 @@ def check_grid(rows: Sequence[str]) -> tuple[str, int, int] | None:
     if not rows:
         return "a Longcat grid needs at least one row", 0, 0
     if len(rows) > MAX_SIZE:
-        return (f"a Longcat grid has at most {MAX_SIZE} rows (this one has {len(rows)})",
-                MAX_SIZE, 0)
+        return (
+            f"a Longcat grid has at most {MAX_SIZE} rows (this one has {len(rows)})",
+            MAX_SIZE,
+            0,
+        )
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
             if ch not in GRID_CHARS:
-                return (f"unknown grid character {ch!r} (expected '#' wall, '.' empty or "
-                        "'@' start)", y, x)
+                return (
+                    f"unknown grid character {ch!r} (expected '#' wall, '.' empty or '@' start)",
+                    y,
+                    x,
+                )
     width = len(rows[0])
     if width > MAX_SIZE:
-        return (f"a Longcat grid has at most {MAX_SIZE} columns (this one has {width})",
-                0, MAX_SIZE)
+        return (
+            f"a Longcat grid has at most {MAX_SIZE} columns (this one has {width})",
+            0,
+            MAX_SIZE,
+        )
     for y, row in enumerate(rows[1:], start=1):
         if len(row) != width:
-            return (f"grid row {y + 1} has {len(row)} cells, row 1 has {width} (all rows "
-                    "must have the same length)", y, min(len(row), width))
+            return (
+                f"grid row {y + 1} has {len(row)} cells, row 1 has {width} (all rows "
+                "must have the same length)",
+                y,
+                min(len(row), width),
+            )
     start: tuple[int, int] | None = None
     for y, row in enumerate(rows):
         x = row.find("@")
         while x >= 0:
             if start is not None:
-                return (f"a second start '@' (the first is at row {start[1] + 1}, column "
-                        f"{start[0] + 1} of the grid)", y, x)
+                return (
+                    f"a second start '@' (the first is at row {start[1] + 1}, column "
+                    f"{start[0] + 1} of the grid)",
+                    y,
+                    x,
+                )
             start = (x, y)
             x = row.find("@", x + 1)
     if start is None:
@@ -135,8 +152,9 @@ def check_grid(rows: Sequence[str]) -> tuple[str, int, int] | None:
     return None
 
 
-def _fault_place(rows: Sequence[str], places: Sequence[Place], y: int,
-                 x: int) -> tuple[int, int, int]:
+def _fault_place(
+    rows: Sequence[str], places: Sequence[Place], y: int, x: int
+) -> tuple[int, int, int]:
     """Line, column and offset of cell ``(x, y)`` of a grid whose rows start at ``places``."""
     if y >= len(places):  # one past the last row (cannot happen: faults name a real row)
         y, x = len(places) - 1, len(rows[-1])
@@ -169,16 +187,21 @@ def _write_grid(rows: Any, indent: str) -> str:
     return "".join(f"\n{indent}  {row}" for row in rows)
 
 
-GRID_KIND = ValueKind("a grid of rows of '#', '.' and '@'", _read_grid, _write_grid,
-                      ("a grid row",))
+GRID_KIND = ValueKind(
+    "a grid of rows of '#', '.' and '@'", _read_grid, _write_grid, ("a grid row",)
+)
 """Kind ``"grid"``: the rows of a level."""
 
 
 def _build(title: str, values: dict[str, Any]) -> Level:
-    return Level.from_rows(values["grid"], title=title,
-                           description=values.get("description", ""),
-                           hint=values.get("hint", ""), author=values.get("author", ""),
-                           par=values.get("par"))
+    return Level.from_rows(
+        values["grid"],
+        title=title,
+        description=values.get("description", ""),
+        hint=values.get("hint", ""),
+        author=values.get("author", ""),
+        par=values.get("par"),
+    )
 
 
 def _fields_of(level: Level) -> dict[str, Any]:
@@ -260,7 +283,7 @@ def load_plain(text: str, filename: str | None = None) -> LevelPack:
         places.clear()
 
     for number, line in _significant_lines(text):
-        raw = text[line_starts[number - 1]:line_starts[number] - 1]
+        raw = text[line_starts[number - 1] : line_starts[number] - 1]
         stripped = line.strip()
         if stripped:
             indent = len(line) - len(line.lstrip())
@@ -276,8 +299,9 @@ def load_plain(text: str, filename: str | None = None) -> LevelPack:
     if rows:
         flush()
     description = "\n".join(header).strip()[:MAX_TEXT]
-    return LevelPack(title=_pack_title(filename), description=description,
-                     levels=tuple(levels), game="longcat")
+    return LevelPack(
+        title=_pack_title(filename), description=description, levels=tuple(levels), game="longcat"
+    )
 
 
 def _describe(value: Any) -> str:

@@ -51,8 +51,13 @@ def _write_term(term: Term, indent: str) -> str:
 
 def _read_int(value: FieldValue) -> int:
     data = value.data
-    if value.form == BODY and isinstance(data, Term) and data.is_const and data.name.isdigit() \
-            and data.name.isascii():
+    if (
+        value.form == BODY
+        and isinstance(data, Term)
+        and data.is_const
+        and data.name.isdigit()
+        and data.name.isascii()
+    ):
         return read_digits(data.name)
     if value.form == INT:
         return read_digits(data)
@@ -117,7 +122,9 @@ FORMAT = LevelFormat(
     # term.lark's rules are imported into termcraft.lark under `term`.
     transformer=merge_transformers(term=TermBuilder()),
     envelope_ints=False,
-    describe=lambda term: f"the term {short_str(term, 40)}" if isinstance(term, Term) else "a value",
+    describe=lambda term: (
+        f"the term {short_str(term, 40)}" if isinstance(term, Term) else "a value"
+    ),
     # Large files: terms read by a regex tokenizer (same result, proven by tests).
     fast_value=lambda text, pos, cache: read_term(text, pos, comments=True, cache=cache),
 )

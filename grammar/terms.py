@@ -106,12 +106,12 @@ def _parse(text: str, filename: str | None) -> Term:
             pass
         return feeder.finish()
     except UnexpectedInput as err:
-        raise from_lark(err, text, filename, parser=_parser(),
-                        accepts=feeder.expected()) from None
+        raise from_lark(err, text, filename, parser=_parser(), accepts=feeder.expected()) from None
 
 
-def parse_terms(lines: Iterable[str], filename: str | None = None,
-                first_line: int = 1) -> Iterator[tuple[int, Term | ParseError]]:
+def parse_terms(
+    lines: Iterable[str], filename: str | None = None, first_line: int = 1
+) -> Iterator[tuple[int, Term | ParseError]]:
     """Parse a stream of terms, one per line (``termarcade parse`` reading stdin).
 
     Blank lines are skipped; a line that does not parse gives its ParseError (with the
@@ -137,8 +137,14 @@ def parse_terms(lines: Iterable[str], filename: str | None = None,
 
 
 def _raise_empty(text: str, filename: str | None) -> Term:
-    raise ParseError("empty input: expected a term", text=text or " ", line=1, column=1,
-                     filename=filename, expected=["an identifier"])
+    raise ParseError(
+        "empty input: expected a term",
+        text=text or " ",
+        line=1,
+        column=1,
+        filename=filename,
+        expected=["an identifier"],
+    )
 
 
 def strip_whitespace(text: str) -> str:

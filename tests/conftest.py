@@ -14,7 +14,9 @@ import pytest
 
 
 @pytest.fixture(autouse=True)
-def isolated_data_dir(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+def isolated_data_dir(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> Path:
     """Point the store at a fresh temporary directory for each test."""
     data = tmp_path_factory.mktemp("termarcade-data")
     monkeypatch.setenv("TERMARCADE_DATA_DIR", str(data))

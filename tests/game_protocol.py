@@ -64,8 +64,9 @@ def playout(game: Game, level: Any, seed: int, max_moves: int = 200) -> tuple[An
     return state, played
 
 
-def check_game(game: Game, level: Any, seeds: Sequence[int] = (0, 1, 2),
-               max_moves: int = 200) -> None:
+def check_game(
+    game: Game, level: Any, seeds: Sequence[int] = (0, 1, 2), max_moves: int = 200
+) -> None:
     """Run seeded playouts of ``level`` and check that replaying their moves is exact.
 
     Args:
@@ -80,7 +81,9 @@ def check_game(game: Game, level: Any, seeds: Sequence[int] = (0, 1, 2),
     assert game.initial(level) == start, "initial() must be deterministic"
     for seed in seeds:
         final, moves = playout(game, level, seed, max_moves)
-        assert replay_moves(game, start, moves) == final, "replaying the moves must reproduce the game"
+        assert replay_moves(game, start, moves) == final, (
+            "replaying the moves must reproduce the game"
+        )
         # A move list that ends in an illegal move is refused with IllegalMove, not a crash.
         if moves and game.finished(final):
             try:

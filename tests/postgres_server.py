@@ -52,9 +52,11 @@ def _bindir() -> Path | None:
     if found:
         candidates.append(str(Path(found).resolve().parent))
     # Debian/Ubuntu keep the server binaries off PATH; prefer the newest version.
-    candidates += sorted(glob.glob("/usr/lib/postgresql/*/bin"),
-                         key=lambda path: int(path.split("/")[-2].split(".")[0] or 0),
-                         reverse=True)
+    candidates += sorted(
+        glob.glob("/usr/lib/postgresql/*/bin"),
+        key=lambda path: int(path.split("/")[-2].split(".")[0] or 0),
+        reverse=True,
+    )
     candidates += ["/usr/local/pgsql/bin", "/opt/homebrew/bin", "/usr/pgsql/bin"]
     for candidate in filter(None, candidates):
         directory = Path(candidate)
@@ -114,8 +116,11 @@ class PostgresServer:
                 return
             owner = (entry.pw_uid, entry.pw_gid)
             runuser = shutil.which("runuser")
-            run_as = [runuser, "-u", "postgres", "--"] if runuser else ["su", "postgres", "-s",
-                                                                        "/bin/sh", "-c"]
+            run_as = (
+                [runuser, "-u", "postgres", "--"]
+                if runuser
+                else ["su", "postgres", "-s", "/bin/sh", "-c"]
+            )
         # Short path: a Unix socket path must fit in about 100 bytes.
         self._root = Path(tempfile.mkdtemp(prefix="ta-pg-"))
         atexit.register(self.stop)
@@ -129,17 +134,33 @@ class PostgresServer:
             return run_as + list(argv)
 
         subprocess.run(
-            command(str(bindir / "initdb"), "-D", str(data), "-U", ROLE, "--auth=trust",
-                    "--no-sync", "-E", "UTF8", "--locale=C"),
-            check=True, capture_output=True, timeout=120,
+            command(
+                str(bindir / "initdb"),
+                "-D",
+                str(data),
+                "-U",
+                ROLE,
+                "--auth=trust",
+                "--no-sync",
+                "-E",
+                "UTF8",
+                "--locale=C",
+            ),
+            check=True,
+            capture_output=True,
+            timeout=120,
         )
         # Durability is not under test here (the store's SQL is): skip fsync for speed.
-        options = (f"-k {self._root} -c listen_addresses= -p {PORT} -c fsync=off "
-                   "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        options = (
+            f"-k {self._root} -c listen_addresses= -p {PORT} -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
         self._pg_ctl = command(str(bindir / "pg_ctl"), "-D", str(data))
         subprocess.run(
             self._pg_ctl + ["-l", str(log), "-o", options, "-w", "-t", "120", "start"],
-            check=True, capture_output=True, timeout=180,
+            check=True,
+            capture_output=True,
+            timeout=180,
         )
         self.url = f"postgresql://{ROLE}@/postgres?host={quote(str(self._root))}&port={PORT}"
 
@@ -148,8 +169,12 @@ class PostgresServer:
         if self._root is None:
             return
         if self._pg_ctl:
-            subprocess.run(self._pg_ctl + ["-m", "immediate", "stop"], capture_output=True,
-                           timeout=60, check=False)
+            subprocess.run(
+                self._pg_ctl + ["-m", "immediate", "stop"],
+                capture_output=True,
+                timeout=60,
+                check=False,
+            )
         shutil.rmtree(self._root, ignore_errors=True)
         self._root = None
 

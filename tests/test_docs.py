@@ -75,10 +75,23 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     if importlib.util.find_spec("mkdocs") is None:
         pytest.skip("mkdocs is not installed (pip install -e '.[docs]')")
     result = subprocess.run(
-        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site"),
-         "--config-file", str(ROOT / "mkdocs.yml")],
-        capture_output=True, text=True, cwd=ROOT, timeout=300,
-        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+        [
+            sys.executable,
+            "-m",
+            "mkdocs",
+            "build",
+            "--strict",
+            "--site-dir",
+            str(tmp_path / "site"),
+            "--config-file",
+            str(ROOT / "mkdocs.yml"),
+        ],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+        env={**os.environ, "NO_MKDOCS_2_WARNING": "1"},
+    )
     assert result.returncode == 0, result.stderr[-4000:]
     assert (tmp_path / "site" / "index.html").exists()
 

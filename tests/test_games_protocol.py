@@ -40,8 +40,11 @@ def _levels(info: registry.GameInfo) -> Iterator[tuple[str, Any]]:
                 yield f"{name}#{seed}", generator.generate(seed)
 
 
-CASES = [(info.id, label, level) for info in registry.games()
-         for label, level in itertools.islice(_levels(info), 40)]
+CASES = [
+    (info.id, label, level)
+    for info in registry.games()
+    for label, level in itertools.islice(_levels(info), 40)
+]
 
 
 def test_every_registered_game_has_levels_to_check() -> None:

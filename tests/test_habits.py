@@ -32,8 +32,9 @@ def _tool(module: str) -> list[str]:
 def _run(command: list[str]) -> subprocess.CompletedProcess[str]:
     # NO_COLOR and a plain terminal keep the report readable in pytest's output.
     env = {**os.environ, "NO_COLOR": "1", "TERM": "dumb"}
-    return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env,
-                          timeout=600, check=False)
+    return subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, env=env, timeout=600, check=False
+    )
 
 
 def test_ruff_finds_nothing() -> None:
@@ -44,4 +45,10 @@ def test_ruff_finds_nothing() -> None:
 def test_mypy_finds_nothing(tmp_path: Path) -> None:
     # A private cache: parallel runs (and a developer's own mypy) never share a half-written one.
     result = _run([*_tool("mypy"), "--cache-dir", str(tmp_path / "mypy-cache")])
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_leaves_everything_as_it_is() -> None:
+    # The formatter is the one style ([tool.ruff.format]); `ruff format .` applies it.
+    result = _run([*_tool("ruff"), "format", "--check", "--no-cache", "."])
     assert result.returncode == 0, result.stdout + result.stderr

@@ -43,7 +43,10 @@ def test_core_does_no_io() -> None:
     for path in sorted((ROOT / "core").rglob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
-            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
-                    and node.func.id in ("open", "print", "input")):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id in ("open", "print", "input")
+            ):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.id}()")
     assert not bad, "\n".join(bad)

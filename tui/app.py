@@ -80,9 +80,17 @@ class ArcadeApp(App[None]):
         ),
     ]
 
-    def __init__(self, start_game: str | None = None, *, level_file: str | None = None,
-                 level: int | None = None, store: Store | None = None,
-                 glyphs: str | None = None, served: bool = False, user: str = "") -> None:
+    def __init__(
+        self,
+        start_game: str | None = None,
+        *,
+        level_file: str | None = None,
+        level: int | None = None,
+        store: Store | None = None,
+        glyphs: str | None = None,
+        served: bool = False,
+        user: str = "",
+    ) -> None:
         # The terminal decides the output driver (glyph translation), so it comes first.
         self.terminal = terminal.detect_profile(glyphs=glyphs)
         """What the terminal can show (:mod:`tui.terminal`): glyph set and colours."""
@@ -210,8 +218,9 @@ class ArcadeApp(App[None]):
                 self.exit()
 
         self.push_screen(
-            ConfirmModal("A game is in progress (it is saved). Quit termarcade?",
-                         yes="Quit", no="Stay"),
+            ConfirmModal(
+                "A game is in progress (it is saved). Quit termarcade?", yes="Quit", no="Stay"
+            ),
             decided,
         )
 
@@ -235,8 +244,11 @@ class ArcadeApp(App[None]):
                 (binding.tooltip or f"{binding.description} ({keys})"),
                 lambda node=node, action=binding.action: self.call_later(node.run_action, action),
             )
-        yield SystemCommand("Quit", "Quit termarcade (asks first while a game is in progress)",
-                            self.action_request_quit)
+        yield SystemCommand(
+            "Quit",
+            "Quit termarcade (asks first while a game is in progress)",
+            self.action_request_quit,
+        )
         # Served: a screenshot would be written into the host's Downloads folder.
         hidden = ("Quit", "Help", "Screenshot") if self.served else ("Quit", "Help")
         for command in super().get_system_commands(screen):

@@ -122,8 +122,11 @@ def keymap_text(app: ArcadeApp) -> Text:
     bindings, _ = collect_bindings()
     mine = app.store.get_setting(KEYMAP_SETTING, None)
     mine = mine if isinstance(mine, dict) else {}
-    text = Text("Change a key with: termarcade keymap ID KEYS (e.g. termarcade keymap "
-                "app.help f2); termarcade keymap --reset undoes every change.\n\n", "dim")
+    text = Text(
+        "Change a key with: termarcade keymap ID KEYS (e.g. termarcade keymap "
+        "app.help f2); termarcade keymap --reset undoes every change.\n\n",
+        "dim",
+    )
     for binding_id, info in bindings.items():
         keys = str(mine.get(binding_id, info.keys))
         text.append(f"{binding_id:<28} ", "bold")
@@ -153,23 +156,41 @@ class ArcadeCommands(Provider):
         app = self.arcade
         games = [info for info in registry.games() if info.playable]
         for info in games:
-            yield (f"Play {info.title}", partial(play, app, info.id),
-                   f"Open {info.title}: its levels, resuming the game in progress")
+            yield (
+                f"Play {info.title}",
+                partial(play, app, info.id),
+                f"Open {info.title}: its levels, resuming the game in progress",
+            )
         for info in games:
-            yield (f"Levels of {info.title}", partial(open_levels, app, info.id),
-                   f"Pick a level of {info.title}")
+            yield (
+                f"Levels of {info.title}",
+                partial(open_levels, app, info.id),
+                f"Pick a level of {info.title}",
+            )
         for info in games:
             if info.generators is not None:
-                yield (f"New {info.title} game", partial(new_seeded_game, app, info.id, None),
-                       "A new generated level; type a number after it for that seed")
-        yield ("Leaderboards", partial(leaderboards, app),
-               "The best results of every level and board")
+                yield (
+                    f"New {info.title} game",
+                    partial(new_seeded_game, app, info.id, None),
+                    "A new generated level; type a number after it for that seed",
+                )
+        yield (
+            "Leaderboards",
+            partial(leaderboards, app),
+            "The best results of every level and board",
+        )
         for info in games:
             if self._has_settings(info):
-                yield (f"Settings: {info.title}", partial(settings, app, info.id),
-                       f"{info.title}'s settings")
-        yield ("Keymap", partial(show_keymap, app),
-               "Every binding id and its keys, and how to remap them")
+                yield (
+                    f"Settings: {info.title}",
+                    partial(settings, app, info.id),
+                    f"{info.title}'s settings",
+                )
+        yield (
+            "Keymap",
+            partial(show_keymap, app),
+            "Every binding id and its keys, and how to remap them",
+        )
         yield ("Help", app.action_help, "Help for this screen (?)")
 
     @staticmethod
@@ -183,7 +204,9 @@ class ArcadeCommands(Provider):
 
         base = PuzzleScreen.settings_dialog
         # a classmethod: compare the functions, not the (per-class) bound methods
-        return own is not None and getattr(own, "__func__", own) is not getattr(base, "__func__", base)
+        return own is not None and getattr(own, "__func__", own) is not getattr(
+            base, "__func__", base
+        )
 
     def seeded(self, query: str) -> Iterator[tuple[str, Command]]:
         """``(words before the seed, command)`` for a query ending in a number."""
@@ -191,13 +214,18 @@ class ArcadeCommands(Provider):
         if found is None:
             return
         seed = int(found.group(1))
-        words = query[:found.start()].strip()
+        words = query[: found.start()].strip()
         for info in registry.games():
             if info.playable and info.generators is not None:
-                yield words, (f"New {info.title} game, seed {seed}",
-                              partial(new_seeded_game, self.arcade, info.id, seed),
-                              f"The generated level of {info.title} from seed {seed} "
-                              "(your saved game of it, if any, resumes)")
+                yield (
+                    words,
+                    (
+                        f"New {info.title} game, seed {seed}",
+                        partial(new_seeded_game, self.arcade, info.id, seed),
+                        f"The generated level of {info.title} from seed {seed} "
+                        "(your saved game of it, if any, resumes)",
+                    ),
+                )
 
     async def discover(self) -> Hits:
         for title, callback, help_text in self.commands():

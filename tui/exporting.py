@@ -140,11 +140,13 @@ def write_export(plan: ExportPlan, game: str, level: Any, mode: str) -> str:
             levels[plan.same_title] = level
         else:
             levels.append(level)
-        pack = LevelPack(plan.pack.title, plan.pack.author, plan.pack.description,
-                         tuple(levels), game)
+        pack = LevelPack(
+            plan.pack.title, plan.pack.author, plan.pack.description, tuple(levels), game
+        )
     else:
-        pack = LevelPack(title=title, author=getattr(level, "author", ""), levels=(level,),
-                         game=game)
+        pack = LevelPack(
+            title=title, author=getattr(level, "author", ""), levels=(level,), game=game
+        )
     try:
         atomic_write_text(plan.path, dump_pack(pack))
     except OSError as error:

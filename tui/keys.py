@@ -123,9 +123,12 @@ def collect_bindings() -> tuple[dict[str, BindingInfo], tuple[str, ...]]:
             entry = found.setdefault(binding.id, {"binding": binding, "owners": set()})
             entry["owners"].add(f"{cls.__module__}.{cls.__qualname__}")
     bindings = {
-        binding_id: BindingInfo(binding_id, entry["binding"].key,
-                                entry["binding"].description or "",
-                                tuple(sorted(entry["owners"])))
+        binding_id: BindingInfo(
+            binding_id,
+            entry["binding"].key,
+            entry["binding"].description or "",
+            tuple(sorted(entry["owners"])),
+        )
         for binding_id, entry in sorted(found.items())
     }
     return bindings, tuple(problems)
@@ -185,9 +188,11 @@ def _check_modifiers(modifiers: list[str], text: str) -> list[str]:
     checked: list[str] = []
     for modifier in (m.lower() for m in modifiers):
         if modifier not in MODIFIERS:
-            raise ValueError(f"unknown modifier {modifier!r} in {text!r}"
-                             f"{did_you_mean(modifier, MODIFIERS)} "
-                             f"(modifiers: {', '.join(MODIFIERS)})")
+            raise ValueError(
+                f"unknown modifier {modifier!r} in {text!r}"
+                f"{did_you_mean(modifier, MODIFIERS)} "
+                f"(modifiers: {', '.join(MODIFIERS)})"
+            )
         if modifier in checked:
             raise ValueError(f"{modifier} appears twice in {text!r}")
         checked.append(modifier)
@@ -207,8 +212,10 @@ def _base_key(base: str, text: str) -> str:
     if base.lower() in key_names():
         return base.lower()
     hint = did_you_mean(base, key_names())
-    raise ValueError(f"unknown key name {base!r}{hint} (key names are Textual's: f2, ctrl+z, "
-                     "escape, up, question_mark, or a single character)")
+    raise ValueError(
+        f"unknown key name {base!r}{hint} (key names are Textual's: f2, ctrl+z, "
+        "escape, up, question_mark, or a single character)"
+    )
 
 
 def normalize_key(text: str) -> str:
@@ -240,8 +247,10 @@ def normalize_key(text: str) -> str:
     mods = _check_modifiers(modifiers, raw)
     if mods == ["shift"] and len(base) == 1 and base.isalpha():
         # Textual reports shift+letter as the capital letter, so this binding could never fire.
-        raise ValueError(f"{raw!r} never reaches the app: shift+{base.lower()} arrives as "
-                         f"{base.upper()}; write {base.upper()}")
+        raise ValueError(
+            f"{raw!r} never reaches the app: shift+{base.lower()} arrives as "
+            f"{base.upper()}; write {base.upper()}"
+        )
     return "+".join([*mods, _base_key(base, raw)])
 
 

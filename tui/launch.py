@@ -37,8 +37,9 @@ class Launcher:
         RegistryError: When the game's engine or screen cannot be loaded.
     """
 
-    def __init__(self, app: ArcadeApp, info: GameInfo,
-                 file_pack: tuple[str, Any] | None = None) -> None:
+    def __init__(
+        self, app: ArcadeApp, info: GameInfo, file_pack: tuple[str, Any] | None = None
+    ) -> None:
         self.app = app
         self.info = info
         """The game."""
@@ -46,8 +47,13 @@ class Launcher:
         """The engine (a :class:`core.game.Game`)."""
         self.screen_class = info.load("screen")
         """The game's :class:`tui.screens.puzzle.PuzzleScreen` subclass."""
-        self.sources = Sources(info, app.store, packs=self._bundled(),
-                               generators=self._generators(), file_pack=file_pack)
+        self.sources = Sources(
+            info,
+            app.store,
+            packs=self._bundled(),
+            generators=self._generators(),
+            file_pack=file_pack,
+        )
         """Where the game's levels come from."""
 
     def _bundled(self) -> list[tuple[str, Any]]:
@@ -82,13 +88,20 @@ class Launcher:
                 (the message says why; ParseError for a damaged level text).
         """
         saved = self.app.store.load_game(self.info.id, ref.slot)
-        if isinstance(saved, dict) and saved.get("version") == 2 and isinstance(saved.get("session"), dict):
+        if (
+            isinstance(saved, dict)
+            and saved.get("version") == 2
+            and isinstance(saved.get("session"), dict)
+        ):
             level = self._saved_level(ref, saved)
             start = self.game.initial(level)
             session, problem = Session.from_json(self.game, start, saved["session"])
             word = getattr(self.screen_class, "MOVE_WORD", "move")
-            note = (f"Resumed your game ({plural(session.moves_made, word)})." if problem is None
-                    else f"Resumed your game, but {problem}.")
+            note = (
+                f"Resumed your game ({plural(session.moves_made, word)})."
+                if problem is None
+                else f"Resumed your game, but {problem}."
+            )
             return ref, level, session, note
         level = self.sources.level(ref)
         return ref, level, Session.begin(self.game, self.game.initial(level)), ""
@@ -110,8 +123,12 @@ class Launcher:
         except Exception as error:  # A damaged save or level must not crash the arcade.
             detail = getattr(error, "render", None)
             text = detail() if callable(detail) else f"{type(error).__name__}: {error}"
-            self.app.notify(f"This level cannot be opened: {text}", title=self.info.title,
-                            severity="error", timeout=10)
+            self.app.notify(
+                f"This level cannot be opened: {text}",
+                title=self.info.title,
+                severity="error",
+                timeout=10,
+            )
             return False
         screen = self.screen_class(session, level=level, ref=ref, launcher=self)
         self.app.push_screen(screen, self._closed)
@@ -167,8 +184,9 @@ class Launcher:
         """The level select was closed (it opens levels itself while it is shown)."""
 
 
-def launcher_for(app: ArcadeApp, game_id: str,
-                 file_pack: tuple[str, Any] | None = None) -> Launcher:
+def launcher_for(
+    app: ArcadeApp, game_id: str, file_pack: tuple[str, Any] | None = None
+) -> Launcher:
     """Make the launcher of a registered game.
 
     Raises:

@@ -150,17 +150,21 @@ class LevelSource:
 class PackSource(LevelSource):
     """The levels of a pack (bundled, or a file); a level's key is its title (unique)."""
 
-    def __init__(self, source_id: str, pack: LevelPack, kind: str = "pack",
-                 title: str | None = None) -> None:
+    def __init__(
+        self, source_id: str, pack: LevelPack, kind: str = "pack", title: str | None = None
+    ) -> None:
         super().__init__(source_id, title or pack.title or source_id)
         self.pack = pack
         """The pack."""
         self.kind = kind
 
     def entries(self) -> list[LevelEntry]:
-        return [LevelEntry(LevelRef(self.id, level.title), level.title,
-                           getattr(level, "par", None), number)
-                for number, level in enumerate(self.pack.levels, start=1)]
+        return [
+            LevelEntry(
+                LevelRef(self.id, level.title), level.title, getattr(level, "par", None), number
+            )
+            for number, level in enumerate(self.pack.levels, start=1)
+        ]
 
     def level(self, key: str) -> Any:
         for level in self.pack.levels:
@@ -185,7 +189,9 @@ class MyLevelsSource(LevelSource):
         out = []
         for number, item in enumerate(self.store.my_levels(self.game), start=1):
             par = None
-            with contextlib.suppress(Exception):  # A damaged level is still listed; opening it says why.
+            with contextlib.suppress(
+                Exception
+            ):  # A damaged level is still listed; opening it says why.
                 par = getattr(level_from_text(item.text), "par", None)
             out.append(LevelEntry(LevelRef(self.id, str(item.id)), item.title, par, number))
         return out
@@ -221,11 +227,19 @@ class GeneratorSource(LevelSource):
 
     kind = "generator"
 
-    def __init__(self, generator_id: str, generator: Any, params: Mapping[str, Any],
-                 store: Any = None, game: str = "") -> None:
+    def __init__(
+        self,
+        generator_id: str,
+        generator: Any,
+        params: Mapping[str, Any],
+        store: Any = None,
+        game: str = "",
+    ) -> None:
         query = "&".join(f"{k}={params[k]}" for k in sorted(params))
-        super().__init__(f"gen:{generator_id}" + (f"?{query}" if query else ""),
-                         getattr(generator, "title", generator_id))
+        super().__init__(
+            f"gen:{generator_id}" + (f"?{query}" if query else ""),
+            getattr(generator, "title", generator_id),
+        )
         self.generator = generator
         """The core generator."""
         self.params = dict(params)
@@ -281,8 +295,11 @@ class InProgressSource(LevelSource):
             ref = parse_slot(info.slot)
             if ref is None or summary.get("status", "playing") != "playing":
                 continue
-            out.append(LevelEntry(ref, str(summary.get("title") or ref.key), summary.get("par"),
-                                  len(out) + 1))
+            out.append(
+                LevelEntry(
+                    ref, str(summary.get("title") or ref.key), summary.get("par"), len(out) + 1
+                )
+            )
         return out
 
 
@@ -297,9 +314,14 @@ class Sources:
         file_pack: A level file given on the command line, as ``(path, pack)``.
     """
 
-    def __init__(self, info: GameInfo, store: Any, packs: Sequence[tuple[str, LevelPack]] = (),
-                 generators: Mapping[str, tuple[Any, Mapping[str, Any]]] | None = None,
-                 file_pack: tuple[str, LevelPack] | None = None) -> None:
+    def __init__(
+        self,
+        info: GameInfo,
+        store: Any,
+        packs: Sequence[tuple[str, LevelPack]] = (),
+        generators: Mapping[str, tuple[Any, Mapping[str, Any]]] | None = None,
+        file_pack: tuple[str, LevelPack] | None = None,
+    ) -> None:
         self.info = info
         """The game."""
         self.store = store
@@ -309,12 +331,21 @@ class Sources:
         """The bundled packs."""
         self.mine = MyLevelsSource(info.id, store)
         """The player's own levels."""
-        self.file = None if file_pack is None else PackSource(
-            "file:" + os.path.abspath(file_pack[0]), file_pack[1], kind="file",
-            title=f"File: {os.path.basename(file_pack[0])}")
+        self.file = (
+            None
+            if file_pack is None
+            else PackSource(
+                "file:" + os.path.abspath(file_pack[0]),
+                file_pack[1],
+                kind="file",
+                title=f"File: {os.path.basename(file_pack[0])}",
+            )
+        )
         """The level file from the command line, if any."""
-        self.generators = [GeneratorSource(name, gen, params, store, info.id)
-                           for name, (gen, params) in (generators or {}).items()]
+        self.generators = [
+            GeneratorSource(name, gen, params, store, info.id)
+            for name, (gen, params) in (generators or {}).items()
+        ]
         """One source per generator."""
 
     def all(self) -> list[LevelSource]:
@@ -343,8 +374,9 @@ class Sources:
             for pair in filter(None, query.split("&")):
                 key, _, value = pair.partition("=")
                 params[key] = int(value) if value.lstrip("-").isdigit() else value
-            return GeneratorSource(generator_name(source_id), generator.generator, params,
-                                   self.store, self.info.id)
+            return GeneratorSource(
+                generator_name(source_id), generator.generator, params, self.store, self.info.id
+            )
         return None
 
     def _generator_named(self, source_id: str) -> GeneratorSource | None:
@@ -377,7 +409,7 @@ class Sources:
         nxt = source.after(ref.key)
         if nxt is not None or source not in self.packs:
             return nxt
-        for later in self.packs[self.packs.index(source) + 1:]:
+        for later in self.packs[self.packs.index(source) + 1 :]:
             entries = later.entries()
             if entries:
                 return entries[0].ref

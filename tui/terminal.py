@@ -65,11 +65,25 @@ board, its status and the start of its footer; below it boards and targets get c
 The screens are designed for 80x24."""
 
 # TERM values (or prefixes before "-") whose terminals cannot be trusted with more than ASCII.
-_ASCII_TERMS = frozenset({"dumb", "unknown", "vt52", "vt100", "vt102", "vt220", "vt320", "ansi",
-                          "cons25", "sun", "hp", "wy50", "adm3a"})
+_ASCII_TERMS = frozenset(
+    {
+        "dumb",
+        "unknown",
+        "vt52",
+        "vt100",
+        "vt102",
+        "vt220",
+        "vt320",
+        "ansi",
+        "cons25",
+        "sun",
+        "hp",
+        "wy50",
+        "adm3a",
+    }
+)
 # The Linux (and FreeBSD syscons) console: code page 437 fonts.
-_CP437_TERMS = frozenset({"linux", "con80x25", "cons25l1", "pcansi", "screen.linux",
-                          "tmux.linux"})
+_CP437_TERMS = frozenset({"linux", "con80x25", "cons25l1", "pcansi", "screen.linux", "tmux.linux"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,8 +103,9 @@ class TerminalProfile:
     no_color: bool = False
 
 
-def detect_profile(env: Mapping[str, str] | None = None, *,
-                   glyphs: str | None = None) -> TerminalProfile:
+def detect_profile(
+    env: Mapping[str, str] | None = None, *, glyphs: str | None = None
+) -> TerminalProfile:
     """Work out the terminal from the environment.
 
     Args:
@@ -109,8 +124,9 @@ def detect_profile(env: Mapping[str, str] | None = None, *,
     chosen = glyphs or env.get(ENV_GLYPHS, "").strip().lower() or _glyphs_for_term(term)
     if chosen not in GLYPH_SETS:
         raise ValueError(f"unknown glyph set {chosen!r} (choose from {', '.join(GLYPH_SETS)})")
-    return TerminalProfile(term=term, glyphs=chosen, colors=_colors(env, term),
-                           no_color="NO_COLOR" in env)  # set at all, as Textual reads it
+    return TerminalProfile(
+        term=term, glyphs=chosen, colors=_colors(env, term), no_color="NO_COLOR" in env
+    )  # set at all, as Textual reads it
 
 
 def _glyphs_for_term(term: str) -> str:
@@ -154,27 +170,139 @@ def theme_for(profile: TerminalProfile) -> str | None:
 # Hand-picked look-alikes, one cell each; what the tables below do not cover falls back to
 # :func:`_ascii_by_name` (box drawings and blocks by their Unicode names) and then to "?".
 _ASCII_EXTRA = {
-    "⇒": ">", "⇐": "<", "→": ">", "←": "<", "↑": "^", "↓": "v", "↔": "-", "↕": "|",
-    "⟶": ">", "⟵": "<", "➜": ">", "»": ">", "«": "<", "›": ">", "‹": "<",
-    "▶": ">", "▸": ">", "►": ">", "◀": "<", "◂": "<", "◄": "<", "▲": "^", "▴": "^",
-    "▼": "v", "▾": "v", "◆": "@", "◇": "o", "★": "*", "☆": "*", "✦": "*", "✶": "*",
-    "●": "*", "•": "*", "∙": ".", "·": ".", "○": "o", "◯": "O", "⭘": "O", "◉": "@",
-    "■": "#", "□": "o", "▪": "#", "▫": "o", "✗": "x", "✘": "x", "×": "x", "✓": "v",
-    "✔": "v", "…": ".", "⋯": ".", "⋮": ":", "−": "-", "–": "-", "—": "-", "‐": "-",
-    "‘": "'", "’": "'", "“": '"', "”": '"', "≤": "<", "≥": ">", "≠": "#", "±": "+",
-    "⚠": "!", "⏎": "<", "↵": "<", "␣": "_", "°": "o", "σ": "s", "Σ": "E", "α": "a",
-    "β": "b", "λ": "L", "∞": "8", "÷": "/", "¬": "!", "≡": "=", "≈": "~", "‖": "|",
-    "█": "#", "▓": "#", "▒": ":", "░": ".", "▀": "-", "▄": "_", "▌": "|", "▐": "|",
-    "▔": "-", "▁": "_", "\u00a0": " ",
+    "⇒": ">",
+    "⇐": "<",
+    "→": ">",
+    "←": "<",
+    "↑": "^",
+    "↓": "v",
+    "↔": "-",
+    "↕": "|",
+    "⟶": ">",
+    "⟵": "<",
+    "➜": ">",
+    "»": ">",
+    "«": "<",
+    "›": ">",
+    "‹": "<",
+    "▶": ">",
+    "▸": ">",
+    "►": ">",
+    "◀": "<",
+    "◂": "<",
+    "◄": "<",
+    "▲": "^",
+    "▴": "^",
+    "▼": "v",
+    "▾": "v",
+    "◆": "@",
+    "◇": "o",
+    "★": "*",
+    "☆": "*",
+    "✦": "*",
+    "✶": "*",
+    "●": "*",
+    "•": "*",
+    "∙": ".",
+    "·": ".",
+    "○": "o",
+    "◯": "O",
+    "⭘": "O",
+    "◉": "@",
+    "■": "#",
+    "□": "o",
+    "▪": "#",
+    "▫": "o",
+    "✗": "x",
+    "✘": "x",
+    "×": "x",
+    "✓": "v",
+    "✔": "v",
+    "…": ".",
+    "⋯": ".",
+    "⋮": ":",
+    "−": "-",
+    "–": "-",
+    "—": "-",
+    "‐": "-",
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "≤": "<",
+    "≥": ">",
+    "≠": "#",
+    "±": "+",
+    "⚠": "!",
+    "⏎": "<",
+    "↵": "<",
+    "␣": "_",
+    "°": "o",
+    "σ": "s",
+    "Σ": "E",
+    "α": "a",
+    "β": "b",
+    "λ": "L",
+    "∞": "8",
+    "÷": "/",
+    "¬": "!",
+    "≡": "=",
+    "≈": "~",
+    "‖": "|",
+    "█": "#",
+    "▓": "#",
+    "▒": ":",
+    "░": ".",
+    "▀": "-",
+    "▄": "_",
+    "▌": "|",
+    "▐": "|",
+    "▔": "-",
+    "▁": "_",
+    "\u00a0": " ",
 }
 
 # The Linux console: keep what its code-page-437 fonts draw, replace the rest.
 _CP437_EXTRA = {
-    "⇒": "»", "⇐": "«", "→": "»", "←": "«", "▶": "»", "▸": "»", "►": "»", "◀": "«",
-    "◆": "■", "▪": "■", "●": "·", "•": "·", "⭘": "O", "▔": "▀", "▁": "_", "▂": "▄",
-    "▃": "▄", "▅": "▄", "▆": "█", "▇": "█", "▉": "█", "▊": "▌", "▋": "▌", "▍": "▌",
-    "▎": "│", "▏": "│", "▕": "│", "╭": "┌", "╮": "┐", "╯": "┘", "╰": "└", "╴": "─",
-    "╶": "─", "╵": "│", "╷": "│", "╸": "─", "╺": "─", "╹": "│", "╻": "│",
+    "⇒": "»",
+    "⇐": "«",
+    "→": "»",
+    "←": "«",
+    "▶": "»",
+    "▸": "»",
+    "►": "»",
+    "◀": "«",
+    "◆": "■",
+    "▪": "■",
+    "●": "·",
+    "•": "·",
+    "⭘": "O",
+    "▔": "▀",
+    "▁": "_",
+    "▂": "▄",
+    "▃": "▄",
+    "▅": "▄",
+    "▆": "█",
+    "▇": "█",
+    "▉": "█",
+    "▊": "▌",
+    "▋": "▌",
+    "▍": "▌",
+    "▎": "│",
+    "▏": "│",
+    "▕": "│",
+    "╭": "┌",
+    "╮": "┐",
+    "╯": "┘",
+    "╰": "└",
+    "╴": "─",
+    "╶": "─",
+    "╵": "│",
+    "╷": "│",
+    "╸": "─",
+    "╺": "─",
+    "╹": "│",
+    "╻": "│",
 }
 
 
@@ -288,6 +416,7 @@ def translator(glyphs: str) -> Callable[[str], str]:
 
 # -- the driver ----------------------------------------------------------------------------------
 
+
 @cache
 def driver_class(glyphs: str) -> type[Driver] | None:
     """The output driver for a glyph set (None where Textual's own driver must be used).
@@ -333,6 +462,7 @@ def driver_class(glyphs: str) -> type[Driver] | None:
 
 # -- too small -----------------------------------------------------------------------------------
 
+
 class TooSmallScreen(Screen[None]):
     """Covers the app while the terminal is smaller than :data:`MIN_SIZE`.
 
@@ -361,9 +491,11 @@ class TooSmallScreen(Screen[None]):
         """What the screen says (for the current size)."""
         width, height = self._shown
         need_w, need_h = MIN_SIZE
-        return (f"Terminal too small: {width}×{height}.\n"
-                f"termarcade needs at least {need_w}×{need_h}.\n"
-                "Make the window bigger (ctrl+q quits).")
+        return (
+            f"Terminal too small: {width}×{height}.\n"
+            f"termarcade needs at least {need_w}×{need_h}.\n"
+            "Make the window bigger (ctrl+q quits)."
+        )
 
     def action_nothing(self) -> None:
         """Ignore a key."""

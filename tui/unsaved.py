@@ -36,8 +36,9 @@ def unsaved_work(screens: Iterable[Any]) -> list[str]:
     return found
 
 
-def confirm_leaving(app: Any, then: Callable[[], None], *, verb: str = "Leave",
-                    yes: str = "Lose edits") -> None:
+def confirm_leaving(
+    app: Any, then: Callable[[], None], *, verb: str = "Leave", yes: str = "Lose edits"
+) -> None:
     """Call ``then`` at once, or after a yes when a screen of ``app`` holds unsaved work.
 
     Args:

@@ -140,16 +140,24 @@ class Card:
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not NAME.fullmatch(self.name):
-            raise ValueError(f"a card name is an identifier of at most 24 characters: {self.name!r:.40}")
+            raise ValueError(
+                f"a card name is an identifier of at most 24 characters: {self.name!r:.40}"
+            )
         params = self.params
         if not isinstance(params, tuple) or not 1 <= len(params) <= MAX_ARITY:
             raise ValueError(f"a card takes 1 to {MAX_ARITY} arguments")
         for p in params:
             if not isinstance(p, str) or not NAME.fullmatch(p) or p in FUNCTIONS:
-                raise ValueError(f"bad parameter name {p!r:.40} (an identifier, not a function name)")
+                raise ValueError(
+                    f"bad parameter name {p!r:.40} (an identifier, not a function name)"
+                )
         if len(set(params)) != len(params):
             raise ValueError("the parameters of a card must have different names")
-        if len(self.symbol) > 3 or not self.symbol.isprintable() or (self.symbol and len(params) != 2):
+        if (
+            len(self.symbol) > 3
+            or not self.symbol.isprintable()
+            or (self.symbol and len(params) != 2)
+        ):
             raise ValueError("an infix symbol has at most 3 characters and needs a binary card")
         if self.effect and (self.effect not in EFFECTS or len(params) != 1):
             raise ValueError(f"unknown card effect {self.effect!r:.40}")

@@ -350,18 +350,19 @@ def _countdown_partners(x: int, v: int) -> Iterator[tuple[str, int, bool]]:
     if v - x >= 1:
         yield "+", v - x, True
     if x - v >= 1:
-        yield "-", x - v, True          # x − y = v, y < x
-    yield "-", x + v, False             # y − x = v
+        yield "-", x - v, True  # x − y = v, y < x
+    yield "-", x + v, False  # y − x = v
     if x > 1 and v % x == 0 and v // x > 1:
         yield "*", v // x, True
     if x % v == 0 and x // v > 1:
-        yield "/", x // v, True         # x ÷ y = v (y = x when v is 1: both orders count)
+        yield "/", x // v, True  # x ÷ y = v (y = x when v is 1: both orders count)
     if x > 1 and v >= 1:
-        yield "/", x * v, False         # y ÷ x = v
+        yield "/", x * v, False  # y ÷ x = v
 
 
-def countdown_solutions(numbers: Iterable[int], target: int,
-                        equivalence: str = "neutral") -> tuple[tuple[object, Ast], ...]:
+def countdown_solutions(
+    numbers: Iterable[int], target: int, equivalence: str = "neutral"
+) -> tuple[tuple[object, Ast], ...]:
     """Every distinct way to reach ``target`` under Countdown rules.
 
     Solutions are told apart by the normal form of :mod:`.normal` (``equivalence``), over

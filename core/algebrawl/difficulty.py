@@ -143,8 +143,10 @@ def predict_log_seconds(numbers: Sequence[Number], target: Number = 24) -> float
     from . import difficulty_model as model
 
     f = features(numbers, target)
-    z = sum(c * (f[name] - m) / s for name, c, m, s in
-            zip(model.FEATURES, model.COEFFICIENTS, model.MEANS, model.SCALES))
+    z = sum(
+        c * (f[name] - m) / s
+        for name, c, m, s in zip(model.FEATURES, model.COEFFICIENTS, model.MEANS, model.SCALES)
+    )
     return model.INTERCEPT + z
 
 

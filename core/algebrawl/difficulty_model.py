@@ -4,10 +4,54 @@ do not edit by hand: run ``python bench/algebrawl_fit.py`` to regenerate).
 log(seconds) = INTERCEPT + sum(COEFFICIENTS[i] * (feature[i] - MEANS[i]) / SCALES[i])
 """
 
-FEATURES = ('log_solutions', 'log_solutions_ac', 'log_ways', 'min_divisions', 'min_subtractions', 'min_fraction_steps', 'log_min_peak', 'ones', 'distinct', 'product_split')
-MEANS = (0.636253, 0.917816, 2.01753, 0.14775, 0.542074, 0.0273973, 3.22004, 0.289628, 3.33072, 0.649706,)
-SCALES = (0.567634, 0.737941, 1.10657, 0.368381, 0.555783, 0.232473, 0.20393, 0.543841, 0.659282, 0.477062,)
-COEFFICIENTS = (-0.0220239, -0.0427376, -0.217564, 0.0361369, -0.0718493, 0.216147, 0.154422, -0.121324, 0.196856, -0.0521435,)
+FEATURES = (
+    "log_solutions",
+    "log_solutions_ac",
+    "log_ways",
+    "min_divisions",
+    "min_subtractions",
+    "min_fraction_steps",
+    "log_min_peak",
+    "ones",
+    "distinct",
+    "product_split",
+)
+MEANS = (
+    0.636253,
+    0.917816,
+    2.01753,
+    0.14775,
+    0.542074,
+    0.0273973,
+    3.22004,
+    0.289628,
+    3.33072,
+    0.649706,
+)
+SCALES = (
+    0.567634,
+    0.737941,
+    1.10657,
+    0.368381,
+    0.555783,
+    0.232473,
+    0.20393,
+    0.543841,
+    0.659282,
+    0.477062,
+)
+COEFFICIENTS = (
+    -0.0220239,
+    -0.0427376,
+    -0.217564,
+    0.0361369,
+    -0.0718493,
+    0.216147,
+    0.154422,
+    -0.121324,
+    0.196856,
+    -0.0521435,
+)
 INTERCEPT = 2.29386
 ALPHA = 56.2341
 SPLIT_SEED = 2024

@@ -186,7 +186,11 @@ def check_expr(expr: Expr, arity: int) -> None:
     while stack:
         e = stack.pop()
         if isinstance(e, Num):
-            if isinstance(e.value, bool) or not isinstance(e.value, int) or not 0 <= e.value <= MAX_LITERAL:
+            if (
+                isinstance(e.value, bool)
+                or not isinstance(e.value, int)
+                or not 0 <= e.value <= MAX_LITERAL
+            ):
                 raise ValueError(f"a number in a card is a whole number from 0 to {MAX_LITERAL}")
         elif isinstance(e, Arg):
             if not (isinstance(e.index, int) and 0 <= e.index < arity):

@@ -96,14 +96,18 @@ def tree_from_json(data: Any, puzzle: Puzzle) -> Ast:
                 node = make_node(card, args)
             except EvalError as error:
                 raise ValueError(str(error)) from None
-            if not within(node.value, MAX_VALUE) or (puzzle.integer_only and node.value.denominator != 1):
+            if not within(node.value, MAX_VALUE) or (
+                puzzle.integer_only and node.value.denominator != 1
+            ):
                 raise ValueError("a value in the tree breaks the puzzle's rules")
             out.append(node)
     return out[0]
 
 
 def _indices(data: Any, size: int, what: str) -> tuple[int, ...]:
-    if not isinstance(data, list) or not all(isinstance(i, int) and not isinstance(i, bool) for i in data):
+    if not isinstance(data, list) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in data
+    ):
         raise ValueError(f"{what} is a list of indices")
     if sorted(set(data)) != data or any(not 0 <= i < size for i in data):
         raise ValueError(f"{what}: indices must be distinct, ascending and in range")
@@ -115,8 +119,11 @@ def _check_consistent(state: State) -> None:
     trees = state.pool + tuple(t for _, t in state.struck)
     if any(isinstance(a, Node) and a.card.effect for t in trees for a in postorder(t)):
         raise ValueError("a card that acts on monsters can only be cast, not used in a tree")
-    if any(not s.card.effect or any(isinstance(a, Node) and a.card.effect for c in s.children
-                                    for a in postorder(c)) for s in state.spent):
+    if any(
+        not s.card.effect
+        or any(isinstance(a, Node) and a.card.effect for c in s.children for a in postorder(c))
+        for s in state.spent
+    ):
         raise ValueError("a spent value is a cast card over an ordinary tree")
     trees += state.spent
     leaves = Counter(a.value for t in trees for a in postorder(t) if isinstance(a, Leaf))
@@ -130,8 +137,11 @@ def _check_consistent(state: State) -> None:
     if not len(puzzle.targets) <= len(monsters) <= len(puzzle.targets) + traitors:
         raise ValueError("more monsters than the targets and the traitors cast")
     hit = [t for t, _ in state.struck]
-    dead = [t for t in range(len(monsters)) if monsters[t] == 0 and state.spent
-            and t not in hit and t not in state.standing]
+    dead = [
+        t
+        for t in range(len(monsters))
+        if monsters[t] == 0 and state.spent and t not in hit and t not in state.standing
+    ]
     if sorted(hit + list(state.standing) + dead) != list(range(len(monsters))):
         raise ValueError("each target is either standing, struck once or dead of a cast")
     if any(monsters[t] != tree.value for t, tree in state.struck):
@@ -250,8 +260,12 @@ class AlgebrawlGame:
                 raise ValueError(f"not an Algebrawl move: {data!r:.60}")
             return Cast(data["cast"], data["value"], target)
         args = data.get("args") if isinstance(data, dict) else None
-        if _is_int(data.get("play") if isinstance(data, dict) else None) and isinstance(args, list) \
-                and len(args) <= 8 and all(_is_int(a) for a in args):
+        if (
+            _is_int(data.get("play") if isinstance(data, dict) else None)
+            and isinstance(args, list)
+            and len(args) <= 8
+            and all(_is_int(a) for a in args)
+        ):
             return PlayCard(data["play"], tuple(args))
         raise ValueError(f"not an Algebrawl move: {data!r:.60}")
 
@@ -260,16 +274,22 @@ def _cast_fields(state: State) -> dict[str, Any]:
     """``monsters`` and ``spent`` once a card has been cast (absent before: the older form)."""
     if not state.monsters and not state.spent:
         return {}
-    return {"monsters": [format_value(v) for v in monster_values(state)],
-            "spent": [tree_to_json(t) for t in state.spent]}
+    return {
+        "monsters": [format_value(v) for v in monster_values(state)],
+        "spent": [tree_to_json(t) for t in state.spent],
+    }
 
 
 def _read_cast_fields(data: dict, puzzle: Puzzle) -> tuple[tuple, tuple]:
     """Read ``monsters`` and ``spent`` (both absent in states without casts)."""
     monsters, spent = data.get("monsters", []), data.get("spent", [])
     most = len(puzzle.targets) + len(puzzle.cards)  # each traitor adds at most one monster
-    if not isinstance(monsters, list) or not isinstance(spent, list) \
-            or len(monsters) > most or len(spent) > len(puzzle.cards):
+    if (
+        not isinstance(monsters, list)
+        or not isinstance(spent, list)
+        or len(monsters) > most
+        or len(spent) > len(puzzle.cards)
+    ):
         raise ValueError("a state's monsters and spent values are short lists")
     nodes = tuple(tree_from_json(t, puzzle) for t in spent)
     if not all(isinstance(n, Node) for n in nodes):
@@ -283,4 +303,3 @@ def _is_int(x: Any) -> bool:
 
 GAME = AlgebrawlGame()
 """The Algebrawl engine."""
-

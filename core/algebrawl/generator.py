@@ -66,7 +66,14 @@ __all__ = [
 T = TypeVar("T")
 
 DEFAULT_SCORES: Mapping[str, int] = {
-    "add": 1, "sub": 2, "mul": 2, "div": 3, "neg": 1, "square": 2, "split": 2, "poison": 2,
+    "add": 1,
+    "sub": 2,
+    "mul": 2,
+    "div": 3,
+    "neg": 1,
+    "square": 2,
+    "split": 2,
+    "poison": 2,
 }
 """Difficulty score of each built-in card (a designer's judgement; unknown cards score 3)."""
 
@@ -99,9 +106,13 @@ def rand_list(rng: random.Random, length: int, low: int, high: int) -> list[int]
     return isotropy_list(length, rand, rng, low, high)
 
 
-def rand_identity_pick(rng: random.Random, items: Sequence[T], n: int,
-                       test: Callable[[T], bool] | None = None,
-                       retry: int = 3) -> tuple[list[T], list[T]]:
+def rand_identity_pick(
+    rng: random.Random,
+    items: Sequence[T],
+    n: int,
+    test: Callable[[T], bool] | None = None,
+    retry: int = 3,
+) -> tuple[list[T], list[T]]:
     """Seed 002's ``rand-identity-pick``: ``n`` distinct elements, chosen in one pass.
 
     Each element is taken with probability ``still needed / still left`` (selection
@@ -138,8 +149,13 @@ def rand_identity_pick(rng: random.Random, items: Sequence[T], n: int,
     return picked, rest
 
 
-def rand_op(rng: random.Random, op_set: Sequence[Card], weights: Sequence[float] | None = None,
-            test: Callable[[Card], bool] | None = None, retry: int = 3) -> Card | None:
+def rand_op(
+    rng: random.Random,
+    op_set: Sequence[Card],
+    weights: Sequence[float] | None = None,
+    test: Callable[[Card], bool] | None = None,
+    retry: int = 3,
+) -> Card | None:
     """Seed 002's ``rand-op`` with a distribution and a rejection test.
 
     Args:
@@ -159,9 +175,14 @@ def rand_op(rng: random.Random, op_set: Sequence[Card], weights: Sequence[float]
     return None
 
 
-def rand_op_list(rng: random.Random, length: int, op_set: Sequence[Card],
-                 weights: Sequence[float] | None = None,
-                 test: Callable[[Card], bool] | None = None, retry: int = 3) -> list[Card]:
+def rand_op_list(
+    rng: random.Random,
+    length: int,
+    op_set: Sequence[Card],
+    weights: Sequence[float] | None = None,
+    test: Callable[[Card], bool] | None = None,
+    retry: int = 3,
+) -> list[Card]:
     """Seed 002's ``rand-op-list``: ``length`` cards from :func:`rand_op`.
 
     Raises:
@@ -174,9 +195,14 @@ def rand_op_list(rng: random.Random, length: int, op_set: Sequence[Card],
     return cards
 
 
-def leaves_reduce(rng: random.Random, leaves: Sequence[Ast], card: Card,
-                  test: Callable[[Ast], bool] | None = None, retry: int = 3,
-                  accept: Callable[[Node], bool] | None = None) -> tuple[Ast, ...]:
+def leaves_reduce(
+    rng: random.Random,
+    leaves: Sequence[Ast],
+    card: Card,
+    test: Callable[[Ast], bool] | None = None,
+    retry: int = 3,
+    accept: Callable[[Node], bool] | None = None,
+) -> tuple[Ast, ...]:
     """Seed 002's ``leaves-reduce``: apply ``card`` to ``arity`` random trees of ``leaves``.
 
     Args:
@@ -207,9 +233,14 @@ def leaves_reduce(rng: random.Random, leaves: Sequence[Ast], card: Card,
     return (node,) + tuple(rest)
 
 
-def leaves_full_reduce(rng: random.Random, leaves: Sequence[Ast], op_list: Sequence[Card],
-                       test: Callable[[Ast], bool] | None = None, retry: int = 3,
-                       accept: Callable[[Node], bool] | None = None) -> tuple[Ast, ...]:
+def leaves_full_reduce(
+    rng: random.Random,
+    leaves: Sequence[Ast],
+    op_list: Sequence[Card],
+    test: Callable[[Ast], bool] | None = None,
+    retry: int = 3,
+    accept: Callable[[Node], bool] | None = None,
+) -> tuple[Ast, ...]:
     """Seed 002's ``leaves-full-reduce``: :func:`leaves_reduce` with each card in turn.
 
     Returns:
@@ -351,11 +382,17 @@ def _neutral(node: Node) -> bool:
     """True for ``x × 1``, ``1 × x``, ``x ÷ 1``, ``x + 0``, ``0 + x`` and ``x − 0``."""
     op = arithmetic_op(node.card)
     left, right = (c.value for c in node.children) if op else (None, None)
-    return (op == "*" and 1 in (left, right)) or (op == "/" and right == 1) or (
-        op == "+" and 0 in (left, right)) or (op == "-" and right == 0)
+    return (
+        (op == "*" and 1 in (left, right))
+        or (op == "/" and right == 1)
+        or (op == "+" and 0 in (left, right))
+        or (op == "-" and right == 0)
+    )
 
 
-def _draw(rng: random.Random, config: GeneratorConfig) -> tuple[tuple[int, ...], list[Card], tuple[Ast, ...]]:
+def _draw(
+    rng: random.Random, config: GeneratorConfig
+) -> tuple[tuple[int, ...], list[Card], tuple[Ast, ...]]:
     """One draw: numbers, operator list and the reduced trees (or Rejected)."""
     numbers = rand_list(rng, config.numbers, config.low, config.high + 1)
     card_test = None
@@ -404,17 +441,35 @@ def generate(config: GeneratorConfig = GeneratorConfig(), seed: int = 0) -> Gene
             _check_trees(trees, numbers, config)
         except Rejected:
             continue
-        spare = rand_op_list(rng, config.spare_cards, config.cards, config.weights) if config.spare_cards else []
+        spare = (
+            rand_op_list(rng, config.spare_cards, config.cards, config.weights)
+            if config.spare_cards
+            else []
+        )
         order = {c: i for i, c in enumerate(config.cards)}
         hand = tuple(sorted(ops + spare, key=lambda c: order[c]))
-        puzzle = Puzzle.of(numbers, tuple(t.value for t in trees), hand, integer_only=config.integer_only)
-        score = sum(config.score(a.card) for t in trees for a in postorder(t) if isinstance(a, Node))
+        puzzle = Puzzle.of(
+            numbers, tuple(t.value for t in trees), hand, integer_only=config.integer_only
+        )
+        score = sum(
+            config.score(a.card) for t in trees for a in postorder(t) if isinstance(a, Node)
+        )
         return Generated(puzzle, trees, seed, attempt, score)
-    raise GenerationFailed(f"no acceptable puzzle in {config.max_attempts} draws; loosen the bounds")
+    raise GenerationFailed(
+        f"no acceptable puzzle in {config.max_attempts} draws; loosen the bounds"
+    )
 
 
-def generate_hand(band: tuple[float, float], seed: int = 0, *, size: int = 4, low: int = 1,
-                  high: int = 13, target: int = 24, max_attempts: int = 2000) -> Generated:
+def generate_hand(
+    band: tuple[float, float],
+    seed: int = 0,
+    *,
+    size: int = 4,
+    low: int = 1,
+    high: int = 13,
+    target: int = 24,
+    max_attempts: int = 2000,
+) -> Generated:
     """A 24-game hand whose predicted human solve time lies in ``band``.
 
     Draws hands of ``size`` numbers from ``low..high`` (the seed's :func:`rand_list`), keeps

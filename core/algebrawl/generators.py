@@ -71,10 +71,17 @@ def check_band(low: int, high: int, limits: tuple[int, int], what: str) -> tuple
     Raises:
         ValueError: When the band is not ``limits[0] <= low <= high <= limits[1]``.
     """
-    if isinstance(low, bool) or isinstance(high, bool) or not isinstance(low, int) \
-            or not isinstance(high, int) or not limits[0] <= low <= high <= limits[1]:
-        raise ValueError(f"the difficulty band ({what}) must be LOW:HIGH with "
-                         f"{limits[0]} <= LOW <= HIGH <= {limits[1]}, not {low}:{high}")
+    if (
+        isinstance(low, bool)
+        or isinstance(high, bool)
+        or not isinstance(low, int)
+        or not isinstance(high, int)
+        or not limits[0] <= low <= high <= limits[1]
+    ):
+        raise ValueError(
+            f"the difficulty band ({what}) must be LOW:HIGH with "
+            f"{limits[0]} <= LOW <= HIGH <= {limits[1]}, not {low}:{high}"
+        )
     return low, high
 
 
@@ -133,8 +140,9 @@ def _par(puzzle: Puzzle, fallback: int) -> int:
 
 def _moves(made: Generated) -> int:
     """Moves of the generated solution: every card in its trees, one strike per tree."""
-    return sum(1 for tree in made.solution for a in postorder(tree) if isinstance(a, Node)) \
-        + len(made.solution)
+    return sum(1 for tree in made.solution for a in postorder(tree) if isinstance(a, Node)) + len(
+        made.solution
+    )
 
 
 SHORTCUT_TRIES = 6
@@ -167,8 +175,9 @@ def _draw_brawl(low: int, high: int, seed: int) -> Generated:
         GenerationFailed: When no puzzle was drawn with any of those card counts.
     """
     config = brawl_config(low, high)
-    tries = [config.ops] + [n for n in (config.ops + 1, config.ops - 1)
-                            if 1 <= n <= MAX_BRAWL_CARDS]
+    tries = [config.ops] + [
+        n for n in (config.ops + 1, config.ops - 1) if 1 <= n <= MAX_BRAWL_CARDS
+    ]
     for ops in tries:
         try:
             return generate(brawl_config(low, high, ops), seed)
@@ -217,9 +226,13 @@ class BrawlGenerator:
         made, par = best
         puzzle = made.puzzle
         monsters = ", ".join(format_value(t) for t in puzzle.targets)
-        return Level(f"Brawl {seed} (score {made.score})", puzzle, par,
-                     description=f"Generated from seed {seed}, card score {made.score} "
-                                 f"(band {low}-{high}). Strike {monsters}.")
+        return Level(
+            f"Brawl {seed} (score {made.score})",
+            puzzle,
+            par,
+            description=f"Generated from seed {seed}, card score {made.score} "
+            f"(band {low}-{high}). Strike {monsters}.",
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -248,9 +261,13 @@ class HandGenerator:
         puzzle = made.puzzle
         hand = " ".join(format_value(v) for v in puzzle.numbers)
         seconds = made.predicted_seconds or 0.0
-        return Level(f"24: {hand}", puzzle, _par(puzzle, _moves(made)),
-                     description=f"Use every number once to make 24 (seed {seed}; a person "
-                                 f"needs about {seconds:.0f} s, predicted).")
+        return Level(
+            f"24: {hand}",
+            puzzle,
+            _par(puzzle, _moves(made)),
+            description=f"Use every number once to make 24 (seed {seed}; a person "
+            f"needs about {seconds:.0f} s, predicted).",
+        )
 
 
 class LevelGenerator(Protocol):

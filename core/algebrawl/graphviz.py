@@ -57,8 +57,9 @@ def ast_to_dot(ast: Ast, header: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def leaves_to_dot(leaves: Iterable[Ast], header: str = "",
-                  labels: Sequence[str] | None = None) -> str:
+def leaves_to_dot(
+    leaves: Iterable[Ast], header: str = "", labels: Sequence[str] | None = None
+) -> str:
     """Seed 002's ``leaves->graphviz``: every tree under a box holding its value.
 
     Args:

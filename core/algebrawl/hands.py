@@ -76,7 +76,9 @@ def _multiset(numbers: Iterable[Number]) -> tuple:
 
 
 @lru_cache(maxsize=256)
-def _split_patterns(pattern: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
+def _split_patterns(
+    pattern: tuple[int, ...],
+) -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """Index splits for a multiset whose equal elements are marked by equal ``pattern``
     entries (``(0, 0, 1, 2)`` for ``a a b c``): one split per distinct pair of parts."""
     n, seen, out = len(pattern), set(), []
@@ -103,7 +105,9 @@ def splits(ms: tuple) -> tuple[tuple[tuple, tuple], ...]:
     """
     first: dict = {}
     pattern = tuple(first.setdefault(v, len(first)) for v in ms)
-    return tuple((tuple(ms[i] for i in a), tuple(ms[i] for i in b)) for a, b in _split_patterns(pattern))
+    return tuple(
+        (tuple(ms[i] for i in a), tuple(ms[i] for i in b)) for a, b in _split_patterns(pattern)
+    )
 
 
 def _combine(x, y):
@@ -152,13 +156,22 @@ def _restricted(ms: tuple, ops: str, integers: bool, nonnegative: bool) -> froze
         for x in _restricted(left, ops, integers, nonnegative):
             for y in tr:
                 for op, _, v in _combine(x, y):
-                    if op in ops and not (integers and type(v) is not int) and not (nonnegative and v < 0):
+                    if (
+                        op in ops
+                        and not (integers and type(v) is not int)
+                        and not (nonnegative and v < 0)
+                    ):
                         out.add(v)
     return frozenset(out)
 
 
-def solvable_with(numbers: Sequence[Number], target: Number = 24, ops: str = "+-*/",
-                  integers: bool = False, nonnegative: bool = False) -> bool:
+def solvable_with(
+    numbers: Sequence[Number],
+    target: Number = 24,
+    ops: str = "+-*/",
+    integers: bool = False,
+    nonnegative: bool = False,
+) -> bool:
     """Like :func:`solvable24` with only some operators, or with every intermediate result
     whole and/or non-negative (the difficulty features of :mod:`.difficulty`).
 
@@ -292,8 +305,9 @@ def _fill(bucket: dict, op: str, a: dict, b: dict, equivalence: str, value) -> N
                 bucket[nf] = (op, wa, wb)
 
 
-def solutions24(numbers: Sequence[Number], target: Number = 24,
-                equivalence: str = DEFAULT_EQUIVALENCE) -> tuple[HandSolution, ...]:
+def solutions24(
+    numbers: Sequence[Number], target: Number = 24, equivalence: str = DEFAULT_EQUIVALENCE
+) -> tuple[HandSolution, ...]:
     """The distinct solutions of a hand (each number once, operators reusable).
 
     Args:
@@ -324,8 +338,9 @@ def solutions24(numbers: Sequence[Number], target: Number = 24,
     return tuple(HandSolution(item) for item in sorted(found.items(), key=lambda kv: kv[0]))
 
 
-def count_solutions24(numbers: Sequence[Number], target: Number = 24,
-                      equivalence: str = DEFAULT_EQUIVALENCE) -> int:
+def count_solutions24(
+    numbers: Sequence[Number], target: Number = 24, equivalence: str = DEFAULT_EQUIVALENCE
+) -> int:
     """How many distinct solutions the hand has (see :func:`solutions24`)."""
     return len(solutions24(numbers, target, equivalence))
 
@@ -339,4 +354,3 @@ def clear_caches() -> None:
 def all_hands(low: int = 1, high: int = 13, size: int = 4) -> tuple[tuple[int, ...], ...]:
     """Every hand of ``size`` numbers from ``low`` to ``high`` (with repetition), sorted."""
     return tuple(combinations_with_replacement(range(low, high + 1), size))
-

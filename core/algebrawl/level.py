@@ -58,17 +58,28 @@ class Level:
         for name in ("description", "hint", "author"):
             check_text(name, getattr(self, name))
         if not isinstance(self.puzzle, Puzzle):
-            raise LevelFieldError("numbers", "an Algebrawl level needs a Puzzle, not "
-                                             f"{type(self.puzzle).__name__}")
+            raise LevelFieldError(
+                "numbers", f"an Algebrawl level needs a Puzzle, not {type(self.puzzle).__name__}"
+            )
         par = self.par
-        if par is not None and (isinstance(par, bool) or not isinstance(par, int)
-                                or not 1 <= par <= MAX_PAR):
-            raise LevelFieldError("par", f"par must be a whole number from 1 to {MAX_PAR}, "
-                                         f"not {par!r}")
+        if par is not None and (
+            isinstance(par, bool) or not isinstance(par, int) or not 1 <= par <= MAX_PAR
+        ):
+            raise LevelFieldError(
+                "par", f"par must be a whole number from 1 to {MAX_PAR}, not {par!r}"
+            )
 
 
-def level_of(title: str, *, numbers, targets, cards=None, integer_only: bool = False,
-             use_all: bool = False, **fields) -> Level:
+def level_of(
+    title: str,
+    *,
+    numbers,
+    targets,
+    cards=None,
+    integer_only: bool = False,
+    use_all: bool = False,
+    **fields,
+) -> Level:
     """Build a level from the values of a level file, blaming the right field on failure.
 
     :class:`Puzzle` checks everything at once; its complaints are mapped to the level-file
@@ -91,28 +102,37 @@ def level_of(title: str, *, numbers, targets, cards=None, integer_only: bool = F
     """
     numbers, targets = tuple(numbers), tuple(targets)
     if not 1 <= len(numbers) <= MAX_NUMBERS:
-        raise LevelFieldError("numbers", f"a puzzle has 1 to {MAX_NUMBERS} numbers, "
-                                         f"not {len(numbers)}")
+        raise LevelFieldError(
+            "numbers", f"a puzzle has 1 to {MAX_NUMBERS} numbers, not {len(numbers)}"
+        )
     if not 1 <= len(targets) <= MAX_TARGETS:
-        raise LevelFieldError("targets", f"a puzzle has 1 to {MAX_TARGETS} targets, "
-                                         f"not {len(targets)}")
+        raise LevelFieldError(
+            "targets", f"a puzzle has 1 to {MAX_TARGETS} targets, not {len(targets)}"
+        )
     if len(targets) > len(numbers):
-        raise LevelFieldError("targets", f"{len(targets)} targets need at least as many "
-                                         f"numbers (there are {len(numbers)})")
+        raise LevelFieldError(
+            "targets",
+            f"{len(targets)} targets need at least as many numbers (there are {len(numbers)})",
+        )
     if cards is not None and len(cards) > MAX_CARDS:
-        raise LevelFieldError("cards", f"a puzzle has at most {MAX_CARDS} cards, "
-                                       f"not {len(cards)}")
+        raise LevelFieldError("cards", f"a puzzle has at most {MAX_CARDS} cards, not {len(cards)}")
     if integer_only:
         for field, values in (("numbers", numbers), ("targets", targets)):
             if any(getattr(v, "denominator", 1) != 1 for v in values):
                 raise LevelFieldError(field, f"an integer-only puzzle has whole {field}")
     rules = {"integer_only": integer_only, "use_all": use_all}
     try:
-        puzzle = Puzzle.of(numbers, targets, tuple(cards) if cards is not None else DEFAULT_CARDS,
-                           **rules)
+        puzzle = Puzzle.of(
+            numbers, targets, tuple(cards) if cards is not None else DEFAULT_CARDS, **rules
+        )
     except (TypeError, ValueError) as error:
         message = str(error)
-        field = ("targets" if message.startswith("target") else
-                 "cards" if "card" in message else "numbers")
+        field = (
+            "targets"
+            if message.startswith("target")
+            else "cards"
+            if "card" in message
+            else "numbers"
+        )
         raise LevelFieldError(field, message) from None
     return Level(title, puzzle, **fields)

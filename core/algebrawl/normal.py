@@ -100,7 +100,9 @@ def _flags(equivalence: str) -> tuple[bool, bool]:
     try:
         return _FLAGS[equivalence]
     except KeyError:
-        raise ValueError(f"unknown equivalence {equivalence!r}; one of {', '.join(EQUIVALENCES)}") from None
+        raise ValueError(
+            f"unknown equivalence {equivalence!r}; one of {', '.join(EQUIVALENCES)}"
+        ) from None
 
 
 def nf_leaf(value: Fraction | int) -> NF:
@@ -242,15 +244,21 @@ def arithmetic_op(card: Card) -> str | None:
     if card not in _ARITH:
         body = card.body
         op = None
-        if (card.arity == 2 and isinstance(body, BinOp) and body.op in "+-*/"
-                and body.left == Arg(0, card.params[0]) and body.right == Arg(1, card.params[1])):
+        if (
+            card.arity == 2
+            and isinstance(body, BinOp)
+            and body.op in "+-*/"
+            and body.left == Arg(0, card.params[0])
+            and body.right == Arg(1, card.params[1])
+        ):
             op = body.op
         _ARITH[card] = op
     return _ARITH[card]
 
 
-def nf_apply(card: Card, args: Sequence[NF], value: Fraction,
-             equivalence: str = DEFAULT_EQUIVALENCE) -> NF:
+def nf_apply(
+    card: Card, args: Sequence[NF], value: Fraction, equivalence: str = DEFAULT_EQUIVALENCE
+) -> NF:
     """The normal form of ``card`` applied to arguments with normal forms ``args``.
 
     Arithmetic cards combine as sums and products; any other card is an opaque node whose
@@ -313,7 +321,11 @@ def _core_text(core: tuple) -> str:
     if kind == 1:
         pos = [_core_text(c) for s, c in core[2] if s > 0]
         neg = [_core_text(c) for s, c in core[2] if s < 0]
-        return " + ".join(pos) + "".join(" - " + t for t in neg) if pos else "0" + "".join(" - " + t for t in neg)
+        return (
+            " + ".join(pos) + "".join(" - " + t for t in neg)
+            if pos
+            else "0" + "".join(" - " + t for t in neg)
+        )
     num = [_factor_text(c) for e, c in core[2] if e > 0]
     den = [_factor_text(c) for e, c in core[2] if e < 0]
     return " * ".join(num or ["1"]) + "".join(" / " + t for t in den)
@@ -338,8 +350,12 @@ def nf_text(nf: NF) -> str:
     text = _core_text(core)
     if sign < 0:
         text = f"-({text})"
-    extra = [f"* {_factor_text(p[1])}" if p[0] == "u" else f"+ {_factor_text(p[1])} - {_factor_text(p[2])}"
-             for p in pieces]
+    extra = [
+        f"* {_factor_text(p[1])}"
+        if p[0] == "u"
+        else f"+ {_factor_text(p[1])} - {_factor_text(p[2])}"
+        for p in pieces
+    ]
     return text + (" [" + ", ".join(extra) + "]" if extra else "")
 
 

@@ -57,8 +57,13 @@ def _card_count(used: int, tables: _Tables) -> int:
     return total
 
 
-def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: float = 10.0,
-                   should_stop: Callable[[], bool] | None = None) -> Shortest:
+def shortest_state(
+    state: State,
+    *,
+    max_entries: int = 300_000,
+    time_limit: float = 10.0,
+    should_stop: Callable[[], bool] | None = None,
+) -> Shortest:
     """The fewest moves that win from ``state``.
 
     Args:
@@ -77,8 +82,9 @@ def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: floa
         return Shortest("unknown")  # casts act on monsters, outside the tables (see above)
     if not state.standing:
         return Shortest("unsolvable")  # every target struck, values left in a use_all game
-    tables = _Tables(state, False, DEFAULT_EQUIVALENCE, max_entries,
-                     time.monotonic() + time_limit, should_stop)
+    tables = _Tables(
+        state, False, DEFAULT_EQUIVALENCE, max_entries, time.monotonic() + time_limit, should_stop
+    )
     monsters = monster_values(state)
     targets = [(t, monsters[t]) for t in state.standing]
     full = (1 << len(state.pool)) - 1 if puzzle.use_all else None
@@ -102,8 +108,9 @@ def shortest_state(state: State, *, max_entries: int = 300_000, time_limit: floa
     if found[0] is None:
         return Shortest("unsolvable")
     cards, chosen = found[0]
-    strikes = tuple(sorted(((t, tables.tree(key, value)) for t, value, key in chosen),
-                           key=lambda p: p[0]))
+    strikes = tuple(
+        sorted(((t, tables.tree(key, value)) for t, value, key in chosen), key=lambda p: p[0])
+    )
     return Shortest("solved", cards + len(targets), cards, strikes)
 
 
@@ -111,8 +118,11 @@ def _cheapest(tables: _Tables, targets: list, full: int | None) -> tuple | None:
     """The assignment of disjoint entries to targets with the fewest cards, or None."""
     candidates = []
     for t, value in targets:
-        keys = sorted((_card_count(key[1], tables), key) for key, table in tables.entries.items()
-                      if value in table)
+        keys = sorted(
+            (_card_count(key[1], tables), key)
+            for key, table in tables.entries.items()
+            if value in table
+        )
         if not keys:
             return None
         candidates.append((t, value, keys))
@@ -137,8 +147,9 @@ def _cheapest(tables: _Tables, targets: list, full: int | None) -> tuple | None:
                 break  # keys are sorted by cost: no cheaper one follows
             if key[0] & mask or used + key[1] not in tables.valid:
                 continue
-            later.append((depth + 1, mask | key[0], used + key[1], cost + count,
-                          chosen + ((t, value, key),)))
+            later.append(
+                (depth + 1, mask | key[0], used + key[1], cost + count, chosen + ((t, value, key),))
+            )
         stack.extend(reversed(later))  # cheapest explored first
     return None if best[0] is None else (best[0], best[1])
 

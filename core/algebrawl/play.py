@@ -166,8 +166,11 @@ def result_of(state: State, move: PlayCard) -> Node:
     """
     puzzle = state.puzzle
     if move.card not in state.hand:
-        raise IllegalMove("that card has already been played" if 0 <= move.card < len(puzzle.cards)
-                          else "there is no such card")
+        raise IllegalMove(
+            "that card has already been played"
+            if 0 <= move.card < len(puzzle.cards)
+            else "there is no such card"
+        )
     card = puzzle.cards[move.card]
     if card.effect:
         raise IllegalMove(f"{card.name} acts on the monsters: cast it on a pool value")
@@ -192,8 +195,11 @@ def _check_strike(state: State, move: Strike) -> None:
         raise IllegalMove("there is no such value in the pool")
     monsters = monster_values(state)
     if move.target not in state.standing:
-        raise IllegalMove("that target has already been struck"
-                          if 0 <= move.target < len(monsters) else "there is no such target")
+        raise IllegalMove(
+            "that target has already been struck"
+            if 0 <= move.target < len(monsters)
+            else "there is no such target"
+        )
     have, want = state.pool[move.value].value, monsters[move.target]
     if have != want:
         raise IllegalMove(f"{format_value(have)} does not match the target {format_value(want)}")
@@ -215,8 +221,11 @@ def cast_effect(state: State, move: Cast) -> tuple[tuple[Fraction, ...], tuple[i
     """
     puzzle = state.puzzle
     if move.card not in state.hand:
-        raise IllegalMove("that card has already been played" if 0 <= move.card < len(puzzle.cards)
-                          else "there is no such card")
+        raise IllegalMove(
+            "that card has already been played"
+            if 0 <= move.card < len(puzzle.cards)
+            else "there is no such card"
+        )
     card = puzzle.cards[move.card]
     if not card.effect:
         raise IllegalMove(f"{card.name} is played on pool values, not cast on monsters")
@@ -229,15 +238,18 @@ def cast_effect(state: State, move: Cast) -> tuple[tuple[Fraction, ...], tuple[i
     standing = list(state.standing)
     if card.effect == "poison_wizard":
         if amount.denominator != 1 or amount <= 0:
-            raise IllegalMove("the poison dose is a positive whole number, "
-                              f"not {format_value(amount)}")
+            raise IllegalMove(
+                f"the poison dose is a positive whole number, not {format_value(amount)}"
+            )
         odd = [t for t in standing if _odd(hp[t])]
         if not odd:
             raise IllegalMove("no standing monster has an odd HP")
         weakest = min(hp[t] for t in odd)
         if amount > weakest:
-            raise IllegalMove(f"a dose of {format_value(amount)} is more than the odd monster "
-                              f"with {format_value(weakest)} HP has (no overkill)")
+            raise IllegalMove(
+                f"a dose of {format_value(amount)} is more than the odd monster "
+                f"with {format_value(weakest)} HP has (no overkill)"
+            )
         for t in odd:
             hp[t] -= amount
     else:  # traitor
@@ -291,8 +303,9 @@ def apply_move(state: State, move: Move) -> State:
         monsters, standing, node = cast_effect(state, move)
         pool = state.pool[: move.value] + state.pool[move.value + 1 :]
         hand = tuple(c for c in state.hand if c != move.card)
-        return State(state.puzzle, pool, hand, standing, state.struck, monsters,
-                     state.spent + (node,))
+        return State(
+            state.puzzle, pool, hand, standing, state.struck, monsters, state.spent + (node,)
+        )
     if not isinstance(move, PlayCard):
         raise IllegalMove("not an Algebrawl move")
     node = result_of(state, move)
@@ -301,8 +314,9 @@ def apply_move(state: State, move: Move) -> State:
     rest = [p for i, p in enumerate(state.pool) if i not in used]
     rest.insert(first, node)
     hand = tuple(c for c in state.hand if c != move.card)
-    return State(state.puzzle, tuple(rest), hand, state.standing, state.struck, state.monsters,
-                 state.spent)
+    return State(
+        state.puzzle, tuple(rest), hand, state.standing, state.struck, state.monsters, state.spent
+    )
 
 
 def _candidate_moves(state: State) -> Iterator[Move]:
@@ -414,13 +428,17 @@ def _describe_cast(state: State, move: Cast) -> str:
     after, _, node = cast_effect(state, move)
     amount = format_value(node.value)
     if node.card.effect == "poison_wizard":
-        hit = [f"{format_value(before[t])} → {format_value(after[t])}"
-               for t in state.standing if after[t] != before[t]]
+        hit = [
+            f"{format_value(before[t])} → {format_value(after[t])}"
+            for t in state.standing
+            if after[t] != before[t]
+        ]
         return f"poison wizard, dose {amount}: {', '.join(hit)}"
     m = format_value(before[move.target])
     if len(after) > len(before):
-        return (f"traitor {amount} attacks {m}: it dies, "
-                f"the ally defects as {format_value(after[-1])}")
+        return (
+            f"traitor {amount} attacks {m}: it dies, the ally defects as {format_value(after[-1])}"
+        )
     left = after[move.target]
     fate = "it dies" if left == 0 else f"{format_value(left)} left"
     return f"traitor {amount} attacks {m}: {fate}"

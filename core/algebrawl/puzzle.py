@@ -92,8 +92,13 @@ class Puzzle:
         object.__setattr__(self, "cards", cards)
 
     @classmethod
-    def of(cls, numbers: Sequence[Number], targets: Sequence[Number] | Number,
-           cards: Sequence[Card] = DEFAULT_CARDS, **rules: bool) -> Puzzle:
+    def of(
+        cls,
+        numbers: Sequence[Number],
+        targets: Sequence[Number] | Number,
+        cards: Sequence[Card] = DEFAULT_CARDS,
+        **rules: bool,
+    ) -> Puzzle:
         """Convenience constructor: ``Puzzle.of([3, 4, 5], 35)``.
 
         Args:

@@ -88,8 +88,15 @@ class _Limit(Exception):
 class _Tables:
     """The dynamic programme for one state (see the module docstring)."""
 
-    def __init__(self, state: State, counting: bool, equivalence: str, max_entries: int,
-                 deadline: float, should_stop: Callable[[], bool] | None):
+    def __init__(
+        self,
+        state: State,
+        counting: bool,
+        equivalence: str,
+        max_entries: int,
+        deadline: float,
+        should_stop: Callable[[], bool] | None,
+    ):
         self.state, self.counting, self.equivalence = state, counting, equivalence
         self.max_entries, self.deadline, self.should_stop = max_entries, deadline, should_stop
         cards = [state.puzzle.cards[i] for i in state.hand]
@@ -99,8 +106,10 @@ class _Tables:
         for c in self.counts:
             self.radix.append(r)
             r *= 2 * c + 1
-        self.valid = {sum(d * w for d, w in zip(digits, self.radix))
-                      for digits in product(*(range(c + 1) for c in self.counts))}
+        self.valid = {
+            sum(d * w for d, w in zip(digits, self.radix))
+            for digits in product(*(range(c + 1) for c in self.counts))
+        }
         self.entries: dict[tuple[int, int], dict] = {}
         self.levels: list[list[tuple[int, int]]] = [[]]
         self.stored = 0
@@ -335,7 +344,9 @@ class _Assign:
         for key in keys:
             if key[0] & mask or used + key[1] not in self.tables.valid:
                 continue
-            if self._search(lists, i + 1, mask | key[0], used + key[1], chosen + ((t, v, key),), first_only):
+            if self._search(
+                lists, i + 1, mask | key[0], used + key[1], chosen + ((t, v, key),), first_only
+            ):
                 return True
         return False
 
@@ -350,14 +361,23 @@ class _Assign:
         for combo in product(*per_target):
             solution = tuple(sorted(zip((v for _, v, _ in chosen), (nf for nf, _ in combo))))
             if solution not in self.found:
-                self.found[solution] = tuple((t, _tree(w)) for (t, _, _), (_, w) in zip(chosen, combo))
+                self.found[solution] = tuple(
+                    (t, _tree(w)) for (t, _, _), (_, w) in zip(chosen, combo)
+                )
                 if len(self.found) >= self.limit:
                     return
 
 
-def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT_EQUIVALENCE,
-                max_entries: int = 300_000, time_limit: float = 10.0, max_count: int = 10_000,
-                should_stop: Callable[[], bool] | None = None) -> SolveResult:
+def solve_state(
+    state: State,
+    *,
+    count: bool = False,
+    equivalence: str = DEFAULT_EQUIVALENCE,
+    max_entries: int = 300_000,
+    time_limit: float = 10.0,
+    max_count: int = 10_000,
+    should_stop: Callable[[], bool] | None = None,
+) -> SolveResult:
     """Solve from any position: can every standing target still be struck?
 
     Args:
@@ -385,7 +405,9 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
 
     def on_level(k: int) -> bool:
         # Solvability only: try to assign targets as soon as each has a candidate.
-        if count or not all(any(v in tbl for tbl in tables.entries.values()) for _, v in assign.targets):
+        if count or not all(
+            any(v in tbl for tbl in tables.entries.values()) for _, v in assign.targets
+        ):
             return False
         assign.run(first_only=True)
         return bool(assign.found)
@@ -401,11 +423,23 @@ def solve_state(state: State, *, count: bool = False, equivalence: str = DEFAULT
         status = "solved" if assign.found else "unknown"
     n = len(assign.found) if count else None
     complete = not limited and (n is None or n < max_count)
-    every = tuple(tuple(sorted(found, key=lambda p: p[0]))
-                  for _, found in sorted(assign.found.items(), key=lambda kv: kv[0])) \
-        if count else ()
-    return SolveResult(status, _first_solution(tables, assign), n, complete, tables.stored,
-                       time.monotonic() - start, every)
+    every = (
+        tuple(
+            tuple(sorted(found, key=lambda p: p[0]))
+            for _, found in sorted(assign.found.items(), key=lambda kv: kv[0])
+        )
+        if count
+        else ()
+    )
+    return SolveResult(
+        status,
+        _first_solution(tables, assign),
+        n,
+        complete,
+        tables.stored,
+        time.monotonic() - start,
+        every,
+    )
 
 
 CASTS_NOT_COUNTED = (
@@ -420,13 +454,16 @@ def _state_key(state: State) -> tuple:
     """What decides the rest of a game: the pool's values, the cards in hand and the HP of
     the standing monsters, each as a multiset (positions and trees do not matter)."""
     puzzle, monsters = state.puzzle, monster_values(state)
-    return (tuple(sorted(t.value for t in state.pool)),
-            tuple(sorted(puzzle.cards.index(puzzle.cards[c]) for c in state.hand)),
-            tuple(sorted(monsters[t] for t in state.standing)))
+    return (
+        tuple(sorted(t.value for t in state.pool)),
+        tuple(sorted(puzzle.cards.index(puzzle.cards[c]) for c in state.hand)),
+        tuple(sorted(monsters[t] for t in state.standing)),
+    )
 
 
-def _search_with_casts(state: State, max_states: int, deadline: float,
-                       should_stop: Callable[[], bool] | None) -> SolveResult:
+def _search_with_casts(
+    state: State, max_states: int, deadline: float, should_stop: Callable[[], bool] | None
+) -> SolveResult:
     """Depth-first search over the game's own moves (:func:`.play.legal_moves`), for hands
     holding cards that act on monsters; positions already known lost are skipped.
 
@@ -450,8 +487,12 @@ def _search_with_casts(state: State, max_states: int, deadline: float,
             continue
         nxt = apply_move(here, move)
         if status(nxt) == "won":
-            return SolveResult("solved", entries=len(lost), elapsed=time.monotonic() - start,
-                               moves=tuple(path) + (move,))
+            return SolveResult(
+                "solved",
+                entries=len(lost),
+                elapsed=time.monotonic() - start,
+                moves=tuple(path) + (move,),
+            )
         if _state_key(nxt) in lost:
             continue
         path.append(move)

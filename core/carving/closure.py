@@ -93,8 +93,12 @@ class _Saturation:
         # Indexes over the Δ formulas already in F, each entry carrying the formula's code.
         self.d23: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # y*n+z -> [(x, f)]
         self.d12: defaultdict[int, list[tuple[int, int]]] = defaultdict(list)  # x*n+y -> [(z, f)]
-        self.d1: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # x -> [(y, z, f)]
-        self.d2: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(list)  # y -> [(x, z, f)]
+        self.d1: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(
+            list
+        )  # x -> [(y, z, f)]
+        self.d2: defaultdict[int, list[tuple[int, int, int]]] = defaultdict(
+            list
+        )  # y -> [(x, z, f)]
 
     def code(self, kind: int, x: int, y: int, z: int) -> int:
         """Integer code of a formula (kind 0 = Δ, 1 = ∇)."""
@@ -183,8 +187,9 @@ class _Saturation:
                 if f3 in formulas:
                     self._theta(a, b, c, x, y, z, f1, f2, f3)
 
-    def _triangle(self, a: int, b: int, c: int, x: int, y: int, z: int,
-                  f1: int, f2: int, f3: int) -> None:
+    def _triangle(
+        self, a: int, b: int, c: int, x: int, y: int, z: int, f1: int, f2: int, f3: int
+    ) -> None:
         """A triangle is in F: Θ when ∇(a,b,c) is in F, Ω when Δ(x,y,z) is."""
         n = self.n
         if self.n3 + (a * n + b) * n + c in self.formulas:
@@ -193,8 +198,9 @@ class _Saturation:
         if base in self.formulas:
             self._omega(a, b, c, base, f1, f2, f3)
 
-    def _theta(self, a: int, b: int, c: int, x: int, y: int, z: int,
-               f1: int, f2: int, f3: int) -> None:
+    def _theta(
+        self, a: int, b: int, c: int, x: int, y: int, z: int, f1: int, f2: int, f3: int
+    ) -> None:
         concl = (x * self.n + y) * self.n + z
         if not self.typed(0, x, y, z):
             self.dropped_concl.add(concl)
@@ -214,8 +220,12 @@ class _Saturation:
 def _initial(level: Level, sat: _Saturation) -> list[int]:
     """Codes of A_Δ ∪ A_∇ (well-typed diagonals) and the axioms."""
     index = {v: i for i, v in enumerate(level.variable_names)}
-    start = [sat.code(kind, i, i, i) for i in range(sat.n) for kind in (0, 1) if sat.typed(kind, i, i, i)]
-    start += [sat.code(0 if f.is_delta else 1, index[f.x], index[f.y], index[f.z]) for f in level.axioms]
+    start = [
+        sat.code(kind, i, i, i) for i in range(sat.n) for kind in (0, 1) if sat.typed(kind, i, i, i)
+    ]
+    start += [
+        sat.code(0 if f.is_delta else 1, index[f.x], index[f.y], index[f.z]) for f in level.axioms
+    ]
     return start
 
 

@@ -46,7 +46,9 @@ NAME_RE = re.compile(r"[A-Za-z0-9_]+")
 _FORMULA = r"([DN])\(([A-Za-z0-9_]+),([A-Za-z0-9_]+),([A-Za-z0-9_]+)\)"
 _FORMULA_RE = re.compile(_FORMULA)
 _OPERATOR_RE = re.compile(
-    r"(theta|omega)\(" + ",".join([r"([DN]\([A-Za-z0-9_]+,[A-Za-z0-9_]+,[A-Za-z0-9_]+\))"] * 5) + r"\)"
+    r"(theta|omega)\("
+    + ",".join([r"([DN]\([A-Za-z0-9_]+,[A-Za-z0-9_]+,[A-Za-z0-9_]+\))"] * 5)
+    + r"\)"
 )
 
 
@@ -182,7 +184,9 @@ def operator_from_str(text: str) -> Operator:
         raise ValueError(f"an operator must be a string, not {type(text).__name__}")
     match = _OPERATOR_RE.fullmatch(text)
     if match is None:
-        raise ValueError(f"not an operator: {text!r} (expected theta(...) or omega(...) of five formulas)")
+        raise ValueError(
+            f"not an operator: {text!r} (expected theta(...) or omega(...) of five formulas)"
+        )
     kind, *parts = match.groups()
     op = Operator(*(formula_from_str(p) for p in parts))
     if op.kind != kind:

@@ -130,7 +130,9 @@ class CarvingGame:
     id = "carving"
     """The game id."""
     move_kinds: tuple[MoveKind, ...] = (
-        MoveKind("construct", False, "construct a new edge e_new (sampled when the space is large)"),
+        MoveKind(
+            "construct", False, "construct a new edge e_new (sampled when the space is large)"
+        ),
         MoveKind("step", True, "extend the elimination path P* by one (edge, vertex) step"),
         MoveKind("finish", True, "finish P* and remove its edges"),
         MoveKind("base", True, "pick the new base point (succession)"),
@@ -210,7 +212,9 @@ class CarvingGame:
     def state_from_json(self, data: Any) -> State:
         """Rebuild a state from :meth:`state_to_json` (ValueError when inconsistent)."""
         if not isinstance(data, dict) or set(data) != _STATE_KEYS:
-            raise ValueError(f"a carving state needs exactly the keys {', '.join(sorted(_STATE_KEYS))}")
+            raise ValueError(
+                f"a carving state needs exactly the keys {', '.join(sorted(_STATE_KEYS))}"
+            )
         world = world_of(level_from_json(data["level"]))
         removed = {_operator(s, "removed") for s in _list(data["removed"], "removed")}
         if not removed <= world.eid.keys():
@@ -245,8 +249,12 @@ class CarvingGame:
         """Rebuild a move from :meth:`move_to_json` (ValueError when malformed)."""
         if not isinstance(data, dict):
             raise ValueError("a carving move must be a JSON object")
-        shapes = {"construct": {"kind", "edge"}, "step": {"kind", "edge", "to"},
-                  "finish": {"kind"}, "base": {"kind", "vertex"}}
+        shapes = {
+            "construct": {"kind", "edge"},
+            "step": {"kind", "edge", "to"},
+            "finish": {"kind"},
+            "base": {"kind", "vertex"},
+        }
         kind = data.get("kind")
         if kind not in shapes or set(data) != shapes[kind]:
             raise ValueError(f"not a carving move: {data!r}")
@@ -259,7 +267,9 @@ class CarvingGame:
         return Succeed(_formula(data["vertex"], "vertex"))
 
 
-_STATE_KEYS = frozenset({"level", "removed", "virtual", "base", "phase", "pending", "path", "steps"})
+_STATE_KEYS = frozenset(
+    {"level", "removed", "virtual", "base", "phase", "pending", "path", "steps"}
+)
 
 
 def _list(value: Any, what: str) -> list:

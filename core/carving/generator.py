@@ -71,8 +71,9 @@ def _language(rng: random.Random, n_vars: int, n_types: int, n_axioms: int) -> d
     types = tuple(f"t{i + 1}" for i in range(n_types))
     # One-letter names while they last, so formulas read as ▲xyz on the screen.
     names = _LETTERS if n_vars <= len(_LETTERS) else [f"x{i + 1}" for i in range(n_vars)]
-    variables = tuple((names[i], types[i % n_types] if i < n_types else rng.choice(types))
-                      for i in range(n_vars))
+    variables = tuple(
+        (names[i], types[i % n_types] if i < n_types else rng.choice(types)) for i in range(n_vars)
+    )
     diag = [(t, t, t) for t in types]
     extra = n_types if n_types > 1 else 0
 
@@ -98,8 +99,14 @@ def _language(rng: random.Random, n_vars: int, n_types: int, n_axioms: int) -> d
             axioms.append(f)
     x = rng.choice(names)
     root = Formula(rng.choice((DELTA, NABLA)), x, x, x)
-    return dict(types=types, variables=variables, r_delta=r_delta, r_nabla=r_nabla,
-                root=root, axioms=tuple(axioms))
+    return dict(
+        types=types,
+        variables=variables,
+        r_delta=r_delta,
+        r_nabla=r_nabla,
+        root=root,
+        axioms=tuple(axioms),
+    )
 
 
 def _random_edge(rng: random.Random, state: State) -> Operator:
@@ -153,9 +160,12 @@ def _pick_target(rng: random.Random, start: State, end: State, min_edges: int) -
     """A component of ``end`` that ``start`` does not have (up to isomorphism), with
     ``min_edges`` to :data:`MAX_TARGET_EDGES` edges; built ones and larger ones first."""
     initial = [s for s, _ in _shapes(start)]
-    fresh = [(s, built) for s, built in _shapes(end)
-             if min_edges <= len(s.edges) <= MAX_TARGET_EDGES
-             and not any(isomorphic(s, t) for t in initial)]
+    fresh = [
+        (s, built)
+        for s, built in _shapes(end)
+        if min_edges <= len(s.edges) <= MAX_TARGET_EDGES
+        and not any(isomorphic(s, t) for t in initial)
+    ]
     if not fresh:
         return None
     best = max((built, len(s.edges)) for s, built in fresh)
@@ -214,8 +224,9 @@ def generate(
     raise ValueError(f"no usable level after {attempts} attempts (seed {seed})")
 
 
-def _play(rng: random.Random, draft: Level, steps: int, seed: int,
-          min_edges: int) -> Generated | None:
+def _play(
+    rng: random.Random, draft: Level, steps: int, seed: int, min_edges: int
+) -> Generated | None:
     start = GAME.initial(draft)
     if GAME.finished(start):
         return None
@@ -226,9 +237,14 @@ def _play(rng: random.Random, draft: Level, steps: int, seed: int,
     target = _pick_target(rng, start, state, min_edges)
     if target is None:
         return None
-    level = replace(draft, target=target, title=f"Carved #{seed}", author="generator",
-                    description=f"{plural(len(draft.variables), 'variable')}, "
-                                f"{plural(len(draft.axioms), 'axiom')}")
+    level = replace(
+        draft,
+        target=target,
+        title=f"Carved #{seed}",
+        author="generator",
+        description=f"{plural(len(draft.variables), 'variable')}, "
+        f"{plural(len(draft.axioms), 'axiom')}",
+    )
     replay, solution = GAME.initial(level), []
     for move in moves:
         replay = GAME.apply(replay, move)

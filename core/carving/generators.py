@@ -61,11 +61,20 @@ def _retitled(level: Level, title: str) -> Level:
 _REFINE = {"refine": True, "max_states": 2_000, "time_limit": None}
 
 GENERATORS = {
-    "easy": Difficulty("Easy", "three variables, one type: a step or two",
-                       {"variables": 3, "types": 1, "steps": 2, **_REFINE}),
-    "medium": Difficulty("Medium", "three variables, two types, one axiom",
-                         {"variables": 3, "types": 2, "axioms": 1, "steps": 3, **_REFINE}),
-    "hard": Difficulty("Hard", "four variables, two axioms, longer play-outs",
-                       {"variables": 4, "types": 2, "axioms": 2, "steps": 4, **_REFINE}),
+    "easy": Difficulty(
+        "Easy",
+        "three variables, one type: a step or two",
+        {"variables": 3, "types": 1, "steps": 2, **_REFINE},
+    ),
+    "medium": Difficulty(
+        "Medium",
+        "three variables, two types, one axiom",
+        {"variables": 3, "types": 2, "axioms": 1, "steps": 3, **_REFINE},
+    ),
+    "hard": Difficulty(
+        "Hard",
+        "four variables, two axioms, longer play-outs",
+        {"variables": 4, "types": 2, "axioms": 2, "steps": 4, **_REFINE},
+    ),
 }
 """Generated Triangle Carving levels by difficulty."""

@@ -64,7 +64,12 @@ def shape_of(n_vertices: int, edges: Sequence[Sequence[int]]) -> Shape:
     for vs in edges:
         for v in vs:
             degree[v] += 1
-    signature = (n_vertices, len(edges), tuple(sorted(len(vs) for vs in edges)), tuple(sorted(degree)))
+    signature = (
+        n_vertices,
+        len(edges),
+        tuple(sorted(len(vs) for vs in edges)),
+        tuple(sorted(degree)),
+    )
     return Shape(n_vertices, tuple(tuple(vs) for vs in edges), signature)
 
 
@@ -89,7 +94,9 @@ def isomorphic(a: Shape, b: Shape) -> bool:
     return vf2pp_is_isomorphic(a.incidence(), b.incidence(), node_label="side")
 
 
-def components(n_vertices: int, edge_verts: Sequence[Sequence[int]]) -> list[tuple[list[int], list[int]]]:
+def components(
+    n_vertices: int, edge_verts: Sequence[Sequence[int]]
+) -> list[tuple[list[int], list[int]]]:
     """Connected components of a hypergraph on vertices ``0..n_vertices-1``.
 
     Args:
@@ -122,8 +129,9 @@ def components(n_vertices: int, edge_verts: Sequence[Sequence[int]]) -> list[tup
     return sorted(groups.values(), key=lambda g: g[0][0])
 
 
-def find_isomorphic(n_vertices: int, edge_verts: Sequence[Sequence[int]],
-                    target: Shape) -> tuple[list[int], list[int]] | None:
+def find_isomorphic(
+    n_vertices: int, edge_verts: Sequence[Sequence[int]], target: Shape
+) -> tuple[list[int], list[int]] | None:
     """The first component (by smallest vertex) isomorphic to ``target``.
 
     Args:

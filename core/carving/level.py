@@ -210,10 +210,14 @@ class Level:
         if not isinstance(self.target, Target):
             raise TypeError("Level.target must be a Target")
         if self.density not in DENSITY_READINGS:
-            raise LevelFieldError("density", f"density must be one of {', '.join(DENSITY_READINGS)}, "
-                                             f"not {self.density!r}")
+            raise LevelFieldError(
+                "density",
+                f"density must be one of {', '.join(DENSITY_READINGS)}, not {self.density!r}",
+            )
         if self.par is not None and (type(self.par) is not int or not 0 <= self.par <= MAX_PAR):
-            raise LevelFieldError("par", f"par must be an integer from 0 to {MAX_PAR}, not {self.par!r}")
+            raise LevelFieldError(
+                "par", f"par must be an integer from 0 to {MAX_PAR}, not {self.par!r}"
+            )
         # A title is optional in the JSON form; when given it must fit on one line of a list.
         if not isinstance(self.title, str):
             raise LevelFieldError("title", "title must be a string")
@@ -246,7 +250,11 @@ class Level:
         for rel in ("r_delta", "r_nabla"):
             with _about(rel):
                 for triple in getattr(self, rel):
-                    if not isinstance(triple, tuple) or len(triple) != 3 or not set(triple) <= known:
+                    if (
+                        not isinstance(triple, tuple)
+                        or len(triple) != 3
+                        or not set(triple) <= known
+                    ):
                         raise ValueError(f"{rel}: {triple!r} is not a triple of declared types")
                 _no_duplicates(getattr(self, rel), rel)
 
@@ -260,7 +268,9 @@ class Level:
         with _about("root"):
             self._check_well_typed(self.root, "root")
             if not self.root.is_diagonal:
-                raise ValueError(f"the root must be a diagonal formula like D(x,x,x), not {self.root}")
+                raise ValueError(
+                    f"the root must be a diagonal formula like D(x,x,x), not {self.root}"
+                )
 
     def _check_well_typed(self, f: Any, what: str) -> None:
         if not isinstance(f, Formula) or f.head not in (DELTA, NABLA):
@@ -305,8 +315,19 @@ class Level:
 # -- JSON interchange ------------------------------------------------------------------------
 
 _KEYS = (
-    "types", "variables", "r_delta", "r_nabla", "axioms", "root", "target", "density",
-    "par", "title", "description", "hint", "author",
+    "types",
+    "variables",
+    "r_delta",
+    "r_nabla",
+    "axioms",
+    "root",
+    "target",
+    "density",
+    "par",
+    "title",
+    "description",
+    "hint",
+    "author",
 )
 _REQUIRED = ("types", "variables", "r_delta", "r_nabla", "root", "target")
 
@@ -329,9 +350,15 @@ class LevelJSONError(ValueError):
 
 
 def _formula_json(data: Any, path: str) -> Formula:
-    if (not isinstance(data, list) or len(data) != 4 or data[0] not in (DELTA, NABLA)
-            or not all(isinstance(v, str) for v in data)):
-        raise LevelJSONError(path, 'a formula must be a list like ["D","x","y","z"] or ["N","x","y","z"]')
+    if (
+        not isinstance(data, list)
+        or len(data) != 4
+        or data[0] not in (DELTA, NABLA)
+        or not all(isinstance(v, str) for v in data)
+    ):
+        raise LevelJSONError(
+            path, 'a formula must be a list like ["D","x","y","z"] or ["N","x","y","z"]'
+        )
     return Formula(*data)
 
 
@@ -350,13 +377,18 @@ def _json_kind(value: Any) -> str:
         return "a boolean"
     if value is None:
         return "null"
-    return {int: "a number", float: "a number", str: "a string", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    return {
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)
 
 
 def _triples(data: Any, path: str) -> tuple[Triple, ...]:
     if not isinstance(data, list):
-        raise LevelJSONError(path, "must be a list of type triples like [\"t\",\"t\",\"t\"]")
+        raise LevelJSONError(path, 'must be a list of type triples like ["t","t","t"]')
     out = []
     for i, triple in enumerate(data):
         items = _str_list(triple, f"{path}[{i}]")
@@ -368,7 +400,9 @@ def _triples(data: Any, path: str) -> tuple[Triple, ...]:
 
 def _target_json(data: Any) -> Target:
     if not isinstance(data, dict) or set(data) != {"vertices", "edges"}:
-        raise LevelJSONError("target", 'the target must be {"vertices": [...], "edges": [[...], ...]}')
+        raise LevelJSONError(
+            "target", 'the target must be {"vertices": [...], "edges": [[...], ...]}'
+        )
     if not isinstance(data["edges"], list):
         raise LevelJSONError("target.edges", "must be a list of vertex lists")
     vertices = _str_list(data["vertices"], "target.vertices")
@@ -381,11 +415,14 @@ def _target_json(data: Any) -> Target:
 
 def _variables_json(data: Any) -> tuple[tuple[str, str], ...]:
     if not isinstance(data, dict):
-        raise LevelJSONError("variables", 'must be an object mapping each variable to its type, '
-                                          'like {"x": "t"}')
+        raise LevelJSONError(
+            "variables", 'must be an object mapping each variable to its type, like {"x": "t"}'
+        )
     for name, t in data.items():
         if not isinstance(t, str):
-            raise LevelJSONError(f"variables.{name}", f"a type must be a string, not {_json_kind(t)}")
+            raise LevelJSONError(
+                f"variables.{name}", f"a type must be a string, not {_json_kind(t)}"
+            )
     return tuple(data.items())
 
 
@@ -405,8 +442,11 @@ def level_from_json(data: Any) -> Level:
         raise LevelJSONError("", "a carving level must be a JSON object")
     unknown = [key for key in data if key not in _KEYS]
     if unknown:
-        raise LevelJSONError(str(unknown[0]), f"unknown level keys: {', '.join(sorted(map(str, unknown)))} "
-                                              f"(known: {', '.join(_KEYS)})")
+        raise LevelJSONError(
+            str(unknown[0]),
+            f"unknown level keys: {', '.join(sorted(map(str, unknown)))} "
+            f"(known: {', '.join(_KEYS)})",
+        )
     for key in _REQUIRED:
         if key not in data:
             raise LevelJSONError("", f"the level has no {key!r}")
@@ -422,8 +462,11 @@ def level_from_json(data: Any) -> Level:
         target=_target_json(data["target"]),
         axioms=tuple(_formula_json(f, f"axioms[{i}]") for i, f in enumerate(axioms)),
     )
-    optional: dict[str, Any] = {key: data[key] for key in ("density", "par", "title", "description", "hint", "author")
-                if key in data}
+    optional: dict[str, Any] = {
+        key: data[key]
+        for key in ("density", "par", "title", "description", "hint", "author")
+        if key in data
+    }
     if "par" in optional and optional["par"] is None:
         del optional["par"]  # null: no par, as when the key is absent
     try:

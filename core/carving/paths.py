@@ -131,8 +131,9 @@ class Graph:
         self._index: dict[Operator, int] | None = None
 
     @classmethod
-    def from_parts(cls, n_vertices: int, verts: Sequence[Sequence[int]],
-                   virtual: Sequence[bool]) -> Graph:
+    def from_parts(
+        cls, n_vertices: int, verts: Sequence[Sequence[int]], virtual: Sequence[bool]
+    ) -> Graph:
         """A graph straight from edge lists (no world): for tests, benchmarks and tools.
 
         Args:
@@ -171,8 +172,9 @@ def graph_of(world: World, tree: frozenset[Operator], virtual: frozenset[Operato
 # -- deciding -------------------------------------------------------------------------------
 
 
-def forward_levels(graph: Graph, start: int, reading: str, q0: int = 0,
-                   targets: Sequence[int] | None = None) -> list[int] | bool:
+def forward_levels(
+    graph: Graph, start: int, reading: str, q0: int = 0, targets: Sequence[int] | None = None
+) -> list[int] | bool:
     """Best automaton state in which a walk from ``(start, q0)`` reaches each vertex.
 
     Args:
@@ -267,8 +269,9 @@ def completion_levels(graph: Graph, new_verts: Sequence[int], reading: str) -> l
 # -- building a path ------------------------------------------------------------------------
 
 
-def walk_position(graph: Graph, base: int, steps: Sequence[tuple[int, int]], new: int,
-                  reading: str) -> tuple[int, int, bool]:
+def walk_position(
+    graph: Graph, base: int, steps: Sequence[tuple[int, int]], new: int, reading: str
+) -> tuple[int, int, bool]:
     """Where a partial walk from the base point stands.
 
     Args:
@@ -287,8 +290,9 @@ def walk_position(graph: Graph, base: int, steps: Sequence[tuple[int, int]], new
     return u, q, used
 
 
-def offered_steps(graph: Graph, u: int, q: int, used: bool, new: int, good: Sequence[int],
-                  reading: str) -> list[tuple[int, int]]:
+def offered_steps(
+    graph: Graph, u: int, q: int, used: bool, new: int, good: Sequence[int], reading: str
+) -> list[tuple[int, int]]:
     """The steps (edge id, vertex id) from ``(u, q, used)`` after which a legal path can still
     be completed.
 
@@ -318,8 +322,9 @@ def offered_steps(graph: Graph, u: int, q: int, used: bool, new: int, good: Sequ
     return out
 
 
-def shortest_completion(graph: Graph, u: int, q: int, used: bool, new: int,
-                        reading: str) -> list[tuple[int, int]] | None:
+def shortest_completion(
+    graph: Graph, u: int, q: int, used: bool, new: int, reading: str
+) -> list[tuple[int, int]] | None:
     """A shortest continuation of a walk at ``(u, q, used)`` into a legal elimination path.
 
     Args:
@@ -367,9 +372,15 @@ def shortest_completion(graph: Graph, u: int, q: int, used: bool, new: int,
     return None
 
 
-def removal_sets(graph: Graph, start: tuple[int, int, bool], new: int, good: Sequence[int],
-                 reading: str, max_states: int = 20_000,
-                 prefix_mask: int = 0) -> tuple[dict[int, list[tuple[int, int]]], bool]:
+def removal_sets(
+    graph: Graph,
+    start: tuple[int, int, bool],
+    new: int,
+    good: Sequence[int],
+    reading: str,
+    max_states: int = 20_000,
+    prefix_mask: int = 0,
+) -> tuple[dict[int, list[tuple[int, int]]], bool]:
     """Every edge set E(P*) a legal elimination path can remove, each with a witness walk.
 
     Breadth-first over (vertex, automaton state, new edge used, edges used so far); a set is

@@ -59,6 +59,7 @@ DEFAULT_TIME_LIMIT = 10.0
 DEFAULT_WALK_STATES = 5_000
 """Default bound on the product states of one removal-set enumeration."""
 
+
 @dataclass(frozen=True)
 class SolveResult:
     """What the solver found.
@@ -135,22 +136,33 @@ class _Search:
         should_stop: Cancellation poll (or None).
     """
 
-    def __init__(self, world: World, use_symmetry: bool, walk_states: int,
-                 deadline: float | None, should_stop: Callable[[], bool] | None):
+    def __init__(
+        self,
+        world: World,
+        use_symmetry: bool,
+        walk_states: int,
+        deadline: float | None,
+        should_stop: Callable[[], bool] | None,
+    ):
         self.world = world
-        self.syms: tuple[Symmetry, ...] = symmetries(world) if use_symmetry else symmetries(world, cap=1)
+        self.syms: tuple[Symmetry, ...] = (
+            symmetries(world) if use_symmetry else symmetries(world, cap=1)
+        )
         self.walk_states = walk_states
         self.deadline = deadline
         self.should_stop = should_stop
         self.truncated = False
 
     def key(self, state: State) -> tuple:
-        return canonical_key(self.world, self.syms, state.tree, state.virtual, state.base, state.phase)
+        return canonical_key(
+            self.world, self.syms, state.tree, state.virtual, state.base, state.phase
+        )
 
     def _interrupted(self) -> bool:
         """True when the time is up or cancelled: the expansion in progress stops early."""
         if (self.deadline is not None and time.monotonic() > self.deadline) or (
-                self.should_stop is not None and self.should_stop()):
+            self.should_stop is not None and self.should_stop()
+        ):
             self.truncated = True
             return True
         return False
@@ -173,14 +185,22 @@ class _Search:
         for vset in vertex_sets(world):
             if self._interrupted():
                 return
-            fresh = next((op for op in realisations(world, vset)
-                          if op not in world.eid and op not in state.virtual), None)
+            fresh = next(
+                (
+                    op
+                    for op in realisations(world, vset)
+                    if op not in world.eid and op not in state.virtual
+                ),
+                None,
+            )
             for found in (fresh, present.get(vset)):
                 if found is None:
                     continue
                 op = found
                 if any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
-                    started = State(world, state.tree, state.virtual, state.base, "path", op, (), state.steps)
+                    started = State(
+                        world, state.tree, state.virtual, state.base, "path", op, (), state.steps
+                    )
                     yield from self._eliminations(started, op)
                 else:
                     after = end_elimination(state, state.tree, state.virtual | {op})
@@ -197,8 +217,15 @@ class _Search:
         for e, _ in walked:
             mask |= 1 << e  # type: ignore[operator]
         good = completion_table(world, state.tree, state.virtual, state.pending)
-        sets, complete = removal_sets(graph, pos, new, good, world.level.density,  # type: ignore[arg-type]
-                                      self.walk_states, mask)
+        sets, complete = removal_sets(
+            graph,
+            pos,
+            new,
+            good,
+            world.level.density,  # type: ignore[arg-type]
+            self.walk_states,
+            mask,
+        )
         self.truncated |= not complete
         assert state.pending is not None  # a path phase always has its new edge
         edge_set = state.virtual | {state.pending}
@@ -207,8 +234,9 @@ class _Search:
             after = end_elimination(state, state.tree - removed, edge_set - removed)
             yield from self._settle(after, op, tuple(steps))
 
-    def _settle(self, state: State, op: Operator | None,
-                steps: tuple | None) -> Iterator[tuple[tuple, State]]:
+    def _settle(
+        self, state: State, op: Operator | None, steps: tuple | None
+    ) -> Iterator[tuple[tuple, State]]:
         if state.phase != "succession":
             yield (op, steps, None), state
             return
@@ -228,10 +256,19 @@ class _Search:
                 for e, w in steps:
                     out.append(Extend(graph.edges[e], self.world.vertices[w]))
                 out.append(Finish())
-                state = finish(State(state.world, state.tree, state.virtual, state.base, "path",
-                                     state.pending, state.path + tuple(
-                                         (graph.edges[e], self.world.vertices[w]) for e, w in steps),
-                                     state.steps))
+                state = finish(
+                    State(
+                        state.world,
+                        state.tree,
+                        state.virtual,
+                        state.base,
+                        "path",
+                        state.pending,
+                        state.path
+                        + tuple((graph.edges[e], self.world.vertices[w]) for e, w in steps),
+                        state.steps,
+                    )
+                )
             if base is not None:
                 out.append(Succeed(base))
                 state = choose_base(state, base)
@@ -284,7 +321,9 @@ def solve(
     if result.status == "solved":
         plan = search.moves(state, result.plan)
         assert result.goal is not None  # a solved search has its goal state
-        return SolveResult("solved", plan, result.goal.steps - state.steps, result.explored, "", elapsed)
+        return SolveResult(
+            "solved", plan, result.goal.steps - state.steps, result.explored, "", elapsed
+        )
     if result.status == "exhausted" and not search.truncated:
         return SolveResult("unsolvable", (), 0, result.explored, "", elapsed)
     reason = "truncated" if result.status == "exhausted" else result.status

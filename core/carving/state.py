@@ -197,7 +197,9 @@ def elimination_possible(state: State, op: Operator) -> bool:
         The decision.
     """
     world = state.world
-    return can_eliminate(_graph(state), world.vid[state.base], world.verts_of(op), state.level.density)
+    return can_eliminate(
+        _graph(state), world.vid[state.base], world.verts_of(op), state.level.density
+    )
 
 
 # -- path ------------------------------------------------------------------------------------
@@ -213,7 +215,9 @@ def _position(state: State) -> tuple[Graph, int, int, int, bool]:
 
 
 @lru_cache(maxsize=64)
-def completion_table(world: World, tree: frozenset, virtual: frozenset, pending: Operator) -> tuple[int, ...]:
+def completion_table(
+    world: World, tree: frozenset, virtual: frozenset, pending: Operator
+) -> tuple[int, ...]:
     """Cached :func:`~core.carving.paths.completion_levels` of e_new = ``pending`` in E'."""
     graph = graph_of(world, tree, virtual | {pending})
     return tuple(completion_levels(graph, world.verts_of(pending), world.level.density))
@@ -265,8 +269,16 @@ def extend(state: State, edge: Operator, to: Formula) -> State:
     _require(state, "path", "extend the path")
     if (edge, to) not in path_steps(state):
         raise IllegalMove(_step_problem(state, edge, to))
-    return State(state.world, state.tree, state.virtual, state.base, "path", state.pending,
-                 state.path + ((edge, to),), state.steps)
+    return State(
+        state.world,
+        state.tree,
+        state.virtual,
+        state.base,
+        "path",
+        state.pending,
+        state.path + ((edge, to),),
+        state.steps,
+    )
 
 
 def _step_problem(state: State, edge: Operator, to: Formula) -> str:
@@ -339,8 +351,10 @@ def winning_component(state: State) -> tuple[frozenset[Formula], frozenset[Opera
     if found is None:
         return None
     vertices, edges = found
-    return (frozenset(state.world.vertices[v] for v in vertices),
-            frozenset(graph.edges[e] for e in edges))
+    return (
+        frozenset(state.world.vertices[v] for v in vertices),
+        frozenset(graph.edges[e] for e in edges),
+    )
 
 
 def component_listing(state: State) -> tuple[tuple[tuple[Formula, ...], tuple[Operator, ...]], ...]:

@@ -77,8 +77,14 @@ def symmetries(world: World, cap: int = DEFAULT_CAP) -> tuple[Symmetry, ...]:
     return tuple(out)
 
 
-def canonical_key(world: World, syms: tuple[Symmetry, ...], tree: frozenset[Operator],
-                  virtual: frozenset[Operator], base: Formula, phase: str) -> tuple:
+def canonical_key(
+    world: World,
+    syms: tuple[Symmetry, ...],
+    tree: frozenset[Operator],
+    virtual: frozenset[Operator],
+    base: Formula,
+    phase: str,
+) -> tuple:
     """The least image of a state's essentials under the renamings.
 
     Virtual edges enter only through their vertex sets: parallel virtual edges are

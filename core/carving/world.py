@@ -169,7 +169,11 @@ class World:
         v, ds = self.vertices, [self.vertices[self.deltas[i]] for i in (d1, d2, d3, d4)]
         nabla = v[self.nablas[n]]
         d1_, d2_, d3_, d4_ = ds
-        return Operator(nabla, d1_, d2_, d3_, d4_) if kind == 0 else Operator(d1_, d2_, d3_, d4_, nabla)
+        return (
+            Operator(nabla, d1_, d2_, d3_, d4_)
+            if kind == 0
+            else Operator(d1_, d2_, d3_, d4_, nabla)
+        )
 
 
 @lru_cache(maxsize=32)

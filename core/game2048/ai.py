@@ -261,7 +261,10 @@ def _fast_searcher(
                         up_t[c0] | (up_t[c1] << 4) | (up_t[c2] << 8) | (up_t[c3] << 12),
                         down_t[c0] | (down_t[c1] << 4) | (down_t[c2] << 8) | (down_t[c3] << 12),
                         left_t[r0] | (left_t[r1] << 16) | (left_t[r2] << 32) | (left_t[r3] << 48),
-                        right_t[r0] | (right_t[r1] << 16) | (right_t[r2] << 32) | (right_t[r3] << 48),
+                        right_t[r0]
+                        | (right_t[r1] << 16)
+                        | (right_t[r2] << 32)
+                        | (right_t[r3] << 48),
                     ):
                         if nb == child:
                             continue
@@ -451,7 +454,9 @@ def _level(v: int) -> float:
     return log2(v) + 1.0 if v > 0 else 0.0
 
 
-def heuristic_general(board: Sequence[Sequence[int]], merge_logic: Callable[[int, int], Any]) -> float:
+def heuristic_general(
+    board: Sequence[Sequence[int]], merge_logic: Callable[[int, int], Any]
+) -> float:
     """A simple heuristic for any board and merge rule.
 
     The nneonneo ingredients on each row and column, computed directly: empty cells,
@@ -599,8 +604,13 @@ def _merge_fn(config: Any) -> tuple[Callable[[int, int], Any], str | None]:
     """The merge function of a config and its preset name (None for a custom function)."""
     rule = getattr(config, "merge_rule", None)
     custom = getattr(config, "custom_merge_logic", None)
-    logic = custom if custom is not None else rule if isinstance(rule, str) else getattr(
-        config, "merge_logic", "standard")
+    logic = (
+        custom
+        if custom is not None
+        else rule
+        if isinstance(rule, str)
+        else getattr(config, "merge_logic", "standard")
+    )
     if isinstance(logic, str):
         from core.game2048.merge import resolve_merge_logic
 
@@ -692,11 +702,17 @@ def hint(
         spawns = _fast_spawns(distribution)
         assert spawns is not None
         return best_move_fast(
-            fb.from_rows(board), depth=depth, time_budget_ms=time_budget_ms,
-            time_limit=time_limit, spawns=spawns,
+            fb.from_rows(board),
+            depth=depth,
+            time_budget_ms=time_budget_ms,
+            time_limit=time_limit,
+            spawns=spawns,
         )
     return best_move_general(
-        board, merge_logic, distribution, depth=1 if depth is None else depth,
+        board,
+        merge_logic,
+        distribution,
+        depth=1 if depth is None else depth,
         time_limit=time_limit,
     )
 
@@ -727,8 +743,7 @@ def autoplay(
     while max_moves is None or played < max_moves:
         if getattr(state, "is_game_over", False):
             return
-        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms,
-                         time_limit=time_limit)
+        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms, time_limit=time_limit)
         if direction is None:
             return
         nxt = game_move(state, direction)

@@ -120,12 +120,7 @@ def reverse_row(row: int) -> int:
 
 def _spread_column(row: int) -> int:
     """Turn a 16-bit row into column 0 of a board (nibble i goes to row i)."""
-    return (
-        (row & 0xF)
-        | ((row & 0xF0) << 12)
-        | ((row & 0xF00) << 24)
-        | ((row & 0xF000) << 36)
-    )
+    return (row & 0xF) | ((row & 0xF0) << 12) | ((row & 0xF00) << 24) | ((row & 0xF000) << 36)
 
 
 def _build_tables() -> tuple[list[int], ...]:
@@ -165,11 +160,7 @@ def _build_empty_masks() -> tuple[tuple[tuple[int, ...], ...], ...]:
         table = []
         for row in range(65536):
             table.append(
-                tuple(
-                    1 << (16 * r + 4 * i)
-                    for i in range(4)
-                    if not (row >> (4 * i)) & 0xF
-                )
+                tuple(1 << (16 * r + 4 * i) for i in range(4) if not (row >> (4 * i)) & 0xF)
             )
         tables.append(tuple(table))
     return tuple(tables)

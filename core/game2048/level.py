@@ -85,8 +85,11 @@ def make_config(
         ("size", "board_size", size),
         ("tiles", "number_of_initial_tiles", tiles),
         ("goal", "goal", preset.goal if goal is PRESET else goal),
-        ("distribution", "tile_value_distribution",
-         preset.distribution if distribution is PRESET else distribution),
+        (
+            "distribution",
+            "tile_value_distribution",
+            preset.distribution if distribution is PRESET else distribution,
+        ),
     )
     config = None
     for field, name, value in steps:
@@ -100,8 +103,11 @@ def make_config(
 
 
 # GameConfig speaks of its parameters; a level file's reader knows the fields by these names.
-_FILE_WORDS = (("board_size**2", "size*size"), ("board_size", "size"),
-               ("number_of_initial_tiles", "tiles"))
+_FILE_WORDS = (
+    ("board_size**2", "size*size"),
+    ("board_size", "size"),
+    ("number_of_initial_tiles", "tiles"),
+)
 
 
 def _file_words(message: str) -> str:
@@ -118,7 +124,9 @@ def _check_number(field: str, value: int) -> None:
 def _check_config(config: Any) -> None:
     """The level bounds beyond :class:`GameConfig`'s own checks."""
     if not isinstance(config, GameConfig):
-        raise LevelFieldError("size", f"a 2048 level needs a GameConfig, not {type(config).__name__}")
+        raise LevelFieldError(
+            "size", f"a 2048 level needs a GameConfig, not {type(config).__name__}"
+        )
     try:
         config.saved_merge_rule()  # a level file names its rule: a custom function has none
     except ValueError as error:
@@ -179,8 +187,9 @@ class Level:
             except (TypeError, ValueError) as error:
                 raise LevelFieldError("board", str(error)) from None
             if len(board) != self.config.board_size:
-                raise LevelFieldError("board", f"the board has {len(board)} rows but size is "
-                                               f"{self.config.board_size}")
+                raise LevelFieldError(
+                    "board", f"the board has {len(board)} rows but size is {self.config.board_size}"
+                )
             for row in board:
                 for cell in row:
                     _check_number("board", cell)

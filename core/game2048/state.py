@@ -85,8 +85,10 @@ def normalize_distribution(distribution: Any) -> Distribution:
                 value, weight = item
             if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
                 raise ValueError(f"tile values must be positive integers, got {value!r}")
-            if isinstance(weight, bool) or not isinstance(weight, (int, float)) or not (
-                weight >= 0
+            if (
+                isinstance(weight, bool)
+                or not isinstance(weight, (int, float))
+                or not (weight >= 0)
             ):
                 raise ValueError(f"tile weights must be non-negative numbers, got {weight!r}")
             if weight == float("inf"):
@@ -749,7 +751,10 @@ def board_from_rows(rows: Sequence[Sequence[int]]) -> Board:
 
 
 def state_from_board(
-    rows: Sequence[Sequence[int]], config: GameConfig | None = None, score: int = 0, seed: int | None = None
+    rows: Sequence[Sequence[int]],
+    config: GameConfig | None = None,
+    score: int = 0,
+    seed: int | None = None,
 ) -> GameState:
     """Build a state around a given board (for puzzles, tests and analysis).
 

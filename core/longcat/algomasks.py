@@ -21,8 +21,9 @@ def _freeze(canvas: list[list[bool]]) -> Mask:
     return tuple(tuple(r) for r in canvas)
 
 
-def ca_mask(rng: random.Random, width: int, height: int, fill: float = 0.55,
-            steps: int = 1) -> Mask:
+def ca_mask(
+    rng: random.Random, width: int, height: int, fill: float = 0.55, steps: int = 1
+) -> Mask:
     """Cellular automaton caves: random cells, then smoothing, then the largest region.
 
     Each cell starts empty with probability ``fill``. A smoothing step makes a cell empty
@@ -44,8 +45,11 @@ def ca_mask(rng: random.Random, width: int, height: int, fill: float = 0.55,
         nxt = [[False] * width for _ in range(height)]
         for y in range(height):
             for x in range(width):
-                count = sum(grid[ny][nx] for ny in range(max(0, y - 1), min(height, y + 2))
-                            for nx in range(max(0, x - 1), min(width, x + 2)))
+                count = sum(
+                    grid[ny][nx]
+                    for ny in range(max(0, y - 1), min(height, y + 2))
+                    for nx in range(max(0, x - 1), min(width, x + 2))
+                )
                 nxt[y][x] = count >= 5
         grid = nxt
     return largest_component(_freeze(grid))
@@ -109,8 +113,9 @@ def _room(rng: random.Random, grid: list[list[bool]], x: int, y: int, w: int, h:
     return cells
 
 
-def _corridor(rng: random.Random, grid: list[list[bool]], a: tuple[int, int],
-              b: tuple[int, int]) -> None:
+def _corridor(
+    rng: random.Random, grid: list[list[bool]], a: tuple[int, int], b: tuple[int, int]
+) -> None:
     (ax, ay), (bx, by) = a, b
     corner = (bx, ay) if rng.random() < 0.5 else (ax, by)
     for (x0, y0), (x1, y1) in ((a, corner), (corner, b)):
@@ -144,20 +149,32 @@ def carve_mask(rng: random.Random, width: int, height: int, density: float = 0.4
     order = list(bits(board.free))
     rng.shuffle(order)
     cells = width * height - int(density * width * height)
-    free = _carve_until(board, board.free, order, lambda f: f.bit_count() <= cells,
-                        lambda f, i: True)
+    free = _carve_until(
+        board, board.free, order, lambda f: f.bit_count() <= cells, lambda f, i: True
+    )
 
     def balance(f: int) -> int:
         return 2 * (f & board.black).bit_count() - f.bit_count()
 
-    free = _carve_until(board, free, order, lambda f: abs(balance(f)) <= 1,
-                        lambda f, i: bool(board.black >> i & 1) == (balance(f) > 0))
-    return tuple(tuple(bool(free >> (y * board.stride + x) & 1) for x in range(width))
-                 for y in range(height))
+    free = _carve_until(
+        board,
+        free,
+        order,
+        lambda f: abs(balance(f)) <= 1,
+        lambda f, i: bool(board.black >> i & 1) == (balance(f) > 0),
+    )
+    return tuple(
+        tuple(bool(free >> (y * board.stride + x) & 1) for x in range(width)) for y in range(height)
+    )
 
 
-def _carve_until(board: Board, free: int, order: list[int], done: Callable[[int], bool],
-                 eligible: Callable[[int, int], bool]) -> int:
+def _carve_until(
+    board: Board,
+    free: int,
+    order: list[int],
+    done: Callable[[int], bool],
+    eligible: Callable[[int, int], bool],
+) -> int:
     """Carve eligible cells (pass after pass, in ``order``) until ``done`` or no change."""
     before = -1
     while free != before and not done(free):
@@ -186,8 +203,14 @@ def _dead_ends(board: Board, free: int) -> int:
     return (free & ~two).bit_count()
 
 
-def fractal_mask(rng: random.Random, width: int, height: int, depth: int = 3,
-                 split_prob: float = 0.7, fill: float = 0.65) -> Mask:
+def fractal_mask(
+    rng: random.Random,
+    width: int,
+    height: int,
+    depth: int = 3,
+    split_prob: float = 0.7,
+    fill: float = 0.65,
+) -> Mask:
     """Random fractal subdivision: split rectangles into four quadrants at random points,
     level by level; each final rectangle is empty with probability ``fill``.
 
@@ -208,9 +231,14 @@ def fractal_mask(rng: random.Random, width: int, height: int, depth: int = 3,
         x, y, w, h, level = stack.pop()
         if level < depth and w >= 2 and h >= 2 and (level == 0 or rng.random() < split_prob):
             cx, cy = rng.randint(1, w - 1), rng.randint(1, h - 1)
-            stack.extend(((x, y, cx, cy, level + 1), (x + cx, y, w - cx, cy, level + 1),
-                          (x, y + cy, cx, h - cy, level + 1),
-                          (x + cx, y + cy, w - cx, h - cy, level + 1)))
+            stack.extend(
+                (
+                    (x, y, cx, cy, level + 1),
+                    (x + cx, y, w - cx, cy, level + 1),
+                    (x, y + cy, cx, h - cy, level + 1),
+                    (x + cx, y + cy, w - cx, h - cy, level + 1),
+                )
+            )
         elif rng.random() < fill:
             for yy in range(y, y + h):
                 for xx in range(x, x + w):
@@ -218,8 +246,15 @@ def fractal_mask(rng: random.Random, width: int, height: int, depth: int = 3,
     return largest_component(_freeze(grid))
 
 
-def notch_mask(rng: random.Random, width: int, height: int, density: float = 0.45,
-               size: int = 6, straight: float = 0.9, tries: int = 200) -> Mask:
+def notch_mask(
+    rng: random.Random,
+    width: int,
+    height: int,
+    density: float = 0.45,
+    size: int = 6,
+    straight: float = 0.9,
+    tries: int = 200,
+) -> Mask:
     """The flood-fill notch generator (seed 003's "Flood-fill 型凹槽产生器"): notches grown
     into an open grid from its rim by a random flood fill.
 
@@ -258,8 +293,12 @@ def notch_mask(rng: random.Random, width: int, height: int, density: float = 0.4
         notch = 1 << grown[0]
         step = 0
         while len(grown) < size:
-            nxt = [j for i in grown for j in _neighbours(board, i)
-                   if free >> j & 1 and not notch >> j & 1]
+            nxt = [
+                j
+                for i in grown
+                for j in _neighbours(board, i)
+                if free >> j & 1 and not notch >> j & 1
+            ]
             if not nxt:
                 break
             ahead = grown[-1] + step
@@ -269,8 +308,7 @@ def notch_mask(rng: random.Random, width: int, height: int, density: float = 0.4
             grown.append(j)
             notch |= 1 << j
         trial = free & ~notch
-        while grown and not (trial and board.is_connected(trial)
-                             and _dead_ends(board, trial) <= 2):
+        while grown and not (trial and board.is_connected(trial) and _dead_ends(board, trial) <= 2):
             trial |= 1 << grown.pop()
         free = trial
 
@@ -279,18 +317,32 @@ def notch_mask(rng: random.Random, width: int, height: int, density: float = 0.4
 
     order = list(bits(free))
     rng.shuffle(order)
-    free = _carve_until(board, free, order, lambda f: abs(balance(f)) <= 1,
-                        lambda f, i: bool(board.black >> i & 1) == (balance(f) > 0))
-    return tuple(tuple(bool(free >> (y * stride + x) & 1) for x in range(width))
-                 for y in range(height))
+    free = _carve_until(
+        board,
+        free,
+        order,
+        lambda f: abs(balance(f)) <= 1,
+        lambda f, i: bool(board.black >> i & 1) == (balance(f) > 0),
+    )
+    return tuple(
+        tuple(bool(free >> (y * stride + x) & 1) for x in range(width)) for y in range(height)
+    )
 
 
 def _neighbours(board: Board, i: int) -> list[int]:
     """Board indices of the in-grid 4-neighbours of cell ``i``."""
     s = board.stride
     y, x = divmod(i, s)
-    return [j for j, ok in ((i - 1, x > 0), (i + 1, x < board.width - 1),
-                            (i - s, y > 0), (i + s, y < board.height - 1)) if ok]
+    return [
+        j
+        for j, ok in (
+            (i - 1, x > 0),
+            (i + 1, x < board.width - 1),
+            (i - s, y > 0),
+            (i + s, y < board.height - 1),
+        )
+        if ok
+    ]
 
 
 def _on_rim(board: Board, free: int, i: int) -> bool:

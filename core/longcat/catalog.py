@@ -83,8 +83,9 @@ def parse_size(text: Any) -> tuple[int, int]:
         raise GenerationError(f"a size is WIDTHxHEIGHT such as 8x8, not {str(text)!r}")
     width, height = (int(p) for p in parts)
     if not (1 <= width <= MAX_SIZE and 1 <= height <= MAX_SIZE):
-        raise GenerationError(f"width and height must be between 1 and {MAX_SIZE}, "
-                              f"not {width}x{height}")
+        raise GenerationError(
+            f"width and height must be between 1 and {MAX_SIZE}, not {width}x{height}"
+        )
     return width, height
 
 
@@ -114,8 +115,9 @@ def parse_band(text: Any) -> tuple[float, float] | None:
         high = float(high_text) if high_text.strip() else math.inf
     except ValueError:
         names = ", ".join(BAND_RANGES)
-        raise GenerationError(f"a difficulty band is LOW:HIGH (such as 20:50) or one of "
-                              f"{names}, not {str(text)!r}") from None
+        raise GenerationError(
+            f"a difficulty band is LOW:HIGH (such as 20:50) or one of {names}, not {str(text)!r}"
+        ) from None
     if math.isnan(low) or math.isnan(high) or not low < high:
         raise GenerationError(f"the band {str(text)!r} is empty: LOW must be below HIGH")
     return low, high
@@ -140,13 +142,17 @@ def _counts_note(metrics: Any, predictor: str) -> str:
     paths = metrics.solution_paths
     if predictor == "solution-paths":
         return plural(paths, "solution")
-    return (f"{plural(metrics.success_states, 'success state')}, "
-            f"{plural(paths, 'solution path')}")
+    return f"{plural(metrics.success_states, 'success state')}, {plural(paths, 'solution path')}"
 
 
-def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
-             should_stop: Callable[[], bool] | None = None,
-             predictor: str = DEFAULT_PREDICTOR) -> Level:
+def describe(
+    level: Level,
+    title: str,
+    *,
+    max_states: int = ANALYSIS_LIMIT,
+    should_stop: Callable[[], bool] | None = None,
+    predictor: str = DEFAULT_PREDICTOR,
+) -> Level:
     """The level with its par (shortest solution) and a title that ends with its difficulty.
 
     Args:
@@ -167,8 +173,10 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
         predicted = predict_difficulty(analysis, predictor)
         difficulty: float | None = predicted
         par = analysis.metrics.shortest_solution
-        note = (f"Predicted difficulty {predicted:.1f} ({band_of(predicted)}); "
-                f"{_counts_note(analysis.metrics, predictor)}.")
+        note = (
+            f"Predicted difficulty {predicted:.1f} ({band_of(predicted)}); "
+            f"{_counts_note(analysis.metrics, predictor)}."
+        )
     except AnalysisLimit:
         difficulty = None
         # The pruned solver visits far fewer positions than the full graph has.
@@ -177,17 +185,33 @@ def describe(level: Level, title: str, *, max_states: int = ANALYSIS_LIMIT,
         note = "The state graph is too large to predict the difficulty."
     first = level.description.rstrip(". ")
     description = (first[:1].upper() + first[1:] + ". " if first else "") + note
-    return Level(level.width, level.height, level.walls, level.start,
-                 title=f"{title} · {difficulty_label(difficulty)}",
-                 description=description, hint=level.hint,
-                 author=level.author or "termarcade generator", par=par)
+    return Level(
+        level.width,
+        level.height,
+        level.walls,
+        level.start,
+        title=f"{title} · {difficulty_label(difficulty)}",
+        description=description,
+        hint=level.hint,
+        author=level.author or "termarcade generator",
+        par=par,
+    )
 
 
-def make_level(method: str, seed: int, width: int, height: int, *,
-               band: tuple[float, float] | None = None, unique: bool = False,
-               max_attempts: int | None = None, time_guard: float = TIME_GUARD,
-               should_stop: Callable[[], bool] | None = None,
-               predictor: str = DEFAULT_PREDICTOR, **options: Any) -> Level:
+def make_level(
+    method: str,
+    seed: int,
+    width: int,
+    height: int,
+    *,
+    band: tuple[float, float] | None = None,
+    unique: bool = False,
+    max_attempts: int | None = None,
+    time_guard: float = TIME_GUARD,
+    should_stop: Callable[[], bool] | None = None,
+    predictor: str = DEFAULT_PREDICTOR,
+    **options: Any,
+) -> Level:
     """One described level (see :func:`describe`) of a method, size and band.
 
     Args:
@@ -228,16 +252,29 @@ def make_level(method: str, seed: int, width: int, height: int, *,
     merged.update(options)
     attempts = max_attempts if max_attempts is not None else maker.max_attempts
     try:
-        level = generate(method, seed, width, height, unique=unique, band=band,
-                         min_size=maker.min_cells, max_attempts=attempts, should_stop=stop,
-                         predictor=predictor, **merged)
+        level = generate(
+            method,
+            seed,
+            width,
+            height,
+            unique=unique,
+            band=band,
+            min_size=maker.min_cells,
+            max_attempts=attempts,
+            should_stop=stop,
+            predictor=predictor,
+            **merged,
+        )
     except GenerationError as error:
         if timed_out:
-            raise GenerationError(f"no acceptable {method} level within {time_guard:g} s "
-                                  f"(seed {seed}, {width}x{height})") from None
+            raise GenerationError(
+                f"no acceptable {method} level within {time_guard:g} s "
+                f"(seed {seed}, {width}x{height})"
+            ) from None
         raise GenerationError(f"{error}{maker.failure_note}") from None
-    return describe(level, f"{method} {width}x{height} #{seed}", should_stop=should_stop,
-                    predictor=predictor)
+    return describe(
+        level, f"{method} {width}x{height} #{seed}", should_stop=should_stop, predictor=predictor
+    )
 
 
 @dataclass(frozen=True)
@@ -267,15 +304,15 @@ class LevelMaker:
     failure_note: str = ""
     """Why this method may find nothing (appended to its error)."""
     sized_options: Callable[[int, int], Mapping[str, Any]] | None = field(
-        default=None, compare=False)
+        default=None, compare=False
+    )
     """The method's options for a grid size (None: its defaults)."""
 
     def options_for(self, width: int, height: int) -> Mapping[str, Any]:
         """The method's options for a ``width`` x ``height`` grid."""
         return self.sized_options(width, height) if self.sized_options else {}
 
-    def generate(self, seed: int, size: str = "8x8", band: str = "any",
-                 unique: int = 0) -> Level:
+    def generate(self, seed: int, size: str = "8x8", band: str = "any", unique: int = 0) -> Level:
         """A level from a seed and the player's settings.
 
         Args:
@@ -291,8 +328,9 @@ class LevelMaker:
             GenerationError: (a ValueError) bad parameters, or no level found.
         """
         width, height = parse_size(size)
-        return make_level(self.method, seed, width, height, band=parse_band(band),
-                          unique=bool(unique))
+        return make_level(
+            self.method, seed, width, height, band=parse_band(band), unique=bool(unique)
+        )
 
 
 def _sparse_walls(width: int, height: int) -> Mapping[str, Any]:
@@ -301,26 +339,57 @@ def _sparse_walls(width: int, height: int) -> Mapping[str, Any]:
     return {"wall_prob": max(0.0, 1.0 - 5.0 / (width * height))}
 
 
-GENERATORS: dict[str, LevelMaker] = {maker.method: maker for maker in (
-    LevelMaker("sd", "Solution-Down", "a random walk of the cat, walls where it turns"),
-    LevelMaker("pu", "Puzzle-Up", "random walls, kept when solvable (rarely: tiny levels)",
-               max_attempts=20_000, min_cells=3, sized_options=_sparse_walls,
-               failure_note=" (Puzzle-Up rarely finds a solvable level; try a smaller size)"),
-    LevelMaker("template", "Templates", "rectangle with hole, U, S, chair, spiral…, "
-               "mirrored, rotated, squeezed"),
-    LevelMaker("ca", "Caves", "cellular-automaton caves, validated by the solver",
-               failure_note=" (cave masks are seldom solvable beyond 10x10)"),
-    LevelMaker("bsp", "Dungeon", "BSP rooms and corridors, validated by the solver",
-               max_attempts=600,
-               failure_note=" (dungeon masks are seldom solvable beyond 8x8)"),
-    LevelMaker("carve", "Carved", "walls carved into an open grid, validated by the solver",
-               max_attempts=600,
-               failure_note=" (carved masks are seldom solvable beyond 8x8)"),
-    LevelMaker("fractal", "Fractal", "random fractal subdivision, validated by the solver"),
-    LevelMaker("shapes", "Shapes", "every mask template: frames, holes, S, notches, "
-               "channels…, validated by the solver"),
-    LevelMaker("notch", "Notched", "flood-fill notches grown in from the rim, validated by "
-               "the solver", failure_note=" (notched masks are seldom solvable beyond 8x8)"),
-)}
+GENERATORS: dict[str, LevelMaker] = {
+    maker.method: maker
+    for maker in (
+        LevelMaker("sd", "Solution-Down", "a random walk of the cat, walls where it turns"),
+        LevelMaker(
+            "pu",
+            "Puzzle-Up",
+            "random walls, kept when solvable (rarely: tiny levels)",
+            max_attempts=20_000,
+            min_cells=3,
+            sized_options=_sparse_walls,
+            failure_note=" (Puzzle-Up rarely finds a solvable level; try a smaller size)",
+        ),
+        LevelMaker(
+            "template",
+            "Templates",
+            "rectangle with hole, U, S, chair, spiral…, mirrored, rotated, squeezed",
+        ),
+        LevelMaker(
+            "ca",
+            "Caves",
+            "cellular-automaton caves, validated by the solver",
+            failure_note=" (cave masks are seldom solvable beyond 10x10)",
+        ),
+        LevelMaker(
+            "bsp",
+            "Dungeon",
+            "BSP rooms and corridors, validated by the solver",
+            max_attempts=600,
+            failure_note=" (dungeon masks are seldom solvable beyond 8x8)",
+        ),
+        LevelMaker(
+            "carve",
+            "Carved",
+            "walls carved into an open grid, validated by the solver",
+            max_attempts=600,
+            failure_note=" (carved masks are seldom solvable beyond 8x8)",
+        ),
+        LevelMaker("fractal", "Fractal", "random fractal subdivision, validated by the solver"),
+        LevelMaker(
+            "shapes",
+            "Shapes",
+            "every mask template: frames, holes, S, notches, channels…, validated by the solver",
+        ),
+        LevelMaker(
+            "notch",
+            "Notched",
+            "flood-fill notches grown in from the rim, validated by the solver",
+            failure_note=" (notched masks are seldom solvable beyond 8x8)",
+        ),
+    )
+}
 """Method id -> :class:`LevelMaker`: the registry's ``generators`` reference
 (``core.longcat.catalog:GENERATORS``)."""

@@ -60,8 +60,7 @@ FEATURES: tuple[str, ...] = ("indeterminate_branches", "success_states", "soluti
 the seed's: ``success_states`` ("成功状态的数量"), not the winning move sequences
 (``solution_paths``), which the predictor used before issue 21."""
 
-LEGACY_FEATURES: tuple[str, ...] = ("indeterminate_branches", "solution_paths",
-                                     "solution_branches")
+LEGACY_FEATURES: tuple[str, ...] = ("indeterminate_branches", "solution_paths", "solution_branches")
 """The inputs of the predictor shipped before issue 21 (the winning move sequences)."""
 
 LEGACY_INTERCEPT = 10.312574233757559
@@ -143,8 +142,9 @@ def features(metrics: Metrics) -> tuple[float, float, float]:
     return tuple(float(getattr(metrics, name)) for name in FEATURES)  # type: ignore[return-value]
 
 
-def predict_difficulty(value: Level | Analysis | Metrics,
-                       predictor: str = DEFAULT_PREDICTOR) -> float:
+def predict_difficulty(
+    value: Level | Analysis | Metrics, predictor: str = DEFAULT_PREDICTOR
+) -> float:
     """Predicted difficulty (expected moves of the simulated player) from the shipped
     ridge coefficients.
 

@@ -64,8 +64,11 @@ class LongcatGame:
 
     id = "longcat"
     """The game id."""
-    move_kinds = (MoveKind("slide", True, "slide the cat up, down, left or right until it "
-                                          "hits a wall or its body"),)
+    move_kinds = (
+        MoveKind(
+            "slide", True, "slide the cat up, down, left or right until it hits a wall or its body"
+        ),
+    )
     """Every move is a slide in one of four directions."""
 
     def initial(self, level: Level) -> State:
@@ -135,8 +138,11 @@ class LongcatGame:
 
     @staticmethod
     def _cell(level: Level, value: Any) -> int:
-        if (not isinstance(value, list) or len(value) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in value)):
+        if (
+            not isinstance(value, list)
+            or len(value) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in value)
+        ):
             raise ValueError(f"a cell must be [x, y], not {value!r}")
         x, y = value
         if level.is_wall(x, y):

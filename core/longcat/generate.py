@@ -148,8 +148,9 @@ def start_candidates(board: Board) -> list[int]:
     return list(bits(cells))
 
 
-def pick_start(rng: random.Random, mask: masks.Mask, *,
-               max_states: int = SOLVER_LIMIT) -> Level | None:
+def pick_start(
+    rng: random.Random, mask: masks.Mask, *, max_states: int = SOLVER_LIMIT
+) -> Level | None:
     """Turn a mask into a solvable level by choosing its start cell.
 
     Args:
@@ -225,60 +226,110 @@ def start_success(level: Level, *, max_states: int = SOLVER_LIMIT) -> StartSucce
 def _sd(rng: random.Random, width: int, height: int) -> Level | None:
     level = solution_down(rng, width, height)[0]
     # Solvable by construction; the solver still checks it, so a bug cannot slip through.
-    return level if solvable_from(level.board, level.start_index,
-                                  max_states=SOLVER_LIMIT) else None
+    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
 
 
 def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Level | None:
     level = puzzle_up(rng, width, height, wall_prob)
-    return level if solvable_from(level.board, level.start_index,
-                                  max_states=SOLVER_LIMIT) else None
+    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
 
 
 def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Level | None]:
     def make(rng: random.Random, width: int, height: int, **options: Any) -> Level | None:
         return pick_start(rng, draw(rng, width, height, **options))
+
     return make
 
 
-GENERATORS: dict[str, Generator] = {g.id: g for g in (
-    Generator("sd", "Solution-Down random: a random walk of the cat, walls where it turns",
-              (), _sd),
-    Generator("pu", "Puzzle-Up random: random walls and start, kept when solvable",
-              (Option("wall_prob", 0.5, "probability that a cell is a wall"),), _pu),
-    Generator("template", "mask template (rect_hole, u, s, offset_square, chair, spiral), "
-              "mirrored/rotated/squeezed",
-              (Option("shape", "any", "template name or any",
-                      ("any",) + tuple(masks.TEMPLATES)),
-               Option("transform", True, "random rotation and mirroring"),
-               Option("squeeze_prob", 0.3, "probability of squeezing out a row or column")),
-              _masked(masks.template_mask), 3),
-    Generator("ca", "cellular-automaton caves (4-5 rule), largest region",
-              (Option("fill", 0.55, "initial probability of an empty cell"),
-               Option("steps", 1, "smoothing steps")), _masked(algomasks.ca_mask), 2),
-    Generator("bsp", "BSP dungeon: rooms in split leaves joined by corridors",
-              (Option("min_leaf", 4, "smallest side of a leaf"),), _masked(algomasks.bsp_mask), 2),
-    Generator("carve", "grid carving: walls carved into an open grid, kept connected",
-              (Option("density", 0.45, "fraction of wall cells"),),
-              _masked(algomasks.carve_mask), 2),
-    Generator("fractal", "random fractal subdivision into quadrants, largest region",
-              (Option("depth", 3, "most levels of subdivision"),
-               Option("split_prob", 0.7, "probability of splitting a rectangle again"),
-               Option("fill", 0.65, "probability that a final rectangle is empty")),
-              _masked(algomasks.fractal_mask), 2),
-    Generator("shapes", f"all {len(templates.ALL_TEMPLATES)} mask templates (the six classic "
-              "ones and the seed's difficulty examples), mirrored/rotated/squeezed",
-              (Option("shape", "any", "template name or any",
-                      ("any",) + tuple(templates.ALL_TEMPLATES)),
-               Option("transform", True, "random rotation and mirroring"),
-               Option("squeeze_prob", 0.3, "probability of squeezing out a row or column")),
-              _masked(templates.shapes_mask), 3),
-    Generator("notch", "flood-fill notches: grooves grown in from the rim, kept connected",
-              (Option("density", 0.45, "target share of wall cells"),
-               Option("size", 6, "most cells of one notch"),
-               Option("straight", 0.9, "probability that a notch grows straight on")),
-              _masked(algomasks.notch_mask), 2),
-)}
+GENERATORS: dict[str, Generator] = {
+    g.id: g
+    for g in (
+        Generator(
+            "sd", "Solution-Down random: a random walk of the cat, walls where it turns", (), _sd
+        ),
+        Generator(
+            "pu",
+            "Puzzle-Up random: random walls and start, kept when solvable",
+            (Option("wall_prob", 0.5, "probability that a cell is a wall"),),
+            _pu,
+        ),
+        Generator(
+            "template",
+            "mask template (rect_hole, u, s, offset_square, chair, spiral), "
+            "mirrored/rotated/squeezed",
+            (
+                Option("shape", "any", "template name or any", ("any",) + tuple(masks.TEMPLATES)),
+                Option("transform", True, "random rotation and mirroring"),
+                Option("squeeze_prob", 0.3, "probability of squeezing out a row or column"),
+            ),
+            _masked(masks.template_mask),
+            3,
+        ),
+        Generator(
+            "ca",
+            "cellular-automaton caves (4-5 rule), largest region",
+            (
+                Option("fill", 0.55, "initial probability of an empty cell"),
+                Option("steps", 1, "smoothing steps"),
+            ),
+            _masked(algomasks.ca_mask),
+            2,
+        ),
+        Generator(
+            "bsp",
+            "BSP dungeon: rooms in split leaves joined by corridors",
+            (Option("min_leaf", 4, "smallest side of a leaf"),),
+            _masked(algomasks.bsp_mask),
+            2,
+        ),
+        Generator(
+            "carve",
+            "grid carving: walls carved into an open grid, kept connected",
+            (Option("density", 0.45, "fraction of wall cells"),),
+            _masked(algomasks.carve_mask),
+            2,
+        ),
+        Generator(
+            "fractal",
+            "random fractal subdivision into quadrants, largest region",
+            (
+                Option("depth", 3, "most levels of subdivision"),
+                Option("split_prob", 0.7, "probability of splitting a rectangle again"),
+                Option("fill", 0.65, "probability that a final rectangle is empty"),
+            ),
+            _masked(algomasks.fractal_mask),
+            2,
+        ),
+        Generator(
+            "shapes",
+            f"all {len(templates.ALL_TEMPLATES)} mask templates (the six classic "
+            "ones and the seed's difficulty examples), mirrored/rotated/squeezed",
+            (
+                Option(
+                    "shape",
+                    "any",
+                    "template name or any",
+                    ("any",) + tuple(templates.ALL_TEMPLATES),
+                ),
+                Option("transform", True, "random rotation and mirroring"),
+                Option("squeeze_prob", 0.3, "probability of squeezing out a row or column"),
+            ),
+            _masked(templates.shapes_mask),
+            3,
+        ),
+        Generator(
+            "notch",
+            "flood-fill notches: grooves grown in from the rim, kept connected",
+            (
+                Option("density", 0.45, "target share of wall cells"),
+                Option("size", 6, "most cells of one notch"),
+                Option("straight", 0.9, "probability that a notch grows straight on"),
+            ),
+            _masked(algomasks.notch_mask),
+            2,
+        ),
+    )
+}
 """Method id -> :class:`Generator`."""
 
 
@@ -286,18 +337,22 @@ def _options(gen: Generator, given: Mapping[str, Any]) -> dict[str, Any]:
     known = {o.name: o for o in gen.options}
     for name, value in given.items():
         if name not in known:
-            raise GenerationError(f"generator {gen.id} has no option {name!r}"
-                                  f" (options: {', '.join(known) or 'none'})")
+            raise GenerationError(
+                f"generator {gen.id} has no option {name!r} (options: {', '.join(known) or 'none'})"
+            )
         option = known[name]
         kind = type(option.default)
         # A float option takes ints too; bool is an int in Python but never a number here.
         ok = isinstance(value, kind) or (kind is float and isinstance(value, int))
         if not ok or (kind is not bool and isinstance(value, bool)):
-            raise GenerationError(f"option {name} of {gen.id} must be {kind.__name__}, "
-                                  f"not {value!r}")
+            raise GenerationError(
+                f"option {name} of {gen.id} must be {kind.__name__}, not {value!r}"
+            )
         if option.choices and value not in option.choices:
-            raise GenerationError(f"option {name} of {gen.id} must be one of "
-                                  f"{', '.join(map(str, option.choices))}, not {value!r}")
+            raise GenerationError(
+                f"option {name} of {gen.id} must be one of "
+                f"{', '.join(map(str, option.choices))}, not {value!r}"
+            )
     return {o.name: given.get(o.name, o.default) for o in gen.options}
 
 
@@ -329,16 +384,28 @@ def _generator(method: str, width: int, height: int) -> Generator:
         if isinstance(value, bool) or not isinstance(value, int):
             raise GenerationError(f"{name} must be an integer")
         if not gen.min_size <= value <= MAX_SIZE:
-            raise GenerationError(f"generator {method} needs {name} between {gen.min_size} "
-                                  f"and {MAX_SIZE}, not {value}")
+            raise GenerationError(
+                f"generator {method} needs {name} between {gen.min_size} "
+                f"and {MAX_SIZE}, not {value}"
+            )
     return gen
 
 
-def generate(method: str, seed: int, width: int, height: int, *, unique: bool = False,
-             band: tuple[float, float] | None = None, min_size: int = 2,
-             max_attempts: int = 1000, max_states: int = 200_000,
-             should_stop: Callable[[], bool] | None = None,
-             predictor: str = DEFAULT_PREDICTOR, **options: Any) -> Level:
+def generate(
+    method: str,
+    seed: int,
+    width: int,
+    height: int,
+    *,
+    unique: bool = False,
+    band: tuple[float, float] | None = None,
+    min_size: int = 2,
+    max_attempts: int = 1000,
+    max_states: int = 200_000,
+    should_stop: Callable[[], bool] | None = None,
+    predictor: str = DEFAULT_PREDICTOR,
+    **options: Any,
+) -> Level:
     """Generate one solvable level.
 
     Args:
@@ -371,18 +438,29 @@ def generate(method: str, seed: int, width: int, height: int, *, unique: bool = 
         if should_stop is not None and should_stop():
             raise GenerationError("generation cancelled")
         level = gen.make(random.Random(f"{seed}/{attempt}"), width, height, **opts)
-        if level is not None and level.size >= min_size and \
-                _keep(level, unique, band, max_states, predictor):
-            return Level(level.width, level.height, level.walls, level.start,
-                         title=f"{method} {seed}", author="termarcade generator",
-                         description=f"generated by {method} ({width}x{height}, seed {seed}"
-                                     f"{', attempt ' + str(attempt) if attempt else ''})")
-    raise GenerationError(f"no acceptable {method} level in {max_attempts} attempts "
-                          f"(seed {seed}, {width}x{height})")
+        if (
+            level is not None
+            and level.size >= min_size
+            and _keep(level, unique, band, max_states, predictor)
+        ):
+            return Level(
+                level.width,
+                level.height,
+                level.walls,
+                level.start,
+                title=f"{method} {seed}",
+                author="termarcade generator",
+                description=f"generated by {method} ({width}x{height}, seed {seed}"
+                f"{', attempt ' + str(attempt) if attempt else ''})",
+            )
+    raise GenerationError(
+        f"no acceptable {method} level in {max_attempts} attempts (seed {seed}, {width}x{height})"
+    )
 
 
-def _keep(level: Level, unique: bool, band: tuple[float, float] | None,
-          max_states: int, predictor: str) -> bool:
+def _keep(
+    level: Level, unique: bool, band: tuple[float, float] | None, max_states: int, predictor: str
+) -> bool:
     if not unique and band is None:
         return True
     try:

@@ -120,9 +120,13 @@ class StateGraph:
         return sorted(range(len(filled)), key=lambda k: filled[k].bit_count(), reverse=True)
 
 
-def build_graph(level: Level, *, max_states: int = 1_000_000,
-                should_stop: Callable[[], bool] | None = None,
-                progress: Callable[[int, int], None] | None = None) -> StateGraph:
+def build_graph(
+    level: Level,
+    *,
+    max_states: int = 1_000_000,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> StateGraph:
     """Enumerate every position reachable from the start, without pruning.
 
     Args:
@@ -263,8 +267,9 @@ class Metrics:
             The fields, followed by ``size`` (= ``open_cells``) and ``solutions``
             (= ``solution_paths``) so that readers of the old keys keep working.
         """
-        data: dict[str, int | None] = {name: getattr(self, name)
-                                          for name in self.__dataclass_fields__}
+        data: dict[str, int | None] = {
+            name: getattr(self, name) for name in self.__dataclass_fields__
+        }
         for old, new in DEPRECATED_ALIASES.items():
             data[old] = data[new]
         return data
@@ -381,9 +386,13 @@ def _shortest(graph: StateGraph, dist: list[int | None]) -> tuple[str, ...]:
     return tuple(moves)
 
 
-def analyse(level: Level, *, max_states: int = 1_000_000,
-            should_stop: Callable[[], bool] | None = None,
-            progress: Callable[[int, int], None] | None = None) -> Analysis:
+def analyse(
+    level: Level,
+    *,
+    max_states: int = 1_000_000,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Analysis:
     """Build the full state graph of ``level``, classify every node and compute the metrics.
 
     Args:
@@ -398,8 +407,7 @@ def analyse(level: Level, *, max_states: int = 1_000_000,
     Raises:
         AnalysisLimit: Too many states, or cancelled.
     """
-    graph = build_graph(level, max_states=max_states, should_stop=should_stop,
-                        progress=progress)
+    graph = build_graph(level, max_states=max_states, should_stop=should_stop, progress=progress)
     kinds, paths, dist = _kinds(graph, graph.topological_order())
     counts = dict.fromkeys(KINDS, 0)
     branches = indeterminate_branches = solution_branches = n_edges = 0
@@ -415,13 +423,21 @@ def analyse(level: Level, *, max_states: int = 1_000_000,
         if kind == "reachable":
             solution_branches += sum(1 for _, c in out if not paths[c])
     metrics = Metrics(
-        grid_cells=level.width * level.height, open_cells=level.size, states=len(graph),
-        edges=n_edges, branches=branches,
-        fails=counts["fail"], success_states=counts["success"],
-        reachable_states=counts["reachable"], dead_states=counts["dead"],
+        grid_cells=level.width * level.height,
+        open_cells=level.size,
+        states=len(graph),
+        edges=n_edges,
+        branches=branches,
+        fails=counts["fail"],
+        success_states=counts["success"],
+        reachable_states=counts["reachable"],
+        dead_states=counts["dead"],
         indeterminate_states=counts["indeterminate"],
-        indeterminate_branches=indeterminate_branches, solution_paths=paths[0],
-        solution_branches=solution_branches, shortest_solution=dist[0])
+        indeterminate_branches=indeterminate_branches,
+        solution_paths=paths[0],
+        solution_branches=solution_branches,
+        shortest_solution=dist[0],
+    )
     solution = _shortest(graph, dist) if dist[0] else ()
     return Analysis(graph, tuple(kinds), metrics, solution)
 
@@ -441,18 +457,21 @@ def to_dot(analysis: Analysis, *, name: str = "longcat") -> str:
     """
     level = analysis.level
     safe = "".join(ch if ch.isascii() and (ch.isalnum() or ch == "_") else "_" for ch in name)
-    lines = [f"digraph {safe or 'longcat'} {{",
-             "  // classes: start white, success green, fail red, reachable lightblue,",
-             "  // dead purple, indeterminate yellow",
-             '  node [shape=circle, style=filled, fontsize=10];']
+    lines = [
+        f"digraph {safe or 'longcat'} {{",
+        "  // classes: start white, success green, fail red, reachable lightblue,",
+        "  // dead purple, indeterminate yellow",
+        "  node [shape=circle, style=filled, fontsize=10];",
+    ]
     for k, head in enumerate(analysis.graph.heads):
         cls = analysis.node_class(k)
         x, y = level.xy(head)
         extra = ", shape=doublecircle" if analysis.kinds[k] == "success" else ""
         extra += ", penwidth=3" if cls == "start" else ""
         tip = f"start, {analysis.kinds[k]}" if cls == "start" else cls
-        lines.append(f'  n{k} [label="{k}\\n({x},{y})", fillcolor={COLOURS[cls]}, '
-                     f'tooltip="{tip}"{extra}];')
+        lines.append(
+            f'  n{k} [label="{k}\\n({x},{y})", fillcolor={COLOURS[cls]}, tooltip="{tip}"{extra}];'
+        )
     for k, out in enumerate(analysis.graph.edges):
         for d, c in out:
             lines.append(f'  n{k} -> n{c} [label="{LETTERS[d]}"];')

@@ -246,8 +246,11 @@ class Level:
 
     def _check_start(self, board: Board) -> None:
         start = self.start
-        if (not isinstance(start, tuple) or len(start) != 2
-                or any(isinstance(v, bool) or not isinstance(v, int) for v in start)):
+        if (
+            not isinstance(start, tuple)
+            or len(start) != 2
+            or any(isinstance(v, bool) or not isinstance(v, int) for v in start)
+        ):
             raise TypeError("level start must be an (x, y) tuple of integers")
         x, y = start
         if not (0 <= x < self.width and 0 <= y < self.height):
@@ -329,26 +332,38 @@ class Level:
         if width == 0:
             raise GridError("grid row 1 is empty", 1, 1)
         if len(rows) > MAX_SIZE or width > MAX_SIZE:
-            raise GridError(f"a Longcat grid is at most {MAX_SIZE}x{MAX_SIZE}, "
-                            f"not {width}x{len(rows)}")
+            raise GridError(
+                f"a Longcat grid is at most {MAX_SIZE}x{MAX_SIZE}, not {width}x{len(rows)}"
+            )
         walls = 0
         start: tuple[int, int] | None = None
         for y, row in enumerate(rows):
             if len(row) != width:
-                raise GridError(f"grid row {y + 1} has {len(row)} cells, row 1 has {width} "
-                                "(all rows must have the same length)", y + 1,
-                                min(len(row), width) + 1)
+                raise GridError(
+                    f"grid row {y + 1} has {len(row)} cells, row 1 has {width} "
+                    "(all rows must have the same length)",
+                    y + 1,
+                    min(len(row), width) + 1,
+                )
             for x, ch in enumerate(row):
                 if ch == WALL:
                     walls |= 1 << (y * (width + 1) + x)
                 elif ch == START:
                     if start is not None:
-                        raise GridError(f"a second start '@' (the first is at row "
-                                        f"{start[1] + 1}, column {start[0] + 1})", y + 1, x + 1)
+                        raise GridError(
+                            f"a second start '@' (the first is at row "
+                            f"{start[1] + 1}, column {start[0] + 1})",
+                            y + 1,
+                            x + 1,
+                        )
                     start = (x, y)
                 elif ch != EMPTY:
-                    raise GridError(f"unknown grid character {ch!r} (expected '#' wall, "
-                                    "'.' empty or '@' start)", y + 1, x + 1)
+                    raise GridError(
+                        f"unknown grid character {ch!r} (expected '#' wall, "
+                        "'.' empty or '@' start)",
+                        y + 1,
+                        x + 1,
+                    )
         if start is None:
             raise GridError("the grid has no start cell '@'")
         return cls(width, len(rows), walls, start, title, **meta)  # type: ignore[arg-type]

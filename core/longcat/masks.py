@@ -101,7 +101,7 @@ def chair(rng: random.Random, width: int, height: int) -> Canvas:
     x0, y0, w, h = _frame(rng, width, height, 3, 4)
     t = rng.randint(1, max(1, min(2, w // 3, h // 4)))
     seat = y0 + rng.randint(1, max(1, h - t - 1))
-    _rect(c, x0, y0, t, h)                       # back and back leg
+    _rect(c, x0, y0, t, h)  # back and back leg
     _rect(c, x0, seat, w, min(t, y0 + h - seat))  # seat
     _rect(c, x0 + w - t, seat, t, y0 + h - seat)  # front leg
     return c
@@ -120,9 +120,11 @@ def spiral(rng: random.Random, width: int, height: int) -> Canvas:
         if not (x0 <= nx < x0 + w and y0 <= ny < y0 + h) or c[ny][nx]:
             return False
         # The corridor never touches itself: the new cell's only path neighbour is (x, y).
-        return not any(c[ay][ax] for ax, ay in ((nx + 1, ny), (nx - 1, ny), (nx, ny + 1),
-                                                (nx, ny - 1))
-                       if (ax, ay) != (x, y) and 0 <= ax < width and 0 <= ay < height)
+        return not any(
+            c[ay][ax]
+            for ax, ay in ((nx + 1, ny), (nx - 1, ny), (nx, ny + 1), (nx, ny - 1))
+            if (ax, ay) != (x, y) and 0 <= ax < width and 0 <= ay < height
+        )
 
     turned = 0
     while turned < 2:
@@ -166,17 +168,22 @@ def squeeze(mask: Mask, rng: random.Random) -> Mask:
     height, width = len(mask), len(mask[0])
     if rng.random() < 0.5 and height > 1:
         y = rng.randrange(height)
-        return mask[:y] + mask[y + 1:] + ((False,) * width,)
+        return mask[:y] + mask[y + 1 :] + ((False,) * width,)
     if width > 1:
         x = rng.randrange(width)
-        return tuple(r[:x] + r[x + 1:] + (False,) for r in mask)
+        return tuple(r[:x] + r[x + 1 :] + (False,) for r in mask)
     return mask
 
 
-def template_mask(rng: random.Random, width: int, height: int, shape: str = "any",
-                  transform: bool = True, squeeze_prob: float = 0.3,
-                  table: Mapping[str, Callable[[random.Random, int, int], Canvas]] | None
-                  = None) -> Mask:
+def template_mask(
+    rng: random.Random,
+    width: int,
+    height: int,
+    shape: str = "any",
+    transform: bool = True,
+    squeeze_prob: float = 0.3,
+    table: Mapping[str, Callable[[random.Random, int, int], Canvas]] | None = None,
+) -> Mask:
     """Draw a template and transform it.
 
     Args:

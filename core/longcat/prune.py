@@ -91,5 +91,8 @@ def is_hopeless(board: Board, head: int, filled: int) -> bool:
     """
     if filled == board.free:
         return False
-    return (not parity_ok(board, head, filled) or not dead_ends_ok(board, head, filled)
-            or is_dead(board, filled))
+    return (
+        not parity_ok(board, head, filled)
+        or not dead_ends_ok(board, head, filled)
+        or is_dead(board, filled)
+    )

@@ -115,8 +115,11 @@ def legal_moves(state: State) -> tuple[str, ...]:
         The legal moves (empty when the level is won or lost).
     """
     board = state.level.board
-    return tuple(name for d, name in enumerate(DIRECTIONS)
-                 if slide(board, state.head, state.filled, d) is not None)
+    return tuple(
+        name
+        for d, name in enumerate(DIRECTIONS)
+        if slide(board, state.head, state.filled, d) is not None
+    )
 
 
 def apply_move(state: State, move: str) -> State:

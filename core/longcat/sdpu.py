@@ -51,9 +51,11 @@ def solution_down(rng: random.Random, width: int, height: int) -> tuple[Level, t
     previous = -1
     moves: list[str] = []
     while True:
-        options = [d for d, (dx, dy) in enumerate(STEPS)
-                   if 0 <= x + dx < width and 0 <= y + dy < height
-                   and cells[y + dy][x + dx] == _EMPTY]
+        options = [
+            d
+            for d, (dx, dy) in enumerate(STEPS)
+            if 0 <= x + dx < width and 0 <= y + dy < height and cells[y + dy][x + dx] == _EMPTY
+        ]
         if not options:
             break
         d = rng.choice(options)

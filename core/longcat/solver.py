@@ -22,12 +22,19 @@ from core.search import bfs
 if TYPE_CHECKING:  # pragma: no cover
     from core.longcat.rules import State
 
-__all__ = ["Solution", "is_solvable", "shortest_from", "shortest_solution", "solution_from",
-           "solvable_from"]
+__all__ = [
+    "Solution",
+    "is_solvable",
+    "shortest_from",
+    "shortest_solution",
+    "solution_from",
+    "solvable_from",
+]
 
 
-def is_solvable(level: Level, *, max_states: int | None = None,
-                should_stop: Callable[[], bool] | None = None) -> bool | None:
+def is_solvable(
+    level: Level, *, max_states: int | None = None, should_stop: Callable[[], bool] | None = None
+) -> bool | None:
     """Decide whether ``level`` can be won (depth-first, pruned, each position once).
 
     Args:
@@ -38,12 +45,18 @@ def is_solvable(level: Level, *, max_states: int | None = None,
     Returns:
         True or False, or None when a limit stopped the search first.
     """
-    return solvable_from(level.board, level.start_index, max_states=max_states,
-                         should_stop=should_stop)
+    return solvable_from(
+        level.board, level.start_index, max_states=max_states, should_stop=should_stop
+    )
 
 
-def solvable_from(board: Board, head: int, *, max_states: int | None = None,
-                  should_stop: Callable[[], bool] | None = None) -> bool | None:
+def solvable_from(
+    board: Board,
+    head: int,
+    *,
+    max_states: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> bool | None:
     """:func:`is_solvable` on raw values: the cat starts on cell ``head`` of ``board``.
 
     Args:
@@ -108,10 +121,14 @@ class Solution:
         return solution_string(self.moves)
 
 
-def shortest_solution(level: Level, *, max_states: int = 1_000_000,
-                      time_limit: float | None = None,
-                      should_stop: Callable[[], bool] | None = None,
-                      progress: Callable[[int, int], None] | None = None) -> Solution:
+def shortest_solution(
+    level: Level,
+    *,
+    max_states: int = 1_000_000,
+    time_limit: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[int, int], None] | None = None,
+) -> Solution:
     """Find a solution with the fewest moves (breadth-first through :func:`core.search.bfs`).
 
     Args:
@@ -125,13 +142,16 @@ def shortest_solution(level: Level, *, max_states: int = 1_000_000,
         The :class:`Solution`.
     """
     head = level.start_index
-    return _shortest(level.board, head, 1 << head, max_states, time_limit, should_stop,
-                     progress)
+    return _shortest(level.board, head, 1 << head, max_states, time_limit, should_stop, progress)
 
 
-def shortest_from(state: State, *, max_states: int = 1_000_000,
-                  time_limit: float | None = None,
-                  should_stop: Callable[[], bool] | None = None) -> Solution:
+def shortest_from(
+    state: State,
+    *,
+    max_states: int = 1_000_000,
+    time_limit: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Solution:
     """:func:`shortest_solution` from a position in the middle of a game.
 
     Args:
@@ -143,13 +163,20 @@ def shortest_from(state: State, *, max_states: int = 1_000_000,
     Returns:
         The :class:`Solution` (``"solved"`` with no moves for a won position).
     """
-    return _shortest(state.level.board, state.head, state.filled, max_states, time_limit,
-                     should_stop, None)
+    return _shortest(
+        state.level.board, state.head, state.filled, max_states, time_limit, should_stop, None
+    )
 
 
-def _shortest(board: Board, head: int, filled: int, max_states: int,
-              time_limit: float | None, should_stop: Callable[[], bool] | None,
-              progress: Callable[[int, int], None] | None) -> Solution:
+def _shortest(
+    board: Board,
+    head: int,
+    filled: int,
+    max_states: int,
+    time_limit: float | None,
+    should_stop: Callable[[], bool] | None,
+    progress: Callable[[int, int], None] | None,
+) -> Solution:
     start = (head, filled)
     if start[1] != board.free and is_hopeless(board, *start):
         return Solution("unsolvable", (), 0)
@@ -160,8 +187,15 @@ def _shortest(board: Board, head: int, filled: int, max_states: int,
             if moved is not None and not is_hopeless(board, *moved):
                 yield DIRECTIONS[d], moved
 
-    result = bfs(start, successors, lambda pos: pos[1] == board.free, max_states=max_states,
-                 time_limit=time_limit, should_stop=should_stop, progress=progress)
+    result = bfs(
+        start,
+        successors,
+        lambda pos: pos[1] == board.free,
+        max_states=max_states,
+        time_limit=time_limit,
+        should_stop=should_stop,
+        progress=progress,
+    )
     if result.status == "solved":
         return Solution("solved", tuple(result.plan), result.explored)
     if result.status == "exhausted":
@@ -169,9 +203,13 @@ def _shortest(board: Board, head: int, filled: int, max_states: int,
     return Solution("unknown", (), result.explored, result.status)
 
 
-def solution_from(state: State, *, max_states: int | None = 1_000_000,
-                  time_limit: float | None = None,
-                  should_stop: Callable[[], bool] | None = None) -> Solution:
+def solution_from(
+    state: State,
+    *,
+    max_states: int | None = 1_000_000,
+    time_limit: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+) -> Solution:
     """Find *a* solution from a position, usually much faster than the shortest one.
 
     Depth-first, pruned, every position once (as :func:`solvable_from`), keeping a parent

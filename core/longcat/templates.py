@@ -26,14 +26,19 @@ from core.longcat.masks import TEMPLATES, Canvas, Mask, _canvas, _frame, _rect, 
 __all__ = ["ALL_TEMPLATES", "DIFFICULTY_EXAMPLES", "MORE_TEMPLATES", "shapes_mask"]
 
 
-def _hole(rng: random.Random, c: Canvas, x0: int, y0: int, w: int, h: int,
-          margin: int = 1) -> None:
+def _hole(rng: random.Random, c: Canvas, x0: int, y0: int, w: int, h: int, margin: int = 1) -> None:
     """Cut a random rectangular hole at least ``margin`` cells inside the rectangle."""
     if w >= 2 * margin + 1 and h >= 2 * margin + 1:
         hw = rng.randint(1, w - 2 * margin)
         hh = rng.randint(1, h - 2 * margin)
-        _rect(c, x0 + rng.randint(margin, w - margin - hw),
-              y0 + rng.randint(margin, h - margin - hh), hw, hh, False)
+        _rect(
+            c,
+            x0 + rng.randint(margin, w - margin - hw),
+            y0 + rng.randint(margin, h - margin - hh),
+            hw,
+            hh,
+            False,
+        )
 
 
 def big_frame_hole(rng: random.Random, width: int, height: int) -> Canvas:
@@ -80,8 +85,8 @@ def narrow_left_hole(rng: random.Random, width: int, height: int) -> Canvas:
     c = _canvas(width, height)
     top = rng.randint(0, 1)
     x0 = rng.randint(2, max(2, width // 3))
-    _rect(c, 0, top, 1, height - top)               # the narrow left side
-    _rect(c, 1, top, x0 - 1, 1)                     # joins it to the block at the top
+    _rect(c, 0, top, 1, height - top)  # the narrow left side
+    _rect(c, 1, top, x0 - 1, 1)  # joins it to the block at the top
     bw, bh = width - x0, height - top
     _rect(c, x0, top, bw, bh)
     right, bottom = rng.randint(1, 2), rng.randint(1, 2)
@@ -138,10 +143,10 @@ def asym_corridor(rng: random.Random, width: int, height: int) -> Canvas:
     c = _canvas(width, height)
     rw, rh = rng.randint(2, max(2, width // 2)), rng.randint(2, max(2, height // 2))
     _rect(c, 0, 0, rw, rh)
-    _rect(c, rw - 1, 0, width - rw + 1, 1)          # along the top
-    _rect(c, width - 1, 0, 1, height)               # down the right
+    _rect(c, rw - 1, 0, width - rw + 1, 1)  # along the top
+    _rect(c, width - 1, 0, 1, height)  # down the right
     x = rng.randint(0, width - 2)
-    _rect(c, x, height - 1, width - x, 1)           # part of the bottom
+    _rect(c, x, height - 1, width - x, 1)  # part of the bottom
     return c
 
 
@@ -343,7 +348,9 @@ MORE_TEMPLATES: dict[str, Callable[[random.Random, int, int], Canvas]] = {
 """The templates beyond the classic six."""
 
 ALL_TEMPLATES: dict[str, Callable[[random.Random, int, int], Canvas]] = {
-    **TEMPLATES, **MORE_TEMPLATES}
+    **TEMPLATES,
+    **MORE_TEMPLATES,
+}
 """Every template: the classic six, then :data:`MORE_TEMPLATES`."""
 
 DIFFICULTY_EXAMPLES: dict[str, str] = {
@@ -355,8 +362,14 @@ DIFFICULTY_EXAMPLES: dict[str, str] = {
 """The seed's difficulty examples of masks and the template that draws each."""
 
 
-def shapes_mask(rng: random.Random, width: int, height: int, shape: str = "any",
-                transform: bool = True, squeeze_prob: float = 0.3) -> Mask:
+def shapes_mask(
+    rng: random.Random,
+    width: int,
+    height: int,
+    shape: str = "any",
+    transform: bool = True,
+    squeeze_prob: float = 0.3,
+) -> Mask:
     """:func:`core.longcat.masks.template_mask` over :data:`ALL_TEMPLATES`.
 
     Args:
@@ -373,5 +386,4 @@ def shapes_mask(rng: random.Random, width: int, height: int, shape: str = "any",
     Raises:
         ValueError: Unknown shape.
     """
-    return template_mask(rng, width, height, shape, transform, squeeze_prob,
-                         table=ALL_TEMPLATES)
+    return template_mask(rng, width, height, shape, transform, squeeze_prob, table=ALL_TEMPLATES)

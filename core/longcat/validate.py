@@ -96,14 +96,20 @@ def _point(p: object) -> tuple[int, int]:
     if not isinstance(p, (tuple, list)) or len(p) != 2:
         raise ValueError(f"{p!r} is not a point (x, y)")
     x, y = p
-    if not (isinstance(x, int) and isinstance(y, int)) or isinstance(x, bool) \
-            or isinstance(y, bool):
+    if (
+        not (isinstance(x, int) and isinstance(y, int))
+        or isinstance(x, bool)
+        or isinstance(y, bool)
+    ):
         raise ValueError(f"{p!r} is not a point of two integers")
     return x, y
 
 
-def _play(level: Level, moves: list[tuple[int, tuple[int, int] | None]],
-          broken: tuple[int, str] | None = None) -> PathCheck:
+def _play(
+    level: Level,
+    moves: list[tuple[int, tuple[int, int] | None]],
+    broken: tuple[int, str] | None = None,
+) -> PathCheck:
     """Play ``(direction, expected end or None)`` moves; ``broken``: a failure found while
     reading a point path, at that move index."""
     board = level.board
@@ -118,8 +124,10 @@ def _play(level: Level, moves: list[tuple[int, tuple[int, int] | None]],
         elif moved is None:
             reason = f"the cat cannot move {DIRECTIONS[d]} from {level.xy(head)}: it is blocked"
         elif end is not None and level.xy(moved[0]) != end:
-            reason = (f"moving {DIRECTIONS[d]} from {level.xy(head)} the cat slides to "
-                      f"{level.xy(moved[0])}, not {end}")
+            reason = (
+                f"moving {DIRECTIONS[d]} from {level.xy(head)} the cat slides to "
+                f"{level.xy(moved[0])}, not {end}"
+            )
         if reason is not None:
             return _verdict(level, head, filled, i, reason, letters)
         head, filled = moved  # type: ignore[misc]
@@ -129,12 +137,20 @@ def _play(level: Level, moves: list[tuple[int, tuple[int, int] | None]],
     return _verdict(level, head, filled, None, None, letters)
 
 
-def _verdict(level: Level, head: int, filled: int, index: int | None,
-             reason: str | None, letters: list[str]) -> PathCheck:
+def _verdict(
+    level: Level, head: int, filled: int, index: int | None, reason: str | None, letters: list[str]
+) -> PathCheck:
     left = (level.board.free & ~filled).bit_count()
-    return PathCheck(valid=index is None, filled=left == 0, played=len(letters),
-                     fail_index=index, reason=reason, head=level.xy(head), cells_left=left,
-                     moves="".join(letters))
+    return PathCheck(
+        valid=index is None,
+        filled=left == 0,
+        played=len(letters),
+        fail_index=index,
+        reason=reason,
+        head=level.xy(head),
+        cells_left=left,
+        moves="".join(letters),
+    )
 
 
 def _play_points(level: Level, points: list[tuple[int, int]]) -> PathCheck:
@@ -143,16 +159,18 @@ def _play_points(level: Level, points: list[tuple[int, int]]) -> PathCheck:
     if not points:
         return _play(level, [])
     if points[0] != level.start:
-        return _play(level, [], (0, f"the path starts at {points[0]}, not at the start "
-                                    f"{level.start}"))
+        return _play(
+            level, [], (0, f"the path starts at {points[0]}, not at the start {level.start}")
+        )
     moves: list[tuple[int, tuple[int, int] | None]] = []
     last = None
     for a, b in pairwise(points):
         d = STEPS.get((b[0] - a[0], b[1] - a[1]))
         if d is None:
             # Reported as the move after the slides read so far (if those are legal).
-            return _play(level, moves, (len(moves),
-                                        f"{a} to {b} is not one step up, down, left or right"))
+            return _play(
+                level, moves, (len(moves), f"{a} to {b} is not one step up, down, left or right")
+            )
         if d == last:
             moves[-1] = (d, b)
         else:

@@ -107,8 +107,9 @@ class RewriteMoves:
             else:  # small: sort every class now, in one loop (all will be emitted)
                 key = self._substitution_key
                 for root, subs in found.items():
-                    found[root] = sorted(subs.items(), key=key) if len(subs) > 1 \
-                        else list(subs.items())  # type: ignore[assignment]
+                    found[root] = (
+                        sorted(subs.items(), key=key) if len(subs) > 1 else list(subs.items())
+                    )  # type: ignore[assignment]
             self._matches[lhs.id] = found
         return found
 
@@ -116,16 +117,14 @@ class RewriteMoves:
         """The head index of the closure for the rules' left-hand sides."""
         if self._heads is None:
             with quiet_gc(len(self.closure)):
-                self._heads = HeadIndex(self.closure, [r.lhs for r in self.analysis.rules],
-                                        watch)
+                self._heads = HeadIndex(self.closure, [r.lhs for r in self.analysis.rules], watch)
         return self._heads
 
     def positions(self, watch: Watch = NO_WATCH) -> dict[int, int]:
         """Class root -> the number of sites holding a member of the class."""
         if self._positions is None:
             with quiet_gc(len(self.closure)):
-                self._positions = class_positions(self.term, self.closure, self.roots(),
-                                                  watch)
+                self._positions = class_positions(self.term, self.closure, self.roots(), watch)
         return self._positions
 
     # -- counting ---------------------------------------------------------------------------
@@ -157,8 +156,9 @@ class RewriteMoves:
                 lhs = canonical_pattern(rule.lhs)
                 if lhs not in per_lhs:
                     with quiet_gc(len(self.closure)):
-                        found = class_match_counts(rule.lhs, self.closure, self.roots(),
-                                                   self.heads(watch), watch)
+                        found = class_match_counts(
+                            rule.lhs, self.closure, self.roots(), self.heads(watch), watch
+                        )
                     sites = self.positions(watch) if found else {}
                     per_lhs[lhs] = sum([n * sites.get(root, 0) for root, n in found.items()])
                 total += per_lhs[lhs]
@@ -170,8 +170,9 @@ class RewriteMoves:
         return any(self.matches(rule.lhs, watch) for rule in self.analysis.rules)
 
     # -- listing ----------------------------------------------------------------------------
-    def iterate(self, start: int = 0, watch: Watch = NO_WATCH,
-                shared_walk_max: int = SHARED_WALK_MAX) -> Iterator[RewriteAction]:
+    def iterate(
+        self, start: int = 0, watch: Watch = NO_WATCH, shared_walk_max: int = SHARED_WALK_MAX
+    ) -> Iterator[RewriteAction]:
         """The actions in engine order, lazily, from the ``start``-th (0-based) on.
 
         Whole rules, then whole sites, before ``start`` are skipped by counting, not by
@@ -197,8 +198,9 @@ class RewriteMoves:
             out.extend(chunk)
         return tuple(out)
 
-    def _site_chunks(self, start: int, watch: Watch, shared_walk_max: int,
-                     per_rule: bool = False) -> Iterator[list[RewriteAction]]:
+    def _site_chunks(
+        self, start: int, watch: Watch, shared_walk_max: int, per_rule: bool = False
+    ) -> Iterator[list[RewriteAction]]:
         """Steps 3 and 4: per rule, its sites in pre-order; per site, its actions as one
         list (or, with ``per_rule``, per rule: fewer steps when everything is wanted)."""
         table = None
@@ -349,8 +351,12 @@ def moves_of(term: Term, watch: Watch = NO_WATCH, cache: bool = True) -> Rewrite
     Returns:
         The moves object (shared between callers).
     """
-    return _MOVES.cached(term, lambda: RewriteMoves(term, analyze(term, watch, cache)),
-                         lambda m: len(m.closure), cache)
+    return _MOVES.cached(
+        term,
+        lambda: RewriteMoves(term, analyze(term, watch, cache)),
+        lambda m: len(m.closure),
+        cache,
+    )
 
 
 moves_of.cache_clear = _MOVES.clear  # type: ignore[attr-defined]

@@ -95,8 +95,9 @@ class TermCache(Generic[V]):
         self._data.clear()
         self._weight = 0
 
-    def cached(self, term: Term, build: Callable[[], V], weigh: Callable[[V], int],
-               cache: bool = True) -> V:
+    def cached(
+        self, term: Term, build: Callable[[], V], weigh: Callable[[V], int], cache: bool = True
+    ) -> V:
         """The value for ``term``: the stored one, or ``build()`` (stored when ``cache``)."""
         value = self.get(term)
         if value is None:
@@ -147,8 +148,9 @@ class Analysis:
         return tuple(i.message for i in self.ignored)
 
 
-def _collect(term: Term, inside: set[int], watch: Watch = NO_WATCH
-             ) -> tuple[tuple[Rule, ...], tuple[Axiom, ...], tuple[Ignored, ...]]:
+def _collect(
+    term: Term, inside: set[int], watch: Watch = NO_WATCH
+) -> tuple[tuple[Rule, ...], tuple[Axiom, ...], tuple[Ignored, ...]]:
     """Rules, axioms and ignored items of ``term``, in pre-order.
 
     Args:
@@ -186,29 +188,49 @@ def _collect(term: Term, inside: set[int], watch: Watch = NO_WATCH
         path = path_of(link)
         if t.name == RULE:
             if len(args) != 2:
-                ignored.append(Ignored(path, "rule-arity",
-                    f"ignored rule at {_where(path)}: {_short(t)} has {len(args)} argument(s); "
-                    "rewrite needs exactly 2 (LHS, RHS)"))
+                ignored.append(
+                    Ignored(
+                        path,
+                        "rule-arity",
+                        f"ignored rule at {_where(path)}: {_short(t)} has {len(args)} argument(s); "
+                        "rewrite needs exactly 2 (LHS, RHS)",
+                    )
+                )
                 continue
             lhs, rhs = args
             unbound = free_vars(rhs) - free_vars(lhs)
             if unbound:
                 names = ", ".join(f"var({n})" for n in sorted(unbound))
-                ignored.append(Ignored(path, "rule-unbound-vars",
-                    f"ignored rule at {_where(path)}: {_short(t)} - its right-hand side "
-                    f"introduces {names}, not bound by the left-hand side"))
+                ignored.append(
+                    Ignored(
+                        path,
+                        "rule-unbound-vars",
+                        f"ignored rule at {_where(path)}: {_short(t)} - its right-hand side "
+                        f"introduces {names}, not bound by the left-hand side",
+                    )
+                )
                 continue
             found_rules.append(Rule(path, lhs, rhs))
         else:
             if len(args) != 2:
-                ignored.append(Ignored(path, "axiom-arity",
-                    f"ignored axiom at {_where(path)}: {_short(t)} has {len(args)} argument(s); "
-                    "equiv needs exactly 2"))
+                ignored.append(
+                    Ignored(
+                        path,
+                        "axiom-arity",
+                        f"ignored axiom at {_where(path)}: {_short(t)} has {len(args)} argument(s); "
+                        "equiv needs exactly 2",
+                    )
+                )
                 continue
             if not (args[0].ground and args[1].ground):
-                ignored.append(Ignored(path, "axiom-not-ground",
-                    f"ignored axiom at {_where(path)}: {_short(t)} contains variables; "
-                    "equiv only relates ground terms"))
+                ignored.append(
+                    Ignored(
+                        path,
+                        "axiom-not-ground",
+                        f"ignored axiom at {_where(path)}: {_short(t)} contains variables; "
+                        "equiv only relates ground terms",
+                    )
+                )
                 continue
             found_axioms.append(Axiom(path, args[0], args[1]))
     return tuple(found_rules), tuple(found_axioms), tuple(ignored)
@@ -230,8 +252,7 @@ def analyze(term: Term, watch: Watch = NO_WATCH, cache: bool = True) -> Analysis
     Returns:
         The analysis (shared between callers: treat it as read-only).
     """
-    return _ANALYSES.cached(term, lambda: _analyze(term, watch), lambda an: len(an.closure),
-                            cache)
+    return _ANALYSES.cached(term, lambda: _analyze(term, watch), lambda an: len(an.closure), cache)
 
 
 def _analyze(term: Term, watch: Watch) -> Analysis:

@@ -138,8 +138,9 @@ def rewrite_actions(state: State) -> tuple[RewriteAction, ...]:
     return term_rewrite_actions(state.term)
 
 
-def iter_rewrite_actions(state: State, start: int = 0, watch: Watch = NO_WATCH,
-                         cache: bool = True) -> Iterator[RewriteAction]:
+def iter_rewrite_actions(
+    state: State, start: int = 0, watch: Watch = NO_WATCH, cache: bool = True
+) -> Iterator[RewriteAction]:
     """The rewrite actions of ``state`` in engine order, lazily (none when fuel is 0).
 
     The same actions in the same order as :func:`rewrite_actions`, produced one at a time:
@@ -273,8 +274,9 @@ def _check_construct(state: State, site: Path, new: Term) -> None:
     if not new.ground:
         raise IllegalMove(f"the new term must be ground, but {to_str(new)[:60]} has variables")
     if new.size > state.budget:
-        raise IllegalMove(f"the new term has Size {new.size} but only {state.budget} "
-                          "budget is left")
+        raise IllegalMove(
+            f"the new term has Size {new.size} but only {state.budget} budget is left"
+        )
 
 
 def construct(state: State, site: Path, new: Term) -> State:
@@ -311,10 +313,18 @@ def next_state(state: State, action: Action) -> State:
         The next state.
     """
     if isinstance(action, ConstructAction):
-        return State(replace_at(state.term, action.site, action.term), state.target,
-                     state.fuel, state.budget - action.term.size)
-    return State(replace_at(state.term, action.site, action.replacement), state.target,
-                 state.fuel - REWRITE_FUEL, state.budget)
+        return State(
+            replace_at(state.term, action.site, action.term),
+            state.target,
+            state.fuel,
+            state.budget - action.term.size,
+        )
+    return State(
+        replace_at(state.term, action.site, action.replacement),
+        state.target,
+        state.fuel - REWRITE_FUEL,
+        state.budget,
+    )
 
 
 def result_of(state: State, action: Action) -> Term:

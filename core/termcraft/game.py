@@ -89,10 +89,12 @@ def move_from_json(state: State, data: Any) -> Action:
     # Looked up directly (the rule by its path, the matched member rebuilt from the
     # substitution, then checked as :func:`~.engine.apply` checks a move), not by listing
     # the position's actions: a big position has millions of them.
-    missing = IllegalMove(f"no rewrite with the rule at {format_path(rule)} at "
-                          f"{format_path(site)} in this position")
-    if state.fuel <= 0 or not all(isinstance(n, str) and isinstance(t, str)
-                                  for n, t in sigma.items()):
+    missing = IllegalMove(
+        f"no rewrite with the rule at {format_path(rule)} at {format_path(site)} in this position"
+    )
+    if state.fuel <= 0 or not all(
+        isinstance(n, str) and isinstance(t, str) for n, t in sigma.items()
+    ):
         raise missing
     found = next((r for r in analyze(state.term).rules if r.path == rule), None)
     if found is None:
@@ -166,14 +168,19 @@ class TermCraftGame:
 
     def state_to_json(self, state: State) -> dict[str, Any]:
         """``{"term", "target", "fuel", "budget"}`` with canonical term text."""
-        return {"term": to_str(state.term), "target": to_str(state.target),
-                "fuel": state.fuel, "budget": state.budget}
+        return {
+            "term": to_str(state.term),
+            "target": to_str(state.target),
+            "fuel": state.fuel,
+            "budget": state.budget,
+        }
 
     def state_from_json(self, data: Any) -> State:
         """Rebuild a state (ValueError on bad data)."""
         try:
-            return State(from_str(data["term"]), from_str(data["target"]),
-                         data["fuel"], data["budget"])
+            return State(
+                from_str(data["term"]), from_str(data["target"]), data["fuel"], data["budget"]
+            )
         except (KeyError, TypeError) as error:
             raise ValueError(f"not a TermCraft state: {error}") from None
 

@@ -24,8 +24,9 @@ def _check_resource(name: str, value: object, optional: bool = False) -> None:
     if optional and value is None:
         return
     if type(value) is not int or not 0 <= value <= MAX_RESOURCE:
-        raise LevelFieldError(name, f"{name} must be an integer from 0 to {MAX_RESOURCE}, "
-                                    f"not {value!r}")
+        raise LevelFieldError(
+            name, f"{name} must be an integer from 0 to {MAX_RESOURCE}, not {value!r}"
+        )
 
 
 # Roots already checked, so a term shared by many levels (a pack's common target, a
@@ -55,14 +56,20 @@ def _check_term(name: str, term: object) -> None:
         seen.add(node.id)
         if node.name not in good_names:
             if not is_identifier(node.name):
-                raise LevelFieldError(name, f"{name} has a name that is not an identifier "
-                                            f"(letters, digits, _): {node.name[:40]!r}")
+                raise LevelFieldError(
+                    name,
+                    f"{name} has a name that is not an identifier "
+                    f"(letters, digits, _): {node.name[:40]!r}",
+                )
             good_names.add(node.name)
         args = node.args
         if args:
             if len(args) == 1 and args[0].is_const and node.name.lower() == "var":
-                raise LevelFieldError(name, f"{name} holds a compound {node.name}({args[0].name}) "
-                                            "that reads back as a variable; use var(...) variables")
+                raise LevelFieldError(
+                    name,
+                    f"{name} holds a compound {node.name}({args[0].name}) "
+                    "that reads back as a variable; use var(...) variables",
+                )
             stack.extend(args)
     if len(_CHECKED) >= _CHECKED_MAX:
         _CHECKED.clear()

@@ -60,8 +60,9 @@ class LintIssue:
 
 def _misused(t: Term) -> bool:
     """A compound named var (any case), or a placeholder that is not a constant."""
-    return (t.kind == COMPOUND and t.name.lower() == "var") or \
-        (t.name == PLACEHOLDER and t.kind != CONST)
+    return (t.kind == COMPOUND and t.name.lower() == "var") or (
+        t.name == PLACEHOLDER and t.kind != CONST
+    )
 
 
 def _may_misuse(term: Term, ground: list[Term]) -> bool:
@@ -89,26 +90,50 @@ def _misused_placeholders(term: Term, ground: list[Term]) -> list[LintIssue]:
         if t.kind == COMPOUND and t.name.lower() == "var":
             # var(f(x)) is a compound named var, but once a rewrite turns it into
             # var(x) its canonical text reads back as the variable x.
-            out.append(LintIssue("warning", "var-compound",
-                f"at {where}: a compound named {t.name} prints like "
-                "a variable when its argument is a bare identifier; use another name", path))
+            out.append(
+                LintIssue(
+                    "warning",
+                    "var-compound",
+                    f"at {where}: a compound named {t.name} prints like "
+                    "a variable when its argument is a bare identifier; use another name",
+                    path,
+                )
+            )
         if t.name != PLACEHOLDER or t.kind == CONST:
             continue
         if t.kind == COMPOUND:
-            out.append(LintIssue("warning", "placeholder-compound",
-                f"at {where}: placeholder(...) is a compound, not a construct site; "
-                "write the constant placeholder", path))
+            out.append(
+                LintIssue(
+                    "warning",
+                    "placeholder-compound",
+                    f"at {where}: placeholder(...) is a compound, not a construct site; "
+                    "write the constant placeholder",
+                    path,
+                )
+            )
         else:
-            out.append(LintIssue("warning", "placeholder-var",
-                f"at {where}: var(placeholder) is a variable, not a construct site; "
-                "write the constant placeholder", path))
+            out.append(
+                LintIssue(
+                    "warning",
+                    "placeholder-var",
+                    f"at {where}: var(placeholder) is a variable, not a construct site; "
+                    "write the constant placeholder",
+                    path,
+                )
+            )
     return out
 
 
-def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX_STATES,
-         time_limit: float | None = 5.0, max_memory: int | None = DEFAULT_MAX_MEMORY,
-         should_stop: Callable[[], bool] | None = None,
-         progress: Callable[[str, int, int], None] | None = None) -> tuple[LintIssue, ...]:
+def lint(
+    level: Level,
+    *,
+    run_solver: bool = True,
+    max_states: int = DEFAULT_MAX_STATES,
+    time_limit: float | None = 5.0,
+    max_memory: int | None = DEFAULT_MAX_MEMORY,
+    should_stop: Callable[[], bool] | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
+) -> tuple[LintIssue, ...]:
     """Check a level and report issues, most serious first.
 
     Args:
@@ -132,39 +157,89 @@ def lint(level: Level, *, run_solver: bool = True, max_states: int = DEFAULT_MAX
     issues.extend(_misused_placeholders(level.current, an.closure.terms))
     sites = placeholder_sites(level.current)
     if level.budget > 0 and not sites:
-        issues.append(LintIssue("warning", "budget-unused",
-            f"budget is {level.budget} but the current term has no placeholder to construct at"))
+        issues.append(
+            LintIssue(
+                "warning",
+                "budget-unused",
+                f"budget is {level.budget} but the current term has no placeholder to construct at",
+            )
+        )
     if sites and level.budget == 0:
-        issues.append(LintIssue("warning", "placeholder-no-budget",
-            f"{len(sites)} placeholder(s) but budget is 0: nothing can be constructed"))
+        issues.append(
+            LintIssue(
+                "warning",
+                "placeholder-no-budget",
+                f"{len(sites)} placeholder(s) but budget is 0: nothing can be constructed",
+            )
+        )
     if level.fuel > 0 and not an.rules:
-        issues.append(LintIssue("warning", "fuel-unused",
-            f"fuel is {level.fuel} but the current term has no valid rewrite rule"))
+        issues.append(
+            LintIssue(
+                "warning",
+                "fuel-unused",
+                f"fuel is {level.fuel} but the current term has no valid rewrite rule",
+            )
+        )
     start = State.from_level(level)
     if start.term is start.target:
-        issues.append(LintIssue("error", "already-won",
-            "the current term already equals the target: the level is won before any move"))
+        issues.append(
+            LintIssue(
+                "error",
+                "already-won",
+                "the current term already equals the target: the level is won before any move",
+            )
+        )
     elif not can_construct(start) and not has_rewrite_action(start, watch):
-        issues.append(LintIssue("error", "no-actions",
-            "no valid action at the start: the level is lost before any move"))
+        issues.append(
+            LintIssue(
+                "error",
+                "no-actions",
+                "no valid action at the start: the level is lost before any move",
+            )
+        )
     elif run_solver:
-        result = solve(level, max_states=max_states, time_limit=time_limit,
-                       should_stop=should_stop, max_memory=max_memory)
+        result = solve(
+            level,
+            max_states=max_states,
+            time_limit=time_limit,
+            should_stop=should_stop,
+            max_memory=max_memory,
+        )
         if result.status == "unsolvable":
-            issues.append(LintIssue("error", "unsolvable",
-                f"no plan reaches the target (searched {result.explored} states; constructs "
-                "limited to ground subterms of the target)"))
+            issues.append(
+                LintIssue(
+                    "error",
+                    "unsolvable",
+                    f"no plan reaches the target (searched {result.explored} states; constructs "
+                    "limited to ground subterms of the target)",
+                )
+            )
         elif result.status == "unknown":
-            issues.append(LintIssue("info", "solver-unknown",
-                f"the solver gave up ({result.reason}) after {result.explored} states"))
+            issues.append(
+                LintIssue(
+                    "info",
+                    "solver-unknown",
+                    f"the solver gave up ({result.reason}) after {result.explored} states",
+                )
+            )
         else:
             n = len(result.plan)
             issues.append(LintIssue("info", "solvable", f"solvable in {n} move(s)"))
             if level.par is not None and level.par < n:
-                issues.append(LintIssue("warning", "par-too-low",
-                    f"par is {level.par} but the shortest plan needs {n} move(s)"))
+                issues.append(
+                    LintIssue(
+                        "warning",
+                        "par-too-low",
+                        f"par is {level.par} but the shortest plan needs {n} move(s)",
+                    )
+                )
             elif level.par is not None and level.par > n:
-                issues.append(LintIssue("info", "par-above-optimal",
-                    f"par is {level.par} but a {n}-move plan exists"))
+                issues.append(
+                    LintIssue(
+                        "info",
+                        "par-above-optimal",
+                        f"par is {level.par} but a {n}-move plan exists",
+                    )
+                )
     order = {s: i for i, s in enumerate(SEVERITIES)}
     return tuple(sorted(issues, key=lambda i: order[i.severity]))

@@ -182,8 +182,9 @@ def solve(
     Returns:
         The :class:`SolveResult`.
     """
-    start = State.from_level(level_or_state) if isinstance(level_or_state, Level) \
-        else level_or_state
+    start = (
+        State.from_level(level_or_state) if isinstance(level_or_state, Level) else level_or_state
+    )
     target = start.target
     if watch is None:
         watch = Watch(time_limit, should_stop)
@@ -218,8 +219,9 @@ def replay(level_or_state: Level | State, plan: tuple[Action, ...]) -> tuple[Sta
     Raises:
         IllegalMove: When an action is not legal where it is played.
     """
-    state = State.from_level(level_or_state) if isinstance(level_or_state, Level) \
-        else level_or_state
+    state = (
+        State.from_level(level_or_state) if isinstance(level_or_state, Level) else level_or_state
+    )
     states = [state]
     for action in plan:
         state = apply(state, action)

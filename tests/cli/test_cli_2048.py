@@ -48,12 +48,32 @@ def test_replay_move_syntax_variants_agree() -> None:
 
 
 def test_replay_rule_options() -> None:
-    result = run("replay", "--seed", "3", "--size", "3", "--merge", "fibonacci",
-                 "--distribution", "1:1", "--tiles", "4", "--moves", "LURDLURD", "--json")
+    result = run(
+        "replay",
+        "--seed",
+        "3",
+        "--size",
+        "3",
+        "--merge",
+        "fibonacci",
+        "--distribution",
+        "1:1",
+        "--tiles",
+        "4",
+        "--moves",
+        "LURDLURD",
+        "--json",
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    config = GameConfig(board_size=3, initial_seed=3, number_of_initial_tiles=4,
-                        tile_value_distribution=[(1, 1)], merge_logic="fibonacci", goal=2584)
+    config = GameConfig(
+        board_size=3,
+        initial_seed=3,
+        number_of_initial_tiles=4,
+        tile_value_distribution=[(1, 1)],
+        merge_logic="fibonacci",
+        goal=2584,
+    )
     state, applied = replay(config, g.parse_moves("LURDLURD"))
     assert data["board"] == [list(r) for r in state.board]
     assert len(data["board"]) == 3
@@ -119,15 +139,17 @@ def shell(*args: str):
     return runner.invoke(main, list(args))
 
 
-@pytest.mark.parametrize(("weights", "shown"), [("2:inf", "'2:inf'"), ("2:nan", "'2:nan'"),
-                                                 ("2:9,4:inf", "'4:inf'")])
+@pytest.mark.parametrize(
+    ("weights", "shown"), [("2:inf", "'2:inf'"), ("2:nan", "'2:nan'"), ("2:9,4:inf", "'4:inf'")]
+)
 def test_infinite_or_nan_weights_are_bad_input(weights: str, shown: str) -> None:
     """Defect: ``--distribution 2:inf`` was an internal error (exit 70) and ``2:nan`` said
     "cannot convert float NaN to integer"."""
     result = shell("2048", "replay", "--seed", "1", "--distribution", weights)
     assert result.exit_code == 2
-    assert result.stderr == (f"error: --distribution: the weight in {shown} must be a finite "
-                             "number greater than 0\n")
+    assert result.stderr == (
+        f"error: --distribution: the weight in {shown} must be a finite number greater than 0\n"
+    )
 
 
 @pytest.mark.parametrize("seed", ["-1", str(2**32), str(2**40), "-4294967296"])
@@ -138,9 +160,11 @@ def test_seeds_outside_the_generator_are_refused(command: str, seed: str, monkey
     extra = ["--max-moves", "1"] if command == "autoplay" else []
     result = shell("2048", command, "--seed", seed, *extra, "--json")
     assert result.exit_code == 2 and result.stdout == ""
-    assert result.stderr == (f"error: invalid value for '--seed': a seed is a whole number from "
-                             f"0 to 4294967295 (32 bits), not {seed} "
-                             f"(see 'termarcade 2048 {command} --help')\n")
+    assert result.stderr == (
+        f"error: invalid value for '--seed': a seed is a whole number from "
+        f"0 to 4294967295 (32 bits), not {seed} "
+        f"(see 'termarcade 2048 {command} --help')\n"
+    )
 
 
 def test_the_largest_seed_works_and_autoplay_stays_in_range(monkeypatch) -> None:
@@ -152,8 +176,9 @@ def test_the_largest_seed_works_and_autoplay_stays_in_range(monkeypatch) -> None
     assert json.loads(result.stdout)["board"] == [list(r) for r in state.board]
     result = shell("2048", "autoplay", "--seed", str(top - 1), "--games", "3", "--json")
     assert result.exit_code == 2
-    assert result.stderr == ("error: --games 3 from --seed 4294967294 would go past the last "
-                             "seed, 4294967295\n")
+    assert result.stderr == (
+        "error: --games 3 from --seed 4294967294 would go past the last seed, 4294967295\n"
+    )
     result = run("autoplay", "--seed", str(top - 1), "--games", "2", "--max-moves", "3", "--json")
     assert [json.loads(line)["seed"] for line in result.stdout.splitlines()] == [top - 1, top]
 
@@ -179,8 +204,10 @@ def test_hint_has_a_default_time_limit(monkeypatch) -> None:
     monkeypatch.setattr(g, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))
     assert run("hint", "--seed", "4", "--json").exit_code == 0
     assert run("hint", "--seed", "4", "--time-limit", "0.25", "--json").exit_code == 0
-    assert run("autoplay", "--seed", "4", "--max-moves", "1", "--time-limit", "3",
-               "--json").exit_code == 0
+    assert (
+        run("autoplay", "--seed", "4", "--max-moves", "1", "--time-limit", "3", "--json").exit_code
+        == 0
+    )
     assert [kw["time_limit"] for kw in seen] == [DEFAULT_TIME_LIMIT, 0.25, 3.0]
     assert 0 < DEFAULT_TIME_LIMIT <= 5
 
@@ -193,8 +220,9 @@ def _first_legal(state, **kwargs):
 def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
     # A deterministic stand-in strategy isolates the CLI loop from the AI's strength.
     monkeypatch.setattr(g, "hint", _first_legal)
-    result = run("autoplay", "--seed", "10", "--games", "3", "--max-moves", "150", "--size", "3",
-                 "--json")
+    result = run(
+        "autoplay", "--seed", "10", "--games", "3", "--max-moves", "150", "--size", "3", "--json"
+    )
     assert result.exit_code == 0, result.output
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [d["seed"] for d in lines] == [10, 11, 12]
@@ -205,8 +233,14 @@ def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
         while not state.is_game_over and count < 150:
             state = move(state, _first_legal(state))
             count += 1
-        assert (d["score"], d["max_tile"], d["moves"]) == (state.score, max_tile(state.board), count)
-        assert d["reached"] == {k: max_tile(state.board) >= int(k) for k in ("2048", "4096", "8192")}
+        assert (d["score"], d["max_tile"], d["moves"]) == (
+            state.score,
+            max_tile(state.board),
+            count,
+        )
+        assert d["reached"] == {
+            k: max_tile(state.board) >= int(k) for k in ("2048", "4096", "8192")
+        }
 
 
 def test_autoplay_text_mode_summary(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -53,8 +53,11 @@ def evaluate(text: str) -> F:
             return -walk(node.operand)
         assert isinstance(node, ast.BinOp), ast.dump(node)
         a, b = walk(node.left), walk(node.right)
-        return {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op)) \
-            if not isinstance(node.op, ast.Div) else a / b
+        return (
+            {ast.Add: a + b, ast.Sub: a - b, ast.Mult: a * b}.get(type(node.op))
+            if not isinstance(node.op, ast.Div)
+            else a / b
+        )
 
     return walk(ast.parse(text, mode="eval"))
 
@@ -78,8 +81,16 @@ def test_solve_a_hand_json_shape_and_answers() -> None:
 def test_an_unsolvable_hand_exits_1() -> None:
     result = run("solve", "--numbers", "1", "1", "1", "1", "--json")
     assert result.exit_code == 1
-    assert lines(result) == [{"numbers": [1, 1, 1, 1], "target": 24, "solvable": False,
-                              "count": 0, "solutions": [], "complete": True}]
+    assert lines(result) == [
+        {
+            "numbers": [1, 1, 1, 1],
+            "target": 24,
+            "solvable": False,
+            "count": 0,
+            "solutions": [],
+            "complete": True,
+        }
+    ]
     text = run("solve", "--numbers", "1", "1", "1", "1")
     assert text.exit_code == 1 and "no solution" in text.stdout
 
@@ -97,8 +108,19 @@ def test_custom_operator_sets() -> None:
     assert plain[0]["count"] == 3 and plain[0]["solvable"] is True
     only_plus = run("solve", "--numbers", "4", "7", "8", "8", "--cards", "+", "--json")
     assert only_plus.exit_code == 1 and lines(only_plus)[0]["solvable"] is False
-    avg = lines(run("solve", "--numbers", "3", "5", "--target", "4", "--cards",
-                    "avg(a, b) commutative = (a + b) / 2", "--json"))[0]
+    avg = lines(
+        run(
+            "solve",
+            "--numbers",
+            "3",
+            "5",
+            "--target",
+            "4",
+            "--cards",
+            "avg(a, b) commutative = (a + b) / 2",
+            "--json",
+        )
+    )[0]
     assert avg["solvable"] is True and avg["count"] == 1
     assert avg["solutions"] in (["avg(3,5)"], ["avg(5,3)"])  # commutative: one of the two
     # The puzzle solver and the 24-game solver agree on the distinct solutions.
@@ -108,8 +130,20 @@ def test_custom_operator_sets() -> None:
 
 
 def test_countdown_rules() -> None:
-    result = run("solve", "--numbers", "25", "50", "75", "100", "3", "6", "--target", "952",
-                 "--countdown", "--json")
+    result = run(
+        "solve",
+        "--numbers",
+        "25",
+        "50",
+        "75",
+        "100",
+        "3",
+        "6",
+        "--target",
+        "952",
+        "--countdown",
+        "--json",
+    )
     (data,) = lines(result)
     assert data["solvable"] is True and data["count"] == 2
     for text in data["solutions"]:
@@ -118,8 +152,19 @@ def test_countdown_rules() -> None:
     numbers = [1, 3, 7, 10, 25, 50]
     reachable = countdown_reachable(numbers, 101, 140)
     for target in range(101, 141):
-        out = lines(run("solve", "--numbers", *map(str, numbers), "--target", str(target),
-                        "--countdown", "--limit", "1", "--json"))[0]
+        out = lines(
+            run(
+                "solve",
+                "--numbers",
+                *map(str, numbers),
+                "--target",
+                str(target),
+                "--countdown",
+                "--limit",
+                "1",
+                "--json",
+            )
+        )[0]
         assert out["solvable"] is (target in reachable), target
     bad = run("solve", "--numbers", "1", "7/2", "--countdown")
     assert bad.exit_code == 2 and "whole numbers" in bad.stderr
@@ -127,8 +172,9 @@ def test_countdown_rules() -> None:
 
 def test_time_limits_give_unknown_not_a_hang() -> None:
     start = time.monotonic()
-    result = run("solve", "--numbers", "1", "2", "3", "4", "5", "6", "7", "--time-limit", "0.3",
-                 "--json")
+    result = run(
+        "solve", "--numbers", "1", "2", "3", "4", "5", "6", "7", "--time-limit", "0.3", "--json"
+    )
     assert time.monotonic() - start < 10
     (data,) = lines(result)
     assert data["complete"] is False and data["count"] is None
@@ -137,14 +183,16 @@ def test_time_limits_give_unknown_not_a_hang() -> None:
 
 
 def test_bad_hands_are_usage_errors() -> None:
-    for args, words in [(("--numbers",), "give the numbers"),
-                        (("--numbers", "1", "x"), "'x' is not a number"),
-                        (("--numbers", "1", "2", "--target", "y"), "--target"),
-                        (("--numbers", *["1"] * 8), "1 to 7 numbers"),
-                        (("--numbers", "1", "--cards", "+ foo"), "unknown card 'foo'"),
-                        (("--numbers", "1", "--countdown", "--cards", "+"), "--countdown"),
-                        (("--numbers", "1", "--tagret", "3"), "no such option '--tagret'"),
-                        ((str(BOSS), "--countdown"), "go with --numbers")]:
+    for args, words in [
+        (("--numbers",), "give the numbers"),
+        (("--numbers", "1", "x"), "'x' is not a number"),
+        (("--numbers", "1", "2", "--target", "y"), "--target"),
+        (("--numbers", *["1"] * 8), "1 to 7 numbers"),
+        (("--numbers", "1", "--cards", "+ foo"), "unknown card 'foo'"),
+        (("--numbers", "1", "--countdown", "--cards", "+"), "--countdown"),
+        (("--numbers", "1", "--tagret", "3"), "no such option '--tagret'"),
+        ((str(BOSS), "--countdown"), "go with --numbers"),
+    ]:
         result = run("solve", *args)
         assert result.exit_code == 2, (args, result.stdout)
         assert words in result.stderr, (args, result.stderr)
@@ -176,8 +224,15 @@ def test_batch_counts_agree_with_yuuki15() -> None:
         if all(1 <= v <= 13 for v in numbers):
             expected[numbers] = int(count)
     hands = sorted(expected)[::7]  # every 7th hand: ~200 hands, a few seconds
-    result = run("solve", "--numbers", "-", "--json", "--limit", "1",
-                 input="".join(" ".join(map(str, h)) + "\n" for h in hands))
+    result = run(
+        "solve",
+        "--numbers",
+        "-",
+        "--json",
+        "--limit",
+        "1",
+        input="".join(" ".join(map(str, h)) + "\n" for h in hands),
+    )
     assert result.exit_code == 0, result.stderr
     got = {tuple(d["numbers"]): d["count"] for d in lines(result)}
     assert got == {h: expected[h] for h in hands}
@@ -185,9 +240,13 @@ def test_batch_counts_agree_with_yuuki15() -> None:
 
 def test_batch_output_is_flushed_line_by_line() -> None:
     """A consumer gets each answer before the next hand is even written."""
-    proc = subprocess.Popen([sys.executable, "-m", "tui", "algebrawl", "solve", "--numbers",
-                             "-", "--json"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui", "algebrawl", "solve", "--numbers", "-", "--json"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
     try:
         for hand, count in (("4 7 8 8", 3), ("3 3 8 8", 1), ("1 1 1 1", 0)):
             proc.stdin.write((hand + "\n").encode())
@@ -202,9 +261,28 @@ def test_batch_output_is_flushed_line_by_line() -> None:
 
 @pytest.mark.slow
 def test_ctrl_c_stops_a_long_solve_cleanly() -> None:
-    proc = subprocess.Popen([sys.executable, "-m", "tui", "algebrawl", "solve", "--numbers",
-                             "1", "2", "3", "4", "5", "6", "7", "--time-limit", "300"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "tui",
+            "algebrawl",
+            "solve",
+            "--numbers",
+            "1",
+            "2",
+            "3",
+            "4",
+            "5",
+            "6",
+            "7",
+            "--time-limit",
+            "300",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
     _out, err = proc.communicate(timeout=60)
@@ -234,8 +312,9 @@ def test_solve_level_files() -> None:
 
 def test_an_unsolvable_level_exits_1(tmp_path: Path) -> None:
     path = tmp_path / "u.levels"
-    path.write_text('game algebrawl\nlevel "No" { numbers [1 1] targets 5 cards [+] }\n',
-                    encoding="utf-8")
+    path.write_text(
+        'game algebrawl\nlevel "No" { numbers [1 1] targets 5 cards [+] }\n', encoding="utf-8"
+    )
     result = run("solve", str(path), "--json")
     assert result.exit_code == 1
     assert lines(result)[0]["status"] == "unsolvable" and lines(result)[0]["moves"] == []
@@ -243,14 +322,17 @@ def test_an_unsolvable_level_exits_1(tmp_path: Path) -> None:
 
 def test_level_file_errors(tmp_path: Path) -> None:
     bad = tmp_path / "b.levels"
-    bad.write_text('game algebrawl\nlevel "B" {\n  numbers [1 2]\n  targets 3\n'
-                   '  cards [f(a) = a + z]\n}\n', encoding="utf-8")
+    bad.write_text(
+        'game algebrawl\nlevel "B" {\n  numbers [1 2]\n  targets 3\n  cards [f(a) = a + z]\n}\n',
+        encoding="utf-8",
+    )
     result = run("solve", str(bad))
     assert result.exit_code == 2
     assert result.stderr.splitlines()[:3] == [
         f"{bad}:5:21: unknown name 'z'; the arguments are a",
         "    cards [f(a) = a + z]",
-        "                      ^"]
+        "                      ^",
+    ]
     other = REPO / "levels" / "termcraft" / "01-basics.levels"
     assert "not for algebrawl" in run("solve", str(other)).stderr
     assert "there is no level 9" in run("solve", str(BOSS), "--level", "9").stderr
@@ -263,8 +345,10 @@ def test_level_file_errors(tmp_path: Path) -> None:
 def test_generate_is_deterministic_and_loads_back(tmp_path: Path) -> None:
     first = run("generate", "--seed", "11", "--count", "3", "--difficulty", "4:8")
     assert first.exit_code == 0, first.stderr
-    assert run("generate", "--seed", "11", "--count", "3", "--difficulty", "4:8").stdout \
+    assert (
+        run("generate", "--seed", "11", "--count", "3", "--difficulty", "4:8").stdout
         == first.stdout
+    )
     pack = load_pack(first.stdout)
     assert pack.game == "algebrawl" and len(pack.levels) == 3
     from core.algebrawl.par import shortest
@@ -289,11 +373,19 @@ def test_generate_never_overwrites_without_force(tmp_path: Path) -> None:
 
 
 def test_generate_bad_options() -> None:
-    for args, words in [(("--seed", "1", "-d", "9:3"), "LOW <= HIGH"),
-                        (("--seed", "1", "-d", "x"), "LO:HI"),
-                        (("--seed", "1", "-d", "0:700", "-g", "24"), "1 <= LOW"),
-                        (("-n", "2",), "--seed"),
-                        (("--seed", str(2**32 - 1), "-n", "2"), "past the last seed")]:
+    for args, words in [
+        (("--seed", "1", "-d", "9:3"), "LOW <= HIGH"),
+        (("--seed", "1", "-d", "x"), "LO:HI"),
+        (("--seed", "1", "-d", "0:700", "-g", "24"), "1 <= LOW"),
+        (
+            (
+                "-n",
+                "2",
+            ),
+            "--seed",
+        ),
+        (("--seed", str(2**32 - 1), "-n", "2"), "past the last seed"),
+    ]:
         result = run("generate", *args)
         assert result.exit_code == 2 and words in result.stderr, (args, result.stderr)
 
@@ -320,16 +412,19 @@ def test_dot_svg_needs_graphviz(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert missing.exit_code == 2
     assert missing.stderr.startswith("error: --svg needs Graphviz's dot program")
     fake = tmp_path / "dot"  # a stand-in that checks its input and answers SVG
-    fake.write_text(f"#!{sys.executable}\nimport sys\nassert sys.argv[1:] == ['-Tsvg']\n"
-                    "assert sys.stdin.read().startswith('digraph {')\nprint('<svg>ok</svg>')\n",
-                    encoding="utf-8")
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\nassert sys.argv[1:] == ['-Tsvg']\n"
+        "assert sys.stdin.read().startswith('digraph {')\nprint('<svg>ok</svg>')\n",
+        encoding="utf-8",
+    )
     fake.chmod(0o755)
     out = tmp_path / "t.svg"
     done = run("dot", "--numbers", "4", "7", "8", "8", "--svg", "-o", str(out))
     assert done.exit_code == 0, done.stderr
     assert out.read_text(encoding="utf-8").strip() == "<svg>ok</svg>"
-    fake.write_text(f"#!{sys.executable}\nimport sys\nsys.exit('Error: syntax')\n",
-                    encoding="utf-8")
+    fake.write_text(
+        f"#!{sys.executable}\nimport sys\nsys.exit('Error: syntax')\n", encoding="utf-8"
+    )
     failed = run("dot", "--numbers", "4", "7", "8", "8", "--svg")
     assert failed.exit_code == 2 and "dot failed (status 1): Error: syntax" in failed.stderr
 
@@ -353,8 +448,7 @@ def test_solve_level_file_with_seed_002_casts(tmp_path: Path) -> None:
     # Counting does not cover the cast cards, and says so; the ordinary level is counted.
     assert poison["count"] is None and "does not cover" in poison["count_note"]
     assert "count_note" not in old and old["count"] == 1
-    assert traitor["moves"] == ["traitor 9 attacks 5: it dies, the ally defects as 4",
-                                "strike 4"]
+    assert traitor["moves"] == ["traitor 9 attacks 5: it dies, the ally defects as 4", "strike 4"]
     assert traitor["solution"] == [{"target": "4", "expression": "4"}]
     assert poison["moves"][1] == "poison wizard, dose 3: 3 → 0, 5 → 2"
 

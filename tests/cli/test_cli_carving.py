@@ -44,21 +44,36 @@ def N(v: str) -> Formula:
 
 
 def untyped(names: str, target: Target, **kw) -> Level:
-    return Level(types=("t",), variables=tuple((v, "t") for v in names),
-                 r_delta=(("t", "t", "t"),), r_nabla=(("t", "t", "t"),), root=D(names[0]),
-                 target=target, title=kw.pop("title", "L"), **kw)
+    return Level(
+        types=("t",),
+        variables=tuple((v, "t") for v in names),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=D(names[0]),
+        target=target,
+        title=kw.pop("title", "L"),
+        **kw,
+    )
 
 
 EDGE = Target(("a", "b"), (("a", "b"),))
-TYPED = Level(types=("t", "u"), variables=(("x", "t"), ("y", "u")),
-              r_delta=(("t", "t", "t"), ("t", "t", "u"), ("u", "t", "t")),
-              r_nabla=(("t", "t", "u"), ("u", "t", "u")), axioms=(Formula("D", "y", "x", "x"),),
-              root=D("x"), target=EDGE, title="Typed")
+TYPED = Level(
+    types=("t", "u"),
+    variables=(("x", "t"), ("y", "u")),
+    r_delta=(("t", "t", "t"), ("t", "t", "u"), ("u", "t", "t")),
+    r_nabla=(("t", "t", "u"), ("u", "t", "u")),
+    axioms=(Formula("D", "y", "x", "x"),),
+    root=D("x"),
+    target=EDGE,
+    title="Typed",
+)
 
 
 def write(tmp_path: Path, *levels: Level, name: str = "p.levels") -> str:
     path = tmp_path / name
-    path.write_text(dump_pack(LevelPack(title="p", levels=levels, game="carving")), encoding="utf-8")
+    path.write_text(
+        dump_pack(LevelPack(title="p", levels=levels, game="carving")), encoding="utf-8"
+    )
     return str(path)
 
 
@@ -135,8 +150,13 @@ def test_eliminable_legal_with_a_path(tmp_path):
     data = json.loads(result.stdout)
     assert data["legal"] is True and data["exists"] is True
     assert len(data["path"]) == 5 and _is_legal_path(level, edge, data["path"])
-    spaced = run("eliminable", write(tmp_path, level), "--edge",
-                 "ω(Δ(y,y,y), D(y, y, y), D(y,y,y), D(y,y,y), ∇(x,x,x))", "--json")
+    spaced = run(
+        "eliminable",
+        write(tmp_path, level),
+        "--edge",
+        "ω(Δ(y,y,y), D(y, y, y), D(y,y,y), D(y,y,y), ∇(x,x,x))",
+        "--json",
+    )
     assert json.loads(spaced.stdout) == data
 
 
@@ -151,13 +171,19 @@ def test_eliminable_out_of_reach_and_illegal(tmp_path):
     assert result.exit_code == 1
     assert json.loads(result.stdout) == {"legal": False, "exists": False, "path": None}
     assert "intrinsic edge" in result.stderr
-    result = run("eliminable", path, "--edge", "theta(N(q,q,q),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))")
+    result = run(
+        "eliminable", path, "--edge", "theta(N(q,q,q),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))"
+    )
     assert result.exit_code == 1 and "not in the closure" in result.stdout
 
 
 def test_eliminable_bad_edge_is_a_caret_error(tmp_path):
-    result = run("eliminable", write(tmp_path, untyped("xy", EDGE)), "--edge",
-                 "theta(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))")
+    result = run(
+        "eliminable",
+        write(tmp_path, untyped("xy", EDGE)),
+        "--edge",
+        "theta(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))",
+    )
     assert result.exit_code == 2
     lines = result.stderr.splitlines()
     assert lines[0] == "<--edge>:1:7: unexpected 'D('"
@@ -175,23 +201,55 @@ def _tutorial(title: str) -> Level:
 
 def test_play_script_to_a_win(tmp_path):
     level = _tutorial("Step Aside")
-    moves = [GAME.move_from_json(None, m) for m in (  # the solver-independent hand solution
-        {"kind": "construct", "edge": "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))"},
-        {"kind": "step", "edge": "omega(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),N(x,x,x))", "to": "N(x,x,x)"},
-        {"kind": "step", "edge": "theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))", "to": "D(x,x,x)"},
-        {"kind": "step", "edge": "omega(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),N(x,x,x))", "to": "N(x,x,x)"},
-        {"kind": "step", "edge": "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))", "to": "D(y,y,y)"},
-        {"kind": "finish"},
-        {"kind": "base", "vertex": "N(x,x,x)"},
-        {"kind": "construct", "edge": "theta(N(y,y,y),D(x,x,x),D(x,x,x),D(x,x,x),D(y,y,y))"},
-    )]
+    moves = [
+        GAME.move_from_json(None, m)
+        for m in (  # the solver-independent hand solution
+            {"kind": "construct", "edge": "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))"},
+            {
+                "kind": "step",
+                "edge": "omega(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),N(x,x,x))",
+                "to": "N(x,x,x)",
+            },
+            {
+                "kind": "step",
+                "edge": "theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))",
+                "to": "D(x,x,x)",
+            },
+            {
+                "kind": "step",
+                "edge": "omega(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),N(x,x,x))",
+                "to": "N(x,x,x)",
+            },
+            {
+                "kind": "step",
+                "edge": "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))",
+                "to": "D(y,y,y)",
+            },
+            {"kind": "finish"},
+            {"kind": "base", "vertex": "N(x,x,x)"},
+            {"kind": "construct", "edge": "theta(N(y,y,y),D(x,x,x),D(x,x,x),D(x,x,x),D(y,y,y))"},
+        )
+    ]
     script = tmp_path / "s.txt"
     script.write_text("; hand solution\n" + script_text(moves), encoding="utf-8")
     result = run("play-script", write(tmp_path, level), "--script", str(script), "--json")
     assert result.exit_code == 0, result.stderr
     data = json.loads(result.stdout)
-    assert list(data) == ["status", "phase", "steps", "par", "base", "tree", "removed", "virtual",
-                          "pending", "path", "offered", "candidates", "component"]
+    assert list(data) == [
+        "status",
+        "phase",
+        "steps",
+        "par",
+        "base",
+        "tree",
+        "removed",
+        "virtual",
+        "pending",
+        "path",
+        "offered",
+        "candidates",
+        "component",
+    ]
     assert data["status"] == "won" and data["steps"] == 2 == data["par"]
     assert data["base"] == "N(x,x,x)"
     assert data["virtual"] == ["theta(N(y,y,y),D(x,x,x),D(x,x,x),D(x,x,x),D(y,y,y))"]
@@ -204,9 +262,17 @@ def test_play_script_stops_at_a_refused_step(tmp_path):
     script = "construct omega(D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y),N(x,x,x))\n\nfinish\n"
     result = run("play-script", write(tmp_path, level), "--script", "-", input=script)
     assert result.exit_code == 1
-    assert result.stderr.startswith("error: <stdin>:3: finish: the path does not use the new edge yet")
-    partial = run("play-script", write(tmp_path, level), "--script", "-", "--json",
-                  input=script.replace("finish\n", ""))
+    assert result.stderr.startswith(
+        "error: <stdin>:3: finish: the path does not use the new edge yet"
+    )
+    partial = run(
+        "play-script",
+        write(tmp_path, level),
+        "--script",
+        "-",
+        "--json",
+        input=script.replace("finish\n", ""),
+    )
     data = json.loads(partial.stdout)
     assert data["phase"] == "path" and data["pending"].startswith("omega(D(y,y,y)")
     # From Dx: the two x tree edges to Nx (e_new does not hold Dx).
@@ -214,8 +280,13 @@ def test_play_script_stops_at_a_refused_step(tmp_path):
 
 
 def test_play_script_syntax_error(tmp_path):
-    result = run("play-script", write(tmp_path, untyped("xy", EDGE)), "--script", "-",
-                 input="finish\nconstruct D(x,x,x)\n")
+    result = run(
+        "play-script",
+        write(tmp_path, untyped("xy", EDGE)),
+        "--script",
+        "-",
+        input="finish\nconstruct D(x,x,x)\n",
+    )
     assert result.exit_code == 2
     assert result.stderr.splitlines()[0] == "<stdin>:2:11: unexpected 'D('"
 
@@ -239,8 +310,15 @@ def test_solve_json_plan_replays_to_a_win(tmp_path):
 
 
 def test_solve_unsolvable_and_level_choice(tmp_path):
-    stuck = Level(types=("t",), variables=(("x", "t"),), r_delta=(("t", "t", "t"),), r_nabla=(),
-                  root=D("x"), target=EDGE, title="Stuck")
+    stuck = Level(
+        types=("t",),
+        variables=(("x", "t"),),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(),
+        root=D("x"),
+        target=EDGE,
+        title="Stuck",
+    )
     path = write(tmp_path, untyped("xy", EDGE, title="Easy"), stuck)
     result = run("solve", path, "--json")
     assert result.exit_code == 1
@@ -262,9 +340,14 @@ def test_solve_honours_the_time_limit(tmp_path):
 def test_ctrl_c_stops_the_solver_cleanly(tmp_path):
     path = write(tmp_path, GENERATORS["hard"].generate(5))
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    proc = subprocess.Popen([sys.executable, "-m", "tui", "carving", "solve", path,
-                             "--time-limit", "60", "--json"], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "tui", "carving", "solve", path, "--time-limit", "60", "--json"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
     wait_for_cpu(proc, 1.0)  # start-up takes ~0.3 s of CPU: the solver is under way
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -308,10 +391,15 @@ def test_generate_to_stdout(tmp_path):
 
 def test_a_level_file_syntax_error_has_line_column_and_caret(tmp_path):
     path = tmp_path / "bad.levels"
-    path.write_text('title "p"\nlevel "a" {\n  game carving\n  types [t\n  variables [x: t]\n}\n',
-                    encoding="utf-8")
-    for command in (["closure", str(path)], ["solve", str(path)],
-                    ["eliminable", str(path), "--edge", "theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))"]):
+    path.write_text(
+        'title "p"\nlevel "a" {\n  game carving\n  types [t\n  variables [x: t]\n}\n',
+        encoding="utf-8",
+    )
+    for command in (
+        ["closure", str(path)],
+        ["solve", str(path)],
+        ["eliminable", str(path), "--edge", "theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))"],
+    ):
         result = run(*command)
         assert result.exit_code == 2 and result.stdout == ""
         lines = result.stderr.splitlines()
@@ -326,11 +414,17 @@ def test_missing_files_other_games_and_bad_level_numbers(tmp_path):
     other = ROOT / "levels" / "termcraft" / "01-basics.levels"
     result = run("closure", str(other))
     assert result.exit_code == 2
-    assert result.stderr.strip() == f"error: {other}: this is a level file for termcraft, not for carving"
+    assert (
+        result.stderr.strip()
+        == f"error: {other}: this is a level file for termcraft, not for carving"
+    )
     path = write(tmp_path, untyped("xy", EDGE))
     result = run("closure", path, "--level", "3")
     assert result.exit_code == 2
-    assert result.stderr.strip() == "error: there is no level 3: the file has 1 level (numbered from 1)"
+    assert (
+        result.stderr.strip()
+        == "error: there is no level 3: the file has 1 level (numbered from 1)"
+    )
     script = run("play-script", path, "--script", str(tmp_path / "none.txt"))
     assert script.exit_code == 2 and "none.txt: No such file" in script.stderr
 

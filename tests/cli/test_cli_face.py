@@ -67,8 +67,14 @@ def _interrupt_after_entry(command: list[str], delay: float) -> tuple[int, str]:
         The exit status and stderr without the import log.
     """
     env = dict(os.environ, PYTHONPROFILEIMPORTTIME="1")
-    proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.PIPE, env=env, cwd=REPO)
+    proc = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env,
+        cwd=REPO,
+    )
     lines: list[bytes] = []
     entry_loaded = threading.Event()
 
@@ -128,18 +134,22 @@ def test_keyboard_interrupt_in_a_command_is_130() -> None:
 # --------------------------------------------------------------------------- closed pipes
 
 
-@pytest.mark.parametrize("args", [
-    ["2048", "replay", "--seed", "1"],          # a rich table (exited 1 before)
-    ["parse", "--tree", "f(a,b)"],              # a rich tree (exited 1 before)
-    ["termcraft", "actions", str(LEVELS)],      # a rich table from another command's console
-    ["parse", "f(a)"],                          # plain click.echo
-    ["2048", "replay", "--seed", "1", "--json"],
-    ["--help"],
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["2048", "replay", "--seed", "1"],  # a rich table (exited 1 before)
+        ["parse", "--tree", "f(a,b)"],  # a rich tree (exited 1 before)
+        ["termcraft", "actions", str(LEVELS)],  # a rich table from another command's console
+        ["parse", "f(a)"],  # plain click.echo
+        ["2048", "replay", "--seed", "1", "--json"],
+        ["--help"],
+    ],
+)
 def test_closed_stdout_is_141_and_quiet_whatever_printed_it(args: list[str]) -> None:
     """Defect: rich output exited 1 on a closed pipe where plain output exited 141."""
-    proc = subprocess.Popen([str(installed_script()), *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, cwd=REPO)
+    proc = subprocess.Popen(
+        [str(installed_script()), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO
+    )
     proc.stdout.close()  # type: ignore[union-attr]  # the reader is gone before anything is written
     err = proc.stderr.read()  # type: ignore[union-attr]
     assert proc.wait(60) == 141
@@ -149,9 +159,26 @@ def test_closed_stdout_is_141_and_quiet_whatever_printed_it(args: list[str]) -> 
 def test_autoplay_json_streams_one_line_per_game_on_a_pipe() -> None:
     """Defect: ``autoplay --json`` was block-buffered on a pipe (nothing until the end)."""
     proc = subprocess.Popen(
-        [str(installed_script()), "2048", "autoplay", "--seed", "1", "--games", "3",
-         "--size", "8", "--max-moves", "3", "--depth", "1", "--json"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=REPO)
+        [
+            str(installed_script()),
+            "2048",
+            "autoplay",
+            "--seed",
+            "1",
+            "--games",
+            "3",
+            "--size",
+            "8",
+            "--max-moves",
+            "3",
+            "--depth",
+            "1",
+            "--json",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=REPO,
+    )
     first = proc.stdout.readline()  # type: ignore[union-attr]
     first_at = time.monotonic()
     rest = proc.stdout.read()  # type: ignore[union-attr]
@@ -189,14 +216,19 @@ def test_usage_errors_are_one_line_pointing_at_help() -> None:
     """Defect: click's usage errors were a three-line block (Usage, Try, Error)."""
     result = invoke(["2048", "replay", "--seed", "1", "--size", "1"])
     assert result.exit_code == 2
-    assert result.stderr == ("error: invalid value for '--size': the board size must be "
-                             "between 2 and 64, not 1 (see 'termarcade 2048 replay --help')\n")
+    assert result.stderr == (
+        "error: invalid value for '--size': the board size must be "
+        "between 2 and 64, not 1 (see 'termarcade 2048 replay --help')\n"
+    )
     result = invoke(["2048", "replay"])
     assert result.stderr == "error: missing option '--seed' (see 'termarcade 2048 replay --help')\n"
     result = invoke(["2048", "replay", "--sed", "1"])
     assert result.stderr.startswith("error: no such option '--sed'; did you mean --seed")
     result = invoke(["2048x"])
-    assert result.stderr == "error: no such command '2048x'; did you mean 2048? (see 'termarcade --help')\n"
+    assert (
+        result.stderr
+        == "error: no such command '2048x'; did you mean 2048? (see 'termarcade --help')\n"
+    )
 
 
 def test_internal_names_are_not_shown() -> None:
@@ -300,9 +332,24 @@ def _bad_invocations(tmp: Path) -> list[tuple[list[str], int, str]]:
         ([*seed, "--merge", "nope"], 2, "line"),
         ([*seed, "--moves", "LUX"], 2, "line"),
         ([*seed, "--moves", "L\x1b[31m"], 2, "line"),
-        *[([*seed, "--distribution", text], 2, "line") for text in (
-            "2:inf", "2:nan", "2:-inf", "2:-1", "2:0", "0:1", "-2:1", "2:x", ",", "2:1,2:3",
-            "2.5:1", "2:1e308,4:1e308", "2:9:1")],
+        *[
+            ([*seed, "--distribution", text], 2, "line")
+            for text in (
+                "2:inf",
+                "2:nan",
+                "2:-inf",
+                "2:-1",
+                "2:0",
+                "0:1",
+                "-2:1",
+                "2:x",
+                ",",
+                "2:1,2:3",
+                "2.5:1",
+                "2:1e308,4:1e308",
+                "2:9:1",
+            )
+        ],
         ([*hint, "--time-limit", "0"], 2, "line"),
         ([*hint, "--time-limit", "inf"], 2, "line"),
         ([*hint, "--time-limit", "nan"], 2, "line"),
@@ -367,7 +414,8 @@ def test_play_checks_the_file_belongs_to_the_game(launches: list[dict[str, Any]]
 
 
 def test_play_without_file_and_2048_play_use_the_one_launcher(
-        launches: list[dict[str, Any]]) -> None:
+    launches: list[dict[str, Any]],
+) -> None:
     assert invoke(["play"]).exit_code == 0
     assert invoke(["play", "2048"]).exit_code == 0
     assert invoke(["2048", "play"]).exit_code == 0

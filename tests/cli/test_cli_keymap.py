@@ -103,7 +103,8 @@ def test_binding_ids_are_read_from_the_code(tmp_path, monkeypatch):
     from core import registry
     from core.registry import GameInfo
 
-    (tmp_path / "zz_keys_screen.py").write_text(textwrap.dedent('''
+    (tmp_path / "zz_keys_screen.py").write_text(
+        textwrap.dedent("""
         from textual.binding import Binding
         from textual.screen import Screen
 
@@ -112,14 +113,17 @@ def test_binding_ids_are_read_from_the_code(tmp_path, monkeypatch):
 
         def start(app):
             app.push_screen(ZzScreen())
-    '''), encoding="utf-8")
+    """),
+        encoding="utf-8",
+    )
     monkeypatch.syspath_prepend(str(tmp_path))
     assert "zz.jump" not in binding_ids()
     with registry.register(GameInfo("zz_keys", "Zz", "t", "x:GAME", screen="zz_keys_screen:start")):
         bindings, problems = collect_bindings()
         assert problems == ()
-        assert bindings["zz.jump"] == BindingInfo("zz.jump", "j", "Jump",
-                                                  ("zz_keys_screen.ZzScreen",))
+        assert bindings["zz.jump"] == BindingInfo(
+            "zz.jump", "j", "Jump", ("zz_keys_screen.ZzScreen",)
+        )
         assert run("zz.jump", "J").exit_code == 0
     sys.modules.pop("zz_keys_screen", None)
 
@@ -128,8 +132,9 @@ def test_a_broken_screen_module_is_reported_not_fatal(monkeypatch):
     from core import registry
     from core.registry import GameInfo
 
-    with registry.register(GameInfo("zz_broken", "Zz", "t", "x:GAME",
-                                    screen="no_such_module_xyz:start")):
+    with registry.register(
+        GameInfo("zz_broken", "Zz", "t", "x:GAME", screen="no_such_module_xyz:start")
+    ):
         bindings, problems = collect_bindings()
     assert "app.help" in bindings
     assert any("no_such_module_xyz" in problem for problem in problems)

@@ -27,8 +27,18 @@ from tui.cli.longcat import longcat
 pytestmark = pytest.mark.cli
 
 ARDUBOY = str(ROOT / "levels" / "longcat" / "01-arduboy.levels")
-SOLVE_KEYS = ["level", "solvable", "solutions", "success_states", "solution_paths", "states",
-              "shortest", "solution", "metrics", "difficulty"]
+SOLVE_KEYS = [
+    "level",
+    "solvable",
+    "solutions",
+    "success_states",
+    "solution_paths",
+    "states",
+    "shortest",
+    "solution",
+    "metrics",
+    "difficulty",
+]
 
 MIXED = """game longcat
 level "open" {
@@ -76,18 +86,21 @@ def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
         assert data["shortest"] == level.par == len(data["solution"])
         assert _wins(level, data["solution"])
         # Every field, then the deprecated aliases with their old meaning.
-        assert {k: v for k, v in data["metrics"].items()
-                if k not in ("expected_moves", "size", "solutions")} == metrics
+        assert {
+            k: v
+            for k, v in data["metrics"].items()
+            if k not in ("expected_moves", "size", "solutions")
+        } == metrics
         assert data["metrics"]["size"] == metrics["open_cells"]
         assert data["metrics"]["solutions"] == metrics["solution_paths"]
-        assert data["metrics"]["expected_moves"] == pytest.approx(expected_moves(analysis),
-                                                                  abs=1e-3)
+        assert data["metrics"]["expected_moves"] == pytest.approx(
+            expected_moves(analysis), abs=1e-3
+        )
         assert data["difficulty"] == pytest.approx(predict_difficulty(analysis), abs=1e-3)
 
 
 def test_solve_reads_the_public_plain_file_and_one_level() -> None:
-    result = run("solve", str(shared_data("longcat/arduboy-100.txt")), "--level", "2",
-                 "--json")
+    result = run("solve", str(shared_data("longcat/arduboy-100.txt")), "--level", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["level"] == 2 and data["shortest"] == 7 and data["solutions"] == 2
@@ -102,10 +115,18 @@ def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
     assert result.exit_code == 1
     first, second = (json.loads(line) for line in result.stdout.splitlines())
     assert (first["level"], first["solvable"]) == (1, True)
-    assert second == {"level": 2, "solvable": False, "solutions": 0, "success_states": 0,
-                      "solution_paths": 0, "states": second["states"],
-                      "shortest": None, "solution": None, "metrics": second["metrics"],
-                      "difficulty": second["difficulty"]}
+    assert second == {
+        "level": 2,
+        "solvable": False,
+        "solutions": 0,
+        "success_states": 0,
+        "solution_paths": 0,
+        "states": second["states"],
+        "shortest": None,
+        "solution": None,
+        "metrics": second["metrics"],
+        "difficulty": second["difficulty"],
+    }
     assert second["metrics"]["expected_moves"] is None
     table = run("solve", "-", input=MIXED)
     assert table.exit_code == 1
@@ -125,15 +146,19 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
 
 
 def test_level_selection_and_bad_input() -> None:
-    assert json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 10", "--json")
-                      .stdout)["level"] == 3
+    assert (
+        json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 10", "--json").stdout)["level"]
+        == 3
+    )
     result = run("solve", ARDUBOY, "-l", "101")
     assert result.exit_code == 2 and "there is no level 101" in result.stderr
     result = run("solve", "-", input="@.x\n")
     assert result.exit_code == 2
     assert result.stderr.splitlines()[:3] == [
         "<stdin>:1:3: unknown grid character 'x' (expected '#' wall, '.' empty or '@' start)",
-        "  @.x", "    ^"]
+        "  @.x",
+        "    ^",
+    ]
     other = str(ROOT / "levels" / "termcraft" / "01-basics.levels")
     result = run("solve", other)
     assert result.exit_code == 2 and "not longcat levels" in result.stderr
@@ -146,11 +171,26 @@ def test_analyze_json_and_text() -> None:
     data = json.loads(result.stdout)
     level = dict(bundled_packs("longcat"))["01-arduboy"].levels[1]
     analysis = analyse(level)
-    assert list(data) == ["level", "title", "width", "height", "metrics", "classes",
-                          "difficulty", "band", "expected_moves", "solution", "start_success"]
+    assert list(data) == [
+        "level",
+        "title",
+        "width",
+        "height",
+        "metrics",
+        "classes",
+        "difficulty",
+        "band",
+        "expected_moves",
+        "solution",
+        "start_success",
+    ]
     # 8 of the 15 open cells start a solution (brute force: tests/core/test_longcat_masks.py).
-    assert data["start_success"] == {"solvable": 8, "unknown": 0, "cells": 15,
-                                     "rate": round(8 / 15, 4)}
+    assert data["start_success"] == {
+        "solvable": 8,
+        "unknown": 0,
+        "cells": 15,
+        "rate": round(8 / 15, 4),
+    }
     assert data["classes"] == analysis.class_counts()
     assert sum(data["classes"].values()) == analysis.metrics.states == data["metrics"]["states"]
     assert data["band"] == "easy" and data["solution"] == analysis.solution_letters
@@ -169,8 +209,12 @@ def test_analyze_dot_colours_every_state_by_class() -> None:
     analysis = analyse(level)
     assert dot.count("fillcolor=") == analysis.metrics.states
     assert dot.count(" -> ") == analysis.metrics.edges
-    for colour, cls in (("green", "success"), ("red", "fail"), ("purple", "dead"),
-                        ("yellow", "indeterminate")):
+    for colour, cls in (
+        ("green", "success"),
+        ("red", "fail"),
+        ("purple", "dead"),
+        ("yellow", "indeterminate"),
+    ):
         assert dot.count(f"fillcolor={colour}") == analysis.class_counts()[cls]
     assert run("analyze", ARDUBOY, "--dot", "--json").exit_code == 2
 
@@ -183,15 +227,28 @@ def test_analyze_reports_a_graph_over_the_limit() -> None:
 
 def test_generate_makes_a_pack_that_solve_reads(tmp_path) -> None:
     out = tmp_path / "easy.levels"
-    result = run("generate", "--method", "sd,template", "--count", "4", "--seed", "7",
-                 "--difficulty", "20:50", "--unique", "-o", str(out))
+    result = run(
+        "generate",
+        "--method",
+        "sd,template",
+        "--count",
+        "4",
+        "--seed",
+        "7",
+        "--difficulty",
+        "20:50",
+        "--unique",
+        "-o",
+        str(out),
+    )
     assert result.exit_code == 0, result.output
     pack = load_pack_file(out)
     assert len(pack.levels) == 4
-    assert [lv.title.split(" · ")[0] for lv in pack.levels][:2] == ["sd 8x8 #7",
-                                                                   "template 8x8 #8"]
-    assert "--method sd,template --size 8x8 --count 4 --seed 7 --unique --difficulty 20:50" \
+    assert [lv.title.split(" · ")[0] for lv in pack.levels][:2] == ["sd 8x8 #7", "template 8x8 #8"]
+    assert (
+        "--method sd,template --size 8x8 --count 4 --seed 7 --unique --difficulty 20:50"
         in pack.description
+    )
     for level in pack.levels:
         analysis = analyse(level)
         assert analysis.metrics.solution_paths == 1
@@ -200,8 +257,7 @@ def test_generate_makes_a_pack_that_solve_reads(tmp_path) -> None:
     solved = run("solve", str(out), "--json")
     assert solved.exit_code == 0 and len(solved.stdout.splitlines()) == 4
     # the same command gives the same pack
-    again = run("generate", "-m", "sd,template", "-n", "4", "-s", "7", "-d", "20:50",
-                "--unique")
+    again = run("generate", "-m", "sd,template", "-n", "4", "-s", "7", "-d", "20:50", "--unique")
     assert load_pack(again.stdout) == pack
 
 
@@ -219,24 +275,38 @@ def test_generate_never_overwrites_without_force(tmp_path) -> None:
 def test_generate_json_and_bad_options() -> None:
     result = run("generate", "--json", "-n", "2", "--size", "5x4")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
-    assert [list(r) for r in rows] == [["seed", "method", "title", "par", "grid",
-                                        "start_success"]] * 2
+    assert [list(r) for r in rows] == [
+        ["seed", "method", "title", "par", "grid", "start_success"]
+    ] * 2
     for row in rows:
         level = Level.from_rows(row["grid"])
         assert row["start_success"]["cells"] == level.size
         assert 1 <= row["start_success"]["solvable"] <= level.size
     assert Level.from_rows(rows[0]["grid"]).width == 5
-    for args, words in ((("--method", "sdd"), "unknown method 'sdd'; did you mean sd"),
-                        (("--size", "8"), "WIDTHxHEIGHT"),
-                        (("--difficulty", "50:20"), "empty"),
-                        (("--count", "0"), "the count must be between 1 and 10000")):
+    for args, words in (
+        (("--method", "sdd"), "unknown method 'sdd'; did you mean sd"),
+        (("--size", "8"), "WIDTHxHEIGHT"),
+        (("--difficulty", "50:20"), "empty"),
+        (("--count", "0"), "the count must be between 1 and 10000"),
+    ):
         bad = run("generate", *args)
         assert bad.exit_code == 2 and words in bad.stderr, bad.stderr
 
 
 def test_generate_says_when_it_made_too_few() -> None:
-    result = run("generate", "-m", "bsp", "--size", "16x16", "-n", "1", "-d", "extreme",
-                 "--time-limit", "0.05")
+    result = run(
+        "generate",
+        "-m",
+        "bsp",
+        "--size",
+        "16x16",
+        "-n",
+        "1",
+        "-d",
+        "extreme",
+        "--time-limit",
+        "0.05",
+    )
     assert result.exit_code == 1
     assert "made 0 of 1 levels" in result.stderr
 
@@ -246,28 +316,31 @@ def test_describe_turns_a_plain_file_into_a_described_pack(tmp_path) -> None:
     plain.write_text("; mine\n\n@..\n...\n\n####\n#@.#\n", encoding="utf-8")
     result = run("describe", str(plain), "--prefix", "Mine", "--comment", "hello")
     assert result.exit_code == 0, result.output
-    assert result.stdout.startswith("; hello\n\ntitle \"grids\"")
+    assert result.stdout.startswith('; hello\n\ntitle "grids"')
     pack = load_pack(result.stdout)
     assert [lv.title.split(" · ")[0] for lv in pack.levels] == ["Mine 1", "Mine 2"]
-    assert [lv.par for lv in pack.levels] == [analyse(lv).metrics.shortest_solution
-                                              for lv in pack.levels]
+    assert [lv.par for lv in pack.levels] == [
+        analyse(lv).metrics.shortest_solution for lv in pack.levels
+    ]
     assert pack.description == "mine"
     bad = run("describe", "-", input="@.#.\n")
     assert bad.exit_code == 1 and "unsolvable" in bad.stderr
 
 
 def test_the_group_is_listed_and_starts_without_textual() -> None:
-    code = ("import sys; from tui.cli import main; "
-            "sys.argv = ['termarcade', 'longcat', 'solve', '-', '--json']; "
-            "import io; sys.stdin = io.TextIOWrapper(io.BytesIO(b'@.\\n')); "
-            "rc = 0\n"
-            "try:\n    main()\nexcept SystemExit as e:\n    rc = e.code\n"
-            "print('textual' in sys.modules, rc)")
-    run_ = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
-                          text=True)
+    code = (
+        "import sys; from tui.cli import main; "
+        "sys.argv = ['termarcade', 'longcat', 'solve', '-', '--json']; "
+        "import io; sys.stdin = io.TextIOWrapper(io.BytesIO(b'@.\\n')); "
+        "rc = 0\n"
+        "try:\n    main()\nexcept SystemExit as e:\n    rc = e.code\n"
+        "print('textual' in sys.modules, rc)"
+    )
+    run_ = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run_.stdout.strip().splitlines()[-1] == "False 0", run_.stdout + run_.stderr
-    listed = subprocess.run([sys.executable, "-m", "tui", "--help"], cwd=ROOT,
-                            capture_output=True, text=True)
+    listed = subprocess.run(
+        [sys.executable, "-m", "tui", "--help"], cwd=ROOT, capture_output=True, text=True
+    )
     assert "longcat" in listed.stdout
 
 
@@ -277,9 +350,30 @@ def test_ctrl_c_stops_a_long_generation_cleanly(tmp_path) -> None:
 
     out = tmp_path / "never.levels"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui", "longcat", "generate", "-m", "bsp", "--size", "16x16",
-         "-d", "extreme", "-n", "50", "--time-limit", "60", "-o", str(out)],
-        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "tui",
+            "longcat",
+            "generate",
+            "-m",
+            "bsp",
+            "--size",
+            "16x16",
+            "-d",
+            "extreme",
+            "-n",
+            "50",
+            "--time-limit",
+            "60",
+            "-o",
+            str(out),
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     time.sleep(2.5)
     proc.send_signal(signal.SIGINT)
     stdout, stderr = proc.communicate(timeout=20)
@@ -304,14 +398,27 @@ def test_check_exit_codes_and_json() -> None:
     solved = run("check", "-", "--moves", "RDL", "--json", input=HOOK)
     assert solved.exit_code == 0, solved.output
     assert json.loads(solved.stdout) == {
-        "level": 1, "title": "hook", "moves": "RDL", "valid": True, "filled": True,
-        "won": True, "played": 3, "fail_move": None, "reason": None, "head": [0, 2],
-        "cells_left": 0}
+        "level": 1,
+        "title": "hook",
+        "moves": "RDL",
+        "valid": True,
+        "filled": True,
+        "won": True,
+        "played": 3,
+        "fail_move": None,
+        "reason": None,
+        "head": [0, 2],
+        "cells_left": 0,
+    }
     short = run("check", "-", "--moves", "RD", "--json", input=HOOK)
     assert short.exit_code == 1
     data = json.loads(short.stdout)
-    assert (data["valid"], data["filled"], data["cells_left"], data["head"]) == \
-        (True, False, 2, [2, 2])
+    assert (data["valid"], data["filled"], data["cells_left"], data["head"]) == (
+        True,
+        False,
+        2,
+        [2, 2],
+    )
     wrong = run("check", "-", "--moves", "RU", input=HOOK)
     assert wrong.exit_code == 1
     assert "invalid at move 2: the cat cannot move up from (2, 0)" in wrong.stdout

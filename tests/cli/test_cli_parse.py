@@ -17,8 +17,10 @@ from tui.cli.parse import build_tree, parse
 
 pytestmark = pytest.mark.cli
 
-SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-          "rewrite(red,blue),equiv(apple,red),data(pair(apple,green)),data(placeholder))")
+SAMPLE = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
+    "rewrite(red,blue),equiv(apple,red),data(pair(apple,green)),data(placeholder))"
+)
 
 
 def run(args: list[str], stdin: str | bytes | None = None):
@@ -46,6 +48,8 @@ def ref_size(text: str) -> int:
 
 
 names = st.sampled_from(["a", "b", "pair", "var", "VAR", "placeholder", "x_1", "0"])
+
+
 def _printable(name, args):
     """A compound named var(any case) with one constant argument *is* the variable in the
     syntax (seed 000 §3.2), so such compounds have no text of their own: skip them."""
@@ -54,8 +58,11 @@ def _printable(name, args):
 
 terms = st.recursive(
     st.one_of(names.map(const), st.sampled_from(["X", "Y"]).map(var)),
-    lambda kids: st.tuples(names, st.lists(kids, max_size=3))
-    .filter(lambda p: _printable(*p)).map(lambda p: compound(*p)),
+    lambda kids: (
+        st.tuples(names, st.lists(kids, max_size=3))
+        .filter(lambda p: _printable(*p))
+        .map(lambda p: compound(*p))
+    ),
     max_leaves=12,
 )
 
@@ -80,12 +87,21 @@ def test_hand_worked_examples():
     """Canonical forms, var case-insensitivity, zero-argument compounds, Size."""
     result = run(["pair( apple , green )", "VAR(x)", "var(f(x))", "tuple()", "tuple"])
     assert result.stdout.splitlines() == [
-        "pair(apple,green)", "var(x)", "var(f(x))", "tuple()", "tuple"]
-    assert run(["--size", SAMPLE, "pair(apple,green)", "var(X)"]).stdout.split() == [
-        "20", "3", "1"]
+        "pair(apple,green)",
+        "var(x)",
+        "var(f(x))",
+        "tuple()",
+        "tuple",
+    ]
+    assert run(["--size", SAMPLE, "pair(apple,green)", "var(X)"]).stdout.split() == ["20", "3", "1"]
     js = [json.loads(line) for line in run(["--json", "var(f(x))", "tuple()"]).stdout.splitlines()]
-    assert js[0] == {"kind": "compound", "name": "var", "args": [
-        {"kind": "compound", "name": "f", "args": [{"kind": "const", "name": "x", "args": []}]}]}
+    assert js[0] == {
+        "kind": "compound",
+        "name": "var",
+        "args": [
+            {"kind": "compound", "name": "f", "args": [{"kind": "const", "name": "x", "args": []}]}
+        ],
+    }
     assert js[1] == {"kind": "compound", "name": "tuple", "args": []}
 
 
@@ -140,7 +156,9 @@ def test_deep_term_through_stdin():
     assert result.exit_code == 0
     assert result.stdout == text + "\n"
     out = run(["--json", "--size"], text + "\n").stdout
-    assert out.startswith(f'{{"size": {depth + 1}, "term": {{"kind": "compound", "name": "f", "args": [{{')
+    assert out.startswith(
+        f'{{"size": {depth + 1}, "term": {{"kind": "compound", "name": "f", "args": [{{'
+    )
     assert out.count('"name": "f"') == depth and out.rstrip().endswith("]}" * (depth + 1) + "}")
     tree = run(["--tree", "--max-depth", "3"], text + "\n")
     assert tree.exit_code == 0
@@ -158,8 +176,12 @@ def test_tree_caps_and_sizes():
     assert sized[0] == "puzzle_state  size 20"
     assert sized[1].endswith("rewrite  size 7")
     # A node cap bounds the output of a huge balanced term.
-    tree = build_tree(compound("t", [compound("u", [const(f"k{i}") for i in range(50)])] * 50),
-                      max_depth=50, max_width=100, max_nodes=30)
+    tree = build_tree(
+        compound("t", [compound("u", [const(f"k{i}") for i in range(50)])] * 50),
+        max_depth=50,
+        max_width=100,
+        max_nodes=30,
+    )
     from rich.console import Console
 
     console = Console(width=100, record=True, file=io.StringIO())
@@ -175,8 +197,10 @@ def test_tree_with_json_is_usage_error():
 
 
 def test_cli_modules_do_not_import_textual():
-    code = ("import tui.cli, tui.cli.parse, sys; "
-            "assert 'textual' not in sys.modules, 'textual imported'")
+    code = (
+        "import tui.cli, tui.cli.parse, sys; "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -188,8 +212,13 @@ def test_closed_pipe_ends_quietly(tmp_path):
     source = tmp_path / "terms.txt"
     source.write_bytes(b"pair(apple,green)\n" * 200_000)
     with open(source, "rb") as stdin:
-        proc = subprocess.Popen([sys.executable, "-m", "tui", "parse"], cwd=repo, stdin=stdin,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "tui", "parse"],
+            cwd=repo,
+            stdin=stdin,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
     assert proc.stdout.readline() == b"pair(apple,green)\n"
     proc.stdout.close()
     err = proc.stderr.read()
@@ -204,6 +233,6 @@ def test_control_characters_are_escaped_and_the_caret_still_points():
     err = result.stderr.splitlines()
     assert err[0].startswith("<stdin>:1:6: unexpected character '\\x1b'")
     assert err[1] == "  pair(\\e[2J\\x07,a)"
-    assert err[1][err[2].index("^"):].startswith("\\e")
+    assert err[1][err[2].index("^") :].startswith("\\e")
     assert err[-1] == "error: <stdin>:2: the line is not valid UTF-8"
     assert not any(ch in result.stderr for ch in "\x1b\x07")

@@ -144,8 +144,12 @@ def ref_actions(term, fuel=1):
         return k
 
     for _, t in pos:
-        if t.kind == COMPOUND and t.name == "equiv" and len(t.args) == 2 \
-                and all(ref_ground(a) for a in t.args):
+        if (
+            t.kind == COMPOUND
+            and t.name == "equiv"
+            and len(t.args) == 2
+            and all(ref_ground(a) for a in t.args)
+        ):
             parent[find(to_str(t.args[0]))] = find(to_str(t.args[1]))
     changed = True
     while changed:  # congruence to a fixpoint, the slow obvious way
@@ -153,15 +157,23 @@ def ref_actions(term, fuel=1):
         for a in keys:
             for b in keys:
                 ta, tb = ground[a], ground[b]
-                if find(a) != find(b) and ta.kind == tb.kind == COMPOUND \
-                        and ta.name == tb.name and len(ta.args) == len(tb.args) \
-                        and all(find(to_str(x)) == find(to_str(y))
-                                for x, y in zip(ta.args, tb.args)):
+                if (
+                    find(a) != find(b)
+                    and ta.kind == tb.kind == COMPOUND
+                    and ta.name == tb.name
+                    and len(ta.args) == len(tb.args)
+                    and all(find(to_str(x)) == find(to_str(y)) for x, y in zip(ta.args, tb.args))
+                ):
                     parent[find(a)] = find(b)
                     changed = True
-    rules = [(p, t.args[0], t.args[1]) for p, t in pos
-             if t.kind == COMPOUND and t.name == "rewrite" and len(t.args) == 2
-             and ref_vars(t.args[1]) <= ref_vars(t.args[0])]
+    rules = [
+        (p, t.args[0], t.args[1])
+        for p, t in pos
+        if t.kind == COMPOUND
+        and t.name == "rewrite"
+        and len(t.args) == 2
+        and ref_vars(t.args[1]) <= ref_vars(t.args[0])
+    ]
     out = set()
     for rpath, lhs, rhs in rules:
         for site, sub in pos:
@@ -179,8 +191,10 @@ def ref_actions(term, fuel=1):
 
 
 def cli_actions_set(obj) -> set:
-    return {(tuple(a["rule"]), tuple(a["site"]), tuple(sorted(a["sigma"].items())), a["result"])
-            for a in obj["rewrites"]}
+    return {
+        (tuple(a["rule"]), tuple(a["site"]), tuple(sorted(a["sigma"].items())), a["result"])
+        for a in obj["rewrites"]
+    }
 
 
 # --------------------------------------------------------------------------- actions
@@ -199,18 +213,24 @@ def test_sample_level_actions_hand_worked(pack_file):
         i = -1
         for _ in range(nth + 1):
             i = base.index(old, i + 1)
-        return base[:i] + new + base[i + len(old):]
+        return base[:i] + new + base[i + len(old) :]
 
     expected = [
-        ([0], [3, 0], {"X": "apple", "Y": "green"}, "rev_pair(green,apple)",
-         base.replace("data(pair(apple,green))", "data(rev_pair(green,apple))")),
+        (
+            [0],
+            [3, 0],
+            {"X": "apple", "Y": "green"},
+            "rev_pair(green,apple)",
+            base.replace("data(pair(apple,green))", "data(rev_pair(green,apple))"),
+        ),
         ([1], [1, 0], {}, "blue", base.replace("rewrite(red,blue)", "rewrite(blue,blue)")),
         ([1], [2, 0], {}, "blue", base.replace("equiv(apple,red)", "equiv(blue,red)")),
         ([1], [2, 1], {}, "blue", base.replace("equiv(apple,red)", "equiv(apple,blue)")),
         ([1], [3, 0, 0], {}, "blue", at("apple", "blue", 1)),
     ]
-    got = [(a["rule"], a["site"], a["sigma"], a["replacement"], a["result"])
-           for a in obj["rewrites"]]
+    got = [
+        (a["rule"], a["site"], a["sigma"], a["replacement"], a["result"]) for a in obj["rewrites"]
+    ]
     assert got == expected
     assert obj["placeholders"] == [[4, 0]]
     assert obj["warnings"] == []
@@ -244,12 +264,14 @@ def test_warnings_reported(pack_file):
 
 
 NAMES = ["f", "g", "rewrite", "equiv", "data", "pair"]
-LEAVES = st.one_of(st.sampled_from(["a", "b", "placeholder"]).map(const),
-                   st.sampled_from(["X", "Y"]).map(var))
+LEAVES = st.one_of(
+    st.sampled_from(["a", "b", "placeholder"]).map(const), st.sampled_from(["X", "Y"]).map(var)
+)
 TERMS = st.recursive(
     LEAVES,
-    lambda kids: st.tuples(st.sampled_from(NAMES), st.lists(kids, min_size=1, max_size=3))
-    .map(lambda p: compound(p[0], p[1] if p[0] not in ("rewrite", "equiv") else (p[1] * 2)[:2])),
+    lambda kids: st.tuples(st.sampled_from(NAMES), st.lists(kids, min_size=1, max_size=3)).map(
+        lambda p: compound(p[0], p[1] if p[0] not in ("rewrite", "equiv") else (p[1] * 2)[:2])
+    ),
     max_leaves=9,
 )
 
@@ -269,7 +291,9 @@ def test_batch_actions_against_naive_reference(terms):
         assert cli_actions_set(obj) == ref_actions(term)
         keys = [(tuple(a["rule"]), tuple(a["site"])) for a in obj["rewrites"]]
         assert keys == sorted(keys)
-        sites = [tuple(p) for p, t in ref_positions(term) if t.kind == 0 and t.name == "placeholder"]
+        sites = [
+            tuple(p) for p, t in ref_positions(term) if t.kind == 0 and t.name == "placeholder"
+        ]
         assert obj["placeholders"] == [list(p) for p in sites]
         assert count == {"rewrites": len(obj["rewrites"]), "placeholders": len(sites)}
 
@@ -304,7 +328,8 @@ def test_apply_sequence_wins_in_command_line_order(pack_file):
     """Moves are 1-based: rewrite 1 is the swap, then (in the new position) rewrite 4 turns
     the apple blue."""
     result, [state] = run_json(
-        ["apply", pack_file, "-r", "1", "--construct", "4/0=done", "--rewrite", "4", "--json"])
+        ["apply", pack_file, "-r", "1", "--construct", "4/0=done", "--rewrite", "4", "--json"]
+    )
     assert result.exit_code == 0, result.stderr
     assert state == {"term": TARGET, "fuel": 0, "budget": 0, "status": "won"}
     # Constructs first, then rewrites, with paths in other spellings.
@@ -363,8 +388,11 @@ def ref_replay(current: str, target: str, plan: list[dict]) -> bool:
             term = ref_replace(term, site, compound_of(step["term"]))
             continue
         sigma = tuple(sorted(step["sigma"].items()))
-        found = [r for (rp, s, sg, r) in ref_actions(term)
-                 if rp == tuple(step["rule"]) and s == tuple(step["site"]) and sg == sigma]
+        found = [
+            r
+            for (rp, s, sg, r) in ref_actions(term)
+            if rp == tuple(step["rule"]) and s == tuple(step["site"]) and sg == sigma
+        ]
         assert len(found) == 1
         term = compound_of(found[0])
     return to_str(term) == target
@@ -413,9 +441,24 @@ def test_solve_ctrl_c_cancels_cleanly(tmp_path):
     path = tmp_path / "hard.levels"
     path.write_text(HARD, encoding="utf-8")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tui", "termcraft", "solve", str(path), "--json",
-         "--time-limit", "60", "--max-states", "100000000"],
-        cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        [
+            sys.executable,
+            "-m",
+            "tui",
+            "termcraft",
+            "solve",
+            str(path),
+            "--json",
+            "--time-limit",
+            "60",
+            "--max-states",
+            "100000000",
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wait_for_cpu(proc, 0.8)  # start-up takes ~0.2 s of CPU: the search is under way
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=30)
@@ -443,7 +486,9 @@ def test_lint_exit_codes(pack_file):
     assert all(set(i) == {"severity", "code", "message", "path"} for i in bad[0]["issues"])
     result = run(["lint", pack_file])
     assert result.exit_code == 1
-    assert [line.split(" ")[1] for line in result.stdout.splitlines() if line.startswith("level ")] == ["1", "2", "3"]
+    assert [
+        line.split(" ")[1] for line in result.stdout.splitlines() if line.startswith("level ")
+    ] == ["1", "2", "3"]
 
 
 # --------------------------------------------------------------------------- bad input
@@ -451,8 +496,10 @@ def test_lint_exit_codes(pack_file):
 
 def test_bad_files_give_clean_errors(tmp_path, pack_file):
     broken = tmp_path / "broken.levels"
-    broken.write_text('game termcraft\nlevel "A" {\n  fuel 1\n  budget 0\n'
-                      '  current f(a,\n  target a\n}\n', encoding="utf-8")
+    broken.write_text(
+        'game termcraft\nlevel "A" {\n  fuel 1\n  budget 0\n  current f(a,\n  target a\n}\n',
+        encoding="utf-8",
+    )
     result = run(["actions", str(broken)])
     assert result.exit_code == 2
     first = result.stderr.splitlines()[0]
@@ -460,8 +507,10 @@ def test_bad_files_give_clean_errors(tmp_path, pack_file):
     assert first.startswith(f"{broken}:6:10: unexpected 'a'"), first
     assert "^" in result.stderr and "Traceback" not in result.stderr
     negative = tmp_path / "neg.levels"
-    negative.write_text('game termcraft\nlevel "A" {\n  fuel -3\n  budget 0\n'
-                        '  current a\n  target a\n}\n', encoding="utf-8")
+    negative.write_text(
+        'game termcraft\nlevel "A" {\n  fuel -3\n  budget 0\n  current a\n  target a\n}\n',
+        encoding="utf-8",
+    )
     result = run(["solve", str(negative)])
     assert result.exit_code == 2 and f"{negative}:3:8:" in result.stderr
     missing = run(["lint", str(tmp_path / "missing.levels")])
@@ -483,13 +532,28 @@ def test_level_file_from_stdin():
 
 
 def test_no_textual_import_and_fast_help():
-    code = ("import sys, tui.cli.termcraft, tui.cli.parse; "
-            "assert 'textual' not in sys.modules, 'textual imported'")
+    code = (
+        "import sys, tui.cli.termcraft, tui.cli.parse; "
+        "assert 'textual' not in sys.modules, 'textual imported'"
+    )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
     env = {**os.environ, "PYTHONPATH": str(REPO)}
-    out = subprocess.run([sys.executable, "-m", "tui", "termcraft", "actions", "--term",
-                          "s(rewrite(a,b),a)", "--count"], cwd=REPO, env=env,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "tui",
+            "termcraft",
+            "actions",
+            "--term",
+            "s(rewrite(a,b),a)",
+            "--count",
+        ],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0 and json.loads(out.stdout) == {"rewrites": 2, "placeholders": 0}
 
 
@@ -548,8 +612,13 @@ def test_batch_jsonl_against_naive_reference(terms):
 def test_table_numbers_moves_from_one(pack_file):
     table = run(["actions", pack_file])
     rows = [line for line in table.stdout.splitlines() if line.startswith("│ ")]
-    assert [row.split("│")[1].strip() for row in rows if row.split("│")[1].strip()] == \
-        ["1", "2", "3", "4", "5"]
+    assert [row.split("│")[1].strip() for row in rows if row.split("│")[1].strip()] == [
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+    ]
     short = run(["actions", pack_file, "--limit", "2"])
     assert "5 rewrite actions" in short.stdout and "first 2 shown" in short.stdout
 
@@ -561,15 +630,19 @@ def test_solve_and_lint_take_a_term():
     assert solved["level"] == 1 and solved["title"] == "--term"
     result, [linted] = run_json(["lint", *args, "--json"])
     assert result.exit_code == 0 and [i["code"] for i in linted["issues"]] == ["solvable"]
-    result, [stuck] = run_json(["solve", "--term", "s(rewrite(a,b),a)", "--target", "c",
-                                "--json"])
+    result, [stuck] = run_json(["solve", "--term", "s(rewrite(a,b),a)", "--target", "c", "--json"])
     assert result.exit_code == 1 and stuck["status"] == "unsolvable"
 
 
 def test_errors_are_one_line(pack_file):
-    for args in (["actions", pack_file, "--term", "a"], ["solve"], ["lint", "--term", "a",
-                 "--level", "2"], ["apply", pack_file, "-c", "4/0"],
-                 ["apply", pack_file, "-r", "9"], ["actions", pack_file, "--level", "7"]):
+    for args in (
+        ["actions", pack_file, "--term", "a"],
+        ["solve"],
+        ["lint", "--term", "a", "--level", "2"],
+        ["apply", pack_file, "-c", "4/0"],
+        ["apply", pack_file, "-r", "9"],
+        ["actions", pack_file, "--level", "7"],
+    ):
         result = run(args)
         assert result.exit_code in (1, 2), args
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, args
@@ -594,9 +667,14 @@ def test_count_of_the_big_class_state_and_first_line_at_once(tmp_path):
     _result, [counts] = run_json(["actions", "--term", "-", "--count"], text)
     assert counts == {"rewrites": 1600 * 1600, "placeholders": 0}
     started = time.monotonic()
-    proc = subprocess.Popen(_cli("actions", "--term", "-", "--jsonl"), cwd=REPO,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        _cli("actions", "--term", "-", "--jsonl"),
+        cwd=REPO,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     proc.stdin.write(text)
     proc.stdin.close()
     first = json.loads(proc.stdout.readline())
@@ -617,8 +695,13 @@ def test_head_closes_the_stream_cleanly(tmp_path):
         done = subprocess.run(
             f"{sys.executable} -m tui termcraft actions --term - {mode} < {path} | head -c 100000"
             " > /dev/null; echo ${PIPESTATUS[0]} >&2",
-            shell=True, executable="/bin/bash", cwd=REPO, capture_output=True, text=True,
-            timeout=60)
+            shell=True,
+            executable="/bin/bash",
+            cwd=REPO,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert "Traceback" not in done.stderr and "error" not in done.stderr, done.stderr
         assert done.stderr.strip().splitlines()[-1] in ("0", "141")
 
@@ -629,11 +712,18 @@ def test_ctrl_c_stops_solve_on_a_wide_level_at_once(tmp_path):
     term; ctrl+c must act within that expansion, not after it."""
     path = tmp_path / "wide.levels"
     current = "data(rewrite(a,b)," + ",".join(["a"] * 20_000) + ")"
-    path.write_text(f'game termcraft\nlevel "Wide" {{\n  fuel 3\n  budget 0\n'
-                    f"  current {current}\n  target done\n}}\n", encoding="utf-8")
-    proc = subprocess.Popen(_cli("solve", str(path), "--json", "--time-limit", "120",
-                                 "--max-memory", "100000"),
-                            cwd=REPO, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    path.write_text(
+        f'game termcraft\nlevel "Wide" {{\n  fuel 3\n  budget 0\n'
+        f"  current {current}\n  target done\n}}\n",
+        encoding="utf-8",
+    )
+    proc = subprocess.Popen(
+        _cli("solve", str(path), "--json", "--time-limit", "120", "--max-memory", "100000"),
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     wait_for_cpu(proc, 2.0)  # start-up and parsing done (even on a busy machine); the search runs
     sent = time.monotonic()
     proc.send_signal(signal.SIGINT)
@@ -647,8 +737,22 @@ def test_ctrl_c_stops_solve_on_a_wide_level_at_once(tmp_path):
 def test_time_limit_holds_on_a_wide_level(tmp_path):
     current = "data(rewrite(a,b)," + ",".join(["a"] * 20_000) + ")"
     started = time.monotonic()
-    result, [obj] = run_json(["solve", "--term", current, "--fuel", "3", "--target", "done",
-                              "--time-limit", "0.5", "--max-memory", "100000", "--json"])
+    result, [obj] = run_json(
+        [
+            "solve",
+            "--term",
+            current,
+            "--fuel",
+            "3",
+            "--target",
+            "done",
+            "--time-limit",
+            "0.5",
+            "--max-memory",
+            "100000",
+            "--json",
+        ]
+    )
     assert time.monotonic() - started < 0.5 + 3.0  # parsing included; generous margin
     assert result.exit_code == 1 and obj["status"] == "unknown" and obj["reason"] == "limit"
 

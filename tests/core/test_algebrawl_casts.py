@@ -88,8 +88,7 @@ def test_poison_wizard_takes_the_same_dose_from_every_odd_monster() -> None:
     assert state.standing == (0, 1, 2)
     assert [t.value for t in state.pool] == [3]  # the dose is spent
     assert state.hand == ()
-    assert describe_move(initial_state(puzzle), Cast(0, 0)) == \
-        "poison wizard, dose 2: 7 → 5, 5 → 3"
+    assert describe_move(initial_state(puzzle), Cast(0, 0)) == "poison wizard, dose 2: 7 → 5, 5 → 3"
 
 
 def test_poison_wizard_fells_monsters_brought_to_zero_and_wins_the_seed_case() -> None:
@@ -105,12 +104,15 @@ def test_poison_wizard_fells_monsters_brought_to_zero_and_wins_the_seed_case() -
     assert solve(Puzzle.of([3, 2, 2], [3, 5, 2], cards=(POISON,))).status == "unsolvable"
 
 
-@pytest.mark.parametrize("numbers,targets,why", [
-    ([2, 4], [4, 6], "no standing monster has an odd HP"),
-    ([5, 1], [3, 9], "no overkill"),
-    ([F(1, 2), 1], [3, 9], "positive whole number"),
-    ([-1, 1], [3, 9], "positive whole number"),
-])
+@pytest.mark.parametrize(
+    "numbers,targets,why",
+    [
+        ([2, 4], [4, 6], "no standing monster has an odd HP"),
+        ([5, 1], [3, 9], "no overkill"),
+        ([F(1, 2), 1], [3, 9], "positive whole number"),
+        ([-1, 1], [3, 9], "positive whole number"),
+    ],
+)
 def test_poison_wizard_refusals(numbers, targets, why) -> None:
     state = initial_state(Puzzle.of(numbers, targets, cards=(POISON_WIZARD,)))
     with pytest.raises(IllegalMove, match=why):
@@ -132,8 +134,9 @@ def test_poison_wizard_matches_a_reference(monsters, dose) -> None:
     after = apply_move(state, Cast(0, 0))
     expected = [m - dose if m % 2 == 1 else m for m in monsters]
     assert list(monster_values(after)) == expected
-    assert after.standing == tuple(i for i, m in enumerate(monsters)
-                                   if not (m % 2 == 1 and m == dose))
+    assert after.standing == tuple(
+        i for i, m in enumerate(monsters) if not (m % 2 == 1 and m == dose)
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -157,16 +160,17 @@ def test_traitor_stronger_than_the_monster_kills_it_and_defects() -> None:
     puzzle = Puzzle.of([9, 4], [5], cards=(TRAITOR, ADD))
     state = _play(puzzle, Cast(0, 0, 0))
     assert monster_values(state) == (0, 4) and state.standing == (1,)
-    assert describe_move(initial_state(puzzle), Cast(0, 0, 0)) == \
-        "traitor 9 attacks 5: it dies, the ally defects as 4"
+    assert (
+        describe_move(initial_state(puzzle), Cast(0, 0, 0))
+        == "traitor 9 attacks 5: it dies, the ally defects as 4"
+    )
     assert status(apply_move(state, Strike(0, 1))) == "won"
     assert solve(puzzle).status == "solved"
     assert solve(Puzzle.of([9, 4], [5], cards=(ADD,))).status == "unsolvable"
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.integers(-3, 20), min_size=1, max_size=4), st.integers(-2, 25),
-       st.data())
+@given(st.lists(st.integers(-3, 20), min_size=1, max_size=4), st.integers(-2, 25), st.data())
 def test_traitor_matches_a_reference(monsters, ally, data) -> None:
     target = data.draw(st.integers(0, len(monsters) - 1))
     puzzle = Puzzle.of([ally] + [1] * (len(monsters) - 1), monsters, cards=(TRAITOR,))
@@ -258,15 +262,26 @@ def test_a_save_with_casts_round_trips_and_older_saves_load_unchanged() -> None:
     assert move == Cast(0, 0, 1)
     # Decoding checks the form: no more monsters than the targets and the traitors cast,
     # each one standing, struck or felled (0 HP).
-    for tampered in (dict(data, monsters=["0", "4", "4", "4"], standing=[1, 2, 3]),
-                     dict(data, standing=[1])):
+    for tampered in (
+        dict(data, monsters=["0", "4", "4", "4"], standing=[1, 2, 3]),
+        dict(data, standing=[1]),
+    ):
         with pytest.raises(ValueError):
             GAME.state_from_json(tampered)
     # A save written before the cast cards existed (no monsters/spent keys), using poison.
-    old = {"puzzle": {"numbers": ["7", "1"], "targets": ["6", "1"],
-                      "cards": [{"card": "poison"}], "integer_only": False, "use_all": False},
-           "pool": [{"card": "poison", "args": ["7"]}, "1"], "hand": [], "standing": [0, 1],
-           "struck": []}
+    old = {
+        "puzzle": {
+            "numbers": ["7", "1"],
+            "targets": ["6", "1"],
+            "cards": [{"card": "poison"}],
+            "integer_only": False,
+            "use_all": False,
+        },
+        "pool": [{"card": "poison", "args": ["7"]}, "1"],
+        "hand": [],
+        "standing": [0, 1],
+        "struck": [],
+    }
     loaded = GAME.state_from_json(old)
     assert loaded.pool[0].value == 6 and monster_values(loaded) == (6, 1)
     assert GAME.state_to_json(loaded) == old  # and it is written back in the same form

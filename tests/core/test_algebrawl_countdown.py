@@ -45,8 +45,13 @@ def naive_values(numbers: tuple[int, ...]) -> set[int]:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50, 75, 100]), min_size=1, max_size=4),
-       st.integers(1, 300), st.integers(0, 700))
+@given(
+    st.lists(
+        st.sampled_from([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50, 75, 100]), min_size=1, max_size=4
+    ),
+    st.integers(1, 300),
+    st.integers(0, 700),
+)
 def test_reachable_equals_the_naive_search(numbers, low, width):
     high = low + width
     want = {v for v in naive_values(tuple(numbers)) if low <= v <= high}
@@ -63,7 +68,7 @@ def test_selections():
     sels = list(countdown_selections())
     assert len(sels) == 13_243 == len({s for _, s in sels})
     assert Counter(k for k, _ in sels) == {0: 2850, 1: 5808, 2: 3690, 3: 840, 4: 55}
-    for _, s in sels[:: 97]:
+    for _, s in sels[::97]:
         assert len(s) == 6 and max(Counter(v for v in s if v <= 10).values(), default=0) <= 2
 
 

@@ -20,7 +20,11 @@ def test_features_of_hand_worked_hands():
     assert easy["log_min_peak"] == pytest.approx(math.log(24))
     assert easy["log_solutions"] == 0  # one solution up to neutral elements (yuuki15: 1)
     hard = features([3, 3, 8, 8])  # only 8 ÷ (3 − 8 ÷ 3)
-    assert (hard["min_divisions"], hard["min_subtractions"], hard["min_fraction_steps"]) == (2, 1, 2)
+    assert (hard["min_divisions"], hard["min_subtractions"], hard["min_fraction_steps"]) == (
+        2,
+        1,
+        2,
+    )
     assert hard["product_split"] == 0 and hard["log_ways"] == 0
     big = features([1, 7, 13, 13])  # only (13 × 13 − 1) ÷ 7: it passes through 169
     assert big["log_min_peak"] == pytest.approx(math.log(169))
@@ -32,8 +36,10 @@ def test_features_of_hand_worked_hands():
 def test_predictor_is_the_shipped_linear_model():
     assert tuple(model.FEATURES) == FEATURES
     f = features([1, 2, 3, 4])
-    want = model.INTERCEPT + sum(c * (f[n] - m) / s for n, c, m, s in
-                                 zip(model.FEATURES, model.COEFFICIENTS, model.MEANS, model.SCALES))
+    want = model.INTERCEPT + sum(
+        c * (f[n] - m) / s
+        for n, c, m, s in zip(model.FEATURES, model.COEFFICIENTS, model.MEANS, model.SCALES)
+    )
     assert predict_log_seconds([1, 2, 3, 4]) == pytest.approx(want)
     assert predict_seconds([1, 2, 3, 4]) == pytest.approx(math.exp(want))
     assert predict_seconds([1, 1, 4, 6]) < predict_seconds([3, 3, 8, 8])
@@ -63,7 +69,10 @@ def spearman(a, b) -> float:
 def test_held_out_spearman_of_the_shipped_model():
     """Re-create the fit's held-out split and check the shipped model on it (≥ 0.6)."""
     with shared_data("algebrawl/24-human-difficulty.csv").open(newline="") as f:
-        rows = [(tuple(int(x) for x in r["Puzzles"].split()), float(r["AMT (s)"])) for r in csv.DictReader(f)]
+        rows = [
+            (tuple(int(x) for x in r["Puzzles"].split()), float(r["AMT (s)"]))
+            for r in csv.DictReader(f)
+        ]
     assert len(rows) == 1362
     order = list(range(len(rows)))
     random.Random(model.SPLIT_SEED).shuffle(order)

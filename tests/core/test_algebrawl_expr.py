@@ -46,15 +46,18 @@ def test_arithmetic_is_exact():
     assert ev(Call("abs", (A,)), -3) == 3 and ev(Call("even", (A,)), 4) == 1
 
 
-@pytest.mark.parametrize("expr, args, message", [
-    (BinOp("/", A, B), (1, 0), "division by zero"),
-    (Call("mod", (A, B)), (1, 0), "mod by zero"),
-    (BinOp("^", A, B), (0, -1), "division by zero"),
-    (BinOp("^", A, B), (2, F(1, 2)), "whole number"),
-    (BinOp("^", A, B), (2, 65), "at most 64"),
-    (BinOp("^", A, B), (10**6, 64), "too large"),
-    (BinOp("^", BinOp("^", BinOp("^", A, Num(64)), Num(64)), Num(64)), (3,), "too large"),
-])
+@pytest.mark.parametrize(
+    "expr, args, message",
+    [
+        (BinOp("/", A, B), (1, 0), "division by zero"),
+        (Call("mod", (A, B)), (1, 0), "mod by zero"),
+        (BinOp("^", A, B), (0, -1), "division by zero"),
+        (BinOp("^", A, B), (2, F(1, 2)), "whole number"),
+        (BinOp("^", A, B), (2, 65), "at most 64"),
+        (BinOp("^", A, B), (10**6, 64), "too large"),
+        (BinOp("^", BinOp("^", BinOp("^", A, Num(64)), Num(64)), Num(64)), (3,), "too large"),
+    ],
+)
 def test_evaluation_limits(expr, args, message):
     start = time.perf_counter()
     with pytest.raises(EvalError, match=message):
@@ -79,16 +82,29 @@ def test_check_expr():
         deep = Neg(deep)
     with pytest.raises(ValueError, match="at most"):
         check_expr(deep, 1)
-    for bad, arity in ((Arg(2, "c"), 2), (Call("sqrt", (A,)), 1), (Call("min", (A,)), 1),
-                       (BinOp("%", A, A), 1), (Num(-1), 1), (Num(10**7), 1), ("a", 1)):
+    for bad, arity in (
+        (Arg(2, "c"), 2),
+        (Call("sqrt", (A,)), 1),
+        (Call("min", (A,)), 1),
+        (BinOp("%", A, A), 1),
+        (Num(-1), 1),
+        (Num(10**7), 1),
+        ("a", 1),
+    ):
         with pytest.raises(ValueError):
             check_expr(bad, arity)
 
 
 def test_cards_are_validated():
-    for name, params, body in (("2x", ("a",), A), ("f", (), A), ("f", ("a", "a"), A),
-                               ("f", ("a", "b", "c", "d", "e"), A), ("f", ("min",), Arg(0, "min")),
-                               ("f", ("a",), Arg(0, "b")), ("f" * 25, ("a",), A)):
+    for name, params, body in (
+        ("2x", ("a",), A),
+        ("f", (), A),
+        ("f", ("a", "a"), A),
+        ("f", ("a", "b", "c", "d", "e"), A),
+        ("f", ("min",), Arg(0, "min")),
+        ("f", ("a",), Arg(0, "b")),
+        ("f" * 25, ("a",), A),
+    ):
         with pytest.raises(ValueError):
             Card(name, params, body)
     with pytest.raises(ValueError):
@@ -109,11 +125,17 @@ def test_definitions_print():
 def test_json_round_trip():
     e = BinOp("/", Call("max", (A, Neg(B))), Num(3))
     assert expr_from_json(json.loads(json.dumps(expr_to_json(e))), 2) == e
-    for card in list(LIBRARY.values()) + [Card("avg", ("x", "y"), BinOp("/", BinOp("+", Arg(0, "x"), Arg(1, "y")), Num(2)))]:
+    for card in list(LIBRARY.values()) + [
+        Card("avg", ("x", "y"), BinOp("/", BinOp("+", Arg(0, "x"), Arg(1, "y")), Num(2)))
+    ]:
         assert card_from_json(json.loads(json.dumps(card_to_json(card)))) == card
     assert card_to_json(LIBRARY["add"]) == {"card": "add"}
-    for bad in ({"card": "nope"}, [], {"name": "f", "params": ["a"], "body": ["arg", 3, "a"]},
-                {"name": "f", "params": ["a"], "body": ["%", 1, 2]}):
+    for bad in (
+        {"card": "nope"},
+        [],
+        {"name": "f", "params": ["a"], "body": ["arg", 3, "a"]},
+        {"name": "f", "params": ["a"], "body": ["%", 1, 2]},
+    ):
         with pytest.raises(ValueError):
             card_from_json(bad)
     deep: object = ["arg", 0, "a"]

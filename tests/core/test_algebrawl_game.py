@@ -126,8 +126,17 @@ def test_division_by_zero_is_refused_with_a_message():
 def test_exact_fractions():
     s = play(Puzzle.of([1, 3, 3], 1, [DIV, MUL]), PlayCard(0, (0, 1)), PlayCard(1, (0, 1)))
     assert values(s) == [F(1)]  # (1 ÷ 3) × 3 is exactly 1
-    assert GAME.status(play(Puzzle.of([1, 3, 3], 1, [DIV, MUL]), PlayCard(0, (0, 1)),
-                            PlayCard(1, (0, 1)), Strike(0, 0))) == "won"
+    assert (
+        GAME.status(
+            play(
+                Puzzle.of([1, 3, 3], 1, [DIV, MUL]),
+                PlayCard(0, (0, 1)),
+                PlayCard(1, (0, 1)),
+                Strike(0, 0),
+            )
+        )
+        == "won"
+    )
 
 
 def test_integer_only_refuses_fractions():
@@ -224,7 +233,13 @@ def test_move_codec():
     s = GAME.initial(Puzzle.of([1, 2], 3))
     for m in (PlayCard(0, (1, 0)), Strike(1, 0)):
         assert GAME.move_from_json(s, json.loads(json.dumps(GAME.move_to_json(m)))) == m
-    for bad in (None, 3, {"play": "x", "args": []}, {"strike": True, "value": 0}, {"play": 0, "args": [1.5]}):
+    for bad in (
+        None,
+        3,
+        {"play": "x", "args": []},
+        {"strike": True, "value": 0},
+        {"play": 0, "args": [1.5]},
+    ):
         with pytest.raises(ValueError):
             GAME.move_from_json(s, bad)
 

@@ -65,12 +65,20 @@ def test_pick_is_uniform_over_subsets():
 def test_pick_respects_the_rejection_test_and_retries():
     rng = random.Random(3)
     for _ in range(200):
-        picked, rest = rand_identity_pick(rng, list(range(10)), 3, test=lambda x: x % 2 == 0, retry=3)
+        picked, rest = rand_identity_pick(
+            rng, list(range(10)), 3, test=lambda x: x % 2 == 0, retry=3
+        )
         assert all(x % 2 == 0 for x in picked)
         assert sorted(picked + rest) == list(range(10))
     # without retries a strict test often leaves the pick short; with them almost never
-    short0 = sum(len(rand_identity_pick(rng, list(range(10)), 3, lambda x: x < 5, 0)[0]) < 3 for _ in range(300))
-    short5 = sum(len(rand_identity_pick(rng, list(range(10)), 3, lambda x: x < 5, 5)[0]) < 3 for _ in range(300))
+    short0 = sum(
+        len(rand_identity_pick(rng, list(range(10)), 3, lambda x: x < 5, 0)[0]) < 3
+        for _ in range(300)
+    )
+    short5 = sum(
+        len(rand_identity_pick(rng, list(range(10)), 3, lambda x: x < 5, 5)[0]) < 3
+        for _ in range(300)
+    )
     assert short5 < short0
 
 
@@ -131,14 +139,23 @@ def _check_generated(g, config):
     assert GAME.status(state) == "won"
 
 
-@pytest.mark.parametrize("config", [
-    GeneratorConfig(),
-    GeneratorConfig(numbers=8, ops=6, max_depth=4, min_depth=2, spare_cards=2),
-    GeneratorConfig(numbers=8, ops=6, max_depth=4, min_depth=3),
-    GeneratorConfig(numbers=5, ops=4, cards=(ADD, SUB, MUL, DIV, NEG, SQUARE, SPLIT), integer_only=False,
-                    nonnegative=False, weights=(1, 1, 1, 1, 2, 2, 2)),
-    GeneratorConfig(numbers=6, ops=5, max_depth=None, min_depth=5, max_card_score=2),
-])
+@pytest.mark.parametrize(
+    "config",
+    [
+        GeneratorConfig(),
+        GeneratorConfig(numbers=8, ops=6, max_depth=4, min_depth=2, spare_cards=2),
+        GeneratorConfig(numbers=8, ops=6, max_depth=4, min_depth=3),
+        GeneratorConfig(
+            numbers=5,
+            ops=4,
+            cards=(ADD, SUB, MUL, DIV, NEG, SQUARE, SPLIT),
+            integer_only=False,
+            nonnegative=False,
+            weights=(1, 1, 1, 1, 2, 2, 2),
+        ),
+        GeneratorConfig(numbers=6, ops=5, max_depth=None, min_depth=5, max_card_score=2),
+    ],
+)
 def test_generated_puzzles_keep_their_promises(config):
     for seed in range(8):
         g = generate(config, seed)

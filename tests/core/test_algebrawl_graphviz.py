@@ -71,6 +71,7 @@ def test_escape():
 
 @pytest.mark.skipif(shutil.which("dot") is None, reason="Graphviz not installed")
 def test_dot_accepts_the_text():
-    out = subprocess.run(["dot", "-Tsvg"], input=leaves_to_dot([tree()]), text=True,
-                         capture_output=True, timeout=30)
+    out = subprocess.run(
+        ["dot", "-Tsvg"], input=leaves_to_dot([tree()]), text=True, capture_output=True, timeout=30
+    )
     assert out.returncode == 0 and "<svg" in out.stdout

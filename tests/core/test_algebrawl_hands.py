@@ -111,8 +111,11 @@ def test_solution_trees_are_real_solutions(numbers):
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(0, 9), min_size=2, max_size=4), st.integers(-10, 30),
-       st.sampled_from(EQUIVALENCES))
+@given(
+    st.lists(st.integers(0, 9), min_size=2, max_size=4),
+    st.integers(-10, 30),
+    st.sampled_from(EQUIVALENCES),
+)
 def test_distinct_count_equals_brute_force(numbers, target, equivalence):
     """The DP's per-value normal-form sets give the same classes as normalising every tree."""
     if len(numbers) == 4:
@@ -166,8 +169,9 @@ def test_yuuki15_agreement():
             want = data.get(h, 0)
             if counts[eq][h] != want:
                 assert counts[eq][h] > want  # a weaker equivalence only splits classes
-                fixed_by = next(e for e in EQUIVALENCES[EQUIVALENCES.index(eq) + 1 :]
-                                if counts[e][h] == want)
+                fixed_by = next(
+                    e for e in EQUIVALENCES[EQUIVALENCES.index(eq) + 1 :] if counts[e][h] == want
+                )
                 kinds[fixed_by] += 1
         assert dict(kinds) == DIFFERENCES[eq]
     assert sum(counts["ac"].values()) == 4469 and sum(counts["signs"].values()) == 4078

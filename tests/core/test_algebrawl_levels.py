@@ -48,8 +48,9 @@ AVG = Card("avg", ("a", "b"), BinOp("/", BinOp("+", Arg(0, "a"), Arg(1, "b")), N
 
 
 def campaign():
-    return [(pack_id, level) for pack_id, pack in bundled_packs("algebrawl")
-            for level in pack.levels]
+    return [
+        (pack_id, level) for pack_id, pack in bundled_packs("algebrawl") for level in pack.levels
+    ]
 
 
 LEVELS = campaign()
@@ -111,11 +112,19 @@ def bfs_shortest(puzzle: Puzzle):
 @st.composite
 def small_puzzles(draw):
     numbers = draw(st.lists(st.integers(-2, 9), min_size=1, max_size=4))
-    cards = draw(st.lists(st.sampled_from([ADD, SUB, MUL, DIV, NEG, SQUARE, SPLIT, AVG]),
-                          min_size=0, max_size=3))
+    cards = draw(
+        st.lists(
+            st.sampled_from([ADD, SUB, MUL, DIV, NEG, SQUARE, SPLIT, AVG]), min_size=0, max_size=3
+        )
+    )
     targets = draw(st.lists(st.integers(-5, 30), min_size=1, max_size=min(2, len(numbers))))
-    return Puzzle(tuple(numbers), tuple(targets), tuple(cards),
-                  integer_only=draw(st.booleans()), use_all=draw(st.booleans()))
+    return Puzzle(
+        tuple(numbers),
+        tuple(targets),
+        tuple(cards),
+        integer_only=draw(st.booleans()),
+        use_all=draw(st.booleans()),
+    )
 
 
 @settings(max_examples=150, deadline=None)
@@ -172,8 +181,7 @@ def test_level_bounds_name_their_field() -> None:
         (dict(numbers=(1,), targets=(1,), cards=(ADD,) * 25), "cards"),
         (dict(numbers=(F(1, 2),), targets=(1,), integer_only=True), "numbers"),
         (dict(numbers=(1,), targets=(F(1, 2),), integer_only=True), "targets"),
-        (dict(numbers=(1, 2), targets=(1,), cards=(ADD, Card("add", ("a", "b"), Num(1)))),
-         "cards"),
+        (dict(numbers=(1, 2), targets=(1,), cards=(ADD, Card("add", ("a", "b"), Num(1)))), "cards"),
     ]
     for fields, field in cases:
         with pytest.raises(LevelFieldError) as error:
@@ -299,8 +307,9 @@ def test_countdown_famous_952() -> None:
 
 
 def test_counting_solutions_lists_each_one() -> None:
-    puzzle = Puzzle.of([4, 7, 8, 8], [24], [c for c in (ADD, SUB, MUL, DIV) for _ in range(3)],
-                       use_all=True)
+    puzzle = Puzzle.of(
+        [4, 7, 8, 8], [24], [c for c in (ADD, SUB, MUL, DIV) for _ in range(3)], use_all=True
+    )
     result = solve(puzzle, count=True)
     assert result.count == 3 == len(result.solutions)
     assert len({normal_form(s[0][1]) for s in result.solutions}) == 3

@@ -174,7 +174,11 @@ def rewrite_once(rng: random.Random, tree):
 
 
 def _op(t):
-    return None if isinstance(t, Leaf) else {"add": "+", "sub": "-", "mul": "*", "div": "/"}[t.card.name]
+    return (
+        None
+        if isinstance(t, Leaf)
+        else {"add": "+", "sub": "-", "mul": "*", "div": "/"}[t.card.name]
+    )
 
 
 def _identity(rng, t):

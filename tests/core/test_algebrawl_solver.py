@@ -48,8 +48,14 @@ def game_search(puzzle, equivalence="neutral"):
             continue
         seen.add(state)
         if GAME.status(state) == "won":
-            found.add(tuple(sorted((puzzle.targets[t], normal_form(tree, equivalence))
-                                   for t, tree in state.struck)))
+            found.add(
+                tuple(
+                    sorted(
+                        (puzzle.targets[t], normal_form(tree, equivalence))
+                        for t, tree in state.struck
+                    )
+                )
+            )
             continue
         stack.extend(GAME.apply(state, m) for m in GAME.moves(state))
     return found
@@ -64,8 +70,9 @@ def small_puzzles(draw):
     # Make about half the puzzles solvable: some targets are values of random trees.
     if draw(st.booleans()) and cards:
         targets[0] = _some_value(numbers, cards, draw(st.integers(0, 10**6)))
-    return Puzzle.of(numbers, targets, cards, integer_only=draw(st.booleans()),
-                     use_all=draw(st.booleans()))
+    return Puzzle.of(
+        numbers, targets, cards, integer_only=draw(st.booleans()), use_all=draw(st.booleans())
+    )
 
 
 def _some_value(numbers, cards, seed):

@@ -17,9 +17,13 @@ TARGET = Target(("a", "b"), (("a", "b"),))
 
 def one_type_level(names: str, axioms=()) -> Level:
     return Level(
-        types=("t",), variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),), r_nabla=(("t", "t", "t"),),
-        root=D(names[0], names[0], names[0]), target=TARGET, axioms=tuple(axioms),
+        types=("t",),
+        variables=tuple((v, "t") for v in names),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=D(names[0], names[0], names[0]),
+        target=TARGET,
+        axioms=tuple(axioms),
     )
 
 
@@ -71,11 +75,19 @@ def typed_systems(draw):
     # Most systems get every diagonal triple in both relations, so that derivations happen;
     # the others exercise sparse typings (ill-typed rotations and conclusions).
     diag = [(t, t, t) for t in types] if draw(st.integers(0, 3)) else []
-    r_delta = tuple(dict.fromkeys(diag + draw(st.lists(st.sampled_from(triples), max_size=len(triples)))))
-    r_nabla = tuple(dict.fromkeys(diag + draw(st.lists(st.sampled_from(triples), max_size=len(triples)))))
+    r_delta = tuple(
+        dict.fromkeys(diag + draw(st.lists(st.sampled_from(triples), max_size=len(triples))))
+    )
+    r_nabla = tuple(
+        dict.fromkeys(diag + draw(st.lists(st.sampled_from(triples), max_size=len(triples))))
+    )
     tau = dict(variables)
-    typed = [Formula(h, *args) for h in "DN" for args in product(names, repeat=3)
-             if (tau[args[0]], tau[args[1]], tau[args[2]]) in (r_delta if h == "D" else r_nabla)]
+    typed = [
+        Formula(h, *args)
+        for h in "DN"
+        for args in product(names, repeat=3)
+        if (tau[args[0]], tau[args[1]], tau[args[2]]) in (r_delta if h == "D" else r_nabla)
+    ]
     diagonals = [f for f in typed if f.is_diagonal]
     if not diagonals:  # the root must be a well-typed diagonal formula
         t = tau[names[0]]
@@ -83,8 +95,15 @@ def typed_systems(draw):
         diagonals = [D(names[0], names[0], names[0])]
         typed.append(diagonals[0])
     axioms = draw(st.lists(st.sampled_from(typed), unique=True, max_size=5))
-    return Level(types=types, variables=variables, r_delta=r_delta, r_nabla=r_nabla,
-                 root=draw(st.sampled_from(diagonals)), target=TARGET, axioms=tuple(axioms))
+    return Level(
+        types=types,
+        variables=variables,
+        r_delta=r_delta,
+        r_nabla=r_nabla,
+        root=draw(st.sampled_from(diagonals)),
+        target=TARGET,
+        axioms=tuple(axioms),
+    )
 
 
 @settings(max_examples=120, deadline=None)
@@ -116,15 +135,21 @@ def test_without_axioms_the_closure_is_the_diagonal_formulas(names):
     assert closure.formulas == {f for v in names for f in (D(v, v, v), N(v, v, v))}
     # Each variable contributes θ = (∇x, Δx, Δx, Δx, Δx) and Ω = (Δx, Δx, Δx, Δx, ∇x).
     assert closure.edges == {
-        e for v in names
+        e
+        for v in names
         for e in (Operator(N(v, v, v), *[D(v, v, v)] * 4), Operator(*[D(v, v, v)] * 4, N(v, v, v)))
     }
 
 
 def test_without_a_nabla_diagonal_there_are_no_edges():
-    level = Level(types=("s", "t"), variables=(("x", "s"), ("y", "t")),
-                  r_delta=(("s", "s", "s"), ("t", "t", "t")), r_nabla=(("s", "s", "s"),),
-                  root=D("y", "y", "y"), target=TARGET)
+    level = Level(
+        types=("s", "t"),
+        variables=(("x", "s"), ("y", "t")),
+        r_delta=(("s", "s", "s"), ("t", "t", "t")),
+        r_nabla=(("s", "s", "s"),),
+        root=D("y", "y", "y"),
+        target=TARGET,
+    )
     closure = compute_closure(level)
     assert closure.formulas == {D("x", "x", "x"), N("x", "x", "x"), D("y", "y", "y")}
     assert len(closure.edges) == 2  # only x's θ and Ω
@@ -139,9 +164,15 @@ def test_one_axiom_worked_by_hand():
     diag = {f for v in "xyz" for f in (D(v, v, v), N(v, v, v))}
     assert closure.formulas == diag | {D(*r) for r in rot} | {N(*r) for r in rot}
     omegas = {
-        Operator(D("x", "y", "z"), D("z", "x", "y"), D("x", "y", "z"), D("y", "z", "x"), N("z", "x", "y")),
-        Operator(D("y", "z", "x"), D("x", "y", "z"), D("y", "z", "x"), D("z", "x", "y"), N("x", "y", "z")),
-        Operator(D("z", "x", "y"), D("y", "z", "x"), D("z", "x", "y"), D("x", "y", "z"), N("y", "z", "x")),
+        Operator(
+            D("x", "y", "z"), D("z", "x", "y"), D("x", "y", "z"), D("y", "z", "x"), N("z", "x", "y")
+        ),
+        Operator(
+            D("y", "z", "x"), D("x", "y", "z"), D("y", "z", "x"), D("z", "x", "y"), N("x", "y", "z")
+        ),
+        Operator(
+            D("z", "x", "y"), D("y", "z", "x"), D("z", "x", "y"), D("x", "y", "z"), N("y", "z", "x")
+        ),
     }
     thetas = {Operator(e.f5, e.f2, e.f3, e.f4, e.f1) for e in omegas}
     diagonal_edges = {e for e in closure.edges if all(f.is_diagonal for f in e)}
@@ -151,9 +182,15 @@ def test_one_axiom_worked_by_hand():
 
 def test_ill_typed_rotation_is_not_added_and_is_reported():
     # R_Δ allows (s,s,t) but not its rotation (s,t,s): the axiom stays, its rotation does not.
-    level = Level(types=("s", "t"), variables=(("x", "s"), ("y", "t")),
-                  r_delta=(("s", "s", "s"), ("s", "s", "t")), r_nabla=(("s", "s", "s"),),
-                  root=D("x", "x", "x"), target=TARGET, axioms=(D("x", "x", "y"),))
+    level = Level(
+        types=("s", "t"),
+        variables=(("x", "s"), ("y", "t")),
+        r_delta=(("s", "s", "s"), ("s", "s", "t")),
+        r_nabla=(("s", "s", "s"),),
+        root=D("x", "x", "x"),
+        target=TARGET,
+        axioms=(D("x", "x", "y"),),
+    )
     closure = compute_closure(level)
     assert D("x", "x", "y") in closure.formulas
     assert D("x", "y", "x") not in closure.formulas

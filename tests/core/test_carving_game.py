@@ -53,9 +53,16 @@ PATH3 = Target(("a", "b", "c"), (("a", "b"), ("b", "c")))
 
 
 def level(names="xy", target=PATH3, root="x", density="contiguous", **kw) -> Level:
-    return Level(types=("t",), variables=tuple((v, "t") for v in names),
-                 r_delta=(("t", "t", "t"),), r_nabla=(("t", "t", "t"),),
-                 root=Dg(root), target=target, density=density, **kw)
+    return Level(
+        types=("t",),
+        variables=tuple((v, "t") for v in names),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=Dg(root),
+        target=target,
+        density=density,
+        **kw,
+    )
 
 
 def state(lvl, tree, virtual=(), base="x", phase="construct", pending=None) -> State:
@@ -72,11 +79,14 @@ def test_initial_state():
     assert GAME.status(s) == "playing" and not GAME.finished(s)
 
 
-@pytest.mark.parametrize("edge, message", [
-    (th("x"), "intrinsic"),
-    (omega(Dg("x"), Dg("x"), Dg("q"), Dg("x"), Ng("x")), "not in the closure"),
-    (Operator(Ng("x"), Ng("x"), Dg("x"), Dg("x"), Dg("x")), "theta"),
-])
+@pytest.mark.parametrize(
+    "edge, message",
+    [
+        (th("x"), "intrinsic"),
+        (omega(Dg("x"), Dg("x"), Dg("q"), Dg("x"), Ng("x")), "not in the closure"),
+        (Operator(Ng("x"), Ng("x"), Dg("x"), Dg("x"), Dg("x")), "theta"),
+    ],
+)
 def test_illegal_constructs(edge, message):
     with pytest.raises(IllegalMove, match=message):
         GAME.apply(GAME.initial(level()), Construct(edge))
@@ -106,7 +116,9 @@ def test_a_path_through_tree_edges_forces_elimination_then_succession():
 
 
 def test_succession_offers_every_vertex_without_generating_edge():
-    s = GAME.apply(GAME.initial(level()), Construct(omega(Dg("y"), Dg("y"), Dg("y"), Dg("y"), Ng("x"))))
+    s = GAME.apply(
+        GAME.initial(level()), Construct(omega(Dg("y"), Dg("y"), Dg("y"), Dg("y"), Ng("x")))
+    )
     # Dx -ωx-> Nx -θx-> Dx -ωx-> Nx -e1-> Dy: Σ = T T T V, removes ωx, θx and e1.
     for move in (Extend(om("x"), Ng("x")), Extend(th("x"), Dg("x")), Extend(om("x"), Ng("x"))):
         s = GAME.apply(s, move)
@@ -216,9 +228,14 @@ def test_parallel_edges_count():
 
 
 def test_isolated_vertices_are_components():
-    lvl = Level(types=("s", "t"), variables=(("x", "s"), ("y", "t")),
-                r_delta=(("s", "s", "s"), ("t", "t", "t")), r_nabla=(("s", "s", "s"),),
-                root=Dg("x"), target=Target(("a",), ()))
+    lvl = Level(
+        types=("s", "t"),
+        variables=(("x", "s"), ("y", "t")),
+        r_delta=(("s", "s", "s"), ("t", "t", "t")),
+        r_nabla=(("s", "s", "s"),),
+        root=Dg("x"),
+        target=Target(("a",), ()),
+    )
     s = GAME.initial(lvl)
     assert GAME.status(s) == "playing"  # the win is tested at the end of a step
     s = GAME.apply(s, Construct(theta(Ng("x"), Dg("x"), Dg("x"), Dg("x"), Dg("y"))))
@@ -240,8 +257,14 @@ def test_a_win_skips_succession():
 
 
 def test_nothing_to_construct_is_a_loss():
-    lvl = Level(types=("t",), variables=(("x", "t"),), r_delta=(("t", "t", "t"),), r_nabla=(),
-                root=Dg("x"), target=PATH3)
+    lvl = Level(
+        types=("t",),
+        variables=(("x", "t"),),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(),
+        root=Dg("x"),
+        target=PATH3,
+    )
     s = GAME.initial(lvl)
     assert GAME.status(s) == "lost" and GAME.finished(s) and GAME.moves(s) == ()
     with pytest.raises(IllegalMove):
@@ -257,8 +280,9 @@ def test_isomorphism_respects_incidence_and_multiplicity():
     assert not isomorphic(fork, shape_of(3, [[0, 1], [1, 2], [0, 2]]))
     assert not isomorphic(shape_of(3, [[0, 1, 2]]), shape_of(3, [[0, 1], [1, 2]]))
     # Same counts, sizes and degrees, different incidence: a 4-cycle vs two double edges.
-    assert not isomorphic(shape_of(4, [[0, 1], [1, 2], [2, 3], [3, 0]]),
-                          shape_of(4, [[0, 1], [0, 1], [2, 3], [2, 3]]))
+    assert not isomorphic(
+        shape_of(4, [[0, 1], [1, 2], [2, 3], [3, 0]]), shape_of(4, [[0, 1], [0, 1], [2, 3], [2, 3]])
+    )
 
 
 def test_components_include_isolated_vertices():
@@ -292,10 +316,15 @@ def test_construct_moves_are_sampled_in_large_spaces():
 PROTOCOL_LEVELS = [
     level(),
     level("xyz", target=FORK, density="subsequence"),
-    Level(types=("s", "t"), variables=(("x", "s"), ("y", "s"), ("z", "t")),
-          r_delta=(("s", "s", "s"), ("t", "t", "t"), ("s", "s", "t")),
-          r_nabla=(("s", "s", "s"), ("s", "t", "s")),
-          root=Ng("y"), target=FORK, axioms=(Formula("D", "x", "y", "z"),)),
+    Level(
+        types=("s", "t"),
+        variables=(("x", "s"), ("y", "s"), ("z", "t")),
+        r_delta=(("s", "s", "s"), ("t", "t", "t"), ("s", "s", "t")),
+        r_nabla=(("s", "s", "s"), ("s", "t", "s")),
+        root=Ng("y"),
+        target=FORK,
+        axioms=(Formula("D", "x", "y", "z"),),
+    ),
 ]
 
 
@@ -330,18 +359,21 @@ def test_state_codec_round_trip_mid_path():
     assert GAME.state_from_json(data) == s
 
 
-@pytest.mark.parametrize("change, message", [
-    ({"phase": "dancing"}, "phase"),
-    ({"removed": ["theta(N(q,q,q),D(q,q,q),D(q,q,q),D(q,q,q),D(q,q,q))"]}, "not intrinsic"),
-    ({"virtual": [str(th("x"))]}, "intrinsic"),
-    ({"base": "D(q,q,q)"}, "not a vertex"),
-    ({"pending": str(th("x"))}, "only the path phase"),
-    ({"path": [["x", "y"]]}, "only the path phase"),
-    ({"steps": -1}, "steps"),
-    ({"phase": "succession"}, "no generating edge"),
-    ({"phase": "won"}, "isomorphic"),
-    ({"extra": 1}, "exactly the keys"),
-])
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"phase": "dancing"}, "phase"),
+        ({"removed": ["theta(N(q,q,q),D(q,q,q),D(q,q,q),D(q,q,q),D(q,q,q))"]}, "not intrinsic"),
+        ({"virtual": [str(th("x"))]}, "intrinsic"),
+        ({"base": "D(q,q,q)"}, "not a vertex"),
+        ({"pending": str(th("x"))}, "only the path phase"),
+        ({"path": [["x", "y"]]}, "only the path phase"),
+        ({"steps": -1}, "steps"),
+        ({"phase": "succession"}, "no generating edge"),
+        ({"phase": "won"}, "isomorphic"),
+        ({"extra": 1}, "exactly the keys"),
+    ],
+)
 def test_bad_state_json(change, message):
     data = GAME.state_to_json(GAME.initial(level()))
     data.update(change)
@@ -363,8 +395,12 @@ def test_move_codec():
         data = json.loads(json.dumps(GAME.move_to_json(move)))
         assert GAME.move_from_json(s, data) == move
         assert isinstance(GAME.describe_move(s, move), str)
-    bad_moves = ({"kind": "jump"}, {"kind": "finish", "x": 1},
-                 {"kind": "construct", "edge": "D(x,x,x)"}, "finish")
+    bad_moves = (
+        {"kind": "jump"},
+        {"kind": "finish", "x": 1},
+        {"kind": "construct", "edge": "D(x,x,x)"},
+        "finish",
+    )
     for bad in bad_moves:
         with pytest.raises(ValueError):
             GAME.move_from_json(s, bad)

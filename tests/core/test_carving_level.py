@@ -34,8 +34,15 @@ def with_(**changes):
 
 
 def test_json_round_trip_with_every_field():
-    data = with_(axioms=[["D", "x", "y", "y"]], density="subsequence", par=4, title="T",
-                 description="d", hint="h", author="a")
+    data = with_(
+        axioms=[["D", "x", "y", "y"]],
+        density="subsequence",
+        par=4,
+        title="T",
+        description="d",
+        hint="h",
+        author="a",
+    )
     level = level_from_json(data)
     assert level.axioms == (Formula("D", "x", "y", "y"),)
     assert level.type_of == {"x": "s", "y": "t"}
@@ -50,31 +57,34 @@ def test_defaults_are_left_out_of_the_json():
     assert level_to_json(level) == BASE
 
 
-@pytest.mark.parametrize("data, message", [
-    (with_(root=["D", "x", "y", "y"]), "diagonal"),
-    (with_(root=["N", "y", "y", "y"]), "not well-typed"),
-    (with_(root=["D", "q", "q", "q"]), "unknown variable"),
-    (with_(axioms=[["N", "x", "y", "y"]]), "not well-typed"),
-    (with_(axioms=[["D", "x", "x", "x"], ["D", "x", "x", "x"]]), "twice"),
-    (with_(variables={"x": "u"}), "unknown type"),
-    (with_(r_delta=[["s", "s"]]), "three types"),
-    (with_(r_nabla=[["s", "s", "q"]]), "declared types"),
-    (with_(types=[]), "1 to"),
-    (with_(types=["s", "s"]), "twice"),
-    (with_(types=["a b"]), "not a name"),
-    (with_(target={"vertices": ["a", "b"], "edges": [["a"]]}), "2 to 5"),
-    (with_(target={"vertices": ["a", "b"], "edges": [["a", "a"]]}), "twice"),
-    (with_(target={"vertices": ["a", "b"], "edges": [["a", "c"]]}), "unknown vertex"),
-    (with_(target={"vertices": ["a", "b", "c"], "edges": [["a", "b"]]}), "connected"),
-    (with_(target={"vertices": ["a"]}), "target must be"),
-    (with_(density="sparse"), "density"),
-    (with_(par=-1), "par"),
-    (with_(par="3"), "par"),
-    (with_(title=3), "title"),
-    (with_(colour="red"), "unknown level keys"),
-    ({k: v for k, v in BASE.items() if k != "root"}, "no 'root'"),
-    ([], "JSON object"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (with_(root=["D", "x", "y", "y"]), "diagonal"),
+        (with_(root=["N", "y", "y", "y"]), "not well-typed"),
+        (with_(root=["D", "q", "q", "q"]), "unknown variable"),
+        (with_(axioms=[["N", "x", "y", "y"]]), "not well-typed"),
+        (with_(axioms=[["D", "x", "x", "x"], ["D", "x", "x", "x"]]), "twice"),
+        (with_(variables={"x": "u"}), "unknown type"),
+        (with_(r_delta=[["s", "s"]]), "three types"),
+        (with_(r_nabla=[["s", "s", "q"]]), "declared types"),
+        (with_(types=[]), "1 to"),
+        (with_(types=["s", "s"]), "twice"),
+        (with_(types=["a b"]), "not a name"),
+        (with_(target={"vertices": ["a", "b"], "edges": [["a"]]}), "2 to 5"),
+        (with_(target={"vertices": ["a", "b"], "edges": [["a", "a"]]}), "twice"),
+        (with_(target={"vertices": ["a", "b"], "edges": [["a", "c"]]}), "unknown vertex"),
+        (with_(target={"vertices": ["a", "b", "c"], "edges": [["a", "b"]]}), "connected"),
+        (with_(target={"vertices": ["a"]}), "target must be"),
+        (with_(density="sparse"), "density"),
+        (with_(par=-1), "par"),
+        (with_(par="3"), "par"),
+        (with_(title=3), "title"),
+        (with_(colour="red"), "unknown level keys"),
+        ({k: v for k, v in BASE.items() if k != "root"}, "no 'root'"),
+        ([], "JSON object"),
+    ],
+)
 def test_bad_levels_are_refused_with_a_clear_message(data, message):
     with pytest.raises(ValueError, match=message):
         level_from_json(data)
@@ -90,7 +100,9 @@ def test_bounds_on_sizes():
     names = [f"v{i}" for i in range(12)]
     axioms = [["D", "x", "y", "y"]] * (MAX_AXIOMS + 1)
     with pytest.raises(ValueError, match="axioms"):
-        level_from_json(with_(axioms=axioms, variables={"x": "s", "y": "t", **dict.fromkeys(names, "s")}))
+        level_from_json(
+            with_(axioms=axioms, variables={"x": "s", "y": "t", **dict.fromkeys(names, "s")})
+        )
 
 
 def test_a_single_vertex_target_is_connected():
@@ -111,20 +123,31 @@ def test_canonical_strings_round_trip():
     assert omega.vertices() == (d, f)
 
 
-@pytest.mark.parametrize("text", [
-    "D(x,y)", "D(x, y, z)", "Q(x,y,z)", "d(x,y,z)", "", "D(x,y,z)z",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "D(x,y)",
+        "D(x, y, z)",
+        "Q(x,y,z)",
+        "d(x,y,z)",
+        "",
+        "D(x,y,z)z",
+    ],
+)
 def test_bad_formula_text(text):
     with pytest.raises(ValueError):
         formula_from_str(text)
 
 
-@pytest.mark.parametrize("text", [
-    "theta(D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z))",  # no ∇ in front
-    "omega(N(a,b,c),D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z))",  # that is a theta
-    "theta(N(a,b,c),D(x,y,z),D(x,y,z),D(x,y,z))",
-    "omega(D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z),N(a,b,c)",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "theta(D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z))",  # no ∇ in front
+        "omega(N(a,b,c),D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z))",  # that is a theta
+        "theta(N(a,b,c),D(x,y,z),D(x,y,z),D(x,y,z))",
+        "omega(D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z),N(a,b,c)",
+    ],
+)
 def test_bad_operator_text(text):
     with pytest.raises(ValueError):
         operator_from_str(text)

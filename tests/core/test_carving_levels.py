@@ -45,15 +45,21 @@ def test_the_tutorial_teaches_each_rule():
         state = GAME.initial(level)
         for move in solve(level, time_limit=15).plan:
             after = GAME.apply(state, move)
-            kept |= type(move).__name__ == "Construct" and after.phase in ("construct", "succession", "won") \
+            kept |= (
+                type(move).__name__ == "Construct"
+                and after.phase in ("construct", "succession", "won")
                 and move.edge in after.virtual
+            )
             moved |= type(move).__name__ == "Succeed" and move.vertex != state.base
             state = after
     assert kept and moved
 
 
-@pytest.mark.parametrize("pack_id, level", [(p, lv) for p, lv in LEVELS if "generated" in p],
-                         ids=[f"{p}/{lv.title}" for p, lv in LEVELS if "generated" in p])
+@pytest.mark.parametrize(
+    "pack_id, level",
+    [(p, lv) for p, lv in LEVELS if "generated" in p],
+    ids=[f"{p}/{lv.title}" for p, lv in LEVELS if "generated" in p],
+)
 def test_generated_levels_are_remade_from_their_seed(pack_id, level):
     name, _, seed = level.title.partition(" #")
     generator = GENERATORS[name.lower()]
@@ -65,4 +71,4 @@ def test_generated_packs_have_distinct_targets():
         if "generated" not in pack_id:
             continue
         shapes = [target_shape(level.target) for level in pack.levels]
-        assert not any(isomorphic(a, b) for i, a in enumerate(shapes) for b in shapes[i + 1:])
+        assert not any(isomorphic(a, b) for i, a in enumerate(shapes) for b in shapes[i + 1 :])

@@ -39,7 +39,7 @@ def dense_ok(kinds: list[bool], reading: str) -> bool:
     if reading == "contiguous":
         for i in range(n):
             for j in range(i + 3, n):
-                if kinds[i] and kinds[j] and not any(kinds[i + 1:j]):
+                if kinds[i] and kinds[j] and not any(kinds[i + 1 : j]):
                     return False
         return True
     for i, j, k, m in combinations(range(n), 4):
@@ -158,7 +158,9 @@ def test_decision_matches_walk_listing(case, reading):
     exact = any(used for _, _, used in product_reach(graph, (rho, 0, False), new, reading))
     assert fast == exact
     # Walks may start or end at ρ: list them from every vertex.
-    lengths = [len(s) for v0, s in walks(graph, n, K, reading) if legal(v0, s, rho, new, reading, graph)]
+    lengths = [
+        len(s) for v0, s in walks(graph, n, K, reading) if legal(v0, s, rho, new, reading, graph)
+    ]
     if suggestion is None:
         assert not lengths
     else:

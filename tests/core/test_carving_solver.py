@@ -12,7 +12,11 @@ from core.carving.generator import generate
 from core.carving.solver import hint, solve
 from core.game import replay_moves
 
-SMALL = [(2, 2, seed) for seed in range(4)] + [(2, 3, seed) for seed in range(3)] + [(3, 2, 0), (3, 2, 1)]
+SMALL = (
+    [(2, 2, seed) for seed in range(4)]
+    + [(2, 3, seed) for seed in range(3)]
+    + [(3, 2, 0), (3, 2, 1)]
+)
 
 
 def generated(variables, steps, seed):
@@ -81,9 +85,14 @@ FORK = Target(("a", "b", "c"), (("a", "b"), ("a", "b"), ("b", "c")))
 
 
 def one_type(names, target=FORK, root="x"):
-    return Level(types=("t",), variables=tuple((v, "t") for v in names),
-                 r_delta=(("t", "t", "t"),), r_nabla=(("t", "t", "t"),),
-                 root=Dg(root), target=target)
+    return Level(
+        types=("t",),
+        variables=tuple((v, "t") for v in names),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=Dg(root),
+        target=target,
+    )
 
 
 def test_the_fork_takes_two_steps():
@@ -113,7 +122,9 @@ def test_the_fork_takes_two_steps():
 
 def test_solving_from_the_middle_of_a_step():
     level = one_type("xyz")
-    s = GAME.apply(GAME.initial(level), Construct(Operator(Ng("x"), Dg("x"), Dg("x"), Dg("x"), Dg("y"))))
+    s = GAME.apply(
+        GAME.initial(level), Construct(Operator(Ng("x"), Dg("x"), Dg("x"), Dg("x"), Dg("y")))
+    )
     assert s.phase == "path"
     result = solve(s)
     assert result.status == "solved" and isinstance(result.plan[0], (Extend, Finish))
@@ -125,8 +136,14 @@ def test_solving_from_the_middle_of_a_step():
 
 
 def test_nothing_to_construct_is_unsolvable():
-    level = Level(types=("t",), variables=(("x", "t"),), r_delta=(("t", "t", "t"),),
-                  r_nabla=(("t", "t", "t"),), root=Dg("x"), target=FORK)
+    level = Level(
+        types=("t",),
+        variables=(("x", "t"),),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=Dg("x"),
+        target=FORK,
+    )
     assert world_of(level).construct_space == 2  # θx and Ω x, both intrinsic
     assert solve(level).status == "unsolvable"
 

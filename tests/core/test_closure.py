@@ -75,7 +75,8 @@ def _extend(children):
     return st.one_of(
         st.tuples(st.sampled_from(["f", "g"]), children).map(lambda x: compound(x[0], (x[1],))),
         st.tuples(st.sampled_from(["f", "h"]), children, children).map(
-            lambda x: compound(x[0], (x[1], x[2]))),
+            lambda x: compound(x[0], (x[1], x[2]))
+        ),
     )
 
 
@@ -84,8 +85,10 @@ any_terms = st.recursive(st.one_of(leaves, zero_ary, st.just(var("X"))), _extend
 
 
 @settings(max_examples=300, deadline=None)
-@given(roots=st.lists(any_terms, min_size=1, max_size=4),
-       pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=4))
+@given(
+    roots=st.lists(any_terms, min_size=1, max_size=4),
+    pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=4),
+)
 def test_closure_equals_naive_fixpoint(roots, pairs):
     cc = CongruenceClosure(roots, pairs)
     universe, label = naive_closure(roots, pairs)
@@ -104,8 +107,10 @@ def test_closure_equals_naive_fixpoint(roots, pairs):
 
 
 @settings(max_examples=100, deadline=None)
-@given(roots=st.lists(ground_terms, min_size=1, max_size=3),
-       pairs=st.lists(st.tuples(ground_terms, ground_terms), min_size=1, max_size=4))
+@given(
+    roots=st.lists(ground_terms, min_size=1, max_size=3),
+    pairs=st.lists(st.tuples(ground_terms, ground_terms), min_size=1, max_size=4),
+)
 def test_incremental_union_equals_batch(roots, pairs):
     batch = CongruenceClosure(roots, pairs)
     inc = CongruenceClosure(roots)
@@ -172,7 +177,8 @@ from core.search import Interrupted, Watch  # noqa: E402
 from core.terms import match, substitute  # noqa: E402
 
 patterns = st.recursive(
-    st.one_of(leaves, st.sampled_from(["X", "Y"]).map(var)), _extend, max_leaves=4)
+    st.one_of(leaves, st.sampled_from(["X", "Y"]).map(var)), _extend, max_leaves=4
+)
 
 
 def _naive_matches(pattern, universe, label):
@@ -188,17 +194,21 @@ def _naive_matches(pattern, universe, label):
 
 
 @settings(max_examples=300, deadline=None)
-@given(roots=st.lists(ground_terms, min_size=1, max_size=4),
-       pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=3),
-       pattern=patterns)
+@given(
+    roots=st.lists(ground_terms, min_size=1, max_size=4),
+    pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=3),
+    pattern=patterns,
+)
 def test_class_matches_equal_every_member_tried(roots, pairs, pattern):
     cc = CongruenceClosure(roots, pairs)
     universe, label = naive_closure(roots, pairs)
     roots_ = cc.root_indices()
     heads = HeadIndex(cc, [pattern])
     found = class_matches(pattern, cc, roots_, heads)
-    got = {label[_text(cc.terms[r])]: {tuple(sorted((n, _text(v)) for n, v in key))
-                                       for key in subs} for r, subs in found.items()}
+    got = {
+        label[_text(cc.terms[r])]: {tuple(sorted((n, _text(v)) for n, v in key)) for key in subs}
+        for r, subs in found.items()
+    }
     assert got == _naive_matches(pattern, universe, label)
     for subs in found.values():
         for key, member in subs.items():  # the member kept really gives that substitution

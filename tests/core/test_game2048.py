@@ -96,7 +96,9 @@ def reference_move(board, direction, logic=standard_merge):
 
 def reference_game_over(board, logic=standard_merge):
     """The board is full and no move in any direction changes it."""
-    return all(v for row in board for v in row) and not any(reference_move(board, d, logic)[2] for d in DIRECTIONS)
+    return all(v for row in board for v in row) and not any(
+        reference_move(board, d, logic)[2] for d in DIRECTIONS
+    )
 
 
 def reference_spawn(board, distribution, seed):
@@ -548,7 +550,10 @@ def test_fibonacci_and_threes_rules() -> None:
 
 def test_non_power_of_two_values_and_big_boards() -> None:
     config = GameConfig(
-        board_size=7, initial_seed=5, number_of_initial_tiles=10, tile_value_distribution=[(3, 1), (5, 1)]
+        board_size=7,
+        initial_seed=5,
+        number_of_initial_tiles=10,
+        tile_value_distribution=[(3, 1), (5, 1)],
     )
     state = create_game(config)
     assert state.tiles_placed_count == 10

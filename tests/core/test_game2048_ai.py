@@ -44,14 +44,13 @@ def _ref_line(ranks: list[int]) -> float:
         if j > i:
             merges += j - i + 1
         i = j + 1
-    left = sum(
-        ranks[k - 1] ** 4 - ranks[k] ** 4 for k in range(1, 4) if ranks[k - 1] > ranks[k]
-    )
-    right = sum(
-        ranks[k] ** 4 - ranks[k - 1] ** 4 for k in range(1, 4) if ranks[k - 1] <= ranks[k]
-    )
+    left = sum(ranks[k - 1] ** 4 - ranks[k] ** 4 for k in range(1, 4) if ranks[k - 1] > ranks[k])
+    right = sum(ranks[k] ** 4 - ranks[k - 1] ** 4 for k in range(1, 4) if ranks[k - 1] <= ranks[k])
     return (
-        200000 + 270 * empty + 700 * merges - 47 * min(left, right)
+        200000
+        + 270 * empty
+        + 700 * merges
+        - 47 * min(left, right)
         - 11 * sum(r**3.5 for r in ranks)
     )
 
@@ -247,7 +246,9 @@ def test_general_fallback_beats_random_on_3x3():
     for seed in range(3):
         cfg = config.with_changes(initial_seed=100 + seed)
         rng = random.Random(seed)
-        totals[0] += _play(create_game(cfg), lambda s, rng=rng: rng.choice(legal_moves(s)), 150).score
+        totals[0] += _play(
+            create_game(cfg), lambda s, rng=rng: rng.choice(legal_moves(s)), 150
+        ).score
         totals[1] += _play(create_game(cfg), ai.hint, 150).score
     assert totals[1] > totals[0]
 

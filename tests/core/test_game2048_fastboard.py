@@ -23,6 +23,7 @@ boards = st.lists(
 
 def _random_board(rng: random.Random) -> tuple[tuple[int, ...], ...]:
     """A random 4×4 board; small tiles are likelier so that merges are frequent."""
+
     def tile() -> int:
         if rng.random() < 0.3:
             return 0

@@ -91,8 +91,9 @@ def test_the_session_layer_flags_a_dead_deal_at_start() -> None:
 
 def test_cli_replay_reports_a_dead_deal_as_over() -> None:
     seed = _dead_deal_seed()
-    result = CliRunner().invoke(game2048, ["replay", "--seed", str(seed), "--size", "2",
-                                           "--tiles", "4", "--json"])
+    result = CliRunner().invoke(
+        game2048, ["replay", "--seed", str(seed), "--size", "2", "--tiles", "4", "--json"]
+    )
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["game_over"] is True and data["moves_applied"] == 0
@@ -140,8 +141,9 @@ def test_a_custom_function_is_accepted_and_merges_by_its_rule() -> None:
 
 
 def test_a_custom_game_plays_by_its_rule_and_replays_deterministically() -> None:
-    config = GameConfig(merge_logic=triple, initial_seed=11, tile_value_distribution=[(3, 1)],
-                        goal=None)
+    config = GameConfig(
+        merge_logic=triple, initial_seed=11, tile_value_distribution=[(3, 1)], goal=None
+    )
     state = create_game(config)
     moves = []
     for step in range(40):

@@ -48,7 +48,9 @@ def test_a_long_game_keeps_every_state() -> None:
 
 
 operations = st.lists(
-    st.one_of(st.tuples(st.just("push"), st.integers(0, 99)), st.just(("undo",)), st.just(("redo",))),
+    st.one_of(
+        st.tuples(st.just("push"), st.integers(0, 99)), st.just(("undo",)), st.just(("redo",))
+    ),
     max_size=60,
 )
 

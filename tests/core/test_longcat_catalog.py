@@ -61,8 +61,17 @@ def test_difficulty_labels() -> None:
 
 
 def test_the_registry_mapping_offers_every_method() -> None:
-    assert list(GENERATORS) == ["sd", "pu", "template", "ca", "bsp", "carve", "fractal",
-                                "shapes", "notch"]
+    assert list(GENERATORS) == [
+        "sd",
+        "pu",
+        "template",
+        "ca",
+        "bsp",
+        "carve",
+        "fractal",
+        "shapes",
+        "notch",
+    ]
     for maker in GENERATORS.values():
         assert maker.title and maker.description
 
@@ -127,10 +136,12 @@ def test_solutions_from_any_position_agree_with_brute_force(level: Level, moves)
         if move in legal_moves(state):
             state = apply_move(state, move)
     # The brute-force reference, started from this position.
-    free = frozenset((x, y) for y, r in enumerate(level.rows()) for x, c in enumerate(r)
-                     if c != "#")
-    filled = frozenset(level.xy(i) for i in range(level.height * (level.width + 1))
-                       if state.filled >> i & 1)
+    free = frozenset(
+        (x, y) for y, r in enumerate(level.rows()) for x, c in enumerate(r) if c != "#"
+    )
+    filled = frozenset(
+        level.xy(i) for i in range(level.height * (level.width + 1)) if state.filled >> i & 1
+    )
     todo, wins = [((state.head_xy, filled), ())], []
     while todo:
         pos, path = todo.pop()
@@ -171,8 +182,12 @@ def test_body_path_follows_the_slides() -> None:
         heads.append(state.head)
     assert [level.xy(i) for i in body_path(level, heads)] == [(0, 0), (1, 0), (1, 1), (0, 1)]
     long = Level.from_rows(["@...", "####", "...."])
-    assert [long.xy(i) for i in body_path(long, [long.index(0, 0), long.index(3, 0)])] == \
-        [(0, 0), (1, 0), (2, 0), (3, 0)]
+    assert [long.xy(i) for i in body_path(long, [long.index(0, 0), long.index(3, 0)])] == [
+        (0, 0),
+        (1, 0),
+        (2, 0),
+        (3, 0),
+    ]
     assert body_path(level, []) == ()
     with pytest.raises(ValueError, match="not one slide apart"):
         body_path(level, [level.index(0, 0), level.index(1, 1)])

@@ -59,8 +59,11 @@ def test_predictor_is_the_shipped_linear_model() -> None:
     analysis = analyse(hand_level("indeterminate"))  # features (1, 1, 1)
     want = coefficients.INTERCEPT + sum(coefficients.COEFFICIENTS[f] for f in FEATURES)
     assert predict_difficulty(analysis) == pytest.approx(want)
-    assert predict_difficulty(analysis.metrics) == predict_difficulty(analysis.level) \
+    assert (
+        predict_difficulty(analysis.metrics)
+        == predict_difficulty(analysis.level)
         == predict_difficulty(analysis)
+    )
 
 
 def test_fitted_signs_match_the_paper() -> None:
@@ -71,8 +74,17 @@ def test_fitted_signs_match_the_paper() -> None:
 
 def test_bands() -> None:
     assert [band(v) for v in (-3, 0, 19.9, 20, 49.9, 50, 80, 199, 200, math.inf)] == [
-        "trivial", "trivial", "trivial", "easy", "easy", "hard", "very hard", "very hard",
-        "extreme", "extreme"]
+        "trivial",
+        "trivial",
+        "trivial",
+        "easy",
+        "easy",
+        "hard",
+        "very hard",
+        "very hard",
+        "extreme",
+        "extreme",
+    ]
     assert [b[1] for b in BANDS[:-1]] == [b[0] for b in BANDS[1:]]  # no gap, no overlap
 
 
@@ -86,8 +98,9 @@ def test_fit_reproduces_the_shipped_coefficients() -> None:
     assert result["n"] == coefficients.FIT["n"]
     assert result["intercept"] == pytest.approx(coefficients.INTERCEPT, rel=1e-9)
     for name in FEATURES:
-        assert result["coefficients"][name] == pytest.approx(coefficients.COEFFICIENTS[name],
-                                                              rel=1e-9)
+        assert result["coefficients"][name] == pytest.approx(
+            coefficients.COEFFICIENTS[name], rel=1e-9
+        )
     assert result["r2"] == pytest.approx(coefficients.FIT["r2"], rel=1e-9)
 
 
@@ -97,8 +110,9 @@ FORBIDDEN_MODULES = ("grammar", "tui", "textual", "click", "rich", "sklearn", "n
 FORBIDDEN_CALLS = ("open", "print", "input")
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "core" / "longcat").glob("*.py")),
-                         ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "core" / "longcat").glob("*.py")), ids=lambda p: p.name
+)
 def test_core_longcat_is_pure(path: Path) -> None:
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for node in ast.walk(tree):
@@ -113,13 +127,18 @@ def test_core_longcat_is_pure(path: Path) -> None:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             assert node.func.id not in FORBIDDEN_CALLS, f"{path.name} calls {node.func.id}"
         # Only seeded random.Random instances: never the module's global functions.
-        if (isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name)
-                and node.value.id == "random"):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id == "random"
+        ):
             assert node.attr == "Random", f"{path.name} uses random.{node.attr}"
 
 
 def test_importing_the_core_loads_no_heavy_module() -> None:
-    code = ("import sys, core.longcat; bad = [m for m in ('sklearn', 'numpy', 'textual', "
-            "'click', 'rich', 'lark') if m in sys.modules]; print(bad); sys.exit(bool(bad))")
+    code = (
+        "import sys, core.longcat; bad = [m for m in ('sklearn', 'numpy', 'textual', "
+        "'click', 'rich', 'lark') if m in sys.modules]; print(bad); sys.exit(bool(bad))"
+    )
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout + run.stderr

@@ -94,25 +94,37 @@ def test_band_filter() -> None:
         assert 20.0 <= predict_difficulty(level) < 50.0
 
 
-@pytest.mark.parametrize("call, message", [
-    (lambda: generate("nope", 0, 8, 8), "unknown generator"),
-    (lambda: generate("sd", 0, 8, 8, colour=1), "has no option 'colour'"),
-    (lambda: generate("pu", 0, 8, 8, wall_prob="high"), "must be float"),
-    (lambda: generate("ca", 0, 8, 8, steps=True), "must be int"),
-    (lambda: generate("template", 0, 8, 8, shape="star"), "must be one of"),
-    (lambda: generate("template", 0, 2, 8), "between 3 and 32"),
-    (lambda: generate("sd", 0, 33, 8), "between 1 and 32"),
-    (lambda: generate("sd", 0, 4, 4, band=(1e6, 2e6), max_attempts=3), "in 3 attempts"),
-    (lambda: generate("sd", 0, 4, 4, should_stop=lambda: True), "cancelled"),
-])
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: generate("nope", 0, 8, 8), "unknown generator"),
+        (lambda: generate("sd", 0, 8, 8, colour=1), "has no option 'colour'"),
+        (lambda: generate("pu", 0, 8, 8, wall_prob="high"), "must be float"),
+        (lambda: generate("ca", 0, 8, 8, steps=True), "must be int"),
+        (lambda: generate("template", 0, 8, 8, shape="star"), "must be one of"),
+        (lambda: generate("template", 0, 2, 8), "between 3 and 32"),
+        (lambda: generate("sd", 0, 33, 8), "between 1 and 32"),
+        (lambda: generate("sd", 0, 4, 4, band=(1e6, 2e6), max_attempts=3), "in 3 attempts"),
+        (lambda: generate("sd", 0, 4, 4, should_stop=lambda: True), "cancelled"),
+    ],
+)
 def test_generation_errors(call, message) -> None:
     with pytest.raises(GenerationError, match=message):
         call()
 
 
 def test_generators_table_describes_every_method() -> None:
-    assert set(GENERATORS) == {"sd", "pu", "template", "ca", "bsp", "carve", "fractal",
-                               "shapes", "notch"}
+    assert set(GENERATORS) == {
+        "sd",
+        "pu",
+        "template",
+        "ca",
+        "bsp",
+        "carve",
+        "fractal",
+        "shapes",
+        "notch",
+    }
     for gen in GENERATORS.values():
         assert gen.description and all(o.description for o in gen.options)
 
@@ -137,8 +149,11 @@ def test_start_candidates_never_drop_a_solvable_start(level: Level) -> None:
 def test_pick_start_finds_a_start_when_one_exists(level: Level, seed: int) -> None:
     mask = tuple(tuple(ch != "#" for ch in row) for row in level.rows())
     picked = pick_start(random.Random(seed), mask)
-    any_start = any(is_solvable(Level(level.width, level.height, level.walls, level.xy(i)))
-                    for i in range(level.board.grid.bit_length()) if level.free >> i & 1)
+    any_start = any(
+        is_solvable(Level(level.width, level.height, level.walls, level.xy(i)))
+        for i in range(level.board.grid.bit_length())
+        if level.free >> i & 1
+    )
     assert (picked is not None) == any_start
     if picked is not None:
         assert picked.walls == level.walls and is_solvable(picked)
@@ -163,8 +178,7 @@ def test_templates(shape: str) -> None:
 def test_spiral_is_one_corridor() -> None:
     """A spiral has no branch: every cell has at most two empty neighbours."""
     for seed in range(10):
-        mask = template_mask(random.Random(seed), 8, 8, "spiral", transform=False,
-                             squeeze_prob=0)
+        mask = template_mask(random.Random(seed), 8, 8, "spiral", transform=False, squeeze_prob=0)
         cells = _cells(mask)
         assert regions(cells) == 1
         assert all(_neighbours(cells, x, y) <= 2 for x, y in cells)

@@ -31,8 +31,12 @@ def small_levels(draw, max_side: int = 4) -> Level:
     cells = [(x, y) for y in range(height) for x in range(width)]
     wall = draw(st.lists(st.booleans(), min_size=len(cells), max_size=len(cells)))
     start = draw(st.sampled_from(cells))
-    rows = ["".join("@" if (x, y) == start else "#" if wall[y * width + x] else "."
-                    for x in range(width)) for y in range(height)]
+    rows = [
+        "".join(
+            "@" if (x, y) == start else "#" if wall[y * width + x] else "." for x in range(width)
+        )
+        for y in range(height)
+    ]
     return Level.from_rows(rows)
 
 
@@ -98,8 +102,9 @@ def _identities(level: Level) -> None:
     m = analysis.metrics
     counts = analysis.class_counts()
     assert sum(counts.values()) == m.states
-    assert (m.success_states + m.fails + m.reachable_states + m.dead_states
-            + m.indeterminate_states) == m.states
+    assert (
+        m.success_states + m.fails + m.reachable_states + m.dead_states + m.indeterminate_states
+    ) == m.states
     # Each success node ends at least one solution; equality iff no two solutions share one.
     assert m.success_states <= m.solution_paths
     assert (m.solution_paths > 0) == (m.success_states > 0) == (m.shortest_solution is not None)
@@ -163,4 +168,4 @@ def test_dot_export() -> None:
     assert dot.count("fillcolor=yellow") == 1 and dot.count("fillcolor=purple") == 6
     assert dot.count("fillcolor=red") == 4 and dot.count("fillcolor=green") == 1
     assert dot.count("fillcolor=lightblue") == 5 and dot.count("fillcolor=white") == 1
-    assert 'n0 -> ' in dot and '[label="U"]' in dot
+    assert "n0 -> " in dot and '[label="U"]' in dot

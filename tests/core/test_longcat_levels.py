@@ -14,8 +14,12 @@ from grammar.levels import bundled_packs, load_pack, load_pack_file
 from tests.shared_data import ROOT, shared_data
 
 PACKS = dict(bundled_packs("longcat"))
-BANDS = {"02-generated-easy": (20, 50), "03-generated-hard": (50, 80),
-         "04-generated-very-hard": (80, 200), "05-generated-large": (50, 200)}
+BANDS = {
+    "02-generated-easy": (20, 50),
+    "03-generated-hard": (50, 80),
+    "04-generated-very-hard": (80, 200),
+    "05-generated-large": (50, 200),
+}
 """The difficulty range each generated pack was made for."""
 PREDICTOR = "solution-paths"
 """The predictor every bundled pack was titled with (before issue 21). A pack level's title
@@ -48,10 +52,15 @@ def test_no_generated_level_is_bundled_twice() -> None:
     assert all(grids.count(grid) == 1 for grid in generated)
     # The original game itself repeats one level: kept, as the public file has it.
     arduboy = PACKS["01-arduboy"].levels
-    twins = [(a.title, b.title) for i, a in enumerate(arduboy) for b in arduboy[i + 1:]
-             if (a.rows(), a.start) == (b.rows(), b.start)]
-    assert [(a.split(" · ")[0], b.split(" · ")[0]) for a, b in twins] == \
-        [("Arduboy 81", "Arduboy 94")]
+    twins = [
+        (a.title, b.title)
+        for i, a in enumerate(arduboy)
+        for b in arduboy[i + 1 :]
+        if (a.rows(), a.start) == (b.rows(), b.start)
+    ]
+    assert [(a.split(" · ")[0], b.split(" · ")[0]) for a, b in twins] == [
+        ("Arduboy 81", "Arduboy 94")
+    ]
 
 
 def test_the_arduboy_pack_keeps_its_attribution() -> None:
@@ -66,10 +75,12 @@ def test_the_arduboy_pack_keeps_its_attribution() -> None:
 def test_the_arduboy_pack_is_the_public_data_file() -> None:
     public = load_pack_file(shared_data("longcat/arduboy-100.txt"))
     bundled = PACKS["01-arduboy"]
-    assert [(lv.rows(), lv.start) for lv in bundled.levels] == \
-        [(lv.rows(), lv.start) for lv in public.levels]
-    assert [lv.title.split(" · ")[0] for lv in bundled.levels] == \
-        [f"Arduboy {n}" for n in range(1, 101)]
+    assert [(lv.rows(), lv.start) for lv in bundled.levels] == [
+        (lv.rows(), lv.start) for lv in public.levels
+    ]
+    assert [lv.title.split(" · ")[0] for lv in bundled.levels] == [
+        f"Arduboy {n}" for n in range(1, 101)
+    ]
 
 
 @pytest.mark.parametrize("pack_id", list(BANDS))

@@ -86,9 +86,15 @@ def test_notch_masks_are_seeded_connected_and_balanced(seed: int, width: int, he
     assert len(mask) == height and all(len(r) == width for r in mask)
     assert len(regions(mask)) == 1
     open_cells = [(x, y) for y, r in enumerate(mask) for x, v in enumerate(r) if v]
-    ends = [(x, y) for x, y in open_cells
-            if sum(0 <= x + dx < width and 0 <= y + dy < height and mask[y + dy][x + dx]
-                   for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))) < 2]
+    ends = [
+        (x, y)
+        for x, y in open_cells
+        if sum(
+            0 <= x + dx < width and 0 <= y + dy < height and mask[y + dy][x + dx]
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1))
+        )
+        < 2
+    ]
     assert len(ends) <= 2 or len(open_cells) <= 1
     black = sum((x + y) % 2 == 0 for x, y in open_cells)
     assert abs(2 * black - len(open_cells)) <= 1  # a path alternates colours

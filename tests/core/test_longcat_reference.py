@@ -27,8 +27,9 @@ Pos = tuple[Cell, frozenset]
 
 def free_cells(level: Level) -> frozenset:
     """Every non-wall cell, read back from the grid text (not from the bitmasks)."""
-    return frozenset((x, y) for y, row in enumerate(level.rows())
-                     for x, ch in enumerate(row) if ch != "#")
+    return frozenset(
+        (x, y) for y, row in enumerate(level.rows()) for x, ch in enumerate(row) if ch != "#"
+    )
 
 
 def naive_slide(free: frozenset, pos: Pos, move: str) -> Pos | None:
@@ -120,12 +121,19 @@ def brute(level: Level) -> Brute:
         "reachable_states": sum(1 for k in kinds.values() if k == "reachable"),
         "dead_states": sum(1 for k in kinds.values() if k == "dead"),
         "indeterminate_states": sum(1 for k in kinds.values() if k == "indeterminate"),
-        "indeterminate_branches": sum(len(moves_of[p]) - 1 for p, k in kinds.items()
-                                      if k == "indeterminate" and len(moves_of[p]) > 1),
+        "indeterminate_branches": sum(
+            len(moves_of[p]) - 1
+            for p, k in kinds.items()
+            if k == "indeterminate" and len(moves_of[p]) > 1
+        ),
         "solution_paths": len(wins),
-        "solution_branches": sum(1 for p, k in kinds.items() if k == "reachable"
-                                 for m in moves_of[p]
-                                 if kinds[naive_slide(free, p, m)] not in good),
+        "solution_branches": sum(
+            1
+            for p, k in kinds.items()
+            if k == "reachable"
+            for m in moves_of[p]
+            if kinds[naive_slide(free, p, m)] not in good
+        ),
         "shortest_solution": min(map(len, wins)) if wins else None,
     }
     return Brute(states, kinds, metrics, wins, _player(free, start, kinds))
@@ -146,8 +154,11 @@ def _player(free: frozenset, start: Pos, kinds: dict) -> float:
             p += prob
             m += prob * depth
             continue
-        options = [n for n in (naive_slide(free, pos, mv) for mv in ORDER)
-                   if n is not None and kinds[n] != "dead"]
+        options = [
+            n
+            for n in (naive_slide(free, pos, mv) for mv in ORDER)
+            if n is not None and kinds[n] != "dead"
+        ]
         if not options:
             m += prob * depth
             continue
@@ -157,6 +168,7 @@ def _player(free: frozenset, start: Pos, kinds: dict) -> float:
 
 
 # -- hand-worked levels ----------------------------------------------------------------------
+
 
 @dataclass(frozen=True)
 class Hand:
@@ -173,50 +185,95 @@ class Hand:
         self.metrics.setdefault("grid_cells", len(self.rows) * len(self.rows[0]))
 
 
-def _m(size, states, edges, branches, fails, success, reachable, dead, indet, ib, sols, sb,
-       shortest):
-    return dict(open_cells=size, states=states, edges=edges, branches=branches, fails=fails,
-                success_states=success, reachable_states=reachable, dead_states=dead,
-                indeterminate_states=indet, indeterminate_branches=ib, solution_paths=sols,
-                solution_branches=sb, shortest_solution=shortest)
+def _m(
+    size, states, edges, branches, fails, success, reachable, dead, indet, ib, sols, sb, shortest
+):
+    return dict(
+        open_cells=size,
+        states=states,
+        edges=edges,
+        branches=branches,
+        fails=fails,
+        success_states=success,
+        reachable_states=reachable,
+        dead_states=dead,
+        indeterminate_states=indet,
+        indeterminate_branches=ib,
+        solution_paths=sols,
+        solution_branches=sb,
+        shortest_solution=shortest,
+    )
 
 
 HAND: dict[str, Hand] = {
     # Slide right once and every cell is filled.
-    "corridor_end": Hand(("@..",), _m(3, 2, 1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 1),
-                         {"start": 1, "success": 1}, 1.0, "R"),
+    "corridor_end": Hand(
+        ("@..",), _m(3, 2, 1, 0, 0, 1, 1, 0, 0, 0, 1, 0, 1), {"start": 1, "success": 1}, 1.0, "R"
+    ),
     # Left or right: either way the other end is cut off. The start's empty cells are two
     # regions, so the start is dead; both moves end in fails.
-    "corridor_middle": Hand((".@.",), _m(3, 3, 2, 1, 2, 0, 0, 1, 0, 0, 0, 0, None),
-                            {"start": 1, "fail": 2}, math.inf, "unsolvable, dead start"),
+    "corridor_middle": Hand(
+        (".@.",),
+        _m(3, 3, 2, 1, 2, 0, 0, 1, 0, 0, 0, 0, None),
+        {"start": 1, "fail": 2},
+        math.inf,
+        "unsolvable, dead start",
+    ),
     # The head sits on the bend of an L: its empty cells are the two arms, not connected
     # through the (filled) head, so the start is dead.
-    "l_bend": Hand(("@..", ".##", ".##"), _m(5, 3, 2, 1, 2, 0, 0, 1, 0, 0, 0, 0, None),
-                   {"start": 1, "fail": 2}, math.inf, "unsolvable, dead start"),
+    "l_bend": Hand(
+        ("@..", ".##", ".##"),
+        _m(5, 3, 2, 1, 2, 0, 0, 1, 0, 0, 0, 0, None),
+        {"start": 1, "fail": 2},
+        math.inf,
+        "unsolvable, dead start",
+    ),
     # An L from its end: R then D.
-    "l_end": Hand(("@..", "##.", "##."), _m(5, 3, 2, 0, 0, 1, 2, 0, 0, 0, 1, 0, 2),
-                  {"start": 1, "reachable": 1, "success": 1}, 2.0, "RD"),
+    "l_end": Hand(
+        ("@..", "##.", "##."),
+        _m(5, 3, 2, 0, 0, 1, 2, 0, 0, 0, 1, 0, 2),
+        {"start": 1, "reachable": 1, "success": 1},
+        2.0,
+        "RD",
+    ),
     # 2x2 from a corner: RDL or DRU, ending on different cells (two success states).
-    "square_2x2": Hand(("@.", ".."), _m(4, 7, 6, 1, 0, 2, 5, 0, 0, 0, 2, 0, 3),
-                       {"start": 1, "reachable": 4, "success": 2}, 3.0, "RDL, DRU"),
+    "square_2x2": Hand(
+        ("@.", ".."),
+        _m(4, 7, 6, 1, 0, 2, 5, 0, 0, 0, 2, 0, 3),
+        {"start": 1, "reachable": 4, "success": 2},
+        3.0,
+        "RDL, DRU",
+    ),
     # A T: up is forced, then left and right each cut off the other side.
-    "t_shape": Hand(("...", "#@#"), _m(4, 4, 3, 1, 2, 0, 0, 1, 1, 0, 0, 0, None),
-                    {"start": 1, "dead": 1, "fail": 2}, math.inf,
-                    "unsolvable, indeterminate start"),
+    "t_shape": Hand(
+        ("...", "#@#"),
+        _m(4, 4, 3, 1, 2, 0, 0, 1, 1, 0, 0, 0, None),
+        {"start": 1, "dead": 1, "fail": 2},
+        math.inf,
+        "unsolvable, indeterminate start",
+    ),
     # Left and right win (LDRU, RDLU); down splits the grid (dead) and ends in fails.
-    "two_rows": Hand((".@.", "..."), _m(6, 14, 13, 2, 2, 2, 7, 3, 0, 0, 2, 1, 4),
-                     {"start": 1, "reachable": 6, "success": 2, "dead": 3, "fail": 2}, 4.0,
-                     "player: never goes down"),
+    "two_rows": Hand(
+        (".@.", "..."),
+        _m(6, 14, 13, 2, 2, 2, 7, 3, 0, 0, 2, 1, 4),
+        {"start": 1, "reachable": 6, "success": 2, "dead": 3, "fail": 2},
+        4.0,
+        "player: never goes down",
+    ),
     # Up wins by the forced ULDRUL. Left reaches an indeterminate state (connected, but
     # lost) with two moves, both into dead states; the player restarts from it.
     # p = 1/2, m = 1 + (5 + 0)/2 = 3.5, expected total 7.
-    "indeterminate": Hand((".....", ".#..@", "....#"),
-                          _m(13, 18, 17, 4, 4, 1, 6, 6, 1, 1, 1, 1, 6),
-                          {"start": 1, "reachable": 5, "success": 1, "indeterminate": 1,
-                           "dead": 6, "fail": 4}, 7.0, "ULDRUL"),
+    "indeterminate": Hand(
+        (".....", ".#..@", "....#"),
+        _m(13, 18, 17, 4, 4, 1, 6, 6, 1, 1, 1, 1, 6),
+        {"start": 1, "reachable": 5, "success": 1, "indeterminate": 1, "dead": 6, "fail": 4},
+        7.0,
+        "ULDRUL",
+    ),
     # Only the start: won before any move.
-    "single": Hand(("@",), _m(1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0), {"start": 1}, 0.0,
-                   "already won"),
+    "single": Hand(
+        ("@",), _m(1, 1, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0), {"start": 1}, 0.0, "already won"
+    ),
 }
 """Levels whose graphs were drawn and counted by hand (see each comment)."""
 
@@ -244,6 +301,7 @@ def arduboy_levels() -> list[Level]:
 
 # -- the reference checked against the hand-worked answers -----------------------------------
 
+
 @pytest.mark.parametrize("name", sorted(HAND))
 def test_reference_matches_hand_worked_metrics(name: str) -> None:
     ref = brute(hand_level(name))
@@ -257,9 +315,12 @@ def test_reference_matches_hand_worked_player(name: str) -> None:
 
 def test_reference_solutions_are_the_hand_worked_ones() -> None:
     assert sorted(brute(hand_level("square_2x2")).solutions) == [
-        ("down", "right", "up"), ("right", "down", "left")]
+        ("down", "right", "up"),
+        ("right", "down", "left"),
+    ]
     assert brute(hand_level("indeterminate")).solutions == [
-        ("up", "left", "down", "right", "up", "left")]
+        ("up", "left", "down", "right", "up", "left")
+    ]
 
 
 def test_arduboy_pack_has_100_levels() -> None:

@@ -47,15 +47,18 @@ def test_from_rows_and_rows_round_trip() -> None:
     assert level.xy(level.index(2, 1)) == (2, 1)
 
 
-@pytest.mark.parametrize("rows, message, row, column", [
-    ([], "at least one row", None, None),
-    ([""], "row 1 is empty", 1, 1),
-    (["@..", ".."], "row 2 has 2 cells, row 1 has 3", 2, 3),
-    (["@.x"], "unknown grid character 'x'", 1, 3),
-    (["@.", ".@"], "second start", 2, 2),
-    (["...", "..."], "no start", None, None),
-    (["@" + "." * MAX_SIZE], "at most 32x32", None, None),
-])
+@pytest.mark.parametrize(
+    "rows, message, row, column",
+    [
+        ([], "at least one row", None, None),
+        ([""], "row 1 is empty", 1, 1),
+        (["@..", ".."], "row 2 has 2 cells, row 1 has 3", 2, 3),
+        (["@.x"], "unknown grid character 'x'", 1, 3),
+        (["@.", ".@"], "second start", 2, 2),
+        (["...", "..."], "no start", None, None),
+        (["@" + "." * MAX_SIZE], "at most 32x32", None, None),
+    ],
+)
 def test_from_rows_errors(rows, message, row, column) -> None:
     with pytest.raises(GridError) as info:
         Level.from_rows(rows)
@@ -68,12 +71,21 @@ def test_from_rows_refuses_one_string() -> None:
         Level.from_rows("@..")
 
 
-@pytest.mark.parametrize("kwargs, error", [
-    (dict(width=0), ValueError), (dict(height=33), ValueError), (dict(width=True), TypeError),
-    (dict(walls=-1), ValueError), (dict(walls=1 << 3), ValueError),  # bit 3 is a guard bit
-    (dict(start=(3, 0)), ValueError), (dict(start=(0, 0), walls=1), ValueError),
-    (dict(start=[0, 0]), TypeError), (dict(par=-1), ValueError), (dict(title=3), TypeError),
-])
+@pytest.mark.parametrize(
+    "kwargs, error",
+    [
+        (dict(width=0), ValueError),
+        (dict(height=33), ValueError),
+        (dict(width=True), TypeError),
+        (dict(walls=-1), ValueError),
+        (dict(walls=1 << 3), ValueError),  # bit 3 is a guard bit
+        (dict(start=(3, 0)), ValueError),
+        (dict(start=(0, 0), walls=1), ValueError),
+        (dict(start=[0, 0]), TypeError),
+        (dict(par=-1), ValueError),
+        (dict(title=3), TypeError),
+    ],
+)
 def test_constructor_bounds(kwargs, error) -> None:
     args = dict(width=3, height=2, walls=0, start=(1, 1))
     args.update(kwargs)
@@ -86,7 +98,7 @@ def test_rays_match_stepping_on_arduboy_levels() -> None:
     steps = ((0, -1), (0, 1), (-1, 0), (1, 0))
     for level in arduboy_levels()[:20]:
         free = free_cells(level)
-        for (x, y) in free:
+        for x, y in free:
             for d, (dx, dy) in enumerate(steps):
                 cells, cx, cy = set(), x + dx, y + dy
                 while (cx, cy) in free:
@@ -103,14 +115,14 @@ def test_slide_fills_until_wall_body_or_edge() -> None:
     level = Level.from_rows(["@...", "..#.", "...."])
     state = initial(level)
     assert legal_moves(state) == ("down", "right")
-    state = apply_move(state, "right")          # to the edge
+    state = apply_move(state, "right")  # to the edge
     assert state.head_xy == (3, 0) and all(state.is_filled(x, 0) for x in range(4))
-    state = apply_move(state, "down")           # to the edge
-    state = apply_move(state, "left")           # to the edge: (2,2), (1,2), (0,2)
+    state = apply_move(state, "down")  # to the edge
+    state = apply_move(state, "left")  # to the edge: (2,2), (1,2), (0,2)
     assert state.head_xy == (0, 2)
-    state = apply_move(state, "up")             # stops below its own body at (0,0)
+    state = apply_move(state, "up")  # stops below its own body at (0,0)
     assert state.head_xy == (0, 1)
-    state = apply_move(state, "right")          # stops at the wall (2,1)
+    state = apply_move(state, "right")  # stops at the wall (2,1)
     assert state.head_xy == (1, 1)
     assert status(state) == "won" and legal_moves(state) == ()
 
@@ -161,8 +173,9 @@ def test_solution_strings() -> None:
 # -- the Game protocol -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["square_2x2", "indeterminate", "two_rows", "corridor_middle",
-                                  "single"])
+@pytest.mark.parametrize(
+    "name", ["square_2x2", "indeterminate", "two_rows", "corridor_middle", "single"]
+)
 def test_protocol_on_hand_levels(name: str) -> None:
     check_game(GAME, hand_level(name))
 
@@ -187,8 +200,7 @@ def test_game_basics() -> None:
 
 
 def test_state_json_round_trip_keeps_the_level() -> None:
-    level = Level.from_rows(["@.", ".."], title="T", description="d", hint="h", author="a",
-                            par=3)
+    level = Level.from_rows(["@.", ".."], title="T", description="d", hint="h", author="a", par=3)
     state = GAME.apply(GAME.initial(level), "right")
     data = json.loads(json.dumps(GAME.state_to_json(state)))
     assert data["head"] == [1, 0] and data["filled"] == [[0, 0], [1, 0]]
@@ -196,15 +208,18 @@ def test_state_json_round_trip_keeps_the_level() -> None:
     assert level_from_json(level_to_json(level)) == level
 
 
-@pytest.mark.parametrize("patch, message", [
-    ({"head": [5, 5]}, "outside"),
-    ({"head": [1, 1]}, "must be filled"),
-    ({"filled": [[1, 0]]}, "must be filled"),
-    ({"filled": "x"}, "list of filled"),
-    ({"level": {"rows": ["@", 3]}}, "must be strings"),
-    ({"level": {"rows": ["@", ".."]}}, "row 2"),
-    ({"head": [True, 0]}, "a cell must be"),
-])
+@pytest.mark.parametrize(
+    "patch, message",
+    [
+        ({"head": [5, 5]}, "outside"),
+        ({"head": [1, 1]}, "must be filled"),
+        ({"filled": [[1, 0]]}, "must be filled"),
+        ({"filled": "x"}, "list of filled"),
+        ({"level": {"rows": ["@", 3]}}, "must be strings"),
+        ({"level": {"rows": ["@", ".."]}}, "row 2"),
+        ({"head": [True, 0]}, "a cell must be"),
+    ],
+)
 def test_state_from_json_errors(patch, message) -> None:
     level = Level.from_rows(["@.", ".."])
     data = GAME.state_to_json(GAME.apply(GAME.initial(level), "right"))

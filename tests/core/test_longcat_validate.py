@@ -18,28 +18,35 @@ from tests.core.test_longcat_reference import free_cells, naive_slide
 HOOK = Level.from_rows(["@..", "##.", "..."])
 
 
-@pytest.mark.parametrize("moves, valid, filled, fail, head, left", [
-    ("RDL", True, True, None, (0, 2), 0),        # the one solution: R to (2,0), D, L
-    ("rd, l", True, True, None, (0, 2), 0),      # case, spaces and commas are ignored
-    ("", True, False, None, (0, 0), 6),          # nothing played: valid, 6 of 7 cells empty
-    ("RD", True, False, None, (2, 2), 2),        # (1,2) and (0,2) still empty
-    ("L", False, False, 0, (0, 0), 6),           # a wall-free edge: left of (0,0) is outside
-    ("RU", False, False, 1, (2, 0), 4),          # up from (2,0) is outside the grid
-    ("RDLR", False, True, 3, (0, 2), 0),         # a move after the win is not a move
-    ("RDR", False, False, 2, (2, 2), 2),         # right of (2,2): outside
-])
+@pytest.mark.parametrize(
+    "moves, valid, filled, fail, head, left",
+    [
+        ("RDL", True, True, None, (0, 2), 0),  # the one solution: R to (2,0), D, L
+        ("rd, l", True, True, None, (0, 2), 0),  # case, spaces and commas are ignored
+        ("", True, False, None, (0, 0), 6),  # nothing played: valid, 6 of 7 cells empty
+        ("RD", True, False, None, (2, 2), 2),  # (1,2) and (0,2) still empty
+        ("L", False, False, 0, (0, 0), 6),  # a wall-free edge: left of (0,0) is outside
+        ("RU", False, False, 1, (2, 0), 4),  # up from (2,0) is outside the grid
+        ("RDLR", False, True, 3, (0, 2), 0),  # a move after the win is not a move
+        ("RDR", False, False, 2, (2, 2), 2),  # right of (2,2): outside
+    ],
+)
 def test_hand_worked_move_strings(moves, valid, filled, fail, head, left) -> None:
     check = validate_path(HOOK, moves)
-    assert (check.valid, check.filled, check.fail_index, check.head, check.cells_left) == \
-        (valid, filled, fail, head, left)
+    assert (check.valid, check.filled, check.fail_index, check.head, check.cells_left) == (
+        valid,
+        filled,
+        fail,
+        head,
+        left,
+    )
     assert check.won == (valid and filled)
     assert check.played == (len(moves.replace(",", "").replace(" ", "")) if valid else fail)
     assert (check.reason is None) == valid
 
 
 def test_reasons_name_the_move_and_the_cell() -> None:
-    assert validate_path(HOOK, "RU").reason == \
-        "the cat cannot move up from (2, 0): it is blocked"
+    assert validate_path(HOOK, "RU").reason == "the cat cannot move up from (2, 0): it is blocked"
     assert "already won" in validate_path(HOOK, "RDLR").reason
 
 

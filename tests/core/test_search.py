@@ -89,10 +89,17 @@ def test_interrupted_from_successors_ends_the_search():
 
 def test_weight_cap():
     # A line 0 -> 1 -> 2 ... where state i weighs i: stops once the kept total passes 10.
-    found = bfs(0, lambda s: [(s + 1, s + 1)], lambda s: False, weight=lambda a, s: s,
-                max_weight=10)
+    found = bfs(
+        0, lambda s: [(s + 1, s + 1)], lambda s: False, weight=lambda a, s: s, max_weight=10
+    )
     # Kept: 1+2+3+4 = 10; state 5 takes the total to 15 > 10 (generated counts the start).
     assert found.status == "limit" and found.generated == 6 and found.explored == 5
-    solved = bfs(0, lambda s: [(s + 1, s + 1)], lambda s: s == 3, weight=lambda a, s: s,
-                 max_weight=10, visited=KeyVisited())
+    solved = bfs(
+        0,
+        lambda s: [(s + 1, s + 1)],
+        lambda s: s == 3,
+        weight=lambda a, s: s,
+        max_weight=10,
+        visited=KeyVisited(),
+    )
     assert solved.status == "solved" and solved.plan == (1, 2, 3)

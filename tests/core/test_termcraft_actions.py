@@ -65,14 +65,23 @@ def test_forms_agree_on_random_states(term):
 def _shared(kids):
     """Terms that reuse one subterm several times (DAG sharing: more positions than nodes)."""
     return st.tuples(st.sampled_from(["f", "pair"]), kids).map(
-        lambda x: compound(x[0], (x[1], x[1])))
+        lambda x: compound(x[0], (x[1], x[1]))
+    )
 
 
 SHARED = st.recursive(st.sampled_from(["a", "b"]).map(const), _shared, max_leaves=6)
-SHARING_LEVELS = st.tuples(SHARED, SHARED, st.sampled_from([
-    "rewrite(pair(var(X),var(X)),done)", "rewrite(f(var(X),var(Y)),g(var(Y)))",
-    "rewrite(var(X),x)", "rewrite(a,b)"])).map(
-    lambda x: compound("s", (p(x[2]), compound("equiv", (x[0], x[1])), x[0], x[1])))
+SHARING_LEVELS = st.tuples(
+    SHARED,
+    SHARED,
+    st.sampled_from(
+        [
+            "rewrite(pair(var(X),var(X)),done)",
+            "rewrite(f(var(X),var(Y)),g(var(Y)))",
+            "rewrite(var(X),x)",
+            "rewrite(a,b)",
+        ]
+    ),
+).map(lambda x: compound("s", (p(x[2]), compound("equiv", (x[0], x[1])), x[0], x[1])))
 
 
 @settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -91,14 +100,18 @@ def _reachable(level, depth: int = 2, cap: int = 60):
             if len(out) >= cap:
                 return out
             out.append(state)
-            nxt.extend(apply(state, a) for a in rewrite_actions(state) if state.term is not
-                       state.target)
+            nxt.extend(
+                apply(state, a) for a in rewrite_actions(state) if state.term is not state.target
+            )
         frontier = nxt
     return out
 
 
-BUNDLED = [(f"{name}:{level.title}", level) for name, pack in bundled_packs("termcraft")
-           for level in pack.levels]
+BUNDLED = [
+    (f"{name}:{level.title}", level)
+    for name, pack in bundled_packs("termcraft")
+    for level in pack.levels
+]
 
 
 @pytest.mark.parametrize("name, level", BUNDLED, ids=[n for n, _ in BUNDLED])
@@ -110,16 +123,25 @@ def test_forms_agree_on_bundled_levels(name, level):
 def test_substitutions_ordered_by_text_then_first_occurrence():
     # pair(a,c) ~ pair(a,d) ~ pair(a,b) through the axioms: three substitutions at one site,
     # in the text order of what Y binds, whatever the order of the members.
-    t = p("s(equiv(d,b),equiv(b,c),rewrite(pair(a,var(Y)),r(var(Y))),w(pair(a,d),pair(a,c),"
-          "pair(a,b)))")
+    t = p(
+        "s(equiv(d,b),equiv(b,c),rewrite(pair(a,var(Y)),r(var(Y))),w(pair(a,d),pair(a,c),"
+        "pair(a,b)))"
+    )
     state = State(t, NOWHERE, 1, 0)
     at_site = [a for a in rewrite_actions(state) if a.site == (3, 0) and a.rule.path == (2,)]
     assert [to_str(a.replacement) for a in at_site] == ["r(b)", "r(c)", "r(d)"]
     # Texts agreeing on their first 64 characters are ordered by where they first occur.
     stem = "g(" * 40 + "x" + ")" * 40
     late, early = p(f"h({stem},zz)"), p(f"h({stem},aa)")
-    t = compound("s", (p("rewrite(k(var(X)),var(X))"), compound("equiv", (late, early)),
-                       compound("k", (late,)), compound("k", (early,))))
+    t = compound(
+        "s",
+        (
+            p("rewrite(k(var(X)),var(X))"),
+            compound("equiv", (late, early)),
+            compound("k", (late,)),
+            compound("k", (early,)),
+        ),
+    )
     subs = [a for a in rewrite_actions(State(t, NOWHERE, 1, 0)) if a.site == (2,)]
     assert [a.sigma[0][1] for a in subs] == [late, early]  # late occurs first in the term
 
@@ -148,7 +170,7 @@ def test_count_without_listing_exponentially_many_positions():
     # Height 60: 2^60 - 1 actions, counted down the DAG; listing starts at once.
     # (Only sites are compared: printing such a term would never end.)
     state = State(_doubling(60), NOWHERE, 1, 0)
-    assert count_rewrite_actions(state) == 2 ** 60 - 1
+    assert count_rewrite_actions(state) == 2**60 - 1
     first = [a.site for a in islice(iter_rewrite_actions(state), 3)]
     assert first == [(1,), (1, 0), (1, 0, 0)]
     site = nth_rewrite_action(state, 61).site
@@ -176,8 +198,14 @@ def test_big_class_is_counted_and_listed_lazily():
     cs = [const(f"c{i}") for i in range(40)]
     axioms = [compound("equiv", (cs[i], cs[i + 1])) for i in range(39)]
     pairs = [compound("pair", (x, y)) for x in cs for y in cs]
-    term = compound("s", (p("rewrite(pair(var(X),var(Y)),q(var(Y),var(X)))"),
-                          compound("axioms", axioms), compound("data", pairs)))
+    term = compound(
+        "s",
+        (
+            p("rewrite(pair(var(X),var(Y)),q(var(Y),var(X)))"),
+            compound("axioms", axioms),
+            compound("data", pairs),
+        ),
+    )
     state = State(term, NOWHERE, 1, 0)
     assert count_rewrite_actions(state) == 1600 * 1600
     started = time.monotonic()
@@ -185,8 +213,10 @@ def test_big_class_is_counted_and_listed_lazily():
     assert time.monotonic() - started < 10  # a behavioural bound: nothing is listed ahead
     assert [a.site for a in first[:1600]] == [(2, 0)] * 1600
     assert first[1600].site == (2, 1)
-    assert [dict(a.sigma) for a in first[:2]] == [{"X": cs[0], "Y": cs[0]},
-                                                 {"X": cs[0], "Y": cs[1]}]
+    assert [dict(a.sigma) for a in first[:2]] == [
+        {"X": cs[0], "Y": cs[0]},
+        {"X": cs[0], "Y": cs[1]},
+    ]
 
 
 def test_a_watch_stops_the_analysis_and_nothing_is_cached():

@@ -29,10 +29,14 @@ from core.termcraft import (
 from core.terms import compound, const, var
 from grammar.terms import parse_term as p
 
-SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-          "equiv(apple,red),data(pair(apple,green)),data(placeholder))")
-SAMPLE_TARGET = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-                 "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))")
+SAMPLE = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
+    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
+)
+SAMPLE_TARGET = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
+    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
+)
 
 
 def st_(term: str, fuel: int = 5, budget: int = 0, target: str = "nothing") -> State:
@@ -46,10 +50,17 @@ def described(state: State) -> set[tuple[str, tuple, str]]:
 # -- seed §3.4: Size ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("text, n", [
-    ("apple", 1), ("var(X)", 1), ("pair(apple,green)", 3), ("rev_pair(var(Y),var(X))", 3),
-    ("tuple()", 1), ("f(g(a,b),h(c))", 6),
-])
+@pytest.mark.parametrize(
+    "text, n",
+    [
+        ("apple", 1),
+        ("var(X)", 1),
+        ("pair(apple,green)", 3),
+        ("rev_pair(var(Y),var(X))", 3),
+        ("tuple()", 1),
+        ("f(g(a,b),h(c))", 6),
+    ],
+)
 def test_size_examples(text, n):
     assert size(p(text)) == n
 
@@ -63,7 +74,9 @@ def test_sample_level_winning_sequence():
     assert status(s0) == "playing"
     assert placeholder_sites(s0.term) == ((4, 0),)
     assert [str(r) for r in rules(s0.term)] == [
-        "rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X)))", "rewrite(red,blue)"]
+        "rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X)))",
+        "rewrite(red,blue)",
+    ]
     assert [str(a) for a in axioms(s0.term)] == ["equiv(apple,red)"]
     # Rule 1 at data(pair(apple,green)); rule 2 at every ground red/apple (via equiv), the
     # rule's own LHS and the axiom's sides included (sites inside rules and axioms count).
@@ -127,7 +140,12 @@ def test_non_binary_rewrite_and_equiv_are_ignored_with_warnings():
     t = p("s(rewrite(a),rewrite(a,b,c),rewrite(),equiv(a),equiv(a,b,c),d(a))")
     assert rules(t) == () and axioms(t) == ()
     assert [i.code for i in analyze(t).ignored] == [
-        "rule-arity", "rule-arity", "rule-arity", "axiom-arity", "axiom-arity"]
+        "rule-arity",
+        "rule-arity",
+        "rule-arity",
+        "axiom-arity",
+        "axiom-arity",
+    ]
     assert len(warnings(t)) == 5
 
 
@@ -161,8 +179,10 @@ def test_congruence_makes_compound_sites_match():
 def test_substitutions_from_several_members_and_deduplication():
     # class of pair(a,c) = {pair(a,c), pair(a,d)} via equiv(c,d): X=a twice -> one action;
     # rule 2 binds Y to c and to d -> two actions at the same site.
-    t = p("s(equiv(c,d),rewrite(pair(var(X),c),l(var(X))),rewrite(pair(a,var(Y)),r(var(Y))),"
-          "w(pair(a,c),pair(a,d)))")
+    t = p(
+        "s(equiv(c,d),rewrite(pair(var(X),c),l(var(X))),rewrite(pair(a,var(Y)),r(var(Y))),"
+        "w(pair(a,c),pair(a,d)))"
+    )
     acts = [a for a in rewrite_actions(State(t, p("x"), 1, 0)) if a.site == (3, 0)]
     r1 = [a for a in acts if a.rule.path == (1,)]
     r2 = [a for a in acts if a.rule.path == (2,)]
@@ -304,9 +324,15 @@ def _subst(t, sigma):
 def _naive_classes(term):
     """Seed's CalculateEquivalenceRelation with a repeat-until-no-change loop."""
     universe = {_text(t): t for _, t in _positions(term) if t.ground}
-    pairs = [(t.args[0], t.args[1]) for _, t in _positions(term)
-             if t.kind == 2 and t.name == "equiv" and len(t.args) == 2
-             and t.args[0].ground and t.args[1].ground]
+    pairs = [
+        (t.args[0], t.args[1])
+        for _, t in _positions(term)
+        if t.kind == 2
+        and t.name == "equiv"
+        and len(t.args) == 2
+        and t.args[0].ground
+        and t.args[1].ground
+    ]
     label = {k: k for k in universe}
 
     def rep(k):
@@ -334,9 +360,14 @@ def _naive_classes(term):
 
 def brute_force_actions(term):
     classes = _naive_classes(term)
-    valid_rules = [(path, t.args[0], t.args[1]) for path, t in _positions(term)
-                   if t.kind != 1 and t.name == "rewrite" and len(t.args) == 2
-                   and _vars(t.args[1]) <= _vars(t.args[0])]
+    valid_rules = [
+        (path, t.args[0], t.args[1])
+        for path, t in _positions(term)
+        if t.kind != 1
+        and t.name == "rewrite"
+        and len(t.args) == 2
+        and _vars(t.args[1]) <= _vars(t.args[0])
+    ]
     found = set()
     for rpath, lhs, _rhs in valid_rules:
         for site, sub in _positions(term):
@@ -350,15 +381,15 @@ def brute_force_actions(term):
 
 
 names = st.sampled_from(["a", "b", "c"])
-leaf = st.one_of(names.map(const), st.sampled_from(["X", "Y"]).map(var),
-                 st.just(compound("a", ())))
+leaf = st.one_of(names.map(const), st.sampled_from(["X", "Y"]).map(var), st.just(compound("a", ())))
 
 
 def _grow(children):
     return st.one_of(
         st.tuples(st.sampled_from(["f", "g"]), children).map(lambda x: compound(x[0], (x[1],))),
         st.tuples(st.sampled_from(["f", "pair"]), children, children).map(
-            lambda x: compound(x[0], (x[1], x[2]))),
+            lambda x: compound(x[0], (x[1], x[2]))
+        ),
     )
 
 

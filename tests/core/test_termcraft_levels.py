@@ -30,12 +30,17 @@ LEVELS = {level.title: level for _, pack in PACKS for level in pack.levels}
 # Hand-worked plans: ("rw", site, replacement) = the rewrite at that path giving that
 # replacement; ("mk", site, term) = construct that term at the placeholder at that path.
 PLANS = {
-    "The Manual's Puzzle": [("rw", (3, 0), "rev_pair(green,apple)"), ("rw", (3, 0, 1), "blue"),
-                            ("mk", (4, 0), "done")],
+    "The Manual's Puzzle": [
+        ("rw", (3, 0), "rev_pair(green,apple)"),
+        ("rw", (3, 0, 1), "blue"),
+        ("mk", (4, 0), "done"),
+    ],
     "Paint It Blue": [("rw", (1, 0), "blue")],
     "Chain Reaction": [("rw", (2, 0), "sprout"), ("rw", (2, 0), "tree")],
-    "Swap Meet": [("rw", (1, 0), "pair(pair(middle,right),left)"),
-                  ("rw", (1, 0, 0), "pair(right,middle)")],
+    "Swap Meet": [
+        ("rw", (1, 0), "pair(pair(middle,right),left)"),
+        ("rw", (1, 0, 0), "pair(right,middle)"),
+    ],
     "Copy Machine": [("rw", (2, 0, 0), "dog"), ("rw", (2, 0), "pair(dog,dog)")],
     "Twins": [("rw", (2, 0, 1), "sun"), ("rw", (2, 0), "twin(sun)")],
     "Russian Dolls": [("rw", (2, 0), "box(box(doll))"), ("rw", (2, 0), "box(doll)")],
@@ -48,18 +53,31 @@ PLANS = {
     "Fill the Gap": [("mk", (0, 0), "pair(apple,green)")],
     "Seed Money": [("mk", (1, 0), "seed"), ("rw", (1, 0), "tree(fruit,fruit,fruit)")],
     "Write Your Own Rule": [("mk", (0, 0), "lead"), ("rw", (1, 0), "gold")],
-    "Exact Change": [("mk", (1, 0), "coin"), ("rw", (1, 0), "bag(coin,coin,coin)"),
-                     ("mk", (2, 0), "bag(coin,coin,coin)")],
+    "Exact Change": [
+        ("mk", (1, 0), "coin"),
+        ("rw", (1, 0), "bag(coin,coin,coin)"),
+        ("mk", (2, 0), "bag(coin,coin,coin)"),
+    ],
     "Build the Witness": [("mk", (3, 0), "pair(red,red)"), ("rw", (2, 0), "twin(red)")],
     "Forge an Axiom": [("mk", (1, 1), "coin"), ("rw", (2, 0), "treasure")],
     "Rewrite the Law": [("rw", (2, 1), "cheese"), ("rw", (3, 0), "feast")],
-    "Blueprint": [("mk", (2, 0), "make(make(bolt))"), ("rw", (2, 0, 0), "pair(bolt,bolt)"),
-                  ("rw", (2, 0), "pair(pair(bolt,bolt),pair(bolt,bolt))")],
-    "Mirror, Mirror": [("rw", (4, 0), "pair(red,red)"), ("rw", (3, 0), "twin(red)"),
-                       ("rw", (4, 0), "twin(red)")],
-    "Grand Finale": [("rw", (4, 0), "rev_pair(placeholder,apple)"), ("rw", (4, 0, 1), "blue"),
-                     ("mk", (4, 0, 0), "blue"), ("rw", (4, 0), "twin(blue)"),
-                     ("mk", (5, 0), "done")],
+    "Blueprint": [
+        ("mk", (2, 0), "make(make(bolt))"),
+        ("rw", (2, 0, 0), "pair(bolt,bolt)"),
+        ("rw", (2, 0), "pair(pair(bolt,bolt),pair(bolt,bolt))"),
+    ],
+    "Mirror, Mirror": [
+        ("rw", (4, 0), "pair(red,red)"),
+        ("rw", (3, 0), "twin(red)"),
+        ("rw", (4, 0), "twin(red)"),
+    ],
+    "Grand Finale": [
+        ("rw", (4, 0), "rev_pair(placeholder,apple)"),
+        ("rw", (4, 0, 1), "blue"),
+        ("mk", (4, 0, 0), "blue"),
+        ("rw", (4, 0), "twin(blue)"),
+        ("mk", (5, 0), "done"),
+    ],
 }
 
 # Traps: moves (played from the start) after which the level can no longer be won.
@@ -72,8 +90,10 @@ TRAPS = {
     "Keep the Witness": [("rw", (3, 0), "twin(red)")],  # consumes the witness
     "Write Your Own Rule": [("rw", (0, 0), "gold")],  # the rule eats its own placeholder
     "Rewrite the Law": [("rw", (3, 0), "cheese")],  # stripping maybe in data first
-    "Blueprint": [("mk", (2, 0), "make(make(bolt))"),
-                  ("rw", (2, 0), "pair(make(bolt),make(bolt))")],  # outside-in copies work
+    "Blueprint": [
+        ("mk", (2, 0), "make(make(bolt))"),
+        ("rw", (2, 0), "pair(make(bolt),make(bolt))"),
+    ],  # outside-in copies work
     "Mirror, Mirror": [("rw", (4, 0), "pair(red,red)"), ("rw", (4, 0), "twin(red)")],
 }
 
@@ -139,15 +159,29 @@ def test_the_tempting_move_is_a_trap(title):
 
 def test_resources_are_exactly_tight_where_promised():
     """Fuel (budget) is exactly what the plan spends, and one less makes the level unsolvable."""
-    for title in ("Copy Machine", "Shortcut", "Keep the Witness", "Blueprint", "Mirror, Mirror",
-                  "Grand Finale", "Exact Change", "Rewrite the Law"):
+    for title in (
+        "Copy Machine",
+        "Shortcut",
+        "Keep the Witness",
+        "Blueprint",
+        "Mirror, Mirror",
+        "Grand Finale",
+        "Exact Change",
+        "Rewrite the Law",
+    ):
         level = LEVELS[title]
         rewrites = sum(1 for kind, _, _ in PLANS[title] if kind == "rw")
         assert level.fuel == rewrites, title
         poorer = State(level.current, level.target, level.fuel - 1, level.budget)
         assert solve(poorer, time_limit=30).status == "unsolvable", title
-    for title in ("Fill the Gap", "Exact Change", "Build the Witness", "Forge an Axiom",
-                  "Grand Finale", "Blueprint"):
+    for title in (
+        "Fill the Gap",
+        "Exact Change",
+        "Build the Witness",
+        "Forge an Axiom",
+        "Grand Finale",
+        "Blueprint",
+    ):
         level = LEVELS[title]
         spent = sum(parse_term(text).size for kind, _, text in PLANS[title] if kind == "mk")
         assert level.budget == spent, title

@@ -5,10 +5,14 @@ from __future__ import annotations
 from core.termcraft import Level, lint
 from grammar.terms import parse_term as p
 
-SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-          "equiv(apple,red),data(pair(apple,green)),data(placeholder))")
-SAMPLE_TARGET = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-                 "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))")
+SAMPLE = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
+    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
+)
+SAMPLE_TARGET = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
+    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
+)
 
 
 def codes(level: Level, **kw) -> list[str]:
@@ -22,13 +26,21 @@ def test_sample_level_is_clean_and_solvable():
 
 
 def test_ignored_rules_and_axioms_are_reported_with_paths():
-    level = Level("x", p("s(rewrite(a,var(X)),rewrite(a),equiv(a,var(Y)),equiv(a),rewrite(a,b),d(a))"),
-                  p("s(rewrite(a,var(X)),rewrite(a),equiv(a,var(Y)),equiv(a),rewrite(a,b),d(b))"),
-                  1, 0)
+    level = Level(
+        "x",
+        p("s(rewrite(a,var(X)),rewrite(a),equiv(a,var(Y)),equiv(a),rewrite(a,b),d(a))"),
+        p("s(rewrite(a,var(X)),rewrite(a),equiv(a,var(Y)),equiv(a),rewrite(a,b),d(b))"),
+        1,
+        0,
+    )
     issues = lint(level)
     got = [(i.code, i.path) for i in issues if i.severity == "warning"]
-    assert got == [("rule-unbound-vars", (0,)), ("rule-arity", (1,)),
-                   ("axiom-not-ground", (2,)), ("axiom-arity", (3,))]
+    assert got == [
+        ("rule-unbound-vars", (0,)),
+        ("rule-arity", (1,)),
+        ("axiom-not-ground", (2,)),
+        ("axiom-arity", (3,)),
+    ]
     assert "solvable" in codes(level)
 
 
@@ -51,7 +63,9 @@ def test_unreachable_resources():
 
 
 def test_unsolvable_and_unknown():
-    level = Level("x", p("s(rewrite(a,b),rewrite(b,a),a)"), p("s(rewrite(a,b),rewrite(b,a),c)"), 5, 0)
+    level = Level(
+        "x", p("s(rewrite(a,b),rewrite(b,a),a)"), p("s(rewrite(a,b),rewrite(b,a),c)"), 5, 0
+    )
     issues = lint(level)
     assert issues[0].severity == "error" and issues[0].code == "unsolvable"
     grow = Level("x", p("s(rewrite(var(X),g(var(X),var(X))),a)"), p("nope"), 30, 0)

@@ -22,10 +22,14 @@ from core.termcraft.solver import replay
 from core.terms import compound, const, replace_at, var
 from grammar.terms import parse_term as p
 
-SAMPLE = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-          "equiv(apple,red),data(pair(apple,green)),data(placeholder))")
-SAMPLE_TARGET = ("puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-                 "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))")
+SAMPLE = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
+    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
+)
+SAMPLE_TARGET = (
+    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
+    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
+)
 
 
 def _target_subterms(t, out):
@@ -49,8 +53,9 @@ def brute_force_optimum(state: State):
         for site in placeholder_sites(s.term):
             for c in cands:
                 if c.size <= s.budget:
-                    nexts.append(State(replace_at(s.term, site, c), s.target, s.fuel,
-                                       s.budget - c.size))
+                    nexts.append(
+                        State(replace_at(s.term, site, c), s.target, s.fuel, s.budget - c.size)
+                    )
         for n in nexts:
             k = (n.term, n.fuel, n.budget)
             if k not in seen:
@@ -81,8 +86,13 @@ def test_already_won_has_empty_plan():
 
 
 def test_unreachable_target_is_unsolvable():
-    level = Level("x", p("s(rewrite(a,b),rewrite(b,a),d(a))"), p("s(rewrite(a,b),rewrite(b,a),d(c))"),
-                  fuel=6, budget=0)
+    level = Level(
+        "x",
+        p("s(rewrite(a,b),rewrite(b,a),d(a))"),
+        p("s(rewrite(a,b),rewrite(b,a),d(c))"),
+        fuel=6,
+        budget=0,
+    )
     assert solve(level).status == "unsolvable"
 
 
@@ -96,8 +106,11 @@ def test_limits_give_unknown():
 def test_cancellation_and_progress():
     level = Level("x", p("s(rewrite(var(X),g(var(X),var(X))),a)"), p("nope"), fuel=30, budget=0)
     calls = []
-    result = solve(level, should_stop=lambda: len(calls) >= 2,
-                   progress=lambda explored, frontier: calls.append((explored, frontier)))
+    result = solve(
+        level,
+        should_stop=lambda: len(calls) >= 2,
+        progress=lambda explored, frontier: calls.append((explored, frontier)),
+    )
     assert result.status == "unknown" and result.reason == "cancelled"
     assert calls and calls[0][0] == 0
 
@@ -116,15 +129,15 @@ def test_construct_restricted_to_target_subterms():
 
 atoms = st.sampled_from(["a", "b", "c"]).map(const)
 small_ground = st.recursive(atoms, lambda ch: ch.map(lambda x: compound("f", (x,))), max_leaves=3)
-pattern = st.one_of(small_ground, st.just(var("X")),
-                    st.just(compound("f", (var("X"),))))
+pattern = st.one_of(small_ground, st.just(var("X")), st.just(compound("f", (var("X"),))))
 rhs = st.one_of(small_ground, st.just(var("X")), st.just(compound("f", (var("X"),))))
 rule = st.tuples(pattern, rhs).map(lambda x: compound("rewrite", x))
 axiom = st.tuples(atoms, atoms).map(lambda x: compound("equiv", x))
 datum = st.one_of(small_ground, st.just(const("placeholder"))).map(lambda x: compound("d", (x,)))
-start_terms = st.tuples(st.lists(st.one_of(rule, rule, axiom), min_size=1, max_size=3),
-                        st.lists(datum, min_size=1, max_size=2)).map(
-    lambda x: compound("s", tuple(x[0]) + tuple(x[1])))
+start_terms = st.tuples(
+    st.lists(st.one_of(rule, rule, axiom), min_size=1, max_size=3),
+    st.lists(datum, min_size=1, max_size=2),
+).map(lambda x: compound("s", tuple(x[0]) + tuple(x[1])))
 
 
 @st.composite
@@ -185,8 +198,8 @@ def test_pareto_visited_drops_dominated_states():
     assert v.add(("t", 2, 1))
     assert not v.add(("t", 1, 1))
     assert not v.add(("t", 2, 1))
-    assert v.add(("t", 1, 2))   # incomparable
-    assert v.add(("t", 3, 3))   # dominates both
+    assert v.add(("t", 1, 2))  # incomparable
+    assert v.add(("t", 3, 3))  # dominates both
     assert not v.add(("t", 1, 2))
     assert v.add(("u", 0, 0))
     k = KeyVisited(lambda s: s % 3)
@@ -199,8 +212,9 @@ def test_pareto_visited_drops_dominated_states():
 def _wide_level(width: int) -> Level:
     """data(rewrite(a,b), a, a, ..., a): ``width`` + 1 sites, each successor a new wide term."""
     a = const("a")
-    return Level("wide", compound("data", (p("rewrite(a,b)"),) + (a,) * width), p("done"),
-                 fuel=3, budget=0)
+    return Level(
+        "wide", compound("data", (p("rewrite(a,b)"),) + (a,) * width), p("done"), fuel=3, budget=0
+    )
 
 
 def test_time_limit_holds_on_a_wide_level():
@@ -224,8 +238,12 @@ def test_memory_limit_counts_state_size():
     small = solve(level, max_memory=2_000 * 8 * 50, time_limit=None)
     assert small.status == "unknown" and small.reason == "limit"
     assert small.explored <= 2  # about fifty wide successors fit, far fewer than 2,001
-    assert solve(Level("x", p("s(rewrite(a,b),a)"), p("s(rewrite(a,b),b)"), 1, 0),
-                 max_memory=10_000).status == "solved"  # small states fit easily
+    assert (
+        solve(
+            Level("x", p("s(rewrite(a,b),a)"), p("s(rewrite(a,b),b)"), 1, 0), max_memory=10_000
+        ).status
+        == "solved"
+    )  # small states fit easily
 
 
 def test_cancel_inside_the_expansion_of_a_wide_state():

@@ -109,10 +109,15 @@ def test_dead_terms_leave_the_table_and_come_back_new():
 @given(terms())
 def test_cached_attributes_match_a_recount(t):
     """size, ground and height, set per arity when a node is made, against a plain recount."""
+
     def recount(u):
         sizes = [recount(a) for a in u.args]
-        return (1 + sum(s for s, _, _ in sizes), u.kind != VAR and all(g for _, g, _ in sizes),
-                1 + max((h for _, _, h in sizes), default=0))
+        return (
+            1 + sum(s for s, _, _ in sizes),
+            u.kind != VAR and all(g for _, g, _ in sizes),
+            1 + max((h for _, _, h in sizes), default=0),
+        )
+
     assert (t.size, t.ground, t.height) == recount(t)
 
 

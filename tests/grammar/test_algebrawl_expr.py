@@ -27,14 +27,18 @@ PARAMS = ("a", "b", "c")
 
 
 def exprs(max_leaves: int = 12):
-    leaves = st.builds(Num, st.integers(0, 1000)) | st.sampled_from([Arg(i, p) for i, p in enumerate(PARAMS)])
+    leaves = st.builds(Num, st.integers(0, 1000)) | st.sampled_from(
+        [Arg(i, p) for i, p in enumerate(PARAMS)]
+    )
     calls = [(fn, spec[0]) for fn, spec in FUNCTIONS.items()]
 
     def grow(kids):
         return (
             st.builds(BinOp, st.sampled_from("+-*/^"), kids, kids)
             | st.builds(Neg, kids)
-            | st.sampled_from(calls).flatmap(lambda fa: st.builds(lambda *a: Call(fa[0], tuple(a)), *[kids] * fa[1]))
+            | st.sampled_from(calls).flatmap(
+                lambda fa: st.builds(lambda *a: Call(fa[0], tuple(a)), *[kids] * fa[1])
+            )
         )
 
     return st.recursive(leaves, grow, max_leaves=max_leaves)
@@ -66,20 +70,23 @@ def test_precedence():
     assert evaluate(parse_expr("2 + 3 * 4"), []) == 14
 
 
-@pytest.mark.parametrize("text, line, column, words", [
-    ("avg(a, b) = (a + b) /", 1, 22, "end of input"),
-    ("avg(a, b) = (a + c) / 2", 1, 18, "unknown name 'c'"),
-    ("f(a) = sqrt(a)", 1, 8, "unknown function 'sqrt'"),
-    ("f(a) = min(a)", 1, 8, "min() takes 2 arguments"),
-    ("f(a, a) = a", 1, 6, "repeated"),
-    ("f(min) = 1", 1, 3, "function name"),
-    ("f(a) = 12345678", 1, 8, "at most 1,000,000"),
-    ("f(a, b, c, d, e) = a", 1, 1, "1 to 4 arguments"),
-    ("f(a) = a $ 2", 1, 10, "unexpected character"),
-    ("f(a) =\n  a +* 2", 2, 6, "unexpected"),
-    ("f(a) = odd", 1, 8, "a function"),
-    ("", 1, 1, "empty input"),
-])
+@pytest.mark.parametrize(
+    "text, line, column, words",
+    [
+        ("avg(a, b) = (a + b) /", 1, 22, "end of input"),
+        ("avg(a, b) = (a + c) / 2", 1, 18, "unknown name 'c'"),
+        ("f(a) = sqrt(a)", 1, 8, "unknown function 'sqrt'"),
+        ("f(a) = min(a)", 1, 8, "min() takes 2 arguments"),
+        ("f(a, a) = a", 1, 6, "repeated"),
+        ("f(min) = 1", 1, 3, "function name"),
+        ("f(a) = 12345678", 1, 8, "at most 1,000,000"),
+        ("f(a, b, c, d, e) = a", 1, 1, "1 to 4 arguments"),
+        ("f(a) = a $ 2", 1, 10, "unexpected character"),
+        ("f(a) =\n  a +* 2", 2, 6, "unexpected"),
+        ("f(a) = odd", 1, 8, "a function"),
+        ("", 1, 1, "empty input"),
+    ],
+)
 def test_errors_point_at_the_problem(text, line, column, words):
     with pytest.raises(ParseError) as info:
         parse_card(text, filename="cards.txt")

@@ -19,7 +19,7 @@ from grammar.algebrawl_expr import parse_card
 from grammar.errors import ParseError
 from grammar.levels import dump_level, dump_pack, load_pack
 
-PACK = '''title "Workshop"
+PACK = """title "Workshop"
 game algebrawl
 
 level "Everything" {
@@ -38,7 +38,7 @@ level "Bare" {
   numbers 24
   targets 24
 }
-'''
+"""
 
 
 def test_a_hand_written_pack_loads_with_exact_values() -> None:
@@ -50,9 +50,16 @@ def test_a_hand_written_pack_loads_with_exact_values() -> None:
     oplus = Card(oplus.name, oplus.params, oplus.body, "⊕", False)
     assert everything == Level(
         "Everything",
-        Puzzle((F(3), F(5), F(-2), F(7, 2)), (F(4), F(1, 2)),
-               (ADD, SUB, MUL, DIV, MUL, DIV, SUB, SQUARE, NEG, avg, avg, oplus)),
-        par=9, description="All the fields.", hint="Average.", author="me")
+        Puzzle(
+            (F(3), F(5), F(-2), F(7, 2)),
+            (F(4), F(1, 2)),
+            (ADD, SUB, MUL, DIV, MUL, DIV, SUB, SQUARE, NEG, avg, avg, oplus),
+        ),
+        par=9,
+        description="All the fields.",
+        hint="Average.",
+        author="me",
+    )
     assert bare == Level("Bare", Puzzle((F(24),), (F(24),), DEFAULT_CARDS))
     assert load_pack(dump_pack(pack)) == pack
 
@@ -71,13 +78,15 @@ def test_the_printer_writes_symbols_definitions_once_and_flags() -> None:
 
 
 def test_a_custom_card_may_take_a_built_in_name_when_the_built_in_is_not_dealt() -> None:
-    level = load_pack('game algebrawl\nlevel "x" { numbers [1 2] targets 3 '
-                      'cards [add(a, b) = a * b, add, -] }').levels[0]
+    level = load_pack(
+        'game algebrawl\nlevel "x" { numbers [1 2] targets 3 cards [add(a, b) = a * b, add, -] }'
+    ).levels[0]
     custom = level.puzzle.cards[0]
     assert custom.name == "add" and custom != ADD and level.puzzle.cards[1] == custom
     assert level.puzzle.cards[2] == SUB
-    assert load_pack(dump_pack(LevelPack("p", levels=(level,), game="algebrawl"))).levels[0] \
-        == level
+    assert (
+        load_pack(dump_pack(LevelPack("p", levels=(level,), game="algebrawl"))).levels[0] == level
+    )
 
 
 def _level(fields: str) -> str:
@@ -98,7 +107,7 @@ def _level(fields: str) -> str:
         ("  cards [f(a) = a, f(a) = a + 1]", 20, "card f is already defined in this list"),
         ("  cards [add(a, b) = a * b, +]", 29, "two different cards are named add"),
         ("  cards [+, add(a, b) = a * b]", 13, "two different cards are named add"),
-        ("  cards [f(a) = a ^ ]", 21, 'unexpected \']\''),
+        ("  cards [f(a) = a ^ ]", 21, "unexpected ']'"),
         ("  cards [f(a) = a + 1 -]", 24, "unexpected ']'"),
         ("  cards [f(a) = a + 1 +]", 24, "unexpected ']'"),
         ("  cards [f(a) = a  g(b) = b]", 20, "unexpected 'g'"),
@@ -137,8 +146,13 @@ def test_bad_fields_give_exact_positions(fields: str, column: int, message_part:
         ("[1 2]", "[1 2 3]", 4, 11, "3 targets need at least as many numbers"),
         ("[1 2]", "-2000000", 4, 11, "out of range"),
         ("[1 2]", '"6"', 4, 11, "targets must be a list of numbers"),
-        ("[1 2]", "[+]", 4, 11, "targets must be a list of numbers such as [3 5 7/2], not a "
-                                "list of cards"),
+        (
+            "[1 2]",
+            "[+]",
+            4,
+            11,
+            "targets must be a list of numbers such as [3 5 7/2], not a list of cards",
+        ),
     ],
 )
 def test_bad_numbers_give_exact_positions(numbers, targets, line, column, message_part) -> None:
@@ -166,8 +180,9 @@ def test_missing_fields_are_named() -> None:
 # --------------------------------------------------------------------------- round trips
 
 
-NAMES = st.sampled_from(["avg", "f", "g_2", "add", "commutative", "symbol", "yes", "no", "min",
-                         "Twice", "x" * 24])
+NAMES = st.sampled_from(
+    ["avg", "f", "g_2", "add", "commutative", "symbol", "yes", "no", "min", "Twice", "x" * 24]
+)
 
 
 def bodies(arity: int):
@@ -177,10 +192,12 @@ def bodies(arity: int):
     two_args = [fn for fn, spec in FUNCTIONS.items() if spec[0] == 2]
 
     def grow(kids):
-        return (st.builds(BinOp, st.sampled_from("+-*/^"), kids, kids) | st.builds(Neg, kids)
-                | st.builds(lambda f, x: Call(f, (x,)), st.sampled_from(one_arg), kids)
-                | st.builds(lambda f, x, y: Call(f, (x, y)), st.sampled_from(two_args), kids,
-                            kids))
+        return (
+            st.builds(BinOp, st.sampled_from("+-*/^"), kids, kids)
+            | st.builds(Neg, kids)
+            | st.builds(lambda f, x: Call(f, (x,)), st.sampled_from(one_arg), kids)
+            | st.builds(lambda f, x, y: Call(f, (x, y)), st.sampled_from(two_args), kids, kids)
+        )
 
     return st.recursive(leaves, grow, max_leaves=8)
 
@@ -188,12 +205,20 @@ def bodies(arity: int):
 @st.composite
 def custom_cards(draw):
     arity = draw(st.integers(1, 4))
-    symbol = draw(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
-                          min_size=1, max_size=3)
-                  | st.just("")) if arity == 2 else ""
+    symbol = (
+        draw(
+            st.text(
+                st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=3
+            )
+            | st.just("")
+        )
+        if arity == 2
+        else ""
+    )
     assume(symbol.isprintable())
-    return Card(draw(NAMES), tuple("abcd"[:arity]), draw(bodies(arity)), symbol,
-                draw(st.booleans()))
+    return Card(
+        draw(NAMES), tuple("abcd"[:arity]), draw(bodies(arity)), symbol, draw(st.booleans())
+    )
 
 
 values = st.fractions(min_value=-MAX_INPUT, max_value=MAX_INPUT, max_denominator=MAX_INPUT)
@@ -210,17 +235,25 @@ def levels(draw):
     # Copies of custom cards: a second copy is written by name.
     cards += draw(st.lists(st.sampled_from(cards), max_size=3)) if cards else []
     try:
-        puzzle = Puzzle(tuple(numbers), tuple(targets), tuple(cards[:24]),
-                        integer_only=integer_only, use_all=draw(st.booleans()))
+        puzzle = Puzzle(
+            tuple(numbers),
+            tuple(targets),
+            tuple(cards[:24]),
+            integer_only=integer_only,
+            use_all=draw(st.booleans()),
+        )
     except ValueError:
         assume(False)
     texts = st.text(st.characters(blacklist_categories=("Cs",)), max_size=60)
-    title = draw(st.text(st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")),
-                         min_size=1, max_size=30))
+    title = draw(
+        st.text(
+            st.characters(blacklist_categories=("Cc", "Cs", "Zl", "Zp")), min_size=1, max_size=30
+        )
+    )
     assume(title.strip() and title.isprintable())
-    return Level(title,
-                 puzzle, draw(st.none() | st.integers(1, 99)), draw(texts), draw(texts),
-                 draw(texts))
+    return Level(
+        title, puzzle, draw(st.none() | st.integers(1, 99)), draw(texts), draw(texts), draw(texts)
+    )
 
 
 @settings(max_examples=150, deadline=None)

@@ -29,7 +29,7 @@ from grammar.levels import bundled_packs, dump_level, dump_pack, load_pack
 D = lambda *v: Formula("D", *v)  # noqa: E731
 N = lambda *v: Formula("N", *v)  # noqa: E731
 
-PACK = '''title "Hand made"
+PACK = """title "Hand made"
 game carving                                ; once for every level
 
 level "Typed" {
@@ -56,15 +56,21 @@ level "Names like keywords" {
   root D(edges, edges, edges)
   target {vertices [edges, vertices] edges [{vertices, edges}, {edges, vertices}]}
 }
-'''
+"""
 
 TYPED = Level(
-    types=("t", "u"), variables=(("x", "t"), ("y", "u")),
+    types=("t", "u"),
+    variables=(("x", "t"), ("y", "u")),
     r_delta=(("t", "t", "t"), ("t", "t", "u"), ("u", "t", "t")),
     r_nabla=(("t", "t", "u"), ("u", "t", "u")),
-    axioms=(D("y", "x", "x"),), root=D("x", "x", "x"),
+    axioms=(D("y", "x", "x"),),
+    root=D("x", "x", "x"),
     target=Target(("a", "b", "c"), (("a", "b", "c"), ("c", "a", "b"))),
-    density="subsequence", par=1, title="Typed", description="two types")
+    density="subsequence",
+    par=1,
+    title="Typed",
+    description="two types",
+)
 
 
 def test_a_hand_written_pack_loads_with_exact_values():
@@ -73,10 +79,14 @@ def test_a_hand_written_pack_loads_with_exact_values():
     typed, keywords = pack.levels
     assert typed == TYPED
     assert keywords == Level(
-        types=("D", "N", "vertices"), variables=(("edges", "D"), ("x", "N")),
-        r_delta=(("D", "D", "D"),), r_nabla=(), root=D("edges", "edges", "edges"),
+        types=("D", "N", "vertices"),
+        variables=(("edges", "D"), ("x", "N")),
+        r_delta=(("D", "D", "D"),),
+        r_nabla=(),
+        root=D("edges", "edges", "edges"),
         target=Target(("edges", "vertices"), (("vertices", "edges"), ("edges", "vertices"))),
-        title="Names like keywords")
+        title="Names like keywords",
+    )
     assert load_pack(dump_pack(pack)) == pack
 
 
@@ -84,10 +94,17 @@ def test_printing_is_canonical_and_long_values_wrap():
     text = dump_level(TYPED)
     assert "  root D(x,x,x)\n" in text and "  axioms [D(y,x,x)]\n" in text
     assert "  density subsequence\n" in text and "  par 1\n" in text
-    many = Level(types=("t",), variables=tuple((f"v{i}", "t") for i in range(30)),
-                 r_delta=(("t", "t", "t"),), r_nabla=(), root=D("v0", "v0", "v0"),
-                 target=Target(tuple(f"n{i}" for i in range(20)),
-                               tuple((f"n{i}", f"n{i + 1}") for i in range(19))), title="Wide")
+    many = Level(
+        types=("t",),
+        variables=tuple((f"v{i}", "t") for i in range(30)),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(),
+        root=D("v0", "v0", "v0"),
+        target=Target(
+            tuple(f"n{i}" for i in range(20)), tuple((f"n{i}", f"n{i + 1}") for i in range(19))
+        ),
+        title="Wide",
+    )
     text = dump_level(many)
     assert max(len(line) for line in text.splitlines()) <= 80
     assert load_pack(dump_pack(_pack(many))) == _pack(many)
@@ -99,8 +116,14 @@ def _pack(level: Level):
     return LevelPack(title="p", levels=(level,), game="carving")
 
 
-GOOD = {"types": "[t]", "variables": "[x: t]", "r_delta": "[(t, t, t)]", "r_nabla": "[(t, t, t)]",
-        "root": "D(x, x, x)", "target": "{vertices [a] edges []}"}
+GOOD = {
+    "types": "[t]",
+    "variables": "[x: t]",
+    "r_delta": "[(t, t, t)]",
+    "r_nabla": "[(t, t, t)]",
+    "root": "D(x, x, x)",
+    "target": "{vertices [a] edges []}",
+}
 
 
 def _with(key: str, value: str) -> tuple[str, int]:
@@ -110,29 +133,37 @@ def _with(key: str, value: str) -> tuple[str, int]:
     return 'game carving\nlevel "L" {\n' + "\n".join(lines) + "\n}\n", 3 + list(fields).index(key)
 
 
-@pytest.mark.parametrize("key, value, offset, message", [
-    ("types", "t", 0, "types must be a list of names such as [t, u], not the word t"),
-    ("types", "[t u]", 3, "unexpected 'u'"),
-    ("types", "[D(x, y, z)]", 0, "types: entry 1 must be a name, not the formula D(x,y,z)"),
-    ("types", "[(t, t, t)]", 0, "entry 1 must be a name, not a type triple"),
-    ("types", "[t, t]", 0, "types lists 't' twice"),
-    ("types", "[]", 0, "a level needs 1 to 16 types"),
-    ("variables", "[x]", 0, "variables: entry 1 must be a binding like x: t, not the name x"),
-    ("variables", "[x: u]", 0, "variable 'x' has an unknown type 'u'"),
-    ("r_delta", "[(t, t)]", 6, "unexpected ')'"),
-    ("r_nabla", "[(t, t, q)]", 0, "r_nabla: ('t', 't', 'q') is not a triple of declared types"),
-    ("root", "D(x, x)", 6, "unexpected ')'"),
-    ("root", "D(x, x, q)", 0, "root D(x,x,q) uses an unknown variable 'q'"),
-    ("root", "[D(x, x, x)]", 0, "root must be a formula such as D(x, x, x), not a list of formulas"),
-    ("axioms", "[N(x, x, q)]", 0, "axiom N(x,x,q) uses an unknown variable 'q'"),
-    ("density", "sparse", 0, "density must be one of contiguous, subsequence, not 'sparse'"),
-    ("density", "[t]", 0, "density must be contiguous or subsequence, not a list of names"),
-    ("par", "-1", 0, "par must be a non-negative integer, not -1"),
-    ("target", "{vertices [a, b] edges [{a}]}", 0, "target edge 1 must list 2 to 5 vertices"),
-    ("target", "{vertices [a, b] edges []}", 0, "the target hypergraph must be connected"),
-    ("target", "{edges [{a, b}]}", 1, "unexpected 'edges'"),
-    ("target", "{vertices [a, b] edges [{a, c}]}", 0, "unknown vertex 'c'"),
-])
+@pytest.mark.parametrize(
+    "key, value, offset, message",
+    [
+        ("types", "t", 0, "types must be a list of names such as [t, u], not the word t"),
+        ("types", "[t u]", 3, "unexpected 'u'"),
+        ("types", "[D(x, y, z)]", 0, "types: entry 1 must be a name, not the formula D(x,y,z)"),
+        ("types", "[(t, t, t)]", 0, "entry 1 must be a name, not a type triple"),
+        ("types", "[t, t]", 0, "types lists 't' twice"),
+        ("types", "[]", 0, "a level needs 1 to 16 types"),
+        ("variables", "[x]", 0, "variables: entry 1 must be a binding like x: t, not the name x"),
+        ("variables", "[x: u]", 0, "variable 'x' has an unknown type 'u'"),
+        ("r_delta", "[(t, t)]", 6, "unexpected ')'"),
+        ("r_nabla", "[(t, t, q)]", 0, "r_nabla: ('t', 't', 'q') is not a triple of declared types"),
+        ("root", "D(x, x)", 6, "unexpected ')'"),
+        ("root", "D(x, x, q)", 0, "root D(x,x,q) uses an unknown variable 'q'"),
+        (
+            "root",
+            "[D(x, x, x)]",
+            0,
+            "root must be a formula such as D(x, x, x), not a list of formulas",
+        ),
+        ("axioms", "[N(x, x, q)]", 0, "axiom N(x,x,q) uses an unknown variable 'q'"),
+        ("density", "sparse", 0, "density must be one of contiguous, subsequence, not 'sparse'"),
+        ("density", "[t]", 0, "density must be contiguous or subsequence, not a list of names"),
+        ("par", "-1", 0, "par must be a non-negative integer, not -1"),
+        ("target", "{vertices [a, b] edges [{a}]}", 0, "target edge 1 must list 2 to 5 vertices"),
+        ("target", "{vertices [a, b] edges []}", 0, "the target hypergraph must be connected"),
+        ("target", "{edges [{a, b}]}", 1, "unexpected 'edges'"),
+        ("target", "{vertices [a, b] edges [{a, c}]}", 0, "unknown vertex 'c'"),
+    ],
+)
 def test_errors_point_at_the_offending_text(key, value, offset, message):
     text, line = _with(key, value)
     with pytest.raises(ParseError) as info:
@@ -162,19 +193,24 @@ def test_a_good_level_loads():
 def test_formulas_and_operators_in_every_spelling():
     assert parse_formula(" D( x ,y, z ) ") == D("x", "y", "z")
     assert parse_formula("∇(a,b,c)") == N("a", "b", "c") == parse_formula("N(a,b,c)")
-    theta = Operator(N("a", "b", "c"), D("x", "y", "z"), D("x", "y", "z"), D("x", "y", "z"), D("x", "y", "z"))
+    theta = Operator(
+        N("a", "b", "c"), D("x", "y", "z"), D("x", "y", "z"), D("x", "y", "z"), D("x", "y", "z")
+    )
     assert parse_operator(str(theta)) == theta
     assert parse_operator("Θ(∇(a,b,c), Δ(x,y,z), D(x,y,z), D(x,y,z), D(x,y,z))") == theta
     omega = Operator(*theta[1:], theta[0])
     assert parse_operator("omega(D(x,y,z),D(x,y,z),D(x,y,z),D(x,y,z),N(a,b,c))") == omega
 
 
-@pytest.mark.parametrize("text, column, expected", [
-    ("theta(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))", 7, '"N("'),
-    ("omega(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))", 43, '"N("'),
-    ("omega(D(x,x,x),D(x,x,x))", 24, '","'),
-    ("theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x)) x", 53, "the end of the input"),
-])
+@pytest.mark.parametrize(
+    "text, column, expected",
+    [
+        ("theta(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))", 7, '"N("'),
+        ("omega(D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))", 43, '"N("'),
+        ("omega(D(x,x,x),D(x,x,x))", 24, '","'),
+        ("theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x)) x", 53, "the end of the input"),
+    ],
+)
 def test_operator_errors_have_a_caret_and_say_what_was_expected(text, column, expected):
     with pytest.raises(ParseError) as info:
         parse_operator(text, "<--edge>")
@@ -200,22 +236,39 @@ base D(x,x,x)"""
 
 def test_a_script_reads_into_moves_with_their_lines():
     steps = parse_script(SCRIPT, "s.txt")
-    e1 = Operator(D("y", "y", "y"), D("y", "y", "y"), D("y", "y", "y"), D("y", "y", "y"), N("x", "x", "x"))
+    e1 = Operator(
+        D("y", "y", "y"), D("y", "y", "y"), D("y", "y", "y"), D("y", "y", "y"), N("x", "x", "x")
+    )
     th = Operator(N("x", "x", "x"), *[D("x", "x", "x")] * 4)
-    assert [s.move for s in steps] == [Construct(e1), Extend(th, N("x", "x", "x")),
-                                       Extend(e1, D("y", "y", "y")), Finish(), Succeed(D("x", "x", "x"))]
-    assert [(s.kind, s.line) for s in steps] == [("construct", 2), ("step", 4), ("step", 5),
-                                                 ("finish", 6), ("base", 7)]
-    assert [s.move for s in parse_script(script_text([s.move for s in steps]))] == [s.move for s in steps]
+    assert [s.move for s in steps] == [
+        Construct(e1),
+        Extend(th, N("x", "x", "x")),
+        Extend(e1, D("y", "y", "y")),
+        Finish(),
+        Succeed(D("x", "x", "x")),
+    ]
+    assert [(s.kind, s.line) for s in steps] == [
+        ("construct", 2),
+        ("step", 4),
+        ("step", 5),
+        ("finish", 6),
+        ("base", 7),
+    ]
+    assert [s.move for s in parse_script(script_text([s.move for s in steps]))] == [
+        s.move for s in steps
+    ]
 
 
-@pytest.mark.parametrize("text, line, column", [
-    ("construct\n", 1, 10),
-    ("finish now\n", 1, 8),
-    ("finish\nstep D(x,x,x)\n", 2, 6),
-    ("construct theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x)) finish\n", 1, 63),
-    ("jump\n", 1, 1),
-])
+@pytest.mark.parametrize(
+    "text, line, column",
+    [
+        ("construct\n", 1, 10),
+        ("finish now\n", 1, 8),
+        ("finish\nstep D(x,x,x)\n", 2, 6),
+        ("construct theta(N(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x)) finish\n", 1, 63),
+        ("jump\n", 1, 1),
+    ],
+)
 def test_script_errors_name_the_line(text, line, column):
     with pytest.raises(ParseError) as info:
         parse_script(text, "s.txt")
@@ -228,7 +281,7 @@ def test_script_errors_name_the_line(text, line, column):
 def test_json_levels_load_and_their_errors_say_where():
     text = json.dumps(level_to_json(TYPED), indent=2)
     assert load_level_json(text, "l.json") == TYPED
-    bad = text.replace('"b",\n', '3,\n', 1)
+    bad = text.replace('"b",\n', "3,\n", 1)
     with pytest.raises(ParseError) as info:
         load_level_json(bad, "l.json")
     error = info.value
@@ -263,7 +316,8 @@ def carving_levels(draw):
         r_delta += ((tau[var_names[0]],) * 3,)
         root_var = var_names[0]
     formulas = st.builds(Formula, st.sampled_from("DN"), *[st.sampled_from(var_names)] * 3).filter(
-        lambda f: (tau[f.x], tau[f.y], tau[f.z]) in (r_delta if f.is_delta else r_nabla))
+        lambda f: (tau[f.x], tau[f.y], tau[f.z]) in (r_delta if f.is_delta else r_nabla)
+    )
     axioms = tuple(draw(st.lists(formulas, max_size=3, unique=True)))
     vertices = tuple(draw(st.lists(names, min_size=1, max_size=4, unique=True)))
     edges = []
@@ -274,15 +328,23 @@ def carving_levels(draw):
         edge = [vertices[i], earlier] + draw(st.permutations(others))[: size - 2]
         edges.append(tuple(draw(st.permutations(edge))))
     edges += draw(st.lists(st.sampled_from(edges), max_size=2)) if edges else []
-    return Level(types=types, variables=variables, r_delta=r_delta, r_nabla=r_nabla,
-                 axioms=axioms, root=Formula(draw(st.sampled_from("D")), root_var, root_var, root_var),
-                 target=Target(vertices, tuple(edges)),
-                 density=draw(st.sampled_from(["contiguous", "subsequence"])),
-                 par=draw(st.none() | st.integers(0, 10_000)),
-                 title=draw(st.text(alphabet='Az09 "\\;{}é', min_size=1, max_size=20).filter(str.strip)),
-                 description=draw(st.text(max_size=30).filter(lambda s: not any("\ud800" <= c <= "\udfff" for c in s))),
-                 hint=draw(st.sampled_from(["", "a hint; with \"quotes\""])),
-                 author=draw(st.sampled_from(["", "me"])))
+    return Level(
+        types=types,
+        variables=variables,
+        r_delta=r_delta,
+        r_nabla=r_nabla,
+        axioms=axioms,
+        root=Formula(draw(st.sampled_from("D")), root_var, root_var, root_var),
+        target=Target(vertices, tuple(edges)),
+        density=draw(st.sampled_from(["contiguous", "subsequence"])),
+        par=draw(st.none() | st.integers(0, 10_000)),
+        title=draw(st.text(alphabet='Az09 "\\;{}é', min_size=1, max_size=20).filter(str.strip)),
+        description=draw(
+            st.text(max_size=30).filter(lambda s: not any("\ud800" <= c <= "\udfff" for c in s))
+        ),
+        hint=draw(st.sampled_from(["", 'a hint; with "quotes"'])),
+        author=draw(st.sampled_from(["", "me"])),
+    )
 
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -294,12 +356,25 @@ def test_every_accepted_level_round_trips_through_a_level_file_and_json(level):
 
 
 def test_out_of_bounds_values_are_refused_naming_the_field():
-    good = dict(types=("t",), variables=(("x", "t"),), r_delta=(("t", "t", "t"),),
-                r_nabla=(), root=D("x", "x", "x"), target=Target(("a",), ()))
-    for field, value in [("types", ("t", "t")), ("variables", (("x", "q"),)),
-                         ("r_delta", (("t", "t"),)), ("root", D("x", "x", "y")),
-                         ("axioms", (N("x", "x", "x"),)), ("density", "dense"), ("par", -1),
-                         ("title", "a\nb"), ("description", "x" * 20_000)]:
+    good = dict(
+        types=("t",),
+        variables=(("x", "t"),),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(),
+        root=D("x", "x", "x"),
+        target=Target(("a",), ()),
+    )
+    for field, value in [
+        ("types", ("t", "t")),
+        ("variables", (("x", "q"),)),
+        ("r_delta", (("t", "t"),)),
+        ("root", D("x", "x", "y")),
+        ("axioms", (N("x", "x", "x"),)),
+        ("density", "dense"),
+        ("par", -1),
+        ("title", "a\nb"),
+        ("description", "x" * 20_000),
+    ]:
         with pytest.raises(LevelFieldError) as info:
             Level(**{**good, field: value})
         assert info.value.field == field

@@ -27,8 +27,10 @@ from tests.grammar import toygame
 
 
 def _cells(text: str) -> int:
-    return sum(0 if unicodedata.combining(ch) else
-               2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    return sum(
+        0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+        for ch in text
+    )
 
 
 def _check_rendering(err: ParseError) -> None:
@@ -47,7 +49,7 @@ def _check_rendering(err: ParseError) -> None:
     row = lines[1][2:]
     k = next(k for k in range(len(row) + 1) if _cells(row[:k]) >= caret)
     assert _cells(row[:k]) == caret
-    assert row[k:].startswith(escape_controls(shown[err.column - 1: err.column]))
+    assert row[k:].startswith(escape_controls(shown[err.column - 1 : err.column]))
 
 
 def test_the_terminal_title_escape_is_shown_escaped():
@@ -72,19 +74,26 @@ def test_the_caret_counts_escapes_and_wide_characters():
     _check_rendering(info.value)
     assert info.value.render().splitlines()[1:3] == ["  f(\\x07, 語, x)", "    ^"]
     with pytest.raises(ParseError) as info:
-        load_pack('title "語語\x1b" level "\U0001F600" { game termcraft fule 1 }')
+        load_pack('title "語語\x1b" level "\U0001f600" { game termcraft fule 1 }')
     err = info.value
     _check_rendering(err)
     caret = err.render().splitlines()[2]
-    assert caret.index("^") - 2 == _cells('title "語語\\e" level "\U0001F600" { game termcraft ')
+    assert caret.index("^") - 2 == _cells('title "語語\\e" level "\U0001f600" { game termcraft ')
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("f(a,b) \t\n\x1b\x07\x00\x85\u202e\u200b語é\x7f")),
-               min_size=1, max_size=30))
+@given(
+    st.text(
+        alphabet=st.sampled_from(list("f(a,b) \t\n\x1b\x07\x00\x85\u202e\u200b語é\x7f")),
+        min_size=1,
+        max_size=30,
+    )
+)
 def test_any_bad_input_renders_printable_with_the_caret_in_place(text):
-    for call in (lambda: parse_term(text, filename="in\x1bput"),
-                 lambda: load_pack('game termcraft level "a" { current ' + text + " }")):
+    for call in (
+        lambda: parse_term(text, filename="in\x1bput"),
+        lambda: load_pack('game termcraft level "a" { current ' + text + " }"),
+    ):
         try:
             call()
         except ParseError as err:
@@ -109,9 +118,24 @@ def test_messages_from_values_are_escaped_too(tmp_path):
 # A text that lexes as each terminal (by its name without namespace) where it is valid.
 SAMPLES = {
     "$END": "",
-    "LPAR": "(", "RPAR": ")", "COMMA": ",", "LBRACE": "{", "RBRACE": "}", "LSQB": "[", "RSQB": "]",
-    "NAME": "abc", "KEY": "somekey", "GAME": "game", "LEVEL": "level", "GAME_ID": "termcraft",
-    "WORD": "none", "STRING": '"s"', "INT": "12", "NEG_INT": "-3", "CELL": "5", "ROW": "x.3",
+    "LPAR": "(",
+    "RPAR": ")",
+    "COMMA": ",",
+    "LBRACE": "{",
+    "RBRACE": "}",
+    "LSQB": "[",
+    "RSQB": "]",
+    "NAME": "abc",
+    "KEY": "somekey",
+    "GAME": "game",
+    "LEVEL": "level",
+    "GAME_ID": "termcraft",
+    "WORD": "none",
+    "STRING": '"s"',
+    "INT": "12",
+    "NEG_INT": "-3",
+    "CELL": "5",
+    "ROW": "x.3",
 }
 IGNORED = {"WS", "COMMENT"}
 
@@ -156,7 +180,7 @@ def _mutants(text: str, start: int, count: int, seed: int):
     rng = random.Random(seed)
     out = set()
     for i in range(start, len(text)):
-        out.add(text[:i] + text[i + 1:])
+        out.add(text[:i] + text[i + 1 :])
         for ch in '(){}[]",-1x;$#':
             out.add(text[:i] + ch + text[i:])
     return rng.sample(sorted(out), min(count, len(out)))
@@ -181,10 +205,16 @@ def test_expected_lists_of_term_errors_are_exact():
 
 
 LEVELS = [
-    ("termcraft", 'game termcraft\nlevel "a" {\n fuel 1 budget 0 hint "h"\n current f(a, g(b))\n'
-                  ' target t()\n}\n'),
-    ("2048", 'game 2048\nlevel "b" {\n size 2 rule standard goal none seed 3\n'
-             ' distribution "2:1"\n board [2 0] [0, 2]\n}\n'),
+    (
+        "termcraft",
+        'game termcraft\nlevel "a" {\n fuel 1 budget 0 hint "h"\n current f(a, g(b))\n'
+        " target t()\n}\n",
+    ),
+    (
+        "2048",
+        'game 2048\nlevel "b" {\n size 2 rule standard goal none seed 3\n'
+        ' distribution "2:1"\n board [2 0] [0, 2]\n}\n',
+    ),
     ("toyrow", 'game toyrow\nlevel "c" { row x.3 length 4 }\nlevel "d" { row 3x }\n'),
 ]
 

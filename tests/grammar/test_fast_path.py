@@ -33,8 +33,17 @@ TERMCRAFT = format_for("termcraft")
 def _norm(value):
     """Records -> plain tuples, tokens with every position attribute, terms by identity."""
     if isinstance(value, Token):
-        return ("token", value.type, str(value), value.start_pos, value.line, value.column,
-                value.end_line, value.end_column, value.end_pos)
+        return (
+            "token",
+            value.type,
+            str(value),
+            value.start_pos,
+            value.line,
+            value.column,
+            value.end_line,
+            value.end_column,
+            value.end_pos,
+        )
     if isinstance(value, Term):
         return ("term", value.id)
     if isinstance(value, (list, tuple)):
@@ -64,8 +73,20 @@ def _same_as_lark(text: str) -> bool:
     return fast is not None
 
 
-BLANKS = st.sampled_from([" ", "", "\n", "\t", "  ; a comment (with {braces} \"quotes\")\n",
-                          "\r\n", "\f", ";\n", " ;x", "\n\n  "])
+BLANKS = st.sampled_from(
+    [
+        " ",
+        "",
+        "\n",
+        "\t",
+        '  ; a comment (with {braces} "quotes")\n',
+        "\r\n",
+        "\f",
+        ";\n",
+        " ;x",
+        "\n\n  ",
+    ]
+)
 
 
 def _respace(text: str, rnd: random.Random) -> str:
@@ -93,17 +114,34 @@ def _respace(text: str, rnd: random.Random) -> str:
 
 @st.composite
 def packs(draw):
-    titles = draw(st.lists(st.text(alphabet='ab "\\é{};', min_size=1, max_size=8).filter(str.strip),
-                           max_size=3, unique=True))
+    titles = draw(
+        st.lists(
+            st.text(alphabet='ab "\\é{};', min_size=1, max_size=8).filter(str.strip),
+            max_size=3,
+            unique=True,
+        )
+    )
     levels = []
     for title in titles:
-        level = Level(title, draw(terms(max_leaves=10)), draw(terms(max_leaves=10)),
-                      draw(st.integers(0, 10**9)), draw(st.integers(0, 99)),
-                      par=draw(st.none() | st.integers(0, 9)), hint=draw(st.text(max_size=20)))
+        level = Level(
+            title,
+            draw(terms(max_leaves=10)),
+            draw(terms(max_leaves=10)),
+            draw(st.integers(0, 10**9)),
+            draw(st.integers(0, 99)),
+            par=draw(st.none() | st.integers(0, 9)),
+            hint=draw(st.text(max_size=20)),
+        )
         levels.append(level)
     header_game = draw(st.booleans())
-    text = dump_pack(LevelPack(title=draw(st.text(alphabet="abc", max_size=5)), author="me",
-                               levels=tuple(levels), game="termcraft"))
+    text = dump_pack(
+        LevelPack(
+            title=draw(st.text(alphabet="abc", max_size=5)),
+            author="me",
+            levels=tuple(levels),
+            game="termcraft",
+        )
+    )
     if header_game:
         text = "game termcraft\n" + text.replace("  game termcraft\n", "")
     return text
@@ -122,29 +160,37 @@ def test_fast_level_reader_equals_lark_on_printed_and_respaced_files(text, rnd):
 def test_fast_level_reader_equals_lark_or_declines_on_broken_files(text, rnd):
     for _ in range(5):
         i = rnd.randrange(len(text) + 1)
-        mutant = rnd.choice([
-            text[:i] + text[i + 1:],
-            text[:i] + rnd.choice('(){}",-;\\\n x1#\v\u00a0') + text[i:],
-            text[:i] + rnd.choice(["level", "game", "-3", "007", '""', "f(", ")", "game 2048"]) + text[i:],
-        ])
+        mutant = rnd.choice(
+            [
+                text[:i] + text[i + 1 :],
+                text[:i] + rnd.choice('(){}",-;\\\n x1#\v\u00a0') + text[i:],
+                text[:i]
+                + rnd.choice(["level", "game", "-3", "007", '""', "f(", ")", "game 2048"])
+                + text[i:],
+            ]
+        )
         _same_as_lark(mutant)
 
 
 def test_fast_level_reader_handles_every_envelope_form():
-    text = ('; c\ntitle "a" "b" author"x"description "d"\ngame termcraft\n'
-            'level "L" {game termcraft fuel 007 budget 0 par 3 hint "h\\n" "i"\n'
-            ' current f(a ; c\n , VAR(X), t( ) ,var(f(x)))target b;end\n}\n'
-            'level"M"{fuel 1 budget 2 current 3x target g() level 4}')
+    text = (
+        '; c\ntitle "a" "b" author"x"description "d"\ngame termcraft\n'
+        'level "L" {game termcraft fuel 007 budget 0 par 3 hint "h\\n" "i"\n'
+        " current f(a ; c\n , VAR(X), t( ) ,var(f(x)))target b;end\n}\n"
+        'level"M"{fuel 1 budget 2 current 3x target g() level 4}'
+    )
     assert _same_as_lark(text)
-    for broken in ['game termcraft level "a" { fuel -3 budget 0 current a target b }',
-                   "title 12 author x game termcraft",
-                   'game termcraft level "a" { current f(a,) }',
-                   'game termcraft level "a" { current f(a)) }',
-                   'game termcraft level "a" { current a, }',
-                   'game termcraft level "a" { current \x0ba }',
-                   'game termcraft level "a" "b" { }',
-                   'game termcraft level "a" { 3x 1 }',
-                   'game termcraft title 3x']:
+    for broken in [
+        'game termcraft level "a" { fuel -3 budget 0 current a target b }',
+        "title 12 author x game termcraft",
+        'game termcraft level "a" { current f(a,) }',
+        'game termcraft level "a" { current f(a)) }',
+        'game termcraft level "a" { current a, }',
+        'game termcraft level "a" { current \x0ba }',
+        'game termcraft level "a" "b" { }',
+        'game termcraft level "a" { 3x 1 }',
+        "game termcraft title 3x",
+    ]:
         _same_as_lark(broken)
 
 
@@ -176,15 +222,19 @@ def _term_same_as_lark(text: str) -> None:
 def test_fast_term_reader_equals_lark_on_printed_terms(term, rnd):
     text = to_str(term)
     assert read_term(text, 0) == (term, len(text))
-    spaced = "".join(ch + (rnd.choice([" ", "\n", "\t", "\r\n", ""]) if not ch.isalnum() else "")
-                     for ch in text)
+    spaced = "".join(
+        ch + (rnd.choice([" ", "\n", "\t", "\r\n", ""]) if not ch.isalnum() else "") for ch in text
+    )
     _term_same_as_lark(spaced)
     assert parse_term(spaced) is term
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.lists(st.sampled_from(list("fa(),  \t\n;_0\x0b") + ["var", "VAR", "(X)", "()"]),
-                max_size=15).map("".join))
+@given(
+    st.lists(
+        st.sampled_from(list("fa(),  \t\n;_0\x0b") + ["var", "VAR", "(X)", "()"]), max_size=15
+    ).map("".join)
+)
 def test_fast_term_reader_equals_lark_or_declines_on_any_text(text):
     if text.strip():
         _term_same_as_lark(text)

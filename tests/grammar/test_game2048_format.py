@@ -10,7 +10,7 @@ from grammar.errors import ParseError
 from grammar.game2048 import format_distribution, parse_distribution
 from grammar.levels import dump_pack, format_for, load_pack
 
-PACK = '''title "2048 puzzles"
+PACK = """title "2048 puzzles"
 game 2048                      ; once for every level
 
 level "Classic" { }            ; everything defaults: GameConfig's defaults
@@ -26,7 +26,7 @@ level "Fibonacci corner" {
     [0 0 0 0]
     [0 0 0 3]
 }
-'''
+"""
 
 
 def test_a_hand_written_2048_pack_loads_with_exact_values():
@@ -34,9 +34,14 @@ def test_a_hand_written_2048_pack_loads_with_exact_values():
     assert pack.game == "2048" and pack.title == "2048 puzzles"
     classic, corner = pack.levels
     assert classic == Level("Classic", GameConfig())
-    assert corner.config == GameConfig(board_size=4, initial_seed=7, number_of_initial_tiles=0,
-                                       tile_value_distribution=((1, 9), (2, 0.5)),
-                                       merge_rule="fibonacci", goal=None)
+    assert corner.config == GameConfig(
+        board_size=4,
+        initial_seed=7,
+        number_of_initial_tiles=0,
+        tile_value_distribution=((1, 9), (2, 0.5)),
+        merge_rule="fibonacci",
+        goal=None,
+    )
     assert corner.board == ((1, 0, 0, 1), (0, 2, 0, 0), (0, 0, 0, 0), (0, 0, 0, 3))
     assert corner.hint == "Keep the big ones in a corner."
     assert load_pack(dump_pack(pack)) == pack
@@ -58,12 +63,19 @@ def _level(fields: str) -> str:
     [
         ("  size 1", 8, "size must be an integer >= 2, got 1"),
         ("  size 65", 8, "size must be at most 64, not 65"),
-        ("  size 4 tiles 17", 16, "tiles must be between 0 and 16 (the cells of a 4×4 board), got 17"),
+        (
+            "  size 4 tiles 17",
+            16,
+            "tiles must be between 0 and 16 (the cells of a 4×4 board), got 17",
+        ),
         ("  seed 4294967296", 8, "seed must be an integer from 0 to 4294967295"),
         ("  seed -1", 8, "seed must be a non-negative integer, not -1"),
         ("  rule fib", 8, "unknown merge rule 'fib'; choose one of: standard, fibonacci, threes"),
-        ('  rule "standard"', 8, "rule must be a merge rule name (standard, fibonacci or threes), "
-                                 "not a string"),
+        (
+            '  rule "standard"',
+            8,
+            "rule must be a merge rule name (standard, fibonacci or threes), not a string",
+        ),
         ("  goal 0", 8, "goal must be a positive integer or None, got 0"),
         ("  goal nothing", 8, "goal must be a positive integer or none, not the word nothing"),
         ("  goal 1000000000000000001", 8, "goal values must be at most 1000000000000000000"),
@@ -73,7 +85,11 @@ def _level(fields: str) -> str:
         ('  distribution "2:0"', 16, "needs a positive total weight"),
         ("  distribution 2", 16, "distribution must be value:weight pairs in double quotes"),
         ("  size 2 board [2 0 0] [0 0 0] [0 0 0]", 16, "the board has 3 rows but size is 2"),
-        ("  size 2 board [2 0] [0 0] [0 0]", 16, "a board must be square: a row has 2 cells, expected 3"),
+        (
+            "  size 2 board [2 0] [0 0] [0 0]",
+            16,
+            "a board must be square: a row has 2 cells, expected 3",
+        ),
         ("  size 2 board [2 0] [0]", 16, "a board must be square"),
         ("  board 2", 9, "board must be a board of rows such as [2 0 0 2], not the integer 2"),
         ("  size 2 board [2 0] [0 99999999999999999999]", 16, "board values must be at most"),
@@ -106,11 +122,26 @@ def test_syntax_errors_in_a_board_say_what_may_follow():
 
 
 def test_distribution_text_round_trips_exactly():
-    pairs = ((2, 9), (4, 1), (8, 0.1), (16, 1e-05), (32, 5e-324), (64, 1.7976931348623157e308),
-             (128, 0.0))
+    pairs = (
+        (2, 9),
+        (4, 1),
+        (8, 0.1),
+        (16, 1e-05),
+        (32, 5e-324),
+        (64, 1.7976931348623157e308),
+        (128, 0.0),
+    )
     assert parse_distribution(format_distribution(pairs)) == pairs
     assert format_distribution([(2, -0.0)]) == "2:0.0"
     assert parse_distribution("2 4:3") == ((2, 1), (4, 3))
     level = Level("w", make_config(distribution=pairs[:-1]))
-    assert load_pack(dump_pack(load_pack(
-        'level "w" { game 2048 distribution "' + format_distribution(pairs[:-1]) + '" }'))).levels[0] == level
+    assert (
+        load_pack(
+            dump_pack(
+                load_pack(
+                    'level "w" { game 2048 distribution "' + format_distribution(pairs[:-1]) + '" }'
+                )
+            )
+        ).levels[0]
+        == level
+    )

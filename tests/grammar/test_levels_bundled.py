@@ -32,12 +32,15 @@ def test_games_without_packs_have_none():
 def test_first_level_is_the_seed_sample():
     _, pack = bundled_packs("termcraft")[0]
     first = pack.levels[0]
-    rules = ("rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-             "equiv(apple,red),")
+    rules = (
+        "rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),equiv(apple,red),"
+    )
     assert first.current is parse_term(
-        "puzzle_state(" + rules + "data(pair(apple,green)),data(placeholder))")
+        "puzzle_state(" + rules + "data(pair(apple,green)),data(placeholder))"
+    )
     assert first.target is parse_term(
-        "puzzle_state(" + rules + "data(rev_pair(green,blue)),data(done))")
+        "puzzle_state(" + rules + "data(rev_pair(green,blue)),data(done))"
+    )
 
 
 def test_packs_are_found_from_an_installed_zip(tmp_path):
@@ -56,7 +59,10 @@ def test_packs_are_found_from_an_installed_zip(tmp_path):
     )
     done = subprocess.run(
         [sys.executable, "-c", code, str(archive)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
         env={"PYTHONPATH": str(archive), "PATH": "/usr/bin:/bin"},
     )
     assert done.returncode == 0, done.stderr

@@ -11,7 +11,7 @@ from core.terms import compound, const, var
 from grammar.errors import ParseError
 from grammar.levels import MAX_FILE_CHARS, dump_pack, escape_string, load_pack, load_pack_file
 
-VALID = r'''; A hand-written pack.   Comments run to the end of a line.
+VALID = r"""; A hand-written pack.   Comments run to the end of a line.
 title "Two \"quoted\" levels"   ; header fields
 author "Ada \\ Lovelace"
 description "line one\nline two, tab\there "
@@ -33,14 +33,16 @@ level "First" {
 
 level "Second, with ; and {braces} in its title" { game termcraft fuel 0 budget 7
   current f(level, VAR(X), t(), 007) target g  author "me" }
-'''
+"""
 
 
 def test_hand_written_pack_loads_with_exact_values():
     pack = load_pack(VALID, "valid.levels")
     assert pack.title == 'Two "quoted" levels'
     assert pack.author == "Ada \\ Lovelace"
-    assert pack.description == "line one\nline two, tab\there and a continued string \u00e9\U0001F600"
+    assert (
+        pack.description == "line one\nline two, tab\there and a continued string \u00e9\U0001f600"
+    )
     assert pack.game == "termcraft"
     first, second = pack.levels
     rule = compound("rewrite", [const("red"), const("blue")])
@@ -48,13 +50,19 @@ def test_hand_written_pack_loads_with_exact_values():
         title="First",
         current=compound("puzzle_state", [rule, compound("data", [const("red")])]),
         target=compound("puzzle_state", [rule, compound("data", [const("blue")])]),
-        fuel=3, budget=0, par=1, description="Make it blue.", hint="rewrite", author="",
+        fuel=3,
+        budget=0,
+        par=1,
+        description="Make it blue.",
+        hint="rewrite",
+        author="",
     )
     # `level` is an ordinary constant inside a term; VAR(X) is a variable; t() is a
     # zero-argument compound; 007 is a constant (only integer fields read digits as numbers).
     assert second.title == "Second, with ; and {braces} in its title"
     assert second.current is compound(
-        "f", [const("level"), var("X"), compound("t", []), const("007")])
+        "f", [const("level"), var("X"), compound("t", []), const("007")]
+    )
     assert second.target is const("g")
     assert (second.fuel, second.budget, second.par, second.author) == (0, 7, None, "me")
     assert second.description == "" and second.hint == ""
@@ -68,7 +76,7 @@ def test_header_game_is_inherited_and_integers_are_decimal():
 
 def test_empty_pack_and_byte_order_mark():
     assert load_pack("") == LevelPack(title="")
-    assert load_pack("\ufeff; nothing\ntitle \"x\"\n") == LevelPack(title="x")
+    assert load_pack('\ufeff; nothing\ntitle "x"\n') == LevelPack(title="x")
 
 
 def test_pack_helpers():
@@ -91,15 +99,33 @@ GOOD = "game termcraft fuel 1 budget 0 current a target b"
     "text, line, column, message_part",
     [
         # unknown field (with a suggestion), at the key
-        (_body("  game termcraft fule 1"), 3, 18, "unknown field 'fule' for a termcraft level "
-                                                  "(did you mean 'fuel'?)"),
+        (
+            _body("  game termcraft fule 1"),
+            3,
+            18,
+            "unknown field 'fule' for a termcraft level (did you mean 'fuel'?)",
+        ),
         # duplicate field, at the second key
-        (_body("  game termcraft\n  fuel 1\n    fuel 2"), 5, 5, "duplicate field 'fuel' "
-                                                                "(first given on line 4)"),
+        (
+            _body("  game termcraft\n  fuel 1\n    fuel 2"),
+            5,
+            5,
+            "duplicate field 'fuel' (first given on line 4)",
+        ),
         # missing required fields, at the `level` keyword
-        (_body("  game termcraft fuel 1 budget 0"), 2, 1, "missing required fields current, target"),
+        (
+            _body("  game termcraft fuel 1 budget 0"),
+            2,
+            1,
+            "missing required fields current, target",
+        ),
         # wrong types, at the value
-        (_body('  game termcraft fuel "3"'), 3, 23, "fuel must be a non-negative integer, not a string"),
+        (
+            _body('  game termcraft fuel "3"'),
+            3,
+            23,
+            "fuel must be a non-negative integer, not a string",
+        ),
         (_body("  game termcraft fuel f(x)"), 3, 23, "not the term f(x)"),
         (_body('  game termcraft current "a"'), 3, 26, "current must be a term, not a string"),
         (_body("  game termcraft hint here"), 3, 23, "hint must be a string in double quotes"),
@@ -109,24 +135,54 @@ GOOD = "game termcraft fuel 1 budget 0 current a target b"
         # a term value after a comment and a line break: the caret is on the term
         (_body("  game termcraft par ; comment\n\n     p(q)"), 5, 6, "par must be a non-negative"),
         # bounds are the constructor's; the caret is still on the field's value
-        (_body(f"  game termcraft fuel {MAX_RESOURCE + 1} budget 0 current a target b"), 3, 23,
-         "level 'L': fuel must be an integer from 0 to 1000000000, not 1000000001"),
-        (_body("  game termcraft fuel 1 budget 0 par 10000000000 current a target b"), 3, 38,
-         "par must be an integer from 0 to 1000000000"),
-        (_body("  game termcraft fuel " + "9" * 41), 3, 23, "fuel: the number is too large (41 digits)"),
+        (
+            _body(f"  game termcraft fuel {MAX_RESOURCE + 1} budget 0 current a target b"),
+            3,
+            23,
+            "level 'L': fuel must be an integer from 0 to 1000000000, not 1000000001",
+        ),
+        (
+            _body("  game termcraft fuel 1 budget 0 par 10000000000 current a target b"),
+            3,
+            38,
+            "par must be an integer from 0 to 1000000000",
+        ),
+        (
+            _body("  game termcraft fuel " + "9" * 41),
+            3,
+            23,
+            "fuel: the number is too large (41 digits)",
+        ),
         (_body(f"  {GOOD} current var(a)"), 3, 53, "duplicate field 'current'"),
         # games: known before the first value, one per pack
         (_body("  game chess"), 3, 8, "unknown game 'chess' (games with level files: "),
         (_body('  game "termcraft"'), 3, 8, "game must be a game id such as"),
-        (_body("  fuel 1"), 3, 3, "level 'L' does not say its game: write 'game <id>' as its "
-                                  "first field (or once in the pack header)"),
-        ('game termcraft\nlevel "a" {\n fuel 1 budget 0 current a target b\n  game termcraft }',
-         4, 3, "the game field comes first in a level block"),
-        ('level "a" {\n game termcraft fuel 1 budget 0 current a target b }\nlevel "b" { fuel 1 }',
-         3, 1, "level 'b' has no game: write 'game termcraft' as its first field"),
-        ('game termcraft\nlevel "a" {\n  game 2048 }', 3, 8,
-         "level 'a' is a 2048 level but this pack holds termcraft levels (one game per pack)"),
-        ('game termcraft game termcraft', 1, 16, "duplicate field 'game'"),
+        (
+            _body("  fuel 1"),
+            3,
+            3,
+            "level 'L' does not say its game: write 'game <id>' as its "
+            "first field (or once in the pack header)",
+        ),
+        (
+            'game termcraft\nlevel "a" {\n fuel 1 budget 0 current a target b\n  game termcraft }',
+            4,
+            3,
+            "the game field comes first in a level block",
+        ),
+        (
+            'level "a" {\n game termcraft fuel 1 budget 0 current a target b }\nlevel "b" { fuel 1 }',
+            3,
+            1,
+            "level 'b' has no game: write 'game termcraft' as its first field",
+        ),
+        (
+            'game termcraft\nlevel "a" {\n  game 2048 }',
+            3,
+            8,
+            "level 'a' is a 2048 level but this pack holds termcraft levels (one game per pack)",
+        ),
+        ("game termcraft game termcraft", 1, 16, "duplicate field 'game'"),
         # title inside a level block
         (_body(f'  {GOOD}\n  title "x"'), 4, 3, "duplicate field title"),
         # header problems
@@ -137,8 +193,12 @@ GOOD = "game termcraft fuel 1 budget 0 current a target b"
         ('title "a\\u0007b"\n', 1, 7, "pack field title: title must be printable text on one line"),
         (_body(GOOD) + 'author "late"\n', 5, 1, "the pack header comes before the first level"),
         # duplicate level titles, at the second title
-        (_body(GOOD) + 'level "L" { ' + GOOD + " }\n", 5, 7, "duplicate level title 'L' "
-                                                            "(first used on line 2)"),
+        (
+            _body(GOOD) + 'level "L" { ' + GOOD + " }\n",
+            5,
+            7,
+            "duplicate level title 'L' (first used on line 2)",
+        ),
         # titles are checked by the level constructor: the caret is on the title
         ('level "  " {\n  ' + GOOD + "\n}\n", 1, 7, "title must not be empty"),
         ('level "a\\tb" {\n  ' + GOOD + "\n}\n", 1, 7, "title must be printable text"),
@@ -152,9 +212,9 @@ GOOD = "game termcraft fuel 1 budget 0 current a target b"
         # syntax errors come from the grammar, with what was expected
         (_body("  game termcraft current f(a,"), 4, 1, "unexpected '}'"),
         (_body("  game termcraft current f(a) g"), 4, 1, "unexpected '}'"),
-        ('level {\n}', 1, 7, "unexpected '{'"),
+        ("level {\n}", 1, 7, "unexpected '{'"),
         ('level "a" {\n  game termcraft\n', 2, 17, "unexpected end of input"),
-        ("title \"a\" # wall\n", 1, 11, "unexpected character '#'"),
+        ('title "a" # wall\n', 1, 11, "unexpected character '#'"),
         # `level` is a keyword in the header only; inside a block it is a (wrong) key
         (_body("  game termcraft level 3"), 3, 18, "unknown field 'level'"),
     ],
@@ -187,7 +247,7 @@ def test_syntax_errors_say_what_was_expected():
 
 
 def test_escape_string_is_one_line_and_reads_back():
-    text = 'quote " backslash \\ newline \n tab \t cr \r nul \0 nel \x85 ls \u2028 emoji \U0001F600'
+    text = 'quote " backslash \\ newline \n tab \t cr \r nul \0 nel \x85 ls \u2028 emoji \U0001f600'
     quoted = escape_string(text)
     assert "\n" not in quoted and "\r" not in quoted and "\u2028" not in quoted
     assert load_pack(f"description {quoted}").description == text
@@ -231,12 +291,24 @@ def _plain_game(sniff):
     def load(text, filename):
         return LevelPack(title=f"grid:{len(text.split())}", game="gridtoy")
 
-    fmt = LevelFormat(game="gridtoy", level_type=tuple, fields=(), build=lambda t, v: (t,),
-                      fields_of=lambda level: {}, plain=PlainLoader(sniff, load))
+    fmt = LevelFormat(
+        game="gridtoy",
+        level_type=tuple,
+        fields=(),
+        build=lambda t, v: (t,),
+        fields_of=lambda level: {},
+        plain=PlainLoader(sniff, load),
+    )
     import tests.grammar.test_levels_format as here
+
     here.GRID_FORMAT = fmt
-    return GameInfo(id="gridtoy", title="Grid toy", tagline="t", engine="x:y",
-                    level_format=f"{here.__name__}:GRID_FORMAT")
+    return GameInfo(
+        id="gridtoy",
+        title="Grid toy",
+        tagline="t",
+        engine="x:y",
+        level_format=f"{here.__name__}:GRID_FORMAT",
+    )
 
 
 def test_a_plain_loader_takes_texts_it_recognises():
@@ -254,8 +326,10 @@ def test_a_plain_loader_takes_texts_it_recognises():
 
 def test_packs_hold_one_game_and_unknown_games_list_the_registered_ones():
     with pytest.raises(ParseError) as info:
-        load_pack('level "a" { game termcraft fuel 1 budget 0 current a target b }\n'
-                  'level "b" {\n  game 2048 }')
+        load_pack(
+            'level "a" { game termcraft fuel 1 budget 0 current a target b }\n'
+            'level "b" {\n  game 2048 }'
+        )
     err = info.value
     assert (err.line, err.column) == (3, 8)
     assert "is a 2048 level but this pack holds termcraft levels" in err.message

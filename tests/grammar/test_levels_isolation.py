@@ -20,34 +20,36 @@ from grammar.levels import bundled_packs, dump_pack, format_for, load_pack, regi
 from levels import pack_files
 from tests.grammar import toygame
 
-TERMCRAFT_CLASH = '''title "Names a row would take"
+TERMCRAFT_CLASH = """title "Names a row would take"
 level "x" {
   game termcraft
   fuel 3 budget 12 par 3
   current f(x, x1, 3x, x3, 0, 12, x_, level(game))
   target g(x)
 }
-'''
+"""
 
-TOY = '''game toyrow
+TOY = """game toyrow
 level "one" { row x.x3  length 12 }
 level "two" { row 3x }
-'''
+"""
 
-TWO_THOUSAND = '''level "Puzzle" {
+TWO_THOUSAND = """level "Puzzle" {
   game 2048
   size 2 rule standard seed 1 tiles 0 goal none distribution "2:1"
   board [2 0] [0 2]
 }
-'''
+"""
 
 
 def _texts() -> list[tuple[str, str]]:
     """Every bundled file of every registered game, and the hand-written ones above."""
     out = [("termcraft-clash", TERMCRAFT_CLASH), ("2048", TWO_THOUSAND)]
     for fmt in registered_formats():
-        out += [(f"{fmt.game}/{entry.name}", entry.read_text(encoding="utf-8"))
-                for entry in pack_files(fmt.game)]
+        out += [
+            (f"{fmt.game}/{entry.name}", entry.read_text(encoding="utf-8"))
+            for entry in pack_files(fmt.game)
+        ]
     return out
 
 
@@ -101,10 +103,14 @@ def test_each_game_has_its_own_parser_with_only_its_own_terminals():
         namespace = format_for(game).body_namespace if game != "toyrow" else "toyrow"
         for terminal in parser.terminals:
             name = terminal.name
-            assert name in envelope_names or name.startswith(namespace + "__") or \
-                name.isupper(), (game, name)  # anonymous punctuation: "(" is LPAR
-        others = {fmt.body_namespace for fmt in (format_for("termcraft"), format_for("2048"),
-                                                 toygame.FORMAT)} - {namespace}
+            assert name in envelope_names or name.startswith(namespace + "__") or name.isupper(), (
+                game,
+                name,
+            )  # anonymous punctuation: "(" is LPAR
+        others = {
+            fmt.body_namespace
+            for fmt in (format_for("termcraft"), format_for("2048"), toygame.FORMAT)
+        } - {namespace}
         assert not [t.name for t in parser.terminals if t.name.split("__")[0] in others], game
     # Registering a game compiles its parser; it does not touch another game's.
     before = envelope.parser_for(format_for("termcraft"))
@@ -129,7 +135,9 @@ def test_inside_a_level_block_level_is_never_the_keyword():
     """LALR merges states with equal items: the envelope keeps header and block rules apart."""
     with registry.register(toygame.INFO):
         for fmt in registered_formats():
-            table = envelope.parser_for(fmt).parse_interactive("").parser_state.parse_conf.parse_table
+            table = (
+                envelope.parser_for(fmt).parse_interactive("").parser_state.parse_conf.parse_table
+            )
             for state, actions in table.states.items():
                 assert not ("RBRACE" in actions and "LEVEL" in actions), (fmt.game, state)
     for value in ('"s"', "f(a)", "a", "-3"):
@@ -143,10 +151,14 @@ def test_lexed_together_the_toy_would_change_termcraft_tokens():
     combined = envelope.read_resource(envelope.ENVELOPE) + (
         "game_value: termcraft_value | toy_value\n"
         "%import termcraft.value -> termcraft_value\n"
-        "%import toyrow.value -> toy_value\n")
+        "%import toyrow.value -> toy_value\n"
+    )
 
     def loader(base, path):
-        for ref, ns in (("grammar:termcraft.lark", "termcraft"), ("tests.grammar:toyrow.lark", "toyrow")):
+        for ref, ns in (
+            ("grammar:termcraft.lark", "termcraft"),
+            ("tests.grammar:toyrow.lark", "toyrow"),
+        ):
             try:
                 return envelope._BodyLoader(ns, ref)(base, path)
             except OSError:
@@ -187,16 +199,34 @@ def test_a_broken_or_missing_format_is_a_clean_error_at_the_game_field():
     from core.registry import GameInfo
 
     global BROKEN
-    BROKEN = replace(toygame.FORMAT, game="broken", grammar="tests.grammar:no-such-file.lark",
-                     namespace="broken")
+    BROKEN = replace(
+        toygame.FORMAT, game="broken", grammar="tests.grammar:no-such-file.lark", namespace="broken"
+    )
     cases = [
-        (GameInfo(id="broken", title="Broken", tagline="t", engine="x:y",
-                  level_format=f"{__name__}:BROKEN"), "the level format of broken is broken"),
-        (GameInfo(id="broken", title="Broken", tagline="t", engine="x:y"),
-         "Broken has no level files"),
-        (GameInfo(id="broken", title="Broken", tagline="t", engine="x:y",
-                  level_format="tests.grammar.no_such_module:FORMAT"),
-         "Broken's level format could not be loaded (ModuleNotFoundError"),
+        (
+            GameInfo(
+                id="broken",
+                title="Broken",
+                tagline="t",
+                engine="x:y",
+                level_format=f"{__name__}:BROKEN",
+            ),
+            "the level format of broken is broken",
+        ),
+        (
+            GameInfo(id="broken", title="Broken", tagline="t", engine="x:y"),
+            "Broken has no level files",
+        ),
+        (
+            GameInfo(
+                id="broken",
+                title="Broken",
+                tagline="t",
+                engine="x:y",
+                level_format="tests.grammar.no_such_module:FORMAT",
+            ),
+            "Broken's level format could not be loaded (ModuleNotFoundError",
+        ),
     ]
     for info, message in cases:
         with registry.register(info):

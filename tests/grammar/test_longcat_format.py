@@ -12,7 +12,7 @@ from grammar.errors import ParseError
 from grammar.levels import dump_level, dump_pack, format_for, load_pack
 from grammar.longcat import check_grid, load_plain, sniff_plain
 
-PACK = '''; a comment: '#' is a wall here, so comments start with ';'
+PACK = """; a comment: '#' is a wall here, so comments start with ';'
 title "Two levels"
 author "me"
 game longcat
@@ -32,25 +32,28 @@ level "Square" {
     #..#
     ####
 }
-'''
+"""
 
 
 def test_a_hand_written_pack_loads_with_exact_values() -> None:
     pack = load_pack(PACK, "two.levels")
     assert (pack.title, pack.author, pack.game) == ("Two levels", "me", "longcat")
     corridor, square = pack.levels
-    assert corridor == Level.from_rows(["@..."], title="Corridor", description="Slide right.",
-                                       par=1)
-    assert square == Level.from_rows(["####", "#@.#", "#..#", "####"], title="Square",
-                                     hint="Go round.")
+    assert corridor == Level.from_rows(
+        ["@..."], title="Corridor", description="Slide right.", par=1
+    )
+    assert square == Level.from_rows(
+        ["####", "#@.#", "#..#", "####"], title="Square", hint="Go round."
+    )
     assert square.start == (1, 1) and square.size == 4
     assert load_pack(dump_pack(pack)) == pack
 
 
 def test_the_printed_grid_has_one_row_per_line() -> None:
     level = Level.from_rows(["#@.", "..#"], title="T", par=3, author="a")
-    assert dump_level(level) == ('level "T" {\n  game longcat\n  author "a"\n  par 3\n'
-                                 '  grid\n    #@.\n    ..#\n}\n')
+    assert dump_level(level) == (
+        'level "T" {\n  game longcat\n  author "a"\n  par 3\n  grid\n    #@.\n    ..#\n}\n'
+    )
     assert format_for("longcat").game == "longcat"
 
 
@@ -59,18 +62,22 @@ def _grid_file(rows: str) -> str:
     return 'game longcat\nlevel "L" {\n  grid\n' + rows + "\n}\n"
 
 
-@pytest.mark.parametrize("rows, line, column, message", [
-    ("    #@x#\n    ....", 4, 7, "unknown grid character 'x'"),
-    ("    #@.#\n    ...", 5, 8, "grid row 2 has 3 cells, row 1 has 4"),
-    ("    #@.#\n    .....", 5, 9, "grid row 2 has 5 cells, row 1 has 4"),
-    ("    #..#\n    ....", 4, 5, "the grid has no start cell '@'"),
-    ("    #@.#\n    ..@.", 5, 7, "a second start '@' (the first is at row 1, column 2"),
-    ("    " + "." * 33 + "@", 4, 37, "at most 32 columns"),
-    ("\n".join("    ." for _ in range(32)) + "\n    @", 36, 5, "at most 32 rows"),
-    ('    #@."x', 4, 8, "unterminated string"),  # '"' never belongs to a row
-])
-def test_grid_errors_point_at_the_offending_cell(rows: str, line: int, column: int,
-                                                 message: str) -> None:
+@pytest.mark.parametrize(
+    "rows, line, column, message",
+    [
+        ("    #@x#\n    ....", 4, 7, "unknown grid character 'x'"),
+        ("    #@.#\n    ...", 5, 8, "grid row 2 has 3 cells, row 1 has 4"),
+        ("    #@.#\n    .....", 5, 9, "grid row 2 has 5 cells, row 1 has 4"),
+        ("    #..#\n    ....", 4, 5, "the grid has no start cell '@'"),
+        ("    #@.#\n    ..@.", 5, 7, "a second start '@' (the first is at row 1, column 2"),
+        ("    " + "." * 33 + "@", 4, 37, "at most 32 columns"),
+        ("\n".join("    ." for _ in range(32)) + "\n    @", 36, 5, "at most 32 rows"),
+        ('    #@."x', 4, 8, "unterminated string"),  # '"' never belongs to a row
+    ],
+)
+def test_grid_errors_point_at_the_offending_cell(
+    rows: str, line: int, column: int, message: str
+) -> None:
     text = _grid_file(rows)
     with pytest.raises(ParseError) as info:
         load_pack(text, "bad.levels")
@@ -93,13 +100,16 @@ def test_rows_are_blank_separated_words() -> None:
     assert load_pack(_grid_file("    #@.# ....")).levels[0].rows() == ("#@.#", "....")
 
 
-@pytest.mark.parametrize("fields, line, column, message", [
-    ("  par 3", 2, 1, "missing required field grid"),
-    ('  grid "@.."', 3, 8, "grid must be a grid of rows of '#', '.' and '@', not a string"),
-    ("  grid @ par -1", 3, 14, "par must be a non-negative integer"),
-    ("  grid @ size 3", 3, 10, "unknown field 'size' for a longcat level"),
-    ("  grid @ grid @", 3, 10, "duplicate field 'grid'"),
-])
+@pytest.mark.parametrize(
+    "fields, line, column, message",
+    [
+        ("  par 3", 2, 1, "missing required field grid"),
+        ('  grid "@.."', 3, 8, "grid must be a grid of rows of '#', '.' and '@', not a string"),
+        ("  grid @ par -1", 3, 14, "par must be a non-negative integer"),
+        ("  grid @ size 3", 3, 10, "unknown field 'size' for a longcat level"),
+        ("  grid @ grid @", 3, 10, "duplicate field 'grid'"),
+    ],
+)
 def test_field_errors(fields: str, line: int, column: int, message: str) -> None:
     text = 'game longcat\nlevel "L" {\n' + fields + "\n}\n"
     with pytest.raises(ParseError) as info:
@@ -147,12 +157,15 @@ def test_plain_pack_from_stdin_gets_a_generic_title() -> None:
     assert load_plain("\n\n", None) == LevelPack("Longcat levels", game="longcat")
 
 
-@pytest.mark.parametrize("text, line, column, message", [
-    ("; c\n\n##\n#@\n\n#.\n..\n", 6, 1, "no start cell"),
-    ("@.\n.x\n", 2, 2, "unknown grid character 'x'"),
-    ("  @..\n  ..\n", 2, 5, "grid row 2 has 2 cells"),
-    ("@.@\n", 1, 3, "a second start"),
-])
+@pytest.mark.parametrize(
+    "text, line, column, message",
+    [
+        ("; c\n\n##\n#@\n\n#.\n..\n", 6, 1, "no start cell"),
+        ("@.\n.x\n", 2, 2, "unknown grid character 'x'"),
+        ("  @..\n  ..\n", 2, 5, "grid row 2 has 2 cells"),
+        ("@.@\n", 1, 3, "a second start"),
+    ],
+)
 def test_plain_pack_errors(text: str, line: int, column: int, message: str) -> None:
     with pytest.raises(ParseError) as info:
         load_pack(text, "grids.txt")
@@ -170,8 +183,11 @@ def test_check_grid_reports_faults_in_reading_order() -> None:
 # -- round trip --------------------------------------------------------------------------------
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=30)
-TITLE = st.text(st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp", "Co", "Cn")),
-                min_size=1, max_size=20).filter(lambda t: t.isprintable())
+TITLE = st.text(
+    st.characters(blacklist_categories=("Cs", "Cc", "Cf", "Zl", "Zp", "Co", "Cn")),
+    min_size=1,
+    max_size=20,
+).filter(lambda t: t.isprintable())
 
 
 @st.composite
@@ -183,9 +199,17 @@ def levels(draw) -> Level:
     for x, y in cells:
         if (x, y) != start and draw(st.booleans()):
             walls |= 1 << (y * (width + 1) + x)
-    return Level(width, height, walls, start, title=draw(TITLE), description=draw(TEXT),
-                 hint=draw(TEXT), author=draw(TEXT),
-                 par=draw(st.none() | st.integers(0, 10**30)))
+    return Level(
+        width,
+        height,
+        walls,
+        start,
+        title=draw(TITLE),
+        description=draw(TEXT),
+        hint=draw(TEXT),
+        author=draw(TEXT),
+        par=draw(st.none() | st.integers(0, 10**30)),
+    )
 
 
 @settings(max_examples=80, deadline=None)

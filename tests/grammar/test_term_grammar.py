@@ -21,8 +21,10 @@ from tests.strategies import terms
         ("tuple()", compound("tuple", [])),
         ("pair(apple,green)", compound("pair", [const("apple"), const("green")])),
         ("rev_pair(var(Y),var(X))", compound("rev_pair", [var("Y"), var("X")])),
-        ("f(g(a,b),h(c))", compound("f", [compound("g", [const("a"), const("b")]),
-                                          compound("h", [const("c")])])),
+        (
+            "f(g(a,b),h(c))",
+            compound("f", [compound("g", [const("a"), const("b")]), compound("h", [const("c")])]),
+        ),
         ("123", const("123")),
     ],
 )

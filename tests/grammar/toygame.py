@@ -36,7 +36,9 @@ class ToyLevel:
     def __post_init__(self) -> None:
         check_title(self.title)
         if not self.row or set(self.row) - set("x.0123456789") or not set(self.row) & set("x."):
-            raise LevelFieldError("row", f"a row is x, . and digits with an x or a ., not {self.row!r}")
+            raise LevelFieldError(
+                "row", f"a row is x, . and digits with an x or a ., not {self.row!r}"
+            )
         if self.length is not None and not 0 <= self.length <= 1000:
             raise LevelFieldError("length", "length must be from 0 to 1000")
 
@@ -62,13 +64,20 @@ FORMAT = LevelFormat(
     fields=(FieldSpec("row", "row", required=True), FieldSpec("length", "int")),
     build=_build,
     fields_of=lambda level: {"row": level.row, "length": level.length},
-    kinds={"row": ValueKind("a row of x, . and digits", _read_row, lambda v, indent: v, ("a row",))},
+    kinds={
+        "row": ValueKind("a row of x, . and digits", _read_row, lambda v, indent: v, ("a row",))
+    },
     grammar="tests.grammar:toyrow.lark",
     transformer=_Body(),
     describe=lambda value: f"the row {value.cells}" if isinstance(value, Row) else "a value",
     terminal_names={"ROW": "a row"},
 )
 
-INFO = GameInfo(id=GAME_ID, title="Toy Row", tagline="A test game.", engine="tests.grammar.toygame:FORMAT",
-                level_format="tests.grammar.toygame:FORMAT")
+INFO = GameInfo(
+    id=GAME_ID,
+    title="Toy Row",
+    tagline="A test game.",
+    engine="tests.grammar.toygame:FORMAT",
+    level_format="tests.grammar.toygame:FORMAT",
+)
 """The registration; tests add it with ``core.registry.register(INFO)``."""

@@ -32,8 +32,9 @@ TIMEOUT = 60.0
 
 
 @contextlib.asynccontextmanager
-async def running_arcade(authorized_keys: Any = None, glyphs: str | None = None,
-                         store: str = "", **limits: Any) -> AsyncIterator[tuple[Arcade, int]]:
+async def running_arcade(
+    authorized_keys: Any = None, glyphs: str | None = None, store: str = "", **limits: Any
+) -> AsyncIterator[tuple[Arcade, int]]:
     """An SSH arcade on 127.0.0.1 and a free port, stopped (sessions closed) on exit.
 
     Args:
@@ -48,11 +49,20 @@ async def running_arcade(authorized_keys: Any = None, glyphs: str | None = None,
     arcade = Arcade(ServeLimits(**limits), data_dir=str(data_dir()), glyphs=glyphs, store=store)
     started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
-    task = asyncio.create_task(run_ssh_arcade(arcade, "127.0.0.1", 0, host_key_file=None,
-                                              authorized_keys=authorized_keys,
-                                              started=started, stop=stop))
-    done, _ = await asyncio.wait({task, started}, timeout=TIMEOUT,
-                                 return_when=asyncio.FIRST_COMPLETED)
+    task = asyncio.create_task(
+        run_ssh_arcade(
+            arcade,
+            "127.0.0.1",
+            0,
+            host_key_file=None,
+            authorized_keys=authorized_keys,
+            started=started,
+            stop=stop,
+        )
+    )
+    done, _ = await asyncio.wait(
+        {task, started}, timeout=TIMEOUT, return_when=asyncio.FIRST_COMPLETED
+    )
     if task in done:
         task.result()  # raises the start-up error
     _, port = await started
@@ -66,8 +76,9 @@ async def running_arcade(authorized_keys: Any = None, glyphs: str | None = None,
 async def connect(port: int, user: str = "player", **options: Any) -> Any:
     """An SSH connection to the test arcade (no host key check, no keys unless given)."""
     options.setdefault("client_keys", None)
-    return await asyncssh.connect("127.0.0.1", port, username=user, known_hosts=None,
-                                  agent_path=None, config=None, **options)
+    return await asyncssh.connect(
+        "127.0.0.1", port, username=user, known_hosts=None, agent_path=None, config=None, **options
+    )
 
 
 class Player(asyncssh.SSHClientSession):  # type: ignore[misc]
@@ -119,8 +130,11 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[misc]
             AssertionError: With the screen, when it does not happen in time.
         """
         check = (lambda text: wanted in text) if isinstance(wanted, str) else wanted
-        await wait_until(lambda: check(self.text()), timeout,
-                         lambda: f"waiting for {wanted!r}; the screen shows:\n{self.text()}")
+        await wait_until(
+            lambda: check(self.text()),
+            timeout,
+            lambda: f"waiting for {wanted!r}; the screen shows:\n{self.text()}",
+        )
         return self.text()
 
     def press(self, *keys: str) -> None:
@@ -134,16 +148,33 @@ class Player(asyncssh.SSHClientSession):  # type: ignore[misc]
         self.chan.change_terminal_size(width, height)
 
 
-KEYS = {"up": "\x1b[A", "down": "\x1b[B", "right": "\x1b[C", "left": "\x1b[D",
-        "enter": "\r", "escape": "\x1b", "ctrl+q": "\x11"}
+KEYS = {
+    "up": "\x1b[A",
+    "down": "\x1b[B",
+    "right": "\x1b[C",
+    "left": "\x1b[D",
+    "enter": "\r",
+    "escape": "\x1b",
+    "ctrl+q": "\x11",
+}
 """Key names to the bytes an xterm sends."""
 
 
-async def open_player(conn: Any, width: int = 80, height: int = 24,
-                      term: str = "xterm-256color", env: dict[str, str] | None = None) -> Player:
+async def open_player(
+    conn: Any,
+    width: int = 80,
+    height: int = 24,
+    term: str = "xterm-256color",
+    env: dict[str, str] | None = None,
+) -> Player:
     """Open a PTY session on a connection and return its player."""
-    _, player = await conn.create_session(lambda: Player(width, height), term_type=term,
-                                          term_size=(width, height), encoding=None, env=env or {})
+    _, player = await conn.create_session(
+        lambda: Player(width, height),
+        term_type=term,
+        term_size=(width, height),
+        encoding=None,
+        env=env or {},
+    )
     return player
 
 
@@ -162,8 +193,11 @@ async def open_2048(player: Player) -> str:
     raise AssertionError(f"could not open 2048:\n{player.text()}")
 
 
-async def wait_until(condition: Callable[[], bool], timeout: float = TIMEOUT,
-                     describe: Callable[[], str] = lambda: "condition") -> None:
+async def wait_until(
+    condition: Callable[[], bool],
+    timeout: float = TIMEOUT,
+    describe: Callable[[], str] = lambda: "condition",
+) -> None:
     """Poll ``condition`` every 20 ms until it holds.
 
     Raises:

@@ -49,9 +49,13 @@ def _gate(rate: float, burst: float):
     loop = Loop(clock)
     delivered: list[bytes] = []
     flow: list[str] = []
-    gate = InputGate(TokenBucket(rate, burst, clock), deliver=delivered.append,
-                     pause=lambda: flow.append("pause"), resume=lambda: flow.append("resume"),
-                     call_later=loop.call_later)
+    gate = InputGate(
+        TokenBucket(rate, burst, clock),
+        deliver=delivered.append,
+        pause=lambda: flow.append("pause"),
+        resume=lambda: flow.append("resume"),
+        call_later=loop.call_later,
+    )
     return gate, loop, delivered, flow
 
 
@@ -107,11 +111,23 @@ def test_input_before_the_app_is_held() -> None:
     assert delivered == [b"early"] and flow == ["pause", "resume"]
 
 
-@pytest.mark.parametrize(("name", "ok"), [
-    ("alice", True), ("Bob_2", True), ("a.b-c", True), ("x" * 32, True), ("x" * 33, False),
-    ("", False), ("-rf", False), (".hidden", False), ("../etc", False), ("a b", False),
-    ("ali\x1b[2Jce", False), ("名前", False),
-])
+@pytest.mark.parametrize(
+    ("name", "ok"),
+    [
+        ("alice", True),
+        ("Bob_2", True),
+        ("a.b-c", True),
+        ("x" * 32, True),
+        ("x" * 33, False),
+        ("", False),
+        ("-rf", False),
+        (".hidden", False),
+        ("../etc", False),
+        ("a b", False),
+        ("ali\x1b[2Jce", False),
+        ("名前", False),
+    ],
+)
 def test_player_names(name, ok) -> None:
     assert valid_user_name(name) is ok
 

@@ -60,13 +60,16 @@ class Refused(asyncssh.SSHClientSession):  # type: ignore[misc]
 
 
 REFUSALS = pytest.mark.parametrize(
-    ("command", "wanted"), [("cat /etc/passwd", "nothing else"), (None, "needs a terminal")],
-    ids=["ssh-host-CMD", "ssh-T"])
+    ("command", "wanted"),
+    [("cat /etc/passwd", "nothing else"), (None, "needs a terminal")],
+    ids=["ssh-host-CMD", "ssh-T"],
+)
 
 
 @REFUSALS
 async def test_every_refusal_ends_with_a_status_and_a_close_even_after_eof(
-        command: str | None, wanted: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    command: str | None, wanted: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """As OpenSSH does with stdin at its end: the request, then EOF at once. 50 times in a
     row the client gets the reason, exit status 1 and the channel's close (it used to hang:
     an EOF that arrived before the refusal was taken for a client that had left)."""
@@ -96,14 +99,29 @@ async def test_openssh_gets_every_refusal_and_exits(command: str | None, wanted:
     """The reported case itself: ``ssh host CMD`` / ``ssh -T host`` with stdin at its end,
     50 times; each run prints the reason and exits 1 (6-7 of 10 used to hang)."""
     async with running_arcade() as (_arcade, port):
-        options = ["-p", str(port), "-F", "/dev/null", "-o", "StrictHostKeyChecking=no",
-                   "-o", "UserKnownHostsFile=/dev/null", "-o", "BatchMode=yes",
-                   "-o", "LogLevel=ERROR"]
+        options = [
+            "-p",
+            str(port),
+            "-F",
+            "/dev/null",
+            "-o",
+            "StrictHostKeyChecking=no",
+            "-o",
+            "UserKnownHostsFile=/dev/null",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            "LogLevel=ERROR",
+        ]
         args = options + (["player@127.0.0.1", command] if command else ["-T", "player@127.0.0.1"])
         for attempt in range(50):
             ssh = await asyncio.create_subprocess_exec(
-                "ssh", *args, stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                "ssh",
+                *args,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
             try:
                 _, err = await asyncio.wait_for(ssh.communicate(), 10)
             except TimeoutError:
@@ -137,7 +155,10 @@ async def test_one_session_per_connection() -> None:
 
 
 async def test_idle_sessions_are_closed_with_a_word() -> None:
-    async with running_arcade(idle_timeout=2.0) as (arcade, port), await connect(port, "sleepy") as conn:
+    async with (
+        running_arcade(idle_timeout=2.0) as (arcade, port),
+        await connect(port, "sleepy") as conn,
+    ):
         player = await open_player(conn)
         await player.wait_for("Pick a game")
         player.press("down")  # activity postpones the time-out
@@ -149,7 +170,10 @@ async def test_idle_sessions_are_closed_with_a_word() -> None:
 
 
 async def test_the_cpu_limit_ends_a_greedy_session_cleanly() -> None:
-    async with running_arcade(cpu_limit=1.0) as (_arcade, port), await connect(port, "greedy") as conn:
+    async with (
+        running_arcade(cpu_limit=1.0) as (_arcade, port),
+        await connect(port, "greedy") as conn,
+    ):
         player = await open_player(conn)
         await open_2048(player)
         player.press("p")  # 2048 autoplay: the expectimax AI thinks without a break
@@ -208,8 +232,12 @@ async def test_logs_say_who_came_and_went_without_key_material(tmp_path, caplog)
     assert "user 'frank' logged in" in text
     assert "session" in text and "ended after" in text and "quit" in text
     public = friend.export_public_key().decode().split()[1]
-    for secret in (public, public[:40], friend.get_fingerprint(),
-                   friend.export_private_key().decode()):
+    for secret in (
+        public,
+        public[:40],
+        friend.get_fingerprint(),
+        friend.export_private_key().decode(),
+    ):
         assert secret not in text
 
 

@@ -30,7 +30,6 @@ def _moves(text: str) -> int:
     return int(found.group(1))
 
 
-
 async def _settled_moves(player) -> int:
     """The move counter once the keys already sent have all been played (unchanged for 1 s)."""
     last, since = _moves(player.text()), asyncio.get_running_loop().time()
@@ -62,16 +61,21 @@ async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
 
         # A resize is followed: the footer moves to the new last line.
         alice.resize(100, 32)
-        await alice.wait_for(lambda text: "palette" in text.splitlines()[-1]
-                             and len(text.splitlines()) == 32)
+        await alice.wait_for(
+            lambda text: "palette" in text.splitlines()[-1] and len(text.splitlines()) == 32
+        )
 
         # Alice vanishes without a goodbye; her process ends, Bob plays on.
         alice_pid = next(seat.pid for seat in arcade.seats.values() if seat.user == "alice")
         conn_a.abort()
-        await wait_until(lambda: all(seat.user != "alice" for seat in arcade.seats.values()),
-                         TIMEOUT, lambda: "alice's seat to be released")
-        await wait_until(lambda: not process_alive(alice_pid), TIMEOUT,
-                         lambda: "alice's process to end")
+        await wait_until(
+            lambda: all(seat.user != "alice" for seat in arcade.seats.values()),
+            TIMEOUT,
+            lambda: "alice's seat to be released",
+        )
+        await wait_until(
+            lambda: not process_alive(alice_pid), TIMEOUT, lambda: "alice's process to end"
+        )
         await open_2048(bob)
         bob.press("left", "up", "right", "down")
         await bob.wait_for(lambda text: _moves(text) >= 1)
@@ -92,7 +96,7 @@ async def test_quitting_restores_the_screen_after_resizes() -> None:
         assert player.exit_status == 0
         raw = bytes(player.raw)
         assert raw.count(b"\x1b[?1049h") == 1
-        tail = raw[raw.rindex(b"\x1b[?1049l") + len(b"\x1b[?1049l"):]
+        tail = raw[raw.rindex(b"\x1b[?1049l") + len(b"\x1b[?1049l") :]
         # Nothing is drawn after leaving the alternate screen: the shell gets its screen back.
         assert re.sub(rb"\x1b\[[0-9;?<>=]*[A-Za-z]", b"", tail).strip() == b""
         conn.close()
@@ -134,8 +138,7 @@ async def test_each_player_has_their_own_saves() -> None:
 
 
 @pytest.fixture(params=BACKENDS)
-def shared_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch,
-                 tmp_path) -> str:
+def shared_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch, tmp_path) -> str:
     """The store two arcade hosts share: one PostgreSQL database, or one SQLite file.
 
     The host's own ``TERMARCADE_STORE`` is cleared, so only what the arcade hands its
@@ -148,8 +151,10 @@ def shared_store(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
 
 
 async def test_two_hosts_share_players_saves(shared_store: str) -> None:
-    async with running_arcade(store=shared_store) as (_, port_a), \
-            running_arcade(store=shared_store) as (_, port_b):
+    async with (
+        running_arcade(store=shared_store) as (_, port_a),
+        running_arcade(store=shared_store) as (_, port_b),
+    ):
         played = await _play_2048_and_quit(port_a, "dora")
         # Dora comes back through the other host and finds her game.
         assert await _moves_on_return(port_b, "dora") == played
@@ -159,6 +164,7 @@ async def test_two_hosts_share_players_saves(shared_store: str) -> None:
 
 async def test_twenty_players_at_once() -> None:
     async with running_arcade(max_sessions=25, max_per_address=25) as (arcade, port):
+
         async def one(number: int):
             conn = await connect(port, f"player{number}")
             player = await open_player(conn)

@@ -23,7 +23,9 @@ webdriver = pytest.importorskip("selenium.webdriver")
 
 pytestmark = pytest.mark.slow
 
-CHROMIUM = next(filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None)
+CHROMIUM = next(
+    filter(None, map(shutil.which, ("chromium", "chromium-browser", "google-chrome"))), None
+)
 CHROMEDRIVER = shutil.which("chromedriver")
 TIMEOUT = 90.0
 
@@ -61,9 +63,12 @@ def _free_port() -> int:
 def web_arcade():
     """``termarcade serve --web`` on a free port; yields its URL."""
     port = _free_port()
-    server = subprocess.Popen([sys.executable, "-m", "tui", "serve", "--web", "--port", str(port)],
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              env=dict(os.environ))
+    server = subprocess.Popen(
+        [sys.executable, "-m", "tui", "serve", "--web", "--port", str(port)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env=dict(os.environ),
+    )
     url = f"http://127.0.0.1:{port}/"
     deadline = time.monotonic() + TIMEOUT
     while True:
@@ -93,8 +98,14 @@ def browser():
 
     options = webdriver.ChromeOptions()
     options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1280,900", "--no-first-run"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1280,900",
+        "--no-first-run",
+    ):
         options.add_argument(argument)
     driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
     driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": CAPTURE_TERMINAL})

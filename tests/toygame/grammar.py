@@ -35,8 +35,9 @@ FORMAT = LevelFormat(
     fields=(FieldSpec("row", "row", required=True), FieldSpec("par", "int")),
     build=lambda title, values: Level(title, values["row"], values.get("par")),
     fields_of=lambda level: {"row": level.row, "par": level.par},
-    kinds={"row": ValueKind("a row of digits and one gap", _read_row, lambda v, indent: v,
-                            ("a row",))},
+    kinds={
+        "row": ValueKind("a row of digits and one gap", _read_row, lambda v, indent: v, ("a row",))
+    },
     grammar="tests.toygame:toy.lark",
     transformer=_Body(),
     terminal_names={"ROW": "a row"},

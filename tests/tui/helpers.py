@@ -15,8 +15,9 @@ def home_row(game_id: str) -> int:
     return [info.id for info in registry.games()].index(game_id)
 
 
-async def open_level(pilot: Any, game_id: str, level: Any, ref: LevelRef | None = None,
-                     state: Any = None) -> Any:
+async def open_level(
+    pilot: Any, game_id: str, level: Any, ref: LevelRef | None = None, state: Any = None
+) -> Any:
     """Push ``game_id``'s screen on ``level`` (a new game, or from ``state``).
 
     Args:
@@ -33,8 +34,9 @@ async def open_level(pilot: Any, game_id: str, level: Any, ref: LevelRef | None 
     launcher = launcher_for(app, game_id)
     ref = ref or LevelRef("test", getattr(level, "title", "level"))
     start = state if state is not None else launcher.game.initial(level)
-    screen = launcher.screen_class(Session.begin(launcher.game, start), level=level, ref=ref,
-                                   launcher=launcher)
+    screen = launcher.screen_class(
+        Session.begin(launcher.game, start), level=level, ref=ref, launcher=launcher
+    )
     app.push_screen(screen)
     await pilot.pause()
     return screen

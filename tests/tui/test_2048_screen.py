@@ -17,9 +17,20 @@ from tui.widgets.board2048 import Board2048, cell_geometry, tile_style
 
 pytestmark = pytest.mark.pilot
 
-KEYS = {"left": "left", "right": "right", "up": "up", "down": "down",
-        "h": "left", "l": "right", "k": "up", "j": "down",
-        "a": "left", "d": "right", "w": "up", "s": "down"}
+KEYS = {
+    "left": "left",
+    "right": "right",
+    "up": "up",
+    "down": "down",
+    "h": "left",
+    "l": "right",
+    "k": "up",
+    "j": "down",
+    "a": "left",
+    "d": "right",
+    "w": "up",
+    "s": "down",
+}
 
 
 def still(app: ArcadeApp) -> None:
@@ -219,7 +230,9 @@ async def test_autoplay_plays_moves_and_stops() -> None:
         await pilot.pause()
         assert not screen.autoplaying and screen.state.move_count >= 1
         count = screen.state.move_count
-        assert replay(GameConfig(initial_seed=9, board_size=3), directions(screen))[0] == screen.state
+        assert (
+            replay(GameConfig(initial_seed=9, board_size=3), directions(screen))[0] == screen.state
+        )
         await pilot.pause(0.2)
         assert screen.state.move_count == count  # stopped
 

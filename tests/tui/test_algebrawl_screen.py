@@ -219,12 +219,12 @@ async def test_the_cursor_goes_where_the_next_pick_is() -> None:
         lv = level("01-first-blood", "Both Barrels")
         screen = await open_level(pilot, "algebrawl", lv)
         await go_to(pilot, screen, "pool", 0)
-        await pilot.press("enter")       # a value first: it becomes the card's first argument
+        await pilot.press("enter")  # a value first: it becomes the card's first argument
         await pilot.press("plus")
         assert screen.args == [0] and screen.cursor == ("pool", 1)
         await pilot.press("escape")
         await go_to(pilot, screen, "monsters", 0)
-        await pilot.press("enter")       # a monster first: a value strikes it next
+        await pilot.press("enter")  # a monster first: a value strikes it next
         assert screen.target == 0 and screen.cursor == ("pool", 0)
 
 
@@ -301,7 +301,7 @@ async def test_the_generator_dialog_refuses_bad_bands() -> None:
         assert app.screen is screen and screen.level.title == "First Blood"
     with pytest.raises(ValueError, match="seed"):
         read_choice("brawl", "1", "2", "x")
-    assert read_choice("24", "5", "9", "") .seed is None
+    assert read_choice("24", "5", "9", "").seed is None
 
 
 async def test_a_game_with_custom_cards_is_saved_and_resumed() -> None:
@@ -331,10 +331,14 @@ async def play_cast_by_keys(pilot: Any, screen: AlgebrawlScreen, move: Any) -> N
     await pilot.pause()
 
 
-@pytest.mark.parametrize("lv", [
-    Level("Poison", Puzzle.of([3, 2, 2], [3, 5, 2], cards=(POISON_WIZARD,))),
-    Level("Traitor", Puzzle.of([9, 4], [5], cards=(TRAITOR, MUL))),
-], ids=lambda lv: lv.title)
+@pytest.mark.parametrize(
+    "lv",
+    [
+        Level("Poison", Puzzle.of([3, 2, 2], [3, 5, 2], cards=(POISON_WIZARD,))),
+        Level("Traitor", Puzzle.of([9, 4], [5], cards=(TRAITOR, MUL))),
+    ],
+    ids=lambda lv: lv.title,
+)
 async def test_seed_002_casts_are_played_by_keys_and_shown(lv: Level) -> None:
     from tui.widgets.algebrawl_board import tiles_of
 
@@ -347,7 +351,8 @@ async def test_seed_002_casts_are_played_by_keys_and_shown(lv: Level) -> None:
         for move in moves:
             before = screen.state
             await (play_cast_by_keys if isinstance(move, Cast) else play_by_keys)(
-                pilot, screen, move)
+                pilot, screen, move
+            )
             assert screen.state == GAME.apply(before, move)
             if isinstance(move, Cast):  # the monsters row shows the HP the cast left
                 shown = [t.text for t in tiles_of(screen.state)["monsters"]]

@@ -73,7 +73,9 @@ async def test_first_cut_won_by_keys_from_the_level_select(arcade_app):
         builder = app.screen
         assert isinstance(builder, EdgeBuilder)
         # θ(N(x,x,x), D(x,x,x) ×4) is intrinsic; move the four Δ slots on to D(y,y,y).
-        await pilot.press("down", "down", "right", "down", "right", "down", "right", "down", "right")
+        await pilot.press(
+            "down", "down", "right", "down", "right", "down", "right", "down", "right"
+        )
         assert builder.operator == Operator(N("x"), D("y"), D("y"), D("y"), D("y"))
         await pilot.press("enter")
         await pilot.pause()
@@ -133,13 +135,20 @@ async def test_the_builder_refuses_intrinsic_and_unknown_edges(arcade_app):
 def density_state() -> State:
     """x's tree edges gone, virtual c = {Ny, Dx} and d = {Dy, Nz}, base Dx (the core's
     density case): from Dx the only way on is V T V T V."""
-    level = Level(types=("t",), variables=(("x", "t"), ("y", "t"), ("z", "t")),
-                  r_delta=(("t", "t", "t"),), r_nabla=(("t", "t", "t"),), root=D("x"),
-                  target=Target(("a", "b"), (("a", "b"),)), title="Density")
+    level = Level(
+        types=("t",),
+        variables=(("x", "t"), ("y", "t"), ("z", "t")),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=D("x"),
+        target=Target(("a", "b"), (("a", "b"),)),
+        title="Density",
+    )
     c = Operator(N("y"), D("x"), D("x"), D("x"), D("x"))
     d = Operator(D("y"), D("y"), D("y"), D("y"), N("z"))
-    return State(world_of(level), frozenset({th("y"), om("y"), th("z"), om("z")}),
-                 frozenset({c, d}), D("x"))
+    return State(
+        world_of(level), frozenset({th("y"), om("y"), th("z"), om("z")}), frozenset({c, d}), D("x")
+    )
 
 
 def completable(state: State, max_len: int = 7) -> bool:
@@ -157,11 +166,22 @@ def completable(state: State, max_len: int = 7) -> bool:
     for _ in range(max_len + 1):
         if any(legal(w) for _, w in frontier if w):
             return True
-        frontier = [(to, w + [e]) for at, w in frontier for e in edges if at in e
-                    for to in set(e) if to != at]
-        frontier = [(at, w) for at, w in frontier
-                    if not any(f"V{'T' * n}V" in "".join("T" if x in state.tree else "V" for x in w)
-                               for n in range(2, 12))]
+        frontier = [
+            (to, w + [e])
+            for at, w in frontier
+            for e in edges
+            if at in e
+            for to in set(e)
+            if to != at
+        ]
+        frontier = [
+            (at, w)
+            for at, w in frontier
+            if not any(
+                f"V{'T' * n}V" in "".join("T" if x in state.tree else "V" for x in w)
+                for n in range(2, 12)
+            )
+        ]
     return False
 
 
@@ -170,24 +190,41 @@ async def test_the_path_builder_offers_exactly_the_completable_steps(arcade_app)
     async with app.run_test(size=SIZE) as pilot:
         start = density_state()
         e = Operator(N("x"), D("z"), D("z"), D("z"), D("z"))  # {Nx, Dz}
-        screen = await open_level(pilot, "carving", start.level, state=GAME.apply(start, Construct(e)))
+        screen = await open_level(
+            pilot, "carving", start.level, state=GAME.apply(start, Construct(e))
+        )
         for _ in range(5):
             state = screen.state
             offered = set(path_steps(state))
             listed = [m for m in moves_list(screen).entries if isinstance(m, Extend)]
             assert {(m.edge, m.to) for m in listed} == offered
             here = state.path[-1][1] if state.path else state.base
-            every = {(op, to) for op in state.tree | state.virtual | {state.pending}
-                     if here in op for to in set(op) if to != here}
+            every = {
+                (op, to)
+                for op in state.tree | state.virtual | {state.pending}
+                if here in op
+                for to in set(op)
+                if to != here
+            }
             for op, to in every:
-                longer = State(state.world, state.tree, state.virtual, state.base, "path",
-                               state.pending, state.path + ((op, to),), state.steps)
+                longer = State(
+                    state.world,
+                    state.tree,
+                    state.virtual,
+                    state.base,
+                    "path",
+                    state.pending,
+                    state.path + ((op, to),),
+                    state.steps,
+                )
                 assert ((op, to) in offered) == completable(longer), (op, to)
             assert offered, "a path in progress always has a way on"
             first = listed[0]
             await press_number_of(pilot, screen, first)
         # V T V T V reached the new edge: finishing removes c, d, e and one tree edge each of y, z.
-        assert screen.state.phase == "path" and any(isinstance(m, Finish) for m in moves_list(screen).entries)
+        assert screen.state.phase == "path" and any(
+            isinstance(m, Finish) for m in moves_list(screen).entries
+        )
         await pilot.press("f")
         await pilot.pause()
         assert not screen.state.virtual and len(screen.state.tree) == 2
@@ -199,8 +236,14 @@ async def test_succession_picks_a_new_base_point_by_keys(arcade_app):
         level = tutorial("Step Aside")
         state = GAME.initial(level)
         new = Operator(N("x"), D("y"), D("y"), D("y"), D("y"))
-        for move in (Construct(new), Extend(om("x"), N("x")), Extend(th("x"), D("x")),
-                     Extend(om("x"), N("x")), Extend(new, D("y")), Finish()):
+        for move in (
+            Construct(new),
+            Extend(om("x"), N("x")),
+            Extend(th("x"), D("x")),
+            Extend(om("x"), N("x")),
+            Extend(new, D("y")),
+            Finish(),
+        ):
             state = GAME.apply(state, move)
         screen = await open_level(pilot, "carving", level, state=state)
         assert screen.state.phase == "succession"
@@ -296,8 +339,9 @@ async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
         line = footer()
         assert "c Build" in line and "f Finish" not in line
         assert "i Level" in line and "? Help" in line and "^p palette" in line
-        await pilot.press("c", "down", "down", "right", "down", "right", "down", "right",
-                          "down", "right", "enter")
+        await pilot.press(
+            "c", "down", "down", "right", "down", "right", "down", "right", "down", "right", "enter"
+        )
         await pilot.pause()
         assert screen.state.phase == "path"
         line = footer()

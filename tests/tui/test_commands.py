@@ -46,8 +46,14 @@ async def test_every_game_leaderboards_settings_keymap_and_help_are_offered() ->
         for info in registry.games():
             if info.playable:
                 assert f"Play {info.title}" in offered and f"Levels of {info.title}" in offered
-        for title in ("Leaderboards", "Settings: 2048", "Settings: Longcat", "Keymap", "Help",
-                      "New 2048 game"):
+        for title in (
+            "Leaderboards",
+            "Settings: 2048",
+            "Settings: Longcat",
+            "Keymap",
+            "Help",
+            "New 2048 game",
+        ):
             assert title in offered, title
         offered["Leaderboards"]()
         await pilot.pause()

@@ -49,8 +49,11 @@ def test_no_two_widget_classes_share_a_name() -> None:
     modules: dict[str, set[str]] = defaultdict(set)
     for cls in set(_subclasses(DOMNode)):
         modules[cls.__name__].add(cls.__module__)
-    clashes = {name: sorted(found) for name, found in modules.items()
-               if len(found) > 1 and any(m.startswith("tui.") for m in found)}
+    clashes = {
+        name: sorted(found)
+        for name, found in modules.items()
+        if len(found) > 1 and any(m.startswith("tui.") for m in found)
+    }
     assert clashes == {}, f"widget classes share a CSS type name: {clashes}"
 
 
@@ -85,8 +88,7 @@ async def opened_after(before: list[str], game_id: str) -> str:
 _fresh: dict[str, str] = {}
 
 
-@pytest.mark.parametrize(("first", "game_id"),
-                         [(a, b) for a in GAMES for b in GAMES if a != b])
+@pytest.mark.parametrize(("first", "game_id"), [(a, b) for a in GAMES for b in GAMES if a != b])
 async def test_a_game_looks_the_same_after_another(first: str, game_id: str) -> None:
     if game_id not in _fresh:
         _fresh[game_id] = await opened_after([], game_id)

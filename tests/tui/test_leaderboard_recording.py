@@ -70,8 +70,13 @@ def test_play_record_round_trip_and_damaged_values() -> None:
     assert play_record(watch, True) == {"seconds": 12.346, "autoplayed": True}
     assert restored(play_record(watch, True)) == (12.346, True)
     assert restored(None) == (0.0, False)
-    for damaged in ({"seconds": "12"}, {"seconds": -3}, {"seconds": float("nan")},
-                    {"seconds": True}, {"autoplayed": "yes"}):
+    for damaged in (
+        {"seconds": "12"},
+        {"seconds": -3},
+        {"seconds": float("nan")},
+        {"seconds": True},
+        {"autoplayed": "yes"},
+    ):
         assert restored(damaged) == (0.0, False)
 
 
@@ -88,8 +93,9 @@ def winning_line(game: Any, state: Any, depth: int) -> list[Any]:
     """A shortest winning line of at most ``depth`` moves (brute force: tiny levels only)."""
     frontier: list[tuple[Any, list[Any]]] = [(state, [])]
     for _ in range(depth):
-        frontier = [(game.apply(s, move), line + [move])
-                    for s, line in frontier for move in game.moves(s)]
+        frontier = [
+            (game.apply(s, move), line + [move]) for s, line in frontier for move in game.moves(s)
+        ]
         for s, line in frontier:
             if game.status(s) == "won":
                 return line
@@ -200,7 +206,8 @@ async def test_human_2048_games_reach_the_human_board(clock: FakeClock) -> None:
 
 
 async def test_autoplay_marks_the_game_for_good_across_save_and_resume(
-        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(Game2048Screen, "HINT_TIME_LIMIT", 0.02)  # Quick AI moves.
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -37,9 +37,16 @@ def first_level() -> tuple[str, str, int | None]:
 def seed_level_board() -> None:
     """Eight players, the local one (``""``) eighth by moves; a bot on the autoplayed board."""
     source, key, _ = first_level()
-    for user, moves, seconds in [("alice", 3, 42.3), ("bob", 4, 31.0), ("carol", 3, 95.5),
-                                 ("dave", 5, 12.9), ("erin", 6, 300.0), ("frank", 7, 3725.0),
-                                 ("grace", 8, 18.0), ("", 11, 61.0)]:
+    for user, moves, seconds in [
+        ("alice", 3, 42.3),
+        ("bob", 4, 31.0),
+        ("carol", 3, 95.5),
+        ("dave", 5, 12.9),
+        ("erin", 6, 300.0),
+        ("frank", 7, 3725.0),
+        ("grace", 8, 18.0),
+        ("", 11, 61.0),
+    ]:
         with Store(user=user) as store:
             store.record_result("termcraft", source, key, moves=moves, seconds=seconds)
     with Store(user="robot") as store:
@@ -49,8 +56,9 @@ def seed_level_board() -> None:
 def seed_2048() -> None:
     for user, score in [("alice", 20480), ("bob", 3120), ("", 7000)]:
         with Store(user=user) as store:
-            store.record_game_score("2048", "4x4-standard", "run", score, moves=score // 10,
-                                    seconds=score / 50)
+            store.record_game_score(
+                "2048", "4x4-standard", "run", score, moves=score // 10, seconds=score / 50
+            )
 
 
 def shown(screen: LeaderboardScreen, selector: str) -> str:
@@ -71,9 +79,20 @@ async def open_boards(pilot: Any, keys: tuple[str, ...] = ()) -> LeaderboardScre
 
 def test_formats() -> None:
     assert [format_seconds(s) for s in (None, 0, 42.34, 59.96, 725, 3725.2)] == [
-        "–", "0:00.0", "0:42.3", "1:00.0", "12:05.0", "1:02:05"]
+        "–",
+        "0:00.0",
+        "0:42.3",
+        "1:00.0",
+        "12:05.0",
+        "1:02:05",
+    ]
     assert [par_note(m, p) for m, p in ((3, 3), (5, 3), (2, 3), (3, None), (None, 3))] == [
-        "par", "+2", "−1", "", ""]
+        "par",
+        "+2",
+        "−1",
+        "",
+        "",
+    ]
     assert board_title("4x4-standard") == "4×4 standard"
 
 
@@ -100,8 +119,11 @@ async def test_level_boards_rank_by_moves_and_by_time_with_the_own_line_marked()
         assert choice is not None and (choice.source, choice.key, choice.par) == (source, key, par)
         by_moves = shown(screen, "#lb-first")
         assert by_moves.startswith(f"Fewest moves (par {par}) · humans")
-        names = [line.split()[1] for line in by_moves.splitlines()[2:] if line.split()[:1]
-                 and line.split()[0].isdigit()]
+        names = [
+            line.split()[1]
+            for line in by_moves.splitlines()[2:]
+            if line.split()[:1] and line.split()[0].isdigit()
+        ]
         assert names[:3] == ["alice", "carol", "bob"]
         assert "robot" not in by_moves  # Autoplayed: not on the human board.
         own = [line for line in by_moves.splitlines() if "▶" in line]

@@ -21,8 +21,12 @@ pytestmark = pytest.mark.pilot
 ARDUBOY = dict(bundled_packs("longcat"))["01-arduboy"]
 SPLIT = Level.from_rows(["...", "@..", "..."], title="split")
 """Sliding right from the start splits the empty cells in two."""
-KEYS = {"up": ("up", "k", "w"), "down": ("down", "j", "s"), "left": ("left", "h", "a"),
-        "right": ("right", "l", "d")}
+KEYS = {
+    "up": ("up", "k", "w"),
+    "down": ("down", "j", "s"),
+    "left": ("left", "h", "a"),
+    "right": ("right", "l", "d"),
+}
 
 
 def still(app: ArcadeApp) -> None:
@@ -32,8 +36,7 @@ def still(app: ArcadeApp) -> None:
 
 async def open_arduboy(pilot, number: int) -> LongcatScreen:
     level = ARDUBOY.levels[number - 1]
-    return await open_level(pilot, "longcat", level, ref=LevelRef("pack:01-arduboy",
-                                                                   level.title))
+    return await open_level(pilot, "longcat", level, ref=LevelRef("pack:01-arduboy", level.title))
 
 
 async def test_solving_an_arduboy_level_by_keys_wins_and_marks_it_solved() -> None:
@@ -103,8 +106,7 @@ async def test_the_body_is_drawn_as_one_cat_with_a_face() -> None:
 
 def test_draw_joins_cells_with_box_characters() -> None:
     picture = BoardPicture(3, 2, frozenset({(2, 0)}), [(0, 0), (1, 0), (1, 1), (0, 1)])
-    assert ["".join(t for t, _ in row) for row in draw(picture, 2, 1)] == [
-        "╺━┓ ██", "ºº┛ · "]
+    assert ["".join(t for t, _ in row) for row in draw(picture, 2, 1)] == ["╺━┓ ██", "ºº┛ · "]
     roles = [role for row in draw(picture, 2, 1) for _, role in row]
     assert roles == ["body", "body", "wall", "head", "body", "empty"]
     cut = BoardPicture(2, 1, frozenset(), [(0, 0)], frozenset({(1, 0)}), ("right", [(1, 0)]))
@@ -170,7 +172,8 @@ async def test_p_plays_a_solution_step_by_step(monkeypatch) -> None:
                 break
         assert screen.session.status == "won" and screen.autoplayed
         assert screen.session.moves_made == len(
-            [s for s in screen.session.history if s.move is not None])
+            [s for s in screen.session.history if s.move is not None]
+        )
         assert isinstance(app.screen, OutcomeModal)
         await pilot.press("s")
         # from a dead position p says so, and plays nothing
@@ -202,9 +205,10 @@ async def test_p_again_stops_the_solution(monkeypatch) -> None:
 async def test_g_generates_a_playable_level_and_m_keeps_it() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        app.store.set_setting(SETTINGS_KEY, LongcatSettings(method="sd", band="easy",
-                                                            size="6x6", animate=False)
-                              .to_dict())
+        app.store.set_setting(
+            SETTINGS_KEY,
+            LongcatSettings(method="sd", band="easy", size="6x6", animate=False).to_dict(),
+        )
         app.start_game("longcat")
         await pilot.pause()
         await pilot.press("enter")  # Arduboy 1 from the level list
@@ -251,8 +255,11 @@ async def test_settings_change_what_new_levels_are() -> None:
         assert app.screen is screen
         saved = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY))
         assert (saved.method, saved.band, saved.animate) == ("fractal", "hard", False)
-        assert LongcatScreen.generator_params(app)["sd"] == {"size": "8x8", "band": "hard",
-                                                              "unique": 0}
+        assert LongcatScreen.generator_params(app)["sd"] == {
+            "size": "8x8",
+            "band": "hard",
+            "unique": 0,
+        }
         assert "Fractal" in screen.last_message
 
 

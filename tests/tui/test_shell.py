@@ -23,7 +23,9 @@ def test_registry_lists_the_installed_games_in_order() -> None:
     assert ids[:1] == ("termcraft",) and "2048" in ids
     assert all(info.playable for info in registry.games() if info.id in ("termcraft", "2048"))
     with pytest.raises(RegistryError, match="could not be loaded"):
-        GameInfo("x", "X", "", "no_such_module_xyz:GAME", screen="no_such_module_xyz:start").load("screen")
+        GameInfo("x", "X", "", "no_such_module_xyz:GAME", screen="no_such_module_xyz:start").load(
+            "screen"
+        )
 
 
 SOON = GameInfo("zz_soon", "Zz Soon", "Not playable yet.", "no_such_module_xyz:GAME", order=999)
@@ -44,7 +46,9 @@ async def test_home_lists_registered_games_and_skips_unplayable_ones() -> None:
             assert disabled[-1] and not any(disabled[:-1])
             for key in ["down"] * (count + 2):
                 await pilot.press(key)
-                assert games.highlighted != count - 1, "the cursor must never land on a game that is not playable"
+                assert games.highlighted != count - 1, (
+                    "the cursor must never land on a game that is not playable"
+                )
 
 
 def _record_starts(monkeypatch: pytest.MonkeyPatch, started: list[str]) -> None:
@@ -64,8 +68,14 @@ async def test_selecting_a_game_calls_its_starter(monkeypatch: pytest.MonkeyPatc
 
 
 async def test_broken_starter_gives_notification_not_crash() -> None:
-    broken = GameInfo("termcraft", "TermCraft", "t", "no_such_module_xyz:GAME",
-                      screen="no_such_module_xyz:start", order=-1)
+    broken = GameInfo(
+        "termcraft",
+        "TermCraft",
+        "t",
+        "no_such_module_xyz:GAME",
+        screen="no_such_module_xyz:start",
+        order=-1,
+    )
     with registry.register(broken):
         app = ArcadeApp()
         async with app.run_test(size=(80, 24)) as pilot:
@@ -92,7 +102,11 @@ async def test_starter_that_raises_gives_notification(monkeypatch: pytest.Monkey
 async def test_help_opens_and_closes() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
-        for open_key, close_key in [("question_mark", "escape"), ("f1", "q"), ("question_mark", "question_mark")]:
+        for open_key, close_key in [
+            ("question_mark", "escape"),
+            ("f1", "q"),
+            ("question_mark", "question_mark"),
+        ]:
             await pilot.press(open_key)
             await pilot.pause()
             assert isinstance(app.screen, HelpScreen)
@@ -173,9 +187,20 @@ class FakeLauncher:
 
 
 PACKS = [
-    ("basics", LevelPack("Basics", game="toy", levels=tuple(ToyLevel(t, "21.") for t in
-                                                ("First steps", "Second", "Third")))),
-    ("hard", LevelPack("Hard", game="toy", levels=(ToyLevel("Ouch", "321."), ToyLevel("Double ouch", "4321.")))),
+    (
+        "basics",
+        LevelPack(
+            "Basics",
+            game="toy",
+            levels=tuple(ToyLevel(t, "21.") for t in ("First steps", "Second", "Third")),
+        ),
+    ),
+    (
+        "hard",
+        LevelPack(
+            "Hard", game="toy", levels=(ToyLevel("Ouch", "321."), ToyLevel("Double ouch", "4321."))
+        ),
+    ),
 ]
 
 
@@ -191,8 +216,10 @@ async def test_level_select_marks_solved_and_opens_the_chosen_level() -> None:
         prompts = [str(levels.get_option_at_index(i).prompt) for i in range(levels.option_count)]
         assert prompts == ["   1. First steps", "✓  2. Second   (best 3 moves)", "   3. Third"]
         packs = screen.query_one("#packs")
-        sources = [str(packs.get_option_at_index(i).prompt).split("\n")[0]
-                   for i in range(packs.option_count)]
+        sources = [
+            str(packs.get_option_at_index(i).prompt).split("\n")[0]
+            for i in range(packs.option_count)
+        ]
         assert sources == ["Basics", "Hard", "My levels"]  # "In progress" only when not empty
         assert "1/3 solved" in str(packs.get_option_at_index(0).prompt)
         await pilot.press("j", "j", "enter")

@@ -68,7 +68,9 @@ def test_2048_settings_dialog(snap_compare) -> None:
 
 
 def test_2048_six_by_six_fibonacci(snap_compare) -> None:
-    config = GameConfig.for_preset("fibonacci", board_size=6, initial_seed=3, number_of_initial_tiles=12)
+    config = GameConfig.for_preset(
+        "fibonacci", board_size=6, initial_seed=3, number_of_initial_tiles=12
+    )
     level = Level("fibonacci", config)
     assert snap_compare(ArcadeApp(), run_before=opener(level, ["left", "up"]), terminal_size=SIZE)
 

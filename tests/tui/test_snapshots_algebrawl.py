@@ -42,18 +42,47 @@ def test_algebrawl_start(snap_compare) -> None:
 def test_algebrawl_building_a_move_with_trees(snap_compare) -> None:
     # avg on 3 and 5, strike 4; then pick avg again and the 9: the move half built.
     lv = level("02-workshop", "Mean Streak")
-    keys = ["k", "enter", "j", "enter", "l", "enter",   # avg(3, 5) = 4
-            "enter", "k", "k", "enter",                  # strike 4
-            "j", "l", "enter", "enter"]                  # second avg, then 9 (cursor on it)
+    keys = [
+        "k",
+        "enter",
+        "j",
+        "enter",
+        "l",
+        "enter",  # avg(3, 5) = 4
+        "enter",
+        "k",
+        "k",
+        "enter",  # strike 4
+        "j",
+        "l",
+        "enter",
+        "enter",
+    ]  # second avg, then 9 (cursor on it)
     assert snap_compare(ArcadeApp(), run_before=opener(lv, keys), terminal_size=SIZE)
 
 
 def test_algebrawl_won_with_distinct_solutions(snap_compare) -> None:
     lv = level("01-first-blood", "Order of Operations")  # 2 + 3 × 4 = 14 (two solutions)
     # Picking a card puts the cursor on the pool's first free value.
-    keys = ["k", "l", "enter", "l", "enter", "l", "enter",        # 3 × 4
-            "k", "h", "enter", "enter", "l", "enter",             # 2 + 12
-            "enter", "k", "k", "enter"]                           # strike 14
+    keys = [
+        "k",
+        "l",
+        "enter",
+        "l",
+        "enter",
+        "l",
+        "enter",  # 3 × 4
+        "k",
+        "h",
+        "enter",
+        "enter",
+        "l",
+        "enter",  # 2 + 12
+        "enter",
+        "k",
+        "k",
+        "enter",
+    ]  # strike 14
     assert snap_compare(ArcadeApp(), run_before=opener(lv, keys), terminal_size=SIZE)
 
 

@@ -19,10 +19,16 @@ D = lambda v: Formula("D", v, v, v)  # noqa: E731
 N = lambda v: Formula("N", v, v, v)  # noqa: E731
 
 STEP_ASIDE = Level(
-    types=("t",), variables=(("x", "t"), ("y", "t"), ("z", "t")), r_delta=(("t", "t", "t"),),
-    r_nabla=(("t", "t", "t"),), root=D("x"),
-    target=Target(("a", "b", "c"), (("b", "c"), ("c", "b"), ("a", "b", "c"))), par=2,
-    title="Step Aside", hint="Strip both x edges; then make ▼xxx the base point.")
+    types=("t",),
+    variables=(("x", "t"), ("y", "t"), ("z", "t")),
+    r_delta=(("t", "t", "t"),),
+    r_nabla=(("t", "t", "t"),),
+    root=D("x"),
+    target=Target(("a", "b", "c"), (("b", "c"), ("c", "b"), ("a", "b", "c"))),
+    par=2,
+    title="Step Aside",
+    hint="Strip both x edges; then make ▼xxx the base point.",
+)
 
 
 def opener(*keys: str):
@@ -51,16 +57,21 @@ def test_carving_edge_builder_80x24(snap_compare) -> None:
 
 
 def test_carving_path_80x24(snap_compare) -> None:
-    assert snap_compare(ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "1"),
-                        terminal_size=(80, 24))
+    assert snap_compare(
+        ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "1"), terminal_size=(80, 24)
+    )
 
 
 def test_carving_succession_80x24(snap_compare) -> None:
-    assert snap_compare(ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "1", "3", "f"),
-                        terminal_size=(80, 24))
+    assert snap_compare(
+        ArcadeApp(),
+        run_before=opener(*BUILD, "enter", "1", "2", "1", "3", "f"),
+        terminal_size=(80, 24),
+    )
 
 
 def test_carving_path_120x36(snap_compare) -> None:
     """A larger terminal: the same walk, with room for the long hint on the message line."""
-    assert snap_compare(ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "t"),
-                        terminal_size=(120, 36))
+    assert snap_compare(
+        ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "t"), terminal_size=(120, 36)
+    )

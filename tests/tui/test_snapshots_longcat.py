@@ -36,21 +36,24 @@ def opener(level: Level, keys=(), wait_workers: bool = False):
 
 def test_longcat_8x8_after_moves(snap_compare) -> None:
     level = PACKS["01-arduboy"].levels[1]
-    assert snap_compare(ArcadeApp(), run_before=opener(level, ["up", "right", "down"]),
-                        terminal_size=SIZE)
+    assert snap_compare(
+        ArcadeApp(), run_before=opener(level, ["up", "right", "down"]), terminal_size=SIZE
+    )
 
 
 def test_longcat_12x10(snap_compare) -> None:
     level = PACKS["05-generated-large"].levels[0]
     assert (level.width, level.height) == (12, 10)
-    assert snap_compare(ArcadeApp(), run_before=opener(level, ["down", "left", "up"]),
-                        terminal_size=SIZE)
+    assert snap_compare(
+        ArcadeApp(), run_before=opener(level, ["down", "left", "up"]), terminal_size=SIZE
+    )
 
 
 def test_longcat_tip(snap_compare) -> None:
     level = PACKS["01-arduboy"].levels[11]
-    assert snap_compare(ArcadeApp(), run_before=opener(level, ["t"], wait_workers=True),
-                        terminal_size=SIZE)
+    assert snap_compare(
+        ArcadeApp(), run_before=opener(level, ["t"], wait_workers=True), terminal_size=SIZE
+    )
 
 
 def test_longcat_dead_end(snap_compare) -> None:
@@ -72,8 +75,7 @@ def test_longcat_settings_dialog(snap_compare) -> None:
 def test_longcat_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("NO_COLOR", "1")
     level = PACKS["01-arduboy"].levels[1]
-    assert snap_compare(ArcadeApp(), run_before=opener(level, ["up", "right"]),
-                        terminal_size=SIZE)
+    assert snap_compare(ArcadeApp(), run_before=opener(level, ["up", "right"]), terminal_size=SIZE)
 
 
 def test_longcat_level_select(snap_compare) -> None:

@@ -83,8 +83,15 @@ def test_termcraft_dev_panel_error_80x24(snap_compare) -> None:
 
 
 def test_termcraft_warnings_list_80x24(snap_compare) -> None:
-    level = Level("Warned", parse_term("puzzle_state(rewrite(a), rewrite(b,var(X)), "
-                                       "equiv(c,var(Y)), equiv(d), data(a))"), parse_term("x"), 1, 0)
+    level = Level(
+        "Warned",
+        parse_term(
+            "puzzle_state(rewrite(a), rewrite(b,var(X)), equiv(c,var(Y)), equiv(d), data(a))"
+        ),
+        parse_term("x"),
+        1,
+        0,
+    )
 
     async def run_before(pilot) -> None:
         await open_level(pilot, "termcraft", level)

@@ -25,8 +25,14 @@ def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
 LEVEL = ("termcraft", "pack:01-basics", "Paint It Blue")
 
 
-def win(user: str, moves: int | None, seconds: float | None, *, autoplayed: bool = False,
-        level: tuple[str, str, str] = LEVEL) -> None:
+def win(
+    user: str,
+    moves: int | None,
+    seconds: float | None,
+    *,
+    autoplayed: bool = False,
+    level: tuple[str, str, str] = LEVEL,
+) -> None:
     with Store(user=user) as store:
         store.record_result(*level, moves=moves, seconds=seconds, autoplayed=autoplayed)
         assert store.warnings == []
@@ -99,7 +105,9 @@ def test_boards_are_per_level_and_game() -> None:
     with Store() as viewer:
         assert lines(viewer.level_board(*LEVEL)) == [(1, "alice", 3, 5.0)]
         assert viewer.boards("termcraft") == [
-            ("pack:01-basics", "Chain Reaction"), ("pack:01-basics", "Paint It Blue")]
+            ("pack:01-basics", "Chain Reaction"),
+            ("pack:01-basics", "Paint It Blue"),
+        ]
         assert viewer.boards("longcat") == [("pack:01-basics", "Paint It Blue")]
         assert viewer.boards("2048") == []
 

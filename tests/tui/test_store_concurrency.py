@@ -441,8 +441,10 @@ def run_recorders(target: str, sessions: int, players: int, count: int) -> None:
     """Start ``sessions`` processes at the same moment, each recording ``count`` wins and
     game scores; fail on any crash, error output, warning or hang."""
     deadline = time.monotonic() + DEADLINE_S
-    argvs = [["-c", RECORDER, str(worker), str(count), target, str(players)]
-             for worker in range(sessions)]
+    argvs = [
+        ["-c", RECORDER, str(worker), str(count), target, str(players)]
+        for worker in range(sessions)
+    ]
     with _children(argvs) as processes:
         for process in processes:
             assert _readline(process, deadline) == "ready"
@@ -492,17 +494,19 @@ def test_concurrent_sessions_recording_scores_lose_none(shared_store: tuple[str,
     results = rows(backend, target, 'SELECT "user", level, moves, seconds FROM results')
     assert len(results) == sessions * count  # Every win, none lost, none doubled.
     expected_results = sorted(
-        (f"player{worker % players}", f"l{step % 3}", 1 + (worker + step) % 7,
-         worker + step / 10)
-        for worker in range(sessions) for step in range(count)
+        (f"player{worker % players}", f"l{step % 3}", 1 + (worker + step) % 7, worker + step / 10)
+        for worker in range(sessions)
+        for step in range(count)
     )
     assert sorted(results) == expected_results
     solved = rows(backend, target, "SELECT COUNT(*) FROM solved WHERE pack = 'pack:q'")
     assert solved == [(sessions * count,)]
 
     # Each game's best: the maximum over both sessions of its player, whatever the order.
-    scores = {(user, run): score for user, run, score in rows(
-        backend, target, 'SELECT "user", run, score FROM game_scores')}
+    scores = {
+        (user, run): score
+        for user, run, score in rows(backend, target, 'SELECT "user", run, score FROM game_scores')
+    }
     expected_scores: dict[tuple[str, str], int] = {}
     for worker in range(sessions):
         for step in range(count):
@@ -516,6 +520,10 @@ def test_concurrent_sessions_recording_scores_lose_none(shared_store: tuple[str,
         assert {entry.user for entry in board} == {f"player{p}" for p in range(players)}
         top = reader.score_board("2048", "4x4-standard", limit=100)
         assert [entry.score for entry in top] == sorted(
-            {user: max(s for (u, _), s in expected_scores.items() if u == user)
-             for user, _ in expected_scores}.values(), reverse=True)
+            {
+                user: max(s for (u, _), s in expected_scores.items() if u == user)
+                for user, _ in expected_scores
+            }.values(),
+            reverse=True,
+        )
         assert not reader.warnings

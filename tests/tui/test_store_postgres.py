@@ -190,14 +190,14 @@ def current_schema(url: str) -> str:
 def test_passwords_never_appear_in_messages() -> None:
     secret = "s3cr3t-pw"
     with tempfile.TemporaryDirectory(prefix="ta-pg-off-") as hideout:
-        store = Store(f"postgresql://player:{secret}@/db?host={quote(hideout)}",
-                      busy_timeout=0.2)
+        store = Store(f"postgresql://player:{secret}@/db?host={quote(hideout)}", busy_timeout=0.2)
         store.mark_solved("g", "p", "l")
         store.close()
     assert store.warnings and not any(secret in message for message in store.warnings)
     assert secret not in store.location
     assert redact(f"postgresql://u:{secret}@h:5432/db?password={secret}&sslmode=require") == (
-        "postgresql://u:***@h:5432/db?password=***&sslmode=require")
+        "postgresql://u:***@h:5432/db?password=***&sslmode=require"
+    )
 
 
 def test_without_psycopg_the_session_runs_in_memory(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -213,10 +213,17 @@ def test_without_psycopg_the_session_runs_in_memory(monkeypatch: pytest.MonkeyPa
 def _columns_sqlite(path: Path) -> set[tuple[str, str]]:
     conn = sqlite3.connect(path)
     try:
-        tables = [name for (name,) in conn.execute(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")]
-        return {(table, row[1]) for table in tables
-                for row in conn.execute(f"PRAGMA table_info({table})")}
+        tables = [
+            name
+            for (name,) in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        return {
+            (table, row[1])
+            for table in tables
+            for row in conn.execute(f"PRAGMA table_info({table})")
+        }
     finally:
         conn.close()
 
@@ -234,7 +241,14 @@ def test_both_backends_build_the_same_schema(url: str, tmp_path: Path) -> None:
         }
     assert columns == _columns_sqlite(tmp_path / "same.sqlite3")
     assert {table for table, _ in columns} == {
-        "solved", "saves", "scores", "settings", "my_levels", "results", "game_scores"}
+        "solved",
+        "saves",
+        "scores",
+        "settings",
+        "my_levels",
+        "results",
+        "game_scores",
+    }
 
 
 def test_big_scores_and_exact_times(url: str) -> None:

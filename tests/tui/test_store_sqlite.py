@@ -103,7 +103,9 @@ def test_newer_schema_left_untouched(data_dir: Path) -> None:
     assert path.read_bytes() == before
 
 
-def test_unusable_directory_falls_back_to_memory(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_unusable_directory_falls_back_to_memory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory", encoding="utf-8")
     monkeypatch.setenv("TERMARCADE_DATA_DIR", str(blocker / "sub"))  # mkdir fails, even as root.
@@ -182,7 +184,6 @@ def make_v1_database(path: Path) -> None:
     conn.execute("PRAGMA user_version = 1")
     conn.commit()
     conn.close()
-
 
 
 def test_migration_from_version_1_keeps_every_row(data_dir: Path) -> None:

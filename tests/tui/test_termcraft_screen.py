@@ -80,8 +80,11 @@ def entry_index(screen: TermCraftScreen, site: tuple[int, ...], replacement: str
     """Index of the rewrite at ``site`` producing ``replacement`` in the action list."""
     entries = screen.query_one(ActionList).entries
     for index, entry in enumerate(entries):
-        if (isinstance(entry, RewriteAction) and entry.site == site
-                and to_str(entry.replacement) == replacement):
+        if (
+            isinstance(entry, RewriteAction)
+            and entry.site == site
+            and to_str(entry.replacement) == replacement
+        ):
             return index
     raise AssertionError(f"no rewrite at {site} giving {replacement}: {entries}")
 
@@ -316,7 +319,9 @@ async def test_editor_reports_errors_then_plays_the_level_kept_in_my_levels() ->
         panel.query_one("#dev-fuel-input", Input).value = "1"
         panel.query_one("#dev-title-input", Input).value = "Tiny"
         area.text = "puzzle_state(\n  rewrite(a, b),\n  data(a)\n)"
-        panel.query_one("#dev-target-term-input", TextArea).text = "puzzle_state(rewrite(a,b),data(b))"
+        panel.query_one(
+            "#dev-target-term-input", TextArea
+        ).text = "puzzle_state(rewrite(a,b),data(b))"
         await pilot.press("f2")
         await pilot.pause()
         assert app.screen is screen
@@ -327,8 +332,9 @@ async def test_editor_reports_errors_then_plays_the_level_kept_in_my_levels() ->
         # The edited level plays and its progress is saved in its own slot.
         await choose(pilot, screen, entry_index(screen, (1, 0), "b"))
         assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
-        assert "Tiny" in app.store.solved_levels(GAME_ID, "mine") or str(mine[0].id) in \
-            app.store.solved_levels(GAME_ID, "mine")
+        assert "Tiny" in app.store.solved_levels(GAME_ID, "mine") or str(
+            mine[0].id
+        ) in app.store.solved_levels(GAME_ID, "mine")
 
 
 async def test_editor_close_with_unsaved_edits_asks_first() -> None:
@@ -501,7 +507,9 @@ async def test_export_never_overwrites_a_pack_without_asking(tmp_path, monkeypat
         assert [lvl.title for lvl in after.levels] == [lvl.title for lvl in pack.levels]
 
 
-async def test_export_resolves_relative_paths_from_home_and_uses_the_umask(tmp_path, monkeypatch) -> None:
+async def test_export_resolves_relative_paths_from_home_and_uses_the_umask(
+    tmp_path, monkeypatch
+) -> None:
     """Regression: paths were relative to the app's start folder; files were created 0600."""
     home = tmp_path / "home"
     home.mkdir()
@@ -569,7 +577,9 @@ async def test_tip_shows_hint_then_solver_move() -> None:
         # The first move of every shortest plan must be one of the three solution moves.
         if isinstance(entry, RewriteAction):
             assert (entry.site, to_str(entry.replacement)) in {
-                ((3, 0), "rev_pair(green,apple)"), ((3, 0, 0), "blue")}
+                ((3, 0), "rev_pair(green,apple)"),
+                ((3, 0, 0), "blue"),
+            }
         else:
             assert entry == ConstructEntry((4, 0))
 
@@ -606,8 +616,10 @@ async def test_every_warning_is_reachable_at_80x24() -> None:
     from core.termcraft import Level, warnings
     from tests.tui.helpers import open_level
 
-    term = parse_term("puzzle_state(rewrite(a), rewrite(b,var(X)), equiv(c,var(Y)), "
-                      "equiv(d), rewrite(e,f,g), data(a))")
+    term = parse_term(
+        "puzzle_state(rewrite(a), rewrite(b,var(X)), equiv(c,var(Y)), "
+        "equiv(d), rewrite(e,f,g), data(a))"
+    )
     level = Level("Warned", term, parse_term("x"), 1, 0)
     found = warnings(term)
     assert len(found) == 5
@@ -671,7 +683,7 @@ async def test_long_targets_wrap_between_arguments_and_show_the_difference() -> 
         await pilot.pause()
         modal = app.screen
         assert isinstance(modal, TextModal)
-        marked = [modal.body.plain[span.start:span.end] for span in modal.body.spans]
+        marked = [modal.body.plain[span.start : span.end] for span in modal.body.spans]
         assert marked == ["other7"]
 
 
@@ -774,8 +786,10 @@ async def test_huge_and_deep_terms_open_lazily() -> None:
         tree.move_cursor(tree.root.children[CHUNK])
         await pilot.press("enter")
         assert tree.cursor_path == (CHUNK,)
-        assert [c.data.path for c in tree.root.children[CHUNK - 1:CHUNK + 1]] == [
-            (CHUNK - 1,), (CHUNK,)]
+        assert [c.data.path for c in tree.root.children[CHUNK - 1 : CHUNK + 1]] == [
+            (CHUNK - 1,),
+            (CHUNK,),
+        ]
         # Choosing the "more" node loads the next chunk.
         more = tree.root.children[-1]
         loaded = len(tree.root.children)
@@ -832,9 +846,11 @@ def big_level(n_nodes: int = 20_000, seed: int = 12):
         return compound(name, tuple(ground(depth - 1) for _ in range(arity)))
 
     x, y = var("X"), var("Y")
-    items = [compound("rewrite", (compound("pair", (x, y)), compound("pair", (y, x)))),
-             compound("rewrite", (compound("f", (x,)), compound("g", (x, x)))),
-             compound("equiv", (consts[0], consts[1]))]
+    items = [
+        compound("rewrite", (compound("pair", (x, y)), compound("pair", (y, x)))),
+        compound("rewrite", (compound("f", (x,)), compound("g", (x, x)))),
+        compound("equiv", (consts[0], consts[1])),
+    ]
     total = sum(item.size for item in items)
     while total < n_nodes:
         item = compound("data", (ground(rng.randint(2, 6)),))
@@ -947,8 +963,13 @@ def test_move_json_decodes_without_listing_the_actions() -> None:
     for action in actions:
         assert move_from_json(state, move_to_json(action)) == action
     good = move_to_json(actions[0])
-    for bad in ({**good, "sigma": {"X": "("}}, {**good, "sigma": {}}, {**good, "rule": [0, 0, 9]},
-                {**good, "site": [0]}, {**good, "sigma": {"X": "var(X)", "Y": "a"}}):
+    for bad in (
+        {**good, "sigma": {"X": "("}},
+        {**good, "sigma": {}},
+        {**good, "rule": [0, 0, 9]},
+        {**good, "site": [0]},
+        {**good, "sigma": {"X": "var(X)", "Y": "a"}},
+    ):
         with pytest.raises(Illegal):
             move_from_json(state, bad)
     with pytest.raises(Illegal):

@@ -22,19 +22,22 @@ from tui.terminal import (  # tables, tested as such
 pytestmark = pytest.mark.pilot
 
 
-@pytest.mark.parametrize(("env", "glyphs", "colors"), [
-    ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, "unicode", 16777216),
-    ({"TERM": "xterm-256color"}, "unicode", 256),
-    ({"TERM": "xterm"}, "unicode", 16),
-    ({"TERM": "screen"}, "unicode", 16),
-    ({"TERM": "linux"}, "cp437", 16),
-    ({"TERM": "vt100"}, "ascii", 16),
-    ({"TERM": "vt220"}, "ascii", 16),
-    ({"TERM": "dumb"}, "ascii", 0),
-    ({"TERM": "xterm-256color", "TERMARCADE_GLYPHS": "ascii"}, "ascii", 256),
-    ({"TERM": "linux", "TERMARCADE_GLYPHS": "unicode"}, "unicode", 16),
-    ({}, "unicode", 16),
-])
+@pytest.mark.parametrize(
+    ("env", "glyphs", "colors"),
+    [
+        ({"TERM": "xterm-256color", "COLORTERM": "truecolor"}, "unicode", 16777216),
+        ({"TERM": "xterm-256color"}, "unicode", 256),
+        ({"TERM": "xterm"}, "unicode", 16),
+        ({"TERM": "screen"}, "unicode", 16),
+        ({"TERM": "linux"}, "cp437", 16),
+        ({"TERM": "vt100"}, "ascii", 16),
+        ({"TERM": "vt220"}, "ascii", 16),
+        ({"TERM": "dumb"}, "ascii", 0),
+        ({"TERM": "xterm-256color", "TERMARCADE_GLYPHS": "ascii"}, "ascii", 256),
+        ({"TERM": "linux", "TERMARCADE_GLYPHS": "unicode"}, "unicode", 16),
+        ({}, "unicode", 16),
+    ],
+)
 def test_profile_from_the_environment(env, glyphs, colors) -> None:
     profile = detect_profile(env)
     assert (profile.glyphs, profile.colors) == (glyphs, colors)
@@ -56,8 +59,10 @@ def test_sixteen_colours_get_the_ansi_theme_and_no_color_keeps_textuals_greys() 
 
 # The glyphs the arcade's screens and Textual's widgets draw (borders, scroll bars, footer,
 # tree guides, markers), plus a sample of what players may type.
-APP_GLYPHS = ("▊▔▁▎▏▕▌▐█▀▄▂▃▅▆▇▉▋▍░▒▓ ┏━┓┃┗┛╭─╮│╰╯├└┤┬┴┼╔═╗║╚╝ ⏎⭘▼▶▲◀◆★☆σΣ⇒⇐→←↑↓»« ·•●…⋯"
-              "−–—✗✓×⚠ é ü ß Ω 中 😀 \u0301")
+APP_GLYPHS = (
+    "▊▔▁▎▏▕▌▐█▀▄▂▃▅▆▇▉▋▍░▒▓ ┏━┓┃┗┛╭─╮│╰╯├└┤┬┴┼╔═╗║╚╝ ⏎⭘▼▶▲◀◆★☆σΣ⇒⇐→←↑↓»« ·•●…⋯"
+    "−–—✗✓×⚠ é ü ß Ω 中 😀 \u0301"
+)
 
 
 @pytest.mark.parametrize("glyphs", ["ascii", "cp437"])
@@ -146,4 +151,6 @@ async def test_served_apps_offer_no_screenshot(arcade_app) -> None:
     local = arcade_app()
     async with local.run_test() as pilot:
         await pilot.pause()
-        assert "Screenshot" in {command.title for command in local.get_system_commands(local.screen)}
+        assert "Screenshot" in {
+            command.title for command in local.get_system_commands(local.screen)
+        }

@@ -29,9 +29,18 @@ pytestmark = [pytest.mark.slow, pytest.mark.cli]
 
 # -- the app on a pseudo-terminal ----------------------------------------------------------------
 
-KEYS = {"up": b"\x1b[A", "down": b"\x1b[B", "right": b"\x1b[C", "left": b"\x1b[D",
-        "enter": b"\r", "escape": b"\x1b", "ctrl+q": b"\x11", "tab": b"\t", "home": b"\x1b[H",
-        "pagedown": b"\x1b[6~"}
+KEYS = {
+    "up": b"\x1b[A",
+    "down": b"\x1b[B",
+    "right": b"\x1b[C",
+    "left": b"\x1b[D",
+    "enter": b"\r",
+    "escape": b"\x1b",
+    "ctrl+q": b"\x11",
+    "tab": b"\t",
+    "home": b"\x1b[H",
+    "pagedown": b"\x1b[6~",
+}
 """Key names to the bytes an xterm sends."""
 
 TIMEOUT = 60.0
@@ -50,8 +59,9 @@ class PtyApp:
         size: ``(columns, lines)``.
     """
 
-    def __init__(self, args: list[str], env: dict[str, str | None],
-                 size: tuple[int, int] = (80, 24)) -> None:
+    def __init__(
+        self, args: list[str], env: dict[str, str | None], size: tuple[int, int] = (80, 24)
+    ) -> None:
         self.master, slave = os.openpty()
         self._set_size(*size)
         environment = dict(os.environ)
@@ -61,9 +71,15 @@ class PtyApp:
             else:
                 environment[key] = value
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "tui", *args], stdin=slave, stdout=slave, stderr=slave,
-            env=environment, start_new_session=True, preexec_fn=_make_controlling_terminal,  # noqa: PLW1509 - no threads here; the child needs its tty
-            close_fds=True)
+            [sys.executable, "-m", "tui", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=environment,
+            start_new_session=True,
+            preexec_fn=_make_controlling_terminal,  # noqa: PLW1509 - no threads here; the child needs its tty
+            close_fds=True,
+        )
         os.close(slave)
         self.raw = bytearray()
         self.screen = pyte.Screen(*size)
@@ -199,11 +215,15 @@ def _env(**values):
     return base
 
 
-@pytest.mark.parametrize(("env", "allowed"), [
-    (_env(TERM="xterm-256color", TERMARCADE_GLYPHS="ascii"), str.isascii),
-    (_env(TERM="vt100"), str.isascii),
-    (_env(TERM="linux"), _is_cp437_safe),
-], ids=["ascii-flag", "vt100", "linux-console"])
+@pytest.mark.parametrize(
+    ("env", "allowed"),
+    [
+        (_env(TERM="xterm-256color", TERMARCADE_GLYPHS="ascii"), str.isascii),
+        (_env(TERM="vt100"), str.isascii),
+        (_env(TERM="linux"), _is_cp437_safe),
+    ],
+    ids=["ascii-flag", "vt100", "linux-console"],
+)
 def test_only_safe_glyphs_reach_the_terminal(env, allowed) -> None:
     app = PtyApp([], env)
     try:
@@ -228,12 +248,16 @@ def _colour_kinds(raw: bytes) -> set[str]:
     return kinds
 
 
-@pytest.mark.parametrize(("env", "expected"), [
-    (_env(TERM="xterm-256color", COLORTERM="truecolor"), {"24-bit"}),
-    (_env(TERM="xterm-256color"), {"256"}),
-    (_env(TERM="xterm"), {"16"}),
-    (_env(TERM="linux"), {"16"}),
-], ids=["truecolor", "256-without-colorterm", "xterm-16", "linux-16"])
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        (_env(TERM="xterm-256color", COLORTERM="truecolor"), {"24-bit"}),
+        (_env(TERM="xterm-256color"), {"256"}),
+        (_env(TERM="xterm"), {"16"}),
+        (_env(TERM="linux"), {"16"}),
+    ],
+    ids=["truecolor", "256-without-colorterm", "xterm-16", "linux-16"],
+)
 def test_colours_fit_the_terminal(env, expected) -> None:
     app = PtyApp(["play", "2048"], env)
     try:

@@ -37,9 +37,18 @@ def test_a_new_login_shell_finds_termarcade(tmp_path: Path) -> None:
     (home / ".local" / "bin" / "termarcade").symlink_to(_installed_command())
     result = subprocess.run(
         ["bash", "-l", "-c", "command -v termarcade && termarcade --version"],
-        env={"HOME": str(home), "PATH": "/usr/local/bin:/usr/bin:/bin", "TERM": "dumb",
-             "USER": "player", "SHELL": "/bin/bash"},
-        capture_output=True, text=True, timeout=120, cwd=home)
+        env={
+            "HOME": str(home),
+            "PATH": "/usr/local/bin:/usr/bin:/bin",
+            "TERM": "dumb",
+            "USER": "player",
+            "SHELL": "/bin/bash",
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=home,
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.splitlines()[0] == str(home / ".local" / "bin" / "termarcade")
     assert __version__ in result.stdout
@@ -50,12 +59,16 @@ class Tmux:
 
     def __init__(self, socket: Path, command: str, width: int, height: int) -> None:
         self.base = ["tmux", "-S", str(socket)]
-        subprocess.run(self.base + ["new-session", "-d", "-x", str(width), "-y", str(height),
-                                    command], check=True, timeout=30)
+        subprocess.run(
+            self.base + ["new-session", "-d", "-x", str(width), "-y", str(height), command],
+            check=True,
+            timeout=30,
+        )
 
     def __call__(self, *args: str) -> str:
-        return subprocess.run(self.base + list(args), check=True, capture_output=True,
-                              text=True, timeout=30).stdout
+        return subprocess.run(
+            self.base + list(args), check=True, capture_output=True, text=True, timeout=30
+        ).stdout
 
     def screen(self) -> str:
         return self("capture-pane", "-p")

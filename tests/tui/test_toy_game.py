@@ -40,7 +40,9 @@ def test_toy_game_is_listed_by_the_cli_and_its_group_runs(toy) -> None:
     result = CliRunner().invoke(main, ["toy", "rows", str(LEVELS)])
     assert result.exit_code == 0
     assert [json.loads(line) for line in result.output.splitlines()] == [
-        {"level": 1, "row": "1.23"}, {"level": 2, "row": ".123"}]
+        {"level": 1, "row": "1.23"},
+        {"level": 2, "row": ".123"},
+    ]
 
 
 async def test_toy_game_is_on_the_home_screen(toy) -> None:

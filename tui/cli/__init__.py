@@ -123,10 +123,14 @@ class LazyGroup(click.Group):
         **kwargs: Passed to :class:`click.Group`.
     """
 
-    def __init__(self, *args: Any,
-                 lazy_commands: dict[str, tuple[str, str]]
-                 | Callable[[], dict[str, tuple[str, str]]] | None = None,
-                 **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        lazy_commands: dict[str, tuple[str, str]]
+        | Callable[[], dict[str, tuple[str, str]]]
+        | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         if lazy_commands is None or isinstance(lazy_commands, dict):
             fixed = dict(lazy_commands or {})
@@ -168,12 +172,17 @@ class LazyGroup(click.Group):
         self.commands[cmd_name] = command
         return command
 
-    def resolve_command(self, ctx: click.Context,
-                        args: list[str]) -> tuple[str | None, click.Command | None, list[str]]:
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
         """Find the sub-command; an unknown name is a usage error naming the closest ones."""
         name = args[0] if args else ""
-        if (name and not name.startswith("-") and not ctx.resilient_parsing
-                and self.get_command(ctx, name) is None):
+        if (
+            name
+            and not name.startswith("-")
+            and not ctx.resilient_parsing
+            and self.get_command(ctx, name) is None
+        ):
             ctx.fail(f"no such command {name!r}{did_you_mean(name, self.list_commands(ctx))}")
         return super().resolve_command(ctx, args)
 
@@ -192,8 +201,13 @@ class LazyGroup(click.Group):
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
 
-    def make_context(self, info_name: str | None, args: list[str],
-                     parent: click.Context | None = None, **extra: Any) -> click.Context:
+    def make_context(
+        self,
+        info_name: str | None,
+        args: list[str],
+        parent: click.Context | None = None,
+        **extra: Any,
+    ) -> click.Context:
         """Parse the group's own options (``--help`` and ``--version`` print here)."""
         with _reported_errors():
             return super().make_context(info_name, args, parent=parent, **extra)
@@ -203,9 +217,14 @@ class LazyGroup(click.Group):
         with _reported_errors():
             return super().invoke(ctx)
 
-    def main(self, args: Any = None, prog_name: str | None = None,
-             complete_var: str | None = None, standalone_mode: bool = True,
-             **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         """Run the command line and exit with the documented status.
 
         click's standalone mode would print usage errors as a three-line block and turn
@@ -273,8 +292,9 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
     ctx.exit()
 
 
-def launch_app(*, start_game: str | None = None, level_file: str | None = None,
-               level: int | None = None) -> None:
+def launch_app(
+    *, start_game: str | None = None, level_file: str | None = None, level: int | None = None
+) -> None:
     """Start the Textual app: the one terminal check and the one place that imports it.
 
     Args:
@@ -286,11 +306,19 @@ def launch_app(*, start_game: str | None = None, level_file: str | None = None,
         click.exceptions.Exit: Status 2 when stdin or stdout is not a terminal.
     """
     if not sys.stdin.isatty() or not sys.stdout.isatty():
-        fail("the arcade needs an interactive terminal (stdin and stdout must be a "
-             "terminal; over SSH use: ssh -t HOST termarcade)")
-    options: dict[str, Any] = {name: value for name, value in
-               (("start_game", start_game), ("level_file", level_file), ("level", level))
-               if value is not None}
+        fail(
+            "the arcade needs an interactive terminal (stdin and stdout must be a "
+            "terminal; over SSH use: ssh -t HOST termarcade)"
+        )
+    options: dict[str, Any] = {
+        name: value
+        for name, value in (
+            ("start_game", start_game),
+            ("level_file", level_file),
+            ("level", level),
+        )
+        if value is not None
+    }
     from tui.app import ArcadeApp
 
     ArcadeApp(**options).run()
@@ -303,8 +331,15 @@ def launch_app(*, start_game: str | None = None, level_file: str | None = None,
     invoke_without_command=True,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-@click.option("-V", "--version", is_flag=True, expose_value=False, is_eager=True,
-              callback=_print_version, help="Show the version and exit.")
+@click.option(
+    "-V",
+    "--version",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_print_version,
+    help="Show the version and exit.",
+)
 @click.option(
     "--data-dir",
     type=click.Path(file_okay=False),
@@ -348,8 +383,7 @@ def _playable_game(game: str) -> registry.GameInfo:
     entry = registry.get(game)
     if entry is None:
         known = registry.ids()
-        fail(f"unknown game {game!r}{did_you_mean(game, known)} "
-             f"(the games: {', '.join(known)})")
+        fail(f"unknown game {game!r}{did_you_mean(game, known)} (the games: {', '.join(known)})")
     if not entry.playable:
         fail(f"{entry.title} is coming soon; it cannot be played yet")
     return entry
@@ -378,8 +412,13 @@ def _load_levels(path: str, entry: registry.GameInfo) -> Any:
 @main.command()
 @click.argument("game", required=False, metavar="[GAME]")
 @click.argument("level_file", required=False, metavar="[FILE]")
-@click.option("--level", type=IntBetween(1, what="the level number"), default=None,
-              metavar="N", help="Level of FILE to start with, 1-based (default 1).")
+@click.option(
+    "--level",
+    type=IntBetween(1, what="the level number"),
+    default=None,
+    metavar="N",
+    help="Level of FILE to start with, 1-based (default 1).",
+)
 def play(game: str | None, level_file: str | None, level: int | None) -> None:
     """Open the arcade, straight into GAME if given, playing the levels of FILE if given.
 

@@ -79,8 +79,7 @@ def time_limit(seconds: float | None) -> Iterator[None]:
     cached half-way, because a memoised call stores its result only when it returns). Only
     in the main thread of a Unix process; elsewhere the block runs without a limit.
     """
-    usable = (hasattr(signal, "setitimer")
-              and threading.current_thread() is threading.main_thread())
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
     if seconds is None or not usable:
         yield
         return
@@ -159,19 +158,23 @@ class _HandRule:
 
         if not 1 <= len(numbers) <= MAX_HAND:
             raise ValueError(f"a hand has 1 to {MAX_HAND} numbers, not {len(numbers)}")
-        if self.countdown and not all(v.denominator == 1 and 1 <= v <= 10**6 for v in
-                                      (*numbers, target)):
+        if self.countdown and not all(
+            v.denominator == 1 and 1 <= v <= 10**6 for v in (*numbers, target)
+        ):
             raise ValueError("Countdown takes whole numbers from 1 to 1,000,000")
         if self.cards is not None:
             from core.algebrawl.puzzle import MAX_CARDS
 
             copies = (len(numbers) - 1) * len(set(self.cards))
             if copies > MAX_CARDS:
-                raise ValueError(f"{len(numbers)} numbers with {len(set(self.cards))} cards "
-                                 f"need {copies} cards in hand (at most {MAX_CARDS})")
+                raise ValueError(
+                    f"{len(numbers)} numbers with {len(set(self.cards))} cards "
+                    f"need {copies} cards in hand (at most {MAX_CARDS})"
+                )
 
-    def solve(self, numbers: Sequence[Fraction], target: Fraction,
-              seconds: float) -> tuple[bool | None, int | None, bool, list]:
+    def solve(
+        self, numbers: Sequence[Fraction], target: Fraction, seconds: float
+    ) -> tuple[bool | None, int | None, bool, list]:
         """``(solvable, count, complete, trees)``; ``None`` where time ran out."""
         if self.cards is not None:
             return self._with_cards(numbers, target, seconds)
@@ -202,16 +205,18 @@ class _HandRule:
             return None, None, False, []
         return True, len(solutions), True, [s.tree for s in solutions]
 
-    def _with_cards(self, numbers: Sequence[Fraction], target: Fraction,
-                    seconds: float) -> tuple[bool | None, int | None, bool, list]:
+    def _with_cards(
+        self, numbers: Sequence[Fraction], target: Fraction, seconds: float
+    ) -> tuple[bool | None, int | None, bool, list]:
         from core.algebrawl import Puzzle, solve
 
         distinct = tuple(dict.fromkeys(self.cards or ()))  # only called with cards
         hand = tuple(card for card in distinct for _ in range(len(numbers) - 1))
         puzzle = Puzzle(tuple(numbers), (target,), hand, use_all=True)
         result = solve(puzzle, count=True, time_limit=seconds)
-        trees = [strikes[0][1] for strikes in result.solutions] or \
-            [tree for _, tree in result.strikes]
+        trees = [strikes[0][1] for strikes in result.solutions] or [
+            tree for _, tree in result.strikes
+        ]
         if result.status == "unknown":
             return None, None, False, []
         if result.status == "unsolvable":
@@ -219,8 +224,9 @@ class _HandRule:
         return True, result.count, result.complete, trees
 
 
-def hand_json(numbers: Sequence[Fraction], target: Fraction, rule: _HandRule, limit: int,
-              seconds: float) -> dict[str, Any]:
+def hand_json(
+    numbers: Sequence[Fraction], target: Fraction, rule: _HandRule, limit: int, seconds: float
+) -> dict[str, Any]:
     """Solve one hand: ``{"numbers", "target", "solvable", "count", "solutions",
     "complete"}`` (``solvable`` and ``count`` null when the time ran out)."""
     solvable, count, complete, trees = rule.solve(numbers, target, seconds)
@@ -245,8 +251,11 @@ def _load_pack(level_file: str) -> Any:
 
     try:
         if level_file == "-":
-            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else \
-                sys.stdin.read().encode()
+            data = (
+                sys.stdin.buffer.read()
+                if hasattr(sys.stdin, "buffer")
+                else sys.stdin.read().encode()
+            )
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError as error:
@@ -285,8 +294,13 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
 
     start = initial_state(level.puzzle)
     best = shortest_state(start, time_limit=seconds)
-    data: dict[str, Any] = {"level": number, "title": level.title, "status": best.status,
-                            "shortest": best.moves, "par": level.par}
+    data: dict[str, Any] = {
+        "level": number,
+        "title": level.title,
+        "status": best.status,
+        "shortest": best.moves,
+        "par": level.par,
+    }
     played: tuple = ()
     if best.status == "unknown":  # no shortest in time (or cast cards): any solution will do
         quick = solve(level.puzzle, time_limit=seconds)
@@ -306,8 +320,10 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
         moves.append(describe_move(state, move))
         state = apply_move(state, move)
     hp = monster_values(state)  # what each monster had when struck (casts change HP)
-    data["solution"] = [{"target": format_value(hp[t]), "expression": expression(tree)}
-                        for t, tree in (state.struck if played else strikes)]
+    data["solution"] = [
+        {"target": format_value(hp[t]), "expression": expression(tree)}
+        for t, tree in (state.struck if played else strikes)
+    ]
     data["moves"] = moves
     return data
 
@@ -326,8 +342,14 @@ def algebrawl() -> None:
 
 @algebrawl.command()
 @click.argument("level_file", required=False, metavar="[FILE]")
-@click.option("--level", "-l", "level", type=IntBetween(1, what="the level number"),
-              default=None, help="Start with level N of FILE (1-based).")
+@click.option(
+    "--level",
+    "-l",
+    "level",
+    type=IntBetween(1, what="the level number"),
+    default=None,
+    help="Start with level N of FILE (1-based).",
+)
 def play(level_file: str | None, level: int | None) -> None:
     """Open the arcade on Algebrawl (or on a level FILE)."""
     import tui.cli as shell
@@ -341,23 +363,40 @@ def play(level_file: str | None, level: int | None) -> None:
     number = level or 1
     if number > len(pack.levels):
         fail(f"there is no level {number}: {level_file} has {len(pack.levels)} levels")
-    shell.launch_app(start_game="algebrawl", level_file=os.path.abspath(level_file),
-                     level=number)
+    shell.launch_app(start_game="algebrawl", level_file=os.path.abspath(level_file), level=number)
 
 
 def _hand_options(func: Any) -> Any:
     options = [
         click.argument("args", nargs=-1, metavar="[FILE | NUMBERS...]"),
-        click.option("--numbers", "numbers_mode", is_flag=True,
-                     help="The arguments are a hand of numbers (or - for one hand per stdin "
-                          "line) instead of a level file."),
-        click.option("--target", "target_text", default="24", show_default=True,
-                     metavar="T", help="The value to make (hands)."),
-        click.option("--countdown", is_flag=True,
-                     help="Countdown rules: any subset of the numbers, positive whole results."),
-        click.option("--cards", "cards_text", default=None, metavar="CARDS",
-                     help='Operators for hands, as in level files: "+ - * /", "+ - avg(a, b) '
-                          '= (a + b) / 2" (each usable up to N-1 times).'),
+        click.option(
+            "--numbers",
+            "numbers_mode",
+            is_flag=True,
+            help="The arguments are a hand of numbers (or - for one hand per stdin "
+            "line) instead of a level file.",
+        ),
+        click.option(
+            "--target",
+            "target_text",
+            default="24",
+            show_default=True,
+            metavar="T",
+            help="The value to make (hands).",
+        ),
+        click.option(
+            "--countdown",
+            is_flag=True,
+            help="Countdown rules: any subset of the numbers, positive whole results.",
+        ),
+        click.option(
+            "--cards",
+            "cards_text",
+            default=None,
+            metavar="CARDS",
+            help='Operators for hands, as in level files: "+ - * /", "+ - avg(a, b) '
+            '= (a + b) / 2" (each usable up to N-1 times).',
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -366,20 +405,47 @@ def _hand_options(func: Any) -> Any:
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
 @_hand_options
-@click.option("--level", "-l", "level", metavar="N|TITLE",
-              help="Level number (1-based) or title in FILE [default: every level].")
-@click.option("--count/--no-count", default=True, show_default=True,
-              help="Also count the distinct solutions of each level.")
-@click.option("--limit", type=IntBetween(0, what="the number of solutions"),
-              default=DEFAULT_LIMIT, show_default=True,
-              help="Solutions listed per hand (0: all).")
-@click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
-              help="Seconds each solver call may take.")
+@click.option(
+    "--level",
+    "-l",
+    "level",
+    metavar="N|TITLE",
+    help="Level number (1-based) or title in FILE [default: every level].",
+)
+@click.option(
+    "--count/--no-count",
+    default=True,
+    show_default=True,
+    help="Also count the distinct solutions of each level.",
+)
+@click.option(
+    "--limit",
+    type=IntBetween(0, what="the number of solutions"),
+    default=DEFAULT_LIMIT,
+    show_default=True,
+    help="Solutions listed per hand (0: all).",
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=DEFAULT_TIME_LIMIT,
+    show_default=True,
+    help="Seconds each solver call may take.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per hand or level.")
 @closed_pipe_safe
-def solve(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: bool,
-          cards_text: str | None, level: str | None, count: bool, limit: int,
-          time_limit: float, as_json: bool) -> None:
+def solve(
+    args: tuple[str, ...],
+    numbers_mode: bool,
+    target_text: str,
+    countdown: bool,
+    cards_text: str | None,
+    level: str | None,
+    count: bool,
+    limit: int,
+    time_limit: float,
+    as_json: bool,
+) -> None:
     """Solve a hand (--numbers 4 7 8 8 --target 24), a stream of hands (--numbers -), or
     the puzzles of a level FILE.
 
@@ -407,8 +473,7 @@ def solve(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown
     if args == ("-",):
         raise click.exceptions.Exit(_solve_batch(target, rule, limit, time_limit, as_json))
     if not args:
-        raise click.UsageError("give the numbers after --numbers (or - to read hands "
-                               "from stdin)")
+        raise click.UsageError("give the numbers after --numbers (or - to read hands from stdin)")
     try:
         hand = tuple(parse_number(arg) for arg in args)
         rule.check(hand, target)
@@ -435,8 +500,10 @@ def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
         fail("--cards: give at least one card")
     cast = [c.name for c in cards if c.effect]
     if cast:  # a hand is counted, and counting does not cover them (see the solver)
-        fail(f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
-             "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'")
+        fail(
+            f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
+            "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'"
+        )
     return _HandRule(False, cards)
 
 
@@ -452,8 +519,11 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
         click.echo(f"{hand} → {data['target']}: no solution")
         return
     count = data["count"]
-    counted = (f"{count} distinct solution{'s' if count != 1 else ''}" if count is not None
-               else "solvable (counting ran out of time)")
+    counted = (
+        f"{count} distinct solution{'s' if count != 1 else ''}"
+        if count is not None
+        else "solvable (counting ran out of time)"
+    )
     click.echo(f"{hand} → {data['target']}: {counted}")
     for text in data["solutions"]:
         click.echo(f"  {text}")
@@ -461,8 +531,9 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
         click.echo(f"  … and {count - len(data['solutions'])} more (--limit 0 lists all)")
 
 
-def _solve_batch(target: Fraction, rule: _HandRule, limit: int, seconds: float,
-                 as_json: bool) -> int:
+def _solve_batch(
+    target: Fraction, rule: _HandRule, limit: int, seconds: float, as_json: bool
+) -> int:
     """One hand per stdin line; returns the exit status (2 after a bad line, else 1 when
     some hand is unsolvable or unknown, else 0)."""
     from tui.cli.parse import iter_stdin_lines
@@ -488,8 +559,9 @@ def _solve_batch(target: Fraction, rule: _HandRule, limit: int, seconds: float,
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
 
 
-def _solve_levels(level_file: str, spec: str | None, count: bool, seconds: float,
-                  as_json: bool) -> None:
+def _solve_levels(
+    level_file: str, spec: str | None, count: bool, seconds: float, as_json: bool
+) -> None:
     pack = _load_pack(level_file)
     status = EXIT_OK
     for number, lvl in _pick(pack, spec):
@@ -515,24 +587,59 @@ def _solve_levels(level_file: str, spec: str | None, count: bool, seconds: float
 
 
 @algebrawl.command()
-@click.option("--generator", "-g", "generator_name", type=click.Choice(["brawl", "24"]),
-              default="brawl", show_default=True,
-              help="brawl: seed 002's generator (difficulty = total card score); "
-                   "24: 24-game hands (difficulty = predicted seconds).")
-@click.option("--difficulty", "-d", "band_text", default=None, metavar="LO:HI",
-              help="Difficulty band (brawl: 1 to 10, default 3:6; 24: 1 to 600, "
-                   "default 5:20).")
-@click.option("--count", "-n", type=IntBetween(1, 500, what="the number of levels"),
-              default=10, show_default=True, help="Levels in the pack.")
-@click.option("--seed", "-s", type=IntBetween(0, 2**32 - 1, what="the seed"), required=True,
-              help="Seed of the first level; level k uses seed + k - 1.")
+@click.option(
+    "--generator",
+    "-g",
+    "generator_name",
+    type=click.Choice(["brawl", "24"]),
+    default="brawl",
+    show_default=True,
+    help="brawl: seed 002's generator (difficulty = total card score); "
+    "24: 24-game hands (difficulty = predicted seconds).",
+)
+@click.option(
+    "--difficulty",
+    "-d",
+    "band_text",
+    default=None,
+    metavar="LO:HI",
+    help="Difficulty band (brawl: 1 to 10, default 3:6; 24: 1 to 600, default 5:20).",
+)
+@click.option(
+    "--count",
+    "-n",
+    type=IntBetween(1, 500, what="the number of levels"),
+    default=10,
+    show_default=True,
+    help="Levels in the pack.",
+)
+@click.option(
+    "--seed",
+    "-s",
+    type=IntBetween(0, 2**32 - 1, what="the seed"),
+    required=True,
+    help="Seed of the first level; level k uses seed + k - 1.",
+)
 @click.option("--title", default=None, help="The pack's title.")
-@click.option("--output", "-o", "output", default=None, metavar="FILE",
-              help="Write the pack to FILE instead of stdout.")
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    default=None,
+    metavar="FILE",
+    help="Write the pack to FILE instead of stdout.",
+)
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @closed_pipe_safe
-def generate(generator_name: str, band_text: str | None, count: int, seed: int,
-             title: str | None, output: str | None, force: bool) -> None:
+def generate(
+    generator_name: str,
+    band_text: str | None,
+    count: int,
+    seed: int,
+    title: str | None,
+    output: str | None,
+    force: bool,
+) -> None:
     """Generate a level pack (level-file text) from a seed and a difficulty band.
 
     The same seed and band always give the same pack.  Every level is solvable by
@@ -562,10 +669,13 @@ def generate(generator_name: str, band_text: str | None, count: int, seed: int,
                 fail(f"seed {seed + index}: {error}", EXIT_NEGATIVE)
             levels.append(level)
             advance()
-    pack = LevelPack(title=title or f"Algebrawl {generator.title} {low}-{high}, seed {seed}",
-                     description=f"Generated by termarcade algebrawl generate --generator "
-                                 f"{generator_name} --difficulty {low}:{high} --seed {seed}",
-                     levels=tuple(levels), game="algebrawl")
+    pack = LevelPack(
+        title=title or f"Algebrawl {generator.title} {low}-{high}, seed {seed}",
+        description=f"Generated by termarcade algebrawl generate --generator "
+        f"{generator_name} --difficulty {low}:{high} --seed {seed}",
+        levels=tuple(levels),
+        game="algebrawl",
+    )
     text = dump_pack(pack)
     if output is None:
         click.echo(text, nl=False)
@@ -585,8 +695,9 @@ def _progress(total: int, quiet_stdout: bool) -> Iterator[Any]:
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
 
-    with Progress(TextColumn("generating"), BarColumn(), MofNCompleteColumn(), console=err,
-                  transient=True) as bar:
+    with Progress(
+        TextColumn("generating"), BarColumn(), MofNCompleteColumn(), console=err, transient=True
+    ) as bar:
         task = bar.add_task("levels", total=total)
         yield lambda: bar.advance(task)
 
@@ -608,16 +719,36 @@ def _write_atomically(path: str, text: str) -> None:
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
 @_hand_options
-@click.option("--level", "-l", "level", metavar="N|TITLE", default=None,
-              help="Level number (1-based) or title in FILE [default: 1].")
+@click.option(
+    "--level",
+    "-l",
+    "level",
+    metavar="N|TITLE",
+    default=None,
+    help="Level number (1-based) or title in FILE [default: 1].",
+)
 @click.option("--svg", is_flag=True, help="Run Graphviz's dot to make SVG.")
-@click.option("--output", "-o", "output", default=None, metavar="FILE",
-              help="Write to FILE instead of stdout.")
+@click.option(
+    "--output",
+    "-o",
+    "output",
+    default=None,
+    metavar="FILE",
+    help="Write to FILE instead of stdout.",
+)
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
 @closed_pipe_safe
-def dot(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: bool,
-        cards_text: str | None, level: str | None, svg: bool, output: str | None,
-        force: bool) -> None:
+def dot(
+    args: tuple[str, ...],
+    numbers_mode: bool,
+    target_text: str,
+    countdown: bool,
+    cards_text: str | None,
+    level: str | None,
+    svg: bool,
+    output: str | None,
+    force: bool,
+) -> None:
     """Draw a solution as a Graphviz graph (DOT text, or SVG with --svg).
 
     The solution of a hand (--numbers 4 7 8 8 --target 24) or of a level (FILE --level N):
@@ -645,8 +776,7 @@ def dot(args: tuple[str, ...], numbers_mode: bool, target_text: str, countdown: 
             raise click.BadParameter(str(error), param_hint="--numbers") from None
         solvable, _, _, trees = rule.solve(hand, target, DEFAULT_TIME_LIMIT)
         if not trees:
-            fail("no solution" if solvable is False else "no solution found in time",
-                 EXIT_NEGATIVE)
+            fail("no solution" if solvable is False else "no solution found in time", EXIT_NEGATIVE)
         text = solution_to_dot((target,), ((0, trees[0]),))
     else:
         if countdown or cards_text is not None:
@@ -677,11 +807,18 @@ def _svg(text: str) -> bytes:
     """Run ``dot -Tsvg`` (a clean error when Graphviz is not installed or fails)."""
     program = shutil.which("dot")
     if program is None:
-        fail("--svg needs Graphviz's dot program, which is not installed (the DOT text "
-             "is printed without --svg)")
+        fail(
+            "--svg needs Graphviz's dot program, which is not installed (the DOT text "
+            "is printed without --svg)"
+        )
     try:
-        done = subprocess.run([program, "-Tsvg"], input=text.encode("utf-8"),
-                              capture_output=True, timeout=60, check=False)
+        done = subprocess.run(
+            [program, "-Tsvg"],
+            input=text.encode("utf-8"),
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
     except (OSError, subprocess.TimeoutExpired) as error:
         fail(f"dot could not run: {error}")
     if done.returncode != 0:

@@ -85,7 +85,9 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
     from grammar.levels import load_pack
 
     text, name = read_input(source)
-    if name.lower().endswith(".json") or (source == "-" and text.lstrip("\ufeff \t\r\n").startswith("{")):
+    if name.lower().endswith(".json") or (
+        source == "-" and text.lstrip("\ufeff \t\r\n").startswith("{")
+    ):
         return [(1, _parse_or_exit(load_level_json, text, name))]
     pack = _parse_or_exit(load_pack, text, name)
     levels = list(pack.levels)
@@ -96,8 +98,9 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
     return list(enumerate(levels, start=1))
 
 
-def _pick(levels: list[tuple[int, Level]], spec: str | None,
-          default_all: bool = False) -> list[tuple[int, Level]]:
+def _pick(
+    levels: list[tuple[int, Level]], spec: str | None, default_all: bool = False
+) -> list[tuple[int, Level]]:
     """``--level N|TITLE`` (1-based number, or a title: exact, then case-insensitive)."""
     if spec is None:
         return levels if default_all else levels[:1]
@@ -117,8 +120,13 @@ def _initial(level: Level) -> State:
         fail(f"level {level.title!r} cannot be played: {error}")
 
 
-_LEVEL_OPTION = click.option("--level", "-l", "level", metavar="N|TITLE",
-                             help="Level number (1-based) or title in LEVEL [default: 1].")
+_LEVEL_OPTION = click.option(
+    "--level",
+    "-l",
+    "level",
+    metavar="N|TITLE",
+    help="Level number (1-based) or title in LEVEL [default: 1].",
+)
 
 
 # --------------------------------------------------------------------------- JSON shapes
@@ -152,9 +160,12 @@ def state_json(state: State) -> dict[str, Any]:
         "pending": None if state.pending is None else str(state.pending),
         "path": [[str(e), str(v)] for e, v in state.path],
         "offered": [[str(e), str(v)] for e, v in path_steps(state)],
-        "candidates": ([str(v) for v in succession_candidates(state)]
-                       if state.phase == "succession" else []),
-        "component": None if found is None else {
+        "candidates": (
+            [str(v) for v in succession_candidates(state)] if state.phase == "succession" else []
+        ),
+        "component": None
+        if found is None
+        else {
             "vertices": sorted(str(v) for v in found[0]),
             "edges": sorted(str(e) for e in found[1]),
         },
@@ -184,8 +195,9 @@ def play() -> None:
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
 @_LEVEL_OPTION
-@click.option("--json", "as_json", is_flag=True,
-              help='Print {"formulas": [...], "operators": [...]}.')
+@click.option(
+    "--json", "as_json", is_flag=True, help='Print {"formulas": [...], "operators": [...]}.'
+)
 def closure(level_file: str, level: str | None, as_json: bool) -> None:
     """The closure F* (vertices) and E_Ω (intrinsic edges) of a level, sorted."""
     from core.carving import ClosureTooLarge, compute_closure
@@ -214,10 +226,20 @@ def closure(level_file: str, level: str | None, as_json: bool) -> None:
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
 @_LEVEL_OPTION
-@click.option("--edge", "-e", "edge", required=True, metavar="OPERATOR",
-              help="The edge to construct: theta(N(..),D(..),D(..),D(..),D(..)) or omega(...).")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print {"legal": bool, "exists": bool, "path": [...] | null}.')
+@click.option(
+    "--edge",
+    "-e",
+    "edge",
+    required=True,
+    metavar="OPERATOR",
+    help="The edge to construct: theta(N(..),D(..),D(..),D(..),D(..)) or omega(...).",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='Print {"legal": bool, "exists": bool, "path": [...] | null}.',
+)
 def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> None:
     """Would constructing OPERATOR at the level's start force an elimination?
 
@@ -261,9 +283,15 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
 @carving.command(name="play-script")
 @click.argument("level_file", metavar="LEVEL")
 @_LEVEL_OPTION
-@click.option("--script", "-s", "script", required=True, metavar="FILE",
-              help='Steps, one per line ("-" for stdin): construct OP | step OP FORMULA | '
-                   "finish | base FORMULA.")
+@click.option(
+    "--script",
+    "-s",
+    "script",
+    required=True,
+    metavar="FILE",
+    help='Steps, one per line ("-" for stdin): construct OP | step OP FORMULA | '
+    "finish | base FORMULA.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the resulting state as JSON.")
 def play_script(level_file: str, level: str | None, script: str, as_json: bool) -> None:
     """Play a script of steps from the level's start and print the resulting state.
@@ -289,16 +317,22 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
     if as_json:
         emit_json(data)
         return
-    click.echo(f"status {data['status']}, phase {data['phase']}, steps {data['steps']}"
-               + (f" (par {data['par']})" if data["par"] is not None else ""))
+    click.echo(
+        f"status {data['status']}, phase {data['phase']}, steps {data['steps']}"
+        + (f" (par {data['par']})" if data["par"] is not None else "")
+    )
     click.echo(f"base point {data['base']}")
-    click.echo(f"tree edges ({len(data['tree'])}), removed ({len(data['removed'])}), "
-               f"virtual edges ({len(data['virtual'])})")
+    click.echo(
+        f"tree edges ({len(data['tree'])}), removed ({len(data['removed'])}), "
+        f"virtual edges ({len(data['virtual'])})"
+    )
     for e in data["virtual"]:
         click.echo(f"  V {e}")
     if data["pending"]:
-        click.echo(f"new edge {data['pending']}; path so far: "
-                   + (" ".join(f"-> {v}" for _, v in data["path"]) or "(empty)"))
+        click.echo(
+            f"new edge {data['pending']}; path so far: "
+            + (" ".join(f"-> {v}" for _, v in data["path"]) or "(empty)")
+        )
     if data["component"]:
         click.echo("winning component: " + ", ".join(data["component"]["vertices"]))
 
@@ -328,15 +362,31 @@ class _Cancel:
 
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
-@click.option("--level", "-l", "level", metavar="N|TITLE",
-              help="Level number (1-based) or title [default: every level].")
-@click.option("--time-limit", type=Seconds(), default=10.0, show_default=True,
-              help="Seconds per level before the answer is unknown.")
-@click.option("--max-states", type=IntBetween(1, what="the state limit"), default=20_000,
-              show_default=True, help="States kept per level before the answer is unknown.")
+@click.option(
+    "--level",
+    "-l",
+    "level",
+    metavar="N|TITLE",
+    help="Level number (1-based) or title [default: every level].",
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=10.0,
+    show_default=True,
+    help="Seconds per level before the answer is unknown.",
+)
+@click.option(
+    "--max-states",
+    type=IntBetween(1, what="the state limit"),
+    default=20_000,
+    show_default=True,
+    help="States kept per level before the answer is unknown.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
-def solve(level_file: str, level: str | None, time_limit: float, max_states: int,
-          as_json: bool) -> None:
+def solve(
+    level_file: str, level: str | None, time_limit: float, max_states: int, as_json: bool
+) -> None:
     """Fewest steps to a win: a shortest plan, unsolvable, or unknown within the limits.
 
     The plan is printed as a play script (play-script reads it back). Exit 0 when every
@@ -352,28 +402,43 @@ def solve(level_file: str, level: str | None, time_limit: float, max_states: int
         for number, lvl in chosen:
             if cancel():
                 break
-            with _spinner(f"level {number}: {lvl.title or 'untitled'}", disable=as_json) as progress:
+            with _spinner(
+                f"level {number}: {lvl.title or 'untitled'}", disable=as_json
+            ) as progress:
                 try:
-                    result = run_solver(lvl, time_limit=time_limit, max_states=max_states,
-                                        should_stop=cancel, progress=progress)
+                    result = run_solver(
+                        lvl,
+                        time_limit=time_limit,
+                        max_states=max_states,
+                        should_stop=cancel,
+                        progress=progress,
+                    )
                 except ValueError as error:  # ClosureTooLarge
                     fail(f"level {number}: {error}", EXIT_NEGATIVE)
             if result.status != "solved":
                 status = EXIT_NEGATIVE
             reason = "cancelled" if cancel() and result.status == "unknown" else result.reason
-            data = {"level": number, "title": lvl.title, "status": result.status,
-                    "steps": result.steps if result.status == "solved" else None,
-                    "par": lvl.par, "plan": [GAME.move_to_json(m) for m in result.plan],
-                    "explored": result.explored, "reason": reason,
-                    "elapsed": round(result.elapsed, 3)}
+            data = {
+                "level": number,
+                "title": lvl.title,
+                "status": result.status,
+                "steps": result.steps if result.status == "solved" else None,
+                "par": lvl.par,
+                "plan": [GAME.move_to_json(m) for m in result.plan],
+                "explored": result.explored,
+                "reason": reason,
+                "elapsed": round(result.elapsed, 3),
+            }
             if as_json:
                 emit_json(data)
                 continue
             tail = f", {reason}" if reason else ""
             par = f", par {lvl.par}" if lvl.par is not None else ""
             steps = f" in {plural(result.steps, 'step')}" if result.status == "solved" else ""
-            click.echo(f"level {number} {lvl.title!r}: {result.status}{steps}{par} "
-                       f"({result.explored} states{tail}, {result.elapsed:.2f} s)")
+            click.echo(
+                f"level {number} {lvl.title!r}: {result.status}{steps}{par} "
+                f"({result.explored} states{tail}, {result.elapsed:.2f} s)"
+            )
             for line in script_text(result.plan).splitlines():
                 click.echo(f"  {line}")
     if cancel():
@@ -395,11 +460,14 @@ class _spinner:
             return None
         from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
-        self._progress = Progress(SpinnerColumn(), TextColumn(self.label),
-                                  TextColumn("{task.fields[explored]} explored, "
-                                             "{task.fields[frontier]} queued"),
-                                  TimeElapsedColumn(), console=console(stderr=True),
-                                  transient=True)
+        self._progress = Progress(
+            SpinnerColumn(),
+            TextColumn(self.label),
+            TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
+            TimeElapsedColumn(),
+            console=console(stderr=True),
+            transient=True,
+        )
         self._progress.__enter__()
         task = self._progress.add_task(self.label, total=None, explored=0, frontier=0)
 
@@ -418,18 +486,40 @@ class _spinner:
 
 @carving.command()
 @click.argument("out", metavar="OUT")
-@click.option("--count", "-n", type=IntBetween(1, 1000, what="the number of levels"), default=10,
-              show_default=True, help="How many levels.")
-@click.option("--seed", type=IntBetween(0, 2**32 - 1, what="the seed"), default=1,
-              show_default=True, help="Seed of the first level; level k tries seed + k, ...")
-@click.option("--difficulty", "-d", type=click.Choice(["easy", "medium", "hard"]),
-              default="easy", show_default=True, help="Which generator.")
+@click.option(
+    "--count",
+    "-n",
+    type=IntBetween(1, 1000, what="the number of levels"),
+    default=10,
+    show_default=True,
+    help="How many levels.",
+)
+@click.option(
+    "--seed",
+    type=IntBetween(0, 2**32 - 1, what="the seed"),
+    default=1,
+    show_default=True,
+    help="Seed of the first level; level k tries seed + k, ...",
+)
+@click.option(
+    "--difficulty",
+    "-d",
+    type=click.Choice(["easy", "medium", "hard"]),
+    default="easy",
+    show_default=True,
+    help="Which generator.",
+)
 @click.option("--title", default=None, help="The pack's title [default: from the difficulty].")
 @click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-@click.option("--json", "as_json", is_flag=True,
-              help='One {"seed", "title", "par"} object per level on stdout.')
-def generate(out: str, count: int, seed: int, difficulty: str, title: str | None,
-             force: bool, as_json: bool) -> None:
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='One {"seed", "title", "par"} object per level on stdout.',
+)
+def generate(
+    out: str, count: int, seed: int, difficulty: str, title: str | None, force: bool, as_json: bool
+) -> None:
     """Generate a pack of solvable levels into OUT (a .levels file, or - for stdout).
 
     Levels are made solution-down (random legal play, a component becomes the target); par is
@@ -464,10 +554,13 @@ def generate(out: str, count: int, seed: int, difficulty: str, title: str | None
                 emit_json({"seed": current, "title": level.title, "par": level.par})
             advance()
             current += 1
-    pack = LevelPack(title=title or f"Generated: {generator.title.lower()}",
-                     author="termarcade generator",
-                     description=f"{generator.description} (seeds {seed} to {current - 1})",
-                     levels=tuple(levels), game=GAME_ID)
+    pack = LevelPack(
+        title=title or f"Generated: {generator.title.lower()}",
+        author="termarcade generator",
+        description=f"{generator.description} (seeds {seed} to {current - 1})",
+        levels=tuple(levels),
+        game=GAME_ID,
+    )
     text = dump_pack(pack)
     if out == "-":
         click.echo(text, nl=False)
@@ -498,8 +591,13 @@ class _bar:
             return lambda: None
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
 
-        self._progress = Progress(BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                                  console=console(stderr=True), transient=True)
+        self._progress = Progress(
+            BarColumn(),
+            MofNCompleteColumn(),
+            TimeElapsedColumn(),
+            console=console(stderr=True),
+            transient=True,
+        )
         self._progress.__enter__()
         task = self._progress.add_task("levels", total=self.total)
         return lambda: self._progress.update(task, advance=1)
@@ -507,4 +605,3 @@ class _bar:
     def __exit__(self, *exc: Any) -> None:
         if self._progress is not None:
             self._progress.__exit__(*exc)
-

@@ -60,8 +60,13 @@ from tui.cli.output import (
     read_input,
 )
 
-__all__ = ["DEFAULT_TIME_LIMIT", "SeedType", "config_from_options", "game2048",
-           "parse_distribution"]
+__all__ = [
+    "DEFAULT_TIME_LIMIT",
+    "SeedType",
+    "config_from_options",
+    "game2048",
+    "parse_distribution",
+]
 
 REACH_THRESHOLDS = (2048, 4096, 8192)
 """Tile values reported in autoplay's ``reached`` object."""
@@ -78,8 +83,7 @@ class SeedType(click.ParamType):
 
     name = "seed"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         """Parse and check ``value``; out-of-range seeds are refused, not reduced."""
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
@@ -87,8 +91,9 @@ class SeedType(click.ParamType):
             try:
                 number = int(str(value).strip(), 10)
             except ValueError:
-                self.fail(f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}",
-                          param, ctx)
+                self.fail(
+                    f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}", param, ctx
+                )
         try:
             return check_seed(number)
         except ValueError as error:
@@ -101,15 +106,17 @@ def _distribution_item(item: str) -> tuple[int, float]:
     try:
         value = int(value_text, 10)
     except ValueError:
-        raise ValueError(f"{item!r} is not a value:weight pair; give {_DISTRIBUTION_EXAMPLE}"
-                         ) from None
+        raise ValueError(
+            f"{item!r} is not a value:weight pair; give {_DISTRIBUTION_EXAMPLE}"
+        ) from None
     if value < 1:
         raise ValueError(f"the tile value in {item!r} must be a whole number of at least 1")
     try:
         weight = float(weight_text) if sep else 1.0
     except ValueError:
-        raise ValueError(f"the weight in {item!r} is not a number; give {_DISTRIBUTION_EXAMPLE}"
-                         ) from None
+        raise ValueError(
+            f"the weight in {item!r} is not a number; give {_DISTRIBUTION_EXAMPLE}"
+        ) from None
     if not math.isfinite(weight) or weight <= 0:
         raise ValueError(f"the weight in {item!r} must be a finite number greater than 0")
     return value, weight
@@ -139,8 +146,9 @@ def parse_distribution(text: str) -> tuple[tuple[int, float], ...]:
         raise ValueError(f"the distribution is empty; give {_DISTRIBUTION_EXAMPLE}")
     if not math.isfinite(sum(pairs.values())):  # the engine divides by the total
         raise ValueError("the weights are too large to add up; use smaller numbers")
-    return tuple((value, int(weight) if weight.is_integer() else weight)
-                 for value, weight in pairs.items())
+    return tuple(
+        (value, int(weight) if weight.is_integer() else weight) for value, weight in pairs.items()
+    )
 
 
 def config_from_options(
@@ -175,16 +183,39 @@ def config_from_options(
 def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the shared ``--size/--merge/--distribution/--tiles/--goal`` options."""
     options = [
-        click.option("--size", type=IntBetween(2, 64, what="the board size"), default=4,
-                     show_default=True, help="Board side length (2 to 64)."),
-        click.option("--merge", type=click.Choice(list(MERGE_PRESETS)), default="standard",
-                     show_default=True, help="Merge rule."),
-        click.option("--distribution", metavar="V:W,...", default=None,
-                     help='New-tile values and weights, e.g. "2:9,4:1" (default: the rule\'s).'),
-        click.option("--tiles", type=IntBetween(0, what="the number of starting tiles"),
-                     default=2, show_default=True, help="Tiles placed at the start."),
-        click.option("--goal", type=IntBetween(0, what="the goal tile"), default=None,
-                     help="Winning tile (default: the rule's; 0 for none)."),
+        click.option(
+            "--size",
+            type=IntBetween(2, 64, what="the board size"),
+            default=4,
+            show_default=True,
+            help="Board side length (2 to 64).",
+        ),
+        click.option(
+            "--merge",
+            type=click.Choice(list(MERGE_PRESETS)),
+            default="standard",
+            show_default=True,
+            help="Merge rule.",
+        ),
+        click.option(
+            "--distribution",
+            metavar="V:W,...",
+            default=None,
+            help='New-tile values and weights, e.g. "2:9,4:1" (default: the rule\'s).',
+        ),
+        click.option(
+            "--tiles",
+            type=IntBetween(0, what="the number of starting tiles"),
+            default=2,
+            show_default=True,
+            help="Tiles placed at the start.",
+        ),
+        click.option(
+            "--goal",
+            type=IntBetween(0, what="the goal tile"),
+            default=None,
+            help="Winning tile (default: the rule's; 0 for none).",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
@@ -194,12 +225,19 @@ def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
 def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the AI's ``--depth`` and ``--time-limit`` options."""
     func = click.option(
-        "--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
+        "--time-limit",
+        type=Seconds(),
+        default=DEFAULT_TIME_LIMIT,
+        show_default=True,
         help="Seconds the AI may think about one move; when time is up it plays the best "
-             "move found so far.")(func)
+        "move found so far.",
+    )(func)
     return click.option(
-        "--depth", type=IntBetween(0, 6, what="the search depth"), default=None,
-        help="New tiles the AI looks ahead (default: its own choice for the board).")(func)
+        "--depth",
+        type=IntBetween(0, 6, what="the search depth"),
+        default=None,
+        help="New tiles the AI looks ahead (default: its own choice for the board).",
+    )(func)
 
 
 def _read_moves(moves: str) -> tuple[str, ...]:
@@ -275,14 +313,26 @@ def play() -> None:
 
 
 @game2048.command()
-@click.option("--seed", type=SeedType(), required=True,
-              help=f"The game's seed, 0 to {SEED_MAX}.")
-@click.option("--moves", default="", show_default=False, metavar="MOVES",
-              help='Directions: letters L R U D (any case; commas/spaces allowed), "-" for stdin.')
+@click.option("--seed", type=SeedType(), required=True, help=f"The game's seed, 0 to {SEED_MAX}.")
+@click.option(
+    "--moves",
+    default="",
+    show_default=False,
+    metavar="MOVES",
+    help='Directions: letters L R U D (any case; commas/spaces allowed), "-" for stdin.',
+)
 @rule_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def replay(seed: int, moves: str, size: int, merge: str, distribution: str | None, tiles: int,
-           goal: int | None, as_json: bool) -> None:
+def replay(
+    seed: int,
+    moves: str,
+    size: int,
+    merge: str,
+    distribution: str | None,
+    tiles: int,
+    goal: int | None,
+    as_json: bool,
+) -> None:
     """Replay MOVES from a seed and print the final board and score.
 
     Moves into a wall change nothing and are not counted in moves_applied.
@@ -291,22 +341,38 @@ def replay(seed: int, moves: str, size: int, merge: str, distribution: str | Non
     directions = _read_moves(moves)
     state, applied = replay_game(config, directions)
     if as_json:
-        emit_json({**_state_json(state), "won": has_won(state), "moves_applied": applied,
-                   "seed": state.current_seed})
+        emit_json(
+            {
+                **_state_json(state),
+                "won": has_won(state),
+                "moves_applied": applied,
+                "seed": state.current_seed,
+            }
+        )
         return
     _print_state(state, f"moves {applied}/{len(directions)}")
 
 
 @game2048.command()
-@click.option("--seed", type=SeedType(), required=True,
-              help=f"The game's seed, 0 to {SEED_MAX}.")
-@click.option("--moves", default="", metavar="MOVES",
-              help='Moves played so far (L R U D), "-" for stdin.')
+@click.option("--seed", type=SeedType(), required=True, help=f"The game's seed, 0 to {SEED_MAX}.")
+@click.option(
+    "--moves", default="", metavar="MOVES", help='Moves played so far (L R U D), "-" for stdin.'
+)
 @rule_options
 @ai_options
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
-def hint(seed: int, moves: str, size: int, merge: str, distribution: str | None, tiles: int,
-         goal: int | None, depth: int | None, time_limit: float, as_json: bool) -> None:
+def hint(
+    seed: int,
+    moves: str,
+    size: int,
+    merge: str,
+    distribution: str | None,
+    tiles: int,
+    goal: int | None,
+    depth: int | None,
+    time_limit: float,
+    as_json: bool,
+) -> None:
     """Suggest the next move after replaying MOVES (exit 1 when no move helps)."""
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     state, _ = replay_game(config, _read_moves(moves))
@@ -331,8 +397,9 @@ def _ask_hint(state: GameState, depth: int | None, time_limit: float | None) -> 
         fail(f"the 2048 AI cannot play this game: {error}")
 
 
-def _play_out(state: GameState, max_moves: int, depth: int | None,
-              time_limit: float) -> Iterator[tuple[GameState, int]]:
+def _play_out(
+    state: GameState, max_moves: int, depth: int | None, time_limit: float
+) -> Iterator[tuple[GameState, int]]:
     """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves)."""
     count = 0
     while not state.is_game_over and count < max_moves:
@@ -360,18 +427,43 @@ def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
 
 
 @game2048.command()
-@click.option("--seed", type=SeedType(), default=1, show_default=True,
-              help="Seed of the first game; game k uses seed + k.")
-@click.option("--games", type=IntBetween(1, what="the number of games"), default=1,
-              show_default=True, help="How many games to play.")
-@click.option("--max-moves", type=IntBetween(1, what="the number of moves"), default=100_000,
-              show_default=True, help="Stop a game after this many moves.")
+@click.option(
+    "--seed",
+    type=SeedType(),
+    default=1,
+    show_default=True,
+    help="Seed of the first game; game k uses seed + k.",
+)
+@click.option(
+    "--games",
+    type=IntBetween(1, what="the number of games"),
+    default=1,
+    show_default=True,
+    help="How many games to play.",
+)
+@click.option(
+    "--max-moves",
+    type=IntBetween(1, what="the number of moves"),
+    default=100_000,
+    show_default=True,
+    help="Stop a game after this many moves.",
+)
 @rule_options
 @ai_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per game on stdout.")
-def autoplay(seed: int, games: int, max_moves: int, size: int, merge: str,
-             distribution: str | None, tiles: int, goal: int | None, depth: int | None,
-             time_limit: float, as_json: bool) -> None:
+def autoplay(
+    seed: int,
+    games: int,
+    max_moves: int,
+    size: int,
+    merge: str,
+    distribution: str | None,
+    tiles: int,
+    goal: int | None,
+    depth: int | None,
+    time_limit: float,
+    as_json: bool,
+) -> None:
     """Let the expectimax AI play whole games and report how far it got."""
     if seed + games - 1 > SEED_MAX:
         fail(f"--games {games} from --seed {seed} would go past the last seed, {SEED_MAX}")
@@ -384,14 +476,25 @@ def autoplay(seed: int, games: int, max_moves: int, size: int, merge: str,
             state, count = start, 0
             for state, count in _play_out(start, max_moves, depth, time_limit):
                 if count % 25 == 0:
-                    progress.update(task, game=index + 1, moves=count, score=state.score,
-                                    best=max_tile(state.board))
+                    progress.update(
+                        task,
+                        game=index + 1,
+                        moves=count,
+                        score=state.score,
+                        best=max_tile(state.board),
+                    )
             result = _game_result(config.initial_seed, state, count)
             results.append(result)
             if as_json:
                 emit_json(result)
-            progress.update(task, advance=1, game=min(index + 2, games), moves=count,
-                            score=state.score, best=result["max_tile"])
+            progress.update(
+                task,
+                advance=1,
+                game=min(index + 2, games),
+                moves=count,
+                score=state.score,
+                best=result["max_tile"],
+            )
     if not as_json:
         _print_autoplay_summary(results)
 
@@ -414,7 +517,9 @@ def _progress_bar(games: int, disable: bool) -> Iterator[tuple[Any, Any]]:
         TextColumn("[bold]game {task.fields[game]}"),
         BarColumn(),
         MofNCompleteColumn(),
-        TextColumn("moves {task.fields[moves]}  score {task.fields[score]}  max {task.fields[best]}"),
+        TextColumn(
+            "moves {task.fields[moves]}  score {task.fields[score]}  max {task.fields[best]}"
+        ),
         TimeElapsedColumn(),
         console=err,
         disable=disable or not err.is_terminal,  # no bar frames in logs or pipes

@@ -28,8 +28,10 @@ def _known_bindings() -> dict:
 def _check_binding_id(binding_id: str, known: dict) -> None:
     """Exit 2 when ``binding_id`` is not a binding of the app, naming the closest ones."""
     if binding_id not in known:
-        fail(f"unknown binding id {binding_id!r}{did_you_mean(binding_id, known, cutoff=0.5)} "
-             "(`termarcade keymap --ids` lists them)")
+        fail(
+            f"unknown binding id {binding_id!r}{did_you_mean(binding_id, known, cutoff=0.5)} "
+            "(`termarcade keymap --ids` lists them)"
+        )
 
 
 def _checked_keys(binding_id: str, keys: str | None) -> str:
@@ -66,11 +68,18 @@ def _print_mapping(mapping: dict[str, str], as_json: bool) -> None:
 @click.argument("keys", required=False)
 @click.option("--unset", "unset", is_flag=True, help="Remove BINDING_ID's remapping.")
 @click.option("--reset", is_flag=True, help="Remove every remapping.")
-@click.option("--ids", "list_ids", is_flag=True,
-              help="List every binding id with its default keys and exit.")
+@click.option(
+    "--ids", "list_ids", is_flag=True, help="List every binding id with its default keys and exit."
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the keymap as JSON.")
-def keymap(binding_id: str | None, keys: str | None, unset: bool, reset: bool,
-           list_ids: bool, as_json: bool) -> None:
+def keymap(
+    binding_id: str | None,
+    keys: str | None,
+    unset: bool,
+    reset: bool,
+    list_ids: bool,
+    as_json: bool,
+) -> None:
     """Show the key remapping, or remap BINDING_ID to KEYS (e.g. `keymap app.help f2`).
 
     KEYS is a comma-separated list of key names: Textual's names (f2, escape, pageup,

@@ -140,9 +140,17 @@ def _progress(total: int, what: str, show: bool) -> Iterator[Callable[..., None]
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    progress = Progress(TextColumn(f"[bold]{what}"), BarColumn(), MofNCompleteColumn(),
-                        TextColumn("{task.fields[label]}"), TimeElapsedColumn(), console=err,
-                        redirect_stdout=False, redirect_stderr=False, transient=True)
+    progress = Progress(
+        TextColumn(f"[bold]{what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[label]}"),
+        TimeElapsedColumn(),
+        console=err,
+        redirect_stdout=False,
+        redirect_stderr=False,
+        transient=True,
+    )
     with progress:
         task = progress.add_task(what, total=total, label="")
 
@@ -158,11 +166,20 @@ def _bar_wanted(as_json: bool) -> bool:
 
 
 _LIMIT_OPTIONS = [
-    click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
-                 help="Seconds the searches of one level may take."),
-    click.option("--max-states", type=IntBetween(1, what="the state limit"),
-                 default=DEFAULT_MAX_STATES, show_default=True,
-                 help="Positions the state graph of one level may have."),
+    click.option(
+        "--time-limit",
+        type=Seconds(),
+        default=DEFAULT_TIME_LIMIT,
+        show_default=True,
+        help="Seconds the searches of one level may take.",
+    ),
+    click.option(
+        "--max-states",
+        type=IntBetween(1, what="the state limit"),
+        default=DEFAULT_MAX_STATES,
+        show_default=True,
+        help="Positions the state graph of one level may have.",
+    ),
 ]
 
 
@@ -197,8 +214,7 @@ def _metrics_json(analysis: Any) -> dict[str, Any]:
     return data
 
 
-def solve_json(number: int, level: Level, time_limit: float,
-               max_states: int) -> dict[str, Any]:
+def solve_json(number: int, level: Level, time_limit: float, max_states: int) -> dict[str, Any]:
     """The ``solve --json`` object of one level (see the module docstring).
 
     Args:
@@ -220,21 +236,32 @@ def solve_json(number: int, level: Level, time_limit: float,
         remaining = max(0.05, time_limit / 4)
         solution = shortest_solution(level, max_states=max_states, time_limit=remaining)
         solved = solution.status == "solved"
-        return {"level": number,
-                "solvable": None if solution.status == "unknown" else solved,
-                "solutions": None, "success_states": None, "solution_paths": None,
-                "states": None,
-                "shortest": len(solution.moves) if solved else None,
-                "solution": solution.letters if solved else None,
-                "metrics": None, "difficulty": None}
+        return {
+            "level": number,
+            "solvable": None if solution.status == "unknown" else solved,
+            "solutions": None,
+            "success_states": None,
+            "solution_paths": None,
+            "states": None,
+            "shortest": len(solution.moves) if solved else None,
+            "solution": solution.letters if solved else None,
+            "metrics": None,
+            "difficulty": None,
+        }
     metrics = analysis.metrics
     solvable = metrics.solvable
-    return {"level": number, "solvable": solvable, "solutions": metrics.solution_paths,
-            "success_states": metrics.success_states,
-            "solution_paths": metrics.solution_paths, "states": metrics.states, "shortest": metrics.shortest_solution,
-            "solution": analysis.solution_letters if solvable else None,
-            "metrics": _metrics_json(analysis),
-            "difficulty": round(predict_difficulty(analysis), 3)}
+    return {
+        "level": number,
+        "solvable": solvable,
+        "solutions": metrics.solution_paths,
+        "success_states": metrics.success_states,
+        "solution_paths": metrics.solution_paths,
+        "states": metrics.states,
+        "shortest": metrics.shortest_solution,
+        "solution": analysis.solution_letters if solvable else None,
+        "metrics": _metrics_json(analysis),
+        "difficulty": round(predict_difficulty(analysis), 3),
+    }
 
 
 def _yes_no(value: bool | None) -> str:
@@ -257,8 +284,9 @@ def _solution_counts(result: dict[str, Any]) -> str:
 @click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @limit_options
-def solve(level_file: str, level: str | None, as_json: bool, time_limit: float,
-          max_states: int) -> None:
+def solve(
+    level_file: str, level: str | None, as_json: bool, time_limit: float, max_states: int
+) -> None:
     """Solve levels: solvable?, solutions, states, a shortest solution, difficulty.
 
     Exit 1 when a level is unsolvable or undecided within the limits.
@@ -281,23 +309,45 @@ def solve(level_file: str, level: str | None, as_json: bool, time_limit: float,
         from rich import box
         from rich.table import Table
 
-        table = Table(title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
-                            "states/paths, moves: shortest)", title_justify="left",
-                      box=box.SIMPLE_HEAD, pad_edge=False)
-        for name, justify in (("#", "right"), ("title", "left"), ("size", "right"),
-                              ("ok", "left"), ("sols", "right"), ("states", "right"),
-                              ("moves", "right"), ("difficulty", "left"),
-                              ("solution", "left")):
+        table = Table(
+            title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
+            "states/paths, moves: shortest)",
+            title_justify="left",
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+        )
+        for name, justify in (
+            ("#", "right"),
+            ("title", "left"),
+            ("size", "right"),
+            ("ok", "left"),
+            ("sols", "right"),
+            ("states", "right"),
+            ("moves", "right"),
+            ("difficulty", "left"),
+            ("solution", "left"),
+        ):
             # One line per level: long titles and solutions end with "…" on narrow screens.
-            table.add_column(name, justify=justify, no_wrap=True,  # type: ignore[arg-type]
-                             overflow="ellipsis", min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
-                             max_width=20 if name in ("title", "solution") else None)
+            table.add_column(
+                name,
+                justify=justify,
+                no_wrap=True,  # type: ignore[arg-type]
+                overflow="ellipsis",
+                min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
+                max_width=20 if name in ("title", "solution") else None,
+            )
         for lvl, r in rows:
-            table.add_row(str(r["level"]), escape_controls(lvl.title),
-                          f"{lvl.width}x{lvl.height}", _yes_no(r["solvable"]),
-                          _solution_counts(r), _count(r["states"]), _count(r["shortest"]),
-                          difficulty_label(r["difficulty"]) if r["difficulty"] is not None
-                          else "?", r["solution"] or "-")
+            table.add_row(
+                str(r["level"]),
+                escape_controls(lvl.title),
+                f"{lvl.width}x{lvl.height}",
+                _yes_no(r["solvable"]),
+                _solution_counts(r),
+                _count(r["states"]),
+                _count(r["shortest"]),
+                difficulty_label(r["difficulty"]) if r["difficulty"] is not None else "?",
+                r["solution"] or "-",
+            )
         console().print(table)
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
@@ -311,12 +361,19 @@ def check_json(number: int, level: Level, moves: str) -> dict[str, Any]:
     from core.longcat import validate_path
 
     result = validate_path(level, moves)
-    return {"level": number, "title": level.title, "moves": result.moves,
-            "valid": result.valid, "filled": result.filled, "won": result.won,
-            "played": result.played,
-            "fail_move": None if result.fail_index is None else result.fail_index + 1,
-            "reason": result.reason, "head": list(result.head),
-            "cells_left": result.cells_left}
+    return {
+        "level": number,
+        "title": level.title,
+        "moves": result.moves,
+        "valid": result.valid,
+        "filled": result.filled,
+        "won": result.won,
+        "played": result.played,
+        "fail_move": None if result.fail_index is None else result.fail_index + 1,
+        "reason": result.reason,
+        "head": list(result.head),
+        "cells_left": result.cells_left,
+    }
 
 
 def _check_line(data: dict[str, Any]) -> str:
@@ -324,15 +381,22 @@ def _check_line(data: dict[str, Any]) -> str:
     if data["won"]:
         return f"{where}: valid, every cell filled in {plural(data['played'], 'move')}"
     if data["valid"]:
-        return (f"{where}: valid but not filled: {plural(data['cells_left'], 'cell')} left "
-                f"after {plural(data['played'], 'move')}, head at {tuple(data['head'])}")
+        return (
+            f"{where}: valid but not filled: {plural(data['cells_left'], 'cell')} left "
+            f"after {plural(data['played'], 'move')}, head at {tuple(data['head'])}"
+        )
     return f"{where}: invalid at move {data['fail_move']}: {data['reason']}"
 
 
 @longcat.command()
 @click.argument("level_file", metavar="FILE")
-@click.option("--moves", "-m", required=True, metavar="UDLR...",
-              help="The moves to check: U, D, L, R letters (any case; spaces, commas ignored).")
+@click.option(
+    "--moves",
+    "-m",
+    required=True,
+    metavar="UDLR...",
+    help="The moves to check: U, D, L, R letters (any case; spaces, commas ignored).",
+)
 @click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None:
@@ -369,13 +433,19 @@ def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
 
     difficulty = predict_difficulty(analysis)
     label = expected_moves(analysis)
-    return {"level": number, "title": level.title, "width": level.width,
-            "height": level.height, "metrics": _metrics_json(analysis),
-            "classes": analysis.class_counts(), "difficulty": round(difficulty, 3),
-            "band": band(difficulty),
-            "expected_moves": None if math.isinf(label) else round(label, 3),
-            "solution": analysis.solution_letters if analysis.metrics.solvable else None,
-            "start_success": _start_success(level)}
+    return {
+        "level": number,
+        "title": level.title,
+        "width": level.width,
+        "height": level.height,
+        "metrics": _metrics_json(analysis),
+        "classes": analysis.class_counts(),
+        "difficulty": round(difficulty, 3),
+        "band": band(difficulty),
+        "expected_moves": None if math.isinf(label) else round(label, 3),
+        "solution": analysis.solution_letters if analysis.metrics.solvable else None,
+        "start_success": _start_success(level),
+    }
 
 
 def _print_analysis(data: dict[str, Any]) -> None:
@@ -384,9 +454,11 @@ def _print_analysis(data: dict[str, Any]) -> None:
     from core.longcat.graph import DEPRECATED_ALIASES
 
     out = console()
-    out.print(f"[bold]level {data['level']}: {escape_controls(data['title'])}[/bold] "
-              f"({data['width']}x{data['height']}: {data['metrics']['grid_cells']} grid cells, "
-              f"{data['metrics']['open_cells']} open)")
+    out.print(
+        f"[bold]level {data['level']}: {escape_controls(data['title'])}[/bold] "
+        f"({data['width']}x{data['height']}: {data['metrics']['grid_cells']} grid cells, "
+        f"{data['metrics']['open_cells']} open)"
+    )
     classes = Table(title="states by class", title_justify="left")
     for name in data["classes"]:
         classes.add_column(name, justify="right")
@@ -399,12 +471,16 @@ def _print_analysis(data: dict[str, Any]) -> None:
         metrics.add_row(name.replace("_", " "), _count(value))
     out.print(metrics)
     label = data["expected_moves"]
-    out.print(f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
-              f"player: {'never wins' if label is None else f'{label:.1f} moves'}")
+    out.print(
+        f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
+        f"player: {'never wins' if label is None else f'{label:.1f} moves'}"
+    )
     found = data["start_success"]
-    out.print(f"solver success rate: {found['rate']:.0%} of start cells "
-              f"({found['solvable']} of {found['cells']}"
-              f"{', ' + str(found['unknown']) + ' undecided' if found['unknown'] else ''})")
+    out.print(
+        f"solver success rate: {found['rate']:.0%} of start cells "
+        f"({found['solvable']} of {found['cells']}"
+        f"{', ' + str(found['unknown']) + ' undecided' if found['unknown'] else ''})"
+    )
     out.print(f"shortest solution: {data['solution'] or 'none (unsolvable)'}\n")
 
 
@@ -412,11 +488,13 @@ def _print_analysis(data: dict[str, Any]) -> None:
 @click.argument("level_file", metavar="FILE")
 @click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
-@click.option("--dot", is_flag=True,
-              help="Print the state graph as Graphviz DOT, nodes coloured by class.")
+@click.option(
+    "--dot", is_flag=True, help="Print the state graph as Graphviz DOT, nodes coloured by class."
+)
 @limit_options
-def analyze(level_file: str, level: str | None, as_json: bool, dot: bool,
-            time_limit: float, max_states: int) -> None:
+def analyze(
+    level_file: str, level: str | None, as_json: bool, dot: bool, time_limit: float, max_states: int
+) -> None:
     """The state graph of levels: classes of states, metrics, predicted difficulty.
 
     Classes (seed 003): start, success, fail, reachable (a solution can follow), dead (the
@@ -429,16 +507,18 @@ def analyze(level_file: str, level: str | None, as_json: bool, dot: bool,
         raise click.UsageError("choose --json or --dot, not both")
     chosen = pick_levels(load_levels(level_file), level)
     negative = False
-    with _progress(len(chosen), "analysing", not dot and _bar_wanted(as_json)
-                   and len(chosen) > 1) as step:
+    with _progress(
+        len(chosen), "analysing", not dot and _bar_wanted(as_json) and len(chosen) > 1
+    ) as step:
         for number, lvl in chosen:
             try:
-                analysis = analyse(lvl, max_states=max_states,
-                                   should_stop=_deadline(time_limit))
+                analysis = analyse(lvl, max_states=max_states, should_stop=_deadline(time_limit))
             except AnalysisLimit as stopped:
-                why = (f"more than {max_states} states (raise --max-states)"
-                       if stopped.reason == "limit" else
-                       f"not finished in {time_limit:g} s (raise --time-limit)")
+                why = (
+                    f"more than {max_states} states (raise --max-states)"
+                    if stopped.reason == "limit"
+                    else f"not finished in {time_limit:g} s (raise --time-limit)"
+                )
                 click.echo(f"error: level {number}: the state graph has {why}", err=True)
                 negative = True
                 continue
@@ -461,8 +541,9 @@ class SizeType(click.ParamType):
 
     name = "WxH"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> tuple[int, int]:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> tuple[int, int]:
         """Parse ``value`` with :func:`core.longcat.catalog.parse_size`."""
         from core.longcat import GenerationError
         from core.longcat.catalog import parse_size
@@ -480,8 +561,7 @@ class BandType(click.ParamType):
 
     name = "LO:HI"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> Any:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         """Parse ``value`` with :func:`core.longcat.catalog.parse_band`."""
         from core.longcat import GenerationError
         from core.longcat.catalog import parse_band
@@ -493,10 +573,13 @@ class BandType(click.ParamType):
 
 
 PREDICTOR_OPTION = click.option(
-    "--predictor", type=click.Choice(["success-states", "solution-paths"]),
-    default="success-states", show_default=True,
+    "--predictor",
+    type=click.Choice(["success-states", "solution-paths"]),
+    default="success-states",
+    show_default=True,
     help="Difficulty predictor: on the seed's success states, or on winning move sequences "
-         "(before issue 21; the bundled packs were titled with it).")
+    "(before issue 21; the bundled packs were titled with it).",
+)
 
 
 def _start_success(level: Level) -> dict[str, Any]:
@@ -505,8 +588,12 @@ def _start_success(level: Level) -> dict[str, Any]:
     from core.longcat.generate import start_success
 
     found = start_success(level)
-    return {"solvable": found.solvable, "unknown": found.unknown, "cells": found.cells,
-            "rate": round(found.rate, 4)}
+    return {
+        "solvable": found.solvable,
+        "unknown": found.unknown,
+        "cells": found.cells,
+        "rate": round(found.rate, 4),
+    }
 
 
 def _methods(text: str) -> list[str]:
@@ -519,16 +606,29 @@ def _methods(text: str) -> list[str]:
         if name not in GENERATORS:
             from tui.cli.output import did_you_mean
 
-            raise click.BadParameter(f"unknown method {name!r}{did_you_mean(name, GENERATORS)}"
-                                     f" (methods: {', '.join(GENERATORS)})",
-                                     param_hint="--method")
+            raise click.BadParameter(
+                f"unknown method {name!r}{did_you_mean(name, GENERATORS)}"
+                f" (methods: {', '.join(GENERATORS)})",
+                param_hint="--method",
+            )
     return names
 
 
-def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: int,
-                  unique: bool, band: tuple[str, Any] | None, predictor: str) -> str:
-    parts = [f"termarcade longcat generate --method {','.join(methods)}",
-             f"--size {size[0]}x{size[1]}", f"--count {count}", f"--seed {seed}"]
+def _command_line(
+    methods: list[str],
+    size: tuple[int, int],
+    count: int,
+    seed: int,
+    unique: bool,
+    band: tuple[str, Any] | None,
+    predictor: str,
+) -> str:
+    parts = [
+        f"termarcade longcat generate --method {','.join(methods)}",
+        f"--size {size[0]}x{size[1]}",
+        f"--count {count}",
+        f"--seed {seed}",
+    ]
     if unique:
         parts.append("--unique")
     if band is not None:
@@ -539,33 +639,79 @@ def _command_line(methods: list[str], size: tuple[int, int], count: int, seed: i
 
 
 @longcat.command()
-@click.option("--method", "-m", "method_text", default="sd", show_default=True,
-              metavar="METHOD[,METHOD...]",
-              help="sd, pu, template, ca, bsp, carve, fractal, shapes or notch; several "
-                   "(comma-separated) take turns.")
-@click.option("--size", type=SizeType(), default="8x8", show_default=True,
-              help="Grid size, WIDTHxHEIGHT.")
-@click.option("--count", "-n", type=IntBetween(1, 10_000, what="the count"), default=1,
-              show_default=True, help="How many (different) levels.")
-@click.option("--seed", "-s", type=IntBetween(0, SEED_LIMIT, what="the seed"), default=0,
-              show_default=True, help="Seed of the first level; the next ones use seed+1...")
+@click.option(
+    "--method",
+    "-m",
+    "method_text",
+    default="sd",
+    show_default=True,
+    metavar="METHOD[,METHOD...]",
+    help="sd, pu, template, ca, bsp, carve, fractal, shapes or notch; several "
+    "(comma-separated) take turns.",
+)
+@click.option(
+    "--size", type=SizeType(), default="8x8", show_default=True, help="Grid size, WIDTHxHEIGHT."
+)
+@click.option(
+    "--count",
+    "-n",
+    type=IntBetween(1, 10_000, what="the count"),
+    default=1,
+    show_default=True,
+    help="How many (different) levels.",
+)
+@click.option(
+    "--seed",
+    "-s",
+    type=IntBetween(0, SEED_LIMIT, what="the seed"),
+    default=0,
+    show_default=True,
+    help="Seed of the first level; the next ones use seed+1...",
+)
 @click.option("--unique", is_flag=True, help="Only levels with exactly one solution.")
-@click.option("--difficulty", "-d", "band", type=BandType(), default=None,
-              help="Predicted difficulty LO:HI (LO <= d < HI; 80: or :20 leave an end open), "
-                   "or a band: trivial, easy, hard, very_hard, extreme.")
-@click.option("--time-limit", type=Seconds(), default=DEFAULT_TIME_LIMIT, show_default=True,
-              help="Seconds the search for one level may take.")
+@click.option(
+    "--difficulty",
+    "-d",
+    "band",
+    type=BandType(),
+    default=None,
+    help="Predicted difficulty LO:HI (LO <= d < HI; 80: or :20 leave an end open), "
+    "or a band: trivial, easy, hard, very_hard, extreme.",
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=DEFAULT_TIME_LIMIT,
+    show_default=True,
+    help="Seconds the search for one level may take.",
+)
 @PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Write the pack to this file (default: stdout).")
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the pack to this file (default: stdout).",
+)
 @click.option("--force", is_flag=True, help="Replace --output when it exists.")
-@click.option("--json", "as_json", is_flag=True,
-              help="One JSON object per level instead of a level pack.")
-def generate(method_text: str, size: tuple[int, int], count: int, seed: int, unique: bool,
-             band: tuple[str, Any] | None, time_limit: float, predictor: str,
-             title: str | None, output: str | None, force: bool,
-             as_json: bool) -> None:
+@click.option(
+    "--json", "as_json", is_flag=True, help="One JSON object per level instead of a level pack."
+)
+def generate(
+    method_text: str,
+    size: tuple[int, int],
+    count: int,
+    seed: int,
+    unique: bool,
+    band: tuple[str, Any] | None,
+    time_limit: float,
+    predictor: str,
+    title: str | None,
+    output: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
     """Generate solvable levels: a level pack that `solve` and the app read.
 
     Level k comes from seed+k (a seed that gives nothing acceptable, or a level equal to an
@@ -592,9 +738,16 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
                 break
             method = methods[k % len(methods)]
             try:
-                level = make_level(method, seed + k, size[0], size[1], unique=unique,
-                                   band=band[1] if band else None, time_guard=time_limit,
-                                   predictor=predictor)
+                level = make_level(
+                    method,
+                    seed + k,
+                    size[0],
+                    size[1],
+                    unique=unique,
+                    band=band[1] if band else None,
+                    time_guard=time_limit,
+                    predictor=predictor,
+                )
             except GenerationError as error:
                 last_error = str(error)
                 continue
@@ -604,21 +757,29 @@ def generate(method_text: str, size: tuple[int, int], count: int, seed: int, uni
             keys.add(key)
             levels.append(level)
             if as_json:
-                emit_json({"seed": seed + k, "method": method, "title": level.title,
-                           "par": level.par, "grid": list(level.rows()),
-                           "start_success": _start_success(level)})
+                emit_json(
+                    {
+                        "seed": seed + k,
+                        "method": method,
+                        "title": level.title,
+                        "par": level.par,
+                        "grid": list(level.rows()),
+                        "start_success": _start_success(level),
+                    }
+                )
             step(label=level.title)
     if not as_json and levels:
         pack = LevelPack(
             title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
             author="termarcade generator",
             description=f"Generated by: {_command_line(methods, size, count, seed, unique, band, predictor)}",
-            levels=tuple(levels), game="longcat")
+            levels=tuple(levels),
+            game="longcat",
+        )
         _write_pack(dump_pack(pack), output, force, plural(len(levels), "level"))
     if len(levels) < count:
         why = f" (last: {last_error})" if last_error else ""
-        click.echo(f"error: made {len(levels)} of {count} levels in {tries} seeds{why}",
-                   err=True)
+        click.echo(f"error: made {len(levels)} of {count} levels in {tries} seeds{why}", err=True)
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
 
@@ -642,27 +803,46 @@ def _write_pack(text: str, output: str | None, force: bool, what: str) -> None:
 def _comment_lines(comments: tuple[str, ...]) -> str:
     lines = [line for comment in comments for line in comment.splitlines() or [""]]
     return "".join(f"; {escape_controls(line)}".rstrip() + "\n" for line in lines) + (
-        "\n" if lines else "")
+        "\n" if lines else ""
+    )
 
 
 @longcat.command()
 @click.argument("level_file", metavar="FILE")
-@click.option("--prefix", default=None,
-              help="Retitle levels '<prefix> N' (default: keep their titles).")
+@click.option(
+    "--prefix", default=None, help="Retitle levels '<prefix> N' (default: keep their titles)."
+)
 @click.option("--title", default=None, help="The pack's title (default: the file's).")
 @click.option("--author", default=None, help="The pack's author (and of levels without one).")
 @click.option("--description", default=None, help="The pack's description.")
-@click.option("--comment", multiple=True,
-              help="A ';' comment line at the top of the file (repeat for more lines).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False), default=None,
-              help="Write the pack to this file (default: stdout).")
+@click.option(
+    "--comment",
+    multiple=True,
+    help="A ';' comment line at the top of the file (repeat for more lines).",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False),
+    default=None,
+    help="Write the pack to this file (default: stdout).",
+)
 @click.option("--force", is_flag=True, help="Replace --output when it exists.")
 @PREDICTOR_OPTION
 @limit_options
-def describe(level_file: str, prefix: str | None, title: str | None,
-             author: str | None, description: str | None, comment: tuple[str, ...],
-             output: str | None, force: bool, predictor: str, time_limit: float,
-             max_states: int) -> None:
+def describe(
+    level_file: str,
+    prefix: str | None,
+    title: str | None,
+    author: str | None,
+    description: str | None,
+    comment: tuple[str, ...],
+    output: str | None,
+    force: bool,
+    predictor: str,
+    time_limit: float,
+    max_states: int,
+) -> None:
     """Write a pack with every level described: par = the shortest solution, and the
     predicted difficulty at the end of its title ('Level 3 · easy 31').
 
@@ -681,24 +861,41 @@ def describe(level_file: str, prefix: str | None, title: str | None,
             stop = _deadline(time_limit)
             solvable = is_solvable(level, max_states=max_states, should_stop=stop)
             if solvable is not True:
-                fail(f"level {number} ({level.title!r}) is "
-                     f"{'unsolvable' if solvable is False else 'undecided within the limits'}",
-                     EXIT_NEGATIVE)
+                fail(
+                    f"level {number} ({level.title!r}) is "
+                    f"{'unsolvable' if solvable is False else 'undecided within the limits'}",
+                    EXIT_NEGATIVE,
+                )
             base = f"{prefix} {number}" if prefix else level.title.split(" · ")[0]
             if author and not level.author:
-                level = Level(level.width, level.height, level.walls, level.start,
-                              level.title, level.description, level.hint, author, level.par)
-            levels.append(describe_level(level, base, max_states=max_states,
-                                         should_stop=stop, predictor=predictor))
+                level = Level(
+                    level.width,
+                    level.height,
+                    level.walls,
+                    level.start,
+                    level.title,
+                    level.description,
+                    level.hint,
+                    author,
+                    level.par,
+                )
+            levels.append(
+                describe_level(
+                    level, base, max_states=max_states, should_stop=stop, predictor=predictor
+                )
+            )
             step(label=base)
     with user_errors():
-        described = LevelPack(title=title if title is not None else pack.title,
-                              author=author if author is not None else pack.author,
-                              description=(description if description is not None
-                                           else pack.description),
-                              levels=tuple(levels), game="longcat")
-    _write_pack(_comment_lines(comment) + dump_pack(described), output, force,
-                plural(len(levels), "level"))
+        described = LevelPack(
+            title=title if title is not None else pack.title,
+            author=author if author is not None else pack.author,
+            description=(description if description is not None else pack.description),
+            levels=tuple(levels),
+            game="longcat",
+        )
+    _write_pack(
+        _comment_lines(comment) + dump_pack(described), output, force, plural(len(levels), "level")
+    )
 
 
 # --------------------------------------------------------------------------- play
@@ -706,8 +903,13 @@ def describe(level_file: str, prefix: str | None, title: str | None,
 
 @longcat.command()
 @click.argument("level_file", required=False, metavar="[FILE]")
-@click.option("--level", type=IntBetween(1, what="the level number"), default=None,
-              metavar="N", help="Level of FILE to start with, 1-based (default 1).")
+@click.option(
+    "--level",
+    type=IntBetween(1, what="the level number"),
+    default=None,
+    metavar="N",
+    help="Level of FILE to start with, 1-based (default 1).",
+)
 @click.pass_context
 def play(ctx: click.Context, level_file: str | None, level: int | None) -> None:
     """Open the arcade straight into Longcat (playing the levels of FILE if given)."""

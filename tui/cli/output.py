@@ -212,8 +212,9 @@ def error_line(message: str) -> str:
     return "error: " + escape_controls(message)
 
 
-def choose_levels(levels: Sequence[tuple[int, Any]], spec: str | None,
-                where: str = "the pack") -> list[tuple[int, Any]]:
+def choose_levels(
+    levels: Sequence[tuple[int, Any]], spec: str | None, where: str = "the pack"
+) -> list[tuple[int, Any]]:
     """Choose levels by ``--level``: every game's CLI reads it the same way.
 
     Args:
@@ -234,8 +235,10 @@ def choose_levels(levels: Sequence[tuple[int, Any]], spec: str | None,
     if text.isascii() and text.isdigit():
         number = int(text)
         if not 1 <= number <= len(levels):
-            fail(f"there is no level {number}: {where} has {plural(len(levels), 'level')} "
-                 "(numbered from 1)")
+            fail(
+                f"there is no level {number}: {where} has {plural(len(levels), 'level')} "
+                "(numbered from 1)"
+            )
         return [levels[number - 1]]
     for same in (lambda title: title == text, lambda title: title.casefold() == text.casefold()):
         for number, level in levels:
@@ -454,8 +457,13 @@ def report_exception(error: BaseException) -> int:
         return EXIT_BAD_INPUT
     if debug_mode():
         raise error
-    click.echo(error_line(f"internal error: {type(error).__name__}: {error} — please report "
-                          f"it (set {DEBUG_ENV}=1 to see the traceback)"), err=True)
+    click.echo(
+        error_line(
+            f"internal error: {type(error).__name__}: {error} — please report "
+            f"it (set {DEBUG_ENV}=1 to see the traceback)"
+        ),
+        err=True,
+    )
     return EXIT_INTERNAL
 
 
@@ -537,8 +545,9 @@ class IntBetween(click.ParamType):
 
     name = "integer"
 
-    def __init__(self, low: int | None = None, high: int | None = None,
-                 what: str = "the number") -> None:
+    def __init__(
+        self, low: int | None = None, high: int | None = None, what: str = "the number"
+    ) -> None:
         self.low = low
         self.high = high
         self.what = what
@@ -553,8 +562,7 @@ class IntBetween(click.ParamType):
             return f"at most {self.high}"
         return "a whole number"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> int:
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         """Parse and range-check ``value`` (also accepts an int, as defaults are)."""
         if isinstance(value, int) and not isinstance(value, bool):
             number = value
@@ -575,8 +583,9 @@ class Seconds(click.ParamType):
 
     name = "seconds"
 
-    def convert(self, value: Any, param: click.Parameter | None,
-                ctx: click.Context | None) -> float:
+    def convert(
+        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
+    ) -> float:
         """Parse ``value``; ``0``, negative numbers, ``inf`` and ``nan`` are refused."""
         try:
             seconds = float(value)

@@ -85,6 +85,7 @@ def closed_pipe_safe(func: _F) -> _F:
 
     return wrapper  # type: ignore[return-value]
 
+
 LABEL_MAX = 60
 """Longest node label shown in a tree before it is cut with "…"."""
 
@@ -131,8 +132,14 @@ def _node_label(term: Term, show_size: bool) -> Text:
     return label
 
 
-def build_tree(term: Term, *, max_depth: int = 12, max_width: int = 12,
-               max_nodes: int = 400, show_size: bool = False) -> Tree:
+def build_tree(
+    term: Term,
+    *,
+    max_depth: int = 12,
+    max_width: int = 12,
+    max_nodes: int = 400,
+    show_size: bool = False,
+) -> Tree:
     """Build a rich Tree for ``term``, breadth first and capped.
 
     The tree shows at most ``max_depth`` levels, ``max_width`` children per
@@ -173,8 +180,9 @@ def build_tree(term: Term, *, max_depth: int = 12, max_width: int = 12,
     return root
 
 
-def _emit(term: Term, as_json: bool, as_tree: bool, with_size: bool, tree_caps: dict,
-          console: object) -> None:
+def _emit(
+    term: Term, as_json: bool, as_tree: bool, with_size: bool, tree_caps: dict, console: object
+) -> None:
     """Print one parsed term in the format the flags select (module docstring table)."""
     from core.terms import to_json, to_str
 
@@ -213,21 +221,47 @@ def _term_sources(terms: tuple[str, ...]) -> Iterator[tuple[str, int, str | None
 
 @click.command()
 @click.argument("terms", nargs=-1, metavar="[TERM|-]...")
-@click.option("--json", "as_json", is_flag=True,
-              help='One JSON object per term: {"kind", "name", "args"}.')
+@click.option(
+    "--json", "as_json", is_flag=True, help='One JSON object per term: {"kind", "name", "args"}.'
+)
 @click.option("--tree", "as_tree", is_flag=True, help="Show each term as a tree.")
-@click.option("--size", "with_size", is_flag=True,
-              help="Print the Size (node count); with --json/--tree, add it.")
-@click.option("--max-depth", type=IntBetween(1, what="the tree depth"), default=12, show_default=True,
-              help="--tree: levels shown before '…'.")
-@click.option("--max-width", type=IntBetween(1, what="the tree width"), default=12, show_default=True,
-              help="--tree: children shown per node before '…'.")
-@click.option("--max-nodes", type=IntBetween(1, what="the number of nodes"), default=400,
-              show_default=True,
-              help="--tree: nodes shown in all.")
+@click.option(
+    "--size",
+    "with_size",
+    is_flag=True,
+    help="Print the Size (node count); with --json/--tree, add it.",
+)
+@click.option(
+    "--max-depth",
+    type=IntBetween(1, what="the tree depth"),
+    default=12,
+    show_default=True,
+    help="--tree: levels shown before '…'.",
+)
+@click.option(
+    "--max-width",
+    type=IntBetween(1, what="the tree width"),
+    default=12,
+    show_default=True,
+    help="--tree: children shown per node before '…'.",
+)
+@click.option(
+    "--max-nodes",
+    type=IntBetween(1, what="the number of nodes"),
+    default=400,
+    show_default=True,
+    help="--tree: nodes shown in all.",
+)
 @closed_pipe_safe
-def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
-          max_depth: int, max_width: int, max_nodes: int) -> None:
+def parse(
+    terms: tuple[str, ...],
+    as_json: bool,
+    as_tree: bool,
+    with_size: bool,
+    max_depth: int,
+    max_width: int,
+    max_nodes: int,
+) -> None:
     """Parse terms and print them canonically.
 
     TERMs come from the arguments, or from stdin one per line (blank lines
@@ -256,8 +290,9 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
     failed = False
     for filename, line_number, text in source:
         if text is None:
-            click.echo(error_line(f"{filename}:{line_number}: the line is not valid UTF-8"),
-                       err=True)
+            click.echo(
+                error_line(f"{filename}:{line_number}: the line is not valid UTF-8"), err=True
+            )
             failed = True
             continue
         try:
@@ -269,8 +304,9 @@ def parse(terms: tuple[str, ...], as_json: bool, as_tree: bool, with_size: bool,
             failed = True
             continue
         except RecursionError:  # pragma: no cover - the parser is iterative
-            click.echo(error_line(f"{filename}:{line_number}: the term is nested too deeply"),
-                       err=True)
+            click.echo(
+                error_line(f"{filename}:{line_number}: the term is nested too deeply"), err=True
+            )
             failed = True
             continue
         _emit(term, as_json, as_tree, with_size, caps, console)

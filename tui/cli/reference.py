@@ -39,9 +39,15 @@ def full_group() -> click.Group:
         if command is None or (command.help or "").startswith("(unavailable:"):
             raise CommandImportError(f"termarcade {name}: {command.help if command else 'missing'}")
         commands[name] = command
-    return click.Group(name="termarcade", commands=commands, params=list(main.params),
-                       help=main.help, epilog=main.epilog, short_help=main.short_help,
-                       context_settings=dict(main.context_settings))
+    return click.Group(
+        name="termarcade",
+        commands=commands,
+        params=list(main.params),
+        help=main.help,
+        epilog=main.epilog,
+        short_help=main.short_help,
+        context_settings=dict(main.context_settings),
+    )
 
 
 termarcade = full_group()

@@ -166,15 +166,33 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     default = "every level" if every_level else "1"
     options = [
         click.argument("level_file", required=False, metavar="[LEVEL_FILE]"),
-        click.option("--level", "-l", "level", metavar="N|TITLE",
-                     help=f"Level number (1-based) or title in LEVEL_FILE [default: {default}]."),
-        click.option("--term", "-t", "term", metavar="TERM",
-                     help="Use this term as the current term instead of a level file."),
+        click.option(
+            "--level",
+            "-l",
+            "level",
+            metavar="N|TITLE",
+            help=f"Level number (1-based) or title in LEVEL_FILE [default: {default}].",
+        ),
+        click.option(
+            "--term",
+            "-t",
+            "term",
+            metavar="TERM",
+            help="Use this term as the current term instead of a level file.",
+        ),
         click.option("--target", metavar="TERM", help="Target term (default: the level's)."),
-        click.option("--fuel", type=click.IntRange(0), default=None,
-                     help="Fuel (default: the level's; 1 with --term)."),
-        click.option("--budget", type=click.IntRange(0), default=None,
-                     help="Budget (default: the level's; 0 with --term)."),
+        click.option(
+            "--fuel",
+            type=click.IntRange(0),
+            default=None,
+            help="Fuel (default: the level's; 1 with --term).",
+        ),
+        click.option(
+            "--budget",
+            type=click.IntRange(0),
+            default=None,
+            help="Budget (default: the level's; 0 with --term).",
+        ),
     ]
 
     def decorate(func: Callable) -> Callable:
@@ -185,9 +203,15 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     return decorate
 
 
-def _levels_from_source(level_file: str | None, level: str | None, term: str | None,
-                        target: str | None, fuel: int | None, budget: int | None,
-                        every_level: bool = False) -> list[tuple[int, Level]]:
+def _levels_from_source(
+    level_file: str | None,
+    level: str | None,
+    term: str | None,
+    target: str | None,
+    fuel: int | None,
+    budget: int | None,
+    every_level: bool = False,
+) -> list[tuple[int, Level]]:
     """The levels a command works on: from ``LEVEL_FILE [--level]`` or ``--term``.
 
     ``--target``, ``--fuel`` and ``--budget`` override the level's values.
@@ -206,8 +230,18 @@ def _levels_from_source(level_file: str | None, level: str | None, term: str | N
         if level is not None:
             fail("--level needs a LEVEL_FILE")
         current = _parse_term_arg(term, "<--term>")
-        return [(1, Level(TERM_TITLE, current, goal if goal is not None else _no_target(current),
-                          1 if fuel is None else fuel, 0 if budget is None else budget))]
+        return [
+            (
+                1,
+                Level(
+                    TERM_TITLE,
+                    current,
+                    goal if goal is not None else _no_target(current),
+                    1 if fuel is None else fuel,
+                    0 if budget is None else budget,
+                ),
+            )
+        ]
     pack = _load_pack(level_file)  # type: ignore[arg-type]
     chosen = pick_levels(pack, level if level is not None or every_level else "1")
     changes: dict[str, Any] = {}
@@ -220,9 +254,14 @@ def _levels_from_source(level_file: str | None, level: str | None, term: str | N
     return [(number, dataclasses.replace(lvl, **changes)) for number, lvl in chosen]
 
 
-def _state_from_source(level_file: str | None, level: str | None, term: str | None,
-                       target: str | None, fuel: int | None,
-                       budget: int | None) -> State:
+def _state_from_source(
+    level_file: str | None,
+    level: str | None,
+    term: str | None,
+    target: str | None,
+    fuel: int | None,
+    budget: int | None,
+) -> State:
     """The one position of ``actions`` and ``apply`` (level 1 by default)."""
     from core.termcraft import State
 
@@ -251,13 +290,18 @@ def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
     """
     from core.terms import to_str
 
-    return {"rule": list(action.rule.path), "site": list(action.site),
-            "sigma": _sigma_json(action.sigma), "replacement": to_str(action.replacement),
-            "result": result}
+    return {
+        "rule": list(action.rule.path),
+        "site": list(action.site),
+        "sigma": _sigma_json(action.sigma),
+        "replacement": to_str(action.replacement),
+        "result": result,
+    }
 
 
-def _rewrites_json(state: State, watch: Watch, limit: int | None = None
-                   ) -> Iterator[dict[str, Any]]:
+def _rewrites_json(
+    state: State, watch: Watch, limit: int | None = None
+) -> Iterator[dict[str, Any]]:
     """The rewrites of ``state`` as JSON objects, lazily; each result text is made when its
     object is (by splicing the replacement into the term's text, not by building a term)."""
     from itertools import islice
@@ -291,8 +335,10 @@ def _tail_json(state: State) -> dict[str, Any]:
     """The ``placeholders`` and ``warnings`` of a position."""
     from core.termcraft import placeholder_sites, warnings
 
-    return {"placeholders": [list(path) for path in placeholder_sites(state.term)],
-            "warnings": list(warnings(state.term))}
+    return {
+        "placeholders": [list(path) for path in placeholder_sites(state.term)],
+        "warnings": list(warnings(state.term)),
+    }
 
 
 def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
@@ -301,8 +347,10 @@ def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
     from core.search import NO_WATCH
     from core.termcraft import count_rewrite_actions, placeholder_sites
 
-    return {"rewrites": count_rewrite_actions(state, watch or NO_WATCH),
-            "placeholders": len(placeholder_sites(state.term))}
+    return {
+        "rewrites": count_rewrite_actions(state, watch or NO_WATCH),
+        "placeholders": len(placeholder_sites(state.term)),
+    }
 
 
 def plan_json(plan: Iterable[Any]) -> list[dict[str, Any]]:
@@ -320,8 +368,14 @@ def plan_json(plan: Iterable[Any]) -> list[dict[str, Any]]:
         if isinstance(step, ConstructAction):
             out.append({"kind": "construct", "site": list(step.site), "term": to_str(step.term)})
         else:
-            out.append({"kind": "rewrite", "rule": list(step.rule.path), "site": list(step.site),
-                        "sigma": _sigma_json(step.sigma)})
+            out.append(
+                {
+                    "kind": "rewrite",
+                    "rule": list(step.rule.path),
+                    "site": list(step.site),
+                    "sigma": _sigma_json(step.sigma),
+                }
+            )
     return out
 
 
@@ -391,8 +445,9 @@ class _StageProgress:
             self._shown = False
 
 
-def _watch(progress: _StageProgress | None = None,
-           should_stop: Callable[[], bool] | None = None) -> Watch:
+def _watch(
+    progress: _StageProgress | None = None, should_stop: Callable[[], bool] | None = None
+) -> Watch:
     from core.search import Watch
 
     return Watch(None, should_stop, progress, interval=0.25)
@@ -418,18 +473,43 @@ def termcraft() -> None:
 
 @termcraft.command()
 @_position_options(every_level=False)
-@click.option("--json", "as_json", is_flag=True,
-              help='One JSON object per position, its "rewrites" streamed as found.')
-@click.option("--jsonl", "as_jsonl", is_flag=True,
-              help="One JSON object per rewrite per line, then one summary line.")
-@click.option("--count", is_flag=True,
-              help='Print only {"rewrites": n, "placeholders": n} (JSON), without listing.')
-@click.option("--limit", type=click.IntRange(0), default=None, metavar="N",
-              help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='One JSON object per position, its "rewrites" streamed as found.',
+)
+@click.option(
+    "--jsonl",
+    "as_jsonl",
+    is_flag=True,
+    help="One JSON object per rewrite per line, then one summary line.",
+)
+@click.option(
+    "--count",
+    is_flag=True,
+    help='Print only {"rewrites": n, "placeholders": n} (JSON), without listing.',
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(0),
+    default=None,
+    metavar="N",
+    help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].",
+)
 @closed_pipe_safe
-def actions(level_file: str | None, level: str | None, term: str | None,
-            target: str | None, fuel: int | None, budget: int | None, as_json: bool,
-            as_jsonl: bool, count: bool, limit: int | None) -> None:
+def actions(
+    level_file: str | None,
+    level: str | None,
+    term: str | None,
+    target: str | None,
+    fuel: int | None,
+    budget: int | None,
+    as_json: bool,
+    as_jsonl: bool,
+    count: bool,
+    limit: int | None,
+) -> None:
     """List the moves available in a position.
 
     Rewrites are numbered from 1 in engine order (rule, then site, then substitution): the
@@ -461,14 +541,12 @@ def _show_actions(state: State, mode: str, limit: int | None) -> None:
         elif mode == "jsonl":
             _stream_jsonl(state, watch, limit, progress)
         else:
-            _print_actions_table(state, watch, TABLE_LIMIT if limit is None else limit,
-                                 progress)
+            _print_actions_table(state, watch, TABLE_LIMIT if limit is None else limit, progress)
     finally:
         progress.done()
 
 
-def _stream_json(state: State, watch: Watch, limit: int | None,
-                 progress: _StageProgress) -> None:
+def _stream_json(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
     """``--json``: the documented object, one line, its rewrites written as they are found.
 
     The text is exactly ``json.dumps`` of the whole object, produced piece by piece.
@@ -483,8 +561,7 @@ def _stream_json(state: State, watch: Watch, limit: int | None,
     click.echo("], " + tail[1:])
 
 
-def _stream_jsonl(state: State, watch: Watch, limit: int | None,
-                  progress: _StageProgress) -> None:
+def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
     """``--jsonl``: one line per rewrite (line N is move N), then
     ``{"count": n, "placeholders": [...], "warnings": [...]}``."""
     n = 0
@@ -495,8 +572,7 @@ def _stream_jsonl(state: State, watch: Watch, limit: int | None,
     emit_json({"count": n, **_tail_json(state)})
 
 
-def _print_actions_table(state: State, watch: Watch, limit: int,
-                         progress: _StageProgress) -> None:
+def _print_actions_table(state: State, watch: Watch, limit: int, progress: _StageProgress) -> None:
     """The readable form of ``actions``: the first ``limit`` rewrites (numbered from 1) in a
     table titled with the total count, then placeholders and warnings."""
     from itertools import islice
@@ -526,24 +602,32 @@ def _print_actions_table(state: State, watch: Watch, limit: int,
         table.add_column(name, overflow="fold")
     for number, action in enumerate(rows, start=1):
         binds = ", ".join(f"{name}={shorten(to_str(value), 30)}" for name, value in action.sigma)
-        table.add_row(str(number), shorten(str(action.rule), 50), format_path(action.site),
-                      binds or "-", shorten(to_str(action.replacement), 40))
+        table.add_row(
+            str(number),
+            shorten(str(action.rule), 50),
+            format_path(action.site),
+            binds or "-",
+            shorten(to_str(action.replacement), 40),
+        )
     if rows:
         console.print(table)
     else:
         console.print(title if state.fuel else "no rewrite action (no fuel left)")
     sites = placeholder_sites(state.term)
     if sites:
-        console.print(f"placeholders (construct, budget {state.budget}): "
-                      + ", ".join(format_path(path) for path in sites))
+        console.print(
+            f"placeholders (construct, budget {state.budget}): "
+            + ", ".join(format_path(path) for path in sites)
+        )
     else:
         console.print("no placeholder")
     for warning in warnings(state.term):
         console.print(f"warning: {warning}", style="yellow")
 
 
-def _actions_batch(target: str | None, fuel: int | None, budget: int | None,
-                   mode: str, limit: int | None) -> int:
+def _actions_batch(
+    target: str | None, fuel: int | None, budget: int | None, mode: str, limit: int | None
+) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
     from core.terms import const
@@ -553,8 +637,7 @@ def _actions_batch(target: str | None, fuel: int | None, budget: int | None,
 
     # A State is not a Level and does not check names: a name the syntax cannot write can never
     # occur in a parsed term, and costs no walk over each (possibly huge) line.
-    goal = (_parse_term_arg(target, "<--target>") if target is not None
-            else const(UNWRITABLE_TARGET))
+    goal = _parse_term_arg(target, "<--target>") if target is not None else const(UNWRITABLE_TARGET)
     fuel = 1 if fuel is None else fuel
     budget = 0 if budget is None else budget
     failed = False
@@ -595,15 +678,17 @@ class _OrderedMoves(click.Command):
         def parse_args(args: list[str]) -> Any:
             opts, largs, order = original(args)
             ctx.meta["termcraft.move_order"] = [
-                param.name for param in order if param.name in ("rewrite", "construct")]
+                param.name for param in order if param.name in ("rewrite", "construct")
+            ]
             return opts, largs, order
 
         parser.parse_args = parse_args  # type: ignore[method-assign]
         return parser
 
 
-def _moves_in_order(ctx: click.Context, rewrites: tuple[int, ...],
-                    constructs: tuple[str, ...]) -> list[tuple[str, Any]]:
+def _moves_in_order(
+    ctx: click.Context, rewrites: tuple[int, ...], constructs: tuple[str, ...]
+) -> list[tuple[str, Any]]:
     order = ctx.meta.get("termcraft.move_order")
     if order is None or len(order) != len(rewrites) + len(constructs):  # pragma: no cover
         order = ["rewrite"] * len(rewrites) + ["construct"] * len(constructs)
@@ -615,8 +700,12 @@ def _state_json(state: State) -> dict[str, Any]:
     from core.termcraft import status
     from core.terms import to_str
 
-    return {"term": to_str(state.term), "fuel": state.fuel, "budget": state.budget,
-            "status": status(state)}
+    return {
+        "term": to_str(state.term),
+        "fuel": state.fuel,
+        "budget": state.budget,
+        "status": status(state),
+    }
 
 
 def _illegal(number: int, move: str, reason: str) -> NoReturn:
@@ -636,8 +725,10 @@ def _rewrite_move(state: State, number: int, label: str, value: int) -> Any:
         elif not total:
             why = "no rewrite action is available"
         else:
-            why = f"there {'is' if total == 1 else 'are'} {plural(total, 'rewrite action')}, " \
-                  f"numbered 1 to {total:,}"
+            why = (
+                f"there {'is' if total == 1 else 'are'} {plural(total, 'rewrite action')}, "
+                f"numbered 1 to {total:,}"
+            )
         _illegal(number, label, why)
 
 
@@ -657,18 +748,38 @@ def _construct_move(number: int, value: str) -> Any:
 
 @termcraft.command(cls=_OrderedMoves)
 @_position_options(every_level=False)
-@click.option("--rewrite", "-r", "rewrite", type=click.IntRange(1), multiple=True,
-              metavar="N", help="Apply rewrite number N (1-based, as listed by `actions`).")
-@click.option("--construct", "-c", "construct", multiple=True, metavar="PATH=TERM",
-              help="Replace the placeholder at PATH (e.g. 4/0) by TERM.")
-@click.option("--json", "as_json", is_flag=True,
-              help='Print {"term", "fuel", "budget", "status"}.')
+@click.option(
+    "--rewrite",
+    "-r",
+    "rewrite",
+    type=click.IntRange(1),
+    multiple=True,
+    metavar="N",
+    help="Apply rewrite number N (1-based, as listed by `actions`).",
+)
+@click.option(
+    "--construct",
+    "-c",
+    "construct",
+    multiple=True,
+    metavar="PATH=TERM",
+    help="Replace the placeholder at PATH (e.g. 4/0) by TERM.",
+)
+@click.option("--json", "as_json", is_flag=True, help='Print {"term", "fuel", "budget", "status"}.')
 @click.pass_context
 @closed_pipe_safe
-def apply(ctx: click.Context, level_file: str | None, level: str | None,
-          term: str | None, target: str | None, fuel: int | None,
-          budget: int | None, rewrite: tuple[int, ...], construct: tuple[str, ...],
-          as_json: bool) -> None:
+def apply(
+    ctx: click.Context,
+    level_file: str | None,
+    level: str | None,
+    term: str | None,
+    target: str | None,
+    fuel: int | None,
+    budget: int | None,
+    rewrite: tuple[int, ...],
+    construct: tuple[str, ...],
+    as_json: bool,
+) -> None:
     """Play moves in the order given and print the resulting state.
 
     --rewrite N applies the Nth rewrite (1-based, as `actions` numbers them) of the
@@ -708,19 +819,29 @@ def apply(ctx: click.Context, level_file: str | None, level: str | None,
 def _limit_options(func: Callable) -> Callable:
     """The solver's limits, shared by ``solve`` and ``lint``."""
     options = [
-        click.option("--max-states", type=click.IntRange(1), default=None,
-                     help="Give up (unknown) after keeping this many states [default: 200,000]."),
-        click.option("--max-memory", type=click.IntRange(1), default=None, metavar="MIB",
-                     help="Give up (unknown) once the kept states are estimated to take this "
-                          "many MiB [default: 256]."),
+        click.option(
+            "--max-states",
+            type=click.IntRange(1),
+            default=None,
+            help="Give up (unknown) after keeping this many states [default: 200,000].",
+        ),
+        click.option(
+            "--max-memory",
+            type=click.IntRange(1),
+            default=None,
+            metavar="MIB",
+            help="Give up (unknown) once the kept states are estimated to take this "
+            "many MiB [default: 256].",
+        ),
     ]
     for option in reversed(options):
         func = option(func)
     return func
 
 
-def _solve_kwargs(max_states: int | None, time_limit: float | None,
-                  max_memory: int | None) -> dict[str, Any]:
+def _solve_kwargs(
+    max_states: int | None, time_limit: float | None, max_memory: int | None
+) -> dict[str, Any]:
     """Keyword arguments for ``solve``/``lint``: only the limits given (else their defaults)."""
     kwargs: dict[str, Any] = {}
     if max_states is not None:
@@ -740,21 +861,35 @@ def _describe_step(step: Any) -> str:
         return f"construct {shorten(to_str(step.term), 50)} at {format_path(step.site)}"
     binds = ", ".join(f"{n}={shorten(to_str(t), 30)}" for n, t in step.sigma)
     rule = shorten(str(step.rule), 50)
-    return f"rewrite {rule} (rule at {format_path(step.rule.path)}) at " \
-           f"{format_path(step.site)}" + (f" with {binds}" if binds else "")
+    return f"rewrite {rule} (rule at {format_path(step.rule.path)}) at {format_path(step.site)}" + (
+        f" with {binds}" if binds else ""
+    )
 
 
 @termcraft.command()
 @_position_options(every_level=True)
 @_limit_options
-@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=None,
-              metavar="SECONDS", help="Give up (unknown) after this long [default: 10].")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Give up (unknown) after this long [default: 10].",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @closed_pipe_safe
-def solve(level_file: str | None, level: str | None, term: str | None,
-          target: str | None, fuel: int | None, budget: int | None,
-          max_states: int | None, max_memory: int | None, time_limit: float | None,
-          as_json: bool) -> None:
+def solve(
+    level_file: str | None,
+    level: str | None,
+    term: str | None,
+    target: str | None,
+    fuel: int | None,
+    budget: int | None,
+    max_states: int | None,
+    max_memory: int | None,
+    time_limit: float | None,
+    as_json: bool,
+) -> None:
     """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
 
     Without --level, every level of LEVEL_FILE.  Constructs are limited to ground subterms
@@ -780,21 +915,29 @@ def solve(level_file: str | None, level: str | None, term: str | None,
 
 
 def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> None:
-    data = {"level": number, "title": level.title, "status": result.status,
-            "plan": plan_json(result.plan), "explored": result.explored,
-            "reason": result.reason}
+    data = {
+        "level": number,
+        "title": level.title,
+        "status": result.status,
+        "plan": plan_json(result.plan),
+        "explored": result.explored,
+        "reason": result.reason,
+    }
     if as_json:
         emit_json(data)
         return
     why = f", {data['reason']}" if data["reason"] else ""
-    click.echo(f"level {number} {level.title!r}: {result.status} "
-               f"({plural(result.explored, 'state')} explored{why})")
+    click.echo(
+        f"level {number} {level.title!r}: {result.status} "
+        f"({plural(result.explored, 'state')} explored{why})"
+    )
     for index, step in enumerate(result.plan, start=1):
         click.echo(f"  {index}. {_describe_step(step)}")
 
 
-def _run_with_progress(level: Level, number: int, kwargs: dict[str, Any], cancel: _Cancel,
-                       show_bar: bool) -> Any:
+def _run_with_progress(
+    level: Level, number: int, kwargs: dict[str, Any], cancel: _Cancel, show_bar: bool
+) -> Any:
     """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
     from core.termcraft import solve as solve_level
     from core.termcraft.solver import DEFAULT_MAX_STATES
@@ -805,18 +948,22 @@ def _run_with_progress(level: Level, number: int, kwargs: dict[str, Any], cancel
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     total = kwargs.get("max_states", DEFAULT_MAX_STATES)
-    with Progress(SpinnerColumn(), TextColumn("{task.description}"), BarColumn(),
-                  TextColumn("{task.fields[explored]} explored, "
-                             "{task.fields[frontier]} queued"),
-                  TimeElapsedColumn(), console=Console(stderr=True, highlight=False),
-                  transient=True) as bar:
-        task = bar.add_task(f"level {number}: {shorten(level.title, 30)}", total=total,
-                            explored=0, frontier=0)
+    with Progress(
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
+        TimeElapsedColumn(),
+        console=Console(stderr=True, highlight=False),
+        transient=True,
+    ) as bar:
+        task = bar.add_task(
+            f"level {number}: {shorten(level.title, 30)}", total=total, explored=0, frontier=0
+        )
 
         def progress(explored: int, frontier: int = 0, *rest: Any) -> None:
             # The state limit counts kept states: expanded plus still queued.
-            bar.update(task, completed=explored + frontier, explored=explored,
-                       frontier=frontier)
+            bar.update(task, completed=explored + frontier, explored=explored, frontier=frontier)
 
         return solve_level(level, should_stop=cancel, progress=progress, **kwargs)
 
@@ -826,23 +973,47 @@ def _run_with_progress(level: Level, number: int, kwargs: dict[str, Any], cancel
 
 def _issue_json(issue: Any) -> dict[str, Any]:
     path = issue.path
-    return {"severity": issue.severity, "code": issue.code, "message": issue.message,
-            "path": list(path) if path is not None else None}
+    return {
+        "severity": issue.severity,
+        "code": issue.code,
+        "message": issue.message,
+        "path": list(path) if path is not None else None,
+    }
 
 
 @termcraft.command()
 @_position_options(every_level=True)
-@click.option("--solver/--no-solver", "run_solver", default=True, show_default=True,
-              help="Also run the solver (unsolvable and par checks).")
+@click.option(
+    "--solver/--no-solver",
+    "run_solver",
+    default=True,
+    show_default=True,
+    help="Also run the solver (unsolvable and par checks).",
+)
 @_limit_options
-@click.option("--time-limit", type=click.FloatRange(0, min_open=True), default=5.0,
-              show_default=True, metavar="SECONDS", help="Solver time limit per level.")
+@click.option(
+    "--time-limit",
+    type=click.FloatRange(0, min_open=True),
+    default=5.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Solver time limit per level.",
+)
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
 @closed_pipe_safe
-def lint(level_file: str | None, level: str | None, term: str | None,
-         target: str | None, fuel: int | None, budget: int | None, run_solver: bool,
-         max_states: int | None, max_memory: int | None, time_limit: float,
-         as_json: bool) -> None:
+def lint(
+    level_file: str | None,
+    level: str | None,
+    term: str | None,
+    target: str | None,
+    fuel: int | None,
+    budget: int | None,
+    run_solver: bool,
+    max_states: int | None,
+    max_memory: int | None,
+    time_limit: float,
+    as_json: bool,
+) -> None:
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
 
@@ -859,8 +1030,9 @@ def lint(level_file: str | None, level: str | None, term: str | None,
         for number, lvl in chosen:
             progress = _StageProgress()
             try:
-                issues = lint_level(lvl, run_solver=run_solver, should_stop=cancel,
-                                    progress=progress, **kwargs)
+                issues = lint_level(
+                    lvl, run_solver=run_solver, should_stop=cancel, progress=progress, **kwargs
+                )
             except Interrupted:
                 fail("interrupted: the level was not checked", EXIT_NEGATIVE)
             finally:
@@ -875,8 +1047,13 @@ def lint(level_file: str | None, level: str | None, term: str | None,
 
 def _print_issues(number: int, level: Level, issues: Any, as_json: bool) -> None:
     if as_json:
-        emit_json({"level": number, "title": level.title,
-                   "issues": [_issue_json(issue) for issue in issues]})
+        emit_json(
+            {
+                "level": number,
+                "title": level.title,
+                "issues": [_issue_json(issue) for issue in issues],
+            }
+        )
         return
     if not issues:
         click.echo(f"level {number} {level.title!r}: ok")

@@ -76,8 +76,7 @@ class GeneratorModal(Dialog[GeneratorChoice | None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+s", "apply", "Generate", id="algebrawl-generator.apply"),
-        Binding("escape", "cancel", "Cancel", id="algebrawl-generator.cancel",
-                key_display="esc"),
+        Binding("escape", "cancel", "Cancel", id="algebrawl-generator.cancel", key_display="esc"),
     ]
 
     DEFAULT_CSS = """
@@ -108,8 +107,12 @@ class GeneratorModal(Dialog[GeneratorChoice | None]):
         low, high = self.settings.get(name, GENERATORS[name].default_band)
         with Vertical(id="gen-dialog"):
             yield Label("New level", id="gen-title")
-            yield Select([(f"{g.title}: {g.description}", key) for key, g in GENERATORS.items()],
-                         value=name, allow_blank=False, id="gen-generator")
+            yield Select(
+                [(f"{g.title}: {g.description}", key) for key, g in GENERATORS.items()],
+                value=name,
+                allow_blank=False,
+                id="gen-generator",
+            )
             yield Label(self._unit(name), id="gen-unit")
             with Horizontal(id="gen-band"):
                 yield Input(str(low), id="gen-low", type="integer")
@@ -142,10 +145,12 @@ class GeneratorModal(Dialog[GeneratorChoice | None]):
     def chosen(self) -> GeneratorChoice:
         """The dialog's fields, checked (ValueError in words)."""
         name = self.query_one("#gen-generator", Select).value
-        return read_choice(name if isinstance(name, str) else "brawl",
-                           self.query_one("#gen-low", Input).value,
-                           self.query_one("#gen-high", Input).value,
-                           self.query_one("#gen-seed", Input).value)
+        return read_choice(
+            name if isinstance(name, str) else "brawl",
+            self.query_one("#gen-low", Input).value,
+            self.query_one("#gen-high", Input).value,
+            self.query_one("#gen-seed", Input).value,
+        )
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#gen-apply")

@@ -94,8 +94,14 @@ class EdgeBuilder(Dialog[Operator | None]):
     #edge-buttons Button { margin-left: 1; }
     """
 
-    def __init__(self, deltas: Sequence[Formula], nablas: Sequence[Formula], check: Check,
-                 start: Operator | None = None, compact: bool = True) -> None:
+    def __init__(
+        self,
+        deltas: Sequence[Formula],
+        nablas: Sequence[Formula],
+        check: Check,
+        start: Operator | None = None,
+        compact: bool = True,
+    ) -> None:
         super().__init__()
         self.deltas = list(deltas)
         """Δ formulas of F*."""
@@ -157,13 +163,17 @@ class EdgeBuilder(Dialog[Operator | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="edge-dialog"):
             yield Label("Build a new edge", id="edge-title")
-            yield Label("←/→ change the kind or a formula · ↑/↓ move · or type it below",
-                        id="edge-help")
+            yield Label(
+                "←/→ change the kind or a formula · ↑/↓ move · or type it below", id="edge-help"
+            )
             yield SlotRow(-1, id="edge-kind")
             for index in range(5):
                 yield SlotRow(index, id=f"edge-slot{index}")
-            yield Input("", placeholder="theta(N(x,x,x), D(x,x,x), D(x,x,x), D(x,x,x), D(x,x,x))",
-                        id="edge-input")
+            yield Input(
+                "",
+                placeholder="theta(N(x,x,x), D(x,x,x), D(x,x,x), D(x,x,x), D(x,x,x))",
+                id="edge-input",
+            )
             yield Static("", id="edge-verdict")
             with Horizontal(id="edge-buttons"):
                 yield Button("Build", id="edge-build", variant="primary")
@@ -179,8 +189,10 @@ class EdgeBuilder(Dialog[Operator | None]):
         kind = self.query_one("#edge-kind", SlotRow)
         kind_text = Text(f"{'kind':<7}‹ ", no_wrap=True)
         kind_text.append(f"{KIND_SYMBOL[self.kind]} {self.kind}", "bold")
-        kind_text.append(" ›  " + ("(n, d1, d2, d3 ⇒ d_base)" if self.kind == THETA
-                                   else "(d_b, d1, d2, d3 ⇒ n_core)"))
+        kind_text.append(
+            " ›  "
+            + ("(n, d1, d2, d3 ⇒ d_base)" if self.kind == THETA else "(d_b, d1, d2, d3 ⇒ n_core)")
+        )
         kind.update(kind_text)
         for index in range(5):
             row = self.query_one(f"#edge-slot{index}", SlotRow)
@@ -203,8 +215,10 @@ class EdgeBuilder(Dialog[Operator | None]):
     def _judge(self, op: Operator | None) -> None:
         box = self.query_one("#edge-verdict", Static)
         if op is None:
-            self.verdict = (False, "F* has no formula of the head a slot needs: no edge of "
-                                   "this kind can be built.")
+            self.verdict = (
+                False,
+                "F* has no formula of the head a slot needs: no edge of this kind can be built.",
+            )
         else:
             self.verdict = self.check(op)
         ok, message = self.verdict

@@ -85,10 +85,13 @@ class ConstructModal(Dialog["Term | None"]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="construct-dialog"):
-            yield Label(f"Construct at {format_path(self.site)} (placeholder)",
-                        id="construct-title")
-            yield Label("A ground term; its Size (node count) is taken from the budget.",
-                        id="construct-help")
+            yield Label(
+                f"Construct at {format_path(self.site)} (placeholder)", id="construct-title"
+            )
+            yield Label(
+                "A ground term; its Size (node count) is taken from the budget.",
+                id="construct-help",
+            )
             yield Input(self._initial, placeholder="e.g. done or pair(a,b)", id="construct-input")
             yield Static("", id="construct-info")
             yield Static("", id="construct-error")
@@ -155,12 +158,19 @@ class ConstructModal(Dialog["Term | None"]):
             self._set_enabled(False)
             return
         fits = term.size <= self.budget
-        info.update(Text.assemble(
-            ("Size ", ""), (str(term.size), "bold"), (f" / budget {self.budget} ", ""),
-            ("✓ fits" if fits else "✗ over budget", "" if fits else "bold"),
-            ("  ·  ", ""), ("ground ✓" if term.ground else "✗ not ground (has variables)",
-                            "" if term.ground else "bold"),
-        ))
+        info.update(
+            Text.assemble(
+                ("Size ", ""),
+                (str(term.size), "bold"),
+                (f" / budget {self.budget} ", ""),
+                ("✓ fits" if fits else "✗ over budget", "" if fits else "bold"),
+                ("  ·  ", ""),
+                (
+                    "ground ✓" if term.ground else "✗ not ground (has variables)",
+                    "" if term.ground else "bold",
+                ),
+            )
+        )
         problem = self.check(term)  # the engine decides; the info line above only explains
         if problem:
             self.error = problem

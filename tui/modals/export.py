@@ -107,13 +107,21 @@ class ExportModal(Dialog[str | None]):
         where = escape_controls(str(plan.path))
         if plan.can_append:
             title = getattr(self.level, "title", "")
-            add = (f"replace its level “{title}”" if plan.same_title is not None
-                   else "add this level to it")
+            add = (
+                f"replace its level “{title}”"
+                if plan.same_title is not None
+                else "add this level to it"
+            )
             count = len(plan.pack.levels) if plan.pack is not None else 0
-            question = (f"{where} already exists (a pack of {count} levels). "
-                        f"Append: {add}. Or replace the whole file with this one level?")
-            answers = [("cancel", "Cancel", "c"), ("append", "Append", "a"),
-                       ("replace", "Replace file", "r")]
+            question = (
+                f"{where} already exists (a pack of {count} levels). "
+                f"Append: {add}. Or replace the whole file with this one level?"
+            )
+            answers = [
+                ("cancel", "Cancel", "c"),
+                ("append", "Append", "a"),
+                ("replace", "Replace file", "r"),
+            ]
         else:
             question = f"{where} already exists and {plan.problem}. Replace it?"
             answers = [("cancel", "Cancel", "c"), ("replace", "Replace file", "r")]
@@ -128,8 +136,7 @@ class ExportModal(Dialog[str | None]):
         try:
             message = write_export(plan, self.game, self.level, mode)
         except OSError as error:
-            self._error(f"Could not write {error.filename or plan.path}: "
-                        f"{error.strerror or error}")
+            self._error(f"Could not write {error.filename or plan.path}: {error.strerror or error}")
             return
         self.dismiss(message)
 

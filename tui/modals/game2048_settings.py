@@ -114,10 +114,10 @@ class Settings2048Modal(Dialog[Settings2048 | None]):
                 allow_blank=False,
                 id="settings-merge",
             )
-            yield Checkbox("Animate merges and new tiles", self.current.animate,
-                           id="settings-animate")
-            yield Label("Size and rule apply to the next game (N).",
-                        id="settings-note")
+            yield Checkbox(
+                "Animate merges and new tiles", self.current.animate, id="settings-animate"
+            )
+            yield Label("Size and rule apply to the next game (N).", id="settings-note")
             with Horizontal(id="settings-buttons"):
                 yield Button("Apply (ctrl+s)", id="settings-apply", variant="primary")
                 yield Button("Cancel (esc)", id="settings-cancel")
@@ -132,7 +132,9 @@ class Settings2048Modal(Dialog[Settings2048 | None]):
         animate = self.query_one("#settings-animate", Checkbox).value
         return Settings2048(
             board_size=size if isinstance(size, int) else self.current.board_size,
-            merge=merge if isinstance(merge, str) and merge in PRESET_DEFAULTS else self.current.merge,
+            merge=merge
+            if isinstance(merge, str) and merge in PRESET_DEFAULTS
+            else self.current.merge,
             animate=bool(animate),
         )
 

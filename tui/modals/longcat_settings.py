@@ -55,8 +55,13 @@ class LongcatSettings:
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"method": self.method, "band": self.band, "size": self.size,
-                "unique": self.unique, "animate": self.animate}
+        return {
+            "method": self.method,
+            "band": self.band,
+            "size": self.size,
+            "unique": self.unique,
+            "animate": self.animate,
+        }
 
     @classmethod
     def from_dict(cls, data: Any) -> LongcatSettings:
@@ -65,11 +70,13 @@ class LongcatSettings:
             return cls()
         method, band, size = data.get("method"), data.get("band"), data.get("size")
         unique, animate = data.get("unique"), data.get("animate")
-        return cls(method=method if method in GENERATORS else "sd",
-                   band=band if band in BAND_RANGES else "any",
-                   size=size if size in SIZES else "8x8",
-                   unique=unique if isinstance(unique, bool) else False,
-                   animate=animate if isinstance(animate, bool) else True)
+        return cls(
+            method=method if method in GENERATORS else "sd",
+            band=band if band in BAND_RANGES else "any",
+            size=size if size in SIZES else "8x8",
+            unique=unique if isinstance(unique, bool) else False,
+            animate=animate if isinstance(animate, bool) else True,
+        )
 
     def params(self) -> dict[str, Any]:
         """The generators' parameters (what a generator source passes to ``generate``)."""
@@ -116,20 +123,37 @@ class LongcatSettingsModal(Dialog[LongcatSettings | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="lc-settings-dialog"):
             yield Label("New levels (g, N): method, difficulty, size", classes="lc-settings-label")
-            yield Select([(f"{gen.title} ({name})", name) for name, gen in GENERATORS.items()],
-                         value=self.current.method, allow_blank=False, compact=True,
-                         id="lc-settings-method")
-            yield Select([(label, band) for band, label in BAND_LABELS.items()],
-                         value=self.current.band, allow_blank=False, compact=True,
-                         id="lc-settings-band")
-            yield Select([(size.replace("x", " × "), size) for size in SIZES],
-                         value=self.current.size, allow_blank=False, compact=True,
-                         id="lc-settings-size")
-            yield Checkbox("Only levels with one solution", self.current.unique,
-                           compact=True, id="lc-settings-unique")
+            yield Select(
+                [(f"{gen.title} ({name})", name) for name, gen in GENERATORS.items()],
+                value=self.current.method,
+                allow_blank=False,
+                compact=True,
+                id="lc-settings-method",
+            )
+            yield Select(
+                [(label, band) for band, label in BAND_LABELS.items()],
+                value=self.current.band,
+                allow_blank=False,
+                compact=True,
+                id="lc-settings-band",
+            )
+            yield Select(
+                [(size.replace("x", " × "), size) for size in SIZES],
+                value=self.current.size,
+                allow_blank=False,
+                compact=True,
+                id="lc-settings-size",
+            )
+            yield Checkbox(
+                "Only levels with one solution",
+                self.current.unique,
+                compact=True,
+                id="lc-settings-unique",
+            )
             yield Label("Game", classes="lc-settings-label")
-            yield Checkbox("Animate the slides", self.current.animate, compact=True,
-                           id="lc-settings-animate")
+            yield Checkbox(
+                "Animate the slides", self.current.animate, compact=True, id="lc-settings-animate"
+            )
             yield Label("The game you are playing is kept.", id="lc-settings-note")
             with Horizontal(id="lc-settings-buttons"):
                 yield Button("Apply (ctrl+s)", id="lc-settings-apply", variant="primary")
@@ -140,17 +164,20 @@ class LongcatSettingsModal(Dialog[LongcatSettings | None]):
 
     def chosen(self) -> LongcatSettings:
         """The settings as currently shown in the dialog."""
+
         def value(widget_id: str, fallback: str) -> str:
             got = self.query_one(widget_id, Select).value
             return got if isinstance(got, str) else fallback
 
-        return LongcatSettings.from_dict({
-            "method": value("#lc-settings-method", self.current.method),
-            "band": value("#lc-settings-band", self.current.band),
-            "size": value("#lc-settings-size", self.current.size),
-            "unique": bool(self.query_one("#lc-settings-unique", Checkbox).value),
-            "animate": bool(self.query_one("#lc-settings-animate", Checkbox).value),
-        })
+        return LongcatSettings.from_dict(
+            {
+                "method": value("#lc-settings-method", self.current.method),
+                "band": value("#lc-settings-band", self.current.band),
+                "size": value("#lc-settings-size", self.current.size),
+                "unique": bool(self.query_one("#lc-settings-unique", Checkbox).value),
+                "animate": bool(self.query_one("#lc-settings-animate", Checkbox).value),
+            }
+        )
 
     @on(Button.Pressed, "#lc-settings-apply")
     def action_apply(self) -> None:

@@ -35,18 +35,31 @@ _HEADINGS = {"won": "★ Level solved! ★", "goal": "★ Goal reached! ★", "l
 _BY_COMPUTER = {"won": "Solved by the computer", "goal": "Goal reached by the computer"}
 """Headings when the computer played (part of) the game: it is not the player's solve."""
 
-BY_COMPUTER_NOTE = ("The computer played this game, so it does not count as solved by you "
-                    "(its result goes to the autoplayed boards).")
+BY_COMPUTER_NOTE = (
+    "The computer played this game, so it does not count as solved by you "
+    "(its result goes to the autoplayed boards)."
+)
 """The line a computer-played outcome adds under the result."""
 
 _BUTTONS: dict[str, tuple[tuple[str, str, str], ...]] = {
     # kind -> (choice, label, variant), the first one has the focus
-    "won": (("next", "Next (n)", "primary"), ("stay", "Stay (s)", "default"),
-            ("undo", "Undo (u)", "default"), ("levels", "Levels (esc)", "default")),
-    "goal": (("keep", "Keep playing (k)", "primary"), ("new", "New game (N)", "default"),
-             ("levels", "Back (esc)", "default")),
-    "lost": (("undo", "Undo (u)", "primary"), ("restart", "Restart (R)", "warning"),
-             ("stay", "Stay (s)", "default"), ("levels", "Levels (esc)", "default")),
+    "won": (
+        ("next", "Next (n)", "primary"),
+        ("stay", "Stay (s)", "default"),
+        ("undo", "Undo (u)", "default"),
+        ("levels", "Levels (esc)", "default"),
+    ),
+    "goal": (
+        ("keep", "Keep playing (k)", "primary"),
+        ("new", "New game (N)", "default"),
+        ("levels", "Back (esc)", "default"),
+    ),
+    "lost": (
+        ("undo", "Undo (u)", "primary"),
+        ("restart", "Restart (R)", "warning"),
+        ("stay", "Stay (s)", "default"),
+        ("levels", "Levels (esc)", "default"),
+    ),
 }
 
 
@@ -115,8 +128,9 @@ class OutcomeModal(Dialog[str]):
     #outcome-buttons Button { margin: 0 1 0 0; min-width: 8; }
     """
 
-    def __init__(self, kind: str, title: str, detail: str, has_next: bool = False,
-                 by_computer: bool = False) -> None:
+    def __init__(
+        self, kind: str, title: str, detail: str, has_next: bool = False, by_computer: bool = False
+    ) -> None:
         super().__init__()
         if kind not in _HEADINGS:
             raise ValueError(f"unknown outcome kind {kind!r}")
@@ -139,8 +153,9 @@ class OutcomeModal(Dialog[str]):
     @property
     def choices(self) -> tuple[str, ...]:
         """The answers this dialog accepts."""
-        return tuple(choice for choice, _, _ in _BUTTONS[self.kind]
-                     if choice != "next" or self.has_next)
+        return tuple(
+            choice for choice, _, _ in _BUTTONS[self.kind] if choice != "next" or self.has_next
+        )
 
     def compose(self) -> ComposeResult:
         with Vertical(id="outcome-dialog", classes=f"-{self.kind}"):

@@ -68,13 +68,17 @@ def generator_settings(store: Any) -> dict[str, Any]:
 
     data = store.get_setting(GENERATOR_KEY, None) if store is not None else None
     data = data if isinstance(data, dict) else {}
-    out: dict[str, Any] = {"generator": data.get("generator")
-                           if data.get("generator") in GENERATORS else "brawl"}
+    out: dict[str, Any] = {
+        "generator": data.get("generator") if data.get("generator") in GENERATORS else "brawl"
+    }
     for name, generator in GENERATORS.items():
         band = data.get(name)
-        ok = (isinstance(band, list) and len(band) == 2 and all(isinstance(v, int)
-              and not isinstance(v, bool) for v in band)
-              and generator.limits[0] <= band[0] <= band[1] <= generator.limits[1])
+        ok = (
+            isinstance(band, list)
+            and len(band) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in band)
+            and generator.limits[0] <= band[0] <= band[1] <= generator.limits[1]
+        )
         out[name] = tuple(band) if ok and isinstance(band, list) else generator.default_band
     return out
 
@@ -122,8 +126,11 @@ class AlgebrawlScreen(PuzzleScreen):
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
         """New levels use the bands chosen in the generator dialog."""
         settings = generator_settings(getattr(app, "store", None))
-        return {name: {"low": band[0], "high": band[1]}
-                for name, band in settings.items() if name != "generator"}
+        return {
+            name: {"low": band[0], "high": band[1]}
+            for name, band in settings.items()
+            if name != "generator"
+        }
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -157,15 +164,21 @@ class AlgebrawlScreen(PuzzleScreen):
     def _draw(self) -> None:
         state: State = self.state
         board = self.query_one(BrawlBoard)
-        picked = {"monsters": {self.target} if self.target is not None else set(),
-                  "cards": {self.card} if self.card is not None else set(),
-                  "pool": set(self.args) | ({self.value} if self.value is not None else set())}
-        order = {pos: n for n, pos in enumerate(self.args, start=1)} if self.card is not None \
-            and self.state.puzzle.cards[self.card].arity > 1 else {}
+        picked = {
+            "monsters": {self.target} if self.target is not None else set(),
+            "cards": {self.card} if self.card is not None else set(),
+            "pool": set(self.args) | ({self.value} if self.value is not None else set()),
+        }
+        order = (
+            {pos: n for n, pos in enumerate(self.args, start=1)}
+            if self.card is not None and self.state.puzzle.cards[self.card].arity > 1
+            else {}
+        )
         board.show(tiles_of(state), self.cursor, picked, order)
         section, pos = self.cursor
-        self.query_one(AstView).show(state.pool, pos if section == "pool" else None,
-                                     state.struck, monster_values(state))
+        self.query_one(AstView).show(
+            state.pool, pos if section == "pool" else None, state.struck, monster_values(state)
+        )
         self.query_one("#ab-building", Static).update(self._building_text())
         self.query_one("#ab-rules", Static).update(self._rules_text())
         description = getattr(self.level, "description", "") or ""
@@ -194,11 +207,14 @@ class AlgebrawlScreen(PuzzleScreen):
             card = state.puzzle.cards[self.card]
             slots = [format_value(state.pool[i].value) for i in self.args]
             slots += ["_"] * (card.arity - len(self.args))
-            shown = f" {card.label} ".join(slots) if card.symbol else \
-                f"{card.name}({', '.join(slots)})"
+            shown = (
+                f" {card.label} ".join(slots) if card.symbol else f"{card.name}({', '.join(slots)})"
+            )
             need = card.arity - len(self.args)
-            return (f"Playing {shown}: pick {plural(need, 'more value')} "
-                    "(backspace: drop one, esc: cancel)")
+            return (
+                f"Playing {shown}: pick {plural(need, 'more value')} "
+                "(backspace: drop one, esc: cancel)"
+            )
         if self.value is not None:
             have = format_value(state.pool[self.value].value)
             return f"Value {have} picked: pick a monster to strike, or a card to play on it"
@@ -211,13 +227,11 @@ class AlgebrawlScreen(PuzzleScreen):
         """What to pick next while casting a card that acts on the monsters."""
         card = self.state.puzzle.cards[self.card]
         if card.effect == "poison_wizard":
-            return ("Poison wizard: pick the dose, a value; every odd monster loses it "
-                    "(esc: cancel)")
+            return "Poison wizard: pick the dose, a value; every odd monster loses it (esc: cancel)"
         if not self.args:
             return "Traitor: pick the ally, a value, then the monster it attacks (esc: cancel)"
         ally = format_value(self.state.pool[self.args[0]].value)
-        return (f"Traitor {ally}: pick the monster it attacks (it defects if stronger; "
-                "esc: cancel)")
+        return f"Traitor {ally}: pick the monster it attacks (it defects if stronger; esc: cancel)"
 
     # -- cursor ------------------------------------------------------------------------------
 
@@ -298,8 +312,10 @@ class AlgebrawlScreen(PuzzleScreen):
             return
         self._to_pool()  # the card's values come next
         about = "" if card.symbol else f" ({card.definition()})"
-        self.say(f"Card {card.label}{about}: pick {plural(card.arity - len(self.args), 'value')}"
-                 " in order.")
+        self.say(
+            f"Card {card.label}{about}: pick {plural(card.arity - len(self.args), 'value')}"
+            " in order."
+        )
 
     def _start_cast(self, card: Any) -> None:
         """A card acting on monsters was picked: cast it now, or say what comes next."""
@@ -351,8 +367,11 @@ class AlgebrawlScreen(PuzzleScreen):
             self.app.bell()
             self.say("That monster is already struck.", "warning")
             return
-        if self.card is not None and self.args and \
-                state.puzzle.cards[self.card].effect == "traitor":
+        if (
+            self.card is not None
+            and self.args
+            and state.puzzle.cards[self.card].effect == "traitor"
+        ):
             self._cast(self.args[0], index)
             return
         if self.card is not None:
@@ -445,8 +464,11 @@ class AlgebrawlScreen(PuzzleScreen):
                 result = solve(puzzle, count=True, time_limit=COUNT_TIME_LIMIT)
             except ValueError:  # poison_wizard / traitor levels: not counted (see the solver)
                 result = None
-            found = (result.count, result.complete) if result and result.status == "solved" \
+            found = (
+                (result.count, result.complete)
+                if result and result.status == "solved"
                 else (None, False)
+            )
             with self._count_lock:
                 self._counted[level] = found
 
@@ -470,8 +492,10 @@ class AlgebrawlScreen(PuzzleScreen):
     def loss_reason(self) -> str | None:
         state = self.state
         if not state.standing and state.puzzle.use_all and state.pool:
-            return ("Every monster is struck, but numbers are left over, and this level "
-                    "wants every number used.")
+            return (
+                "Every monster is struck, but numbers are left over, and this level "
+                "wants every number used."
+            )
         return "No card can be played and no value equals a standing monster."
 
     # -- tip ---------------------------------------------------------------------------------
@@ -492,8 +516,11 @@ class AlgebrawlScreen(PuzzleScreen):
         if result.status != "solved" or not (result.strikes or result.moves):
             return Hint("The solver found no way in time.")
         moves = result.moves or solution_moves(state, result.strikes)
-        return Hint(f"Next step ({plural(len(moves), 'move')} to go): "
-                    f"{self.game.describe_move(state, moves[0])}", moves[0])
+        return Hint(
+            f"Next step ({plural(len(moves), 'move')} to go): "
+            f"{self.game.describe_move(state, moves[0])}",
+            moves[0],
+        )
 
     def highlight_move(self, move: Any) -> None:
         """Point the cursor at the hinted card (or at the value that strikes)."""
@@ -517,8 +544,10 @@ class AlgebrawlScreen(PuzzleScreen):
                 return
             settings[choice.generator] = (choice.low, choice.high)
             settings["generator"] = choice.generator
-            stored = {key: list(value) if isinstance(value, tuple) else value
-                      for key, value in settings.items()}
+            stored = {
+                key: list(value) if isinstance(value, tuple) else value
+                for key, value in settings.items()
+            }
             self.arcade.store.set_setting(GENERATOR_KEY, stored)
             if self.launcher is not None:
                 self.launcher.refresh_generators()
@@ -531,14 +560,24 @@ class AlgebrawlScreen(PuzzleScreen):
 
         source = None
         if self.launcher is not None:
-            source = next((g for g in self.launcher.sources.generators
-                           if generator_name(g.id) == choice.generator), None)
+            source = next(
+                (
+                    g
+                    for g in self.launcher.sources.generators
+                    if generator_name(g.id) == choice.generator
+                ),
+                None,
+            )
         if source is None:
             from core.algebrawl.generators import GENERATORS
 
-            source = GeneratorSource(choice.generator, GENERATORS[choice.generator],
-                                     {"low": choice.low, "high": choice.high},
-                                     self.arcade.store, GAME_ID)
+            source = GeneratorSource(
+                choice.generator,
+                GENERATORS[choice.generator],
+                {"low": choice.low, "high": choice.high},
+                self.arcade.store,
+                GAME_ID,
+            )
         ref = source.new(choice.seed)
         try:
             if self.launcher is not None:
@@ -552,5 +591,6 @@ class AlgebrawlScreen(PuzzleScreen):
             return
         kept = self.session is not None and self.session.touched
         self.switch_level(ref, level, session)
-        self.say(f"Now playing {self.level_title}." + (" Your previous game is saved."
-                                                        if kept else ""))
+        self.say(
+            f"Now playing {self.level_title}." + (" Your previous game is saved." if kept else "")
+        )

@@ -128,12 +128,18 @@ class CarvingScreen(PuzzleScreen):
         self.query_one(CarvingTargetView).show(state.level.target)
         moves = self.query_one(CarvingActions)
         keep = self.hinted if self.hinted is not None else moves.current_entry
-        moves.show_moves(state, GAME.moves(state) if state.phase in ("path", "succession") else (),
-                         self.compact, keep=keep)
+        moves.show_moves(
+            state,
+            GAME.moves(state) if state.phase in ("path", "succession") else (),
+            self.compact,
+            keep=keep,
+        )
         moves.set_class(state.phase in ("path", "succession"), "-listing")
-        moves.border_title = {"construct": "Moves: build an edge (c)",
-                              "path": "Moves: the elimination path (f finishes)",
-                              "succession": "Moves: choose the new base point"}.get(state.phase, "Moves")
+        moves.border_title = {
+            "construct": "Moves: build an edge (c)",
+            "path": "Moves: the elimination path (f finishes)",
+            "succession": "Moves: choose the new base point",
+        }.get(state.phase, "Moves")
         self.query_one(CarvingStatus).update(self.status_text(state))
         self.refresh_bindings()  # c and f are shown in their own phase only
 
@@ -193,15 +199,18 @@ class CarvingScreen(PuzzleScreen):
     def outcome_detail(self, kind: str) -> str:
         if kind == "lost":
             return super().outcome_detail(kind)
-        return "A component is isomorphic to the target: " + step_verdict(self.state.steps, self.state.level.par)
+        return "A component is isomorphic to the target: " + step_verdict(
+            self.state.steps, self.state.level.par
+        )
 
     def _record_win(self, session: Session) -> None:
         # The level list compares the best result with par, and par counts steps, not the
         # moves (constructs, path steps, choices) the base would record.
         # A game the computer played is not the player's solve (see PuzzleScreen._record_win).
         if self.ref is not None and not self.autoplayed:
-            self.arcade.store.mark_solved(self.GAME_ID, self.ref.source, self.ref.key,
-                                          session.state.steps)
+            self.arcade.store.mark_solved(
+                self.GAME_ID, self.ref.source, self.ref.key, session.state.steps
+            )
 
     # -- moves -------------------------------------------------------------------------------
 
@@ -236,17 +245,25 @@ class CarvingScreen(PuzzleScreen):
             if after.phase == "path":
                 return "Walk from ◉ through ★: only steps that can still finish are offered."
             if after.phase == "succession":
-                return ("The new edge stays as a virtual edge (no legal path reaches it). The "
-                        "base point lost its generating edges: choose a new one.")
+                return (
+                    "The new edge stays as a virtual edge (no legal path reaches it). The "
+                    "base point lost its generating edges: choose a new one."
+                )
             return "No legal elimination path reaches it: the new edge stays as a virtual edge (V)."
         if isinstance(move, Extend):
-            return ("The path can be finished (f), or go on." if after.path and self._can_finish(after)
-                    else f"Path: {len(after.path)} step{'s' if len(after.path) != 1 else ''}; "
-                         "keep going towards the new edge ★.")
+            return (
+                "The path can be finished (f), or go on."
+                if after.path and self._can_finish(after)
+                else f"Path: {len(after.path)} step{'s' if len(after.path) != 1 else ''}; "
+                "keep going towards the new edge ★."
+            )
         if isinstance(move, Finish):
             removed = len({e for e, _ in before.path})
-            tail = (" The base point lost its generating edges: choose the new one."
-                    if after.phase == "succession" else "")
+            tail = (
+                " The base point lost its generating edges: choose the new one."
+                if after.phase == "succession"
+                else ""
+            )
             return f"Removed {plural(removed, 'edge')}.{tail}"
         if isinstance(move, Succeed):
             return f"The base point is now {vertex_label(move.vertex, self.compact)}."
@@ -285,8 +302,11 @@ class CarvingScreen(PuzzleScreen):
             return
         if state.phase != "construct":
             self.app.bell()
-            self.say(f"An edge is built in phase 1; finish the {PHASE_WORDS[state.phase][2:]} "
-                     "phase first.", "warning")
+            self.say(
+                f"An edge is built in phase 1; finish the {PHASE_WORDS[state.phase][2:]} "
+                "phase first.",
+                "warning",
+            )
             return
         from tui.modals.carving_edge import EdgeBuilder
 
@@ -298,8 +318,10 @@ class CarvingScreen(PuzzleScreen):
             if problem is not None:
                 return False, problem + "."
             if elimination_possible(state, op):
-                return True, (f"{op}\nA legal path from the base point reaches it: you will "
-                              "carve an elimination path.")
+                return True, (
+                    f"{op}\nA legal path from the base point reaches it: you will "
+                    "carve an elimination path."
+                )
             return True, f"{op}\nNo legal path reaches it: it will stay as a virtual edge (V)."
 
         def done(op: Operator | None) -> None:
@@ -323,8 +345,9 @@ class CarvingScreen(PuzzleScreen):
         """The level's language, closure and target, in a dialog."""
         from tui.modals.text_view import TextModal
 
-        self.app.push_screen(TextModal(f"Level: {self.level_title or 'untitled'}",
-                                       level_info(self.state)))
+        self.app.push_screen(
+            TextModal(f"Level: {self.level_title or 'untitled'}", level_info(self.state))
+        )
 
     # -- tip ---------------------------------------------------------------------------------
 
@@ -389,7 +412,9 @@ def level_info(state: State) -> Text:
     out.append("\nR_∇ ", "bold")
     out.append(", ".join(f"({', '.join(t)})" for t in level.r_nabla) or "none")
     out.append("\nAxioms ", "bold")
-    out.append(", ".join(str(f) for f in level.axioms) or "none (the closure is the diagonal formulas)")
+    out.append(
+        ", ".join(str(f) for f in level.axioms) or "none (the closure is the diagonal formulas)"
+    )
     out.append("\nDensity ", "bold")
     out.append(level.density)
     out.append(f"\n\nF*: {len(world.vertices)} formulas\n", "bold")

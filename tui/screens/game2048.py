@@ -122,13 +122,15 @@ class Game2048Screen(PuzzleScreen):
         config = state.config
         goal = f"goal {config.goal}" if config.goal else "no goal"
         self.query_one("#g2048-rules", Static).update(
-            f"{config.board_size}×{config.board_size} {config.merge_rule}, {goal}")
+            f"{config.board_size}×{config.board_size} {config.merge_rule}, {goal}"
+        )
         self._record_score(state)
         best = max(self._best or 0, state.score)
         gained = f" (+{info.points_earned})" if info is not None and info.points_earned else ""
         self.query_one("#g2048-score", Static).update(
             f"Score  {state.score}{gained}\nBest   {best}\nMoves  {state.move_count}\n"
-            f"Max    {max_tile(state.board)}\nSeed   {config.initial_seed}")
+            f"Max    {max_tile(state.board)}\nSeed   {config.initial_seed}"
+        )
         lines = []
         if state.is_game_over:
             lines.append("GAME OVER")
@@ -145,12 +147,21 @@ class Game2048Screen(PuzzleScreen):
         if self._best is None:
             self._best = store.best_score(GAME_ID, score_key(state)) or 0
         recorded = self._run_recorded
-        if self.ref is not None and self.session.touched and (
-                recorded is None or state.score > recorded[0] or self.autoplayed > recorded[1]):
+        if (
+            self.ref is not None
+            and self.session.touched
+            and (recorded is None or state.score > recorded[0] or self.autoplayed > recorded[1])
+        ):
             # This game's line on the score board (its best score; the autoplay mark sticks).
-            store.record_game_score(GAME_ID, score_key(state), self.ref.slot, state.score,
-                                    moves=state.move_count, seconds=self.clock.seconds,
-                                    autoplayed=self.autoplayed)
+            store.record_game_score(
+                GAME_ID,
+                score_key(state),
+                self.ref.slot,
+                state.score,
+                moves=state.move_count,
+                seconds=self.clock.seconds,
+                autoplayed=self.autoplayed,
+            )
             self._run_recorded = (state.score, self.autoplayed)
         if state.score > self._best and not self.autoplayed:  # The player's own best.
             store.record_score(GAME_ID, score_key(state), state.score)
@@ -185,8 +196,10 @@ class Game2048Screen(PuzzleScreen):
             if (new.board_size, new.merge) != (old.board_size, old.merge):
                 if self.launcher is not None:
                     self.launcher.refresh_generators()
-                self.say(f"New games will be {new.board_size}×{new.board_size} {new.merge}: "
-                         "N starts one (this game stays saved).")
+                self.say(
+                    f"New games will be {new.board_size}×{new.board_size} {new.merge}: "
+                    "N starts one (this game stays saved)."
+                )
             else:
                 self.say("Settings saved.")
             self.render_state(self.session)

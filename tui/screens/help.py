@@ -45,8 +45,10 @@ def load_help(topic: str) -> str:
     ref = info.help_ref if info is not None else f"tui:help/{topic}.md"
     package, _, name = ref.partition(":")
     parts = name.split("/")
-    if all(part and part not in (".", "..") and all(ch.isalnum() or ch in "_-." for ch in part)
-           for part in parts):
+    if all(
+        part and part not in (".", "..") and all(ch.isalnum() or ch in "_-." for ch in part)
+        for part in parts
+    ):
         try:
             return files(package).joinpath(*parts).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError, ModuleNotFoundError, TypeError):
@@ -76,7 +78,13 @@ class HelpScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         entry = registry.get(self.topic)
-        name = entry.title if entry is not None else "termarcade" if self.topic == "home" else self.topic
+        name = (
+            entry.title
+            if entry is not None
+            else "termarcade"
+            if self.topic == "home"
+            else self.topic
+        )
         yield Static(f"Help: {name}    (escape to close)", id="help-title")
         with VerticalScroll(id="help-body"):
             yield Markdown(load_help(self.topic), id="help-text")

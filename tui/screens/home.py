@@ -27,7 +27,6 @@ def game_prompt(entry: GameInfo) -> Content:
     )
 
 
-
 class GameList(NavOptionList):
     """The list of games; ``enter`` plays the highlighted one.
 
@@ -39,6 +38,7 @@ class GameList(NavOptionList):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select", "Play", id="home.play"),
     ]
+
 
 class HomeScreen(Screen[None]):
     """The list of games, with taglines; games that are not playable yet are dimmed.
@@ -85,4 +85,3 @@ class HomeScreen(Screen[None]):
         event.stop()
         if event.option.id is not None:
             self.app.start_game(event.option.id)  # type: ignore[attr-defined]
-

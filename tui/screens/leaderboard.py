@@ -88,8 +88,10 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
     for pack_id, pack in _bundled(info):
         source = f"pack:{pack_id}"
         choices.append(BoardChoice("heading", pack.title or pack_id))
-        choices += [BoardChoice("level", level.title, source, level.title,
-                                getattr(level, "par", None)) for level in pack.levels]
+        choices += [
+            BoardChoice("level", level.title, source, level.title, getattr(level, "par", None))
+            for level in pack.levels
+        ]
     own = []
     for source, key in store.boards(info.id):
         if source != "mine" or not key.isdigit():
@@ -141,8 +143,9 @@ def _player(entry: BoardEntry, me: str) -> Text:
     return Text(f"{OWN_MARK} {name}" if entry.user == me else f"  {name}")
 
 
-def board_table(entries: Sequence[BoardEntry], me: str, columns: Sequence[str],
-                par: int | None = None) -> Table | Text:
+def board_table(
+    entries: Sequence[BoardEntry], me: str, columns: Sequence[str], par: int | None = None
+) -> Table | Text:
     """A board as a Rich table, the viewer's own line highlighted.
 
     Args:
@@ -168,12 +171,18 @@ def board_table(entries: Sequence[BoardEntry], me: str, columns: Sequence[str],
         if entry.place > previous + 1 and previous:  # The viewer's line, far below the top.
             table.add_row("", "  …")
         previous = entry.place
-        cells = {"moves": "–" if entry.moves is None else str(entry.moves),
-                 "par": par_note(entry.moves, par),
-                 "time": format_seconds(entry.seconds),
-                 "score": "–" if entry.score is None else f"{entry.score:,}"}
-        table.add_row(str(entry.place), _player(entry, me), *(cells[c] for c in columns),
-                      style="bold reverse" if entry.user == me else None)
+        cells = {
+            "moves": "–" if entry.moves is None else str(entry.moves),
+            "par": par_note(entry.moves, par),
+            "time": format_seconds(entry.seconds),
+            "score": "–" if entry.score is None else f"{entry.score:,}",
+        }
+        table.add_row(
+            str(entry.place),
+            _player(entry, me),
+            *(cells[c] for c in columns),
+            style="bold reverse" if entry.user == me else None,
+        )
     return table
 
 
@@ -195,8 +204,13 @@ class LeaderboardScreen(Screen[None]):
         Binding("escape,q", "back", "Back", id="leaderboard.back", key_display="esc"),
         Binding("left,h", "game(-1)", "Previous game", show=False, id="leaderboard.previous"),
         Binding("right,l", "game(1)", "Next game", id="leaderboard.next", key_display="→"),
-        Binding("a", "toggle_autoplayed", "Humans/autoplayed", id="leaderboard.autoplayed",
-                tooltip="Switch between the humans' boards and the autoplayed games'."),
+        Binding(
+            "a",
+            "toggle_autoplayed",
+            "Humans/autoplayed",
+            id="leaderboard.autoplayed",
+            tooltip="Switch between the humans' boards and the autoplayed games'.",
+        ),
     ]
 
     def __init__(self, game_id: str | None = None) -> None:
@@ -299,23 +313,30 @@ class LeaderboardScreen(Screen[None]):
         choice, game, me = self.selected, self.game, self.store.user
         who = "autoplayed" if self.autoplayed else "humans"
         if choice is None or game is None:
-            first.update(Text("No boards yet: win a level (or play 2048) and your results "
-                              "appear here.", style="dim"))
+            first.update(
+                Text(
+                    "No boards yet: win a level (or play 2048) and your results appear here.",
+                    style="dim",
+                )
+            )
             first.border_title = "Leaderboard"
             second.display = False
             return
         if choice.kind == "score":
-            lines = self.store.score_board(game.id, choice.key, autoplayed=self.autoplayed,
-                                           limit=self._lines(1))
+            lines = self.store.score_board(
+                game.id, choice.key, autoplayed=self.autoplayed, limit=self._lines(1)
+            )
             first.update(board_table(lines, me, ("score", "moves", "time")))
             first.border_title = f"Best scores · {choice.title} · {who}"
             second.display = False
             return
         lines = self._lines(2)
-        by_moves = self.store.level_board(game.id, choice.source, choice.key, by=BY_MOVES,
-                                          autoplayed=self.autoplayed, limit=lines)
-        by_time = self.store.level_board(game.id, choice.source, choice.key, by=BY_TIME,
-                                         autoplayed=self.autoplayed, limit=lines)
+        by_moves = self.store.level_board(
+            game.id, choice.source, choice.key, by=BY_MOVES, autoplayed=self.autoplayed, limit=lines
+        )
+        by_time = self.store.level_board(
+            game.id, choice.source, choice.key, by=BY_TIME, autoplayed=self.autoplayed, limit=lines
+        )
         par = f" (par {choice.par})" if choice.par is not None else ""
         first.update(board_table(by_moves, me, ("moves", "par", "time"), choice.par))
         first.border_title = f"Fewest moves{par} · {who}"

@@ -66,8 +66,13 @@ class LevelSelectScreen(Screen[LevelRef | None]):
         Binding("escape,q", "back", "Back", id="level_select.back", key_display="esc"),
         Binding("left,h", "focus_sources", "Sources", show=False, id="level_select.packs"),
         Binding("right,l", "focus_levels", "Levels", show=False, id="level_select.levels"),
-        Binding("D", "delete", "Delete", id="level_select.delete",
-                tooltip="Delete the highlighted saved game or own level (asks first)."),
+        Binding(
+            "D",
+            "delete",
+            "Delete",
+            id="level_select.delete",
+            tooltip="Delete the highlighted saved game or own level (asks first).",
+        ),
     ]
 
     def __init__(self, launcher: Launcher) -> None:
@@ -118,11 +123,17 @@ class LevelSelectScreen(Screen[LevelRef | None]):
     def _fill_sources(self) -> None:
         """List the sources again, keeping the same source selected (by id)."""
         packs = self.query_one("#packs", ChoiceList)
-        selected = (self._sources[self._source_index].id
-                    if 0 <= self._source_index < len(self._sources) else None)
+        selected = (
+            self._sources[self._source_index].id
+            if 0 <= self._source_index < len(self._sources)
+            else None
+        )
         # "In progress" is listed only when something is in progress.
-        self._sources = [source for source in self.launcher.sources.all()
-                         if source.kind != "progress" or source.entries()]
+        self._sources = [
+            source
+            for source in self.launcher.sources.all()
+            if source.kind != "progress" or source.entries()
+        ]
         ids = [source.id for source in self._sources]
         self._source_index = ids.index(selected) if selected in ids else 0
         store = self.launcher.app.store
@@ -138,8 +149,11 @@ class LevelSelectScreen(Screen[LevelRef | None]):
                 detail = getattr(generator, "description", "") or "generated levels"
             else:
                 detail = plural(len(entries), "level")
-            prompt = Content.assemble((escape_controls(source.title), "bold"), "\n",
-                                      (shorten(escape_controls(detail), 40), "dim"))
+            prompt = Content.assemble(
+                (escape_controls(source.title), "bold"),
+                "\n",
+                (shorten(escape_controls(detail), 40), "dim"),
+            )
             packs.add_option(Option(prompt))
         if self._sources:
             packs.highlighted = self._source_index
@@ -162,11 +176,15 @@ class LevelSelectScreen(Screen[LevelRef | None]):
         if entry.ref.key in solved:
             mark = SOLVED_MARK
             if best is not None:
-                notes.append(f"best {plural(best, self._word('RESULT_WORD'))}" + (
-                    f" (par {entry.par})" if entry.par is not None else ""))
+                notes.append(
+                    f"best {plural(best, self._word('RESULT_WORD'))}"
+                    + (f" (par {entry.par})" if entry.par is not None else "")
+                )
         if save is not None and save.get("status", "playing") == "playing":
             mark = PROGRESS_MARK if mark == " " else mark
-            notes.append(f"in progress, {plural(int(save.get('moves', 0)), self._word('MOVE_WORD'))}")
+            notes.append(
+                f"in progress, {plural(int(save.get('moves', 0)), self._word('MOVE_WORD'))}"
+            )
         elif save is not None and save.get("status") == "won" and save.get("autoplayed") is True:
             # The saved game was won with the computer playing: shown, but not as a solve.
             mark = BY_COMPUTER_MARK if mark == " " else mark
@@ -208,10 +226,11 @@ class LevelSelectScreen(Screen[LevelRef | None]):
 
     @staticmethod
     def _empty_text(source: LevelSource) -> str:
-        return {"progress": "No game in progress.",
-                "mine": "No level of your own yet: levels you keep (a generated one, or one from a "
-                        "game's level editor) appear here."
-                }.get(source.kind, "No levels.")
+        return {
+            "progress": "No game in progress.",
+            "mine": "No level of your own yet: levels you keep (a generated one, or one from a "
+            "game's level editor) appear here.",
+        }.get(source.kind, "No levels.")
 
     def highlight(self, ref: LevelRef) -> None:
         """Show ``ref`` highlighted (after coming back from its game)."""
@@ -237,7 +256,9 @@ class LevelSelectScreen(Screen[LevelRef | None]):
             self.action_focus_levels()
             return
         source = self._sources[self._source_index]
-        entry = self._entries[event.option_index] if event.option_index < len(self._entries) else None
+        entry = (
+            self._entries[event.option_index] if event.option_index < len(self._entries) else None
+        )
         if event.option.id == NEW_LEVEL:
             self.launcher.open(source.new())  # type: ignore[attr-defined]
         elif entry is not None:
@@ -270,7 +291,8 @@ class LevelSelectScreen(Screen[LevelRef | None]):
         has_save = entry.ref.slot in self._saves()
         if source.kind == "mine":
             question = f"Delete your level “{escape_controls(entry.title)}”" + (
-                " and its saved game?" if has_save else "?")
+                " and its saved game?" if has_save else "?"
+            )
         elif has_save:
             question = f"Delete the saved game of “{escape_controls(entry.title)}”?"
         else:
@@ -291,4 +313,3 @@ class LevelSelectScreen(Screen[LevelRef | None]):
     def action_back(self) -> None:
         """Leave the game."""
         self.dismiss(None)
-

@@ -96,14 +96,31 @@ class LongcatScreen(PuzzleScreen):
         Binding("down,j,s", "move('down')", "Down", show=False, id="longcat.down"),
         Binding("left,h,a", "move('left')", "Left", show=False, id="longcat.left"),
         Binding("right,l,d", "move('right')", "Right", show=False, id="longcat.right"),
-        Binding("p", "solution", "Solve", id="longcat.solution",
-                tooltip="Play a solution from here, move by move (p again stops)."),
-        Binding("g", "generate", "New", id="longcat.generate",
-                tooltip="Generate a level with the settings' method and difficulty."),
-        Binding("m", "keep", "Keep", id="longcat.keep", show=False,
-                tooltip="Keep this level in My levels."),
-        Binding("o,comma", "settings", "Settings", id="longcat.settings", key_display="o",
-                show=False),
+        Binding(
+            "p",
+            "solution",
+            "Solve",
+            id="longcat.solution",
+            tooltip="Play a solution from here, move by move (p again stops).",
+        ),
+        Binding(
+            "g",
+            "generate",
+            "New",
+            id="longcat.generate",
+            tooltip="Generate a level with the settings' method and difficulty.",
+        ),
+        Binding(
+            "m",
+            "keep",
+            "Keep",
+            id="longcat.keep",
+            show=False,
+            tooltip="Keep this level in My levels.",
+        ),
+        Binding(
+            "o,comma", "settings", "Settings", id="longcat.settings", key_display="o", show=False
+        ),
     ]
 
     def __init__(self, session: Session, **kwargs: Any) -> None:
@@ -154,8 +171,11 @@ class LongcatScreen(PuzzleScreen):
             with Vertical(id="lc-side"):
                 yield Static("", id="lc-info")
                 yield Static("", id="lc-status")
-                yield Static("move: arrows hjkl wasd\nt tip · p solution\n"
-                             "g new level · o settings\nm keep in My levels", id="lc-keys")
+                yield Static(
+                    "move: arrows hjkl wasd\nt tip · p solution\n"
+                    "g new level · o settings\nm keep in My levels",
+                    id="lc-keys",
+                )
 
     def render_state(self, session: Session) -> None:
         state: State = session.state
@@ -165,10 +185,14 @@ class LongcatScreen(PuzzleScreen):
         regions = empty_regions(level.board, state.filled)
         cut = frozenset(level.xy(i) for region in regions[1:] for i in bits(region))
         walls = frozenset(level.xy(i) for i in bits(level.walls))
-        picture = BoardPicture(level.width, level.height, walls,
-                               [level.xy(i) for i in path], cut, self._hint)
-        grows = (len(path) > len(self._path) and path[:len(self._path)] == self._path
-                 and bool(self._path))
+        picture = BoardPicture(
+            level.width, level.height, walls, [level.xy(i) for i in path], cut, self._hint
+        )
+        grows = (
+            len(path) > len(self._path)
+            and path[: len(self._path)] == self._path
+            and bool(self._path)
+        )
         start = len(self._path)
         self._path = path
         self._stop_animation()
@@ -179,8 +203,11 @@ class LongcatScreen(PuzzleScreen):
             board.show(picture)
         dead = len(regions) > 1
         if dead and not self._was_dead:
-            self.say(f"The empty cells are split in {_count_word(len(regions))}: this cannot "
-                     "be finished from here. u undoes.", "warning")
+            self.say(
+                f"The empty cells are split in {_count_word(len(regions))}: this cannot "
+                "be finished from here. u undoes.",
+                "warning",
+            )
         self._was_dead = dead
         self._show_side(session, regions)
 
@@ -190,8 +217,10 @@ class LongcatScreen(PuzzleScreen):
         filled = state.filled.bit_count()
         info = Text()
         # Both sizes: the seed's (every cell of the grid) and the open cells to fill.
-        info.append(f"{level.width}×{level.height} = {level.width * level.height} cells, "
-                    f"{level.size} open\n")
+        info.append(
+            f"{level.width}×{level.height} = {level.width * level.height} cells, "
+            f"{level.size} open\n"
+        )
         info.append("Filled  ")
         info.append(f"{filled}/{level.size}", "bold")
         info.append("\nMoves   ")
@@ -209,19 +238,21 @@ class LongcatScreen(PuzzleScreen):
             status.append("u undoes, R restarts")
         elif len(regions) > 1:
             status.append("✗ Dead end\n", "bold")
-            status.append(f"The empty cells are split in {_count_word(len(regions))} "
-                          "(× marks the cut-off ones): u undoes")
+            status.append(
+                f"The empty cells are split in {_count_word(len(regions))} "
+                "(× marks the cut-off ones): u undoes"
+            )
         if self._demo:
-            status.append(("\n" if status.plain else "") + "▶ Showing the solution (p stops)",
-                          "bold")
+            status.append(
+                ("\n" if status.plain else "") + "▶ Showing the solution (p stops)", "bold"
+            )
         self.query_one("#lc-status", Static).update(status)
 
     def _level_difficulty(self, level: Level) -> float | None:
         """The predicted difficulty of ``level`` (None when its graph is too large)."""
         if level not in self._difficulty:
             try:
-                value: float | None = predict_difficulty(
-                    analyse(level, max_states=ANALYSIS_STATES))
+                value: float | None = predict_difficulty(analyse(level, max_states=ANALYSIS_STATES))
             except AnalysisLimit:
                 value = None
             self._difficulty[level] = value
@@ -277,8 +308,9 @@ class LongcatScreen(PuzzleScreen):
         solution = solution_from(state, time_limit=time_limit, should_stop=should_stop)
         if solution.status == "solved" and solution.moves:
             move = solution.moves[0]
-            return Hint(f"Tip: {ARROWS[move]} {move} ({plural(len(solution.moves), 'move')} "
-                        "to go)", move)
+            return Hint(
+                f"Tip: {ARROWS[move]} {move} ({plural(len(solution.moves), 'move')} to go)", move
+            )
         if solution.status == "unsolvable":
             return Hint("No solution from here: undo (u) or restart (R).")
         return Hint(f"No solution found within {time_limit:g} s.")
@@ -305,14 +337,17 @@ class LongcatScreen(PuzzleScreen):
             self.say("The level is solved already.")
             return
         if self.session.finished:
-            self.say("No solution from here: the cat is stuck. u undoes, R restarts.",
-                     "warning")
+            self.say("No solution from here: the cat is stuck. u undoes, R restarts.", "warning")
             return
         self.say("Looking for a solution…")
         state = self._solution_start = self.state
         self._solution_job = self.run_worker(
-            lambda: solution_from(state, time_limit=SOLVER_TIME), thread=True,
-            group="longcat-solution", exclusive=True, exit_on_error=False)
+            lambda: solution_from(state, time_limit=SOLVER_TIME),
+            thread=True,
+            group="longcat-solution",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     def _solution_running(self) -> bool:
         job = self._solution_job
@@ -322,15 +357,18 @@ class LongcatScreen(PuzzleScreen):
         if state is not self.state:
             return  # the player moved meanwhile
         if solution.status == "unsolvable":
-            self.say("No solution from here: the position is lost. u undoes, R restarts.",
-                     "warning")
+            self.say(
+                "No solution from here: the position is lost. u undoes, R restarts.", "warning"
+            )
         elif solution.status != "solved":
             self.say(f"No solution found within {SOLVER_TIME:g} s.", "warning")
         else:
             self.mark_autoplayed()  # a win from here goes to the autoplayed boards
             self._demo = list(solution.moves)
-            self.say(f"The solution from here: {plural(len(self._demo), 'move')} "
-                     f"({''.join(m[0].upper() for m in self._demo)}); p stops.")
+            self.say(
+                f"The solution from here: {plural(len(self._demo), 'move')} "
+                f"({''.join(m[0].upper() for m in self._demo)}); p stops."
+            )
             self._demo_timer = self.set_interval(SOLUTION_STEP, self._demo_step)
             self._demo_step()
 
@@ -356,8 +394,9 @@ class LongcatScreen(PuzzleScreen):
         if self._demo:
             self._demo = []
             if self.is_mounted:
-                self._show_side(self.session, empty_regions(self.state.level.board,
-                                                            self.state.filled))
+                self._show_side(
+                    self.session, empty_regions(self.state.level.board, self.state.filled)
+                )
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Solutions and generated levels arrive here; hints go to the base."""
@@ -398,8 +437,14 @@ class LongcatScreen(PuzzleScreen):
             self.say("Still generating…")
             return
         settings = self.settings
-        source = next((g for g in self.launcher.sources.generators
-                       if generator_name(g.id) == settings.method), None)
+        source = next(
+            (
+                g
+                for g in self.launcher.sources.generators
+                if generator_name(g.id) == settings.method
+            ),
+            None,
+        )
         if source is None:  # pragma: no cover - every method has a source
             self.say(f"There is no {settings.method} generator.", "error")
             return
@@ -408,9 +453,13 @@ class LongcatScreen(PuzzleScreen):
         self.stop_solution()
         band = BAND_LABELS.get(settings.band, settings.band).split(" (")[0].lower()
         self.say(f"Generating a {source.title} level ({settings.size}, {band})…")
-        self._generate_job = self.run_worker(lambda: source.level(ref.key), thread=True,
-                                             group="longcat-generate", exclusive=True,
-                                             exit_on_error=False)
+        self._generate_job = self.run_worker(
+            lambda: source.level(ref.key),
+            thread=True,
+            group="longcat-generate",
+            exclusive=True,
+            exit_on_error=False,
+        )
 
     def _open_generated(self) -> None:
         ref, self._generate_ref = self._generate_ref, None
@@ -455,8 +504,10 @@ class LongcatScreen(PuzzleScreen):
             if new.params() != old.params() and self.launcher is not None:
                 self.launcher.refresh_generators()
             gen = GENERATORS[new.method]
-            self.say(f"Settings saved: g makes {gen.title} levels, {new.size}, "
-                     f"{BAND_LABELS[new.band].lower()}.")
+            self.say(
+                f"Settings saved: g makes {gen.title} levels, {new.size}, "
+                f"{BAND_LABELS[new.band].lower()}."
+            )
 
         self.app.push_screen(LongcatSettingsModal(old), applied)
 

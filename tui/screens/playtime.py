@@ -95,7 +95,11 @@ def restored(summary: Mapping[str, Any] | None) -> tuple[float, bool]:
     summary = summary or {}
     seconds = summary.get(SUMMARY_SECONDS)
     played = 0.0
-    if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) \
-            and math.isfinite(seconds) and seconds > 0:
+    if (
+        isinstance(seconds, (int, float))
+        and not isinstance(seconds, bool)
+        and math.isfinite(seconds)
+        and seconds > 0
+    ):
         played = float(seconds)
     return played, summary.get(SUMMARY_AUTOPLAYED) is True

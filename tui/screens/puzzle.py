@@ -134,15 +134,32 @@ class PuzzleScreen(Screen[LevelRef | None]):
         Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
         # Redo is kept out of the footer (the header says "U redo" when there is one).
         Binding("U,ctrl+y", "redo", "Redo", id="puzzle.redo", key_display="U", show=False),
-        Binding("R", "restart", "Restart", id="puzzle.restart",
-                tooltip="Back to the start, as a move that u can undo."),
+        Binding(
+            "R",
+            "restart",
+            "Restart",
+            id="puzzle.restart",
+            tooltip="Back to the start, as a move that u can undo.",
+        ),
         Binding("t", "tip", "Tip", id="puzzle.tip"),
-        Binding("N", "next_level", "Next", id="puzzle.next",
-                tooltip="The next level (a new one for generated levels); this game stays saved."),
+        Binding(
+            "N",
+            "next_level",
+            "Next",
+            id="puzzle.next",
+            tooltip="The next level (a new one for generated levels); this game stays saved.",
+        ),
         Binding("escape,q", "back", "Back", id="puzzle.back", key_display="esc"),
-        *(Binding(str(digit), f"digit({digit})", f"Move {digit}", show=False,
-                  id=f"puzzle.digit{digit}")
-          for digit in range(10)),
+        *(
+            Binding(
+                str(digit),
+                f"digit({digit})",
+                f"Move {digit}",
+                show=False,
+                id=f"puzzle.digit{digit}",
+            )
+            for digit in range(10)
+        ),
     ]
 
     HELP_TOPIC: ClassVar[str] = ""
@@ -151,8 +168,14 @@ class PuzzleScreen(Screen[LevelRef | None]):
     session: reactive[Session] = reactive(cast("Session", None), init=False)
     """The game: the single source of truth; every change redraws and saves."""
 
-    def __init__(self, session: Session, *, level: Any = None, ref: LevelRef | None = None,
-                 launcher: Launcher | None = None) -> None:
+    def __init__(
+        self,
+        session: Session,
+        *,
+        level: Any = None,
+        ref: LevelRef | None = None,
+        launcher: Launcher | None = None,
+    ) -> None:
         super().__init__()
         self.set_reactive(PuzzleScreen.session, session)
         self.level = level
@@ -275,7 +298,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
             parts.append(won + ("" if session.finished else ", keep playing"))
         elif status == "lost":
             parts.append("✗ no moves left")
-        undo = [word for word, ok in (("u undo", session.can_undo), ("U redo", session.can_redo)) if ok]
+        undo = [
+            word for word, ok in (("u undo", session.can_undo), ("U redo", session.can_redo)) if ok
+        ]
         if undo:
             parts.append(" · ".join(undo))
         return "   ".join(parts)
@@ -369,9 +394,15 @@ class PuzzleScreen(Screen[LevelRef | None]):
         except LookupError as missing:
             count = self.numbered_count()
             self.app.bell()
-            self.say(str(missing) or (f"There is no move {number} (moves are numbered 1 to "
-                                      f"{count})." if count is not None
-                                      else f"There is no move {number}."), "warning")
+            self.say(
+                str(missing)
+                or (
+                    f"There is no move {number} (moves are numbered 1 to {count})."
+                    if count is not None
+                    else f"There is no move {number}."
+                ),
+                "warning",
+            )
             return
         self.pick(move, number)
 
@@ -402,8 +433,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
             self.say("Nothing to undo.", transient=True)
             return
         self.session = self.session.undo()
-        self.say("Undone." + ("" if self.session.can_undo else " This is the start."),
-                 transient=True)
+        self.say(
+            "Undone." + ("" if self.session.can_undo else " This is the start."), transient=True
+        )
 
     def action_redo(self) -> None:
         """Play again a move taken back."""
@@ -456,8 +488,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
     @property
     def has_next_level(self) -> bool:
         """Whether ``N`` has a level to go to (not after My levels' last, nor in a preview)."""
-        return (self.launcher is not None and self.ref is not None
-                and self.launcher.has_next(self.ref))
+        return (
+            self.launcher is not None and self.ref is not None and self.launcher.has_next(self.ref)
+        )
 
     def after_win_keys(self) -> str:
         """What to press after a win: ``N: next level · esc: levels``, without N at the end."""
@@ -490,14 +523,22 @@ class PuzzleScreen(Screen[LevelRef | None]):
 
     def save_data(self) -> dict[str, Any]:
         """What the store keeps for this level: the level, every move, the cursor."""
-        return {"version": SAVE_VERSION, "level": self.level_text(),
-                "session": self.session.to_json()}
+        return {
+            "version": SAVE_VERSION,
+            "level": self.level_text(),
+            "session": self.session.to_json(),
+        }
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
-        return {"title": self.level_title, "status": self.session.status,
-                "finished": self.session.finished, "moves": self.session.moves_made,
-                "par": self.par, **play_record(self.clock, self.autoplayed)}
+        return {
+            "title": self.level_title,
+            "status": self.session.status,
+            "finished": self.session.finished,
+            "moves": self.session.moves_made,
+            "par": self.par,
+            **play_record(self.clock, self.autoplayed),
+        }
 
     def _restore_play_record(self) -> None:
         """Continue the clock and the autoplay mark of a resumed game (a new one starts at 0)."""
@@ -514,8 +555,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def _save(self) -> None:
         if self.ref is None or not self.session.touched:
             return
-        self.arcade.store.save_game(self.GAME_ID, self.ref.slot, self.save_data(),
-                                    summary=self.save_summary())
+        self.arcade.store.save_game(
+            self.GAME_ID, self.ref.slot, self.save_data(), summary=self.save_summary()
+        )
 
     # -- outcome ---------------------------------------------------------------------------------
 
@@ -528,17 +570,27 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if new.status == "won":
             self._record_win(new)
         kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
-        modal = OutcomeModal(kind, self.level_title or self.GAME_ID, self.outcome_detail(kind),
-                             has_next=self.has_next_level, by_computer=self.autoplayed)
+        modal = OutcomeModal(
+            kind,
+            self.level_title or self.GAME_ID,
+            self.outcome_detail(kind),
+            has_next=self.has_next_level,
+            by_computer=self.autoplayed,
+        )
         self.app.push_screen(modal, self._outcome_chosen)
 
     def _record_win(self, session: Session) -> None:
         # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
         # autoplayed boards only (the store does not mark the level solved).
         if self.ref is not None:
-            self.arcade.store.record_result(self.GAME_ID, self.ref.source, self.ref.key,
-                                            moves=session.moves_made, seconds=self.clock.seconds,
-                                            autoplayed=self.autoplayed)
+            self.arcade.store.record_result(
+                self.GAME_ID,
+                self.ref.source,
+                self.ref.key,
+                moves=session.moves_made,
+                seconds=self.clock.seconds,
+                autoplayed=self.autoplayed,
+            )
 
     def outcome_detail(self, kind: str) -> str:
         """The dialog's text: moves against par, or why the game is lost."""
@@ -551,9 +603,13 @@ class PuzzleScreen(Screen[LevelRef | None]):
         return None
 
     def _outcome_chosen(self, choice: str | None) -> None:
-        handlers = {"next": self.action_next_level, "new": self.action_next_level,
-                    "undo": self.action_undo, "restart": self.action_restart,
-                    "levels": self.action_back}
+        handlers = {
+            "next": self.action_next_level,
+            "new": self.action_next_level,
+            "undo": self.action_undo,
+            "restart": self.action_restart,
+            "levels": self.action_back,
+        }
         handler = handlers.get(choice or "")
         if handler is not None:
             handler()
@@ -577,7 +633,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def hint_running(self) -> bool:
         """True while a hint worker is thinking."""
         return self._hint_job is not None and self._hint_job.state in (
-            WorkerState.PENDING, WorkerState.RUNNING)
+            WorkerState.PENDING,
+            WorkerState.RUNNING,
+        )
 
     def request_hint(self) -> None:
         """Start the hint worker for the current position (the result goes to
@@ -589,7 +647,10 @@ class PuzzleScreen(Screen[LevelRef | None]):
         limit = self.HINT_TIME_LIMIT
         self._hint_job = self.run_worker(
             lambda: self.compute_hint(session.state, stop.is_set, limit),
-            thread=True, group="puzzle-hint", exclusive=True, exit_on_error=False,
+            thread=True,
+            group="puzzle-hint",
+            exclusive=True,
+            exit_on_error=False,
         )
 
     def compute_hint(self, state: Any, should_stop: Any, time_limit: float) -> Hint:

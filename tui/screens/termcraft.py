@@ -120,8 +120,12 @@ class _Listing:
         self.watch = Watch(None, lambda: self.stop.is_set() or self.page_stop.is_set())
 
 
-JOB_WORDS = {"analysing": "analysing", "counting": "counting", "loading": "loading",
-             "thinking": "tip"}
+JOB_WORDS = {
+    "analysing": "analysing",
+    "counting": "counting",
+    "loading": "loading",
+    "thinking": "tip",
+}
 """How the work line names each job."""
 
 
@@ -143,8 +147,11 @@ class WorkLine(Static):
             return
         text = Text(no_wrap=True, overflow="ellipsis")
         text.append("⏳ ", "bold")
-        text.append(" · ".join(f"{JOB_WORDS.get(name, name)} {seconds:.1f} s"
-                               for name, seconds in shown.items()))
+        text.append(
+            " · ".join(
+                f"{JOB_WORDS.get(name, name)} {seconds:.1f} s" for name, seconds in shown.items()
+            )
+        )
         if cancel_hint:
             text.append(f" ({cancel_hint})", "italic")
         self.update(text)
@@ -167,8 +174,14 @@ class TermCraftScreen(PuzzleScreen):
         Binding("E", "dev_panel", "Editor", id="termcraft.dev"),
         Binding("W", "warnings", "Warnings", show=False, id="termcraft.warnings"),
         Binding("T", "show_target", "Target", show=False, id="termcraft.target"),
-        Binding("x", "cancel_work", "Cancel", id="termcraft.cancel", show=False,
-                tooltip="Stop the count, the page being loaded or the tip being looked for."),
+        Binding(
+            "x",
+            "cancel_work",
+            "Cancel",
+            id="termcraft.cancel",
+            show=False,
+            tooltip="Stop the count, the page being loaded or the tip being looked for.",
+        ),
     ]
 
     SYNC_BUDGET: ClassVar[float] = 0.05
@@ -226,10 +239,20 @@ class TermCraftScreen(PuzzleScreen):
         status = session.status
         listing = self.query_one(ActionList)
         keep = None if new_term else listing.current_entry
-        empty = {"won": f"Solved! {self.after_win_keys()}",
-                 "lost": "No move left. u: undo · R: restart"}.get(status, "No action available.")
-        listing.show_actions(state.term, job.rewrites, self._placeholders, state.budget,
-                             keep=keep, empty=empty, complete=job.complete, total=job.total)
+        empty = {
+            "won": f"Solved! {self.after_win_keys()}",
+            "lost": "No move left. u: undo · R: restart",
+        }.get(status, "No action available.")
+        listing.show_actions(
+            state.term,
+            job.rewrites,
+            self._placeholders,
+            state.budget,
+            keep=keep,
+            empty=empty,
+            complete=job.complete,
+            total=job.total,
+        )
         listing.note = job.count_note
         found = warnings(state.term)
         self.query_one(ResourceLine).show(state, self.level, len(found))
@@ -264,8 +287,12 @@ class TermCraftScreen(PuzzleScreen):
         if "analysing" not in job.jobs:
             self._show_pending(job)
             job.jobs["analysing"] = time.monotonic()
-            self.run_worker(lambda: self._prepare_job(job), thread=True,
-                            group="termcraft-analyse", exit_on_error=False)
+            self.run_worker(
+                lambda: self._prepare_job(job),
+                thread=True,
+                group="termcraft-analyse",
+                exit_on_error=False,
+            )
         self._show_work()
 
     def _prepare(self, job: _Listing) -> None:
@@ -319,8 +346,12 @@ class TermCraftScreen(PuzzleScreen):
         self._show_work()
         if why:
             self.query_one(ActionList).show_actions(
-                job.state.term, [], (), 0, empty=f"The position could not be analysed ({why}). "
-                "u: undo · esc: back")
+                job.state.term,
+                [],
+                (),
+                0,
+                empty=f"The position could not be analysed ({why}). u: undo · esc: back",
+            )
             self.say(f"The position could not be analysed: {why}", "error")
 
     def _show_pending(self, job: _Listing) -> None:
@@ -337,21 +368,31 @@ class TermCraftScreen(PuzzleScreen):
             self.tip_stage = 0
         self.query_one(TermTree).set_marks(None, None, self._placeholders)
         self.query_one(ActionList).show_actions(
-            state.term, [], (), 0, empty="Analysing the position… (esc: back)")
+            state.term, [], (), 0, empty="Analysing the position… (esc: back)"
+        )
         self.query_one(ActionDetails).show_entry(state.term, None, state.fuel, state.budget)
         self.query_one(ResourceLine).show(state, self.level, 0)
         self.query_one(TermTargetView).show(state.target, differences(state.term, state.target))
-        self.query_one(PuzzleHeader).update(Text(f"TermCraft: {self.level_title}   "
-                                                 "analysing the position…"))
+        self.query_one(PuzzleHeader).update(
+            Text(f"TermCraft: {self.level_title}   analysing the position…")
+        )
         self._show_count()
 
     def _after_render(self, job: _Listing) -> None:
         """Count the actions in a worker when the list is longer than what is loaded."""
-        if job.total is None and not job.complete and "counting" not in job.jobs \
-                and not job.count_note:
+        if (
+            job.total is None
+            and not job.complete
+            and "counting" not in job.jobs
+            and not job.count_note
+        ):
             job.jobs["counting"] = time.monotonic()
-            self.run_worker(lambda: self._count_job(job), thread=True,
-                            group="termcraft-count", exit_on_error=False)
+            self.run_worker(
+                lambda: self._count_job(job),
+                thread=True,
+                group="termcraft-count",
+                exit_on_error=False,
+            )
         self._show_count()
         self._show_work()
 
@@ -386,8 +427,9 @@ class TermCraftScreen(PuzzleScreen):
             return
         job.page_stop.clear()
         job.jobs["loading"] = time.monotonic()
-        self.run_worker(lambda: self._page_job(job), thread=True, group="termcraft-page",
-                        exit_on_error=False)
+        self.run_worker(
+            lambda: self._page_job(job), thread=True, group="termcraft-page", exit_on_error=False
+        )
         self._show_work()
 
     def _page_job(self, job: _Listing) -> None:
@@ -409,8 +451,9 @@ class TermCraftScreen(PuzzleScreen):
         listing = self.query_one(ActionList)
         if page is not None:
             job.rewrites.extend(page)
-            job.complete = len(page) < PAGE or (job.total is not None
-                                                and len(job.rewrites) >= job.total)
+            job.complete = len(page) < PAGE or (
+                job.total is not None and len(job.rewrites) >= job.total
+            )
             if job.complete:
                 job.total = len(job.rewrites)
         if job is self._listing and job.ready:
@@ -437,7 +480,9 @@ class TermCraftScreen(PuzzleScreen):
         elif job.total is not None:
             side.border_title = f"Actions: {len(job.rewrites):,} of {job.total:,}"
         else:
-            side.border_title = f"Actions: {len(job.rewrites):,} of ? ({job.count_note or 'counting…'})"
+            side.border_title = (
+                f"Actions: {len(job.rewrites):,} of ? ({job.count_note or 'counting…'})"
+            )
 
     def _work_running(self) -> dict[str, float]:
         jobs = dict(self._listing.jobs) if self._listing is not None else {}
@@ -501,9 +546,14 @@ class TermCraftScreen(PuzzleScreen):
             from tui.screens.playtime import play_record
 
             won = self.state.term is self.state.target
-            return {"title": self.level_title, "status": "won" if won else "playing",
-                    "finished": won, "moves": self.session.moves_made, "par": self.par,
-                    **play_record(self.clock, self.autoplayed)}
+            return {
+                "title": self.level_title,
+                "status": "won" if won else "playing",
+                "finished": won,
+                "moves": self.session.moves_made,
+                "par": self.par,
+                **play_record(self.clock, self.autoplayed),
+            }
         return super().save_summary()
 
     def _not_ready(self) -> bool:
@@ -534,8 +584,9 @@ class TermCraftScreen(PuzzleScreen):
             tree.set_marks(entry.site, None, self._placeholders)
         else:
             tree.set_marks(None, None, self._placeholders)
-        self.query_one(ActionDetails).show_entry(self.state.term, entry, self.state.fuel,
-                                                 self.state.budget)
+        self.query_one(ActionDetails).show_entry(
+            self.state.term, entry, self.state.fuel, self.state.budget
+        )
 
     @on(OptionList.OptionHighlighted, "#tc-actions")
     def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
@@ -573,13 +624,16 @@ class TermCraftScreen(PuzzleScreen):
         if number < 1 or (count is not None and number > count):
             raise LookupError("")
         try:
-            return nth_rewrite_action(job.state, number - 1,
-                                      Watch(self.NTH_BUDGET, job.stop.is_set))
+            return nth_rewrite_action(
+                job.state, number - 1, Watch(self.NTH_BUDGET, job.stop.is_set)
+            )
         except IndexError:
             raise LookupError("") from None
         except Interrupted:
-            raise LookupError(f"Move {number} is far down the list and was not found in "
-                              f"{self.NTH_BUDGET:g} s; scroll down to it instead.") from None
+            raise LookupError(
+                f"Move {number} is far down the list and was not found in "
+                f"{self.NTH_BUDGET:g} s; scroll down to it instead."
+            ) from None
 
     def pick(self, move: Any, number: int) -> None:
         """Digits highlight the numbered action first, then play it."""
@@ -685,9 +739,12 @@ class TermCraftScreen(PuzzleScreen):
         state = self.state
         marked = differences(state.term, state.target)
         body = term_text(state.target, marked, limit=200_000)
-        self.app.push_screen(TextModal(
-            f"Target ({plural(len(marked), 'difference')} from the current term, underlined)",
-            body))
+        self.app.push_screen(
+            TextModal(
+                f"Target ({plural(len(marked), 'difference')} from the current term, underlined)",
+                body,
+            )
+        )
 
     # -- tip ---------------------------------------------------------------------------------
 
@@ -710,13 +767,18 @@ class TermCraftScreen(PuzzleScreen):
     def compute_hint(self, state: State, should_stop: Any, time_limit: float) -> Hint:
         result = solve(state, time_limit=time_limit, should_stop=should_stop)
         if result.status == "unsolvable":
-            return Hint("From here the level cannot be won (within the solver's construct "
-                        "moves): undo (u) or restart (R).")
+            return Hint(
+                "From here the level cannot be won (within the solver's construct "
+                "moves): undo (u) or restart (R)."
+            )
         if result.status != "solved" or not result.plan:
             return Hint("The solver could not find a way in time.")
         move = result.plan[0]
-        return Hint(f"Next move ({plural(len(result.plan), 'move')} to go): "
-                    f"{self.game.describe_move(state, move)}", move)
+        return Hint(
+            f"Next move ({plural(len(result.plan), 'move')} to go): "
+            f"{self.game.describe_move(state, move)}",
+            move,
+        )
 
     def highlight_move(self, move: Any) -> None:
         listing = self.query_one(ActionList)
@@ -733,8 +795,7 @@ class TermCraftScreen(PuzzleScreen):
 
         ref = self.ref
         mine_id = int(ref.key) if ref is not None and ref.source == "mine" else None
-        self.app.push_screen(DevPanel(self.level, self.state, mine_id=mine_id),
-                             self._edited)
+        self.app.push_screen(DevPanel(self.level, self.state, mine_id=mine_id), self._edited)
 
     def _edited(self, result: Any) -> None:
         """The editor closed: play the edited level if it asked to."""

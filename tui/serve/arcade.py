@@ -40,15 +40,21 @@ def goodbye(reason: str, limits: ServeLimits) -> str:
         return ""
     if reason == "idle":
         minutes = max(1, round(limits.idle_timeout / 60))
-        return (f"Closed after {minutes} minute{'s' if minutes != 1 else ''} without a key "
-                "press. Your games are saved.")
+        return (
+            f"Closed after {minutes} minute{'s' if minutes != 1 else ''} without a key "
+            "press. Your games are saved."
+        )
     if reason == "shutdown":
         return "The arcade is closing for now. Your games are saved."
     if reason == "CPU limit":
-        return (f"This session used its share of the server ({limits.cpu_limit:g} CPU "
-                "seconds). Your games are saved: connect again to go on.")
-    return "termarcade stopped because of an internal error (the host has the details). " \
-           "Your games are saved."
+        return (
+            f"This session used its share of the server ({limits.cpu_limit:g} CPU "
+            "seconds). Your games are saved: connect again to go on."
+        )
+    return (
+        "termarcade stopped because of an internal error (the host has the details). "
+        "Your games are saved."
+    )
 
 
 @dataclass
@@ -83,8 +89,9 @@ class Arcade:
             several hosts, or a SQLite path); empty for the default file in ``data_dir``.
     """
 
-    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: str | None = None,
-                 store: str = "") -> None:
+    def __init__(
+        self, limits: ServeLimits, *, data_dir: str, glyphs: str | None = None, store: str = ""
+    ) -> None:
         self.limits = limits
         self.data_dir = data_dir
         self.store = store
@@ -105,14 +112,19 @@ class Arcade:
             ``(seat, "")``, or ``(None, message for the player)``.
         """
         if not valid_user_name(user):
-            return None, ("Choose a player name of letters, digits, '.', '_' or '-' (up to 32), "
-                          "e.g. ssh -p PORT yourname@HOST")
+            return None, (
+                "Choose a player name of letters, digits, '.', '_' or '-' (up to 32), "
+                "e.g. ssh -p PORT yourname@HOST"
+            )
         if len(self.seats) >= self.limits.max_sessions:
-            return None, (f"The arcade is full ({self.limits.max_sessions} players). "
-                          "Please try again in a little while.")
+            return None, (
+                f"The arcade is full ({self.limits.max_sessions} players). "
+                "Please try again in a little while."
+            )
         if self._per_address[address] >= self.limits.max_per_address:
-            return None, (f"Too many sessions from {address} "
-                          f"({self.limits.max_per_address} at most).")
+            return None, (
+                f"Too many sessions from {address} ({self.limits.max_per_address} at most)."
+            )
         seat = Seat(session_id, user, address)
         self.seats[session_id] = seat
         self._per_address[address] += 1
@@ -127,10 +139,18 @@ class Arcade:
 
     def spec(self, seat: Seat, tty_path: str, term: str, env: dict[str, str]) -> SessionSpec:
         """What the session process needs."""
-        return SessionSpec(session_id=seat.session_id, user=seat.user, tty_path=tty_path,
-                           term=term, env=env, glyphs=self.glyphs, data_dir=self.data_dir,
-                           store=self.store,
-                           cpu_limit=self.limits.cpu_limit, nice=self.limits.nice)
+        return SessionSpec(
+            session_id=seat.session_id,
+            user=seat.user,
+            tty_path=tty_path,
+            term=term,
+            env=env,
+            glyphs=self.glyphs,
+            data_dir=self.data_dir,
+            store=self.store,
+            cpu_limit=self.limits.cpu_limit,
+            nice=self.limits.nice,
+        )
 
     def ended(self, seat: Seat, code: int | None, seconds: float) -> tuple[str, int]:
         """Log a session's end and decide what the player is told.
@@ -147,9 +167,15 @@ class Arcade:
         reason = seat.ended_by or exit_reason(code)
         if seat.ended_by and code not in (EXIT_OK, EXIT_CPU, None) and code >= 0:
             reason = exit_reason(code)  # it failed while closing: say so
-        log.info("session %d user %s ended after %.0f s: %s (exit status %s), %d playing",
-                 seat.session_id, quoted(seat.user), seconds, reason, code,
-                 len(self.seats) - (seat.session_id in self.seats))
+        log.info(
+            "session %d user %s ended after %.0f s: %s (exit status %s), %d playing",
+            seat.session_id,
+            quoted(seat.user),
+            seconds,
+            reason,
+            code,
+            len(self.seats) - (seat.session_id in self.seats),
+        )
         return goodbye(reason, self.limits), (0 if reason in ("quit", "idle", "shutdown") else 1)
 
 

@@ -66,8 +66,15 @@ class ServedApp(ArcadeApp):
     # Textual reads a relative CSS_PATH from the subclass's own folder: point at the app's.
     CSS_PATH = str(Path(tui.app.__file__).parent / str(ArcadeApp.CSS_PATH))
 
-    def __init__(self, user: str, *, glyphs: str | None = None, store: Store | None = None,
-                 idle_timeout: float = 0.0, greeting: str = "") -> None:
+    def __init__(
+        self,
+        user: str,
+        *,
+        glyphs: str | None = None,
+        store: Store | None = None,
+        idle_timeout: float = 0.0,
+        greeting: str = "",
+    ) -> None:
         super().__init__(served=True, user=user, glyphs=glyphs, store=store)
         self.idle_timeout = idle_timeout
         self.greeting = greeting
@@ -106,8 +113,9 @@ def run_session(spec: SessionSpec) -> None:
     try:
         _attach_terminal(spec.tty_path)
     except OSError as error:
-        log.error("session %d: cannot open its terminal %s: %s", spec.session_id,
-                  spec.tty_path, error)
+        log.error(
+            "session %d: cannot open its terminal %s: %s", spec.session_id, spec.tty_path, error
+        )
         sys.exit(EXIT_START)
     _prepare_environment(spec)
     apply_limits(spec.cpu_limit, spec.nice)
@@ -123,8 +131,9 @@ def run_session(spec: SessionSpec) -> None:
 
 def _configure_logging(spec: SessionSpec) -> None:
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter(
-        f"%(asctime)s %(levelname)s session {spec.session_id}: %(message)s"))
+    handler.setFormatter(
+        logging.Formatter(f"%(asctime)s %(levelname)s session {spec.session_id}: %(message)s")
+    )
     log.handlers[:] = [handler]
     log.propagate = False
 

@@ -17,37 +17,102 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
 
 
 @click.command()
-@click.option("--ssh", "mode", flag_value="ssh", help="Serve over SSH (asyncssh): ssh -p PORT name@HOST.")
-@click.option("--web", "mode", flag_value="web",
-              help="Serve in web browsers (textual-serve: the web extra; in a clone, "
-                   "pip install -e '.[web]').")
-@click.option("--host", default="127.0.0.1", show_default=True,
-              help="Address to listen on (0.0.0.0 or :: for every interface).")
-@click.option("--port", type=click.IntRange(0, 65535), default=None,
-              help="Port to listen on [default: 2222 for --ssh, 8000 for --web].")
-@click.option("--host-key", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="SSH host key (private key file) [default: made on first run, kept in the data dir].")
-@click.option("--authorized-keys", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Only let in the SSH keys in this authorized_keys file [default: anyone].")
-@click.option("--max-sessions", type=click.IntRange(1, 10_000), default=50, show_default=True,
-              help="Players at once.")
-@click.option("--max-per-address", type=click.IntRange(1, 10_000), default=8, show_default=True,
-              help="Players at once from one IP address.")
-@click.option("--idle-timeout", type=click.FloatRange(0), default=900, show_default=True,
-              help="Close a session after this many seconds without a key press (0: never).")
-@click.option("--cpu-limit", type=click.FloatRange(0), default=600, show_default=True,
-              help="CPU seconds one session may use, hints and solvers included (0: no limit).")
-@click.option("--input-rate", type=click.FloatRange(64), default=4096, show_default=True,
-              help="Bytes per second of input a session may send (bursts of 4x that pass).")
-@click.option("--public-url", default=None,
-              help="--web: the address players use, when behind a proxy (e.g. https://arcade.example.org).")
-@click.option("--ascii", "ascii_", is_flag=True,
-              help="Draw with ASCII only for every player (e.g. for old terminals).")
+@click.option(
+    "--ssh", "mode", flag_value="ssh", help="Serve over SSH (asyncssh): ssh -p PORT name@HOST."
+)
+@click.option(
+    "--web",
+    "mode",
+    flag_value="web",
+    help="Serve in web browsers (textual-serve: the web extra; in a clone, "
+    "pip install -e '.[web]').",
+)
+@click.option(
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    help="Address to listen on (0.0.0.0 or :: for every interface).",
+)
+@click.option(
+    "--port",
+    type=click.IntRange(0, 65535),
+    default=None,
+    help="Port to listen on [default: 2222 for --ssh, 8000 for --web].",
+)
+@click.option(
+    "--host-key",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="SSH host key (private key file) [default: made on first run, kept in the data dir].",
+)
+@click.option(
+    "--authorized-keys",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Only let in the SSH keys in this authorized_keys file [default: anyone].",
+)
+@click.option(
+    "--max-sessions",
+    type=click.IntRange(1, 10_000),
+    default=50,
+    show_default=True,
+    help="Players at once.",
+)
+@click.option(
+    "--max-per-address",
+    type=click.IntRange(1, 10_000),
+    default=8,
+    show_default=True,
+    help="Players at once from one IP address.",
+)
+@click.option(
+    "--idle-timeout",
+    type=click.FloatRange(0),
+    default=900,
+    show_default=True,
+    help="Close a session after this many seconds without a key press (0: never).",
+)
+@click.option(
+    "--cpu-limit",
+    type=click.FloatRange(0),
+    default=600,
+    show_default=True,
+    help="CPU seconds one session may use, hints and solvers included (0: no limit).",
+)
+@click.option(
+    "--input-rate",
+    type=click.FloatRange(64),
+    default=4096,
+    show_default=True,
+    help="Bytes per second of input a session may send (bursts of 4x that pass).",
+)
+@click.option(
+    "--public-url",
+    default=None,
+    help="--web: the address players use, when behind a proxy (e.g. https://arcade.example.org).",
+)
+@click.option(
+    "--ascii",
+    "ascii_",
+    is_flag=True,
+    help="Draw with ASCII only for every player (e.g. for old terminals).",
+)
 @click.option("--verbose", "-v", is_flag=True, help="Log more.")
-def serve(mode: str | None, host: str, port: int | None, host_key: Path | None,
-          authorized_keys: Path | None, max_sessions: int, max_per_address: int,
-          idle_timeout: float, cpu_limit: float, input_rate: float, public_url: str | None,
-          ascii_: bool, verbose: bool) -> None:
+def serve(
+    mode: str | None,
+    host: str,
+    port: int | None,
+    host_key: Path | None,
+    authorized_keys: Path | None,
+    max_sessions: int,
+    max_per_address: int,
+    idle_timeout: float,
+    cpu_limit: float,
+    input_rate: float,
+    public_url: str | None,
+    ascii_: bool,
+    verbose: bool,
+) -> None:
     """Run a termarcade arcade for many players.
 
     Every player gets their own arcade in its own process, with their own saves (kept under
@@ -67,22 +132,34 @@ def serve(mode: str | None, host: str, port: int | None, host_key: Path | None,
     from tui.serve.limits import ServeLimits
     from tui.store import data_dir
 
-    limits = ServeLimits(max_sessions=max_sessions, max_per_address=max_per_address,
-                         idle_timeout=idle_timeout, cpu_limit=cpu_limit, input_rate=input_rate,
-                         input_burst=4 * input_rate)
+    limits = ServeLimits(
+        max_sessions=max_sessions,
+        max_per_address=max_per_address,
+        idle_timeout=idle_timeout,
+        cpu_limit=cpu_limit,
+        input_rate=input_rate,
+        input_burst=4 * input_rate,
+    )
     glyphs = "ascii" if ascii_ else None
     port = DEFAULT_PORTS[mode] if port is None else port
     if mode == "ssh":
-        _serve_ssh(limits, str(data_dir()), glyphs, host, port, host_key, authorized_keys,
-                   verbose)
+        _serve_ssh(limits, str(data_dir()), glyphs, host, port, host_key, authorized_keys, verbose)
     else:
         if host_key is not None or authorized_keys is not None:
             fail("--host-key and --authorized-keys are for --ssh")
         _serve_web(limits, str(data_dir()), glyphs, host, port, public_url, verbose)
 
 
-def _serve_ssh(limits: object, data: str, glyphs: str | None, host: str, port: int,
-               host_key: Path | None, authorized_keys: Path | None, verbose: bool) -> None:
+def _serve_ssh(
+    limits: object,
+    data: str,
+    glyphs: str | None,
+    host: str,
+    port: int,
+    host_key: Path | None,
+    authorized_keys: Path | None,
+    verbose: bool,
+) -> None:
     try:
         import asyncssh  # noqa: F401  (a dependency; checked for a clear message)
     except ImportError:
@@ -93,27 +170,49 @@ def _serve_ssh(limits: object, data: str, glyphs: str | None, host: str, port: i
     from tui.serve.running import ServeError, configure_logging, run_ssh_arcade
 
     configure_logging(verbose)
-    arcade = Arcade(limits, data_dir=data, glyphs=glyphs,  # type: ignore[arg-type]
-                    store=os.environ.get(ENV_STORE, ""))
+    arcade = Arcade(
+        limits,
+        data_dir=data,
+        glyphs=glyphs,  # type: ignore[arg-type]
+        store=os.environ.get(ENV_STORE, ""),
+    )
     try:
-        asyncio.run(run_ssh_arcade(arcade, host, port, host_key_file=host_key,
-                                   authorized_keys=authorized_keys))
+        asyncio.run(
+            run_ssh_arcade(
+                arcade, host, port, host_key_file=host_key, authorized_keys=authorized_keys
+            )
+        )
     except ServeError as error:
         fail(str(error))
 
 
-def _serve_web(limits: object, data: str, glyphs: str | None, host: str, port: int,
-               public_url: str | None, verbose: bool) -> None:
+def _serve_web(
+    limits: object,
+    data: str,
+    glyphs: str | None,
+    host: str,
+    port: int,
+    public_url: str | None,
+    verbose: bool,
+) -> None:
     try:
         from tui.serve.web import WebArcade
     except ImportError as error:
-        fail("serve --web needs the web extra (textual-serve): in the termarcade clone, "
-             f"pip install -e '.[web]' ({error})")
+        fail(
+            "serve --web needs the web extra (textual-serve): in the termarcade clone, "
+            f"pip install -e '.[web]' ({error})"
+        )
     from tui.serve.running import ServeError, configure_logging
 
     configure_logging(verbose)
     try:
-        WebArcade(limits, data_dir=data, glyphs=glyphs, host=host, port=port,  # type: ignore[arg-type]
-                  public_url=public_url).run()
+        WebArcade(
+            limits,
+            data_dir=data,
+            glyphs=glyphs,
+            host=host,
+            port=port,  # type: ignore[arg-type]
+            public_url=public_url,
+        ).run()
     except ServeError as error:
         fail(str(error))

@@ -71,8 +71,9 @@ class TokenBucket:
         clock: Seconds from a monotonic clock (tests pass their own).
     """
 
-    def __init__(self, rate: float, burst: float,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(
+        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+    ) -> None:
         self.rate = rate
         self.burst = burst
         self._clock = clock
@@ -111,9 +112,15 @@ class InputGate:
         call_later: ``loop.call_later``.
     """
 
-    def __init__(self, bucket: TokenBucket, *, deliver: Callable[[bytes], None] | None,
-                 pause: Callable[[], None], resume: Callable[[], None],
-                 call_later: Callable[..., object]) -> None:
+    def __init__(
+        self,
+        bucket: TokenBucket,
+        *,
+        deliver: Callable[[bytes], None] | None,
+        pause: Callable[[], None],
+        resume: Callable[[], None],
+        call_later: Callable[..., object],
+    ) -> None:
         self.bucket = bucket
         self.deliver = deliver
         self._pause = pause

@@ -84,8 +84,13 @@ class AppProcess:
             after the last output was passed on.
     """
 
-    def __init__(self, spec_for: Callable[[str], SessionSpec], *,
-                 on_output: Callable[[bytes], None], on_exit: Callable[[int | None], None]) -> None:
+    def __init__(
+        self,
+        spec_for: Callable[[str], SessionSpec],
+        *,
+        on_output: Callable[[bytes], None],
+        on_exit: Callable[[int | None], None],
+    ) -> None:
         self._spec_for = spec_for
         self._on_output = on_output
         self._on_exit = on_exit
@@ -114,8 +119,9 @@ class AppProcess:
             os.set_blocking(self._master, False)
             set_window_size(self._master, width, height)
             spec = self._spec_for(os.ttyname(self._slave))
-            process = _context().Process(target=run, args=(spec,),
-                                         name=f"termarcade-session-{spec.session_id}")
+            process = _context().Process(
+                target=run, args=(spec,), name=f"termarcade-session-{spec.session_id}"
+            )
             # Starting talks to the fork server (a few milliseconds): not on the loop.
             await self._loop.run_in_executor(None, process.start)
         except BaseException:

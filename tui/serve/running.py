@@ -34,10 +34,16 @@ def configure_logging(verbose: bool = False) -> None:
     logging.getLogger("asyncssh").setLevel(logging.WARNING)
 
 
-async def run_ssh_arcade(arcade: Arcade, host: str, port: int, *, host_key_file: Path | None,
-                         authorized_keys: Path | None,
-                         started: asyncio.Future[Any] | None = None,
-                         stop: asyncio.Event | None = None) -> None:
+async def run_ssh_arcade(
+    arcade: Arcade,
+    host: str,
+    port: int,
+    *,
+    host_key_file: Path | None,
+    authorized_keys: Path | None,
+    started: asyncio.Future[Any] | None = None,
+    stop: asyncio.Event | None = None,
+) -> None:
     """Serve the arcade over SSH until SIGINT/SIGTERM (or ``stop``), then close every session.
 
     Args:
@@ -70,14 +76,25 @@ async def run_ssh_arcade(arcade: Arcade, host: str, port: int, *, host_key_file:
         raise ServeError(str(error)) from None
     address = server.sockets[0].getsockname()[:2] if server.sockets else (host, port)
     fingerprint = key.get_fingerprint()
-    log.info("termarcade SSH arcade on %s:%s; host key %s (%s%s); %s", address[0], address[1],
-             fingerprint, key_path, ", new" if created else "",
-             f"keys from {authorized_keys}" if authorized_keys else "open to everyone")
-    log.info("limits: %d sessions (%d per address), idle %gs, %g CPU s per session",
-             arcade.limits.max_sessions, arcade.limits.max_per_address,
-             arcade.limits.idle_timeout, arcade.limits.cpu_limit)
-    log.info("store: %s", redact(arcade.store) if arcade.store
-             else f"{DB_FILENAME} in {arcade.data_dir}")
+    log.info(
+        "termarcade SSH arcade on %s:%s; host key %s (%s%s); %s",
+        address[0],
+        address[1],
+        fingerprint,
+        key_path,
+        ", new" if created else "",
+        f"keys from {authorized_keys}" if authorized_keys else "open to everyone",
+    )
+    log.info(
+        "limits: %d sessions (%d per address), idle %gs, %g CPU s per session",
+        arcade.limits.max_sessions,
+        arcade.limits.max_per_address,
+        arcade.limits.idle_timeout,
+        arcade.limits.cpu_limit,
+    )
+    log.info(
+        "store: %s", redact(arcade.store) if arcade.store else f"{DB_FILENAME} in {arcade.data_dir}"
+    )
     stop = stop or asyncio.Event()
     for number in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(number, stop.set)

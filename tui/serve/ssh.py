@@ -70,7 +70,8 @@ class ArcadeConnection(asyncssh.SSHServer):
         log.info("connection %d from %s", self.conn_id, self.peer)
         # A connection that logged in but never opens a session is closed like a slow login.
         asyncio.get_running_loop().call_later(
-            2 * self.arcade.limits.login_timeout + 1, self._close_if_unused)
+            2 * self.arcade.limits.login_timeout + 1, self._close_if_unused
+        )
 
     def _close_if_unused(self) -> None:
         if self.session is None and self._conn is not None:
@@ -79,8 +80,13 @@ class ArcadeConnection(asyncssh.SSHServer):
 
     def connection_lost(self, exc: Exception | None) -> None:
         why = f": {exc}" if exc else ""
-        log.info("connection %d from %s closed after %.0f s%s", self.conn_id, self.peer,
-                 time.monotonic() - self._opened, why)
+        log.info(
+            "connection %d from %s closed after %.0f s%s",
+            self.conn_id,
+            self.peer,
+            time.monotonic() - self._opened,
+            why,
+        )
         self._conn = None
 
     def begin_auth(self, username: str) -> bool:
@@ -88,8 +94,12 @@ class ArcadeConnection(asyncssh.SSHServer):
         return self.restricted  # False: no authentication needed (an open arcade)
 
     def auth_completed(self) -> None:
-        log.info("connection %d user %s logged in%s", self.conn_id, quoted(self.user),
-                 " with an authorized key" if self.restricted else "")
+        log.info(
+            "connection %d user %s logged in%s",
+            self.conn_id,
+            quoted(self.user),
+            " with an authorized key" if self.restricted else "",
+        )
 
     def session_requested(self) -> Any:
         if self.session is not None:  # one channel at a time: one process per connection
@@ -98,8 +108,9 @@ class ArcadeConnection(asyncssh.SSHServer):
         self.session = ArcadeSession(self)
         return self.session
 
-    def connection_requested(self, dest_host: str, dest_port: int, orig_host: str,
-                             orig_port: int) -> bool:
+    def connection_requested(
+        self, dest_host: str, dest_port: int, orig_host: str, orig_port: int
+    ) -> bool:
         log.info("connection %d: port forwarding refused", self.conn_id)
         return False
 
@@ -147,8 +158,9 @@ class ArcadeSession(asyncssh.SSHServerSession):
     def connection_made(self, chan: Any) -> None:
         self._chan = chan
 
-    def pty_requested(self, term_type: str, term_size: tuple[int, int, int, int],
-                      term_modes: Any) -> bool:
+    def pty_requested(
+        self, term_type: str, term_size: tuple[int, int, int, int], term_modes: Any
+    ) -> bool:
         self._term = term_type
         if term_size[0] > 0 and term_size[1] > 0:
             self._size = (term_size[0], term_size[1])
@@ -162,8 +174,7 @@ class ArcadeSession(asyncssh.SSHServerSession):
         return True
 
     def subsystem_requested(self, subsystem: str) -> bool:
-        log.info("connection %d: subsystem %s refused", self.connection.conn_id,
-                 quoted(subsystem))
+        log.info("connection %d: subsystem %s refused", self.connection.conn_id, quoted(subsystem))
         return False
 
     def session_started(self) -> None:
@@ -175,29 +186,37 @@ class ArcadeSession(asyncssh.SSHServerSession):
         conn = self.connection
         if self._command is not None:
             log.info("connection %d: command %s refused", conn.conn_id, quoted(self._command))
-            self._refuse("This server runs termarcade and nothing else: connect without a "
-                         "command, with a terminal (ssh -t ...).")
+            self._refuse(
+                "This server runs termarcade and nothing else: connect without a "
+                "command, with a terminal (ssh -t ...)."
+            )
             return
         if self._term is None:
             self._refuse("termarcade needs a terminal: connect with ssh -t ...")
             return
         seat, refusal = self.arcade.admit(conn.conn_id, conn.user, conn.address)
         if seat is None:
-            log.info("connection %d user %s refused: %s", conn.conn_id, quoted(conn.user),
-                     refusal)
+            log.info("connection %d user %s refused: %s", conn.conn_id, quoted(conn.user), refusal)
             self._refuse(refusal)
             return
         self._seat = seat
         seat.end = self.end
         loop = asyncio.get_running_loop()
         limits = self.arcade.limits
-        self._gate = InputGate(TokenBucket(limits.input_rate, limits.input_burst),
-                               deliver=None, pause=self._chan.pause_reading,
-                               resume=self._chan.resume_reading, call_later=loop.call_later)
+        self._gate = InputGate(
+            TokenBucket(limits.input_rate, limits.input_burst),
+            deliver=None,
+            pause=self._chan.pause_reading,
+            resume=self._chan.resume_reading,
+            call_later=loop.call_later,
+        )
         term = _clean_term(self._term)
         env = {key: str(value)[:64] for key, value in self._client_env().items()}
-        self._app = AppProcess(lambda tty: self.arcade.spec(seat, tty, term, env),
-                               on_output=self._output, on_exit=self._app_exited)
+        self._app = AppProcess(
+            lambda tty: self.arcade.spec(seat, tty, term, env),
+            on_output=self._output,
+            on_exit=self._app_exited,
+        )
         try:
             await self._app.start(*self._size)
         except OSError as error:
@@ -208,9 +227,16 @@ class ArcadeSession(asyncssh.SSHServerSession):
             return
         self._started = time.monotonic()
         seat.pid = self._app.pid
-        log.info("session %d user %s from %s: %s %dx%d, pid %d, %d playing", seat.session_id,
-                 quoted(seat.user), conn.peer, quoted(term), *self._size, self._app.pid,
-                 len(self.arcade.seats))
+        log.info(
+            "session %d user %s from %s: %s %dx%d, pid %d, %d playing",
+            seat.session_id,
+            quoted(seat.user),
+            conn.peer,
+            quoted(term),
+            *self._size,
+            self._app.pid,
+            len(self.arcade.seats),
+        )
         if self._gone:  # the client left while the process was starting
             self._app.discard_output()
             self._app.terminate()
@@ -246,8 +272,7 @@ class ArcadeSession(asyncssh.SSHServerSession):
         if self._gate is not None:
             self._gate.feed(data)
 
-    def terminal_size_changed(self, width: int, height: int, pixwidth: int,
-                              pixheight: int) -> None:
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
         if width > 0 and height > 0:
             self._size = (width, height)
             if self._app is not None:
@@ -334,8 +359,9 @@ class ArcadeSession(asyncssh.SSHServerSession):
             pass
 
 
-async def start_ssh_server(arcade: Arcade, host: str, port: int, host_key: Any, *,
-                           authorized_keys: Path | None = None) -> Any:
+async def start_ssh_server(
+    arcade: Arcade, host: str, port: int, host_key: Any, *, authorized_keys: Path | None = None
+) -> Any:
     """Listen for players.
 
     Args:
@@ -358,11 +384,14 @@ async def start_ssh_server(arcade: Arcade, host: str, port: int, host_key: Any, 
         try:
             client_keys = asyncssh.read_authorized_keys(str(authorized_keys))
         except (OSError, asyncssh.KeyImportError, ValueError) as error:
-            raise ValueError(f"cannot read {authorized_keys}: "
-                             f"{getattr(error, 'strerror', None) or error}") from None
+            raise ValueError(
+                f"cannot read {authorized_keys}: {getattr(error, 'strerror', None) or error}"
+            ) from None
     limits = arcade.limits
     return await asyncssh.create_server(
-        lambda: ArcadeConnection(arcade, restricted), host, port,
+        lambda: ArcadeConnection(arcade, restricted),
+        host,
+        port,
         server_host_keys=[host_key],
         authorized_client_keys=client_keys,
         encoding=None,  # bytes both ways: the app's terminal speaks UTF-8 on its own

@@ -37,7 +37,8 @@ class _CappedServer(Server):
             await websocket.prepare(request)
             await websocket.send_bytes(
                 f"The arcade is full ({self.max_sessions} players). "
-                "Please try again in a little while.\r\n".encode())
+                "Please try again in a little while.\r\n".encode()
+            )
             await websocket.close()
             return websocket
         self.active += 1
@@ -59,8 +60,16 @@ class WebArcade:
         public_url: The URL players use when a proxy is in front (None: ``http://host:port``).
     """
 
-    def __init__(self, limits: ServeLimits, *, data_dir: str, glyphs: str | None, host: str,
-                 port: int, public_url: str | None = None) -> None:
+    def __init__(
+        self,
+        limits: ServeLimits,
+        *,
+        data_dir: str,
+        glyphs: str | None,
+        host: str,
+        port: int,
+        public_url: str | None = None,
+    ) -> None:
         self.limits = limits
         self.host = host
         self.port = port
@@ -69,16 +78,30 @@ class WebArcade:
     def command(self) -> str:
         """The shell command textual-serve runs for each browser tab."""
         limits = self.limits
-        return shlex.join([sys.executable, "-m", "tui.serve.webchild",
-                           "--cpu-limit", f"{limits.cpu_limit:g}",
-                           "--idle-timeout", f"{limits.idle_timeout:g}",
-                           "--nice", str(limits.nice)])
+        return shlex.join(
+            [
+                sys.executable,
+                "-m",
+                "tui.serve.webchild",
+                "--cpu-limit",
+                f"{limits.cpu_limit:g}",
+                "--idle-timeout",
+                f"{limits.idle_timeout:g}",
+                "--nice",
+                str(limits.nice),
+            ]
+        )
 
     def server(self) -> Server:
         """The textual-serve server (not started)."""
-        return _CappedServer(self.command(), max_sessions=self.limits.max_sessions,
-                             host=self.host, port=self.port, title="termarcade",
-                             public_url=self.public_url)
+        return _CappedServer(
+            self.command(),
+            max_sessions=self.limits.max_sessions,
+            host=self.host,
+            port=self.port,
+            title="termarcade",
+            public_url=self.public_url,
+        )
 
     def run(self) -> None:
         """Serve until interrupted.
@@ -89,5 +112,6 @@ class WebArcade:
         try:
             self.server().serve()
         except OSError as error:
-            raise ServeError(f"cannot listen on {self.host}:{self.port} "
-                             f"({error.strerror or error})") from None
+            raise ServeError(
+                f"cannot listen on {self.host}:{self.port} ({error.strerror or error})"
+            ) from None

@@ -12,8 +12,9 @@ from collections.abc import Sequence
 
 __all__ = ["GUEST_GREETING", "main"]
 
-GUEST_GREETING = ("Welcome! You are playing as a guest: your progress is kept until you close "
-                  "this page.")
+GUEST_GREETING = (
+    "Welcome! You are playing as a guest: your progress is kept until you close this page."
+)
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -33,8 +34,9 @@ def main(argv: Sequence[str] | None = None) -> None:
     from tui.store import Store
 
     apply_limits(args.cpu_limit, args.nice)
-    app = ServedApp("", store=Store(":memory:"), idle_timeout=args.idle_timeout,
-                    greeting=GUEST_GREETING)
+    app = ServedApp(
+        "", store=Store(":memory:"), idle_timeout=args.idle_timeout, greeting=GUEST_GREETING
+    )
     app.run()
     sys.exit({0: EXIT_OK, EXIT_CPU: EXIT_CPU}.get(app.return_code or 0, EXIT_ERROR))
 

@@ -94,8 +94,7 @@ _LEVEL_BOARDS = {
     kind: _board_sql("results", "moves, seconds", "game = ? AND source = ? AND level = ?", kind)
     for kind in (BY_MOVES, BY_TIME)
 }
-_SCORE_BOARD = _board_sql("game_scores", "score, moves, seconds", "game = ? AND board = ?",
-                          "score")
+_SCORE_BOARD = _board_sql("game_scores", "score, moves, seconds", "game = ? AND board = ?", "score")
 
 
 def upsert_solved(db: Database, row: tuple[object, ...]) -> None:
@@ -161,9 +160,17 @@ class Leaderboards(StoreBase):
                 and off the player's solved levels.
         """
         now = time.time()
-        row = (uuid.uuid4().hex, self.user, game, source, level,
-               None if moves is None else int(moves),
-               None if seconds is None else float(seconds), int(bool(autoplayed)), now)
+        row = (
+            uuid.uuid4().hex,
+            self.user,
+            game,
+            source,
+            level,
+            None if moves is None else int(moves),
+            None if seconds is None else float(seconds),
+            int(bool(autoplayed)),
+            now,
+        )
 
         def work(db: Database) -> None:
             db.execute(
@@ -205,9 +212,17 @@ class Leaderboards(StoreBase):
             seconds: Seconds of play when that score was reached.
             autoplayed: The computer has played (part of) this game.
         """
-        row = (self.user, game, run, board, int(score),
-               None if moves is None else int(moves),
-               None if seconds is None else float(seconds), int(bool(autoplayed)), time.time())
+        row = (
+            self.user,
+            game,
+            run,
+            board,
+            int(score),
+            None if moves is None else int(moves),
+            None if seconds is None else float(seconds),
+            int(bool(autoplayed)),
+            time.time(),
+        )
         better = "excluded.score > game_scores.score"
         self._write(
             None,

@@ -111,8 +111,9 @@ class StoreBase:
         except ValueError as error:
             if path is not None:
                 raise
-            self.warnings.append(f"Ignoring the store setting ({error}); "
-                                 "progress is kept for this session only.")
+            self.warnings.append(
+                f"Ignoring the store setting ({error}); progress is kept for this session only."
+            )
             self._target = MEMORY
         self._db: Database | None = self._open(patience=2 * busy_timeout)
 
@@ -279,8 +280,9 @@ class StoreBase:
                 self._storage_error(failure.error)
                 return default
 
-    def _write(self, default: T, work: Work[T], *, deferrable: bool = False,
-               retry: bool = True) -> T:
+    def _write(
+        self, default: T, work: Work[T], *, deferrable: bool = False, retry: bool = True
+    ) -> T:
         """Run ``work`` in one write transaction (all or nothing).
 
         Args:

@@ -130,30 +130,47 @@ def open_postgres(url: str, busy_timeout: float, patience: float) -> Opened:
     try:
         import psycopg
     except ImportError:
-        return Opened(None, False, [
-            f"The store {where} needs psycopg (pip install 'termarcade[postgres]'); "
-            f"{_SESSION_ONLY}."
-        ])
+        return Opened(
+            None,
+            False,
+            [
+                f"The store {where} needs psycopg (pip install 'termarcade[postgres]'); "
+                f"{_SESSION_ONLY}."
+            ],
+        )
     deadline = time.monotonic() + patience
     while True:
         try:
             return Opened(_connect(psycopg, url, busy_timeout), True)
         except NewerSchema as newer:
-            return Opened(None, False, [
-                f"The PostgreSQL store {where} was written by a newer termarcade (schema "
-                f"{newer.version}); it was left untouched; {_SESSION_ONLY}."
-            ])
+            return Opened(
+                None,
+                False,
+                [
+                    f"The PostgreSQL store {where} was written by a newer termarcade (schema "
+                    f"{newer.version}); it was left untouched; {_SESSION_ONLY}."
+                ],
+            )
         except psycopg.Error as error:
             if not _transient(error):
-                return Opened(None, False, [
-                    f"Cannot use the PostgreSQL store {where} ({_reason(error)}); "
-                    f"{_SESSION_ONLY}."
-                ])
+                return Opened(
+                    None,
+                    False,
+                    [
+                        f"Cannot use the PostgreSQL store {where} ({_reason(error)}); "
+                        f"{_SESSION_ONLY}."
+                    ],
+                )
             if time.monotonic() >= deadline:
-                return Opened(None, False, [
-                    f"Cannot reach the PostgreSQL store {where} ({_reason(error)}); "
-                    "changes are kept and saved once it answers."
-                ], later=True)
+                return Opened(
+                    None,
+                    False,
+                    [
+                        f"Cannot reach the PostgreSQL store {where} ({_reason(error)}); "
+                        "changes are kept and saved once it answers."
+                    ],
+                    later=True,
+                )
             time.sleep(_POLL_S)
 
 

@@ -129,8 +129,7 @@ _V1_TO_V2 = (
         recorded_at {REAL} NOT NULL,
         PRIMARY KEY ("user", game, key)
         """,
-        '("user", game, key, score, recorded_at) '
-        "SELECT '', game, key, score, recorded_at",
+        "(\"user\", game, key, score, recorded_at) SELECT '', game, key, score, recorded_at",
     ),
     *_rebuild(
         "settings",
@@ -140,7 +139,7 @@ _V1_TO_V2 = (
         value  TEXT NOT NULL,
         PRIMARY KEY ("user", key)
         """,
-        '("user", key, value) ' "SELECT '', key, value",
+        "(\"user\", key, value) SELECT '', key, value",
     ),
     """
     CREATE TABLE my_levels (

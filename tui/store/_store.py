@@ -173,7 +173,7 @@ class Store(Leaderboards):
             lambda db: {
                 level: Result(moves, solved_at)
                 for level, moves, solved_at in db.execute(
-                    'SELECT level, moves, solved_at FROM solved '
+                    "SELECT level, moves, solved_at FROM solved "
                     'WHERE "user" = ? AND game = ? AND pack = ?',
                     (self.user, game, pack),
                 ).fetchall()
@@ -416,9 +416,7 @@ class Store(Leaderboards):
         # report the level as a duplicate of itself.
         return self._write(None, work, retry=False)
 
-    def replace_my_level(
-        self, game: str, level_id: int, title: str, text: str
-    ) -> MyLevel | None:
+    def replace_my_level(self, game: str, level_id: int, title: str, text: str) -> MyLevel | None:
         """Replace the title and text of one of the player's own levels.
 
         Args:

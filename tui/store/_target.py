@@ -115,10 +115,14 @@ def redact(url: str) -> str:
         netloc = parts.netloc
         if parts.password is not None:
             netloc = netloc.replace(f":{parts.password}@", ":***@", 1)
-        query = "&".join(
-            "password=***" if pair.lower().startswith("password=") else pair
-            for pair in parts.query.split("&")
-        ) if parts.query else ""
+        query = (
+            "&".join(
+                "password=***" if pair.lower().startswith("password=") else pair
+                for pair in parts.query.split("&")
+            )
+            if parts.query
+            else ""
+        )
         return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
     except ValueError:  # Unparseable (bad port ...): show nothing that could be secret.
         return url.partition(":")[0] + "://…"

@@ -157,8 +157,9 @@ class ActionList(OptionList):
         # Rewrites are numbered from 1, as in `termarcade termcraft actions` (digit keys pick
         # them); construct entries are marked ◆ instead.
         self._width = len(str(max(self.total_rewrites, 1)))
-        options = [self._option(number, entry)
-                   for number, entry in enumerate(self.rewrites, start=1)]
+        options = [
+            self._option(number, entry) for number, entry in enumerate(self.rewrites, start=1)
+        ]
         self.entries = list(self.rewrites)
         self.clear_options()
         self.add_options(options + self._tail())
@@ -182,12 +183,17 @@ class ActionList(OptionList):
         if complete:
             self.total = len(self.rewrites)
         highlighted = self.highlighted
-        keep = self.entries[highlighted] if highlighted is not None and \
-            0 <= highlighted < len(self.entries) else None
+        keep = (
+            self.entries[highlighted]
+            if highlighted is not None and 0 <= highlighted < len(self.entries)
+            else None
+        )
         self._drop_tail(start)
         self.entries.extend(more)
-        self.add_options([self._option(number, entry)
-                          for number, entry in enumerate(more, start=start + 1)] + self._tail())
+        self.add_options(
+            [self._option(number, entry) for number, entry in enumerate(more, start=start + 1)]
+            + self._tail()
+        )
         if isinstance(keep, ConstructEntry):
             self.highlighted = self.entries.index(keep)
         elif highlighted is not None:
@@ -310,8 +316,9 @@ class ActionList(OptionList):
         text.append(" ⇒ ", "bold")
         text.append(short_str(entry.replacement, PREVIEW), "bold")
         rule = entry.rule
-        text.append(f"\n{pad}at {format_path(site)} · rule {format_path(rule.path)} "
-                    f"· −{REWRITE_FUEL} fuel")
+        text.append(
+            f"\n{pad}at {format_path(site)} · rule {format_path(rule.path)} · −{REWRITE_FUEL} fuel"
+        )
         if entry.sigma:
             text.append(" · " + sigma_text(entry.sigma, 20))
         return text
@@ -351,8 +358,10 @@ class ActionDetails(Static):
             text.append("No action selected.", "italic")
         elif isinstance(entry, ConstructEntry):
             text.append("Construct ", "bold")
-            text.append(f"at {format_path(entry.site)}: replace the placeholder by a ground "
-                        f"term you type. Costs its Size; budget {budget} left.")
+            text.append(
+                f"at {format_path(entry.site)}: replace the placeholder by a ground "
+                f"term you type. Costs its Size; budget {budget} left."
+            )
         else:
             rule = entry.rule
             site: Path = entry.site

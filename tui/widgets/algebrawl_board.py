@@ -74,14 +74,23 @@ def tiles_of(state: State) -> dict[str, list[Tile]]:
     standing = set(state.standing)
     # A monster is standing (◆), struck (✓) or felled by a cast (✗); a traitor that
     # defected stands at the end of the row.
-    monsters = [Tile(f"{'◆' if i in standing else '✓' if i in struck else '✗'} {_value(v)}",
-                     i not in standing, i)
-                for i, v in enumerate(monster_values(state))]
+    monsters = [
+        Tile(
+            f"{'◆' if i in standing else '✓' if i in struck else '✗'} {_value(v)}",
+            i not in standing,
+            i,
+        )
+        for i, v in enumerate(monster_values(state))
+    ]
     hand = set(state.hand)
-    cards = [Tile(shorten(escape_controls(c.label), TILE_TEXT), i not in hand, i)
-             for i, c in enumerate(puzzle.cards)]
-    pool = [Tile(_value(tree.value) + ("•" if isinstance(tree, Node) else ""), False, i)
-            for i, tree in enumerate(state.pool)]
+    cards = [
+        Tile(shorten(escape_controls(c.label), TILE_TEXT), i not in hand, i)
+        for i, c in enumerate(puzzle.cards)
+    ]
+    pool = [
+        Tile(_value(tree.value) + ("•" if isinstance(tree, Node) else ""), False, i)
+        for i, tree in enumerate(state.pool)
+    ]
     return {"monsters": monsters, "cards": cards, "pool": pool}
 
 
@@ -117,8 +126,13 @@ class BrawlBoard(Widget, can_focus=True):
         """Pool position -> argument number (1-based), shown on picked values."""
         self._regions: list[tuple[int, int, int, str, int]] = []
 
-    def show(self, tiles: dict[str, list[Tile]], cursor: tuple[str, int],
-             picked: dict[str, set[int]], order: dict[int, int]) -> None:
+    def show(
+        self,
+        tiles: dict[str, list[Tile]],
+        cursor: tuple[str, int],
+        picked: dict[str, set[int]],
+        order: dict[int, int],
+    ) -> None:
         """Draw these tiles with the cursor and the picks."""
         self.tiles, self.cursor, self.picked, self.order = tiles, cursor, picked, order
         self.refresh(layout=True)
@@ -135,8 +149,11 @@ class BrawlBoard(Widget, can_focus=True):
             if not tiles:
                 line.append("(none)" if section != "pool" else "(empty)", "dim italic")
             for pos, tile in enumerate(tiles):
-                shown = f"{self.order[pos]}:{tile.text}" if section == "pool" \
-                    and pos in self.order else tile.text
+                shown = (
+                    f"{self.order[pos]}:{tile.text}"
+                    if section == "pool" and pos in self.order
+                    else tile.text
+                )
                 text = f"[ {shown} ]"
                 if line.cell_len + len(text) + 1 > width and line.cell_len > LABEL_WIDTH:
                     lines.append(line)
@@ -210,8 +227,13 @@ class AstView(Static):
     shown_text = ""
     """What is shown, as plain text (for tests and screen readers)."""
 
-    def show(self, pool: Sequence[Ast], first: int | None,
-             struck: Sequence[tuple[int, Ast]] = (), targets: Sequence = ()) -> None:
+    def show(
+        self,
+        pool: Sequence[Ast],
+        first: int | None,
+        struck: Sequence[tuple[int, Ast]] = (),
+        targets: Sequence = (),
+    ) -> None:
         """Draw the trees of the computed values of ``pool``, then the strikes.
 
         Args:
@@ -236,8 +258,11 @@ class AstView(Static):
                 formula = shorten(f"✓ {format_value(tree.value)} = {to_infix(tree)}", 200)
                 parts.append(tree_of(tree, escape_controls(formula)))
         if not parts:
-            parts.append(Text("Play a card: the value it makes and its tree appear here.",
-                              style="dim italic"))
+            parts.append(
+                Text(
+                    "Play a card: the value it makes and its tree appear here.", style="dim italic"
+                )
+            )
         group = Group(*parts)
         self.shown_text = _plain(group)
         self.update(group)

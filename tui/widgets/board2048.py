@@ -119,7 +119,9 @@ class Board2048(Widget):
         self.highlighted: frozenset[tuple[int, int]] = frozenset()
         """Cells drawn flashed."""
 
-    def show(self, board: Sequence[Sequence[int]], highlighted: Iterable[tuple[int, int]] = ()) -> None:
+    def show(
+        self, board: Sequence[Sequence[int]], highlighted: Iterable[tuple[int, int]] = ()
+    ) -> None:
         """Display a board.
 
         Args:
@@ -159,7 +161,9 @@ class Board2048(Widget):
                     if value:
                         label = str(value) if middle else ""
                         out.append(
-                            label.center(cell_w)[:cell_w] if len(label) <= cell_w else label[:cell_w],
+                            label.center(cell_w)[:cell_w]
+                            if len(label) <= cell_w
+                            else label[:cell_w],
                             tile_style(value, (r, c) in self.highlighted),
                         )
                     else:

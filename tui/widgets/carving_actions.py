@@ -45,8 +45,14 @@ class CarvingActions(OptionList):
         Binding("j,s", "cursor_down", "Down", show=False, id="carving_moves.down"),
         Binding("k,w", "cursor_up", "Up", show=False, id="carving_moves.up"),
         # Not in the footer: 80 columns hold the game's keys (the list title says what to do).
-        Binding("enter,space", "select", "Choose", id="carving_moves.select", key_display="⏎",
-                show=False),
+        Binding(
+            "enter,space",
+            "select",
+            "Choose",
+            id="carving_moves.select",
+            key_display="⏎",
+            show=False,
+        ),
     ]
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -62,8 +68,9 @@ class CarvingActions(OptionList):
             return None
         return self.entries[index]
 
-    def show_moves(self, state: State, moves: Sequence[Any], compact: bool,
-                   keep: Any = None) -> None:
+    def show_moves(
+        self, state: State, moves: Sequence[Any], compact: bool, keep: Any = None
+    ) -> None:
         """List the moves of ``state``'s phase.
 
         Args:
@@ -86,8 +93,11 @@ class CarvingActions(OptionList):
                 options.append(Option(self._prompt(number, width, state, move, compact)))
         else:
             self.entries = []
-            message = ("Won! N: next level · u: undo · esc: levels" if state.phase == "won"
-                       else "No move is left. u: undo · R: restart")
+            message = (
+                "Won! N: next level · u: undo · esc: levels"
+                if state.phase == "won"
+                else "No move is left. u: undo · R: restart"
+            )
             options.append(Option(Text(message, style="italic"), disabled=True))
         self.clear_options()
         self.add_options(options)
@@ -110,8 +120,10 @@ class CarvingActions(OptionList):
             if move.edge == state.pending:
                 text.append("  ★ new", "bold")
         elif isinstance(move, Succeed):
-            text.append(("◉ " if move.vertex == state.base else "  ")
-                        + vertex_label(move.vertex, compact), "bold")
+            text.append(
+                ("◉ " if move.vertex == state.base else "  ") + vertex_label(move.vertex, compact),
+                "bold",
+            )
             if move.vertex == state.base:
                 text.append("  (keep the base point)")
         return text

@@ -100,11 +100,14 @@ def graph_text(state: State, highlight: set[Operator] = frozenset()) -> Text:  #
             isolated.append(vertices[0])
             continue
         number += 1
-        heading = (f"Component {number}: {plural(len(vertices), 'vertex', 'vertices')}, "
-                   f"{plural(len(edges), 'edge')}")
+        heading = (
+            f"Component {number}: {plural(len(vertices), 'vertex', 'vertices')}, "
+            f"{plural(len(edges), 'edge')}"
+        )
         is_won = bool(won_vertices) and vertices[0] in won_vertices
-        out.append(("≅ H*  " if is_won else "") + heading + "\n",
-                   "bold reverse" if is_won else "bold")
+        out.append(
+            ("≅ H*  " if is_won else "") + heading + "\n", "bold reverse" if is_won else "bold"
+        )
         out.append("  ")
         for i, f in enumerate(vertices):
             if i:
@@ -137,8 +140,9 @@ def _append_vertex(out: Text, f: Formula, state: State, here: Formula, compact: 
         out.append(label)
 
 
-def _append_edge(out: Text, op: Operator, state: State, walked: set, offered: set,
-                 highlight: set, compact: bool) -> None:
+def _append_edge(
+    out: Text, op: Operator, state: State, walked: set, offered: set, highlight: set, compact: bool
+) -> None:
     virtual = op not in state.tree
     if op == state.pending:
         mark, style = "★", "bold reverse"
@@ -172,8 +176,10 @@ def target_text(target: Target, max_columns: int = 12) -> Text:
     shown = es[:max_columns]
     width = max(len(v) for v in vs)
     if shown:
-        out.append(" " * (width + 1) + "".join(f"{i + 1:<2}" for i in range(len(shown))).rstrip()
-                   + "\n", "bold")
+        out.append(
+            " " * (width + 1) + "".join(f"{i + 1:<2}" for i in range(len(shown))).rstrip() + "\n",
+            "bold",
+        )
     for v in vs:
         degree = sum(v in e for e in es)
         row = "".join("● " if v in e else "· " for e in shown)

@@ -65,8 +65,9 @@ def parse_field(raw: str, label: str) -> Term:
         return parse_term(stripped)
     except ParseError as err:
         line, column = _original_position(raw, max(err.column, 1) - 1)
-        raise ParseError(err.message, text=raw, line=line, column=column, filename=label,
-                         expected=err.expected) from None
+        raise ParseError(
+            err.message, text=raw, line=line, column=column, filename=label, expected=err.expected
+        ) from None
 
 
 def _original_position(raw: str, index: int) -> tuple[int, int]:
@@ -183,8 +184,9 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
     #dev-result { height: auto; }
     """
 
-    def __init__(self, level: Level, state: State | None = None,
-                 mine_id: int | None = None) -> None:
+    def __init__(
+        self, level: Level, state: State | None = None, mine_id: int | None = None
+    ) -> None:
         super().__init__()
         self.level = level
         """The level the editor was opened on."""
@@ -212,37 +214,73 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
                 yield Label("Title")
                 yield Input(level.title, id="dev-title-input", compact=True)
                 yield Label("Fuel")
-                yield Input(str(level.fuel), id="dev-fuel-input", compact=True,
-                            type="integer", restrict=r"[0-9]*")
+                yield Input(
+                    str(level.fuel),
+                    id="dev-fuel-input",
+                    compact=True,
+                    type="integer",
+                    restrict=r"[0-9]*",
+                )
                 yield Label("Budget")
-                yield Input(str(level.budget), id="dev-budget-input", compact=True,
-                            type="integer", restrict=r"[0-9]*")
+                yield Input(
+                    str(level.budget),
+                    id="dev-budget-input",
+                    compact=True,
+                    type="integer",
+                    restrict=r"[0-9]*",
+                )
                 yield Label("Par")
-                yield Input("" if level.par is None else str(level.par),
-                            id="dev-par-input", compact=True, restrict=r"[0-9]*")
+                yield Input(
+                    "" if level.par is None else str(level.par),
+                    id="dev-par-input",
+                    compact=True,
+                    restrict=r"[0-9]*",
+                )
             with Horizontal(id="dev-fields2"):
                 yield Label("Hint ")
                 yield Input(level.hint, id="dev-hint-input", compact=True)
             yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
-            yield TextArea(format_term_for_editing(level.current), id="dev-current-term-input",
-                           soft_wrap=True, tab_behavior="focus")
+            yield TextArea(
+                format_term_for_editing(level.current),
+                id="dev-current-term-input",
+                soft_wrap=True,
+                tab_behavior="focus",
+            )
             yield Label("Target term", classes="dev-label")
-            yield TextArea(format_term_for_editing(level.target),
-                           id="dev-target-term-input", soft_wrap=True, tab_behavior="focus")
+            yield TextArea(
+                format_term_for_editing(level.target),
+                id="dev-target-term-input",
+                soft_wrap=True,
+                tab_behavior="focus",
+            )
             yield Static("", id="dev-error-message")
             with Horizontal(id="dev-buttons"):
                 # Short labels: the seven fit in 80 columns; tooltips say the rest.
-                yield Button("Play F2", id="dev-play-button", variant="primary", compact=True,
-                             tooltip="Save in My levels and play it")
-                yield Button("Save F3", id="dev-save-button", compact=True,
-                             tooltip="Save in My levels")
-                yield Button("Export F8", id="dev-export-button", compact=True,
-                             tooltip="Write a level file (asks before replacing one)")
+                yield Button(
+                    "Play F2",
+                    id="dev-play-button",
+                    variant="primary",
+                    compact=True,
+                    tooltip="Save in My levels and play it",
+                )
+                yield Button(
+                    "Save F3", id="dev-save-button", compact=True, tooltip="Save in My levels"
+                )
+                yield Button(
+                    "Export F8",
+                    id="dev-export-button",
+                    compact=True,
+                    tooltip="Write a level file (asks before replacing one)",
+                )
                 yield Button("Solve F4", id="dev-solve-button", compact=True)
                 yield Button("Lint F5", id="dev-lint-button", compact=True)
-                yield Button("Current F9", id="dev-current-button", compact=True,
-                             disabled=self.state is None,
-                             tooltip="Start the level from the current position (ctrl+z undoes)")
+                yield Button(
+                    "Current F9",
+                    id="dev-current-button",
+                    compact=True,
+                    disabled=self.state is None,
+                    tooltip="Start the level from the current position (ctrl+z undoes)",
+                )
                 yield Button("Close", id="dev-close-button", compact=True, tooltip="Close (esc)")
             with Horizontal(id="dev-progress"):
                 yield LoadingIndicator()
@@ -264,8 +302,7 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
     def _field_values(self) -> tuple[str, ...]:
         """Every field's text: the inputs, then the two term areas."""
         inputs = [self.query_one(f"#dev-{name}-input", Input).value for name in self._INPUTS]
-        areas = [self.query_one(f"#dev-{name}-term-input", TextArea).text
-                 for name in self._AREAS]
+        areas = [self.query_one(f"#dev-{name}-term-input", TextArea).text for name in self._AREAS]
         return (*inputs, *areas)
 
     def _set_field_values(self, values: tuple[str, ...]) -> None:
@@ -303,9 +340,11 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
             The level, or None when a field is invalid (the error line says why).
         """
         values: dict[str, int | None] = {}
-        for name, widget_id, optional in (("Fuel", "#dev-fuel-input", False),
-                                          ("Budget", "#dev-budget-input", False),
-                                          ("Par", "#dev-par-input", True)):
+        for name, widget_id, optional in (
+            ("Fuel", "#dev-fuel-input", False),
+            ("Budget", "#dev-budget-input", False),
+            ("Par", "#dev-par-input", True),
+        ):
             raw = self.query_one(widget_id, Input).value.strip()
             if not raw and optional:
                 values[name] = None
@@ -316,11 +355,15 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
                 return None
             values[name] = int(raw)
         terms: dict[str, Term] = {}
-        for name, widget_id in (("current", "#dev-current-term-input"),
-                                ("target", "#dev-target-term-input")):
+        for name, widget_id in (
+            ("current", "#dev-current-term-input"),
+            ("target", "#dev-target-term-input"),
+        ):
             area = self.query_one(widget_id, TextArea)
             try:
-                terms[name] = parse_field(area.text, f"{'starting' if name == 'current' else name} term")
+                terms[name] = parse_field(
+                    area.text, f"{'starting' if name == 'current' else name} term"
+                )
             except ParseError as err:
                 self.show_error(err.render())
                 area.focus()
@@ -330,10 +373,17 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
         title = self.query_one("#dev-title-input", Input).value.strip() or "Custom level"
         hint = self.query_one("#dev-hint-input", Input).value.strip()
         try:
-            level = Level(title, terms["current"], terms["target"], values["Fuel"] or 0,
-                          values["Budget"] or 0, par=values["Par"],
-                          description=self.level.description, hint=hint,
-                          author=self.level.author)
+            level = Level(
+                title,
+                terms["current"],
+                terms["target"],
+                values["Fuel"] or 0,
+                values["Budget"] or 0,
+                par=values["Par"],
+                description=self.level.description,
+                hint=hint,
+                author=self.level.author,
+            )
         except (TypeError, ValueError) as err:
             self.show_error(str(err))
             return None
@@ -372,15 +422,18 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
             return
         before = self._field_values()
         self.query_one("#dev-current-term-input", TextArea).text = format_term_for_editing(
-            self.state.term)
+            self.state.term
+        )
         self.query_one("#dev-fuel-input", Input).value = str(self.state.fuel)
         self.query_one("#dev-budget-input", Input).value = str(self.state.budget)
         after = self._field_values()
         if after != before:
             self._undo.append((before, after))
             self._redo.clear()
-        self.show_error("The level now starts from the current position (not saved yet; "
-                        "ctrl+z undoes it).", ok=True)
+        self.show_error(
+            "The level now starts from the current position (not saved yet; ctrl+z undoes it).",
+            ok=True,
+        )
 
     def _focused_area(self) -> TextArea | None:
         focused = self.focused
@@ -395,8 +448,10 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
             before, after = self._undo.pop()
             self._set_field_values(before)
             self._redo.append((before, after))
-            self.show_error("Undone: the fields are as they were before Current position "
-                            "(ctrl+y redoes).", ok=True)
+            self.show_error(
+                "Undone: the fields are as they were before Current position (ctrl+y redoes).",
+                ok=True,
+            )
         else:
             self.app.bell()
 
@@ -427,16 +482,20 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
             return LevelRef("mine", str(level_id)).slot
 
         def keep(replace_id: int | None, confirmed: bool = False) -> None:
-            if (replace_id is not None and not confirmed
-                    and store.load_game(game, slot(replace_id)) is not None):
+            if (
+                replace_id is not None
+                and not confirmed
+                and store.load_game(game, slot(replace_id)) is not None
+            ):
                 ask(replace_id, "It has a game in progress, which would be deleted.")
                 return
             try:
                 item = save_to_my_levels(store, game, level, replace_id)
             except DuplicateTitle as duplicate:
                 saved = store.load_game(game, slot(duplicate.existing_id)) is not None
-                ask(duplicate.existing_id,
-                    "Its game in progress would be deleted." if saved else "")
+                ask(
+                    duplicate.existing_id, "Its game in progress would be deleted." if saved else ""
+                )
                 return
             except ValueError as error:
                 self.show_error(str(error))
@@ -460,10 +519,14 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
                 if answer == "replace":
                     keep(existing_id, confirmed=True)
 
-            self.app.push_screen(ChoiceModal(
-                f"Replace your level “{level.title}” with this version? {consequence} "
-                "(Change the title to keep both.)",
-                [("cancel", "Cancel", "c"), ("replace", "Replace", "r")]), decided)
+            self.app.push_screen(
+                ChoiceModal(
+                    f"Replace your level “{level.title}” with this version? {consequence} "
+                    "(Change the title to keep both.)",
+                    [("cancel", "Cancel", "c"), ("replace", "Replace", "r")],
+                ),
+                decided,
+            )
 
         keep(self._mine_id)
 
@@ -486,8 +549,9 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
             if message:
                 self.show_error(message, ok=True)
 
-        self.app.push_screen(ExportModal(self.level_game, level,
-                                         default_file_name(level.title)), done)
+        self.app.push_screen(
+            ExportModal(self.level_game, level, default_file_name(level.title)), done
+        )
 
     @property
     def level_game(self) -> str:
@@ -526,9 +590,14 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
             if discard:
                 self.dismiss(None)
 
-        self.app.push_screen(ConfirmModal("Close the editor and lose your unsaved edits? "
-                                          "(F3 saves them in My levels.)",
-                                          yes="Lose edits", no="Keep editing"), decided)
+        self.app.push_screen(
+            ConfirmModal(
+                "Close the editor and lose your unsaved edits? (F3 saves them in My levels.)",
+                yes="Lose edits",
+                no="Keep editing",
+            ),
+            decided,
+        )
 
     # -- jobs --------------------------------------------------------------------------------
 
@@ -558,7 +627,9 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
     def _show_result(self, text: str) -> None:
         self._set_progress(False, "")
         self.result_text = text
-        self.query_one("#dev-result", Static).update(Text(escape_controls(text, keep_newlines=True)))
+        self.query_one("#dev-result", Static).update(
+            Text(escape_controls(text, keep_newlines=True))
+        )
 
     def _set_progress(self, running: bool | None, text: str) -> None:
         progress = self.query_one("#dev-progress")
@@ -569,7 +640,8 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
     def _report_progress(self, explored: int, frontier: int, started: float) -> None:
         elapsed = time.monotonic() - started
         self.app.call_from_thread(
-            self._set_progress, None,
+            self._set_progress,
+            None,
             f"Solving… {explored:,} states explored, {frontier:,} waiting, {elapsed:.1f}s",
         )
 
@@ -594,8 +666,10 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
         def progress(stage: str, done: int, total: int) -> None:
             share = f" {100 * done // total}%" if total else ""
             self.app.call_from_thread(
-                self._set_progress, None,
-                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)")
+                self._set_progress,
+                None,
+                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)",
+            )
 
         try:
             issues = lint(level, should_stop=self._stop.is_set, progress=progress)
@@ -616,13 +690,17 @@ def describe_solve(result: SolveResult) -> str:
         Lines of text: the verdict, then the plan, one move a line.
     """
     if result.status == "solved":
-        lines = [f"Solvable: shortest plan has {len(result.plan)} move(s) "
-                 f"({result.explored:,} states, {result.elapsed:.2f}s)."]
+        lines = [
+            f"Solvable: shortest plan has {len(result.plan)} move(s) "
+            f"({result.explored:,} states, {result.elapsed:.2f}s)."
+        ]
         lines += [f"{i}. {action}" for i, action in enumerate(result.plan, start=1)]
         return "\n".join(lines)
     if result.status == "unsolvable":
-        return (f"Unsolvable (with rewrites and constructs of target subterms): "
-                f"{result.explored:,} states explored, {result.elapsed:.2f}s.")
+        return (
+            f"Unsolvable (with rewrites and constructs of target subterms): "
+            f"{result.explored:,} states explored, {result.elapsed:.2f}s."
+        )
     why = "cancelled" if result.reason == "cancelled" else "search limits reached"
     return f"Unknown: {why} after {result.explored:,} states, {result.elapsed:.2f}s."
 
@@ -639,5 +717,6 @@ def describe_lint(issues: tuple[LintIssue, ...]) -> str:
     if not issues:
         return "Lint: no issues."
     marks = {"error": "✗", "warning": "⚠", "info": "·"}
-    return "\n".join(f"{marks.get(i.severity, '·')} {i.severity}: {i.message} [{i.code}]"
-                     for i in issues)
+    return "\n".join(
+        f"{marks.get(i.severity, '·')} {i.severity}: {i.message} [{i.code}]" for i in issues
+    )

@@ -39,9 +39,16 @@ ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 
 # Heavy box-drawing characters by the set of directions a body cell connects to.
 _JOIN = {
-    frozenset("lr"): "━", frozenset("ud"): "┃",
-    frozenset("dr"): "┏", frozenset("dl"): "┓", frozenset("ur"): "┗", frozenset("ul"): "┛",
-    frozenset("r"): "╺", frozenset("l"): "╸", frozenset("d"): "╻", frozenset("u"): "╹",
+    frozenset("lr"): "━",
+    frozenset("ud"): "┃",
+    frozenset("dr"): "┏",
+    frozenset("dl"): "┓",
+    frozenset("ur"): "┗",
+    frozenset("ul"): "┛",
+    frozenset("r"): "╺",
+    frozenset("l"): "╸",
+    frozenset("d"): "╻",
+    frozenset("u"): "╹",
     frozenset(): "●",
 }
 
@@ -76,9 +83,15 @@ class BoardPicture:
         hint: ``(direction, cells)``: the cells a suggested slide would fill.
     """
 
-    def __init__(self, width: int, height: int, walls: frozenset[tuple[int, int]],
-                 path: Sequence[tuple[int, int]], cut_off: frozenset[tuple[int, int]] = frozenset(),
-                 hint: tuple[str, Sequence[tuple[int, int]]] | None = None) -> None:
+    def __init__(
+        self,
+        width: int,
+        height: int,
+        walls: frozenset[tuple[int, int]],
+        path: Sequence[tuple[int, int]],
+        cut_off: frozenset[tuple[int, int]] = frozenset(),
+        hint: tuple[str, Sequence[tuple[int, int]]] | None = None,
+    ) -> None:
         self.width = width
         self.height = height
         self.walls = walls
@@ -201,8 +214,9 @@ class LongcatBoard(Widget):
     LongcatBoard > .longcat-board--frame { color: $foreground 45%; }
     """
 
-    def __init__(self, *, name: str | None = None, id: str | None = None,
-                 classes: str | None = None) -> None:
+    def __init__(
+        self, *, name: str | None = None, id: str | None = None, classes: str | None = None
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.picture: BoardPicture | None = None
         """What is shown."""
@@ -236,8 +250,13 @@ class LongcatBoard(Widget):
         picture = self.picture
         if picture is None or self.shown_cells is None or self.shown_cells >= len(picture.path):
             return picture
-        return BoardPicture(picture.width, picture.height, picture.walls,
-                            picture.path[:max(1, self.shown_cells)], picture.cut_off)
+        return BoardPicture(
+            picture.width,
+            picture.height,
+            picture.walls,
+            picture.path[: max(1, self.shown_cells)],
+            picture.cut_off,
+        )
 
     def _layout(self) -> None:
         key = (self.size, self.picture, self.shown_cells)
@@ -258,9 +277,11 @@ class LongcatBoard(Widget):
         self._framed = framed
         if framed:
             inner = shown.width * cw
-            lines = ([[("┌" + "─" * inner + "┐", "frame")]]
-                     + [[("│", "frame")] + line + [("│", "frame")] for line in lines]
-                     + [[("└" + "─" * inner + "┘", "frame")]])
+            lines = (
+                [[("┌" + "─" * inner + "┐", "frame")]]
+                + [[("│", "frame")] + line + [("│", "frame")] for line in lines]
+                + [[("└" + "─" * inner + "┘", "frame")]]
+            )
         self._lines = lines
 
     def _window(self) -> tuple[int, int, int, int]:
@@ -302,8 +323,9 @@ class LongcatBoard(Widget):
         pad_top = max(0, (self.size.height - shown_h) // 2) if not clipped else 0
         pad_left = max(0, (width - shown_w) // 2)
         if clipped and y == self.size.height - 1:
-            note = (f"grid {self.picture.width}x{self.picture.height}: the view follows "
-                    "the cat")[:width]
+            note = (f"grid {self.picture.width}x{self.picture.height}: the view follows the cat")[
+                :width
+            ]
             return Strip([Segment(note.ljust(width), self._style("note"))]).crop(0, width)
         row = y - pad_top + top
         if y < pad_top or row >= len(self._lines) or row - top >= shown_h:
@@ -315,7 +337,7 @@ class LongcatBoard(Widget):
             column = end
             lo, hi = max(start, left), min(end, left + shown_w)
             if lo < hi:
-                segments.append(Segment(text[lo - start:hi - start], self._style(role)))
+                segments.append(Segment(text[lo - start : hi - start], self._style(role)))
         return Strip(segments).crop_extend(0, width, Style())
 
     def _style(self, role: str) -> Style:

@@ -63,8 +63,6 @@ RULE_MARK = " ⇐ rule"
 """Suffix of the rule used by the highlighted action."""
 
 
-
-
 @dataclass(frozen=True, slots=True)
 class NodeData:
     """What a tree node stands for: a subterm at a position."""
@@ -242,8 +240,10 @@ class TermTree(Tree[NodeInfo]):
             data = node.data
             if not isinstance(data, NodeData) or not node.allow_expand:
                 continue
-            if (data.path in self._user_collapsed
-                    or len(data.path) - len(self.base) >= AUTO_EXPAND_DEPTH):
+            if (
+                data.path in self._user_collapsed
+                or len(data.path) - len(self.base) >= AUTO_EXPAND_DEPTH
+            ):
                 continue
             self._load_children(node)
             node._expanded = True  # no NodeExpanded message: this is not the player's doing
@@ -251,8 +251,7 @@ class TermTree(Tree[NodeInfo]):
             queue.extend(node.children)
         # Re-open what the player unfolded before (shallow first, parents before children).
         base, depth = self.base, len(self.base)
-        mine = [p for p in self._user_expanded
-                if p[:depth] == base and len(p) - depth < MAX_DEPTH]
+        mine = [p for p in self._user_expanded if p[:depth] == base and len(p) - depth < MAX_DEPTH]
         for path in sorted(mine, key=len)[:2000]:
             found = self._node_for_path(path, load=True)
             if found is not None and found.allow_expand and path not in self._user_collapsed:
@@ -290,8 +289,11 @@ class TermTree(Tree[NodeInfo]):
         first, end = chunk * CHUNK, min((chunk + 1) * CHUNK, total)
         gap = None
         if loaded:  # the gap node that stands for this chunk's children
-            gap = next(child for child in node.children if isinstance(child.data, MoreData)
-                       and child.data.start <= first < child.data.stop)
+            gap = next(
+                child
+                for child in node.children
+                if isinstance(child.data, MoreData) and child.data.start <= first < child.data.stop
+            )
             more = cast(MoreData, gap.data)  # the next() above picked a MoreData node
             lo, hi = more.start, more.stop
         else:
@@ -300,8 +302,12 @@ class TermTree(Tree[NodeInfo]):
             self._add(node, MoreData(path, lo, first), gap)
         for index in range(first, end):
             child = term.args[index]
-            child_node = self._add(node, NodeData(path + (index,), child), gap,
-                                   expandable=child.kind == COMPOUND and bool(child.args))
+            child_node = self._add(
+                node,
+                NodeData(path + (index,), child),
+                gap,
+                expandable=child.kind == COMPOUND and bool(child.args),
+            )
             self._path_nodes[path + (index,)] = child_node
         if gap is not None and end < hi:
             gap.data = MoreData(path, end, hi)
@@ -312,8 +318,13 @@ class TermTree(Tree[NodeInfo]):
             self._add(node, MoreData(path, end, hi), None)
         loaded.add(chunk)
 
-    def _add(self, node: TreeNode[NodeInfo], data: NodeInfo, before: TreeNode[NodeInfo] | None,
-             expandable: bool = False) -> TreeNode[NodeInfo]:
+    def _add(
+        self,
+        node: TreeNode[NodeInfo],
+        data: NodeInfo,
+        before: TreeNode[NodeInfo] | None,
+        expandable: bool = False,
+    ) -> TreeNode[NodeInfo]:
         """Add a child to ``node`` (before ``before`` when given), labelled."""
         child = node.add("", data, before=before, allow_expand=expandable)
         self._set_label(child)
@@ -396,12 +407,12 @@ class TermTree(Tree[NodeInfo]):
         data = node.data
         style = self.get_component_rich_style
         if isinstance(data, ZoomData):
-            text = ("↑ zoom out (enter)" if data.up
-                    else "⋯ deeper levels: enter to zoom in")
+            text = "↑ zoom out (enter)" if data.up else "⋯ deeper levels: enter to zoom in"
             return Text(text, style=style("term-tree--more"))
         if isinstance(data, MoreData):
-            return Text(f"… {data.stop - data.start:,} more (enter)",
-                        style=style("term-tree--more"))
+            return Text(
+                f"… {data.stop - data.start:,} more (enter)", style=style("term-tree--more")
+            )
         if not isinstance(data, NodeData):
             return Text("?")
         term, path = data.term, data.path
@@ -417,7 +428,7 @@ class TermTree(Tree[NodeInfo]):
             if not term.args:
                 label.append("()")
             elif not node.is_expanded:
-                inner = short_str(term, LABEL_PREVIEW + len(term.name))[len(term.name):]
+                inner = short_str(term, LABEL_PREVIEW + len(term.name))[len(term.name) :]
                 label.append(inner, style("term-tree--preview"))
         else:
             label.append(_cut(term.name), style("term-tree--constant"))
