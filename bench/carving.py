@@ -65,7 +65,7 @@ def make_level(n: int, n_types: int, n_axioms: int, seed: int, extra: int = 0) -
     return Level(
         types=types,
         variables=variables,
-        r_delta=tuple(r_delta),
+        r_delta=tuple(r_delta),  # type: ignore[arg-type]  # triples built from rng.choice
         r_nabla=tuple(r_nabla),  # type: ignore[arg-type]  # triples built from rng.choice
         root=Formula("D", "x0", "x0", "x0"),
         target=Target(("a",), ()),

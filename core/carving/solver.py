@@ -220,9 +220,9 @@ class _Search:
         sets, complete = removal_sets(
             graph,
             pos,
-            new,
+            new,  # type: ignore[arg-type]
             good,
-            world.level.density,  # type: ignore[arg-type]
+            world.level.density,
             self.walk_states,
             mask,
         )

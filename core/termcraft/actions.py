@@ -108,8 +108,10 @@ class RewriteMoves:
                 key = self._substitution_key
                 for root, subs in found.items():
                     found[root] = (
-                        sorted(subs.items(), key=key) if len(subs) > 1 else list(subs.items())
-                    )  # type: ignore[assignment]
+                        sorted(subs.items(), key=key)  # type: ignore[assignment]
+                        if len(subs) > 1
+                        else list(subs.items())
+                    )
             self._matches[lhs.id] = found
         return found
 

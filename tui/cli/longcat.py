@@ -330,8 +330,8 @@ def solve(
             # One line per level: long titles and solutions end with "…" on narrow screens.
             table.add_column(
                 name,
-                justify=justify,
-                no_wrap=True,  # type: ignore[arg-type]
+                justify=justify,  # type: ignore[arg-type]
+                no_wrap=True,
                 overflow="ellipsis",
                 min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
                 max_width=20 if name in ("title", "solution") else None,

@@ -171,9 +171,9 @@ def _serve_ssh(
 
     configure_logging(verbose)
     arcade = Arcade(
-        limits,
+        limits,  # type: ignore[arg-type]
         data_dir=data,
-        glyphs=glyphs,  # type: ignore[arg-type]
+        glyphs=glyphs,
         store=os.environ.get(ENV_STORE, ""),
     )
     try:
@@ -207,11 +207,11 @@ def _serve_web(
     configure_logging(verbose)
     try:
         WebArcade(
-            limits,
+            limits,  # type: ignore[arg-type]
             data_dir=data,
             glyphs=glyphs,
             host=host,
-            port=port,  # type: ignore[arg-type]
+            port=port,
             public_url=public_url,
         ).run()
     except ServeError as error:
