@@ -3,7 +3,7 @@
 Three sections (``--only old|scale|limits``; all by default):
 
 **old** -- every rewrite action listed (closure + matching), compared in the same run and on the same seeded states, the engine
-(:mod:`core.closure` + :mod:`core.termcraft.engine`) against a reference implementation of
+(:mod:`core.termcraft.closure` + :mod:`core.termcraft.engine`) against a reference implementation of
 the seed's algorithm written here: string-keyed terms, the naive repeat-until-no-change
 congruence closure with ``constructor|arity|[childReps]`` signatures, and matching of every
 class member at every ground site for every rule (``FindValidRewrites``).  The reference is
@@ -63,7 +63,7 @@ from core.termcraft import State, analyze, rewrite_actions  # noqa: E402
 from core.termcraft import engine as _engine  # noqa: E402
 from core.termcraft.actions import moves_of  # noqa: E402
 from core.termcraft.state import instantiate  # noqa: E402
-from core.terms import compound, const, free_vars, positions, to_str, var  # noqa: E402
+from core.termcraft.terms import compound, const, free_vars, positions, to_str, var  # noqa: E402
 
 # -- seeded level generator ------------------------------------------------------------------
 

@@ -77,7 +77,7 @@ def measure(case: str, mode: str) -> dict:
     os.environ.setdefault("TERMARCADE_DATA_DIR", tempfile.mkdtemp(prefix="tc-bench-"))
     from core.session import Session
     from core.termcraft import Level, rewrite_actions
-    from core.terms import const
+    from core.termcraft.terms import const
     from tui.app import ArcadeApp
     from tui.launch import launcher_for
     from tui.screens.termcraft import TermCraftScreen

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 
-from core.terms import COMPOUND, CONST, Term, const, node, var
+from core.termcraft.terms import COMPOUND, CONST, Term, const, node, var
 
 __all__ = ["Fallback", "read_term"]
 
@@ -44,7 +44,7 @@ def read_term(
         pos: Where to start.
         comments: Whether ``;`` comments may stand between the term's tokens (level files).
         cache: A dict to remember the constants built, shared by the calls that read one
-            file: a name met again is then found without core.terms' locked intern table.
+            file: a name met again is then found without core.termcraft.terms' locked intern table.
             (Compounds are not remembered: in large files most are distinct, and the keys
             cost more than they save.)
 

@@ -23,7 +23,7 @@ from typing import Any
 from lark.visitors import merge_transformers
 
 from core.termcraft.level import Level
-from core.terms import Term, short_str, to_str
+from core.termcraft.terms import Term, short_str, to_str
 
 from .fastterm import read_term
 from .format import BODY, INT, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind, read_digits

@@ -1,4 +1,4 @@
-"""Loader for the term syntax (``term.lark``): text -> hash-consed :class:`core.terms.Term`.
+"""Loader for the term syntax (``term.lark``): text -> hash-consed :class:`core.termcraft.terms.Term`.
 
 The parser is Lark's LALR with the transformer applied *during* parsing
 (``transformer=`` on the parser): each rule is reduced bottom-up straight into
@@ -18,7 +18,7 @@ from importlib import resources
 from lark import Lark, Transformer
 from lark.exceptions import UnexpectedInput
 
-from core.terms import Term, compound, const, var
+from core.termcraft.terms import Term, compound, const, var
 
 from .bulk import collector_paused
 from .errors import ParseError, from_lark

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from core.terms import compound, const, var
+from core.termcraft.terms import compound, const, var
 
 NAMES = st.sampled_from(["a", "b", "f", "g", "pair", "x1", "_"])
 """A few identifiers, so random terms often share constructors."""

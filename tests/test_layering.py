@@ -50,3 +50,43 @@ def test_core_does_no_io() -> None:
             ):
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.func.id}()")
     assert not bad, "\n".join(bad)
+
+
+def _game_packages() -> list[Path]:
+    return sorted(p for p in (ROOT / "core").iterdir() if (p / "__init__.py").is_file())
+
+
+def test_core_top_level_is_the_seam_every_game_shares() -> None:
+    """A module at core/'s top level is used by two games or more (or by the shell's seam:
+    registry, session, game protocol); one used by a single game lives in that game's
+    package (issue 19: the TermCraft term library moved under core/termcraft/)."""
+    games = _game_packages()
+    lonely = []
+    for module in sorted((ROOT / "core").glob("*.py")):
+        name = f"core.{module.stem}"
+        if module.stem == "__init__":
+            continue
+        users = {
+            game.name
+            for game in games
+            for path in game.rglob("*.py")
+            if any(m == name or m.startswith(name + ".") for _, m in _imports(path))
+        }
+        if len(users) == 1:
+            lonely.append(f"{name} is used only by core/{users.pop()}")
+    assert not lonely, "\n".join(lonely)
+
+
+def test_screens_and_launcher_do_not_import_the_app() -> None:
+    """tui.app imports the launcher, the palette's commands and the screens; they depend on
+    the small interface tui.arcade instead, so there is no app <-> launch <-> screens circle
+    (checked on every import statement, lazy ones included)."""
+    bad = []
+    for path in sorted((ROOT / "tui").rglob("*.py")):
+        relative = path.relative_to(ROOT)
+        if relative.parts[1] in ("app.py", "cli", "serve"):
+            continue  # the app itself, and the two programs that start it
+        for line, module in _imports(path):
+            if module == "tui.app":
+                bad.append(f"{relative}:{line}: import {module}")
+    assert not bad, "\n".join(bad)

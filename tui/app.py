@@ -26,7 +26,7 @@ output driver translates, e.g. ASCII for the Linux console or ``--ascii``), whet
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from textual import events
 from textual.app import App, SystemCommand
@@ -36,6 +36,9 @@ from textual.screen import Screen
 from core import registry
 from core.registry import GameInfo, RegistryError
 from tui import terminal
+from tui.arcade import Arcade, arcade_of
+from tui.commands import ArcadeCommands
+from tui.launch import launcher_for
 from tui.store import KEYMAP_SETTING, Store
 
 __all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
@@ -44,7 +47,7 @@ THEME_SETTING = "theme"
 """Store setting: the name of the theme the player picked (command palette)."""
 
 
-class ArcadeApp(App[None]):
+class ArcadeApp(Arcade):
     """The arcade.
 
     Args:
@@ -65,7 +68,7 @@ class ArcadeApp(App[None]):
     TITLE = "termarcade"
     SUB_TITLE = "formal puzzle games"
     CSS_PATH = "styles/app.tcss"
-    COMMANDS = App.COMMANDS | {lambda: _arcade_commands()}  # noqa: PLW0108 -- defined below; imported late (tui.commands imports this module)
+    COMMANDS = App.COMMANDS | {ArcadeCommands}
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help", key_display="?"),
@@ -163,8 +166,6 @@ class ArcadeApp(App[None]):
         Returns:
             True if the game started; otherwise the player gets a notification.
         """
-        from tui.launch import launcher_for
-
         info = registry.get(game_id)
         title = info.title if info is not None else game_id
         file_pack = None
@@ -258,19 +259,3 @@ class ArcadeApp(App[None]):
     def on_unmount(self) -> None:
         """Close the store cleanly."""
         self.store.close()
-
-
-def _arcade_commands() -> type:
-    """The arcade's command provider (imported when the palette first opens)."""
-    from tui.commands import ArcadeCommands
-
-    return ArcadeCommands
-
-
-def arcade_of(node: Any) -> ArcadeApp:
-    """The running :class:`ArcadeApp` of a screen or widget, typed (no attribute probing).
-
-    Args:
-        node: A mounted screen or widget of the arcade.
-    """
-    return cast(ArcadeApp, node.app)

@@ -27,7 +27,7 @@ from textual.command import DiscoveryHit, Hit, Hits, Provider
 from core import registry
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tui.app import ArcadeApp
+    from tui.arcade import Arcade
 
 __all__ = ["ArcadeCommands", "go_home", "new_seeded_game", "open_levels", "show_keymap"]
 
@@ -38,7 +38,7 @@ _SEED = re.compile(r"(?:^|\s)(\d{1,18})\s*$")
 """A seed typed at the end of the palette's query."""
 
 
-def go_home(app: ArcadeApp) -> None:
+def go_home(app: Arcade) -> None:
     """Close every screen above the home screen; game screens save first."""
     from tui.screens.puzzle import PuzzleScreen
 
@@ -54,7 +54,7 @@ def leaves_home(command: Callable[..., None]) -> Callable[..., None]:
     holds unsaved edits (:mod:`tui.unsaved`), as ``escape`` in the editor does."""
 
     @wraps(command)
-    def asking(app: ArcadeApp, *args: Any) -> None:
+    def asking(app: Arcade, *args: Any) -> None:
         from tui.unsaved import confirm_leaving
 
         confirm_leaving(app, lambda: command(app, *args))
@@ -63,7 +63,7 @@ def leaves_home(command: Callable[..., None]) -> Callable[..., None]:
 
 
 @leaves_home
-def open_levels(app: ArcadeApp, game_id: str) -> None:
+def open_levels(app: Arcade, game_id: str) -> None:
     """Show a game's level list (without resuming a game in progress)."""
     from tui.launch import launcher_for
     from tui.screens.level_select import LevelSelectScreen
@@ -73,14 +73,14 @@ def open_levels(app: ArcadeApp, game_id: str) -> None:
 
 
 @leaves_home
-def play(app: ArcadeApp, game_id: str) -> None:
+def play(app: Arcade, game_id: str) -> None:
     """Open a game as its home-screen row does."""
     go_home(app)
     app.start_game(game_id)
 
 
 @leaves_home
-def new_seeded_game(app: ArcadeApp, game_id: str, seed: int | None) -> None:
+def new_seeded_game(app: Arcade, game_id: str, seed: int | None) -> None:
     """A new level of the game's first generator with ``seed`` (None: a fresh seed)."""
     from tui.launch import launcher_for
     from tui.screens.level_select import LevelSelectScreen
@@ -91,7 +91,7 @@ def new_seeded_game(app: ArcadeApp, game_id: str, seed: int | None) -> None:
     launcher.open(launcher.sources.generators[0].new(seed))
 
 
-def leaderboards(app: ArcadeApp) -> None:
+def leaderboards(app: Arcade) -> None:
     """The leaderboards, on the game being played (if any)."""
     from tui.screens.leaderboard import LeaderboardScreen
 
@@ -99,7 +99,7 @@ def leaderboards(app: ArcadeApp) -> None:
     app.push_screen(LeaderboardScreen(game or None))
 
 
-def settings(app: ArcadeApp, game_id: str) -> None:
+def settings(app: Arcade, game_id: str) -> None:
     """The game's settings: through its screen when it is the one shown (it redraws)."""
     info = registry.get(game_id)
     if info is None:
@@ -114,7 +114,7 @@ def settings(app: ArcadeApp, game_id: str) -> None:
         app.push_screen(*dialog)
 
 
-def keymap_text(app: ArcadeApp) -> Text:
+def keymap_text(app: Arcade) -> Text:
     """Every binding id with its keys (the player's own marked), and how to change them."""
     from tui.keys import collect_bindings
     from tui.store import KEYMAP_SETTING
@@ -136,7 +136,7 @@ def keymap_text(app: ArcadeApp) -> Text:
     return text
 
 
-def show_keymap(app: ArcadeApp) -> None:
+def show_keymap(app: Arcade) -> None:
     """Show :func:`keymap_text` in a dialog."""
     from tui.modals.text_view import TextModal
 
@@ -147,7 +147,7 @@ class ArcadeCommands(Provider):
     """The arcade's commands (see the module docstring)."""
 
     @property
-    def arcade(self) -> ArcadeApp:
+    def arcade(self) -> Arcade:
         """The app, typed."""
         return self.app  # type: ignore[return-value]
 

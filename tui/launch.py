@@ -17,7 +17,7 @@ from core.text import plural
 from tui.sources import LevelRef, Sources, level_from_text
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tui.app import ArcadeApp
+    from tui.arcade import Arcade
 
 __all__ = ["Launcher", "OpenedLevel"]
 
@@ -38,7 +38,7 @@ class Launcher:
     """
 
     def __init__(
-        self, app: ArcadeApp, info: GameInfo, file_pack: tuple[str, Any] | None = None
+        self, app: Arcade, info: GameInfo, file_pack: tuple[str, Any] | None = None
     ) -> None:
         self.app = app
         self.info = info
@@ -184,9 +184,7 @@ class Launcher:
         """The level select was closed (it opens levels itself while it is shown)."""
 
 
-def launcher_for(
-    app: ArcadeApp, game_id: str, file_pack: tuple[str, Any] | None = None
-) -> Launcher:
+def launcher_for(app: Arcade, game_id: str, file_pack: tuple[str, Any] | None = None) -> Launcher:
     """Make the launcher of a registered game.
 
     Raises:

@@ -57,6 +57,7 @@ from core.game2048.merge import (
     standard_merge,
     threes_merge,
 )
+from core.game2048.rng import prng_next
 from core.game2048.state import (
     CUSTOM_RULE,
     DEFAULT_DISTRIBUTION,
@@ -81,7 +82,6 @@ from core.game2048.state import (
     select_weighted_value,
     state_from_board,
 )
-from core.rng import prng_next
 
 
 def hint(state: GameState, **kwargs: Any) -> str | None:

@@ -36,7 +36,7 @@ from core.game2048.merge import (
     preset_name_of,
     resolve_merge_logic,
 )
-from core.rng import normalize_seed, prng_next
+from core.game2048.rng import normalize_seed, prng_next
 
 CUSTOM_RULE = "custom"
 """The :attr:`GameConfig.merge_rule` of a configuration whose function is not a preset."""

@@ -14,7 +14,7 @@ Values (:mod:`.state`, :mod:`.level`)
 
 Analysis of a term (:mod:`.analysis`, cached per term within a size budget)
     ``analyze(term, watch=NO_WATCH, cache=True) -> Analysis`` with ``.rules``, ``.axioms``, ``.ignored``, ``.warnings``,
-    ``.closure`` (a :class:`core.closure.CongruenceClosure`: ``find``, ``same``,
+    ``.closure`` (a :class:`core.termcraft.closure.CongruenceClosure`: ``find``, ``same``,
     ``class_of``, ``classes``); shortcuts ``rules(term)``, ``axioms(term)``,
     ``warnings(term)``, ``equivalence_class(term, subterm)``.
 

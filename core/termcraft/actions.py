@@ -9,12 +9,12 @@ characters are broken by where the terms first occur in the term, pre-order).
 Everything goes through the classes, never through the actions:
 
 1. **match**: each distinct left-hand side is matched once against the closure's classes
-   (:func:`core.matching.class_matches`), giving per class its distinct substitutions;
+   (:func:`core.termcraft.matching.class_matches`), giving per class its distinct substitutions;
 2. **count**: the actions of a rule number ``sum(substitutions(c) * positions(c))`` over
    the classes ``c`` it matches, where ``positions(c)`` counts the sites holding a member
-   of ``c`` (:func:`core.matching.class_positions`): near-linear in the term, however many
+   of ``c`` (:func:`core.termcraft.matching.class_positions`): near-linear in the term, however many
    actions there are;
-3. **sites**: the sites of the matched classes in pre-order (:func:`core.links.marked_positions`,
+3. **sites**: the sites of the matched classes in pre-order (:func:`core.termcraft.links.marked_positions`,
    skipping subtrees without a match);
 4. **emit**: per site, its class's substitutions in order, one action each.
 
@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any, cast
 
-from core.closure import CongruenceClosure
-from core.links import collect_marked_positions, marked_positions
-from core.matching import (
+from core.search import NO_WATCH, Watch, quiet_gc
+from core.termcraft.closure import CongruenceClosure
+from core.termcraft.links import collect_marked_positions, marked_positions
+from core.termcraft.matching import (
     HeadIndex,
     Matches,
     canonical_pattern,
@@ -39,8 +40,7 @@ from core.matching import (
     class_matches,
     class_positions,
 )
-from core.search import NO_WATCH, Watch, quiet_gc
-from core.terms import Path, Term, short_str
+from core.termcraft.terms import Path, Term, short_str
 
 from .analysis import Analysis, TermCache, analyze
 from .state import RewriteAction, Rule, Substitution
@@ -245,7 +245,7 @@ class RewriteMoves:
 
     # -- helpers ----------------------------------------------------------------------------
     def marks(self, matched: set[int] | dict, watch: Watch = NO_WATCH) -> dict[int, object]:
-        """The marks a site walk goes by (see :func:`core.links.marked_positions`): term id
+        """The marks a site walk goes by (see :func:`core.termcraft.links.marked_positions`): term id
         -> its class root for the members of the ``matched`` classes, -> None for the terms
         with such a member below them (one pass, children first)."""
         terms, roots = self.closure.terms, self.roots()

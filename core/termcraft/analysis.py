@@ -5,7 +5,7 @@ This is seed 000's ``FindValidRewrites`` rule collection and ``CalculateEquivale
 * **Rules**: every subterm named ``rewrite``; only those with exactly 2 children count, and a
   rule whose right-hand side has a variable not in its left-hand side is ignored.
 * **Axioms**: every subterm named ``equiv``; only those with exactly 2 ground children count.
-* **Closure**: the congruence closure (:class:`core.closure.CongruenceClosure`) of all
+* **Closure**: the congruence closure (:class:`core.termcraft.closure.CongruenceClosure`) of all
   distinct ground subterms of the term plus the axioms' pairs.
 
 Rules and axioms may sit anywhere in the term, nested in data or in each other.  Everything
@@ -20,10 +20,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
-from core.closure import CongruenceClosure
-from core.links import path_of
 from core.search import NO_WATCH, Watch, quiet_gc
-from core.terms import VAR, Term, format_path, free_vars, short_str
+from core.termcraft.closure import CongruenceClosure
+from core.termcraft.links import path_of
+from core.termcraft.terms import VAR, Term, format_path, free_vars, short_str
 
 from .state import Axiom, Ignored, Rule
 

@@ -24,9 +24,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 from itertools import islice
 
-from core.links import Link, distinct_subterms, marked_below, marked_positions, path_of
 from core.search import NO_WATCH, Watch
-from core.terms import CONST, Path, Term, lookup, match, replace_at, subterm_at, to_str
+from core.termcraft.links import Link, distinct_subterms, marked_below, marked_positions, path_of
+from core.termcraft.terms import CONST, Path, Term, lookup, match, replace_at, subterm_at, to_str
 
 from .actions import moves_of
 from .analysis import PLACEHOLDER, TermCache, analyze

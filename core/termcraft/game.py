@@ -8,7 +8,7 @@ The move codec here is the one JSON form of a TermCraft move, used by saved game
 
 Paths are lists of 0-based child indices, terms canonical text. A rewrite is saved by
 reference to the position (the rule's path, the site, the substitution), so decoding it needs
-the state it is played in; a construct's term is read back with :func:`core.terms.from_str`.
+the state it is played in; a construct's term is read back with :func:`core.termcraft.terms.from_str`.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from core.game import IllegalMove, MoveKind
-from core.terms import format_path, free_vars, from_str, short_str, subterm_at, to_str
+from core.termcraft.terms import format_path, free_vars, from_str, short_str, subterm_at, to_str
 
 from .analysis import analyze
 from .engine import apply, is_available, placeholder_sites, result_of, rewrite_actions, status

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from core.levelpack import LevelFieldError, check_text, check_title
-from core.terms import Term, is_identifier
+from core.termcraft.terms import Term, is_identifier
 
 __all__ = ["MAX_RESOURCE", "Level"]
 
@@ -38,7 +38,7 @@ _CHECKED_MAX = 1024
 def _check_term(name: str, term: object) -> None:
     """Refuse terms whose printed text would read back as a different term.
 
-    core.terms builds any node it is given, but the term syntax has ASCII ``\\w+`` names only,
+    core.termcraft.terms builds any node it is given, but the term syntax has ASCII ``\\w+`` names only,
     and ``var(X)`` is read as a variable: a compound named var (any case) with one constant
     argument would come back as the variable X.
     """

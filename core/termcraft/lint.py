@@ -21,9 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from core.links import distinct_subterms, marked_below, marked_positions
 from core.search import Watch
-from core.terms import COMPOUND, CONST, Path, Term, format_path
+from core.termcraft.links import distinct_subterms, marked_below, marked_positions
+from core.termcraft.terms import COMPOUND, CONST, Path, Term, format_path
 
 from .analysis import PLACEHOLDER, analyze
 from .engine import can_construct, has_rewrite_action, placeholder_sites

@@ -25,9 +25,9 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.closure import ground_subterms
 from core.search import NO_WATCH, ParetoVisited, Watch, bfs
-from core.terms import Term, to_str
+from core.termcraft.closure import ground_subterms
+from core.termcraft.terms import Term, to_str
 
 from .engine import apply, iter_rewrite_actions, next_state, placeholder_sites
 from .level import Level

@@ -1,7 +1,7 @@
 """Value types of the TermCraft engine: states, rules, axioms, actions, errors.
 
 Everything here is an immutable value.  Paths are tuples of 0-based child indices from the
-root of the current term (``()`` is the root), as in :mod:`core.terms`.
+root of the current term (``()`` is the root), as in :mod:`core.termcraft.terms`.
 """
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
-from core.terms import Path, Term, format_path, substitute, to_str
+from core.termcraft.terms import Path, Term, format_path, substitute, to_str
 
 if TYPE_CHECKING:  # pragma: no cover
     from .level import Level

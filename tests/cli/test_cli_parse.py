@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.terms import compound, const, to_str, var
+from core.termcraft.terms import compound, const, to_str, var
 from tui.cli.parse import build_tree, parse
 
 pytestmark = pytest.mark.cli

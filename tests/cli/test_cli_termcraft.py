@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from core.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
+from core.termcraft.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
 from tests.processes import wait_for_cpu
 from tui.cli.termcraft import termcraft
 

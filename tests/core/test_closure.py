@@ -1,12 +1,12 @@
-"""Congruence closure (core.closure) against a naive fixpoint written independently here."""
+"""Congruence closure (core.termcraft.closure) against a naive fixpoint written independently here."""
 
 from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.closure import CongruenceClosure, ground_subterms
-from core.terms import compound, const, var
+from core.termcraft.closure import CongruenceClosure, ground_subterms
+from core.termcraft.terms import compound, const, var
 
 # -- a naive reference: seed 000's buildClosure, with string signatures ----------------------
 
@@ -164,17 +164,17 @@ def test_deep_term_no_recursion_error():
     assert cc.class_size(t) == 100_001
 
 
-# -- matching per class and positions per class (core.matching) --------------------------------
+# -- matching per class and positions per class (core.termcraft.matching) --------------------------------
 
-from core.matching import (  # noqa: E402 - sections of this file test neighbouring modules
+from core.search import Interrupted, Watch  # noqa: E402
+from core.termcraft.matching import (  # noqa: E402 - sections of this file test neighbouring modules
     HeadIndex,
     canonical_pattern,
     class_match_counts,
     class_matches,
     class_positions,
 )
-from core.search import Interrupted, Watch  # noqa: E402
-from core.terms import match, substitute  # noqa: E402
+from core.termcraft.terms import match, substitute  # noqa: E402
 
 patterns = st.recursive(
     st.one_of(leaves, st.sampled_from(["X", "Y"]).map(var)), _extend, max_leaves=4

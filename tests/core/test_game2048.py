@@ -42,7 +42,7 @@ from core.game2048 import (
     threes_merge,
     transpose,
 )
-from core.rng import prng_next
+from core.game2048.rng import prng_next
 from tests.cases2048 import LEFT_LINES
 
 # ---------------------------------------------------------------------------

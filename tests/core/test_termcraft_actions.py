@@ -28,7 +28,7 @@ from core.termcraft import (
     rewrite_actions,
 )
 from core.termcraft.actions import RewriteMoves, moves_of
-from core.terms import compound, const, to_str, var
+from core.termcraft.terms import compound, const, to_str, var
 from grammar.levels import bundled_packs
 from grammar.terms import parse_term as p
 from tests.core.test_termcraft_engine import brute_force_actions, levels

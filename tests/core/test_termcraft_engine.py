@@ -26,7 +26,7 @@ from core.termcraft import (
     status,
     warnings,
 )
-from core.terms import compound, const, var
+from core.termcraft.terms import compound, const, var
 from grammar.terms import parse_term as p
 
 SAMPLE = (

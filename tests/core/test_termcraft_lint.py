@@ -88,7 +88,7 @@ def test_errors_come_first():
 def test_compound_named_var_is_flagged():
     """var(f(x)) is legal (a compound named var) but rewriting can make it print as var(x)."""
     from core.termcraft import Level, lint
-    from core.terms import compound, const, to_str, var
+    from core.termcraft.terms import compound, const, to_str, var
 
     risky = compound("var", [compound("f", [const("x")])])
     level = Level("v", compound("s", [risky, const("a")]), const("a"), fuel=1, budget=0)

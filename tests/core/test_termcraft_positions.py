@@ -1,4 +1,4 @@
-"""core.links, the position helpers the engine walks by: paths from links, the pruned pre-order
+"""core.termcraft.links, the position helpers the engine walks by: paths from links, the pruned pre-order
 walk to marked subterms, and result texts spliced instead of rebuilt (against naive versions)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.links import (
+from core.termcraft.links import (
     TextSplicer,
     collect_marked_positions,
     distinct_subterms,
@@ -14,7 +14,7 @@ from core.links import (
     marked_positions,
     path_of,
 )
-from core.terms import compound, const, replace_at, to_str
+from core.termcraft.terms import compound, const, replace_at, to_str
 from tests.strategies import terms
 
 

@@ -19,7 +19,7 @@ from core.termcraft import (
     status,
 )
 from core.termcraft.solver import replay
-from core.terms import compound, const, replace_at, var
+from core.termcraft.terms import compound, const, replace_at, var
 from grammar.terms import parse_term as p
 
 SAMPLE = (

@@ -11,7 +11,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.terms import (
+from core.termcraft.terms import (
     COMPOUND,
     CONST,
     VAR,
@@ -93,7 +93,7 @@ def test_hash_consing_gives_identity():
 def test_dead_terms_leave_the_table_and_come_back_new():
     import gc
 
-    import core.terms as terms
+    import core.termcraft.terms as terms
 
     t = compound("only_here_once", [const("x"), const("y"), const("z")])
     key, first_id = (COMPOUND, "only_here_once", t.args), t.id

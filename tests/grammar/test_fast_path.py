@@ -18,7 +18,7 @@ from lark.exceptions import UnexpectedInput
 
 from core.levelpack import LevelPack
 from core.termcraft import Level
-from core.terms import Term, compound, const, to_str, var
+from core.termcraft.terms import Term, compound, const, to_str, var
 from grammar import envelope, fastpath
 from grammar.envelope import Parsed, ParsedBlock, ParsedField
 from grammar.fastterm import Fallback, read_term

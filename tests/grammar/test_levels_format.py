@@ -7,7 +7,7 @@ import pytest
 from core.levelpack import LevelPack
 from core.termcraft import Level
 from core.termcraft.level import MAX_RESOURCE
-from core.terms import compound, const, var
+from core.termcraft.terms import compound, const, var
 from grammar.errors import ParseError
 from grammar.levels import MAX_FILE_CHARS, dump_pack, escape_string, load_pack, load_pack_file
 

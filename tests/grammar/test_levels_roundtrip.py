@@ -21,7 +21,7 @@ from core.game2048.level import Level as Level2048
 from core.levelpack import MAX_TEXT, MAX_TITLE, LevelFieldError, LevelPack
 from core.termcraft import Level
 from core.termcraft.level import MAX_RESOURCE
-from core.terms import compound, const, var
+from core.termcraft.terms import compound, const, var
 from grammar.levels import dump_level, dump_pack, load_pack
 
 # Any text (quotes, backslashes, newlines, control and non-BMP characters) and a small

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from hypothesis import given
 
-from core.terms import VAR, compound, const, to_str, var
+from core.termcraft.terms import VAR, compound, const, to_str, var
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 from tests.strategies import terms

@@ -14,8 +14,8 @@ from textual.widgets import Button, Input, TextArea
 
 from core.termcraft import ConstructAction, RewriteAction, State, rewrite_actions
 from core.termcraft.game import GAME, move_from_json, move_to_json
-from core.terms import compound, const, to_str
-from core.terms import short_str as short_text
+from core.termcraft.terms import compound, const, to_str
+from core.termcraft.terms import short_str as short_text
 from grammar.levels import bundled_packs, load_pack_file
 from grammar.terms import parse_term
 from tui.app import ArcadeApp
@@ -834,7 +834,7 @@ def big_level(n_nodes: int = 20_000, seed: int = 12):
     import random
 
     from core.termcraft import Level
-    from core.terms import var
+    from core.termcraft.terms import var
 
     rng = random.Random(seed)
     consts = [const(f"c{i}") for i in range(40)]

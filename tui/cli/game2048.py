@@ -49,7 +49,7 @@ from core.game2048 import (
     parse_moves,
 )
 from core.game2048.game import start_game
-from core.rng import SEED_MAX, check_seed
+from core.game2048.rng import SEED_MAX, check_seed
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
@@ -79,7 +79,7 @@ _DISTRIBUTION_EXAMPLE = "value:weight pairs such as 2:9,4:1"
 
 
 class SeedType(click.ParamType):
-    """A PRNG seed: a whole number from 0 to 2**32 - 1 (:func:`core.rng.check_seed`)."""
+    """A PRNG seed: a whole number from 0 to 2**32 - 1 (:func:`core.game2048.rng.check_seed`)."""
 
     name = "seed"
 

@@ -55,7 +55,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from rich.text import Text
     from rich.tree import Tree
 
-    from core.terms import Term
+    from core.termcraft.terms import Term
 
 __all__ = ["EXIT_CLOSED_PIPE", "build_tree", "closed_pipe_safe", "iter_stdin_lines", "parse"]
 
@@ -114,7 +114,7 @@ def _node_label(term: Term, show_size: bool) -> Text:
     """The rich Text shown for one tree node (name, kind colour, optional Size)."""
     from rich.text import Text
 
-    from core.terms import COMPOUND, VAR
+    from core.termcraft.terms import COMPOUND, VAR
 
     name = term.name
     if len(name) > LABEL_MAX:
@@ -184,7 +184,7 @@ def _emit(
     term: Term, as_json: bool, as_tree: bool, with_size: bool, tree_caps: dict, console: object
 ) -> None:
     """Print one parsed term in the format the flags select (module docstring table)."""
-    from core.terms import to_json, to_str
+    from core.termcraft.terms import to_json, to_str
 
     if as_tree:
         tree = build_tree(term, show_size=with_size, **tree_caps)

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from core.terms import format_path, parse_path
+from core.termcraft.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.output import (
     EXIT_BAD_INPUT,
@@ -56,7 +56,7 @@ from tui.cli.parse import closed_pipe_safe
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.search import Watch
     from core.termcraft import Level, RewriteAction, State
-    from core.terms import Term
+    from core.termcraft.terms import Term
 
 __all__ = [
     "NO_TARGET_NAME",
@@ -101,7 +101,7 @@ def _no_target(current: Term) -> Term:
     It must be a valid identifier (levels check their names), hence a fresh suffix rather than
     a name the syntax cannot write.
     """
-    from core.terms import const, unique_subterms
+    from core.termcraft.terms import const, unique_subterms
 
     names = {node.name for node in unique_subterms(current)}
     name, n = NO_TARGET_NAME, 0
@@ -273,7 +273,7 @@ def _state_from_source(
 
 
 def _sigma_json(sigma: Iterable[tuple[str, Term]]) -> dict[str, str]:
-    from core.terms import to_str
+    from core.termcraft.terms import to_str
 
     return {name: to_str(value) for name, value in sigma}
 
@@ -288,7 +288,7 @@ def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
     Returns:
         Paths as lists of 0-based child indices, terms as canonical text.
     """
-    from core.terms import to_str
+    from core.termcraft.terms import to_str
 
     return {
         "rule": list(action.rule.path),
@@ -306,9 +306,9 @@ def _rewrites_json(
     object is (by splicing the replacement into the term's text, not by building a term)."""
     from itertools import islice
 
-    from core.links import TextSplicer
     from core.termcraft import iter_rewrite_actions
-    from core.terms import to_str
+    from core.termcraft.links import TextSplicer
+    from core.termcraft.terms import to_str
 
     text = TextSplicer(state.term)
     for action in islice(iter_rewrite_actions(state, watch=watch), limit):
@@ -361,7 +361,7 @@ def plan_json(plan: Iterable[Any]) -> list[dict[str, Any]]:
         ``{"kind": "construct", "site", "term"}`` per step.
     """
     from core.termcraft import ConstructAction
-    from core.terms import to_str
+    from core.termcraft.terms import to_str
 
     out: list[dict[str, Any]] = []
     for step in plan:
@@ -586,7 +586,7 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
         placeholder_sites,
         warnings,
     )
-    from core.terms import to_str
+    from core.termcraft.terms import to_str
 
     total = count_rewrite_actions(state, watch)
     rows = list(islice(iter_rewrite_actions(state, watch=watch), limit))
@@ -630,7 +630,7 @@ def _actions_batch(
 ) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
-    from core.terms import const
+    from core.termcraft.terms import const
     from grammar.errors import ParseError
     from grammar.terms import parse_term
     from tui.cli.parse import iter_stdin_lines
@@ -698,7 +698,7 @@ def _moves_in_order(
 
 def _state_json(state: State) -> dict[str, Any]:
     from core.termcraft import status
-    from core.terms import to_str
+    from core.termcraft.terms import to_str
 
     return {
         "term": to_str(state.term),
@@ -855,7 +855,7 @@ def _solve_kwargs(
 
 def _describe_step(step: Any) -> str:
     from core.termcraft import ConstructAction
-    from core.terms import to_str
+    from core.termcraft.terms import to_str
 
     if isinstance(step, ConstructAction):
         return f"construct {shorten(to_str(step.term), 50)} at {format_path(step.site)}"

@@ -20,7 +20,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
-from core.terms import Path, Term, format_path
+from core.termcraft.terms import Path, Term, format_path
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 from tui.modals.dialog import Dialog

@@ -232,7 +232,7 @@ class LeaderboardScreen(Screen[None]):
 
     @property
     def store(self) -> Any:
-        from tui.app import arcade_of
+        from tui.arcade import arcade_of
 
         return arcade_of(self).store
 

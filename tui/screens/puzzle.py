@@ -47,7 +47,7 @@ from tui.sources import LevelRef, level_to_text
 from tui.widgets.footer import ArcadeFooter
 
 if TYPE_CHECKING:  # pragma: no cover
-    from tui.app import ArcadeApp
+    from tui.arcade import Arcade
     from tui.launch import Launcher
 
 __all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
@@ -201,9 +201,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
     # -- handles -----------------------------------------------------------------------------
 
     @property
-    def arcade(self) -> ArcadeApp:
-        """The app, typed (screens of this base only run inside :class:`ArcadeApp`)."""
-        from tui.app import arcade_of
+    def arcade(self) -> Arcade:
+        """The app, typed (screens of this base only run inside :class:`Arcade`)."""
+        from tui.arcade import arcade_of
 
         return arcade_of(self)
 

@@ -49,7 +49,7 @@ from core.termcraft import (
     solve,
     warnings,
 )
-from core.terms import Path, Term, differences, format_path
+from core.termcraft.terms import Path, Term, differences, format_path
 from core.text import plural
 from tui.modals.construct import ConstructModal
 from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen

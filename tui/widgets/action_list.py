@@ -20,7 +20,7 @@ from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from core.termcraft import REWRITE_FUEL, RewriteAction
-from core.terms import Path, Term, format_path, short_str, subterm_at
+from core.termcraft.terms import Path, Term, format_path, short_str, subterm_at
 
 __all__ = ["LOAD_MARGIN", "PAGE", "ActionDetails", "ActionList", "ConstructEntry", "Entry"]
 

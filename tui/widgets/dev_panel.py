@@ -32,11 +32,11 @@ from textual.worker import Worker, WorkerState
 
 from core.search import Interrupted
 from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
-from core.terms import COMPOUND, Term, to_str
+from core.termcraft.terms import COMPOUND, Term, to_str
 from core.text import escape_controls
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
-from tui.app import arcade_of
+from tui.arcade import arcade_of
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
 from tui.unsaved import HoldsUnsavedWork

@@ -14,7 +14,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
-from core.terms import Term, short_str
+from core.termcraft.terms import Term, short_str
 
 __all__ = ["ResourceBar", "ResourceView"]
 

@@ -3,7 +3,7 @@
 Terms print canonically without spaces, so a long target would wrap in the middle of a name.
 Here arguments are separated by ``", "`` for display, so the text wraps only between
 arguments, and the positions where the target differs from the current term
-(:func:`core.terms.differences`) are underlined and bold — visible without colour.
+(:func:`core.termcraft.terms.differences`) are underlined and bold — visible without colour.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from typing import Any
 from rich.text import Text
 from textual.widgets import Static
 
-from core.terms import COMPOUND, VAR, Path, Term
+from core.termcraft.terms import COMPOUND, VAR, Path, Term
 
 __all__ = ["TermTargetView", "term_text"]
 

@@ -26,7 +26,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from core.terms import COMPOUND, VAR, Path, Term, short_str, subterm_at
+from core.termcraft.terms import COMPOUND, VAR, Path, Term, short_str, subterm_at
 
 __all__ = [
     "AUTO_EXPAND_NODES",

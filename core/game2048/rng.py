@@ -1,8 +1,10 @@
-"""The seeded pseudo-random number generator shared by every game.
+"""2048's seeded pseudo-random number generator: the LCG that seed 004 specifies.
 
 termarcade never uses global randomness: every random choice is drawn from an explicit seed
 that the caller carries in its (immutable) state, so a game is replayable from its seed and
-its moves. The generator is the linear congruential generator (LCG) of seed 004 (2048):
+its moves. The other games draw from ``random.Random(seed)``; 2048 keeps the seed's own
+generator, the linear congruential generator (LCG) of seed 004, so that its games are the
+seed's games:
 
     next_seed = (A * seed + C) mod M,    value = next_seed / M
 

@@ -34,7 +34,7 @@ from itertools import chain, islice
 from operator import attrgetter
 
 from core.search import NO_WATCH, Watch
-from core.terms import COMPOUND, Term, lookup
+from core.termcraft.terms import COMPOUND, Term, lookup
 
 __all__ = ["CongruenceClosure", "ground_subterms"]
 

@@ -1,4 +1,4 @@
-"""Tests for core.rng, the shared LCG."""
+"""Tests for core.game2048.rng, the LCG of seed 004."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.rng import (
+from core.game2048.rng import (
     LCG_M,
     SEED_MAX,
     check_seed,

@@ -1,7 +1,7 @@
 """Matching patterns against the classes of a congruence closure, and counting positions.
 
 A rewrite engine working *modulo* a congruence needs, for a pattern ``p`` and every class
-``c`` of a :class:`~core.closure.CongruenceClosure`, the distinct substitutions under which
+``c`` of a :class:`~core.termcraft.closure.CongruenceClosure`, the distinct substitutions under which
 ``p`` matches some member of ``c``.  :func:`class_matches` computes them with each member
 matched at most once per pattern: candidates come from a :class:`HeadIndex` (terms grouped
 by the heads the patterns need), are narrowed by the pattern's ground arguments (through
@@ -20,9 +20,9 @@ from collections.abc import Callable, Sequence
 from functools import lru_cache
 from operator import itemgetter
 
-from core.closure import POLL, CongruenceClosure
 from core.search import NO_WATCH, Watch
-from core.terms import VAR, Term, free_vars, match, substitute, var
+from core.termcraft.closure import POLL, CongruenceClosure
+from core.termcraft.terms import VAR, Term, free_vars, match, substitute, var
 
 __all__ = [
     "HeadIndex",

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
-from core.terms import COMPOUND, VAR, Path, Term, to_str
+from core.termcraft.terms import COMPOUND, VAR, Path, Term, to_str
 
 __all__ = [
     "Link",
