@@ -47,6 +47,10 @@ class Arcade(App[None]):
         """
         raise NotImplementedError
 
+    def action_help(self) -> None:
+        """Open the help page of the current screen."""
+        raise NotImplementedError
+
 
 def arcade_of(node: Any) -> Arcade:
     """The running arcade of a screen or widget, typed (no attribute probing).
