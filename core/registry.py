@@ -69,6 +69,9 @@ class GameInfo:
             generators), or None.
         help: ``"package:path"`` of the game's help page (markdown) inside an installed
             package; default ``tui:help/<id>.md``.
+        id_params: The generators' parameters in the order a generated level's ID spells
+            their values, each ``(name, default)``; trailing values equal to their default are
+            left out of an ID, a default of None is always written (:mod:`core.ids`).
         order: Position on the home screen (smaller first; ties by title).
         extra: Free-form settings a game's own parts may read.
     """
@@ -91,6 +94,8 @@ class GameInfo:
     """``"module:attr"`` of the generators mapping, or None."""
     help: str | None = None
     """``"package:path"`` of the help page (default ``tui:help/<id>.md``)."""
+    id_params: tuple[tuple[str, Any], ...] = ()
+    """The generators' parameters as a generated level's ID spells them: ``(name, default)``."""
     order: int = 100
     """Position on the home screen."""
     extra: dict[str, Any] = field(default_factory=dict)

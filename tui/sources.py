@@ -29,6 +29,7 @@ from core.levelpack import LevelPack
 from core.registry import GameInfo
 
 __all__ = [
+    "CustomSource",
     "GeneratorSource",
     "InProgressSource",
     "LevelEntry",
@@ -278,6 +279,33 @@ class GeneratorSource(LevelSource):
         return self.new()
 
 
+class CustomSource(LevelSource):
+    """Levels opened by a custom ID (:mod:`tui.ids`): the key is a digest of the level text.
+
+    The levels live in the ID, not here: :meth:`add` keeps the ones opened in this run, and
+    a saved game keeps its own copy of its level, so it resumes without the ID.
+    """
+
+    kind = "custom"
+
+    def __init__(self) -> None:
+        super().__init__("custom", "Shared levels")
+        self._levels: dict[str, Any] = {}
+
+    def add(self, key: str, level: Any) -> LevelRef:
+        """Remember a level opened by its ID; returns its ref."""
+        self._levels[key] = level
+        return LevelRef(self.id, key)
+
+    def level(self, key: str) -> Any:
+        if key not in self._levels:
+            raise LookupError(f"the shared level {key} is not open: open it by its ID again")
+        return self._levels[key]
+
+    def after(self, key: str) -> LevelRef | None:
+        return None
+
+
 class InProgressSource(LevelSource):
     """Every saved game of a game that is still being played, newest first."""
 
@@ -347,6 +375,8 @@ class Sources:
             for name, (gen, params) in (generators or {}).items()
         ]
         """One source per generator."""
+        self.custom = CustomSource()
+        """Levels opened by a custom ID (not listed: their saves are in progress)."""
 
     def all(self) -> list[LevelSource]:
         """Every source, in level-select order."""
@@ -367,6 +397,8 @@ class Sources:
         for source in self.all():
             if source.id == source_id:
                 return source
+        if source_id == self.custom.id:
+            return self.custom
         generator = self._generator_named(source_id)
         if generator is not None:
             query = source_id.partition("?")[2]
