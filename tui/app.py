@@ -37,7 +37,7 @@ from core import registry
 from core.registry import GameInfo, RegistryError
 from tui import terminal
 from tui.arcade import Arcade, arcade_of
-from tui.commands import ArcadeCommands
+from tui.commands import ArcadeCommands, open_level_id
 from tui.launch import launcher_for
 from tui.store import KEYMAP_SETTING, Store
 
@@ -56,6 +56,7 @@ class ArcadeApp(Arcade):
         level_file: A level file to play (``termarcade play GAME FILE``); its levels appear
             as a source of the game's level select.
         level: With ``level_file``: open its level N (1-based) at once.
+        start_id: A level ID to play straight away (``termarcade play ID``, :mod:`tui.ids`).
         store: The store to use; by default the one in the user data directory
             (``TERMARCADE_DATA_DIR`` overrides it).
         glyphs: ``"unicode"``, ``"cp437"`` or ``"ascii"`` to force a glyph set; None picks
@@ -89,6 +90,7 @@ class ArcadeApp(Arcade):
         *,
         level_file: str | None = None,
         level: int | None = None,
+        start_id: str | None = None,
         store: Store | None = None,
         glyphs: str | None = None,
         served: bool = False,
@@ -104,6 +106,8 @@ class ArcadeApp(Arcade):
         """A level file to offer (and open) in that game."""
         self.level_number = level
         """The level of ``level_file`` to open first (1-based)."""
+        self.start_id = start_id
+        """A level ID to play after the home screen is shown (``termarcade play ID``)."""
         self.store = store if store is not None else Store(user=user)
         """Progress, saves, best scores, own levels and settings."""
         self.game_in_progress = False
@@ -135,7 +139,9 @@ class ArcadeApp(Arcade):
         self.show_store_warnings()
         for problem in registry.problems():
             self.notify(problem, title="Games", severity="warning", timeout=10)
-        if self.start_game_id is not None:
+        if self.start_id is not None:
+            self.call_after_refresh(open_level_id, self, self.start_id)
+        elif self.start_game_id is not None:
             self.call_after_refresh(self.start_game, self.start_game_id)
 
     def watch_theme(self, theme: str) -> None:

@@ -7,6 +7,8 @@ arcade's own, next to the current screen's actions and Textual's (themes, keys, 
   (the level list only), for every playable game of the registry;
 * ``New GAME game, seed N``: type a number (``2048 42``) for a seeded game of every game with
   a generator; without one, a fresh seed;
+* ``Game ID / seed…``: the ID of the level being played, and a box to open a level by ID
+  (:mod:`tui.modals.level_id`; ``I`` on a game screen);
 * ``Leaderboards``, ``Settings: GAME`` (games whose screen has a settings dialog),
   ``Keymap`` (every binding id, its keys, and how to remap it) and ``Help``.
 
@@ -29,7 +31,16 @@ from core import registry
 if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
 
-__all__ = ["ArcadeCommands", "go_home", "new_seeded_game", "open_levels", "show_keymap"]
+__all__ = [
+    "ArcadeCommands",
+    "go_home",
+    "level_id_dialog",
+    "new_seeded_game",
+    "open_level_id",
+    "open_levels",
+    "open_resolved",
+    "show_keymap",
+]
 
 Command = tuple[str, Callable[[], Any], str]
 """``(title, callback, help)`` of one palette command."""
@@ -89,6 +100,68 @@ def new_seeded_game(app: Arcade, game_id: str, seed: int | None) -> None:
     launcher = launcher_for(app, game_id)
     app.push_screen(LevelSelectScreen(launcher))
     launcher.open(launcher.sources.generators[0].new(seed))
+
+
+def open_resolved(app: Arcade, resolved: Any) -> None:
+    """Play the level an ID named (:class:`tui.ids.Resolved`): in the game screen shown when
+    it is the same game (that game stays saved), else from the home screen, as the level
+    select would open it (its saved game resumes)."""
+    from tui.screens.puzzle import PuzzleScreen
+
+    screen = app.screen
+    if (
+        isinstance(screen, PuzzleScreen)
+        and resolved.info.id == screen.GAME_ID
+        and screen.launcher is not None
+    ):
+        screen.play_resolved(resolved)
+        return
+    _open_from_home(app, resolved)
+
+
+@leaves_home
+def _open_from_home(app: Arcade, resolved: Any) -> None:
+    from core.registry import RegistryError
+    from tui.launch import launcher_for
+    from tui.screens.level_select import LevelSelectScreen
+
+    go_home(app)
+    try:
+        launcher = launcher_for(app, resolved.info.id)
+    except RegistryError as error:
+        app.notify(str(error), title=resolved.info.title, severity="warning")
+        return
+    app.push_screen(LevelSelectScreen(launcher))
+    launcher.open(launcher.adopt(resolved), resolved.level)
+
+
+def open_level_id(app: Arcade, text: str) -> bool:
+    """Play the level of an ID (``termarcade play ID``); a notification says why it cannot.
+
+    Returns:
+        True when the ID was read.
+    """
+    from tui.modals.level_id import open_id_error
+
+    resolved, problem = open_id_error(text)
+    if resolved is None:
+        app.notify(f"This ID cannot be opened: {problem}", severity="error", timeout=10)
+        return False
+    open_resolved(app, resolved)
+    return True
+
+
+def level_id_dialog(app: Arcade) -> None:
+    """The "Game ID / seed…" dialog, on the level being played (if any)."""
+    from tui.modals.level_id import LevelIdModal
+
+    current = getattr(app.screen, "level_id", None)
+
+    def chosen(resolved: Any) -> None:
+        if resolved is not None:
+            open_resolved(app, resolved)
+
+    app.push_screen(LevelIdModal(current if isinstance(current, str) else None), chosen)
 
 
 def leaderboards(app: Arcade) -> None:
@@ -174,6 +247,11 @@ class ArcadeCommands(Provider):
                     partial(new_seeded_game, app, info.id, None),
                     "A new generated level; type a number after it for that seed",
                 )
+        yield (
+            "Game ID / seed…",
+            partial(level_id_dialog, app),
+            "This level's ID, to share it; or open a level by its ID (I in a game)",
+        )
         yield (
             "Leaderboards",
             partial(leaderboards, app),

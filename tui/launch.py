@@ -18,6 +18,7 @@ from tui.sources import LevelRef, Sources, level_from_text
 
 if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
+    from tui.ids import Resolved
 
 __all__ = ["Launcher", "OpenedLevel"]
 
@@ -78,10 +79,26 @@ class Launcher:
 
     # -- opening levels --------------------------------------------------------------------------
 
-    def prepare(self, ref: LevelRef) -> OpenedLevel:
+    def adopt(self, resolved: Resolved) -> LevelRef:
+        """The ref of a level opened by its ID (:mod:`tui.ids`), known to this game's sources.
+
+        A custom level is remembered by the sources (its ID carries it; nothing else does).
+        """
+        from tui.ids import CUSTOM_SOURCE
+
+        if resolved.ref.source == CUSTOM_SOURCE:
+            return self.sources.custom.add(resolved.ref.key, resolved.level)
+        return resolved.ref
+
+    def prepare(self, ref: LevelRef, level: Any = None) -> OpenedLevel:
         """The level of ``ref`` with its saved game, or a new game.
 
         A save keeps its own copy of the level, so it resumes even when the source changed.
+
+        Args:
+            ref: The level.
+            level: The level itself when the caller has it already (an ID was resolved),
+                so a generated level is not made twice; None: ask the sources.
 
         Raises:
             LookupError, ValueError: When neither the save nor the source has the level
@@ -103,7 +120,8 @@ class Launcher:
                 else f"Resumed your game, but {problem}."
             )
             return ref, level, session, note
-        level = self.sources.level(ref)
+        if level is None:
+            level = self.sources.level(ref)
         return ref, level, Session.begin(self.game, self.game.initial(level)), ""
 
     def _saved_level(self, ref: LevelRef, saved: dict[str, Any]) -> Any:
@@ -112,14 +130,18 @@ class Launcher:
             return level_from_text(text)
         return self.sources.level(ref)
 
-    def open(self, ref: LevelRef) -> bool:
+    def open(self, ref: LevelRef, level: Any = None) -> bool:
         """Push the game screen for ``ref`` (a notification says why when it cannot open).
+
+        Args:
+            ref: The level.
+            level: The level itself, when the caller has it (see :meth:`prepare`).
 
         Returns:
             True when the screen was pushed.
         """
         try:
-            ref, level, session, note = self.prepare(ref)
+            ref, level, session, note = self.prepare(ref, level)
         except Exception as error:  # A damaged save or level must not crash the arcade.
             detail = getattr(error, "render", None)
             text = detail() if callable(detail) else f"{type(error).__name__}: {error}"

@@ -293,7 +293,11 @@ def _print_version(ctx: click.Context, param: click.Parameter, value: bool) -> N
 
 
 def launch_app(
-    *, start_game: str | None = None, level_file: str | None = None, level: int | None = None
+    *,
+    start_game: str | None = None,
+    level_file: str | None = None,
+    level: int | None = None,
+    start_id: str | None = None,
 ) -> None:
     """Start the Textual app: the one terminal check and the one place that imports it.
 
@@ -301,6 +305,7 @@ def launch_app(
         start_game: Game id to open straight away, or None for the home screen.
         level_file: A level file to play (already validated), or None.
         level: The 1-based level of ``level_file`` to start with.
+        start_id: A level ID to play (already resolved once), or None.
 
     Raises:
         click.exceptions.Exit: Status 2 when stdin or stdout is not a terminal.
@@ -316,6 +321,7 @@ def launch_app(
             ("start_game", start_game),
             ("level_file", level_file),
             ("level", level),
+            ("start_id", start_id),
         )
         if value is not None
     }
@@ -409,9 +415,44 @@ def _load_levels(path: str, entry: registry.GameInfo) -> Any:
     return pack
 
 
+def resolve_level_id(text: str, game: str | None = None) -> Any:
+    """Resolve a level ID for a command (:func:`tui.ids.resolve_id`); exit 2 with the reason.
+
+    Args:
+        text: The ID.
+        game: The game the command is about (the ID must name one of its levels), or None.
+
+    Returns:
+        The :class:`tui.ids.Resolved` level.
+    """
+    from core.ids import IdError
+    from tui.ids import resolve_id
+
+    try:
+        resolved = resolve_id(text)
+    except IdError as error:
+        fail(str(error))
+    if game is not None and resolved.info.id != game:
+        entry = registry.get(game)
+        fail(
+            f"{resolved.id} names a {resolved.info.title} level, "
+            f"not a {entry.title if entry else game} level"
+        )
+    return resolved
+
+
+def play_level_id(text: str, game: str | None = None, level: int | None = None) -> None:
+    """``play ID``: check the ID here (a bad one exits 2 before the app starts), then play it."""
+    if level is not None:
+        raise click.UsageError("--level goes with a level FILE; an ID names one level")
+    resolved = resolve_level_id(text, game)
+    _playable_game(resolved.info.id)
+    launch_app(start_game=resolved.info.id, start_id=resolved.id)
+
+
 @main.command()
-@click.argument("game", required=False, metavar="[GAME]")
-@click.argument("level_file", required=False, metavar="[FILE]")
+@click.argument("game", required=False, metavar="[GAME | ID]")
+@click.argument("level_file", required=False, metavar="[FILE | ID]")
 @click.option(
     "--level",
     type=IntBetween(1, what="the level number"),
@@ -422,9 +463,23 @@ def _load_levels(path: str, entry: registry.GameInfo) -> Any:
 def play(game: str | None, level_file: str | None, level: int | None) -> None:
     """Open the arcade, straight into GAME if given, playing the levels of FILE if given.
 
-    GAME is a game id (see `termarcade --help`); FILE is a level file of that game.
+    GAME is a game id (see `termarcade --help`); FILE is a level file of that game. An ID
+    (`longcat:arduboy/17`, `longcat:sd-8x8-hard#48213`, `carving:L1...`; see the docs'
+    "Sharing levels") opens the level it names: `termarcade play ID`. An argument with a
+    colon is an ID unless a file of that name exists.
     """
+    if game is not None and ":" in game:  # no game id has a colon: this is an ID
+        if level_file is not None:
+            raise click.UsageError("an ID names its game and level: give no FILE after it")
+        play_level_id(game, None, level)
+        return
     entry = _playable_game(game) if game is not None else None
+    if entry is not None and level_file is not None and not os.path.exists(level_file):
+        from tui.ids import looks_like_id
+
+        if looks_like_id(level_file):
+            play_level_id(level_file, entry.id, level)
+            return
     if level is not None and level_file is None:
         raise click.UsageError("--level needs a level FILE")
     if entry is None or level_file is None:

@@ -49,6 +49,7 @@ from tui.cli.output import (
     choose_levels,
     emit_json,
     fail,
+    id_input,
     report_parse_error,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -249,8 +250,11 @@ def _load_pack(level_file: str) -> Any:
     from grammar.errors import ParseError
     from grammar.levels import load_pack, load_pack_file
 
+    from_id = id_input(level_file)
     try:
-        if level_file == "-":
+        if from_id is not None:
+            pack = load_pack(from_id[0], filename=from_id[1])
+        elif level_file == "-":
             data = (
                 sys.stdin.buffer.read()
                 if hasattr(sys.stdin, "buffer")
@@ -358,6 +362,9 @@ def play(level_file: str | None, level: int | None) -> None:
         if level is not None:
             raise click.UsageError("--level needs a FILE")
         shell.launch_app(start_game="algebrawl")
+        return
+    if not os.path.exists(level_file) and ":" in level_file:  # an ID, not a file
+        shell.play_level_id(level_file, "algebrawl", level)
         return
     pack = _load_pack(level_file)
     number = level or 1

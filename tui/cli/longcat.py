@@ -74,6 +74,7 @@ from tui.cli.output import (
     console,
     emit_json,
     fail,
+    id_input,
     user_errors,
 )
 
@@ -98,8 +99,11 @@ def load_levels(source: str) -> LevelPack:
     """Load a Longcat level file (``-``: stdin); bad input exits 2 with a caret message."""
     from grammar.levels import load_pack, load_pack_file
 
+    from_id = id_input(source)
     with user_errors():
-        if source == "-":
+        if from_id is not None:
+            pack = load_pack(from_id[0], filename=from_id[1])
+        elif source == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
             text = data.decode("utf-8") if isinstance(data, bytes) else data
             pack = load_pack(text, filename="<stdin>")

@@ -54,6 +54,7 @@ __all__ = [
     "error_line",
     "fail",
     "format_parse_error",
+    "id_input",
     "is_parse_error",
     "read_input",
     "report_exception",
@@ -504,11 +505,40 @@ def user_errors(code: int = EXIT_BAD_INPUT) -> Iterator[None]:
 # --------------------------------------------------------------------------- input
 
 
+def id_input(source: str) -> tuple[str, str] | None:
+    """The level an ID names, as a one-level file, when ``source`` is an ID (not a file).
+
+    An argument is an ID when it is not an existing path and starts with a game id and
+    ``:`` (``longcat:arduboy/17``, see :mod:`core.ids`); a file whose name has a colon is
+    still read as a file.
+
+    Returns:
+        ``(text, name)`` (name: the ID in angle brackets), or None when ``source`` is no ID.
+
+    Raises:
+        click.exceptions.Exit: Status 2 with the ID's problem in one line.
+    """
+    if source == "-" or os.path.exists(source):
+        return None
+    from tui.ids import looks_like_id
+
+    if not looks_like_id(source):
+        return None
+    from core.ids import IdError
+    from tui.ids import resolve_id
+
+    try:
+        resolved = resolve_id(source)
+        return resolved.text, f"<{resolved.id}>"
+    except IdError as error:
+        fail(str(error))
+
+
 def read_input(source: str) -> tuple[str, str]:
-    """Read a text argument that names a file, or ``-`` for stdin.
+    """Read a text argument that names a file, a level ID, or ``-`` for stdin.
 
     Args:
-        source: A path, or ``-``.
+        source: A path, an ID (:func:`id_input`), or ``-``.
 
     Returns:
         ``(text, filename)`` where filename is ``"<stdin>"`` for ``-``.
@@ -516,6 +546,9 @@ def read_input(source: str) -> tuple[str, str]:
     Raises:
         click.exceptions.Exit: With status 2 and a message if the file cannot be read.
     """
+    from_id = id_input(source)
+    if from_id is not None:
+        return from_id
     with user_errors():
         if source == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()

@@ -1,7 +1,9 @@
 """The leaderboard screen: every player's best, per level and per 2048 board.
 
 Left, the boards of one game: a puzzle game's bundled levels (by pack, ``✓`` on those you
-solved), then your own levels that have results; a scored game's boards (2048: one per size
+solved), then your own levels that have results, then levels shared by ID that you played
+(a custom level's board is its ID's, :func:`tui.ids.board_ref`, so everybody who plays the
+same level shares it); a scored game's boards (2048: one per size
 and rule). Right, the top of the highlighted board: fewest moves (against par, ties by time)
 and fastest (ties by moves), or the best scores. Your own line is marked ``▶`` and shown even
 when it is below the top. Levels made by a generator are not listed: each seed is a level of
@@ -32,6 +34,7 @@ from textual.widgets.option_list import Option
 from core import registry
 from core.registry import GameInfo
 from core.text import escape_controls, shorten
+from tui.ids import CUSTOM_SOURCE
 from tui.screens.common import NavOptionList
 from tui.store import BY_MOVES, BY_TIME, BoardEntry
 from tui.widgets.footer import ArcadeFooter
@@ -92,17 +95,45 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
             BoardChoice("level", level.title, source, level.title, getattr(level, "par", None))
             for level in pack.levels
         ]
+    boards = set(store.boards(info.id))
     own = []
-    for source, key in store.boards(info.id):
-        if source != "mine" or not key.isdigit():
+    listed: set[str] = set()
+    for item in store.my_levels(info.id):
+        key = _custom_key(info.id, item.text)
+        if key is None:
             continue
-        level = store.get_my_level(info.id, int(key))  # None: another player's level.
-        if level is not None:
-            own.append(BoardChoice("level", level.title, source, key))
+        if ("mine", str(item.id)) in boards:  # results recorded before levels had IDs
+            store.move_results(info.id, ("mine", str(item.id)), (CUSTOM_SOURCE, key))
+            boards.add((CUSTOM_SOURCE, key))
+        if (CUSTOM_SOURCE, key) in boards and key not in listed:
+            listed.add(key)
+            own.append(BoardChoice("level", item.title, CUSTOM_SOURCE, key))
     if own:
         choices.append(BoardChoice("heading", "My levels"))
         choices += own
+    shared = []
+    for source, key in sorted(boards):
+        if source != CUSTOM_SOURCE or key in listed:
+            continue
+        save = store.save_info(info.id, f"{CUSTOM_SOURCE}|{key}")  # the title is in the save
+        title = (save.summary or {}).get("title") if save is not None else None
+        if title:
+            shared.append(BoardChoice("level", str(title), source, key))
+    if shared:
+        choices.append(BoardChoice("heading", "Shared levels (opened by their ID)"))
+        choices += shared
     return choices
+
+
+def _custom_key(game: str, text: str) -> str | None:
+    """The board key of a level text (its custom ID's, :func:`tui.ids.custom_key`)."""
+    from tui.ids import custom_key
+    from tui.sources import level_from_text
+
+    try:
+        return custom_key(game, level_from_text(text))
+    except Exception:  # A damaged level has no board.
+        return None
 
 
 def _bundled(info: GameInfo) -> list[tuple[str, Any]]:

@@ -150,6 +150,14 @@ class PuzzleScreen(Screen[LevelRef | None]):
             tooltip="The next level (a new one for generated levels); this game stays saved.",
         ),
         Binding("escape,q", "back", "Back", id="puzzle.back", key_display="esc"),
+        Binding(
+            "I",
+            "level_id",
+            "Game ID",
+            show=False,
+            id="puzzle.id",
+            tooltip="This level's ID, to share it; or open a level by its ID.",
+        ),
         *(
             Binding(
                 str(digit),
@@ -510,6 +518,43 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def on_level_changed(self) -> None:
         """Called after :meth:`switch_level` (reset per-level widgets)."""
 
+    # -- game IDs ---------------------------------------------------------------------------------
+
+    @property
+    def level_id(self) -> str | None:
+        """The ID of the level being played (:mod:`tui.ids`); None when it has none."""
+        if self.level is None:
+            return None
+        from tui.ids import level_id
+
+        try:
+            return level_id(self.GAME_ID, self.ref, self.level)
+        except Exception:  # A level without a format has no custom ID.
+            return None
+
+    def action_level_id(self) -> None:
+        """The "Game ID / seed…" dialog: this level's ID, and a box to open another."""
+        from tui.commands import level_id_dialog
+
+        level_id_dialog(self.arcade)
+
+    def play_resolved(self, resolved: Any) -> None:
+        """Play the level an ID named in this screen (same game; this game stays saved)."""
+        if self.launcher is None:
+            return
+        ref = self.launcher.adopt(resolved)
+        if ref == self.ref:
+            self.say(f"You are playing {resolved.id} already.")
+            return
+        try:
+            ref, level, session, note = self.launcher.prepare(ref, resolved.level)
+        except Exception as error:  # A damaged save must not crash the arcade.
+            self.say(f"This level cannot be opened: {error}")
+            return
+        self.switch_level(ref, level, session)
+        kept = " Your game of the previous level is saved." if self._was_touched else ""
+        self.say((note + " " if note else "") + f"Now playing {self.level_title}.{kept}")
+
     # -- saving ----------------------------------------------------------------------------------
 
     def level_text(self) -> str | None:
@@ -582,7 +627,12 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def _record_win(self, session: Session) -> None:
         # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
         # autoplayed boards only (the store does not mark the level solved).
+        # The board is the level's ID's (tui.ids.board_ref): a level from My levels or a file
+        # shares its board with everybody who opens the same level by its ID.
         if self.ref is not None:
+            from tui.ids import board_ref
+
+            board = board_ref(self.GAME_ID, self.ref, self.level)
             self.arcade.store.record_result(
                 self.GAME_ID,
                 self.ref.source,
@@ -590,6 +640,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
                 moves=session.moves_made,
                 seconds=self.clock.seconds,
                 autoplayed=self.autoplayed,
+                board=None if board == self.ref else (board.source, board.key),
             )
 
     def outcome_detail(self, kind: str) -> str:

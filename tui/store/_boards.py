@@ -142,6 +142,7 @@ class Leaderboards(StoreBase):
         moves: int | None,
         seconds: float | None,
         autoplayed: bool = False,
+        board: tuple[str, str] | None = None,
     ) -> None:
         """Record a win: a line for the level's boards, and the level solved (progress).
 
@@ -158,14 +159,19 @@ class Leaderboards(StoreBase):
             seconds: Seconds of play on the level up to the win (None if not measured).
             autoplayed: The computer played (part of) this game: keep it off the human board
                 and off the player's solved levels.
+            board: ``(source, level)`` of the board the result goes on when it is not the
+                level's own ref: the level's ID's (:func:`tui.ids.board_ref`; a level of My
+                levels or a file shares the board of its custom ID). Progress (solved) stays
+                under ``(source, level)``.
         """
         now = time.time()
+        board_source, board_level = board if board is not None else (source, level)
         row = (
             uuid.uuid4().hex,
             self.user,
             game,
-            source,
-            level,
+            board_source,
+            board_level,
             None if moves is None else int(moves),
             None if seconds is None else float(seconds),
             int(bool(autoplayed)),
@@ -184,6 +190,24 @@ class Leaderboards(StoreBase):
             )
             if not autoplayed:
                 upsert_solved(db, (self.user, game, source, level, row[5], now))
+
+        self._write(None, work, deferrable=True)
+
+    def move_results(self, game: str, old: tuple[str, str], new: tuple[str, str]) -> None:
+        """Move this player's results from one board to another (``(source, level)`` each).
+
+        The leaderboard screen uses it once per level of My levels: results recorded before
+        issue 20 under ``("mine", id)`` move to the board of the level's ID, where new ones go.
+        """
+        if old == new:
+            return
+
+        def work(db: Database) -> None:
+            db.execute(
+                'UPDATE results SET source = ?, level = ? WHERE "user" = ? AND game = ? '
+                "AND source = ? AND level = ?",
+                (new[0], new[1], self.user, game, old[0], old[1]),
+            )
 
         self._write(None, work, deferrable=True)
 

@@ -1,0 +1,141 @@
+"""The "Game ID / seed…" dialog: the ID of the level being played, and a box to open another.
+
+The ID (:mod:`core.ids`) is shown in full (a custom level's ID wraps) with a copy button
+(``f2``; :meth:`textual.app.App.copy_to_clipboard`, which asks the terminal through OSC 52,
+so it works over SSH in terminals that allow it). Below, an input takes an ID typed or
+pasted: ``enter`` opens it. An ID that cannot be read (unknown game, pack or level, a
+checksum that does not match, made by a newer termarcade) is explained under the box, in the
+words the CLI uses, and the game stays as it was.
+
+Dismisses with the :class:`tui.ids.Resolved` level to open, or None.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Button, Input, Label, Static
+
+from core.ids import IdError
+from core.text import escape_controls
+from tui.ids import Resolved, resolve_id
+from tui.modals.dialog import Dialog
+
+__all__ = ["LevelIdModal", "open_id_error"]
+
+EXAMPLES = "longcat:arduboy/17, longcat:sd-8x8-hard#48213, carving:L1…"
+"""The input's placeholder: one ID of each kind."""
+
+
+def open_id_error(text: str) -> tuple[Resolved | None, str]:
+    """Resolve an ID for the dialog: ``(level, "")``, or ``(None, what is wrong)``."""
+    try:
+        return resolve_id(text), ""
+    except IdError as error:
+        return None, str(error)
+    except Exception as error:  # A generator's failure must not crash the arcade.
+        return None, f"this ID cannot be opened ({type(error).__name__}: {error})"
+
+
+class LevelIdModal(Dialog[Resolved | None]):
+    """Show the current level's ID (copyable) and open another one.
+
+    Args:
+        current: The ID of the level being played (None: no level, or it has no ID).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "copy", "Copy ID", id="level_id.copy"),
+        Binding("escape", "cancel", "Cancel", id="level_id.cancel", key_display="esc"),
+    ]
+
+    DEFAULT_CSS = """
+    LevelIdModal { align: center middle; }
+    #level-id-dialog { width: 76; max-width: 100%; height: auto; max-height: 100%;
+                       border: thick $accent; background: $surface; padding: 0 1; }
+    #level-id-current { height: auto; max-height: 8; overflow-y: auto; text-style: bold; }
+    #level-id-note { color: $text-muted; height: auto; }
+    #level-id-error { color: $text-error; height: auto; }
+    #level-id-buttons { height: auto; align-horizontal: right; }
+    #level-id-buttons Button { margin-left: 1; }
+    """
+
+    def __init__(self, current: str | None) -> None:
+        super().__init__()
+        self.current = current
+        """The ID shown (and copied)."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="level-id-dialog"):
+            yield Label("Game ID / seed: share this level by its ID")
+            yield Static(Text(self.current or "(no level is being played)"), id="level-id-current")
+            yield Static("", id="level-id-note")
+            yield Label("Open a level by its ID:")
+            yield Input(placeholder=EXAMPLES, id="level-id-input")
+            yield Static("", id="level-id-error")
+            with Horizontal(id="level-id-buttons"):
+                if self.current:
+                    yield Button("Copy ID (f2)", id="level-id-copy", compact=True)
+                yield Button("Open", id="level-id-open", variant="primary", compact=True)
+                yield Button("Cancel (esc)", id="level-id-cancel", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @property
+    def error(self) -> str:
+        """The error shown under the box ("" when none), for tests."""
+        return str(self.query_one("#level-id-error", Static).render())
+
+    def _note(self, message: str) -> None:
+        self.query_one("#level-id-note", Static).update(Text(message))
+
+    def _error(self, message: str) -> None:
+        self.query_one("#level-id-error", Static).update(Text(escape_controls(message)))
+
+    def action_copy(self) -> None:
+        """Copy the ID to the clipboard (through the terminal)."""
+        if not self.current:
+            self._note("There is no ID to copy.")
+            return
+        self.app.copy_to_clipboard(self.current)
+        self._note("Copied (if your terminal allows programs to set the clipboard).")
+
+    def action_cancel(self) -> None:
+        """Close, keeping the game."""
+        self.dismiss(None)
+
+    @on(Input.Changed)
+    def _typed(self) -> None:
+        self._error("")
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.open(event.value)
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.id == "level-id-copy":
+            self.action_copy()
+        elif event.button.id == "level-id-open":
+            self.open(self.query_one(Input).value)
+        else:
+            self.dismiss(None)
+
+    def open(self, text: str) -> None:
+        """Open the level of ``text``, or say under the box why it cannot be."""
+        if not text.strip():
+            self._error("Type or paste an ID first (" + EXAMPLES + ").")
+            return
+        resolved, problem = open_id_error(text)
+        if resolved is None:
+            self._error(problem)
+            return
+        self.dismiss(resolved)
