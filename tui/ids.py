@@ -42,6 +42,7 @@ __all__ = [
     "Resolved",
     "board_ref",
     "custom_key",
+    "generated_level_id",
     "level_id",
     "looks_like_id",
     "resolve_id",
@@ -295,6 +296,17 @@ def level_id(game: str, ref: LevelRef | None, level: Any) -> str:
     from grammar.levels import dump_level
 
     return encode_custom(game, dump_level(level, game))
+
+
+def generated_level_id(
+    game: str, generator: str, params: dict[str, Any], seed: int, level: Any
+) -> str:
+    """The ID of a level a generator made (``generate --json`` rows): its generated ID when
+    the parameters can be spelled in one, else its custom ID."""
+    from tui.sources import GeneratorSource
+
+    source = GeneratorSource(generator, None, params)
+    return level_id(game, LevelRef(source.id, str(seed)), level)
 
 
 def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:

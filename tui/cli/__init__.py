@@ -42,6 +42,7 @@ __all__ = ["LAZY_COMMANDS", "LazyGroup", "launch_app", "main"]
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "parse": ("tui.cli.parse:parse", "Parse, check and pretty-print terms."),
     "keymap": ("tui.cli.keymap:keymap", "Show or change the key remapping."),
+    "id": ("tui.cli.ids:level_id_command", "Print the IDs of a file's levels, to share them."),
     "serve": ("tui.serve.cli:serve", "Run an arcade for many players over SSH or the web."),
 }
 """The shell's own sub-commands: name -> ("module:attribute", one-line help).

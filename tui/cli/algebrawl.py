@@ -637,6 +637,13 @@ def _solve_levels(
     help="Write the pack to FILE instead of stdout.",
 )
 @click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help='One {"seed", "id", "title", "par"} object per level on stdout (the pack still '
+    "goes to --output when given).",
+)
 @closed_pipe_safe
 def generate(
     generator_name: str,
@@ -646,6 +653,7 @@ def generate(
     title: str | None,
     output: str | None,
     force: bool,
+    as_json: bool,
 ) -> None:
     """Generate a level pack (level-file text) from a seed and a difficulty band.
 
@@ -675,6 +683,16 @@ def generate(
             except GenerationFailed as error:
                 fail(f"seed {seed + index}: {error}", EXIT_NEGATIVE)
             levels.append(level)
+            if as_json:
+                from tui.ids import generated_level_id
+
+                params = {"low": low, "high": high}
+                level_id = generated_level_id(
+                    "algebrawl", generator_name, params, seed + index, level
+                )
+                emit_json(
+                    {"seed": seed + index, "id": level_id, "title": level.title, "par": level.par}
+                )
             advance()
     pack = LevelPack(
         title=title or f"Algebrawl {generator.title} {low}-{high}, seed {seed}",
@@ -685,7 +703,8 @@ def generate(
     )
     text = dump_pack(pack)
     if output is None:
-        click.echo(text, nl=False)
+        if not as_json:
+            click.echo(text, nl=False)
         return
     _write_atomically(output, text)
     click.echo(f"wrote {count} level{'s' if count != 1 else ''} to {output}", err=True)

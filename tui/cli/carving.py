@@ -185,11 +185,13 @@ def carving() -> None:
 
 
 @carving.command()
-def play() -> None:
-    """Open the arcade on Triangle Carving (termarcade play carving FILE plays a file)."""
+@click.argument("level_file", required=False, metavar="[FILE | ID]")
+@click.pass_context
+def play(ctx: click.Context, level_file: str | None) -> None:
+    """Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID)."""
     import tui.cli as shell
 
-    shell.launch_app(start_game=GAME_ID)
+    ctx.invoke(shell.play, game=GAME_ID, level_file=level_file, level=None)
 
 
 @carving.command()
@@ -515,7 +517,7 @@ class _spinner:
     "--json",
     "as_json",
     is_flag=True,
-    help='One {"seed", "title", "par"} object per level on stdout.',
+    help='One {"seed", "id", "title", "par"} object per level on stdout.',
 )
 def generate(
     out: str, count: int, seed: int, difficulty: str, title: str | None, force: bool, as_json: bool
@@ -551,7 +553,10 @@ def generate(
                 continue
             levels.append(level)
             if as_json:
-                emit_json({"seed": current, "title": level.title, "par": level.par})
+                from tui.ids import generated_level_id
+
+                level_id = generated_level_id(GAME_ID, difficulty, {}, current, level)
+                emit_json({"seed": current, "id": level_id, "title": level.title, "par": level.par})
             advance()
             current += 1
     pack = LevelPack(

@@ -305,10 +305,14 @@ def game2048() -> None:
 
 
 @game2048.command()
-def play() -> None:
-    """Open the arcade straight into 2048."""
+@click.argument("level_id", required=False, metavar="[ID]")
+def play(level_id: str | None) -> None:
+    """Open the arcade straight into 2048 (on the game of an ID such as 2048:new-5#42)."""
     import tui.cli as shell
 
+    if level_id is not None:
+        shell.play_level_id(level_id, "2048")
+        return
     shell.launch_app(start_game="2048")
 
 

@@ -765,6 +765,7 @@ def generate(
                     {
                         "seed": seed + k,
                         "method": method,
+                        "id": _generated_id(method, size, band, unique, predictor, seed + k, level),
                         "title": level.title,
                         "par": level.par,
                         "grid": list(level.rows()),
@@ -785,6 +786,32 @@ def generate(
         why = f" (last: {last_error})" if last_error else ""
         click.echo(f"error: made {len(levels)} of {count} levels in {tries} seeds{why}", err=True)
         raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+def _generated_id(
+    method: str,
+    size: tuple[int, int],
+    band: tuple[str, Any] | None,
+    unique: bool,
+    predictor: str,
+    seed: int,
+    level: Level,
+) -> str:
+    """A generated level's ID (``longcat:sd-8x8-hard#48213``): the arcade's generator with
+    these settings makes the same level; with another predictor than the arcade's, the
+    level's custom ID."""
+    from core.longcat.catalog import BAND_RANGES
+    from core.longcat.difficulty import DEFAULT_PREDICTOR
+    from tui.ids import generated_level_id, level_id
+
+    if predictor != DEFAULT_PREDICTOR:
+        return level_id("longcat", None, level)
+    band_text = "any"
+    if band is not None:
+        name = band[0].strip().lower().replace(" ", "_").replace("-", "_")
+        band_text = name if name in BAND_RANGES else band[0].strip()
+    params = {"size": f"{size[0]}x{size[1]}", "band": band_text, "unique": int(unique)}
+    return generated_level_id("longcat", method, params, seed, level)
 
 
 # --------------------------------------------------------------------------- describe

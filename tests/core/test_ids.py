@@ -1,0 +1,143 @@
+"""core.ids: the ID syntax, the custom form's compression and checksum (issue 20)."""
+
+from __future__ import annotations
+
+import base64
+import zlib
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from core.ids import (
+    CUSTOM_VERSION,
+    GENERATED_VERSION,
+    BundledId,
+    CustomId,
+    GeneratedId,
+    IdError,
+    decode_custom,
+    encode_custom,
+    format_id,
+    parse_id,
+)
+
+GAMES = st.sampled_from(["longcat", "carving", "algebrawl", "termcraft", "2048"])
+NAMES = st.from_regex(r"[A-Za-z0-9_]{1,8}", fullmatch=True)
+VALUES = st.from_regex(r"[A-Za-z0-9_.:]{1,8}", fullmatch=True)
+PACKS = st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True)
+B64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+
+
+def test_the_three_forms_read_as_documented() -> None:
+    assert parse_id("longcat:arduboy/17") == BundledId("longcat", "arduboy", 17)
+    assert parse_id("longcat:sd-8x8-hard#48213") == GeneratedId(
+        "longcat", "sd", ("8x8", "hard"), 48213
+    )
+    assert parse_id("carving:easy#7") == GeneratedId("carving", "easy", (), 7)
+    assert parse_id("2048:new-5#42@1") == GeneratedId("2048", "new", ("5",), 42, 1)
+    custom = encode_custom("carving", "level text")
+    assert custom.startswith("carving:L1")
+    assert parse_id(custom) == CustomId("carving", "level text", 1)
+
+
+def test_whitespace_inside_an_id_is_ignored() -> None:
+    wrapped = encode_custom("longcat", "x" * 500)
+    broken = "\n  ".join(wrapped[i : i + 20] for i in range(0, len(wrapped), 20))
+    assert parse_id(broken) == parse_id(wrapped)
+    assert parse_id("  longcat: arduboy / 3 ") == BundledId("longcat", "arduboy", 3)
+
+
+def test_the_custom_payload_is_base64url_of_checksum_and_zlib() -> None:
+    # Decoded by hand: 4 bytes of checksum, then a zlib stream of the text.
+    made = encode_custom("algebrawl", "numbers [3 4]")
+    payload = made.split(":", 1)[1][2:]
+    blob = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    assert zlib.decompress(blob[4:]) == b"numbers [3 4]"
+    assert "=" not in payload and "+" not in payload and "/" not in payload
+
+
+@given(GAMES, st.text(max_size=300))
+def test_custom_round_trip(game: str, text: str) -> None:
+    assert parse_id(encode_custom(game, text)) == CustomId(game, text, CUSTOM_VERSION)
+
+
+@given(GAMES, PACKS, st.integers(1, 10**6))
+def test_bundled_round_trip(game: str, pack: str, number: int) -> None:
+    level_id = BundledId(game, pack, number)
+    assert parse_id(format_id(level_id)) == level_id
+
+
+@given(GAMES, NAMES, st.lists(VALUES, max_size=4), st.integers(0, 2**63 - 1))
+def test_generated_round_trip(game: str, name: str, values: list[str], seed: int) -> None:
+    level_id = GeneratedId(game, name, tuple(values), seed)
+    text = format_id(level_id)
+    assert "@" not in text  # version 1 is implied
+    assert parse_id(text) == level_id
+
+
+@given(GAMES, st.text(min_size=1, max_size=200), st.data())
+def test_one_changed_character_is_a_checksum_error_never_another_level(
+    game: str, text: str, data: st.DataObject
+) -> None:
+    made = encode_custom(game, text)
+    start = len(game) + 3  # after "game:L1"
+    position = data.draw(st.integers(start, len(made) - 1))
+    replacement = data.draw(st.sampled_from(B64).filter(lambda ch: ch != made[position]))
+    changed = made[:position] + replacement + made[position + 1 :]
+    with pytest.raises(IdError, match="checksum"):
+        parse_id(changed)
+
+
+@given(GAMES, st.text(min_size=1, max_size=200), st.data())
+def test_a_cut_short_id_is_an_error(game: str, text: str, data: st.DataObject) -> None:
+    made = encode_custom(game, text)
+    cut = data.draw(st.integers(len(game) + 3, len(made) - 1))
+    with pytest.raises(IdError):
+        parse_id(made[:cut])
+
+
+def test_the_checksum_covers_the_game() -> None:
+    made = encode_custom("longcat", "grid")
+    with pytest.raises(IdError, match="checksum"):
+        parse_id("carving" + made[len("longcat") :])
+
+
+def test_newer_versions_say_so() -> None:
+    made = encode_custom("longcat", "grid")
+    newer = made.replace(":L1", f":L{CUSTOM_VERSION + 1}", 1)
+    with pytest.raises(IdError, match="newer termarcade"):
+        parse_id(newer)
+    with pytest.raises(IdError, match="newer termarcade"):
+        parse_id(f"longcat:sd-8x8#5@{GENERATED_VERSION + 1}")
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("", "no ID given"),
+        ("longcat", "is not a level ID"),
+        ("longcat:", "says nothing after the game"),
+        ("longcat:arduboy", "is not a level ID"),
+        ("longcat:arduboy/0", "numbered from 1"),
+        ("longcat:arduboy/x", "not a bundled level ID"),
+        ("longcat:sd-8x8#abc", "the seed is a whole number"),
+        ("longcat:sd--8x8#1", "not a generated level ID"),
+        ("longcat:sd#1@x", "the version after @"),
+        ("longcat:L1ab$cd", "character '$'"),
+        ("longcat:Lx", "not a custom level ID"),
+        ("lo ng-cat:arduboy/1", "is not a level ID"),
+    ],
+)
+def test_bad_ids_say_what_is_wrong(text: str, words: str) -> None:
+    with pytest.raises(IdError) as raised:
+        parse_id(text)
+    assert words in str(raised.value)
+
+
+def test_a_decompression_bomb_is_refused() -> None:
+    huge = "#" * (5 * 1024 * 1024)
+    made = encode_custom("longcat", huge)
+    assert len(made) < 20_000
+    with pytest.raises(IdError, match="larger than"):
+        decode_custom("longcat", made.split(":", 1)[1])

@@ -1,0 +1,92 @@
+"""``termarcade id``: the IDs of the levels of a file, or what an ID names (issue 20).
+
+See :mod:`core.ids` for the three forms and the docs' "Sharing levels" page.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import click
+
+from tui.cli.output import choose_levels, emit_json, fail, read_input, user_errors
+
+__all__ = ["level_id_command"]
+
+
+def _kind(text: str) -> str:
+    from core.ids import BundledId, GeneratedId, parse_id
+
+    parsed = parse_id(text)
+    if isinstance(parsed, BundledId):
+        return "bundled"
+    return "generated" if isinstance(parsed, GeneratedId) else "custom"
+
+
+@click.command(name="id")
+@click.argument("source", metavar="FILE|ID")
+@click.option(
+    "--level",
+    "-l",
+    "level",
+    default=None,
+    metavar="N|TITLE",
+    help="Only this level of FILE (1-based number or title) [default: every level].",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+def level_id_command(source: str, level: str | None, as_json: bool) -> None:
+    """Print the ID of every level of FILE (one per line), to share them.
+
+    A level of a file gets its custom ID (the level itself, compressed, with a checksum):
+    `termarcade play ID` opens it anywhere. Given an ID instead of a file, check it and
+    print it as termarcade writes it (exit 2 with the reason when it names no level).
+    JSON keys: level, game, kind (bundled, generated or custom), id, title.
+    """
+    from tui.ids import looks_like_id
+
+    rows: list[dict[str, Any]] = []
+    if source != "-" and not os.path.exists(source) and looks_like_id(source):
+        if level is not None:
+            raise click.UsageError("--level goes with a FILE; an ID names one level")
+        from tui.cli import resolve_level_id
+
+        resolved = resolve_level_id(source)
+        rows.append(
+            {
+                "level": 1,
+                "game": resolved.info.id,
+                "kind": _kind(resolved.id),
+                "id": resolved.id,
+                "title": str(getattr(resolved.level, "title", "")),
+            }
+        )
+    else:
+        from grammar.levels import load_pack
+        from tui.ids import level_id
+
+        text, name = read_input(source)
+        with user_errors():
+            pack = load_pack(text, filename=name)
+        if not pack.levels:
+            fail(f"{name} holds no level")
+        for number, chosen in choose_levels(list(enumerate(pack.levels, start=1)), level):
+            game = pack.game
+            try:
+                made = level_id(game, None, chosen)
+            except ValueError as error:
+                fail(f"level {number} has no ID: {error}")
+            rows.append(
+                {
+                    "level": number,
+                    "game": game,
+                    "kind": "custom",
+                    "id": made,
+                    "title": str(getattr(chosen, "title", "")),
+                }
+            )
+    for row in rows:
+        if as_json:
+            emit_json(row)
+        else:
+            click.echo(row["id"])
