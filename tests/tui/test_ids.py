@@ -8,7 +8,9 @@ core.ids, and this test says so by failing).
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -16,7 +18,7 @@ from hypothesis import strategies as st
 
 from core.ids import IdError, encode_custom
 from grammar.levels import bundled_packs, dump_level
-from tests.shared_data import ROOT
+from tests.shared_data import shared_data
 from tui.ids import CUSTOM_SOURCE, board_ref, level_id, looks_like_id, resolve_id
 from tui.sources import LevelRef
 
@@ -28,16 +30,15 @@ ALL_BUNDLED = [
 ]
 
 
-def _grids_by_hand(path: str) -> list[str]:
-    """The grids of a Longcat pack file, read without the grammar (indented # . @ lines)."""
-    grids, current = [], []
-    for line in (ROOT / path).read_text(encoding="utf-8").splitlines():
-        if re.fullmatch(r"\s+[#.@]+", line):
-            current.append(line.strip())
-        elif current:
-            grids.append("\n".join(current))
-            current = []
-    return grids
+def _arduboy_original() -> list[str]:
+    """The 100 grids of the original Arduboy game (public data), read without the grammar."""
+    text = shared_data("longcat/arduboy-100.txt").read_text(encoding="utf-8")
+    blocks = text.split("\n\n")
+    return [
+        "\n".join(line for line in block.splitlines() if not line.startswith(";"))
+        for block in blocks
+        if any(line and not line.startswith(";") for line in block.splitlines())
+    ]
 
 
 def _grid(level) -> str:
@@ -50,8 +51,9 @@ def _grid(level) -> str:
     )
 
 
-def test_longcat_arduboy_1_and_17_are_the_packs_levels() -> None:
-    grids = _grids_by_hand("levels/longcat/01-arduboy.levels")
+def test_longcat_arduboy_1_and_17_are_the_original_games_levels() -> None:
+    grids = _arduboy_original()
+    assert len(grids) == 100
     first = resolve_id("longcat:arduboy/1")
     assert _grid(first.level) == grids[0]
     assert _grid(first.level).splitlines()[3] == "##.@.###"
@@ -182,3 +184,15 @@ def test_what_counts_as_an_id_on_the_command_line() -> None:
     assert not looks_like_id("chess:e4")  # no such game: a file name
     assert not looks_like_id("C:\\levels\\a.levels")
     assert not looks_like_id("levels/a.levels")
+
+
+PINNED = json.loads((Path(__file__).parent / "pinned_ids.json").read_text(encoding="utf-8"))
+"""ID -> the level's text, recorded when IDs were introduced (issue 20). A generator that now
+makes another level from one of these must keep its old version for these IDs (core.ids)."""
+
+
+@pytest.mark.parametrize("text", sorted(PINNED))
+def test_pinned_ids_still_name_their_levels(text: str) -> None:
+    resolved = resolve_id(text)
+    assert dump_level(resolved.level, resolved.info.id) == PINNED[text]
+    assert resolved.id == text

@@ -1,0 +1,220 @@
+"""Game IDs in the app (issue 20): ``play ID`` at start-up, the "Game ID / seed…" dialog
+(I on every game screen, and the palette), and the boards of levels shared by ID."""
+
+from __future__ import annotations
+
+import pytest
+
+from core import registry
+from core.ids import encode_custom
+from core.longcat.solver import shortest_solution
+from grammar.levels import dump_level
+from tui.app import ArcadeApp
+from tui.commands import ArcadeCommands
+from tui.ids import CUSTOM_SOURCE, board_ref, level_id, resolve_id
+from tui.modals.level_id import LevelIdModal
+from tui.modals.longcat_settings import SETTINGS_KEY, LongcatSettings
+from tui.modals.outcome import OutcomeModal
+from tui.screens.level_select import LevelSelectScreen
+from tui.screens.puzzle import PuzzleScreen
+from tui.sources import LevelRef
+from tui.store import Store
+
+pytestmark = pytest.mark.pilot
+
+SIZE = (80, 24)
+
+
+def still(app: ArcadeApp) -> None:
+    app.store.set_setting(SETTINGS_KEY, LongcatSettings(animate=False).to_dict())
+
+
+def corrupted(level_id_text: str) -> str:
+    """The ID with one character of its payload changed."""
+    index = len(level_id_text) - 5
+    swap = "A" if level_id_text[index] != "A" else "B"
+    return level_id_text[:index] + swap + level_id_text[index + 1 :]
+
+
+async def test_play_id_opens_that_level_over_its_level_select() -> None:
+    app = ArcadeApp(start_id="longcat:arduboy/3")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen) and screen.GAME_ID == "longcat"
+        assert screen.level == resolve_id("longcat:arduboy/3").level
+        assert screen.ref == LevelRef("pack:01-arduboy", screen.level.title)
+        assert isinstance(app.screen_stack[-2], LevelSelectScreen)  # esc goes to its levels
+        assert screen.level_id == "longcat:arduboy/3"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "termcraft:basics/2",
+        "carving:easy#42",
+        "algebrawl:brawl-3-6#7",
+        "2048:new-5#42",
+        "longcat:sd-6x6#11",
+    ],
+)
+async def test_every_game_opens_by_id_and_shows_the_same_id(text: str) -> None:
+    app = ArcadeApp(start_id=text)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        resolved = resolve_id(text)
+        assert isinstance(screen, PuzzleScreen) and resolved.info.id == screen.GAME_ID
+        assert screen.level == resolved.level
+        assert screen.level_id == resolved.id
+
+
+async def test_a_custom_id_opens_in_every_game() -> None:
+    for game, bundled in (
+        ("termcraft", "termcraft:basics/1"),
+        ("carving", "carving:tutorial/2"),
+        ("algebrawl", "algebrawl:first-blood/1"),
+        ("longcat", "longcat:arduboy/2"),
+        ("2048", "2048:new-3#9"),
+    ):
+        level = resolve_id(bundled).level
+        custom = encode_custom(game, dump_level(level, game))
+        app = ArcadeApp(start_id=custom)
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, PuzzleScreen) and screen.level == level, game
+            assert screen.ref is not None and screen.ref.source == CUSTOM_SOURCE
+            assert screen.level_id == custom
+
+
+async def test_a_bad_id_at_start_up_is_a_notification_not_a_crash() -> None:
+    app = ArcadeApp(start_id="longcat:arduboy/99999")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not isinstance(app.screen, PuzzleScreen)
+        assert any("has no level 99999" in str(n.message) for n in app._notifications)
+
+
+async def test_the_dialog_shows_and_copies_the_id_and_opens_another() -> None:
+    app = ArcadeApp(start_id="longcat:arduboy/3")
+    async with app.run_test(size=SIZE) as pilot:
+        still(app)
+        await pilot.pause()
+        game = app.screen
+        assert isinstance(game, PuzzleScreen)
+        await pilot.press("right")  # a move: this game must stay saved
+        await pilot.press("I")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LevelIdModal) and dialog.current == "longcat:arduboy/3"
+        await pilot.press("f2")
+        assert app.clipboard == "longcat:arduboy/3"
+        await pilot.press(*"longcat:arduboy/4", "enter")
+        await pilot.pause()
+        assert app.screen is game  # the same screen plays the other level
+        assert game.level == resolve_id("longcat:arduboy/4").level
+        assert game.level_id == "longcat:arduboy/4"
+        saved = app.store.load_game(
+            "longcat", LevelRef("pack:01-arduboy", "Arduboy 3 · trivial 10").slot
+        )
+        assert saved is not None and saved["session"]
+
+
+async def test_a_corrupted_id_is_explained_and_the_game_stays() -> None:
+    custom = level_id("longcat", None, resolve_id("longcat:arduboy/5").level)
+    app = ArcadeApp(start_id="longcat:arduboy/3")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        game = app.screen
+        before = game.level
+        await pilot.press("I")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LevelIdModal)
+        dialog.query_one("#level-id-input").value = corrupted(custom)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen is dialog
+        assert "checksum" in dialog.error and "mistyped" in dialog.error
+        dialog.query_one("#level-id-input").value = "chess:e4/1"
+        await pilot.press("enter")
+        await pilot.pause()
+        assert "unknown game 'chess'" in dialog.error
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is game and game.level == before
+
+
+async def test_an_id_of_another_game_switches_games() -> None:
+    app = ArcadeApp(start_id="longcat:arduboy/3")
+    async with app.run_test(size=SIZE) as pilot:
+        still(app)
+        await pilot.pause()
+        await pilot.press("right")
+        await pilot.press("I")
+        await pilot.pause()
+        await pilot.press(*"carving:tutorial/1", "enter")
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen) and screen.GAME_ID == "carving"
+        assert screen.level_id == "carving:tutorial/1"
+        assert app.store.load_game(
+            "longcat", LevelRef("pack:01-arduboy", "Arduboy 3 · trivial 10").slot
+        )
+
+
+async def test_the_palette_offers_the_dialog_everywhere() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        provider = ArcadeCommands(app.screen)
+        offered = {str(hit.display): hit.command async for hit in provider.discover()}
+        offered["Game ID / seed…"]()
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, LevelIdModal) and dialog.current is None  # home: no level
+        await pilot.press(*"2048:new#42", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, PuzzleScreen) and app.screen.level_id == "2048:new#42"
+
+
+async def test_a_win_on_a_custom_id_goes_on_the_board_everybody_shares() -> None:
+    level = resolve_id("longcat:arduboy/1").level
+    custom = level_id("longcat", None, level)
+    app = ArcadeApp(start_id=custom, store=Store(user="ann"))
+    async with app.run_test(size=SIZE) as pilot:
+        still(app)
+        await pilot.pause()
+        for move in shortest_solution(level).moves:
+            await pilot.press(move)
+        await pilot.pause()
+        assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
+    key = resolve_id(custom).ref.key
+    # Bob made the same level in his own levels: his board is the same one.
+    bob = Store(user="bob")
+    mine = board_ref("longcat", LevelRef("mine", "1"), level)
+    assert mine == LevelRef(CUSTOM_SOURCE, key)
+    board = bob.level_board("longcat", mine.source, mine.key)
+    assert [(line.user, line.moves) for line in board] == [("ann", 5)]
+
+
+def test_my_levels_results_move_to_the_board_of_their_id() -> None:
+    from tui.screens.leaderboard import board_choices
+    from tui.sources import level_to_text
+
+    level = resolve_id("longcat:arduboy/2").level
+    with Store() as store:
+        made = store.add_my_level("longcat", level.title, level_to_text("longcat", level))
+        assert made is not None
+        # A win recorded the way it was before game IDs: on ("mine", id).
+        store.record_result("longcat", "mine", str(made.id), moves=9, seconds=3.0)
+        info = registry.get("longcat")
+        assert info is not None
+        choices = [
+            c for c in board_choices(info, store) if c.kind == "level" and c.title == level.title
+        ]
+        key = board_ref("longcat", LevelRef("mine", str(made.id)), level).key
+        assert [(c.source, c.key) for c in choices][-1] == (CUSTOM_SOURCE, key)
+        assert [line.moves for line in store.level_board("longcat", CUSTOM_SOURCE, key)] == [9]
+        assert store.level_board("longcat", "mine", str(made.id)) == []
+        assert store.solved_moves("longcat", "mine") == {str(made.id): 9}  # progress stays
