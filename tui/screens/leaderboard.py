@@ -100,7 +100,9 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
     listed: set[str] = set()
     for item in store.my_levels(info.id):
         key = _custom_key(info.id, item.text)
-        if key is None:
+        if key is None:  # a damaged level has no ID: its board stays its own
+            if ("mine", str(item.id)) in boards:
+                own.append(BoardChoice("level", item.title, "mine", str(item.id)))
             continue
         if ("mine", str(item.id)) in boards:  # results recorded before levels had IDs
             store.move_results(info.id, ("mine", str(item.id)), (CUSTOM_SOURCE, key))
