@@ -8,7 +8,8 @@ arcade's own, next to the current screen's actions and Textual's (themes, keys, 
 * ``New GAME game, seed N``: type a number (``2048 42``) for a seeded game of every game with
   a generator; without one, a fresh seed;
 * ``Game ID / seed…``: the ID of the level being played, and a box to open a level by ID
-  (:mod:`tui.modals.level_id`; ``I`` on a game screen);
+  (:mod:`tui.modals.level_id`; ``I`` on a game screen); an ID typed in the palette itself
+  (``longcat:arduboy/17``) offers ``Open level ID …``;
 * ``Leaderboards``, ``Settings: GAME`` (games whose screen has a settings dialog),
   ``Keymap`` (every binding id, its keys, and how to remap it) and ``Help``.
 
@@ -315,6 +316,17 @@ class ArcadeCommands(Provider):
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)
+        level_id = query.strip()
+        if ":" in level_id:
+            from tui.ids import looks_like_id
+
+            if looks_like_id(level_id):
+                yield Hit(
+                    1.0,
+                    f"Open level ID {level_id}",
+                    partial(open_level_id, self.arcade, level_id),
+                    help="Play the level this ID names (a bad ID says what is wrong)",
+                )
         for words, (title, callback, help_text) in self.seeded(query):
             # "42" alone offers every game; "2048 42" the games whose title matches.
             score = self.matcher(words).match(title) if words else 0.5

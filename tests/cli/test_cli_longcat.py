@@ -276,8 +276,9 @@ def test_generate_json_and_bad_options() -> None:
     result = run("generate", "--json", "-n", "2", "--size", "5x4")
     rows = [json.loads(line) for line in result.stdout.splitlines()]
     assert [list(r) for r in rows] == [
-        ["seed", "method", "title", "par", "grid", "start_success"]
+        ["seed", "method", "id", "title", "par", "grid", "start_success"]
     ] * 2
+    assert [row["id"] for row in rows] == ["longcat:sd-5x4#0", "longcat:sd-5x4#1"]
     for row in rows:
         level = Level.from_rows(row["grid"])
         assert row["start_success"]["cells"] == level.size

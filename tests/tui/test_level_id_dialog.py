@@ -218,3 +218,17 @@ def test_my_levels_results_move_to_the_board_of_their_id() -> None:
         assert [line.moves for line in store.level_board("longcat", CUSTOM_SOURCE, key)] == [9]
         assert store.level_board("longcat", "mine", str(made.id)) == []
         assert store.solved_moves("longcat", "mine") == {str(made.id): 9}  # progress stays
+
+
+async def test_an_id_typed_in_the_palette_opens_it() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        provider = ArcadeCommands(app.screen)
+        found = {str(hit.text): hit.command async for hit in provider.search("carving:easy#5")}
+        found["Open level ID carving:easy#5"]()
+        await pilot.pause()
+        assert isinstance(app.screen, PuzzleScreen) and app.screen.level_id == "carving:easy#5"
+        none = [
+            hit async for hit in provider.search("chess:e4") if "Open level ID" in str(hit.text)
+        ]
+        assert none == []

@@ -84,7 +84,7 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
     from grammar.carving import load_level_json
     from grammar.levels import load_pack
 
-    text, name = read_input(source)
+    text, name = read_input(source, level_id=True)
     if name.lower().endswith(".json") or (
         source == "-" and text.lstrip("\ufeff \t\r\n").startswith("{")
     ):

@@ -65,7 +65,7 @@ def level_id_command(source: str, level: str | None, as_json: bool) -> None:
         from grammar.levels import load_pack
         from tui.ids import level_id
 
-        text, name = read_input(source)
+        text, name = read_input(source, level_id=True)
         with user_errors():
             pack = load_pack(text, filename=name)
         if not pack.levels:

@@ -534,11 +534,12 @@ def id_input(source: str) -> tuple[str, str] | None:
         fail(str(error))
 
 
-def read_input(source: str) -> tuple[str, str]:
-    """Read a text argument that names a file, a level ID, or ``-`` for stdin.
+def read_input(source: str, *, level_id: bool = False) -> tuple[str, str]:
+    """Read a text argument that names a file, or ``-`` for stdin (or a level ID).
 
     Args:
-        source: A path, an ID (:func:`id_input`), or ``-``.
+        source: A path, or ``-``; with ``level_id``, also an ID (:func:`id_input`).
+        level_id: The argument is a level file, so an ID may stand for it.
 
     Returns:
         ``(text, filename)`` where filename is ``"<stdin>"`` for ``-``.
@@ -546,7 +547,7 @@ def read_input(source: str) -> tuple[str, str]:
     Raises:
         click.exceptions.Exit: With status 2 and a message if the file cannot be read.
     """
-    from_id = id_input(source)
+    from_id = id_input(source) if level_id else None
     if from_id is not None:
         return from_id
     with user_errors():

@@ -124,7 +124,7 @@ def _load_pack(level_file: str) -> Any:
     """Load a level file (``-`` = stdin); errors exit 2 with file, line, column and caret."""
     from grammar.levels import load_pack
 
-    text, name = read_input(level_file)
+    text, name = read_input(level_file, level_id=True)
     with user_errors():
         return load_pack(text, filename=name)
     raise AssertionError("unreachable")  # pragma: no cover
