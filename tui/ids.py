@@ -45,6 +45,7 @@ __all__ = [
     "generated_level_id",
     "level_id",
     "looks_like_id",
+    "ref_id",
     "resolve_id",
 ]
 
@@ -283,19 +284,24 @@ def level_id(game: str, ref: LevelRef | None, level: Any) -> str:
     Raises:
         ValueError: When the level has no level format (no custom ID is possible).
     """
-    info = registry.get(game)
-    if ref is not None and info is not None:
-        if ref.source.startswith("pack:"):
-            found = _bundled_id(info, ref)
-            if found is not None:
-                return found
-        elif ref.source.startswith("gen:"):
-            found = _generated_id(info, ref)
-            if found is not None:
-                return found
+    found = ref_id(game, ref) if ref is not None else None
+    if found is not None:
+        return found
     from grammar.levels import dump_level
 
     return encode_custom(game, dump_level(level, game))
+
+
+def ref_id(game: str, ref: LevelRef) -> str | None:
+    """The bundled or generated ID a ref names, without the level (None for other refs)."""
+    info = registry.get(game)
+    if info is None:
+        return None
+    if ref.source.startswith("pack:"):
+        return _bundled_id(info, ref)
+    if ref.source.startswith("gen:"):
+        return _generated_id(info, ref)
+    return None
 
 
 def generated_level_id(

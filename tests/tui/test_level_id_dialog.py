@@ -232,3 +232,19 @@ async def test_an_id_typed_in_the_palette_opens_it() -> None:
             hit async for hit in provider.search("chess:e4") if "Open level ID" in str(hit.text)
         ]
         assert none == []
+
+
+def test_generated_levels_boards_are_listed_by_their_id() -> None:
+    from tui.screens.leaderboard import board_choices
+
+    resolved = resolve_id("longcat:sd-8x8-hard#48213")
+    with Store(user="ann") as ann:
+        ann.record_result("longcat", resolved.ref.source, resolved.ref.key, moves=20, seconds=9.0)
+    with Store(user="bob") as bob:
+        info = registry.get("longcat")
+        assert info is not None
+        choices = board_choices(info, bob)
+        listed = [c for c in choices if c.source == resolved.ref.source]
+        assert [(c.title, c.key) for c in listed] == [("longcat:sd-8x8-hard#48213", "48213")]
+        board = bob.level_board("longcat", listed[0].source, listed[0].key)
+        assert [(line.user, line.moves) for line in board] == [("ann", 20)]

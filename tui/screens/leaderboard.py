@@ -6,8 +6,8 @@ solved), then your own levels that have results, then levels shared by ID that y
 same level shares it); a scored game's boards (2048: one per size
 and rule). Right, the top of the highlighted board: fewest moves (against par, ties by time)
 and fastest (ties by moves), or the best scores. Your own line is marked ``▶`` and shown even
-when it is below the top. Levels made by a generator are not listed: each seed is a level of
-its own, rarely played by two people (their wins still count as progress).
+when it is below the top. Generated levels that have results are listed last, by their ID
+(``longcat:sd-8x8-hard#48213``): players who share a seed's ID share its board.
 
 Autoplayed games have their own boards: ``a`` switches between the humans' and those.
 
@@ -124,7 +124,23 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
     if shared:
         choices.append(BoardChoice("heading", "Shared levels (opened by their ID)"))
         choices += shared
+    generated = [
+        BoardChoice("level", _generated_title(info, source, key), source, key)
+        for source, key in sorted(boards)
+        if source.startswith("gen:")
+    ]
+    if generated:
+        choices.append(BoardChoice("heading", "Generated levels (by ID)"))
+        choices += generated
     return choices
+
+
+def _generated_title(info: GameInfo, source: str, key: str) -> str:
+    """A generated level's board is named by its ID (``longcat:sd-8x8-hard#48213``)."""
+    from tui.ids import ref_id
+    from tui.sources import LevelRef
+
+    return ref_id(info.id, LevelRef(source, key)) or f"{source} #{key}"
 
 
 def _custom_key(game: str, text: str) -> str | None:
