@@ -248,3 +248,51 @@ def test_generated_levels_boards_are_listed_by_their_id() -> None:
         assert [(c.title, c.key) for c in listed] == [("longcat:sd-8x8-hard#48213", "48213")]
         board = bob.level_board("longcat", listed[0].source, listed[0].key)
         assert [(line.user, line.moves) for line in board] == [("ann", 20)]
+
+
+async def test_an_id_resumes_the_game_saved_from_the_level_select() -> None:
+    from tests.tui.helpers import open_level
+
+    resolved = resolve_id("longcat:arduboy/6")
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        still(app)
+        screen = await open_level(pilot, "longcat", resolved.level, ref=resolved.ref)
+        move = shortest_solution(resolved.level).moves[0]
+        await pilot.press(move)
+        assert screen.session.moves_made == 1
+        await pilot.press("escape")
+        await pilot.pause()
+    again = ArcadeApp(start_id="longcat:arduboy/6")
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = again.screen
+        assert isinstance(screen, PuzzleScreen) and screen.ref == resolved.ref
+        assert screen.session.moves_made == 1  # the same slot: the saved game resumed
+
+
+async def test_a_custom_level_opened_again_by_its_id_resumes() -> None:
+    level = resolve_id("longcat:arduboy/6").level
+    custom = level_id("longcat", None, level)
+    app = ArcadeApp(start_id=custom)
+    async with app.run_test(size=SIZE) as pilot:
+        still(app)
+        await pilot.pause()
+        await pilot.press(shortest_solution(level).moves[0])
+        await pilot.press("escape")
+        await pilot.pause()
+    again = ArcadeApp(start_id=custom)
+    async with again.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = again.screen
+        assert isinstance(screen, PuzzleScreen) and screen.session.moves_made == 1
+        assert screen.level == level
+    third = ArcadeApp()  # no ID at hand: "In progress" still resumes it from its save
+    async with third.run_test(size=SIZE):
+        from tui.launch import launcher_for
+
+        launcher = launcher_for(third, "longcat")
+        entries = launcher.sources.progress.entries()
+        assert [entry.ref.source for entry in entries] == [CUSTOM_SOURCE]
+        _, resumed, session, note = launcher.prepare(entries[0].ref)
+        assert resumed == level and session.moves_made == 1 and "Resumed" in note

@@ -58,7 +58,7 @@ class LevelIdModal(Dialog[Resolved | None]):
     LevelIdModal { align: center middle; }
     #level-id-dialog { width: 76; max-width: 100%; height: auto; max-height: 100%;
                        border: thick $accent; background: $surface; padding: 0 1; }
-    #level-id-current { height: auto; max-height: 8; overflow-y: auto; text-style: bold; }
+    #level-id-current { height: auto; max-height: 6; overflow-y: auto; text-style: bold; }
     #level-id-note { color: $text-muted; height: auto; }
     #level-id-error { color: $text-error; height: auto; }
     #level-id-buttons { height: auto; align-horizontal: right; }
