@@ -136,20 +136,25 @@ def _open_from_home(app: Arcade, resolved: Any) -> None:
     launcher.open(launcher.adopt(resolved), resolved.level)
 
 
-def open_level_id(app: Arcade, text: str) -> bool:
-    """Play the level of an ID (``termarcade play ID``); a notification says why it cannot.
-
-    Returns:
-        True when the ID was read.
-    """
+def open_level_id(app: Arcade, text: str) -> None:
+    """Play the level of an ID (``termarcade play ID``, the palette); a notification says
+    why it cannot. The level is resolved in a worker thread: a generated one may take
+    seconds to make, and the arcade stays responsive meanwhile."""
     from tui.modals.level_id import open_id_error
 
-    resolved, problem = open_id_error(text)
-    if resolved is None:
-        app.notify(f"This ID cannot be opened: {problem}", severity="error", timeout=10)
-        return False
-    open_resolved(app, resolved)
-    return True
+    def opened(resolved: Any, problem: str) -> None:
+        if resolved is None:
+            app.notify(f"This ID cannot be opened: {problem}", severity="error", timeout=10)
+        else:
+            open_resolved(app, resolved)
+
+    def work() -> None:
+        resolved, problem = open_id_error(text)
+        app.call_from_thread(opened, resolved, problem)
+
+    app.run_worker(
+        work, thread=True, group="level-id", name=f"open {text[:40]}", exit_on_error=False
+    )
 
 
 def level_id_dialog(app: Arcade) -> None:

@@ -113,11 +113,13 @@ def _bundled(game: str) -> list[tuple[str, Any]]:
     return bundled_packs(game)
 
 
-def resolve_id(text: str) -> Resolved:
+def resolve_id(text: str, *, generate: bool = True) -> Resolved:
     """The level an ID names.
 
     Args:
         text: The ID (whitespace is ignored).
+        generate: False: check a generated ID (game, generator, parameters) without making
+            its level, which may take seconds; the result's ``level`` is then None.
 
     Returns:
         The game, the level's ref, the level and the canonical ID.
@@ -130,7 +132,7 @@ def resolve_id(text: str) -> Resolved:
     if isinstance(parsed, BundledId):
         return _resolve_bundled(info, parsed)
     if isinstance(parsed, GeneratedId):
-        return _resolve_generated(info, parsed)
+        return _resolve_generated(info, parsed, generate)
     return _resolve_custom(info, parsed)
 
 
@@ -169,7 +171,7 @@ def _generators(info: GameInfo) -> dict[str, Any]:
     return dict(info.load("generators"))
 
 
-def _resolve_generated(info: GameInfo, parsed: GeneratedId) -> Resolved:
+def _resolve_generated(info: GameInfo, parsed: GeneratedId, generate: bool = True) -> Resolved:
     generators = _generators(info)
     if not generators:
         raise IdError(
@@ -208,6 +210,8 @@ def _resolve_generated(info: GameInfo, parsed: GeneratedId) -> Resolved:
     canonical = generated_id(
         info.id, parsed.generator, _written_values(declared, params), parsed.seed, parsed.version
     )
+    if not generate:
+        return Resolved(info, ref, None, canonical)
     try:
         level = source.level(ref.key)
     except (ValueError, LookupError) as error:

@@ -29,6 +29,15 @@ def still(app: ArcadeApp) -> None:
     app.store.set_setting(SETTINGS_KEY, LongcatSettings(animate=False).to_dict())
 
 
+async def settle(pilot) -> None:
+    """Let the ID workers finish (an ID is resolved in a thread), then the screens settle."""
+    await pilot.pause()
+    await pilot.app.workers.wait_for_complete()
+    for screen in pilot.app.screen_stack:
+        await screen.workers.wait_for_complete()
+    await pilot.pause()
+
+
 def corrupted(level_id_text: str) -> str:
     """The ID with one character of its payload changed."""
     index = len(level_id_text) - 5
@@ -39,7 +48,7 @@ def corrupted(level_id_text: str) -> str:
 async def test_play_id_opens_that_level_over_its_level_select() -> None:
     app = ArcadeApp(start_id="longcat:arduboy/3")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PuzzleScreen) and screen.GAME_ID == "longcat"
         assert screen.level == resolve_id("longcat:arduboy/3").level
@@ -61,7 +70,7 @@ async def test_play_id_opens_that_level_over_its_level_select() -> None:
 async def test_every_game_opens_by_id_and_shows_the_same_id(text: str) -> None:
     app = ArcadeApp(start_id=text)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         screen = app.screen
         resolved = resolve_id(text)
         assert isinstance(screen, PuzzleScreen) and resolved.info.id == screen.GAME_ID
@@ -81,7 +90,7 @@ async def test_a_custom_id_opens_in_every_game() -> None:
         custom = encode_custom(game, dump_level(level, game))
         app = ArcadeApp(start_id=custom)
         async with app.run_test(size=SIZE) as pilot:
-            await pilot.pause()
+            await settle(pilot)
             screen = app.screen
             assert isinstance(screen, PuzzleScreen) and screen.level == level, game
             assert screen.ref is not None and screen.ref.source == CUSTOM_SOURCE
@@ -91,7 +100,7 @@ async def test_a_custom_id_opens_in_every_game() -> None:
 async def test_a_bad_id_at_start_up_is_a_notification_not_a_crash() -> None:
     app = ArcadeApp(start_id="longcat:arduboy/99999")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         assert not isinstance(app.screen, PuzzleScreen)
         assert any("has no level 99999" in str(n.message) for n in app._notifications)
 
@@ -100,7 +109,7 @@ async def test_the_dialog_shows_and_copies_the_id_and_opens_another() -> None:
     app = ArcadeApp(start_id="longcat:arduboy/3")
     async with app.run_test(size=SIZE) as pilot:
         still(app)
-        await pilot.pause()
+        await settle(pilot)
         game = app.screen
         assert isinstance(game, PuzzleScreen)
         await pilot.press("right")  # a move: this game must stay saved
@@ -111,7 +120,7 @@ async def test_the_dialog_shows_and_copies_the_id_and_opens_another() -> None:
         await pilot.press("f2")
         assert app.clipboard == "longcat:arduboy/3"
         await pilot.press(*"longcat:arduboy/4", "enter")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is game  # the same screen plays the other level
         assert game.level == resolve_id("longcat:arduboy/4").level
         assert game.level_id == "longcat:arduboy/4"
@@ -125,7 +134,7 @@ async def test_a_corrupted_id_is_explained_and_the_game_stays() -> None:
     custom = level_id("longcat", None, resolve_id("longcat:arduboy/5").level)
     app = ArcadeApp(start_id="longcat:arduboy/3")
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         game = app.screen
         before = game.level
         await pilot.press("I")
@@ -134,12 +143,12 @@ async def test_a_corrupted_id_is_explained_and_the_game_stays() -> None:
         assert isinstance(dialog, LevelIdModal)
         dialog.query_one("#level-id-input").value = corrupted(custom)
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert app.screen is dialog
         assert "checksum" in dialog.error and "mistyped" in dialog.error
         dialog.query_one("#level-id-input").value = "chess:e4/1"
         await pilot.press("enter")
-        await pilot.pause()
+        await settle(pilot)
         assert "unknown game 'chess'" in dialog.error
         await pilot.press("escape")
         await pilot.pause()
@@ -150,12 +159,12 @@ async def test_an_id_of_another_game_switches_games() -> None:
     app = ArcadeApp(start_id="longcat:arduboy/3")
     async with app.run_test(size=SIZE) as pilot:
         still(app)
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("right")
         await pilot.press("I")
         await pilot.pause()
         await pilot.press(*"carving:tutorial/1", "enter")
-        await pilot.pause()
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, PuzzleScreen) and screen.GAME_ID == "carving"
         assert screen.level_id == "carving:tutorial/1"
@@ -174,7 +183,7 @@ async def test_the_palette_offers_the_dialog_everywhere() -> None:
         dialog = app.screen
         assert isinstance(dialog, LevelIdModal) and dialog.current is None  # home: no level
         await pilot.press(*"2048:new#42", "enter")
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, PuzzleScreen) and app.screen.level_id == "2048:new#42"
 
 
@@ -184,7 +193,7 @@ async def test_a_win_on_a_custom_id_goes_on_the_board_everybody_shares() -> None
     app = ArcadeApp(start_id=custom, store=Store(user="ann"))
     async with app.run_test(size=SIZE) as pilot:
         still(app)
-        await pilot.pause()
+        await settle(pilot)
         for move in shortest_solution(level).moves:
             await pilot.press(move)
         await pilot.pause()
@@ -226,7 +235,7 @@ async def test_an_id_typed_in_the_palette_opens_it() -> None:
         provider = ArcadeCommands(app.screen)
         found = {str(hit.text): hit.command async for hit in provider.search("carving:easy#5")}
         found["Open level ID carving:easy#5"]()
-        await pilot.pause()
+        await settle(pilot)
         assert isinstance(app.screen, PuzzleScreen) and app.screen.level_id == "carving:easy#5"
         none = [
             hit async for hit in provider.search("chess:e4") if "Open level ID" in str(hit.text)
@@ -265,7 +274,7 @@ async def test_an_id_resumes_the_game_saved_from_the_level_select() -> None:
         await pilot.pause()
     again = ArcadeApp(start_id="longcat:arduboy/6")
     async with again.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         screen = again.screen
         assert isinstance(screen, PuzzleScreen) and screen.ref == resolved.ref
         assert screen.session.moves_made == 1  # the same slot: the saved game resumed
@@ -277,13 +286,13 @@ async def test_a_custom_level_opened_again_by_its_id_resumes() -> None:
     app = ArcadeApp(start_id=custom)
     async with app.run_test(size=SIZE) as pilot:
         still(app)
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press(shortest_solution(level).moves[0])
         await pilot.press("escape")
         await pilot.pause()
     again = ArcadeApp(start_id=custom)
     async with again.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        await settle(pilot)
         screen = again.screen
         assert isinstance(screen, PuzzleScreen) and screen.session.moves_made == 1
         assert screen.level == level

@@ -416,12 +416,13 @@ def _load_levels(path: str, entry: registry.GameInfo) -> Any:
     return pack
 
 
-def resolve_level_id(text: str, game: str | None = None) -> Any:
+def resolve_level_id(text: str, game: str | None = None, *, generate: bool = True) -> Any:
     """Resolve a level ID for a command (:func:`tui.ids.resolve_id`); exit 2 with the reason.
 
     Args:
         text: The ID.
         game: The game the command is about (the ID must name one of its levels), or None.
+        generate: False: do not make a generated level (its ``level`` is None).
 
     Returns:
         The :class:`tui.ids.Resolved` level.
@@ -430,7 +431,7 @@ def resolve_level_id(text: str, game: str | None = None) -> Any:
     from tui.ids import resolve_id
 
     try:
-        resolved = resolve_id(text)
+        resolved = resolve_id(text, generate=generate)
     except IdError as error:
         fail(str(error))
     if game is not None and resolved.info.id != game:
@@ -443,10 +444,13 @@ def resolve_level_id(text: str, game: str | None = None) -> Any:
 
 
 def play_level_id(text: str, game: str | None = None, level: int | None = None) -> None:
-    """``play ID``: check the ID here (a bad one exits 2 before the app starts), then play it."""
+    """``play ID``: check the ID here (a bad one exits 2 before the app starts), then play it.
+
+    A generated level is made once, by the app (in the background: it may take seconds).
+    """
     if level is not None:
         raise click.UsageError("--level goes with a level FILE; an ID names one level")
-    resolved = resolve_level_id(text, game)
+    resolved = resolve_level_id(text, game, generate=False)
     _playable_game(resolved.info.id)
     launch_app(start_game=resolved.info.id, start_id=resolved.id)
 

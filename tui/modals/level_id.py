@@ -7,7 +7,8 @@ pasted: ``enter`` opens it. An ID that cannot be read (unknown game, pack or lev
 checksum that does not match, made by a newer termarcade) is explained under the box, in the
 words the CLI uses, and the game stays as it was.
 
-Dismisses with the :class:`tui.ids.Resolved` level to open, or None.
+The level is found in a worker thread (making a generated level can take seconds), so the
+arcade stays responsive. Dismisses with the :class:`tui.ids.Resolved` level to open, or None.
 """
 
 from __future__ import annotations
@@ -130,11 +131,32 @@ class LevelIdModal(Dialog[Resolved | None]):
             self.dismiss(None)
 
     def open(self, text: str) -> None:
-        """Open the level of ``text``, or say under the box why it cannot be."""
+        """Open the level of ``text``, or say under the box why it cannot be.
+
+        The level is found in a worker thread (a generated level may take seconds to make);
+        ``escape`` meanwhile closes the dialog and the game stays as it was.
+        """
         if not text.strip():
             self._error("Type or paste an ID first (" + EXAMPLES + ").")
             return
-        resolved, problem = open_id_error(text)
+        self._error("")
+        self._note("Opening…  (esc cancels)")
+        self.opening = text
+
+        def work() -> None:
+            resolved, problem = open_id_error(text)
+            self.app.call_from_thread(self._found, text, resolved, problem)
+
+        self.run_worker(work, thread=True, exclusive=True, group="level-id", exit_on_error=False)
+
+    opening: str | None = None
+    """The ID being opened (None when none is)."""
+
+    def _found(self, text: str, resolved: Resolved | None, problem: str) -> None:
+        if not self.is_attached or self.opening != text:
+            return  # closed, or another ID was asked for since
+        self.opening = None
+        self._note("")
         if resolved is None:
             self._error(problem)
             return
