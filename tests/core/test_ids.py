@@ -141,3 +141,26 @@ def test_a_decompression_bomb_is_refused() -> None:
     assert len(made) < 20_000
     with pytest.raises(IdError, match="larger than"):
         decode_custom("longcat", made.split(":", 1)[1])
+
+
+def test_the_unused_bits_of_the_last_character_count_too() -> None:
+    # base64 ignores the low bits of a last character that carries fewer than 6 bits; a
+    # lenient decoder would read such a changed ID as the same level. It is an error here.
+    checked = 0
+    for text in ("a", "ab", "abc", "abcd", "level"):
+        made = encode_custom("longcat", text)
+        payload_length = len(made) - len("longcat:L1")
+        if payload_length % 4 == 0:
+            continue
+        last = B64.index(made[-1])
+        unused = {2: 0b1111, 3: 0b11}[payload_length % 4]
+        twin = B64[last ^ 1]  # flips the lowest bit, which is one of the unused ones
+        assert unused & 1
+        changed = made[:-1] + twin
+        blob = base64.urlsafe_b64decode(changed.split(":", 1)[1][2:] + "=" * (-payload_length % 4))
+        original = base64.urlsafe_b64decode(made.split(":", 1)[1][2:] + "=" * (-payload_length % 4))
+        assert blob == original  # the lenient reading: the very same bytes
+        with pytest.raises(IdError, match="checksum"):
+            parse_id(changed)
+        checked += 1
+    assert checked >= 2
