@@ -138,9 +138,9 @@ def _open_from_home(app: Arcade, resolved: Any) -> None:
 
 def open_level_id(app: Arcade, text: str) -> None:
     """Play the level of an ID (``termarcade play ID``, the palette); a notification says
-    why it cannot. The level is resolved in a worker thread: a generated one may take
+    why it cannot. The level is resolved in a background thread: a generated one may take
     seconds to make, and the arcade stays responsive meanwhile."""
-    from tui.modals.level_id import open_id_error
+    from tui.modals.level_id import resolve_in_background
 
     def opened(resolved: Any, problem: str) -> None:
         if resolved is None:
@@ -148,13 +148,7 @@ def open_level_id(app: Arcade, text: str) -> None:
         else:
             open_resolved(app, resolved)
 
-    def work() -> None:
-        resolved, problem = open_id_error(text)
-        app.call_from_thread(opened, resolved, problem)
-
-    app.run_worker(
-        work, thread=True, group="level-id", name=f"open {text[:40]}", exit_on_error=False
-    )
+    resolve_in_background(app, text, opened)
 
 
 def level_id_dialog(app: Arcade) -> None:

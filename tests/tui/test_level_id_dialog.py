@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import asyncio
+import threading
+
 import pytest
 
 from core import registry
@@ -12,7 +15,7 @@ from grammar.levels import dump_level
 from tui.app import ArcadeApp
 from tui.commands import ArcadeCommands
 from tui.ids import CUSTOM_SOURCE, board_ref, level_id, resolve_id
-from tui.modals.level_id import LevelIdModal
+from tui.modals.level_id import THREAD_NAME, LevelIdModal
 from tui.modals.longcat_settings import SETTINGS_KEY, LongcatSettings
 from tui.modals.outcome import OutcomeModal
 from tui.screens.level_select import LevelSelectScreen
@@ -30,11 +33,13 @@ def still(app: ArcadeApp) -> None:
 
 
 async def settle(pilot) -> None:
-    """Let the ID workers finish (an ID is resolved in a thread), then the screens settle."""
+    """Let the ID threads finish (an ID is resolved in a background thread), then the
+    screens settle."""
     await pilot.pause()
-    await pilot.app.workers.wait_for_complete()
-    for screen in pilot.app.screen_stack:
-        await screen.workers.wait_for_complete()
+    for thread in threading.enumerate():
+        if thread.name == THREAD_NAME:
+            await asyncio.to_thread(thread.join, 60)
+    await pilot.pause()
     await pilot.pause()
 
 

@@ -7,17 +7,21 @@ pasted: ``enter`` opens it. An ID that cannot be read (unknown game, pack or lev
 checksum that does not match, made by a newer termarcade) is explained under the box, in the
 words the CLI uses, and the game stays as it was.
 
-The level is found in a worker thread (making a generated level can take seconds), so the
-arcade stays responsive. Dismisses with the :class:`tui.ids.Resolved` level to open, or None.
+The level is found in a background thread (making a generated level can take seconds), so
+the arcade stays responsive. Dismisses with the :class:`tui.ids.Resolved` level to open, or None.
 """
 
 from __future__ import annotations
 
-from typing import ClassVar
+import contextlib
+import threading
+from collections.abc import Callable
+from functools import partial
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
@@ -27,7 +31,7 @@ from core.text import escape_controls
 from tui.ids import Resolved, resolve_id
 from tui.modals.dialog import Dialog
 
-__all__ = ["LevelIdModal", "open_id_error"]
+__all__ = ["LevelIdModal", "open_id_error", "resolve_in_background"]
 
 EXAMPLES = "longcat:arduboy/17, longcat:sd-8x8-hard#48213, carving:L1…"
 """The input's placeholder: one ID of each kind."""
@@ -41,6 +45,30 @@ def open_id_error(text: str) -> tuple[Resolved | None, str]:
         return None, str(error)
     except Exception as error:  # A generator's failure must not crash the arcade.
         return None, f"this ID cannot be opened ({type(error).__name__}: {error})"
+
+
+THREAD_NAME = "termarcade-level-id"
+"""The name of the threads that resolve IDs (tests wait for them)."""
+
+
+def resolve_in_background(
+    app: App[Any], text: str, done: Callable[[Resolved | None, str], None]
+) -> threading.Thread:
+    """Resolve an ID in a daemon thread, then call ``done(level, problem)`` in the app.
+
+    A daemon thread, not a Textual worker: making a generated level cannot be interrupted,
+    and a worker thread would keep the arcade from quitting until it is made (minutes for
+    some seeds). When the app has gone meanwhile, the answer is dropped.
+    """
+
+    def work() -> None:
+        resolved, problem = open_id_error(text)
+        with contextlib.suppress(Exception):  # the app has closed: nobody is waiting
+            app.call_from_thread(done, resolved, problem)
+
+    thread = threading.Thread(target=work, name=THREAD_NAME, daemon=True)
+    thread.start()
+    return thread
 
 
 class LevelIdModal(Dialog[Resolved | None]):
@@ -133,7 +161,7 @@ class LevelIdModal(Dialog[Resolved | None]):
     def open(self, text: str) -> None:
         """Open the level of ``text``, or say under the box why it cannot be.
 
-        The level is found in a worker thread (a generated level may take seconds to make);
+        The level is found in a background thread (a generated level may take seconds);
         ``escape`` meanwhile closes the dialog and the game stays as it was.
         """
         if not text.strip():
@@ -143,11 +171,7 @@ class LevelIdModal(Dialog[Resolved | None]):
         self._note("Opening…  (esc cancels)")
         self.opening = text
 
-        def work() -> None:
-            resolved, problem = open_id_error(text)
-            self.app.call_from_thread(self._found, text, resolved, problem)
-
-        self.run_worker(work, thread=True, exclusive=True, group="level-id", exit_on_error=False)
+        resolve_in_background(self.app, text, partial(self._found, text))
 
     opening: str | None = None
     """The ID being opened (None when none is)."""
