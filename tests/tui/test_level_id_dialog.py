@@ -310,3 +310,22 @@ async def test_a_custom_level_opened_again_by_its_id_resumes() -> None:
         assert [entry.ref.source for entry in entries] == [CUSTOM_SOURCE]
         _, resumed, session, note = launcher.prepare(entries[0].ref)
         assert resumed == level and session.moves_made == 1 and "Resumed" in note
+
+
+async def test_the_level_select_offers_the_highlighted_levels_id() -> None:
+    from tui.launch import launcher_for
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        launcher = launcher_for(app, "longcat")
+        select = LevelSelectScreen(launcher)
+        app.push_screen(select)
+        await pilot.pause()
+        select.highlight(LevelRef("pack:01-arduboy", resolve_id("longcat:arduboy/7").level.title))
+        await pilot.pause()
+        assert select.level_id == "longcat:arduboy/7"
+        provider = ArcadeCommands(app.screen)
+        offered = {str(hit.display): hit.command async for hit in provider.discover()}
+        offered["Game ID / seed…"]()
+        await pilot.pause()
+        assert isinstance(app.screen, LevelIdModal) and app.screen.current == "longcat:arduboy/7"

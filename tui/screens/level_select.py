@@ -313,3 +313,23 @@ class LevelSelectScreen(Screen[LevelRef | None]):
     def action_back(self) -> None:
         """Leave the game."""
         self.dismiss(None)
+
+    # -- game IDs --------------------------------------------------------------------------
+
+    @property
+    def level_id(self) -> str | None:
+        """The ID of the highlighted level (the palette's "Game ID / seed…" shows it)."""
+        from tui.ids import level_id, ref_id
+
+        index = self.query_one("#levels", ChoiceList).highlighted
+        entry = self._entries[index] if index is not None and index < len(self._entries) else None
+        if entry is None:
+            return None
+        found = ref_id(self.game_id, entry.ref)
+        if found is not None or entry.ref.source.startswith("gen:"):
+            return found
+        try:  # its save's copy of the level, else its source's
+            level = self.launcher.prepare(entry.ref)[1]
+            return level_id(self.game_id, entry.ref, level)
+        except Exception:  # a damaged level has no ID
+            return None
