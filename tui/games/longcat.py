@@ -11,6 +11,7 @@ INFO = GameInfo(
     cli="tui.cli.longcat:longcat",
     screen="tui.screens.longcat:LongcatScreen",
     generators="core.longcat.catalog:GENERATORS",
+    editor="tui.screens.longcat_designer:LongcatDesigner",
     order=40,
 )
 """The registration read through the ``termarcade.games`` entry point."""
