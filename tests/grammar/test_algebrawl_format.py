@@ -3,6 +3,7 @@ with the caret on the culprit, inside card definitions too."""
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction as F
 
 import pytest
@@ -185,7 +186,10 @@ NAMES = st.sampled_from(
 )
 
 
+@functools.cache
 def bodies(arity: int):
+    """Card bodies over ``arity`` parameters (built once per arity: a recursive strategy made
+    afresh for every example cost most of the round-trip test's time)."""
     params = [Arg(i, p) for i, p in enumerate("abcd"[:arity])]
     leaves = st.builds(Num, st.integers(0, 1000)) | st.sampled_from(params)
     one_arg = [fn for fn, spec in FUNCTIONS.items() if spec[0] == 1]
