@@ -118,15 +118,11 @@ class World:
         vid = self.vid
         return tuple(dict.fromkeys(vid[f] for f in op))
 
-    def is_intrinsic(self, op: Operator) -> bool:
-        """True when ``op`` ∈ E_Ω."""
-        return op in self.eid
-
     def construct_problem(self, op: object) -> str | None:
         """Why ``op`` cannot be constructed (None when it can).
 
         A constructed edge must be an operator 5-tuple in U (Θ or Ω shape) whose five formulas
-        are all in F*, and must not be in E_Ω (SPEC §2).
+        are all in F*, and must not be in E_Ω (docs/carving.md, Rules).
 
         Args:
             op: The candidate.
