@@ -108,7 +108,7 @@ def describe_verdict(level: Level, verdict: Verdict) -> str:
         closure += f"; {verdict.left_out} ill-typed left out"
     lines = [closure + "."]
     par = _par_note(level.par, verdict)
-    cost = f"{plural(verdict.explored, 'state')}, {verdict.elapsed:.2f} s"
+    cost = plural(verdict.explored, "state")  # no seconds: the same level reads the same
     if verdict.status == "solved":
         lines.append(f"Solvable: shortest {plural(verdict.steps or 0, 'step')}; {par} ({cost}).")
         compact = all(len(v) == 1 for v in level.variable_names)
