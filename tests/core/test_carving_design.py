@@ -53,7 +53,7 @@ def test_the_closure_of_two_variables_is_their_diagonal_formulas() -> None:
 
 
 def test_ill_typed_rotations_are_counted_as_left_out() -> None:
-    """"Rotations": x:t, y:u; only D(x,x,x) of the diagonals is well-typed, the axiom D(y,x,x)
+    """ "Rotations": x:t, y:u; only D(x,x,x) of the diagonals is well-typed, the axiom D(y,x,x)
     rotates into D(x,x,y), whose rotation D(x,y,x) (types t,u,t) is not in R_Δ."""
     verdict = assess(TUTORIAL["Rotations"])
     assert verdict.left_out >= 1
@@ -88,9 +88,7 @@ def test_a_target_edge_wider_than_the_deltas_is_unsolvable_without_search() -> N
 
 def test_a_closure_too_large_to_play_is_reported() -> None:
     names = tuple(f"v{i}" for i in range(8))
-    axioms = tuple(
-        Formula(head, *p) for head in "DN" for p in itertools.permutations(names[:7], 3)
-    )
+    axioms = tuple(Formula(head, *p) for head in "DN" for p in itertools.permutations(names[:7], 3))
     verdict = assess(one_type(names, Target(("a",), ()), axioms=axioms))
     assert verdict.formulas is None and verdict.status == ""
     assert "more than" in verdict.too_large
@@ -124,7 +122,7 @@ def test_plan_steps_group_the_moves_by_time_step() -> None:
 
 
 def test_an_edge_out_of_reach_stays_and_its_step_has_no_walk() -> None:
-    """"Out of Reach": from ▲xxx nothing reaches the y and z pairs, so the one step keeps
+    """ "Out of Reach": from ▲xxx nothing reaches the y and z pairs, so the one step keeps
     its edge as a virtual edge: no walk, no succession."""
     level = TUTORIAL["Out of Reach"]
     verdict = assess(level, time_limit=15)

@@ -56,7 +56,7 @@ async def type_par(pilot, bench: CarvingDesigner, digits: str) -> None:
 async def test_make_a_level_with_the_controls_then_save_export_and_play(tmp_path) -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen, bench = await open_bench(pilot, TUTORIAL["First Cut"])
+        _screen, bench = await open_bench(pilot, TUTORIAL["First Cut"])
         assert not bench.can_use_current  # a position is not a level start (see the help)
         assert bench.query_one("#dev-current-button", Button).disabled
         text = await verdict_with(pilot, bench, "par 1 = shortest ✓")
