@@ -210,5 +210,7 @@ def test_a_field_is_edited_in_place() -> None:
     assert _field_edit(text, "par", "5") == text.replace("par 3", "par 5")
     assert _field_edit(text, "par", None) == text.replace("  par 3\n", "")
     assert _field_edit(text, "density", "subsequence") == text.replace(
-        "game carving", "game carving\n  density subsequence"
+        "par 3\n}", "par 3\n  density subsequence\n}"
     )
+    one_line = 'level "L" { game carving types [t] }'  # no brace alone: after the game field
+    assert _field_edit(one_line, "par", "2") == 'level "L" { game carving\npar 2 types [t] }'

@@ -166,6 +166,13 @@ def _field_edit(text: str, key: str, value: str | None) -> str | None:
     line_start = text.rfind("\n", 0, end) + 1
     rest = text[line_start:]
     indent = rest[: len(rest) - len(rest.lstrip(" \t"))]
+    # A new field goes last, on its own line before the block's closing brace when that brace
+    # stands alone on its line (as the printer writes it), else right after the game field.
+    lines = text.split("\n")
+    closing = [i for i, line in enumerate(lines) if line.strip() == "}"]
+    if closing:
+        at = closing[-1]
+        return "\n".join([*lines[:at], f"{indent}{key} {value}", *lines[at:]])
     return text[:end] + f"\n{indent}{key} {value}" + text[end:]
 
 
@@ -231,7 +238,7 @@ class CarvingDesigner(LevelTextDesigner):
                 id="carving-par",
                 compact=True,
                 restrict=r"[0-9]*",
-                max_length=5,
+                max_length=4,  # up to 9999: always a valid par
                 tooltip="The designer's step count (empty: no par)",
             )
             yield Button(
