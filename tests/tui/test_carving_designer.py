@@ -7,9 +7,12 @@ saved, exported, read back by the CLI, and played from My levels.
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from textual.widgets import Button, Input, Select
 
 from core.carving import Formula, Level, Target
@@ -214,3 +217,24 @@ def test_a_field_is_edited_in_place() -> None:
     )
     one_line = 'level "L" { game carving types [t] }'  # no brace alone: after the game field
     assert _field_edit(one_line, "par", "2") == 'level "L" { game carving\npar 2 types [t] }'
+
+
+LEVELS = [level for _, pack in bundled_packs("carving") for level in pack.levels]
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    level=st.sampled_from(LEVELS),
+    par=st.one_of(st.none(), st.integers(0, 9999)),
+    density=st.sampled_from(["contiguous", "subsequence"]),
+)
+def test_editing_par_and_density_in_place_gives_the_level_with_them(level, par, density) -> None:
+    from grammar.levels import dump_level, load_pack
+
+    text = dump_level(level, "carving").replace("{\n", "{ ; a comment to keep\n", 1)
+    text = _field_edit(text, "par", None if par is None else str(par))
+    assert text is not None
+    text = _field_edit(text, "density", None if density == "contiguous" else density)
+    assert text is not None and "; a comment to keep" in text
+    (edited,) = load_pack(text).levels
+    assert edited == replace(level, par=par, density=density)

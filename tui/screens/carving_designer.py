@@ -23,6 +23,7 @@ progress (edges removed, virtual edges, another base point) cannot be written as
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
@@ -145,8 +146,7 @@ def _field_edit(text: str, key: str, value: str | None) -> str | None:
     fields = {str(field.key): field for field in blocks[0].fields}
     field = fields.get(key)
     if field is not None:
-        token = field.value.data
-        start, end = field.key.start_pos, getattr(token, "end_pos", None)
+        start, end = field.key.start_pos, _value_end(text, field)
         if start is None or end is None:
             return None
         if value is not None:
@@ -174,6 +174,24 @@ def _field_edit(text: str, key: str, value: str | None) -> str | None:
         at = closing[-1]
         return "\n".join([*lines[:at], f"{indent}{key} {value}", *lines[at:]])
     return text[:end] + f"\n{indent}{key} {value}" + text[end:]
+
+
+def _value_end(text: str, field: Any) -> int | None:
+    """Where a simple field value ends in ``text``: a token's end, or for a word the parser
+    built without positions (``density``), the end of the word after the key."""
+    data = field.value.data
+    end = getattr(data, "end_pos", None)
+    if end is not None or not isinstance(getattr(data, "text", None), str):
+        return end
+    i, n = field.key.end_pos or 0, len(text)
+    while i < n and (text[i] in " \t\r\n\f" or text[i] == ";"):
+        if text[i] == ";":
+            i = text.find("\n", i)
+            i = n if i < 0 else i
+        else:
+            i += 1
+    word = re.match(r"[A-Za-z0-9_]+", text[i:])
+    return i + word.end() if word is not None and word.group() == data.text else None
 
 
 class CarvingDesigner(LevelTextDesigner):
