@@ -334,9 +334,10 @@ class CarvingDesigner(LevelTextDesigner):
         return int(raw) if raw.isdigit() else None
 
     def _text_level(self) -> Level | None:
-        """The level in the text, without moving the controls (None: the text has an error,
-        which the error line shows)."""
-        return LevelTextDesigner.read_level(self, quiet=True)
+        """The level in the text, quietly: no message, the controls left alone (None when the
+        text has an error, which the live check shows)."""
+        level = self._loads_to(self.text_area.text)
+        return level if isinstance(level, Level) else None
 
     @on(Select.Changed, "#carving-density")
     def _density_changed(self, event: Select.Changed) -> None:
@@ -384,7 +385,7 @@ class CarvingDesigner(LevelTextDesigner):
         return True
 
     @staticmethod
-    def _loads_to(text: str) -> Level | None:
+    def _loads_to(text: str) -> Any:
         from grammar.errors import ParseError
         from grammar.levels import load_pack
 
