@@ -14,6 +14,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from textual.widgets import Button, Input, Select
+from textual.worker import WorkerState
 
 from core.carving import Formula, Level, Target
 from core.carving.design import Verdict
@@ -180,6 +181,12 @@ async def test_solve_job_shows_the_numbered_steps_and_cancel_stops_it(monkeypatc
         _screen, bench = await open_bench(pilot, TUTORIAL["Long Division"])
         await verdict_with(pilot, bench, "unknown within the 0.01 s limit")
         await pilot.press("f4")
+        for _ in range(400):  # until the job runs (escape closes a bench with no job)
+            if any(
+                w.group == "designer-job" and w.state == WorkerState.RUNNING for w in app.workers
+            ):
+                break
+            await pilot.pause(0.01)
         await pilot.press("escape")  # cancels the job (does not close the bench)
         for _ in range(400):
             if bench.result_text:
