@@ -79,6 +79,7 @@ SHOTS: dict[str, Shot] = {
     "termcraft": _game("termcraft"),
     "termcraft-editor": _game("termcraft", "E"),
     "carving": _game("carving"),
+    "carving-editor": _game("carving", "E"),
     "algebrawl": _game("algebrawl"),
     "longcat": _game("longcat", "right"),
     "2048": _game("2048", *["left", "down", "right", "down"] * 4),
