@@ -118,6 +118,10 @@ class World:
         vid = self.vid
         return tuple(dict.fromkeys(vid[f] for f in op))
 
+    def is_intrinsic(self, op: Operator) -> bool:
+        """True when ``op`` ∈ E_Ω."""
+        return op in self.eid
+
     def construct_problem(self, op: object) -> str | None:
         """Why ``op`` cannot be constructed (None when it can).
 
