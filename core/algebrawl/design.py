@@ -101,6 +101,8 @@ class Verdict:
         card_score: The shortest solution's card score, or None.
         score_band: Its band (:data:`SCORE_BANDS`), or ``""``.
         time_limit: The limit the verdict ran under, in seconds.
+        distinct: The distinct solutions counted (at most ``list_limit``), each as its
+            monsters' expressions joined by ``"; "``.
     """
 
     status: str
@@ -115,6 +117,7 @@ class Verdict:
     card_score: int | None = None
     score_band: str = ""
     time_limit: float = LIVE_TIME_LIMIT
+    distinct: tuple[str, ...] = ()
 
 
 class _Stopped(Exception):
@@ -191,10 +194,10 @@ def _predictor(level: Level) -> tuple[float, str] | None:
         return None
     notes = []
     if n != 4 or puzzle.targets[0] != 24 or not all(1 <= v <= 13 for v in puzzle.numbers):
-        notes.append("extrapolated: fitted on four numbers from 1-13 making 24")
+        notes.append("extrapolated beyond four numbers from 1-13 making 24")
     counts = puzzle.card_counts()
     if puzzle.integer_only or any(counts[c] < n - 1 for c in ARITHMETIC):
-        notes.append("as a 24-game hand (+ − × ÷ reusable, fractions allowed)")
+        notes.append("which assumes + − × ÷ reusable and fractions allowed")
     return seconds, "; ".join(notes)
 
 
@@ -205,6 +208,7 @@ def design_verdict(
     should_stop: Callable[[], bool] | None = None,
     max_entries: int = 300_000,
     count_limit: int = 10_000,
+    list_limit: int = 100,
 ) -> Verdict:
     """Solvability, par, distinct solutions, a shortest solution and predicted difficulty.
 
@@ -214,6 +218,7 @@ def design_verdict(
         should_stop: Called now and then; True stops early (parts left ``"unknown"``).
         max_entries: Most values the solver's tables may hold.
         count_limit: Stop counting at this many solutions (``count_complete`` False).
+        list_limit: Most distinct solutions kept as text (:attr:`Verdict.distinct`).
 
     Returns:
         A :class:`Verdict`.
@@ -256,14 +261,11 @@ def design_verdict(
         if best.status != "solved":
             return base
         monsters = monster_values(start)
-        verdict = replace(
-            base,
-            status="solved",
-            par=best.moves,
-            solution=tuple(
-                f"{format_value(monsters[t])} = {to_infix(tree)}" for t, tree in best.strikes
-            ),
-        )
+
+        def as_text(strikes) -> tuple[str, ...]:
+            return tuple(f"{format_value(monsters[t])} = {to_infix(tree)}" for t, tree in strikes)
+
+        verdict = replace(base, status="solved", par=best.moves, solution=as_text(best.strikes))
         names = [
             a.card.name for _, tree in best.strikes for a in postorder(tree) if isinstance(a, Node)
         ]
@@ -276,7 +278,12 @@ def design_verdict(
             should_stop=should_stop,
         )
         if counted.status == "solved":
-            verdict = replace(verdict, count=counted.count, count_complete=counted.complete)
+            verdict = replace(
+                verdict,
+                count=counted.count,
+                count_complete=counted.complete,
+                distinct=tuple("; ".join(as_text(x)) for x in counted.solutions[:list_limit]),
+            )
         else:
             verdict = replace(
                 verdict, count_complete=False, count_note=f"not counted within {time_limit:g} s"
