@@ -196,6 +196,15 @@ async def test_rules_and_cast_cards() -> None:
         await pilot.press("minus", "minus")
         await pilot.pause()
         assert bench.query_one("#alg-cards", Input).value == "traitor"
+        # A click turns the card under the mouse on: " + ", " − ", " × ", " ÷ ", " neg ".
+        await pilot.click("#alg-picker", offset=(14, 0))
+        await pilot.pause()
+        assert bench.query_one("#alg-cards", Input).value == "traitor neg"
+        assert picker.counts["neg"] == 1 and picker.cursor == 4
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert bench.query_one("#alg-cards", Input).value == "traitor"
+        assert picker.counts["neg"] == 0
 
 
 async def test_a_big_level_is_unknown_within_the_limit(monkeypatch) -> None:

@@ -110,8 +110,8 @@ class CardPicker(Widget, can_focus=True):
             count = self.counts.get(name, 0)
             label = PICKER_LABELS.get(name, name) + (f"×{count}" if count > 1 else "")
             style = "bold reverse" if count else "dim"
-            if i == self.cursor and self.has_focus:
-                style += " underline"
+            if i == self.cursor and self.has_focus:  # the cursor: underlined, never dim
+                style = "bold reverse underline" if count else "bold underline"
             start = len(text.plain)
             text.append(f" {label} ", style=style)
             self._spans.append((start, len(text.plain)))
