@@ -80,6 +80,7 @@ SHOTS: dict[str, Shot] = {
     "termcraft-editor": _game("termcraft", "E"),
     "carving": _game("carving"),
     "algebrawl": _game("algebrawl"),
+    "algebrawl-editor": _game("algebrawl", "E"),
     "longcat": _game("longcat", "right"),
     "2048": _game("2048", *["left", "down", "right", "down"] * 4),
     "leaderboard": _leaderboard,
