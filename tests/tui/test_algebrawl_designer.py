@@ -251,3 +251,35 @@ async def test_no_current_position_after_a_win() -> None:
         app.push_screen(bench)
         await pilot.pause()
         assert bench.query_one("#dev-current-button", Button).disabled
+
+
+async def test_solve_lists_the_distinct_solutions_and_can_be_cancelled() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        bench = await open_bench(pilot, "Order of Operations")  # 14 from 2 3 4, [+ *]
+        await pilot.press("f4")
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if bench.result_text:
+                break
+        lines = bench.result_text.splitlines()
+        assert lines[0].startswith("Solve, up to 120 s: ✓ Solvable · par 3 moves")
+        assert "Distinct solutions:" in lines
+        listed = lines[lines.index("Distinct solutions:") + 1 :]
+        assert [line[:3] for line in listed] == ["1. ", "2. "]
+        assert all("14 = " in line for line in listed)
+        # A level too big to solve: the job shows its progress line and esc cancels it.
+        bench.query_one("#alg-numbers", Input).value = "3 7 11 13 17 19 23 29 31 37 41 43"
+        bench.query_one("#alg-monsters", Input).value = "99991"
+        bench.query_one("#alg-cards", Input).value = "+ + + + - - - - * * * * / / / /"
+        await pilot.pause()
+        await pilot.press("f4")
+        await pilot.pause(0.3)
+        assert bench.query_one("#dev-progress").has_class("-running")
+        await pilot.press("escape")  # cancels the job; the editor stays open
+        for _ in range(100):
+            await pilot.pause(0.05)
+            if bench.result_text == "Cancelled.":
+                break
+        assert bench.result_text == "Cancelled." and app.screen is bench
+        assert not bench.query_one("#dev-progress").has_class("-running")
