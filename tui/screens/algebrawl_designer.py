@@ -148,6 +148,14 @@ class CardPicker(Widget, can_focus=True):
                 return
 
 
+class RuleBox(Checkbox):
+    """A checkbox whose mark is blank when off, so it reads without colour (``NO_COLOR``)."""
+
+    @property  # a class constant in Textual, a state here
+    def BUTTON_INNER(self) -> str:  # type: ignore[override]  # read-only here
+        return "X" if self.value else " "
+
+
 def describe_verdict(level: Level, verdict: Verdict) -> str:
     """The live verdict as lines of text for the bench."""
     limit = f"{verdict.time_limit:g} s"
@@ -297,10 +305,10 @@ class AlgebrawlDesigner(DesignerScreen):
             )
         with Horizontal(classes="alg-row"):
             yield Label("Rules")
-            yield Checkbox(
+            yield RuleBox(
                 "whole numbers only", puzzle.integer_only, id="alg-integer-only", compact=True
             )
-            yield Checkbox("use every number", puzzle.use_all, id="alg-use-all", compact=True)
+            yield RuleBox("use every number", puzzle.use_all, id="alg-use-all", compact=True)
             yield Label("Author", id="alg-author-label")
             yield Input(level.author, id="alg-author", compact=True)
         with Horizontal(classes="alg-row"):
