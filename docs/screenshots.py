@@ -81,6 +81,7 @@ SHOTS: dict[str, Shot] = {
     "carving": _game("carving"),
     "carving-editor": _game("carving", "E"),
     "algebrawl": _game("algebrawl"),
+    "algebrawl-editor": _game("algebrawl", "E"),
     "longcat": _game("longcat", "right"),
     "2048": _game("2048", *["left", "down", "right", "down"] * 4),
     "leaderboard": _leaderboard,
