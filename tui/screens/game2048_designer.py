@@ -278,6 +278,11 @@ class Game2048Designer(LevelTextDesigner):
     level: Level
     state: GameState | None
 
+    def __init__(self, level: Any, state: Any = None, mine_id: int | None = None) -> None:
+        super().__init__(level, state, mine_id)
+        self._author: tuple[str, str] = ("", "")
+        """(the text, the field whose change wrote it) after a structured change."""
+
     # -- layout ------------------------------------------------------------------------------
 
     def compose_fields(self) -> ComposeResult:
@@ -423,6 +428,9 @@ class Game2048Designer(LevelTextDesigner):
         self._mark(widget_id, invalid=False)
         if new != level:
             self.set_level(new)
+            # The text now follows this field: when its change arrives, the field (where the
+            # designer may be typing on) is left as it is.
+            self._author = (self.text_area.text, widget_id)
         if self.error_text.startswith(f"{name}: "):
             self.show_error("")
 
@@ -480,7 +488,12 @@ class Game2048Designer(LevelTextDesigner):
         level = self._text_level()
         if level is None:
             return
+        text, author = self._author
+        if text != self.text_area.text:
+            author = ""
         for widget_id, (_, read) in self._field_readers().items():
+            if widget_id == author:
+                continue
             try:
                 same = read(self._field_value(widget_id), level) == level
             except ValueError:
