@@ -71,7 +71,7 @@ def test_goal_and_spawn_checks() -> None:
         check_goal(2048, "fibonacci")
     check_spawn(((2, 9), (4, 1)), "standard")  # relative weights
     check_spawn(((2, 0.9), (4, 0.1)), "standard")  # probabilities summing to 1
-    with pytest.raises(ValueError, match="sum to 0.8, not 1"):
+    with pytest.raises(ValueError, match=r"sum to 0\.8, not 1"):
         check_spawn(((2, 0.5), (4, 0.3)), "standard")
     with pytest.raises(ValueError, match="the spawn value 3 is not a tile of standard"):
         check_spawn(((2, 1), (3, 1)), "standard")
