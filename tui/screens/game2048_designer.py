@@ -474,10 +474,10 @@ class Game2048Designer(LevelTextDesigner):
         what = str(value) if value else "empty"
         if canvas.typed and (not value or str(value) != canvas.typed):
             what += f", typing {canvas.typed}…"
-        start = "dealt by the seed: editing fixes it" if canvas.preview else "the start board"
+        start = "the seed's deal (an edit fixes it)" if canvas.preview else "start board"
         self.query_one("#g2048ed-cell", Static).update(
             Text(
-                f"Row {r + 1} col {c + 1}: {what} · {start} · digits, +/-, 0 or ⌫ clears",
+                f"Cell {r + 1},{c + 1}: {what} · {start} · digits, +/-, 0/⌫ clears",
                 no_wrap=True,
                 overflow="ellipsis",
             )
