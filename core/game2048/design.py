@@ -383,32 +383,33 @@ def describe(design: Design) -> str:
     rule, goal = design.rule, design.goal
     if design.illegal_tiles:
         tiles = ", ".join(str(v) for v in design.illegal_tiles)
-        what = "is not a tile" if len(design.illegal_tiles) == 1 else "are not tiles"
-        legal = f"✗ not legal: {tiles} {what} of {rule}"
+        legal = f"✗ {tiles} not tile(s) of {rule}"
     else:
         legal = f"✓ legal for {rule}"
-    target = f"goal {goal}" if goal is not None else "no goal"
-    if goal is not None and not design.goal_legal:
-        target += f" (✗ not a {rule} tile: unreachable)"
-    start = (
-        f"{design.tiles} random tile(s) dealt by seed {design.seed}"
-        if design.random_start
-        else f"this board, spawns from seed {design.seed}"
-    )
+    if goal is None:
+        target = "no goal"
+    elif design.goal_legal:
+        target = f"goal {goal}"
+    else:
+        target = f"goal {goal} ✗ not a {rule} tile"
     lines = [
-        f"Board: {legal} · {design.empty_cells} empty cell(s) · largest tile "
-        f"{design.largest or '-'}, {target}",
+        f"Board: {legal} · {design.empty_cells} empty · largest {design.largest or '-'}, {target}"
     ]
+    start = (
+        f"{design.tiles} random tiles, seed {design.seed}"
+        if design.random_start
+        else f"this board, seed {design.seed} spawns"
+    )
     if design.over:
-        lines.append(f"Start ({start}): ✗ already OVER, no move changes the board")
+        lines.append(f"Start ({start}): ✗ already OVER, no move")
     else:
         arrows = " ".join(ARROWS[d] for d in design.moves)
-        won = " · ✓ already WON (the goal is on the board)" if design.won else ""
+        won = " · ✓ already WON" if design.won else ""
         lines.append(f"Start ({start}): moves {arrows}{won}")
     spawn = " · ".join(f"{v} {_percent(p)}" for v, p in design.spawn)
     if design.illegal_spawns:
         bad = ", ".join(str(v) for v in design.illegal_spawns)
-        spawn += f" (✗ {bad}: not {rule} tiles)"
+        spawn += f" (✗ {bad} not {rule} tiles)"
     lines.append(f"Spawns: {spawn}")
     estimate = design.estimate
     if estimate is not None:
@@ -416,18 +417,15 @@ def describe(design: Design) -> str:
         first = ARROWS[estimate.first_move] if estimate.first_move else "-"
         played = len(estimate.directions)
         reached = max_tile(final.board)
-        if estimate.goal_at is not None:
-            outcome = f"reached the goal {goal} at move {estimate.goal_at}"
+        if estimate.goal_at:  # not 0: a goal already on the board is said above
+            outcome = f"goal {goal} at move {estimate.goal_at}"
         elif estimate.over:
-            outcome = f"game over at move {played}, reached {reached}"
+            outcome = f"game over at move {played} with {reached}"
         elif estimate.complete:
-            outcome = f"reached {reached} in {played} moves, still going"
+            outcome = f"{reached} after {played} moves (going on)"
         else:
-            outcome = f"unknown within the limit: reached {reached} in {played} moves"
-        lines.append(
-            f"Estimate (AI autoplay of seed {design.seed}): first move {first}; "
-            f"{outcome}, score {final.score}"
-        )
+            outcome = f"unknown within the limit: {reached} after {played} moves"
+        lines.append(f"Estimate (AI autoplay): first move {first}; {outcome}, score {final.score}")
     return "\n".join(lines)
 
 

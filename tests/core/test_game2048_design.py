@@ -97,7 +97,7 @@ def test_moves_empty_cells_won_and_legality_by_hand() -> None:
     assert "already WON" in describe(design)
     odd = Level("odd", GameConfig(board_size=2), ((3, 0), (0, 6)))
     assert assess(odd, moves=0).illegal_tiles == (3, 6)
-    assert "not legal: 3, 6 are not tiles of standard" in describe(assess(odd, moves=0))
+    assert "✗ 3, 6 not tile(s) of standard" in describe(assess(odd, moves=0))
     as_threes = Level("odd", GameConfig.for_preset("threes", board_size=2), ((3, 0), (0, 6)))
     assert assess(as_threes, moves=0).legal
     bad_goal = Level("goal", GameConfig(goal=3000))
@@ -112,7 +112,7 @@ def test_a_random_start_is_the_seeds_deal() -> None:
     design = assess(Level("seven", config), moves=0)
     assert design.random_start and design.board == create_game(config).board
     assert design.empty_cells == 13
-    assert "3 random tile(s) dealt by seed 7" in describe(design)
+    assert "Start (3 random tiles, seed 7)" in describe(design)
 
 
 def test_the_estimate_replays_from_the_start() -> None:
@@ -127,7 +127,7 @@ def test_the_estimate_replays_from_the_start() -> None:
         state = nxt
     assert state == estimate.final
     assert estimate.first_move == estimate.directions[0]
-    assert "reached" in describe(design) and "in 25 moves" in describe(design)
+    assert "after 25 moves (going on)" in describe(design)
 
 
 def test_the_estimate_finds_a_goal_one_merge_away() -> None:

@@ -59,7 +59,7 @@ async def test_make_a_level_on_the_canvas_with_a_live_verdict_then_undo() -> Non
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         _screen, bench = await _bench(pilot, Level("Seven", GameConfig(initial_seed=7)))
-        await _verdict(pilot, bench, "2 random tile(s) dealt by seed 7")
+        await _verdict(pilot, bench, "Start (2 random tiles, seed 7)")
         assert bench.focused is bench.canvas
         dealt = bench.canvas.board
         assert sum(1 for row in dealt for v in row if v) == 2  # the seed's deal, shown
@@ -72,8 +72,8 @@ async def test_make_a_level_on_the_canvas_with_a_live_verdict_then_undo() -> Non
         board = _text_level(bench).board
         assert board is not None and board[0][0] == 16
         assert board[1:] == dealt[1:] and board[0][1:] == dealt[0][1:]  # the deal is kept
-        verdict = await _verdict(pilot, bench, "largest tile 16")
-        assert "this board, spawns from seed 7" in verdict
+        verdict = await _verdict(pilot, bench, "largest 16")
+        assert "Start (this board, seed 7 spawns)" in verdict
         assert bench.query_one("#g2048ed-start", Select).value == "board"
         # + steps to the next tile of the rule, - back, twice - empties the cell.
         await pilot.press("right", "plus", "plus")
@@ -113,7 +113,7 @@ async def test_fields_rule_size_goal_spawn_and_their_checks() -> None:
         edited = _text_level(bench)
         assert edited.config.merge_rule == "fibonacci" and edited.config.goal == 2584
         assert [tuple(t) for t in edited.config.tile_value_distribution] == [(1, 9), (2, 1)]
-        await _verdict(pilot, bench, "not legal: 4, 16 are not tiles of fibonacci")
+        await _verdict(pilot, bench, "✗ 4, 16 not tile(s) of fibonacci")
         assert bench.query_one("#g2048ed-goal", Input).value == "2584"
         # Back to standard (undo), then resize: what fits is kept.
         await pilot.press("ctrl+z")
@@ -121,7 +121,7 @@ async def test_fields_rule_size_goal_spawn_and_their_checks() -> None:
         assert _text_level(bench).config.merge_rule == "standard"
         await _type(pilot, bench, "g2048ed-size", "3")
         assert _text_level(bench).board == ((2, 4, 8), (0, 0, 0), (0, 0, 0))
-        await _verdict(pilot, bench, "6 empty cell(s)")
+        await _verdict(pilot, bench, "6 empty")
         # A goal that is no tile of the rule is refused, and nothing can be saved then.
         await _type(pilot, bench, "g2048ed-goal", "3000")
         assert bench.error_text.startswith("Goal: the goal 3000 is not a tile of standard")
@@ -150,7 +150,7 @@ async def test_fields_rule_size_goal_spawn_and_their_checks() -> None:
         assert edited.board is None and edited.config.number_of_initial_tiles == 5
         assert sum(1 for row in bench.canvas.board for v in row if v) == 5
         assert bench.canvas.preview
-        await _verdict(pilot, bench, "5 random tile(s) dealt by seed 3")
+        await _verdict(pilot, bench, "Start (5 random tiles, seed 3)")
 
 
 async def test_the_text_moves_the_fields_and_a_dead_start_is_over() -> None:
@@ -168,7 +168,7 @@ async def test_the_text_moves_the_fields_and_a_dead_start_is_over() -> None:
         assert bench.query_one("#g2048ed-seed", Input).value == "9"
         assert bench.canvas.board == ((2, 4), (4, 2)) and not bench.canvas.preview
         verdict = await _verdict(pilot, bench, "already OVER")
-        assert "0 empty cell(s)" in verdict and "largest tile 4, goal 8" in verdict
+        assert "0 empty · largest 4, goal 8" in verdict
         assert "Estimate" not in verdict  # nothing to play
 
 
@@ -181,7 +181,7 @@ async def test_save_play_and_export_read_back_by_the_cli(tmp_path, monkeypatch) 
         bench.canvas.focus()
         await pilot.press("down", "right", "6", "4", "down", "2")
         await pilot.pause()
-        await _verdict(pilot, bench, "largest tile 64")
+        await _verdict(pilot, bench, "largest 64")
         made = _text_level(bench)
         assert made.title == "Corner" and made.board[1][1] == 64 and made.board[2][1] == 2
         # Export (F8): the file holds the very level; the CLI reads it back.
@@ -239,3 +239,40 @@ async def test_current_position_becomes_the_start_board_with_its_seed() -> None:
         await pilot.press("ctrl+z")
         await pilot.pause()
         assert _text_level(bench) == level
+
+
+async def test_undo_and_redo_of_field_changes_keep_fields_and_text_together() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, bench = await _bench(pilot, Level("Undo", GameConfig(initial_seed=4)))
+        goal = bench.query_one("#g2048ed-goal", Input)
+        goal.focus()
+        await pilot.press("end", *["backspace"] * 4)  # empty: endless play
+        await pilot.pause()
+        assert _text_level(bench).config.goal is None
+        await pilot.press("3", "0")  # refused (no tile of standard), nothing changes
+        await pilot.pause()
+        assert bench.error_text.startswith("Goal: ") and _text_level(bench).config.goal is None
+        seed = bench.query_one("#g2048ed-seed", Input)
+        seed.focus()
+        await pilot.press("end", "9")
+        await pilot.pause()
+        assert _text_level(bench).config.initial_seed == 49
+        await pilot.press("ctrl+z")  # the seed
+        await pilot.pause()
+        assert _text_level(bench).config.initial_seed == 4 and seed.value == "4"
+        # Backspacing the goal applied 2 (a tile) then none; 204 and 20 were refused.
+        await pilot.press("ctrl+z")
+        await pilot.pause()
+        assert _text_level(bench).config.goal == 2 and goal.value == "2"
+        await pilot.press("ctrl+z", "ctrl+z")  # the second has nothing left to undo
+        await pilot.pause()
+        assert _text_level(bench).config.goal == 2048 and goal.value == "2048"
+        assert not bench.edited
+        await pilot.press("ctrl+y")
+        await pilot.pause()
+        assert _text_level(bench).config.goal == 2 and goal.value == "2"
+        await pilot.press("ctrl+y", "ctrl+y")
+        await pilot.pause()
+        assert _text_level(bench).config.initial_seed == 49 and seed.value == "49"
+        assert _text_level(bench).config.goal is None and goal.value == ""

@@ -417,7 +417,8 @@ class Game2048Designer(LevelTextDesigner):
         name = self._field_readers().get(widget_id, ("Board", None))[0]
         level = self._text_level()
         if level is None:
-            self.read_level()  # shows the text's error with its caret
+            # The text's error with its caret; the focus stays where the designer types.
+            self.read_level(quiet=True)
             return
         try:
             new = read(level)
@@ -427,12 +428,29 @@ class Game2048Designer(LevelTextDesigner):
             return
         self._mark(widget_id, invalid=False)
         if new != level:
-            self.set_level(new)
-            # The text now follows this field: when its change arrives, the field (where the
-            # designer may be typing on) is left as it is.
-            self._author = (self.text_area.text, widget_id)
+            self._commit(widget_id, level, new)
         if self.error_text.startswith(f"{name}: "):
             self.show_error("")
+
+    def _commit(self, widget_id: str, level: Level, new: Level) -> None:
+        """Write ``new`` into the text as one undoable change made by ``widget_id``.
+
+        The checkpoints are whole: before, every field as ``level`` shows it; after, every
+        field as ``new`` shows it except the author, which keeps what the designer typed (and
+        is left alone when the text's change arrives). So undo and redo put back fields and
+        text that agree, and the fields' change messages that follow find nothing to do.
+        """
+        from grammar.levels import dump_level
+
+        readers = self._field_readers()
+        before = list(self.field_values())
+        for index, widget in enumerate(self._editables()):
+            if widget.id in readers:
+                before[index] = _field_text(widget.id, level)
+        self.text_area.text = dump_level(new, self.GAME)
+        self._author = (self.text_area.text, widget_id)
+        self._sync(new, author=widget_id)
+        self.record_change(tuple(before))
 
     def _mark(self, widget_id: str, invalid: bool) -> None:
         if widget_id in self._field_readers():
@@ -489,8 +507,10 @@ class Game2048Designer(LevelTextDesigner):
         if level is None:
             return
         text, author = self._author
-        if text != self.text_area.text:
-            author = ""
+        self._sync(level, author if text == self.text_area.text else "")
+
+    def _sync(self, level: Level, author: str) -> None:
+        """Show ``level`` in the fields (all but ``author``) and on the canvas."""
         for widget_id, (_, read) in self._field_readers().items():
             if widget_id == author:
                 continue
