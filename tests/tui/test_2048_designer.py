@@ -276,3 +276,20 @@ async def test_undo_and_redo_of_field_changes_keep_fields_and_text_together() ->
         await pilot.pause()
         assert _text_level(bench).config.initial_seed == 49 and seed.value == "49"
         assert _text_level(bench).config.goal is None and goal.value == ""
+
+
+async def test_keys_typed_faster_than_the_text_follows_still_add_up() -> None:
+    """Regression: three quick + gave 2, not 8 (each step read the board before the last
+    one reached the text); a digit typed after an arrow landed on the old cell."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        rows = ((0, 0), (0, 2))
+        _screen, bench = await _bench(pilot, Level("Quick", GameConfig(board_size=2), rows))
+        canvas = bench.canvas
+        for _ in range(3):  # no pause: the editor has not seen the first step yet
+            canvas.action_step(1)
+        canvas.action_cursor(1, 0)
+        canvas.action_digit("4")
+        await pilot.pause()
+        assert _text_level(bench).board == ((8, 0), (4, 2))
+        assert canvas.board == ((8, 0), (4, 2))

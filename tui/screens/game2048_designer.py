@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import events, on
+from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -100,6 +100,13 @@ class BoardCanvas(Widget, can_focus=True):
             id="2048_editor.clear",
             key_display="⌫",
         ),
+        # Digits are bindings like the other keys: a key with a binding is acted on once it
+        # has bubbled up to the app, so a digit handled on the way (on_key) would overtake an
+        # arrow typed before it.
+        *(
+            Binding(str(d), f"digit('{d}')", show=False, id=f"2048_editor.digit{d}")
+            for d in range(10)
+        ),
     ]
 
     DEFAULT_CSS = """
@@ -110,8 +117,10 @@ class BoardCanvas(Widget, can_focus=True):
     class Edited(Message):
         """The designer put ``value`` (0: empty) on cell ``(row, column)``."""
 
-        def __init__(self, row: int, column: int, value: int) -> None:
+        def __init__(self, row: int, column: int, value: int, before: int) -> None:
             super().__init__()
+            self.before = before
+            """The value the cell had."""
             self.row = row
             """The cell's row, 0 at the top."""
             self.column = column
@@ -195,7 +204,19 @@ class BoardCanvas(Widget, can_focus=True):
 
     def _put(self, value: int) -> None:
         r, c = self.cursor
-        self.post_message(self.Edited(r, c, value))
+        before = self.board[r][c]
+        # Shown at once, so that the next key (a second +) starts from it; the editor puts
+        # the board back (:meth:`set_cell`) if it refuses the change.
+        self.set_cell(r, c, value)
+        self.preview = False
+        self.post_message(self.Edited(r, c, value, before))
+
+    def set_cell(self, row: int, column: int, value: int) -> None:
+        """Show ``value`` on one cell."""
+        rows = [list(line) for line in self.board]
+        rows[row][column] = value
+        self.board = tuple(tuple(line) for line in rows)
+        self.refresh(layout=True)
 
     def action_step(self, step: int) -> None:
         """The next (or previous) tile value of the rule on the cursor's cell."""
@@ -208,12 +229,8 @@ class BoardCanvas(Widget, can_focus=True):
         self.typed = ""
         self._put(0)
 
-    def on_key(self, event: events.Key) -> None:
-        digit = event.character
-        if digit is None or len(digit) != 1 or not digit.isdigit():
-            return
-        event.stop()
-        event.prevent_default()
+    def action_digit(self, digit: str) -> None:
+        """A digit key (see :meth:`type_digit`)."""
         self.type_digit(digit)
 
     def type_digit(self, digit: str) -> None:
@@ -479,6 +496,11 @@ class Game2048Designer(LevelTextDesigner):
             return replace(level, board=tuple(tuple(row) for row in board))
 
         self._apply("g2048ed-canvas", read)
+        level = self._text_level()
+        if level is None:  # refused: the text is broken
+            self.canvas.set_cell(event.row, event.column, event.before)
+        elif self._start_board(level)[event.row][event.column] != event.value:
+            self._sync(level, "")  # refused: the canvas shows the text's board again
         self._show_cell()
 
     @on(BoardCanvas.Moved)
