@@ -416,15 +416,16 @@ def describe(design: Design) -> str:
         final = estimate.final
         first = ARROWS[estimate.first_move] if estimate.first_move else "-"
         played = len(estimate.directions)
+        moves = f"{played} move{'' if played == 1 else 's'}"
         reached = max_tile(final.board)
         if estimate.goal_at:  # not 0: a goal already on the board is said above
             outcome = f"goal {goal} at move {estimate.goal_at}"
         elif estimate.over:
             outcome = f"game over at move {played} with {reached}"
         elif estimate.complete:
-            outcome = f"{reached} after {played} moves (going on)"
+            outcome = f"{reached} after {moves} (going on)"
         else:
-            outcome = f"unknown within the limit: {reached} after {played} moves"
+            outcome = f"unknown within the limit: {reached} after {moves}"
         lines.append(f"Estimate (AI autoplay): first move {first}; {outcome}, score {final.score}")
     return "\n".join(lines)
 

@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 
 from rich.style import Style
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -110,7 +110,7 @@ class BoardCanvas(Widget, can_focus=True):
     ]
 
     DEFAULT_CSS = """
-    BoardCanvas { width: auto; height: auto; max-height: 12; max-width: 44; margin-right: 1; }
+    BoardCanvas { width: auto; height: auto; max-height: 8; max-width: 44; margin-right: 1; }
     BoardCanvas:focus { background: $boost; }
     """
 
@@ -278,7 +278,7 @@ class Game2048Designer(LevelTextDesigner):
     """Seconds the estimate may take."""
 
     DEFAULT_CSS = """
-    #g2048ed-top { height: auto; max-height: 12; }
+    #g2048ed-top { height: auto; max-height: 8; }
     #g2048ed-fields { width: 1fr; height: auto; }
     #g2048ed-fields Horizontal { height: 1; }
     #g2048ed-fields Label { padding: 0 1 0 0; }
@@ -377,6 +377,13 @@ class Game2048Designer(LevelTextDesigner):
         # canvas takes it after them.
         self.call_after_refresh(self.canvas.focus)
         self._show_cell()
+
+    def on_resize(self, event: events.Resize) -> None:
+        # The canvas shows a window of a big board: as many rows as leave the text, the
+        # verdict and the buttons their lines (8 at 80x24).
+        rows = max(4, min(16, event.size.height - 16))
+        self.canvas.styles.max_height = rows
+        self.query_one("#g2048ed-top").styles.max_height = max(rows, 6)
 
     @property
     def canvas(self) -> BoardCanvas:
