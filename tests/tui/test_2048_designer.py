@@ -142,10 +142,14 @@ async def test_fields_rule_size_goal_spawn_and_their_checks() -> None:
         await _type(pilot, bench, "g2048ed-spawn", "2:1 3:1")
         assert "the spawn value 3 is not a tile of standard" in bench.error_text
         await _type(pilot, bench, "g2048ed-spawn", "4")
-        # Random start: the board goes, the canvas shows what the seed deals with 5 tiles.
-        await _type(pilot, bench, "g2048ed-tiles", "5")
+        # Random start: the board goes, the canvas shows what the seed deals with 5 tiles
+        # (the number of tiles can be typed only then: a start board deals none).
+        tiles = bench.query_one("#g2048ed-tiles", Input)
+        assert tiles.disabled
         bench.query_one("#g2048ed-start", Select).value = "random"
         await pilot.pause()
+        assert not tiles.disabled
+        await _type(pilot, bench, "g2048ed-tiles", "5")
         edited = _text_level(bench)
         assert edited.board is None and edited.config.number_of_initial_tiles == 5
         assert sum(1 for row in bench.canvas.board for v in row if v) == 5

@@ -271,6 +271,8 @@ class Game2048Designer(LevelTextDesigner):
 
     GAME = "2048"
     EDITOR_TITLE = "2048 level editor"
+    HELP_TOPIC: ClassVar[str] = "2048"
+    """F1 opens 2048's help page (its "Level editor" section: keys, fields, the format)."""
     TEXT_LABEL = "The level text (description, author; F1: the format)"
     ESTIMATE_MOVES: ClassVar[int] = 200
     """Moves the live verdict's autoplay estimate plays at most."""
@@ -357,6 +359,7 @@ class Game2048Designer(LevelTextDesigner):
                         compact=True,
                         restrict=r"\d*",
                         tooltip="Tiles the seed deals at a random start",
+                        disabled=level.board is not None,
                     )
                 with Horizontal():
                     yield Label("Spawn")
@@ -552,6 +555,8 @@ class Game2048Designer(LevelTextDesigner):
                 assert isinstance(widget, Input | Select)
                 widget.value = _field_text(widget_id, level)
             self._mark(widget_id, invalid=False)
+        # Tiles are dealt only at a random start.
+        self.query_one("#g2048ed-tiles", Input).disabled = level.board is not None
         rule = level.config.saved_merge_rule()
         self.canvas.show(self._start_board(level), rule, preview=level.board is None)
         self._show_cell()
