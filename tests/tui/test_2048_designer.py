@@ -297,3 +297,17 @@ async def test_keys_typed_faster_than_the_text_follows_still_add_up() -> None:
         await pilot.pause()
         assert _text_level(bench).board == ((8, 0), (4, 2))
         assert canvas.board == ((8, 0), (4, 2))
+
+
+async def test_f1_opens_2048s_help_from_the_editor() -> None:
+    from tui.screens.help import HelpScreen
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, bench = await _bench(pilot, Level("Help", GameConfig()))
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and app.screen.topic == "2048"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is bench

@@ -273,6 +273,11 @@ class Game2048Designer(LevelTextDesigner):
     EDITOR_TITLE = "2048 level editor"
     HELP_TOPIC: ClassVar[str] = "2048"
     """F1 opens 2048's help page (its "Level editor" section: keys, fields, the format)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # A modal screen hides the app's own bindings (f1 among them): the editor has its own.
+        Binding("f1", "app.help", "Help", show=False, id="2048_editor.help"),
+    ]
     TEXT_LABEL = "The level text (description, author; F1: the format)"
     ESTIMATE_MOVES: ClassVar[int] = 200
     """Moves the live verdict's autoplay estimate plays at most."""
