@@ -8,6 +8,7 @@ cards and :data:`MAX_TARGETS` targets, numbers and targets within
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -112,6 +113,10 @@ class Puzzle:
         wanted = targets if isinstance(targets, (list, tuple)) else (targets,)
         # __post_init__ checks the values and makes them Fractions.
         return cls(tuple(numbers), tuple(wanted), tuple(cards), **rules)  # type: ignore[arg-type]
+
+    def card_counts(self) -> Counter:
+        """How many copies of each distinct card the puzzle has."""
+        return Counter(self.cards)
 
 
 def puzzle_to_json(puzzle: Puzzle) -> dict:
