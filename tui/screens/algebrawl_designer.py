@@ -519,7 +519,7 @@ class AlgebrawlDesigner(DesignerScreen):
         except (TypeError, ValueError) as error:
             self.show_error(str(error))
             return None
-        self.show_error("")
+        self.clear_error()
         return level
 
     # -- the verdict ---------------------------------------------------------------------------

@@ -78,6 +78,13 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
     """The border title."""
     LIVE_DELAY: ClassVar[float] = 0.25
     """Seconds of quiet after a change before the live verdict is computed again."""
+    HELP_TOPIC: ClassVar[str] = ""
+    """The help page F1 opens: the game's own (its "Level editor" section), by default."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.__dict__.get("HELP_TOPIC") and cls.GAME:
+            cls.HELP_TOPIC = cls.GAME
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "play", "Play", id="dev.apply"),
@@ -88,6 +95,8 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         Binding("ctrl+z", "undo", "Undo", id="dev.undo", priority=True, show=False),
         Binding("ctrl+y", "redo", "Redo", id="dev.redo", priority=True, show=False),
         Binding("escape", "close", "Close", id="dev.close", key_display="esc"),
+        # A modal screen: the app's own f1 does not reach through, so the bench has its own.
+        Binding("f1", "app.help", "Help", id="dev.help", show=False),
     ]
 
     DEFAULT_CSS = """
@@ -139,6 +148,7 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         """Plain text of the last job's result (for tests and copy)."""
         self.error_text = ""
         """Plain text of the error line ("" when there is no error)."""
+        self._message_ok = False
         self.verdict_text = ""
         """Plain text of the live verdict ("" until one is computed)."""
 
@@ -334,9 +344,17 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
     def show_error(self, message: str, ok: bool = False) -> None:
         """Show ``message`` on the error line ("" clears it)."""
         self.error_text = message
+        self._message_ok = ok
         box = self.query_one("#dev-error-message", Static)
         box.update(Text(escape_controls(message, keep_newlines=True)))
         box.set_class(ok, "-ok")
+
+    def clear_error(self) -> None:
+        """The level reads again: take an error away, but leave an acknowledgement ("Saved
+        in My levels", "Undone") that the live check, reading the level a moment after the
+        change, would otherwise wipe at once."""
+        if not self._message_ok:
+            self.show_error("")
 
     def show_parse_error(self, error: ParseError, area: TextArea | None, quiet: bool) -> None:
         """Show a loader's error (line, column, the line, a caret); unless ``quiet``, put the
@@ -582,7 +600,7 @@ class LevelTextDesigner(DesignerScreen):
     the same messages and carets. Games add a live verdict and their own buttons.
     """
 
-    TEXT_LABEL: ClassVar[str] = "The level, as a level file writes it (F1: help on the format)"
+    TEXT_LABEL: ClassVar[str] = "The level, as a level file writes it (F1: help)"
 
     def compose_fields(self) -> ComposeResult:
         from textual.widgets import Label
@@ -655,5 +673,5 @@ class LevelTextDesigner(DesignerScreen):
         if not isinstance(level, format_for(self.GAME).level_type):
             self.show_error(f"This editor makes {self.GAME} levels: keep “game {self.GAME}”.")
             return None
-        self.show_error("")
+        self.clear_error()
         return level

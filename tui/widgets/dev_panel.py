@@ -261,7 +261,7 @@ class DevPanel(DesignerScreen):
         except (TypeError, ValueError) as err:
             self.show_error(str(err))
             return None
-        self.show_error("")
+        self.clear_error()
         return level
 
     def fill_from_state(self, state: State) -> None:
