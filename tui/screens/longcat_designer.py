@@ -43,6 +43,7 @@ from core.longcat.level import DIRECTIONS, LETTERS, MAX_SIZE, Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial
 from core.text import plural
 from grammar.errors import ParseError
+from tui.arcade import arcade_of
 from tui.screens.designer import LevelTextDesigner
 from tui.widgets.longcat_board import BoardPicture
 from tui.widgets.longcat_canvas import LongcatCanvas
@@ -444,6 +445,23 @@ class LongcatDesigner(LevelTextDesigner):
             self.app.bell()
             return None
         return result
+
+    def action_export(self) -> None:
+        """Export as the base does, then say how to draw the file's whole state graph."""
+        if arcade_of(self).served:
+            super().action_export()
+            return
+        level = self.read_level()
+        if level is None:
+            return
+        from tui.exporting import default_file_name
+        from tui.modals.export import ExportModal
+
+        def done(message: str | None) -> None:
+            if message:
+                self.show_error(f"{message}\n{DOT_NOTE.split(' (')[0]}", ok=True)
+
+        self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
 
     # -- "Current position" ----------------------------------------------------------------------
 
