@@ -81,6 +81,7 @@ SHOTS: dict[str, Shot] = {
     "carving": _game("carving"),
     "algebrawl": _game("algebrawl"),
     "longcat": _game("longcat", "right"),
+    "longcat-editor": _game("longcat", "E", "left"),
     "2048": _game("2048", *["left", "down", "right", "down"] * 4),
     "leaderboard": _leaderboard,
 }

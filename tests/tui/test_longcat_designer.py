@@ -266,3 +266,34 @@ async def test_save_export_cli_and_play(tmp_path, monkeypatch) -> None:
 
 def test_the_bench_names_the_dot_export() -> None:
     assert "termarcade longcat analyze FILE --dot" in DOT_NOTE
+
+
+def test_the_verdict_says_what_is_unknown_within_the_limit() -> None:
+    from core.longcat.design import assess
+    from tui.screens.longcat_designer import verdict_text
+
+    large = dict(bundled_packs("longcat"))["05-generated-large"].levels[0]
+    partial = verdict_text(assess(large, max_states=50))
+    assert partial.startswith(f"Solvable · shortest solution {large.par} moves = par")
+    assert "more than 50 states" in partial and "unknown within the limit" in partial
+    unknown = verdict_text(assess(large, max_states=3))
+    assert unknown.startswith("Solvable? Unknown within the limit (3 states")
+
+
+def test_the_graph_picture_has_one_bar_per_class() -> None:
+    from core.longcat.design import assess
+    from tui.screens.longcat_designer import GLYPHS, graph_picture
+
+    result = assess(ARDUBOY_2)
+    lines = graph_picture(result, 40).plain.splitlines()
+    assert lines[0] == f"State graph: {result.metrics.states} states, {result.metrics.edges} moves"
+    assert lines[-1] == DOT_NOTE
+    for name, line in zip(result.classes, lines[1:-1], strict=True):
+        count = result.classes[name]
+        glyph, label, number, *bars = line.split()
+        bar = "".join(bars)
+        assert (glyph, label, int(number)) == (GLYPHS[name], name, count)
+        assert (bar == "") == (count == 0) and set(bar) <= {GLYPHS[name]}
+    biggest = max(result.classes, key=result.classes.__getitem__)
+    assert max(len(line) for line in lines[1:-1]) <= 40
+    assert lines[1 + list(result.classes).index(biggest)].count(GLYPHS[biggest]) > 1

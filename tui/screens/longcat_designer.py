@@ -190,14 +190,14 @@ class LongcatDesigner(LevelTextDesigner):
 
     GAME = "longcat"
     EDITOR_TITLE = "Longcat level editor"
-    TEXT_LABEL = "Level text: title, par, hint, grid… (F1: help)"
+    TEXT_LABEL = "Level file text (F1: help)"
 
     DEFAULT_CSS = """
     #lc-ed-top { height: 1fr; }
-    #lc-ed-left { width: 1fr; height: 1fr; margin-right: 1; }
-    #lc-ed-right { width: 1fr; height: 1fr; }
+    #lc-ed-left { width: 2fr; height: 1fr; margin-right: 1; }
+    #lc-ed-right { width: 3fr; height: 1fr; }
     #lc-ed-canvas { width: 1fr; height: 1fr; }
-    #lc-ed-cursor { height: 1; color: $text-muted; }
+    #lc-ed-cursor { height: 2; color: $text-muted; }
     #lc-ed-graph { height: auto; display: none; }
     #lc-ed-graph.-shown { display: block; }
     LongcatDesigner #dev-verdict { min-height: 4; max-height: 7; }
@@ -307,9 +307,9 @@ class LongcatDesigner(LevelTextDesigner):
         if cursor is not None:
             x, y = cursor
             what = "start" if cursor == level.start else "wall" if level.is_wall(x, y) else "empty"
-            line += f" · row {y + 1} col {x + 1} {what}"
+            line += f"\nrow {y + 1} col {x + 1}: {what}"
         if stale:
-            line = "The text has an error: the canvas shows the last grid that loaded"
+            line = "The text does not load:\nthis is the last grid that did"
         self.query_one("#lc-ed-cursor", Static).update(line)
 
     # -- painting ------------------------------------------------------------------------------
