@@ -98,6 +98,7 @@ async def test_painting_resizing_and_the_live_verdict() -> None:
         await pilot.pause()
         moved = bench.read_level()
         assert moved.start == (3, 4) and moved.rows()[2] == "##....", moved.rows()
+        await pilot.pause()  # read_level cleared the message line: let the layout settle
         canvas = bench.canvas
         spot = next(
             (x, y)
