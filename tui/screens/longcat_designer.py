@@ -302,7 +302,9 @@ class LongcatDesigner(LevelTextDesigner):
 
     def _show_cursor(self, stale: bool = False) -> None:
         level = self.shown_level
-        line = f"{level.width}×{level.height}, {level.size} open"
+        line = (
+            f"{level.width}×{level.height} = {level.width * level.height} cells, {level.size} open"
+        )
         cursor = self.canvas.cursor
         if cursor is not None:
             x, y = cursor
