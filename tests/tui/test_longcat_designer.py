@@ -18,7 +18,7 @@ from tui.app import ArcadeApp
 from tui.cli.longcat import longcat
 from tui.modals.export import ExportModal
 from tui.screens.longcat import LongcatScreen
-from tui.screens.longcat_designer import DOT_NOTE, LongcatDesigner
+from tui.screens.longcat_designer import DOT_COMMAND, DOT_NOTE, LongcatDesigner
 from tui.widgets.longcat_canvas import LongcatCanvas
 
 pytestmark = pytest.mark.pilot
@@ -88,6 +88,7 @@ async def test_painting_resizing_and_the_live_verdict() -> None:
         await pilot.press("ctrl+y")
         await pilot.pause()
         assert bench.read_level() == walled
+        await verdict(pilot, bench, walled)  # (a verdict's start clears the message line)
         # The start cannot become a wall; the refusal says why and changes nothing.
         await pilot.press("right", "space")
         await pilot.pause()
@@ -98,7 +99,7 @@ async def test_painting_resizing_and_the_live_verdict() -> None:
         await pilot.pause()
         moved = bench.read_level()
         assert moved.start == (3, 4) and moved.rows()[2] == "##....", moved.rows()
-        await pilot.pause()  # read_level cleared the message line: let the layout settle
+        await verdict(pilot, bench, moved)
         canvas = bench.canvas
         spot = next(
             (x, y)
@@ -109,7 +110,7 @@ async def test_painting_resizing_and_the_live_verdict() -> None:
         await pilot.click("#lc-ed-canvas", offset=spot)
         await pilot.pause()
         clicked = bench.read_level()
-        assert clicked.rows()[1] == "##...#" and canvas.cursor == (5, 1)
+        assert clicked.rows()[1] == "##...#" and canvas.cursor == (5, 1), (spot, canvas.region)
         text = await verdict(pilot, bench, clicked)
         truth = analyse(clicked).metrics
         assert f"success states {truth.success_states}" in text
@@ -247,7 +248,7 @@ async def test_save_export_cli_and_play(tmp_path, monkeypatch) -> None:
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen is bench
-        assert "analyze FILE --dot" in bench.error_text
+        assert f"Its whole state graph: {DOT_COMMAND}" in bench.error_text
         path = tmp_path / "bench.levels"
         assert load_pack_file(path).levels == (level,)
         result = cli("solve", str(path), "--json")
@@ -266,7 +267,7 @@ async def test_save_export_cli_and_play(tmp_path, monkeypatch) -> None:
 
 
 def test_the_bench_names_the_dot_export() -> None:
-    assert "termarcade longcat analyze FILE --dot" in DOT_NOTE
+    assert DOT_COMMAND == "termarcade longcat analyze FILE --dot" and DOT_COMMAND in DOT_NOTE
 
 
 def test_the_verdict_says_what_is_unknown_within_the_limit() -> None:

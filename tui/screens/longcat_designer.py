@@ -32,7 +32,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
@@ -48,7 +48,15 @@ from tui.screens.designer import LevelTextDesigner
 from tui.widgets.longcat_board import BoardPicture
 from tui.widgets.longcat_canvas import LongcatCanvas
 
-__all__ = ["PLAY_STEP", "LongcatDesigner", "VerdictText", "verdict_text"]
+__all__ = [
+    "DOT_COMMAND",
+    "DOT_NOTE",
+    "PLAY_STEP",
+    "LongcatDesigner",
+    "VerdictText",
+    "graph_picture",
+    "verdict_text",
+]
 
 PLAY_STEP = 0.4
 """Seconds between the moves of the solution played on the canvas."""
@@ -73,8 +81,11 @@ CLASS_STYLES: dict[str, str] = {
 }
 """The DOT export's class colours, in the terminal's 16 colours."""
 
-DOT_NOTE = "Full graph: termarcade longcat analyze FILE --dot (F8 exports the file)"
-"""How the designer gets the whole state graph."""
+DOT_COMMAND = "termarcade longcat analyze FILE --dot"
+"""The command that prints a level file's whole state graph (Graphviz DOT)."""
+
+DOT_NOTE = f"Full graph: {DOT_COMMAND} (F8 exports the file)"
+"""How the designer gets the whole state graph (under the graph's picture)."""
 
 
 class VerdictText(str):
@@ -200,7 +211,9 @@ class LongcatDesigner(LevelTextDesigner):
     #lc-ed-cursor { height: 2; color: $text-muted; }
     #lc-ed-graph { height: auto; display: none; }
     #lc-ed-graph.-shown { display: block; }
-    LongcatDesigner #dev-verdict { min-height: 4; max-height: 7; }
+    LongcatDesigner #dev-verdict { display: none; }
+    #lc-ed-verdict-scroll { height: 5; }
+    #lc-ed-verdict { height: auto; color: $text-muted; }
     """
 
     GRAPH_MIN_HEIGHT: ClassVar[int] = 32
@@ -219,6 +232,7 @@ class LongcatDesigner(LevelTextDesigner):
         self._play_state: State | None = None
         self._play_heads: list[int] = []
         self._play_cursor: tuple[int, int] | None = None
+        self._note: tuple[str, bool] | None = None
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -230,6 +244,11 @@ class LongcatDesigner(LevelTextDesigner):
             with Vertical(id="lc-ed-right"):
                 yield from super().compose_fields()
                 yield Static("", id="lc-ed-graph")
+        # The verdict in a box of fixed height (it scrolls when long), so that the canvas
+        # does not move under the mouse when a verdict of another length arrives; the base's
+        # own verdict line is hidden (its text is still verdict_text).
+        with VerticalScroll(id="lc-ed-verdict-scroll", can_focus=False):
+            yield Static("", id="lc-ed-verdict")
 
     def extra_buttons(self) -> Iterable[Button]:
         yield Button(
@@ -264,6 +283,7 @@ class LongcatDesigner(LevelTextDesigner):
         self.query_one("#lc-ed-graph").set_class(
             event.size.height >= self.GRAPH_MIN_HEIGHT, "-shown"
         )
+        self.call_after_refresh(self._show_graph)  # the bars fit the new width
 
     # -- the level: text first, canvas drawn from it -------------------------------------------
 
@@ -354,7 +374,7 @@ class LongcatDesigner(LevelTextDesigner):
         level = self._text_level()
         if level is None:
             self.read_level()  # shows the loader's error and puts the cursor on it
-            self.show_error(
+            self.say(
                 self.error_text
                 + "\nFix the level text first: the canvas paints a level that loads."
             )
@@ -396,7 +416,7 @@ class LongcatDesigner(LevelTextDesigner):
                 refusal = "The start is in the last row: move it first (s)."
             rows.pop()
         if refusal:
-            self.show_error(refusal)
+            self.say(refusal)
             self.app.bell()
             return False
         new = _with_rows(level, ["".join(row) for row in rows])
@@ -413,11 +433,11 @@ class LongcatDesigner(LevelTextDesigner):
             return
         level = result.level
         if result.shortest is None:
-            self.show_error("No par: the level has no solution the bench knows of.")
+            self.say("No par: the level has no solution the bench knows of.")
             self.app.bell()
             return
         if level.par == result.shortest:
-            self.show_error(f"The par is the shortest solution already ({level.par}).", ok=True)
+            self.say(f"The par is the shortest solution already ({level.par}).", ok=True)
             return
         self.set_level(
             Level(
@@ -432,7 +452,7 @@ class LongcatDesigner(LevelTextDesigner):
                 par=result.shortest,
             )
         )
-        self.show_error(f"Par set to {result.shortest} (ctrl+z undoes).", ok=True)
+        self.say(f"Par set to {result.shortest} (ctrl+z undoes).", ok=True)
 
     def _current_assessment(self) -> Assessment | None:
         """The verdict of the level in the text, or None (and a message) when there is none
@@ -443,7 +463,7 @@ class LongcatDesigner(LevelTextDesigner):
             self.read_level()
             return None
         if result is None or result.level != level:
-            self.show_error("The verdict is not ready yet: try again in a moment.")
+            self.say("The verdict is not ready yet: try again in a moment.")
             self.app.bell()
             return None
         return result
@@ -461,7 +481,7 @@ class LongcatDesigner(LevelTextDesigner):
 
         def done(message: str | None) -> None:
             if message:
-                self.show_error(f"{message}\n{DOT_NOTE.split(' (')[0]}", ok=True)
+                self.say(f"{message}\nIts whole state graph: {DOT_COMMAND}", ok=True)
 
         self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
 
@@ -500,7 +520,31 @@ class LongcatDesigner(LevelTextDesigner):
             result = worker.result
             if isinstance(result, VerdictText):
                 self.assessment = result.assessment
+                self._show_verdict_box(str(result))
                 self._show_graph()
+
+    def say(self, message: str, ok: bool = False) -> None:
+        """Show an editor's note (a refusal, what a key did) that stays until the next
+        message, also when the live verdict re-reads the text (which clears the line)."""
+        self.show_error(message, ok)
+        self._note = (message, ok)
+
+    def show_error(self, message: str, ok: bool = False) -> None:
+        super().show_error(message, ok)
+        if self._note is not None and self._note[0] != message:
+            self._note = None
+
+    def _show_verdict_box(self, text: str) -> None:
+        self.query_one("#lc-ed-verdict", Static).update(Text(text))
+
+    def read_level(self, quiet: bool = False) -> Any:
+        note = self._note
+        level = super().read_level(quiet)
+        if level is None:  # the base clears its verdict line: clear the box too
+            self._show_verdict_box("")
+        elif quiet and note is not None and not self.error_text:
+            self.say(*note)  # the live verdict's re-read keeps the editor's note
+        return level
 
     def _show_graph(self) -> None:
         graph = self.query_one("#lc-ed-graph", Static)
@@ -517,20 +561,20 @@ class LongcatDesigner(LevelTextDesigner):
         if result is None:
             return
         if result.status == "unknown":
-            self.show_error("No solution to show: unknown within the limit.")
+            self.say("No solution to show: unknown within the limit.")
             return
         if result.solution is None:
-            self.show_error("No solution to show: the level is unsolvable.")
+            self.say("No solution to show: the level is unsolvable.")
             return
         if not result.solution:
-            self.show_error("The level is won at the start: no move to show.", ok=True)
+            self.say("The level is won at the start: no move to show.", ok=True)
             return
         level = result.level
         self.playing = list(result.solution)
         self._play_state = initial(level)
         self._play_heads = [level.start_index]
         letters = "".join(LETTERS[DIRECTIONS.index(m)] for m in result.solution)
-        self.show_error(
+        self.say(
             f"Playing the shortest solution: {letters} (any key stops; the level is unchanged).",
             ok=True,
         )
@@ -553,7 +597,7 @@ class LongcatDesigner(LevelTextDesigner):
         if not self.playing and self._play_timer is not None:
             self._play_timer.stop()
             self._play_timer = None
-            self.show_error("Solved: the cat fills the grid (any key returns to editing).", ok=True)
+            self.say("Solved: the cat fills the grid (any key returns to editing).", ok=True)
 
     def stop_playing(self) -> None:
         """Stop the solution and show the level again (no-op when not playing)."""
