@@ -130,6 +130,22 @@ async def test_painting_resizing_and_the_live_verdict() -> None:
         assert "unknown grid character" in bench.error_text and "^" in bench.error_text
 
 
+async def test_a_burst_of_cursor_keys_moves_as_many_cells() -> None:
+    """Regression: keys typed faster than the editor handled them moved the cursor once."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        bench = await open_bench(pilot, Level.from_rows(["@......."], title="row"))
+        for _ in range(5):  # as a terminal delivers a burst: no pause between the keys
+            bench.canvas.action_command("right")
+        await pilot.pause()
+        assert bench.canvas.cursor == (5, 0)
+        assert "row 1 col 6: empty" in str(bench.query_one("#lc-ed-cursor").render())
+        for _ in range(9):
+            bench.canvas.action_command("left")
+        await pilot.pause()
+        assert bench.canvas.cursor == (0, 0)
+
+
 async def test_resizing_stops_at_the_format_limits() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

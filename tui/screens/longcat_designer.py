@@ -344,13 +344,9 @@ class LongcatDesigner(LevelTextDesigner):
             if event.name == "solution":
                 return
         name, (x, y) = event.name, event.cell
-        steps = {"up": (0, -1), "down": (0, 1), "left": (-1, 0), "right": (1, 0)}
-        if name in steps:
-            dx, dy = steps[name]
-            level = self.shown_level
-            self.canvas.set_cursor(
-                (min(max(x + dx, 0), level.width - 1), min(max(y + dy, 0), level.height - 1))
-            )
+        if name == "moved":
+            if self.canvas.cursor is None:  # it was hidden while the solution played
+                self.canvas.set_cursor(self.shown_level.start)
             self._show_cursor()
         elif name == "solution":
             self.toggle_play()

@@ -25,7 +25,15 @@ from textual.message import Message
 
 from tui.widgets.longcat_board import BoardPicture, LongcatBoard
 
-__all__ = ["LongcatCanvas"]
+__all__ = ["STEPS", "LongcatCanvas"]
+
+STEPS: dict[str, tuple[int, int]] = {
+    "up": (0, -1),
+    "down": (0, 1),
+    "left": (-1, 0),
+    "right": (1, 0),
+}
+"""The cursor's step per direction."""
 
 
 class LongcatCanvas(LongcatBoard, can_focus=True):
@@ -88,13 +96,13 @@ class LongcatCanvas(LongcatBoard, can_focus=True):
     LongcatCanvas:focus > .longcat-board--frame { color: $accent; }
     """
 
-    FOLLOW_NOTE: ClassVar[str] = "the view follows the cursor"
+    FOLLOW_NOTE: ClassVar[str] = "follows the cursor"
 
     class Command(Message):
         """A key or click on the canvas: what the designer asked for, and where.
 
         Attributes:
-            name: ``up down left right`` (move the cursor), ``toggle wall empty start``
+            name: ``moved`` (the cursor moved), ``toggle wall empty start``
                 (paint the cell), ``wider narrower taller shorter`` (resize),
                 ``solution`` (play the shortest solution), ``par`` (set the par to it).
             cell: The cell concerned (the cursor's, or the clicked one).
@@ -122,7 +130,18 @@ class LongcatCanvas(LongcatBoard, can_focus=True):
             self.refresh()
 
     def action_command(self, name: str) -> None:
-        """Post :class:`Command` ``name`` at the cursor."""
+        """Move the cursor (``up down left right``: here, so that a burst of keys moves it
+        as many cells, then a ``moved`` command), else post :class:`Command` ``name`` at
+        the cursor."""
+        step = STEPS.get(name)
+        if step is not None:
+            picture = self.picture
+            if self.cursor is not None and picture is not None:
+                x, y = self.cursor[0] + step[0], self.cursor[1] + step[1]
+                self.set_cursor(
+                    (min(max(x, 0), picture.width - 1), min(max(y, 0), picture.height - 1))
+                )
+            name = "moved"
         self.post_message(self.Command(name, self.cursor or (0, 0)))
 
     def on_click(self, event: events.Click) -> None:
