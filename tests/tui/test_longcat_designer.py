@@ -144,6 +144,12 @@ async def test_a_burst_of_cursor_keys_moves_as_many_cells() -> None:
             bench.canvas.action_command("left")
         await pilot.pause()
         assert bench.canvas.cursor == (0, 0)
+        # Paints and resizes queued before the moves do not pull the cursor back.
+        for name in ("wider", "right", "right", "toggle", "right", "wider", "right"):
+            bench.canvas.action_command(name)
+        await pilot.pause()
+        assert bench.canvas.cursor == (4, 0)
+        assert bench.read_level().rows() == ("@.#.....##",)
 
 
 async def test_resizing_stops_at_the_format_limits() -> None:

@@ -352,8 +352,7 @@ class LongcatDesigner(LevelTextDesigner):
             self.toggle_play()
         elif name == "par":
             self.action_set_par()
-        else:
-            self.canvas.set_cursor((x, y))
+        else:  # (the canvas put its cursor there itself: a burst of keys keeps its order)
             self.paint(name, (x, y))
 
     def paint(self, name: str, cell: tuple[int, int]) -> bool:

@@ -150,6 +150,7 @@ class LongcatCanvas(LongcatBoard, can_focus=True):
         if cell is None:
             return
         self.focus()
+        self.set_cursor(cell)
         self.post_message(self.Command("toggle", cell))
 
     def view_centre(self) -> tuple[int, int]:
