@@ -368,11 +368,9 @@ class LongcatDesigner(LevelTextDesigner):
         """
         level = self._text_level()
         if level is None:
-            self.read_level()  # shows the loader's error and puts the cursor on it
-            self.say(
-                self.error_text
-                + "\nFix the level text first: the canvas paints a level that loads."
-            )
+            # The loader's error (the line under the canvas says the grid is the last that
+            # loaded), and the text's cursor on it.
+            self.read_level()
             self.app.bell()
             return False
         rows = [list(row) for row in level.rows()]
