@@ -321,3 +321,17 @@ def test_the_graph_picture_has_one_bar_per_class() -> None:
     biggest = max(result.classes, key=result.classes.__getitem__)
     assert max(len(line) for line in lines[1:-1]) <= 40
     assert lines[1 + list(result.classes).index(biggest)].count(GLYPHS[biggest]) > 1
+
+
+async def test_f1_opens_longcats_help_with_the_editors_keys() -> None:
+    from tui.screens.help import HelpScreen
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        bench = await open_bench(pilot)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen) and app.screen.topic == "longcat"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is bench

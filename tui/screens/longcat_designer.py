@@ -32,6 +32,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Button, Static
@@ -200,7 +201,14 @@ class LongcatDesigner(LevelTextDesigner):
     """The canvas, the level text and the live verdict (see the module docstring)."""
 
     GAME = "longcat"
+    HELP_TOPIC: ClassVar[str] = "longcat"
+    """F1 opens Longcat's help (its "Level editor (E)" section has these keys)."""
     EDITOR_TITLE = "Longcat level editor"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # A modal screen does not reach the app's bindings: its own F1 opens the help.
+        Binding("f1", "app.help", "Help", id="longcat_editor.help", show=False),
+    ]
     TEXT_LABEL = "Level file text (F1: help)"
 
     DEFAULT_CSS = """
