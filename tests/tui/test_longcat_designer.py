@@ -177,6 +177,21 @@ async def test_resizing_stops_at_the_format_limits() -> None:
         assert bench.read_level().width == 32
 
 
+async def test_x_and_o_start_afresh_undoably() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        bench = await open_bench(pilot, Level.from_rows(["#.#", ".@.", "#.#"], title="plus"))
+        await pilot.press("X")
+        await pilot.pause()
+        assert bench.read_level().rows() == ("###", "#@#", "###")
+        await pilot.press("O")
+        await pilot.pause()
+        assert bench.read_level().rows() == ("...", ".@.", "...")
+        await pilot.press("ctrl+z", "ctrl+z")
+        await pilot.pause()
+        assert bench.read_level().rows() == ("#.#", ".@.", "#.#")
+
+
 async def test_p_plays_the_shortest_solution_without_touching_the_level() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

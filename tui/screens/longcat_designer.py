@@ -368,7 +368,7 @@ class LongcatDesigner(LevelTextDesigner):
 
         Args:
             name: ``toggle``, ``wall``, ``empty``, ``start``, ``wider``, ``narrower``,
-                ``taller`` or ``shorter``.
+                ``taller``, ``shorter``, ``all_walls`` or ``all_empty``.
             cell: The cell painted (the cursor's).
 
         Returns:
@@ -394,6 +394,9 @@ class LongcatDesigner(LevelTextDesigner):
             sx, sy = level.start
             rows[sy][sx] = "."
             rows[y][x] = "@"
+        elif name in ("all_walls", "all_empty"):
+            fill = "#" if name == "all_walls" else "."
+            rows = [[fill if ch != "@" else ch for ch in row] for row in rows]
         elif name == "wider":
             if level.width >= MAX_SIZE:
                 refusal = f"A Longcat grid has at most {MAX_SIZE} columns."

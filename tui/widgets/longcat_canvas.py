@@ -10,7 +10,8 @@ so the editor stays the one place where the level changes.
 Keys (when the canvas has the focus): arrows and ``h j k l`` move the cursor; ``space`` or
 ``enter`` toggles wall/empty; ``#`` and ``.`` paint a wall or an empty cell; ``s`` or ``@``
 puts the start on the cursor; ``>`` and ``<`` (or shift+right/left) add or remove the last
-column; ``+`` and ``-`` (or shift+down/up) add or remove the last row; ``p`` plays the
+column; ``+`` and ``-`` (or shift+down/up) add or remove the last row; ``X`` and ``O``
+make every cell but the start a wall, or empty (to start afresh); ``p`` plays the
 shortest solution; ``P`` sets the par to it. A click on a cell moves the cursor there and
 toggles the cell.
 """
@@ -82,6 +83,12 @@ class LongcatCanvas(LongcatBoard, can_focus=True):
             show=False,
             id="longcat_editor.shorter",
         ),
+        Binding(
+            "X", "command('all_walls')", "All walls", show=False, id="longcat_editor.all_walls"
+        ),
+        Binding(
+            "O", "command('all_empty')", "All empty", show=False, id="longcat_editor.all_empty"
+        ),
         Binding("p", "command('solution')", "Solution", id="longcat_editor.solution"),
         Binding("P", "command('par')", "Par", id="longcat_editor.par"),
     ]
@@ -104,6 +111,7 @@ class LongcatCanvas(LongcatBoard, can_focus=True):
         Attributes:
             name: ``moved`` (the cursor moved), ``toggle wall empty start``
                 (paint the cell), ``wider narrower taller shorter`` (resize),
+                ``all_walls all_empty`` (every cell but the start),
                 ``solution`` (play the shortest solution), ``par`` (set the par to it).
             cell: The cell concerned (the cursor's, or the clicked one).
         """
