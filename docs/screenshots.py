@@ -92,6 +92,7 @@ SHOTS: dict[str, Shot] = {
     "algebrawl": _game("algebrawl"),
     "algebrawl-editor": _game("algebrawl", "E"),
     "longcat": _game("longcat", "right"),
+    "longcat-editor": _game("longcat", "E", "left"),
     "2048": _game("2048", *["left", "down", "right", "down"] * 4),
     "2048-editor": _2048_editor,
     "leaderboard": _leaderboard,
