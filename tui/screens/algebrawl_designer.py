@@ -341,7 +341,7 @@ class AlgebrawlDesigner(DesignerScreen):
         }
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual runs the base classes' on_mount too (after this one): no super() call.
         self._last_values = self.field_values()
         self._update_picker()
         self.query_one("#alg-numbers", Input).focus()

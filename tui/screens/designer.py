@@ -621,7 +621,7 @@ class LevelTextDesigner(DesignerScreen):
     """
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual runs the base classes' on_mount too (after this one): no super() call.
         self.query_one("#dev-level-text", TextArea).focus()
 
     @property

@@ -201,7 +201,7 @@ class DevPanel(DesignerScreen):
         return {"dev-solve-button": self.action_solve, "dev-lint-button": self.action_lint}
 
     def on_mount(self) -> None:
-        super().on_mount()
+        # Textual runs the base classes' on_mount too (after this one): no super() call.
         self.query_one("#dev-current-term-input", TextArea).focus()
 
     # -- reading the fields ------------------------------------------------------------------
