@@ -685,9 +685,51 @@ def _ten_mb_parse() -> None:
             print(f"    {label:<26} {_fmt(got)} -> {said}", flush=True)
 
 
+def nodes_section(args) -> None:
+    """Hash-consing: node() (private weakref remover, keyed slotted refs, slot setters, no
+    lock) against ReferenceNodes, the plain implementation beside it in core.termcraft.terms.
+    Both build the same 200k new nodes (chains of binary and unary compounds) then look all
+    of them up again, with the collector paused as the bulk readers run."""
+
+    from core.termcraft.terms import COMPOUND, CONST, ReferenceNodes, node
+
+    count = 200_000
+    print("\nHash-consing (new nodes, then the same nodes again), best of 3:")
+    print(f"{'build':<18} {'new us/node':>11} {'hit us/node':>11}")
+    results = {}
+    for label in ("node()", "ReferenceNodes"):
+        best_new = best_hit = float("inf")
+        for round_ in range(3):
+            build = node if label == "node()" else ReferenceNodes().node
+            keep = []
+            gc.collect()
+            for phase in ("new", "hit"):
+                leaf = build(CONST, f"leaf{round_}_{label}", ())
+                gc.disable()  # as the bulk readers run (core.search.quiet_gc)
+                start = time.perf_counter()
+                t = leaf
+                for i in range(count // 2):
+                    t = build(COMPOUND, "f", (t, leaf))
+                    t = build(COMPOUND, "g" if i % 2 else "h", (t,))
+                elapsed = (time.perf_counter() - start) / count * 1e6
+                gc.enable()
+                keep.append(t)  # alive, so the second pass finds every node
+                if phase == "new":
+                    best_new = min(best_new, elapsed)
+                else:
+                    best_hit = min(best_hit, elapsed)
+            del keep
+        results[label] = (best_new, best_hit)
+        print(f"{label:<18} {best_new:>11.2f} {best_hit:>11.2f}")
+    fast, plain = results["node()"], results["ReferenceNodes"]
+    print(
+        f"ratio (reference / node()): new {plain[0] / fast[0]:.1f}x, hit {plain[1] / fast[1]:.1f}x"
+    )
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", choices=("old", "scale", "limits"), default=None)
+    ap.add_argument("--only", choices=("old", "scale", "limits", "nodes"), default=None)
     ap.add_argument("--sizes", default="1000,5000,20000")
     ap.add_argument("--cap", type=float, default=120.0, help="seconds per reference run")
     ap.add_argument("--repeat", type=int, default=5)
@@ -724,6 +766,8 @@ def main(argv=None) -> None:
         scale_section(args)
     if args.only in (None, "limits"):
         limits_section(args)
+    if args.only in (None, "nodes"):
+        nodes_section(args)
 
 
 if __name__ == "__main__":

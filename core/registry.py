@@ -69,6 +69,9 @@ class GameInfo:
             generators), or None.
         help: ``"package:path"`` of the game's help page (markdown) inside an installed
             package; default ``tui:help/<id>.md``.
+        editor: ``"module:attr"`` of the game's level editor (a
+            ``tui.screens.designer.DesignerScreen``), or None (the game screen then has no
+            ``E``).
         id_params: The generators' parameters in the order a generated level's ID spells
             their values, each ``(name, default)``; trailing values equal to their default are
             left out of an ID, a default of None is always written (:mod:`core.ids`).
@@ -94,6 +97,8 @@ class GameInfo:
     """``"module:attr"`` of the generators mapping, or None."""
     help: str | None = None
     """``"package:path"`` of the help page (default ``tui:help/<id>.md``)."""
+    editor: str | None = None
+    """``"module:attr"`` of the level editor, or None."""
     id_params: tuple[tuple[str, Any], ...] = ()
     """The generators' parameters as a generated level's ID spells them: ``(name, default)``."""
     order: int = 100
@@ -104,7 +109,7 @@ class GameInfo:
     def __post_init__(self) -> None:
         if not self.id or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.id):
             raise ValueError(f"a game id is letters, digits and _ only, not {self.id!r}")
-        for name in ("engine", "level_format", "cli", "screen", "generators"):
+        for name in ("engine", "level_format", "cli", "screen", "generators", "editor"):
             ref = getattr(self, name)
             if ref is not None and ":" not in ref:
                 raise ValueError(f"{self.id}: {name} must be 'module:attr', not {ref!r}")

@@ -58,6 +58,15 @@ def _game(game: str, *keys: str) -> Shot:
     return shot
 
 
+async def _2048_editor(pilot) -> None:
+    """2048's level editor: the game in progress made the start board (F9), with the verdict."""
+    await _game("2048", *["left", "down", "right", "down"] * 4, "E", "f9", "right", "down")(pilot)
+    for _ in range(100):  # the verdict's estimate takes up to a second
+        if "Estimate" in getattr(pilot.app.screen, "verdict_text", ""):
+            break
+        await pilot.pause(0.05)
+
+
 async def _home(pilot) -> None:
     """The home screen as it opens."""
     await pilot.pause()
@@ -79,9 +88,13 @@ SHOTS: dict[str, Shot] = {
     "termcraft": _game("termcraft"),
     "termcraft-editor": _game("termcraft", "E"),
     "carving": _game("carving"),
+    "carving-editor": _game("carving", "E"),
     "algebrawl": _game("algebrawl"),
+    "algebrawl-editor": _game("algebrawl", "E"),
     "longcat": _game("longcat", "right"),
+    "longcat-editor": _game("longcat", "E", "left"),
     "2048": _game("2048", *["left", "down", "right", "down"] * 4),
+    "2048-editor": _2048_editor,
     "leaderboard": _leaderboard,
 }
 

@@ -27,12 +27,15 @@ is parsed and report a problem as a located Lark error, which the loader turns i
 (how many numbers, targets and cards) are checked by the level constructor
 (:func:`core.algebrawl.level.level_of`), with the caret on the field.
 
-:func:`parse_cards` reads a card list written without its brackets (the CLI's ``--cards``).
+:func:`parse_cards` reads a card list written without its brackets (the CLI's ``--cards``, the
+level editor's card field), :func:`cards_text` writes one; :func:`parse_numbers` reads a list
+of numbers the same way (the editor's numbers and monsters).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -66,7 +69,17 @@ from .format import (
 )
 from .strings import WRAP, StringEscapeError, decode_string, escape_string
 
-__all__ = ["FORMAT", "CardList", "Empty", "Flag", "NumberList", "format_cards", "parse_cards"]
+__all__ = [
+    "FORMAT",
+    "CardList",
+    "Empty",
+    "Flag",
+    "NumberList",
+    "cards_text",
+    "format_cards",
+    "parse_cards",
+    "parse_numbers",
+]
 
 SYMBOLS: dict[str, Card] = {"+": ADD, "-": SUB, "−": SUB, "*": MUL, "×": MUL, "/": DIV, "÷": DIV}
 """Card symbols a card list accepts."""
@@ -309,6 +322,12 @@ def _card_items(cards: Sequence[Card]) -> list[str]:
     return items
 
 
+def cards_text(cards: Sequence[Card]) -> str:
+    """A card list on one line without its brackets: what :func:`parse_cards` reads back
+    to the same cards (``"+ - avg(a, b) = (a + b) / 2, avg"``)."""
+    return " ".join(_card_items(cards))
+
+
 def format_cards(cards: Sequence[Card], indent: str = "") -> str:
     """A card list as a level file writes it (one line, or one card per line when long).
 
@@ -514,6 +533,51 @@ def parse_cards(text: str, filename: str | None = None) -> tuple[Card, ...]:
             filename=filename,
         )
     return value.cards
+
+
+def parse_numbers(text: str, filename: str | None = None) -> tuple[Fraction, ...]:
+    """Read a list of numbers without its brackets: ``"3 5 7/2"`` (commas allowed), with the
+    level loader's messages and carets (an empty text is the empty list).
+
+    Raises:
+        ParseError: With the line, column and caret in ``text``.
+    """
+    if not text.strip():
+        return ()
+    if len(text) > 4096:
+        raise ParseError("the list is too long (at most 4096 characters)", filename=filename)
+    first = len(text) - len(text.lstrip())
+    if not re.match(r"-?[0-9]", text[first:]):
+        # The shared parser would read a name as a card ("unknown card"): say what is wanted.
+        _raise(
+            f"unexpected {shorten(text[first:].split()[0], 20)!r}",
+            text,
+            text.count("\n", 0, first) + 1,
+            first - (text.rfind("\n", 0, first) + 1) + 1,
+            filename,
+            ("a number",),
+        )
+    wrapped = "[" + text + "]"
+    try:
+        value = _cards_parser().parse(wrapped)
+    except BodyError as error:
+        _raise(error.message, text, error.line, error.column - (error.line == 1), filename, ())
+    except UnexpectedInput as error:
+        shown = from_lark(
+            error, wrapped, filename, parser=_cards_parser(), terminal_names=TERMINAL_NAMES
+        )
+        column = shown.column - (shown.line == 1)  # the added "["
+        _raise(shown.message, text, shown.line, column, filename, shown.expected)
+    if not isinstance(value, NumberList):
+        raise ParseError(
+            "expected numbers such as 3 5 7/2",
+            text=text,
+            line=1,
+            column=1,
+            filename=filename,
+            expected=("a number",),
+        )
+    return value.values
 
 
 def _raise(

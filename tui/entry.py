@@ -23,10 +23,6 @@ import threading
 EXIT_INTERRUPTED = 130
 """Exit status after ctrl+c: 128 + SIGINT, as shells report it."""
 
-standalone = False
-"""True once :func:`main` runs: this process is one ``termarcade`` command, not a host
-embedding the command group (see :func:`tui.cli.output.bulk_command`)."""
-
 
 def _exit_interrupted(signum: int, frame: object) -> None:
     """SIGINT while nothing can be cleaned up anyway: say so and leave with status 130.
@@ -75,14 +71,14 @@ def main() -> None:
     Raises:
         SystemExit: Always, with the command's exit status.
     """
-    global standalone
-    standalone = True
     try:
         from tui.cli import main as command
+        from tui.cli.output import RunPolicy
 
         # From here on the command group owns ctrl+c (KeyboardInterrupt -> status 130).
         signal.signal(signal.SIGINT, signal.default_int_handler)
-        command.main(prog_name="termarcade")
+        # This process is this one command (it ends in _leave): bulk commands may freeze.
+        command.main(prog_name="termarcade", obj=RunPolicy(one_shot=True))
     except SystemExit as exit_:
         if exit_.code == EXIT_INTERRUPTED:
             # After ctrl+c the group has said "interrupted"; end here. Left to the interpreter,

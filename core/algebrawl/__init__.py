@@ -32,6 +32,10 @@ Solvers
     ``countdown_reachable``, ``countdown_solve``, ``countdown_solutions``,
     ``countdown_selections`` (:mod:`.countdown`).
 
+Designing levels: ``design_verdict(level) -> Verdict`` (solvable, par, distinct solutions, a
+shortest solution, predicted difficulty, within a time limit) and ``level_from_state``
+(:mod:`.design`, the level editor's verdict and "Current position").
+
 Distinct solutions: ``normal_form(tree, equivalence)``, ``nf_text``, ``EQUIVALENCES``
 (:mod:`.normal`, whose docstring defines the normal form).
 

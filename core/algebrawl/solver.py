@@ -305,6 +305,8 @@ def _partners(op: str, x, v, table: dict):
     elif op == "*":
         cands = tuple(table) if x == 0 and v == 0 else ((v / x,) if x else ())
     elif v:
+        if not x:
+            return []  # 0 ÷ y is 0: no y gives a value v ≠ 0
         cands = (x / v,)
     else:
         cands = tuple(y for y in table if y) if x == 0 else ()

@@ -16,7 +16,9 @@ Rules
     ``can_finish``, ``finish``, ``suggest_path``, ``succession_candidates``, ``choose_base``,
     ``winning_component`` (:mod:`.state`); ``GAME`` (:mod:`.game`).
 Designer tools
-    ``generate`` (:mod:`.generator`), ``solve`` / ``hint`` (:mod:`.solver`).
+    ``generate`` (:mod:`.generator`), ``solve`` / ``hint`` (:mod:`.solver`); ``assess`` (the
+    level editor's verdict: closure size, solvable within a limit, shortest plan by time
+    step) and ``plan_steps`` (:mod:`.design`).
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@
   well-typed (the premises, being in F, are);
 * the conclusions of those operators;
 * the cyclic rotations ``Δ(y,z,x)`` / ``∇(y,z,x)`` of formulas in F. F ⊆ 𝓕, so a rotation
-  that is not well-typed is *not* added (SPEC §2); it is reported for the linter.
+  that is not well-typed is *not* added (docs/carving.md, Rules); it is reported for the linter.
 
 The least fixpoint from ⟨A_Δ ∪ A_∇ ∪ axioms, ∅⟩ is computed one formula at a time (the
 "delta" of semi-naive evaluation is a single formula): when a formula enters F it is joined,

@@ -1,8 +1,8 @@
-"""A Triangle Carving level (seed 001 + SPEC §2) and its JSON interchange form.
+"""A Triangle Carving level (seed 001, as docs/carving.md reads it) and its JSON interchange form.
 
 A level gives the typed language (types, variables with their types, the relations R_Δ and
 R_∇ as sets of type triples), the initial base point ρ0 (a diagonal formula), the target
-hypergraph H*, and optionally ``axioms``: extra initial formulas (a SPEC extension; without
+hypergraph H*, and optionally ``axioms``: extra initial formulas (an extension of seed 001; without
 them the closure is exactly the diagonal formulas). ``density`` chooses the reading of
 Φ_dense (``"contiguous"``, the default, or the stricter ``"subsequence"``).
 
@@ -47,7 +47,7 @@ __all__ = [
 ]
 
 DENSITY_READINGS = ("contiguous", "subsequence")
-"""The two readings of Φ_dense (SPEC §2); the first is the default."""
+"""The two readings of Φ_dense (docs/carving.md, Rules); the first is the default."""
 MAX_TYPES = 16
 """Most types a level may declare."""
 MAX_VARIABLES = 64
@@ -166,7 +166,7 @@ class Level:
         r_nabla: R_∇, type triples allowed in ∇ formulas.
         root: ρ0, a well-typed diagonal formula.
         target: H*.
-        axioms: Extra initial formulas (well-typed), the SPEC's extension.
+        axioms: Extra initial formulas (well-typed), an extension of seed 001.
         density: ``"contiguous"`` or ``"subsequence"`` reading of Φ_dense.
         par: The designer's step count for a good solution, if any.
         title: Shown in level lists.
@@ -188,7 +188,7 @@ class Level:
     target: Target
     """H*: the hypergraph to carve out as a component."""
     axioms: tuple[Formula, ...] = ()
-    """Extra initial formulas (SPEC extension)."""
+    """Extra initial formulas (an extension of seed 001)."""
     density: str = "contiguous"
     """Reading of Φ_dense: ``"contiguous"`` or ``"subsequence"``."""
     par: int | None = None

@@ -126,7 +126,7 @@ class World:
         """Why ``op`` cannot be constructed (None when it can).
 
         A constructed edge must be an operator 5-tuple in U (Θ or Ω shape) whose five formulas
-        are all in F*, and must not be in E_Ω (SPEC §2).
+        are all in F*, and must not be in E_Ω (docs/carving.md, Rules).
 
         Args:
             op: The candidate.

@@ -12,7 +12,8 @@ replayable from its configuration and moves::
 
 Modules: :mod:`.merge` (merge rules and presets), :mod:`.board` (slide/merge/moves/checks),
 :mod:`.state` (config, state, tile placement, move, replay). The expectimax hint lives in
-:mod:`.ai` and is imported lazily by :func:`hint`.
+:mod:`.ai` and is imported lazily by :func:`hint`; :mod:`.design` is the level editor's
+verdict (the rule's tile values, a level's start, an autoplay estimate).
 """
 
 from __future__ import annotations

@@ -20,11 +20,6 @@ seed to use next.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TypeVar
-
-T = TypeVar("T")
-
 LCG_A = 1664525
 """Multiplier of the LCG."""
 LCG_C = 1013904223
@@ -113,56 +108,3 @@ def prng_below(seed: int, n: int) -> tuple[int, int]:
     value, next_seed = prng_next(seed)
     # value < 1 so value * n < n; min() guards against float rounding at the top end.
     return min(int(value * n), n - 1), next_seed
-
-
-def prng_choice(seed: int, items: Sequence[T]) -> tuple[T, int]:
-    """Pick one element of a non-empty sequence.
-
-    Args:
-        seed: The current state.
-        items: The candidates.
-
-    Returns:
-        ``(item, next_seed)``.
-
-    Raises:
-        ValueError: If ``items`` is empty.
-    """
-    if not items:
-        raise ValueError("prng_choice needs a non-empty sequence")
-    k, next_seed = prng_below(seed, len(items))
-    return items[k], next_seed
-
-
-def prng_shuffle(seed: int, items: Sequence[T]) -> tuple[tuple[T, ...], int]:
-    """Shuffle a sequence (Fisher-Yates driven by the LCG).
-
-    Args:
-        seed: The current state.
-        items: The elements to shuffle (not modified).
-
-    Returns:
-        ``(shuffled, next_seed)`` where ``shuffled`` is a new tuple.
-    """
-    out = list(items)
-    for i in range(len(out) - 1, 0, -1):
-        j, seed = prng_below(seed, i + 1)
-        out[i], out[j] = out[j], out[i]
-    return tuple(out), normalize_seed(seed)
-
-
-def seed_from_text(text: str) -> int:
-    """Derive a seed from a string (32-bit FNV-1a of its UTF-8 bytes).
-
-    Handy for "daily" or named seeds: the same text always gives the same seed.
-
-    Args:
-        text: Any string.
-
-    Returns:
-        A seed in ``[0, 2**32)``.
-    """
-    h = 0x811C9DC5
-    for byte in text.encode("utf-8"):
-        h = ((h ^ byte) * 0x01000193) & _MASK
-    return h

@@ -150,18 +150,6 @@ class Board:
                     ray[i] = 0
         return Board(width, height, stride, grid, free, black, tuple(tuple(r) for r in rays))
 
-    def neighbours(self, mask: int) -> int:
-        """Cells of the grid 4-adjacent to some cell of ``mask`` (``mask`` itself excluded).
-
-        Args:
-            mask: A set of cells.
-
-        Returns:
-            The mask of their 4-neighbours inside the grid, minus ``mask``.
-        """
-        s = self.stride
-        return ((mask << 1) | (mask >> 1) | (mask << s) | (mask >> s)) & self.grid & ~mask
-
     def component(self, mask: int, seed: int) -> int:
         """The 4-connected component of ``mask`` containing the cells ``seed``.
 

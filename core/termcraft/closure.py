@@ -335,20 +335,6 @@ class CongruenceClosure:
         """Dense index of ``term`` (KeyError when it is not in the universe)."""
         return self._index[term.id]
 
-    def class_index(self, term: Term) -> int:
-        """Index of the root of ``term``'s class: equal for equivalent terms.
-
-        Args:
-            term: A term of the universe.
-
-        Returns:
-            The class's root index.
-
-        Raises:
-            KeyError: When ``term`` is not in the universe.
-        """
-        return self._find(self._index[term.id])
-
     def root_indices(self) -> list[int]:
         """The class root index of every term, by dense index (one pass, O(n α))."""
         find, parent = self._find, self._parent
@@ -429,8 +415,3 @@ class CongruenceClosure:
         for i, r in enumerate(self.root_indices()):
             groups.setdefault(r, []).append(terms[i])
         return [tuple(g) for g in groups.values()]
-
-    @property
-    def unions(self) -> int:
-        """How many merges happened (explicit and by congruence)."""
-        return self._unions

@@ -20,7 +20,7 @@ from core.game import IllegalMove, MoveKind
 from core.termcraft.terms import format_path, free_vars, from_str, short_str, subterm_at, to_str
 
 from .analysis import analyze
-from .engine import apply, is_available, placeholder_sites, result_of, rewrite_actions, status
+from .engine import apply, is_available, placeholder_sites, rewrite_actions, status
 from .level import Level
 from .solver import construct_candidates
 from .state import Action, ConstructAction, RewriteAction, State, instantiate
@@ -191,10 +191,6 @@ class TermCraftGame:
     def move_from_json(self, state: State, data: Any) -> Action:
         """See :func:`move_from_json`."""
         return move_from_json(state, data)
-
-    def preview(self, state: State, move: Action):
-        """The term ``move`` would produce (for the action list)."""
-        return result_of(state, move)
 
 
 GAME = TermCraftGame()

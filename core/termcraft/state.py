@@ -182,11 +182,6 @@ class RewriteAction(NamedTuple):
     """The equivalence-class member that matched the left-hand side."""
 
     @property
-    def cost_fuel(self) -> int:
-        """Fuel a rewrite costs (always 1)."""
-        return 1
-
-    @property
     def replacement(self) -> Term:
         """The instantiated right-hand side (ground)."""
         return instantiate(self.rule.rhs, self.sigma)
@@ -210,11 +205,6 @@ class ConstructAction:
     """Path of the placeholder."""
     term: Term
     """The new term."""
-
-    @property
-    def cost_budget(self) -> int:
-        """Budget the construct costs: the Size of the new term."""
-        return self.term.size
 
     def __str__(self) -> str:
         where = format_path(self.site)

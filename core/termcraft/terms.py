@@ -26,6 +26,7 @@ __all__ = [
     "CONST",
     "VAR",
     "Path",
+    "ReferenceNodes",
     "Term",
     "compound",
     "const",
@@ -241,6 +242,47 @@ def node(kind: int, name: str, args: tuple[Term, ...]) -> Term:
             _nodes[key] = new
             found = made
         return found
+
+
+class ReferenceNodes:
+    """The plain way to hash-cons terms: what :func:`node` computes, without its tricks.
+
+    :func:`node` reaches past the public API for speed (the private ``_weakref`` remover,
+    slotted weak references that carry their key, the slots' own setters, ``dict.setdefault``
+    instead of a lock); ``bench/termcraft.py --only nodes`` measures what they buy (about
+    2x per new node). This class keeps its own table (a ``weakref.WeakValueDictionary``),
+    sets attributes with ``object.__setattr__`` and counts size, groundness and height the
+    obvious way, so a test can check that both build the same terms, and the benchmark has
+    its baseline.
+    """
+
+    def __init__(self) -> None:
+        self._table: weakref.WeakValueDictionary[tuple, Term] = weakref.WeakValueDictionary()
+        self._lock = threading.Lock()
+
+    def node(self, kind: int, name: str, args: tuple[Term, ...]) -> Term:
+        """Return this table's unique live node with this structure (see :func:`node`)."""
+        key = (kind, name, args)
+        with self._lock:
+            found = self._table.get(key)
+            if found is not None:
+                return found
+            made = _new(Term)
+            for attr, value in (
+                ("kind", kind),
+                ("name", name),
+                ("args", args),
+                ("id", next(_ids)),
+                ("size", 1 + sum(a.size for a in args)),
+                ("ground", kind != VAR and all(a.ground for a in args)),
+                ("height", 1 + max((a.height for a in args), default=0)),
+            ):
+                _set(made, attr, value)
+            self._table[key] = made
+            return made
+
+    def __len__(self) -> int:
+        return len(self._table)
 
 
 def lookup(kind: int, name: str, args: tuple[Term, ...]) -> Term | None:

@@ -293,3 +293,57 @@ def test_help_speaks_the_players_language() -> None:
     assert "seed 004" not in result.output and "2048: slide the tiles" in result.output
     text = " ".join(run("hint", "--help").output.split())  # help text is wrapped
     assert "--time-limit" in text and "best move found so far" in text
+
+
+CHECK_FILE = """\
+level "Open" {
+  game 2048
+  seed 7
+}
+level "Dead" {
+  game 2048
+  size 2
+  goal 8
+  board
+    [2 4]
+    [4 2]
+}
+level "Odd" {
+  game 2048
+  size 2
+  rule threes
+  board
+    [3 0]
+    [4 0]
+}
+"""
+
+
+def test_check_gives_the_editors_verdict_per_level(tmp_path) -> None:
+    path = tmp_path / "check.levels"
+    path.write_text(CHECK_FILE, encoding="utf-8")
+    result = run("check", str(path), "--json", "--moves", "0")
+    assert result.exit_code == 1, result.output  # "Dead" is over, "Odd" is not legal
+    opened, dead, odd = (json.loads(line) for line in result.stdout.splitlines())
+    assert list(opened)[:3] == ["level", "title", "size"]
+    assert opened["board"] is None and opened["legal"] and not opened["over"]
+    assert opened["board"] is None and opened["empty_cells"] == 14
+    assert opened["moves"] == list(legal_moves(create_game(GameConfig(initial_seed=7))))
+    assert dead["over"] and dead["moves"] == [] and dead["largest"] == 4 and dead["goal"] == 8
+    assert odd["rule"] == "threes" and odd["illegal_tiles"] == [4] and not odd["legal"]
+    one = run("check", str(path), "--level", "Open", "--moves", "5")
+    assert one.exit_code == 0, one.output
+    assert "1. Open" in one.stdout and "Estimate" in one.stdout
+    single = json.loads(run("check", str(path), "--level", "1", "--json", "--moves", "5").stdout)
+    assert single["estimate"]["moves"] == 5 and single["estimate"]["complete"]
+
+
+def test_check_refuses_bad_files_with_a_caret(tmp_path) -> None:
+    broken = tmp_path / "broken.levels"
+    broken.write_text('level "B" {\n  game 2048\n  size x\n}\n', encoding="utf-8")
+    result = run("check", str(broken))
+    assert result.exit_code == 2 and "^" in result.stderr
+    other = tmp_path / "other.levels"
+    other.write_text('level "L" {\n  game longcat\n  grid\n    #@.#\n}\n', encoding="utf-8")
+    refused = run("check", str(other))
+    assert refused.exit_code == 2 and "not for 2048" in refused.stderr

@@ -14,10 +14,7 @@ from core.game2048.rng import (
     check_seed,
     normalize_seed,
     prng_below,
-    prng_choice,
     prng_next,
-    prng_shuffle,
-    seed_from_text,
 )
 
 
@@ -60,29 +57,9 @@ def test_prng_below_is_roughly_uniform() -> None:
     assert all(1700 < c < 2300 for c in counts.values())
 
 
-def test_prng_below_and_choice_errors() -> None:
+def test_prng_below_refuses_an_empty_range() -> None:
     with pytest.raises(ValueError):
         prng_below(1, 0)
-    with pytest.raises(ValueError):
-        prng_choice(1, [])
-    item, _ = prng_choice(0, ["a", "b", "c", "d"])
-    # value 0.236... * 4 -> index 0
-    assert item == "a"
-
-
-@given(st.integers(min_value=0, max_value=2**32 - 1), st.lists(st.integers(), max_size=20))
-@settings(max_examples=100, deadline=None)
-def test_shuffle_is_a_permutation_and_deterministic(seed: int, items: list[int]) -> None:
-    out, nxt = prng_shuffle(seed, items)
-    assert sorted(out) == sorted(items)
-    assert prng_shuffle(seed, items) == (out, nxt)
-
-
-def test_seed_from_text_fnv1a() -> None:
-    # FNV-1a 32-bit reference values.
-    assert seed_from_text("") == 0x811C9DC5
-    assert seed_from_text("a") == 0xE40C292C
-    assert seed_from_text("foobar") == 0xBF9CF968
 
 
 def test_check_seed_accepts_only_the_generator_range() -> None:

@@ -255,3 +255,38 @@ def test_very_deep_terms_build_print_hash_compare():
     assert json.loads(to_json(const("a"))) == {"kind": "const", "name": "a", "args": []}
     assert to_json(ground).count('"compound"') == DEPTH
     assert replace_at(deep, (0,) * DEPTH, const("b")) is nested(DEPTH, const("b"))
+
+
+# -- node() against the plain reference (ReferenceNodes) ------------------------------------
+
+
+def _rebuild(term, build):
+    """``term`` built again bottom-up through ``build(kind, name, args)`` (iteratively)."""
+    from core.termcraft.terms import unique_subterms
+
+    made = {}
+    for sub in unique_subterms(term):
+        made[sub] = build(sub.kind, sub.name, tuple(made[a] for a in sub.args))
+    return made[term]
+
+
+@given(terms())
+@settings(max_examples=200, deadline=None)
+def test_node_builds_what_the_plain_reference_builds(term) -> None:
+    from core.termcraft.terms import ReferenceNodes, node, unique_subterms
+
+    reference = ReferenceNodes()
+    plain = _rebuild(term, reference.node)
+    again = _rebuild(term, reference.node)
+    assert plain is again  # the reference hash-conses too
+    fast = _rebuild(term, node)
+    assert fast is term  # node() returns the live term
+    for mine, theirs in zip(unique_subterms(fast), unique_subterms(plain), strict=True):
+        assert (mine.kind, mine.name, len(mine.args)) == (
+            theirs.kind,
+            theirs.name,
+            len(theirs.args),
+        )
+        assert (mine.size, mine.ground, mine.height) == (theirs.size, theirs.ground, theirs.height)
+    distinct = {id(t) for t in unique_subterms(plain)}
+    assert len(reference) == len(distinct)

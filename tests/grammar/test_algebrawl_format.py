@@ -3,6 +3,7 @@ with the caret on the culprit, inside card definitions too."""
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction as F
 
 import pytest
@@ -185,7 +186,10 @@ NAMES = st.sampled_from(
 )
 
 
+@functools.cache
 def bodies(arity: int):
+    """Card bodies over ``arity`` parameters (built once per arity: a recursive strategy made
+    afresh for every example cost most of the round-trip test's time)."""
     params = [Arg(i, p) for i, p in enumerate("abcd"[:arity])]
     leaves = st.builds(Num, st.integers(0, 1000)) | st.sampled_from(params)
     one_arg = [fn for fn, spec in FUNCTIONS.items() if spec[0] == 1]
@@ -302,3 +306,49 @@ def test_parse_cards_errors_point_into_the_text(text: str, column: int, message_
     assert err.line == 1 and err.column == column, err.render()
     assert message_part in err.message
     assert '"]"' not in err.expected
+
+
+# --------------------------------------------------------------------------- the editor's fields
+
+
+def test_cards_text_reads_back_for_every_bundled_level() -> None:
+    from grammar.algebrawl import cards_text
+    from grammar.levels import bundled_packs
+
+    for _, pack in bundled_packs("algebrawl"):
+        for level in pack.levels:
+            cards = level.puzzle.cards
+            assert parse_cards(cards_text(cards)) == cards, level.title
+    assert cards_text(DEFAULT_CARDS) == "+ - * /"
+
+
+def test_parse_numbers_reads_what_a_level_file_reads() -> None:
+    from grammar.algebrawl import parse_numbers
+
+    assert parse_numbers("3 5, 7/2 -1") == (F(3), F(5), F(7, 2), F(-1))
+    assert parse_numbers("  ") == ()
+    level = load_pack('title "p"\ngame algebrawl\nlevel "l" { numbers [3 5, 7/2 -1] targets [1] }')
+    assert level.levels[0].puzzle.numbers == parse_numbers("3 5, 7/2 -1")
+
+
+@pytest.mark.parametrize(
+    "text, column, message",
+    [
+        ("3 x", 3, "unexpected 'x'"),
+        ("  x 3", 3, "unexpected 'x'"),
+        ("+ -", 1, "unexpected '+'"),
+        ("3 5/0", 3, "5/0: a fraction cannot have the denominator 0"),
+        ("3 99999999", 3, "99999999 is out of range"),
+    ],
+)
+def test_parse_numbers_errors_have_a_caret(text: str, column: int, message: str) -> None:
+    from grammar.algebrawl import parse_numbers
+
+    with pytest.raises(ParseError) as caught:
+        parse_numbers(text, filename="numbers")
+    error = caught.value
+    assert (error.line, error.column) == (1, column)
+    assert error.message.startswith(message)
+    shown = error.render().splitlines()
+    assert shown[0].startswith(f"numbers:1:{column}: ")
+    assert shown[2].index("^") - 2 == column - 1  # under the offending character

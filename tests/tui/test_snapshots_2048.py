@@ -80,3 +80,26 @@ def test_2048_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     level = Level("seed 2048", GameConfig(initial_seed=2048))
     keys = ["left", "down", "left", "down"]
     assert snap_compare(ArcadeApp(), run_before=opener(level, keys), terminal_size=SIZE)
+
+
+def test_2048_level_editor(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The bench at 80x24: canvas (cursor typing on a cell), fields, text and live verdict."""
+    from tui.screens.game2048_designer import Game2048Designer
+
+    # A short estimate with room to finish: the same verdict on any machine.
+    monkeypatch.setattr(Game2048Designer, "ESTIMATE_MOVES", 20)
+    monkeypatch.setattr(Game2048Designer, "ESTIMATE_SECONDS", 60.0)
+    rows = ((2, 4, 8, 16), (0, 0, 0, 32), (0, 0, 0, 64), (0, 0, 2, 128))
+    level = Level("Corner", GameConfig(board_size=4, initial_seed=5), rows, hint="Keep the corner")
+
+    async def run_before(pilot) -> None:
+        await opener(level, ["E"])(pilot)
+        await pilot.press("down", "right", "1")
+        bench = pilot.app.screen
+        for _ in range(200):
+            await pilot.pause(0.05)
+            if "Estimate" in bench.verdict_text:
+                break
+        await pilot.pause()
+
+    assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)

@@ -102,3 +102,20 @@ def test_algebrawl_120x40(snap_compare) -> None:
     lv = level("03-boss-rush", "Countdown")
     keys = ["k", "enter", "j", "l", "l", "l", "enter", "l", "enter"]  # 100 + 3
     assert snap_compare(ArcadeApp(), run_before=opener(lv, keys), terminal_size=(120, 40))
+
+
+def test_algebrawl_level_editor(snap_compare) -> None:
+    """The level editor (E) on "The Impossible Hand", its live verdict computed."""
+    lv = level("03-boss-rush", "The Impossible Hand")
+
+    async def run_before(pilot) -> None:
+        await opener(lv, ["E"])(pilot)
+        bench = pilot.app.screen
+        for _ in range(100):  # bounded: the verdict's worker
+            await pilot.pause(0.05)
+            if bench.verdict_text:
+                break
+        await pilot.app.workers.wait_for_complete()
+        await pilot.pause()
+
+    assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)

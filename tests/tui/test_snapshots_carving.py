@@ -75,3 +75,25 @@ def test_carving_path_120x36(snap_compare) -> None:
     assert snap_compare(
         ArcadeApp(), run_before=opener(*BUILD, "enter", "1", "2", "t"), terminal_size=(120, 36)
     )
+
+
+def test_carving_editor_80x24(snap_compare, monkeypatch) -> None:
+    """The level editor (E) on Step Aside: density and par controls, the level text, the
+    target preview, and the live verdict with the shortest solution's steps."""
+    from tui.screens.carving_designer import CarvingDesigner
+
+    monkeypatch.setattr(CarvingDesigner, "LIVE_TIME_LIMIT", 60.0)  # a busy machine still solves
+
+    async def run_before(pilot) -> None:
+        await open_level(pilot, "carving", STEP_ASIDE)
+        await pilot.press("E")
+        bench = pilot.app.screen
+        for widget in bench.query("Input, TextArea"):
+            widget.cursor_blink = False
+        for _ in range(1200):
+            if "Solvable:" in bench.verdict_text:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause()
+
+    assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=(80, 24))

@@ -84,3 +84,22 @@ def test_longcat_level_select(snap_compare) -> None:
         await pilot.pause()
 
     assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)
+
+
+def test_longcat_level_editor(snap_compare) -> None:
+    """The level editor on Arduboy 2: the canvas with its cursor on a painted wall, the
+    level text, the live verdict and the buttons, at 80x24."""
+    level = PACKS["01-arduboy"].levels[1]
+
+    async def run_before(pilot) -> None:
+        await opener(level, ["E"])(pilot)
+        await pilot.press("left", "left", "down", "down", "space")  # a wall: row 5, column 3
+        bench = pilot.app.screen
+        for _ in range(200):  # the live verdict on the painted level
+            await pilot.pause(0.02)
+            result = getattr(bench, "assessment", None)
+            if result is not None and result.level == bench.read_level() and bench.verdict_text:
+                break
+        await pilot.pause()
+
+    assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)

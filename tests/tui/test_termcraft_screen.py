@@ -417,14 +417,14 @@ async def test_editor_current_position_is_undone_by_ctrl_z() -> None:
         area.replace("puzzle_state(data(mine))", area.document.start, area.document.end)
         panel.query_one("#dev-fuel-input", Input).value = "7"
         await pilot.pause()
-        typed = panel._fields_text()
+        typed = panel.field_values()
         await pilot.press("f9")
         await pilot.pause()
         assert "ctrl+z" in panel.error_text
         assert panel.read_level().current is screen.state.term
         await pilot.press("ctrl+z")
         await pilot.pause()
-        assert panel._fields_text() == typed  # every field as it was typed
+        assert panel.field_values() == typed  # every field as it was typed
         assert area.text == "puzzle_state(data(mine))"
         await pilot.press("ctrl+y")  # and redone
         await pilot.pause()

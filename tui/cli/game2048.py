@@ -6,6 +6,7 @@ Commands::
     termarcade 2048 replay --seed 7 --moves LLRUD [--json]
     termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--json]
     termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S] [--json]
+    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--json]
 
 Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|fibonacci|threes``,
 ``--distribution "2:9,4:1"`` (value:weight pairs), ``--tiles K`` (initial tiles) and
@@ -20,12 +21,17 @@ JSON shapes (one object per line, keys in this order, each line flushed when wri
 * hint: ``{"direction", "board", "score", "game_over"}`` (``direction`` null when no move
   helps; exit 1 then);
 * autoplay: per game ``{"seed", "score", "max_tile", "moves", "reached": {"2048", "4096",
-  "8192"}}``.
+  "8192"}}``;
+* check: per level ``{"level", "title", "size", "rule", "seed", "tiles", "goal",
+  "distribution", "board", "legal", "illegal_tiles", "illegal_spawns", "goal_legal",
+  "empty_cells", "largest", "over", "won", "moves", "estimate"}`` (see :func:`check_json`;
+  exit 1 when a level is not legal for its rule or is over at the start).
 
 The AI's search is bounded by ``--time-limit`` (seconds, per move; default
 :data:`DEFAULT_TIME_LIMIT`): when time is up it answers with the deepest search it finished.
 
-Exit status: 0 success, 1 negative answer (hint with no move), 2 bad input.
+Exit status: 0 success, 1 negative answer (hint with no move, check finding a level
+illegal or over at the start), 2 bad input.
 Textual is imported only by ``play``.
 """
 
@@ -37,6 +43,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import click
+from rich.markup import escape
 
 from core.game2048 import (
     MERGE_PRESETS,
@@ -54,15 +61,18 @@ from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
     Seconds,
+    choose_levels,
     console,
     emit_json,
     fail,
     read_input,
+    report_parse_error,
 )
 
 __all__ = [
     "DEFAULT_TIME_LIMIT",
     "SeedType",
+    "check_json",
     "config_from_options",
     "game2048",
     "parse_distribution",
@@ -550,3 +560,124 @@ def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
         for t in REACH_THRESHOLDS
     )
     out.print(f"{n} game(s); reached {shares}")
+
+
+# --------------------------------------------------------------------------- level files
+
+
+def _load_pack(level_file: str) -> Any:
+    """Load a 2048 level file (``-`` = stdin); errors exit 2 with a caret."""
+    import os
+
+    from grammar.errors import ParseError
+    from grammar.levels import load_pack, load_pack_file
+
+    try:
+        if level_file == "-":
+            text, _ = read_input("-")
+            pack = load_pack(text, filename="<stdin>")
+        else:
+            if os.path.isdir(level_file):
+                fail(f"{level_file}: is a directory, not a level file")
+            pack = load_pack_file(level_file)
+    except ParseError as error:
+        report_parse_error(error)
+    if pack.game != "2048":
+        fail(f"this is a level file for {pack.game or 'no game'}, not for 2048")
+    if not pack.levels:
+        fail("the level file holds no level")
+    return pack
+
+
+def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
+    """One level's ``check --json`` object: its fields, then the designer's verdict.
+
+    Args:
+        number: The level's 1-based number in the file.
+        level: The :class:`core.game2048.level.Level`.
+        design: What :func:`core.game2048.design.assess` said about it.
+
+    Returns:
+        The object (``board`` is null for a random start; ``estimate`` null without one).
+    """
+    config = level.config
+    estimate = design.estimate
+    return {
+        "level": number,
+        "title": level.title,
+        "size": config.board_size,
+        "rule": design.rule,
+        "seed": config.initial_seed,
+        "tiles": config.number_of_initial_tiles,
+        "goal": config.goal,
+        "distribution": [[t.value, t.weight] for t in config.tile_value_distribution],
+        "board": None if level.board is None else [list(row) for row in level.board],
+        "legal": design.legal,
+        "illegal_tiles": list(design.illegal_tiles),
+        "illegal_spawns": list(design.illegal_spawns),
+        "goal_legal": design.goal_legal,
+        "empty_cells": design.empty_cells,
+        "largest": design.largest,
+        "over": design.over,
+        "won": design.won,
+        "moves": list(design.moves),
+        "estimate": None
+        if estimate is None
+        else {
+            "first_move": estimate.first_move,
+            "moves": len(estimate.directions),
+            "max_tile": max_tile(estimate.final.board),
+            "score": estimate.final.score,
+            "goal_at": estimate.goal_at,
+            "over": estimate.over,
+            "complete": estimate.complete,
+        },
+    }
+
+
+@game2048.command()
+@click.argument("level_file", metavar="LEVEL_FILE")
+@click.option(
+    "--level", "spec", default=None, metavar="N|TITLE", help="One level: its number or title."
+)
+@click.option(
+    "--moves",
+    "estimate_moves",
+    type=IntBetween(0, 100_000, what="--moves"),
+    default=200,
+    show_default=True,
+    help="Moves of the estimate's autoplay (0: no estimate).",
+)
+@click.option(
+    "--time-limit",
+    type=Seconds(),
+    default=1.0,
+    show_default=True,
+    help="Seconds the estimate of one level may take.",
+)
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+def check(
+    level_file: str, spec: str | None, estimate_moves: int, time_limit: float, as_json: bool
+) -> None:
+    """Check the levels of LEVEL_FILE as the level editor's live verdict does.
+
+    For each level: are its tiles, goal and spawns legal for its merge rule, is the start
+    already over or won, the empty cells, the largest tile against the goal, and an
+    estimate (a seeded autoplay by the AI within --time-limit). Exit 1 when a level is not
+    legal or is over at the start.
+    """
+    from core.game2048.design import assess, describe
+
+    pack = _load_pack(level_file)
+    failed = False
+    for number, level in choose_levels(list(enumerate(pack.levels, start=1)), spec):
+        design = assess(level, moves=estimate_moves, time_limit=time_limit)
+        failed = failed or not design.legal or design.over
+        if as_json:
+            emit_json(check_json(number, level, design))
+        else:
+            out = console()
+            out.print(f"[bold]{number}. {escape(level.title)}[/bold]")
+            out.print(escape(describe(design)), highlight=False)
+    if failed:
+        raise click.exceptions.Exit(EXIT_NEGATIVE)

@@ -45,6 +45,7 @@ __all__ = [
     "EXIT_NEGATIVE",
     "EXIT_OK",
     "IntBetween",
+    "RunPolicy",
     "Seconds",
     "bulk_command",
     "choose_levels",
@@ -85,18 +86,34 @@ DEBUG_ENV = "TERMARCADE_DEBUG"
 # --------------------------------------------------------------------------- JSON output
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunPolicy:
+    """How the process running the command group treats memory: handed down by the caller
+    as the click context's object (``group.main(obj=RunPolicy(one_shot=True))``).
+
+    Attributes:
+        one_shot: True when the process is this one command and ends without tearing its
+            heap down (:mod:`tui.entry`); False for embedded runs (tests, a host program
+            calling the group), which keep the usual collector.
+    """
+
+    one_shot: bool = False
+    """Whether the process ends right after this command."""
+
+
 def bulk_command() -> None:
     """Declare the running command a one-shot job over possibly huge input.
 
-    In a real ``termarcade`` process (:mod:`tui.entry`, which ends without tearing the heap
-    down), bulk blocks then end by freezing what they built (see
-    :attr:`core.search.quiet_gc.freeze_after`). Embedded runs (tests, a host program calling
-    the group) and the long-lived commands (the app, the server) keep the usual collector.
+    When the caller said the process is this one command (:class:`RunPolicy`, given by
+    :mod:`tui.entry`), bulk blocks then end by freezing what they built (see
+    :attr:`core.search.quiet_gc.freeze_after`). Embedded runs and the long-lived commands
+    (the app, the server) keep the usual collector.
     """
     from core.search import quiet_gc
-    from tui import entry
 
-    if entry.standalone:
+    context = click.get_current_context(silent=True)
+    policy = context.find_object(RunPolicy) if context is not None else None
+    if policy is not None and policy.one_shot:
         quiet_gc.freeze_after = True
 
 

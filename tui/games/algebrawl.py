@@ -11,6 +11,7 @@ INFO = GameInfo(
     cli="tui.cli.algebrawl:algebrawl",
     screen="tui.screens.algebrawl:AlgebrawlScreen",
     generators="core.algebrawl.generators:GENERATORS",
+    editor="tui.screens.algebrawl_designer:AlgebrawlDesigner",
     id_params=(("low", None), ("high", None)),
     order=30,
 )

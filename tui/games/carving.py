@@ -11,6 +11,7 @@ INFO = GameInfo(
     cli="tui.cli.carving:carving",
     screen="tui.screens.carving:CarvingScreen",
     generators="core.carving.generators:GENERATORS",
+    editor="tui.screens.carving_designer:CarvingDesigner",
     order=20,
 )
 """The registration read through the ``termarcade.games`` entry point."""

@@ -11,6 +11,7 @@ INFO = GameInfo(
     cli="tui.cli.game2048:game2048",
     screen="tui.screens.game2048:Game2048Screen",
     generators="core.game2048.generators:GENERATORS",
+    editor="tui.screens.game2048_designer:Game2048Designer",
     id_params=(("size", 4), ("rule", "standard")),
     order=50,
 )

@@ -11,6 +11,7 @@ INFO = GameInfo(
     cli="tui.cli.longcat:longcat",
     screen="tui.screens.longcat:LongcatScreen",
     generators="core.longcat.catalog:GENERATORS",
+    editor="tui.screens.longcat_designer:LongcatDesigner",
     id_params=(("size", "8x8"), ("band", "any"), ("unique", 0)),
     order=40,
 )

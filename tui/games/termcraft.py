@@ -10,6 +10,7 @@ INFO = GameInfo(
     level_format="grammar.termcraft:FORMAT",
     cli="tui.cli.termcraft:termcraft",
     screen="tui.screens.termcraft:TermCraftScreen",
+    editor="tui.widgets.dev_panel:DevPanel",
     order=10,
 )
 """The registration read through the ``termarcade.games`` entry point."""

@@ -150,6 +150,16 @@ class PuzzleScreen(Screen[LevelRef | None]):
             tooltip="The next level (a new one for generated levels); this game stays saved.",
         ),
         Binding("escape,q", "back", "Back", id="puzzle.back", key_display="esc"),
+        # Only where the game registers an editor (check_action); kept out of the footer,
+        # which is full at 80 columns (the help page and the palette name it).
+        Binding(
+            "E",
+            "edit_level",
+            "Editor",
+            id="puzzle.editor",
+            show=False,
+            tooltip="The level designer's bench on this level (the game stays as it is).",
+        ),
         Binding(
             "I",
             "level_id",
@@ -517,6 +527,39 @@ class PuzzleScreen(Screen[LevelRef | None]):
 
     def on_level_changed(self) -> None:
         """Called after :meth:`switch_level` (reset per-level widgets)."""
+
+    # -- the level editor --------------------------------------------------------------------
+
+    @property
+    def has_editor(self) -> bool:
+        """Whether the game registers a level editor (then ``E`` opens it)."""
+        info = self.arcade.game_info(self.GAME_ID)
+        return info is not None and info.editor is not None
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "edit_level":
+            return self.has_editor
+        return super().check_action(action, parameters)
+
+    def action_edit_level(self) -> None:
+        """Open the game's level editor on this level (the game in progress is untouched;
+        the editor's "Current position" copies it on request)."""
+        info = self.arcade.game_info(self.GAME_ID)
+        if info is None or info.editor is None:
+            return
+        editor = info.load("editor")
+        ref = self.ref
+        mine_id = int(ref.key) if ref is not None and ref.source == "mine" else None
+        self.app.push_screen(editor(self.level, self.state, mine_id=mine_id), self._edited)
+
+    def _edited(self, result: Any) -> None:
+        """The editor closed: play the edited level if it asked to."""
+        if result is None or self.launcher is None:
+            return
+        ref, level = result
+        opened = self.launcher.prepare(ref)
+        self.switch_level(opened[0], level, opened[2])
+        self.say(f"Playing the edited level “{self.level_title}”.")
 
     # -- game IDs ---------------------------------------------------------------------------------
 

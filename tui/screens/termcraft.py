@@ -171,7 +171,7 @@ class TermCraftScreen(PuzzleScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter,space", "apply", "Apply", id="termcraft.apply", key_display="⏎"),
         Binding("c", "construct", "Construct", id="termcraft.construct"),
-        Binding("E", "dev_panel", "Editor", id="termcraft.dev"),
+        Binding("E", "edit_level", "Editor", id="termcraft.dev"),
         Binding("W", "warnings", "Warnings", show=False, id="termcraft.warnings"),
         Binding("T", "show_target", "Target", show=False, id="termcraft.target"),
         Binding(
@@ -786,22 +786,3 @@ class TermCraftScreen(PuzzleScreen):
         if target in listing.entries:
             listing.highlighted = listing.entries.index(target)
             listing.focus()
-
-    # -- level editor ------------------------------------------------------------------------
-
-    def action_dev_panel(self) -> None:
-        """Open the level editor on this level (or, if chosen there, the current position)."""
-        from tui.widgets.dev_panel import DevPanel
-
-        ref = self.ref
-        mine_id = int(ref.key) if ref is not None and ref.source == "mine" else None
-        self.app.push_screen(DevPanel(self.level, self.state, mine_id=mine_id), self._edited)
-
-    def _edited(self, result: Any) -> None:
-        """The editor closed: play the edited level if it asked to."""
-        if result is None or self.launcher is None:
-            return
-        ref, level = result
-        opened = self.launcher.prepare(ref)
-        self.switch_level(opened[0], level, opened[2])
-        self.say(f"Playing the edited level “{self.level_title}”.")

@@ -163,11 +163,6 @@ class AppProcess:
         if not self._pending and self._loop is not None:
             self._loop.remove_writer(self._master)
 
-    @property
-    def input_backlog(self) -> int:
-        """Bytes of input waiting for the app to read them."""
-        return len(self._pending)
-
     def resize(self, width: int, height: int) -> None:
         """Tell the app the player's window changed size."""
         if not self._finished and self._master >= 0:

@@ -16,30 +16,21 @@ cursor jumps there.
 
 from __future__ import annotations
 
-import threading
 import time
-from collections.abc import Callable
-from typing import Any, ClassVar
+from collections.abc import Callable, Iterable
+from typing import ClassVar
 
-from rich.text import Text
-from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
-from textual.widgets import Button, Footer, Input, Label, LoadingIndicator, Static, TextArea
-from textual.worker import Worker, WorkerState
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Label, TextArea
 
 from core.search import Interrupted
 from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.termcraft.terms import COMPOUND, Term, to_str
-from core.text import escape_controls
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
-from tui.arcade import arcade_of
-from tui.sources import LevelRef
-from tui.store import DuplicateTitle
-from tui.unsaved import HoldsUnsavedWork
+from tui.screens.designer import DesignerScreen
 
 __all__ = ["DevPanel", "describe_lint", "describe_solve", "format_term_for_editing", "parse_field"]
 
@@ -114,16 +105,14 @@ def format_term_for_editing(term: Term) -> str:
     return f"{term.name}(\n{inner}\n)"
 
 
-class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
-    """The level editor (seed 000's developer panel): edit the *level*, keep it, test it.
+class DevPanel(DesignerScreen):
+    """TermCraft's level editor (seed 000's developer panel) on the designer's bench.
 
-    The fields start from the level being played (its starting fuel, budget and terms), not
-    from the game in progress; "Current position" (F9) fills them from the game instead, if
-    that is what the designer wants. Nothing is lost: Play and Save keep the level in *My
-    levels* (the store), Export writes a file (asking before touching an existing one), and
-    every way out with unsaved edits asks first (``escape``, ``ctrl+q``, the palette's
-    commands: :mod:`tui.unsaved`). "Current position" is undone by ``ctrl+z`` (and redone by
-    ``ctrl+y``) once the text areas' own typing history is used up.
+    Fields as in the seed: fuel, budget, the starting term and the target term (multi-line
+    text areas; whitespace is ignored) and an error line; beyond the seed: title, par and
+    hint. Solve (F4) and Lint (F5) run the engine's solver and linter as jobs; everything
+    else (Play, Save, Export, Current position, undo, closing) is the bench's
+    (:class:`tui.screens.designer.DesignerScreen`).
 
     Keys: ``f2`` play (keeps the level in My levels, then plays it), ``f3`` save to My levels,
     ``f8`` export to a file, ``f4`` solve, ``f5`` lint, ``f9`` current position (``f6``/``f7``
@@ -139,202 +128,89 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
     Dismisses with ``(ref, level)`` to play, or None.
     """
 
+    GAME = "termcraft"
+
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f2", "play", "Play", id="dev.apply"),
-        Binding("f3", "save", "Save", id="dev.save"),
-        Binding("f8", "export", "Export…", id="dev.export"),
         Binding("f4", "solve", "Solve", id="dev.solve"),
         Binding("f5", "lint", "Lint", id="dev.lint"),
-        Binding("f9", "use_current", "Current position", id="dev.current"),
-        # Priority: before the focused text area's own undo, which the actions defer to.
-        Binding("ctrl+z", "undo", "Undo", id="dev.undo", priority=True, show=False),
-        Binding("ctrl+y", "redo", "Redo", id="dev.redo", priority=True, show=False),
-        Binding("escape", "close", "Close", id="dev.close", key_display="esc"),
     ]
 
     DEFAULT_CSS = """
-    DevPanel { align: center middle; }
-    #dev-panel {
-        width: 100%;
-        max-width: 120;
-        height: 1fr;
-        background: $surface;
-        border: round $accent;
-        border-title-style: bold;
-        padding: 0 1;
-    }
-    #dev-fields, #dev-fields2 { height: 1; }
-    #dev-fields Label, #dev-fields2 Label { padding: 0 1 0 0; }
-    #dev-fields Input { margin-right: 1; }
     #dev-title-input, #dev-hint-input { width: 1fr; }
     #dev-fuel-input, #dev-budget-input, #dev-par-input { width: 8; }
-    .dev-label { color: $text-muted; height: 1; }
     #dev-current-term-input { height: 1fr; min-height: 3; }
     #dev-target-term-input { height: 4; }
-    #dev-error-message { height: auto; max-height: 4; color: $text-error; }
-    #dev-error-message.-ok { color: $text-success; }
-    #dev-buttons { height: 1; }
-    #dev-buttons Button { margin-right: 1; min-width: 0; width: auto; }
-    #dev-progress Button { min-width: 0; width: auto; }
-    #dev-progress { height: 1; display: none; }
-    #dev-progress.-running { display: block; }
-    #dev-progress LoadingIndicator { width: 8; height: 1; }
-    #dev-progress-text { width: 1fr; }
-    #dev-result-scroll { height: auto; max-height: 6; }
-    #dev-result { height: auto; }
     """
 
-    def __init__(
-        self, level: Level, state: State | None = None, mine_id: int | None = None
-    ) -> None:
-        super().__init__()
-        self.level = level
-        """The level the editor was opened on."""
-        self.state = state
-        """The game in progress ("Current position" copies it)."""
-        self._stop = threading.Event()
-        self._job: Worker[Any] | None = None
-        self._saved_text: str | None = None
-        self._undo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-        """Editor-level changes ("Current position") as (before, after) field values."""
-        self._redo: list[tuple[tuple[str, ...], tuple[str, ...]]] = []
-        self._mine_id = mine_id
-        self.result_text = ""
-        """Plain text of the last solve/lint result (for tests and copy)."""
-        self.error_text = ""
-        """Plain text of the error line ("" when there is no error)."""
+    level: Level
+    state: State | None
 
     # -- layout ------------------------------------------------------------------------------
 
-    def compose(self) -> ComposeResult:
+    def compose_fields(self) -> ComposeResult:
         level = self.level
-        with Vertical(id="dev-panel") as panel:
-            panel.border_title = "Level editor"
-            with Horizontal(id="dev-fields"):
-                yield Label("Title")
-                yield Input(level.title, id="dev-title-input", compact=True)
-                yield Label("Fuel")
-                yield Input(
-                    str(level.fuel),
-                    id="dev-fuel-input",
-                    compact=True,
-                    type="integer",
-                    restrict=r"[0-9]*",
-                )
-                yield Label("Budget")
-                yield Input(
-                    str(level.budget),
-                    id="dev-budget-input",
-                    compact=True,
-                    type="integer",
-                    restrict=r"[0-9]*",
-                )
-                yield Label("Par")
-                yield Input(
-                    "" if level.par is None else str(level.par),
-                    id="dev-par-input",
-                    compact=True,
-                    restrict=r"[0-9]*",
-                )
-            with Horizontal(id="dev-fields2"):
-                yield Label("Hint ")
-                yield Input(level.hint, id="dev-hint-input", compact=True)
-            yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
-            yield TextArea(
-                format_term_for_editing(level.current),
-                id="dev-current-term-input",
-                soft_wrap=True,
-                tab_behavior="focus",
+        with Horizontal(id="dev-fields"):
+            yield Label("Title")
+            yield Input(level.title, id="dev-title-input", compact=True)
+            yield Label("Fuel")
+            yield Input(
+                str(level.fuel),
+                id="dev-fuel-input",
+                compact=True,
+                type="integer",
+                restrict=r"[0-9]*",
             )
-            yield Label("Target term", classes="dev-label")
-            yield TextArea(
-                format_term_for_editing(level.target),
-                id="dev-target-term-input",
-                soft_wrap=True,
-                tab_behavior="focus",
+            yield Label("Budget")
+            yield Input(
+                str(level.budget),
+                id="dev-budget-input",
+                compact=True,
+                type="integer",
+                restrict=r"[0-9]*",
             )
-            yield Static("", id="dev-error-message")
-            with Horizontal(id="dev-buttons"):
-                # Short labels: the seven fit in 80 columns; tooltips say the rest.
-                yield Button(
-                    "Play F2",
-                    id="dev-play-button",
-                    variant="primary",
-                    compact=True,
-                    tooltip="Save in My levels and play it",
-                )
-                yield Button(
-                    "Save F3", id="dev-save-button", compact=True, tooltip="Save in My levels"
-                )
-                yield Button(
-                    "Export F8",
-                    id="dev-export-button",
-                    compact=True,
-                    tooltip="Write a level file (asks before replacing one)",
-                )
-                yield Button("Solve F4", id="dev-solve-button", compact=True)
-                yield Button("Lint F5", id="dev-lint-button", compact=True)
-                yield Button(
-                    "Current F9",
-                    id="dev-current-button",
-                    compact=True,
-                    disabled=self.state is None,
-                    tooltip="Start the level from the current position (ctrl+z undoes)",
-                )
-                yield Button("Close", id="dev-close-button", compact=True, tooltip="Close (esc)")
-            with Horizontal(id="dev-progress"):
-                yield LoadingIndicator()
-                yield Static("", id="dev-progress-text")
-                yield Button("Cancel", id="dev-cancel-button", variant="warning", compact=True)
-            with VerticalScroll(id="dev-result-scroll"):
-                yield Static("", id="dev-result")
-        yield Footer(compact=True, show_command_palette=False)
+            yield Label("Par")
+            yield Input(
+                "" if level.par is None else str(level.par),
+                id="dev-par-input",
+                compact=True,
+                restrict=r"[0-9]*",
+            )
+        with Horizontal(id="dev-fields2"):
+            yield Label("Hint ")
+            yield Input(level.hint, id="dev-hint-input", compact=True)
+        yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
+        yield TextArea(
+            format_term_for_editing(level.current),
+            id="dev-current-term-input",
+            soft_wrap=True,
+            tab_behavior="focus",
+        )
+        yield Label("Target term", classes="dev-label")
+        yield TextArea(
+            format_term_for_editing(level.target),
+            id="dev-target-term-input",
+            soft_wrap=True,
+            tab_behavior="focus",
+        )
+
+    def extra_buttons(self) -> Iterable[Button]:
+        yield Button("Solve F4", id="dev-solve-button", compact=True)
+        yield Button("Lint F5", id="dev-lint-button", compact=True)
+
+    def button_actions(self) -> dict[str, Callable[[], None]]:
+        return {"dev-solve-button": self.action_solve, "dev-lint-button": self.action_lint}
 
     def on_mount(self) -> None:
+        # Textual runs the base classes' on_mount too (after this one): no super() call.
         self.query_one("#dev-current-term-input", TextArea).focus()
-        served = arcade_of(self).served
-        self.query_one("#dev-export-button", Button).display = not served
-        self._saved_text = self._fields_text()
-
-    _INPUTS = ("title", "fuel", "budget", "par", "hint")
-    _AREAS = ("current", "target")
-
-    def _field_values(self) -> tuple[str, ...]:
-        """Every field's text: the inputs, then the two term areas."""
-        inputs = [self.query_one(f"#dev-{name}-input", Input).value for name in self._INPUTS]
-        areas = [self.query_one(f"#dev-{name}-term-input", TextArea).text for name in self._AREAS]
-        return (*inputs, *areas)
-
-    def _set_field_values(self, values: tuple[str, ...]) -> None:
-        """Put ``values`` (from :meth:`_field_values`) back into the fields."""
-        names = len(self._INPUTS)
-        for name, value in zip(self._INPUTS, values[:names], strict=True):
-            self.query_one(f"#dev-{name}-input", Input).value = value
-        for name, value in zip(self._AREAS, values[names:], strict=True):
-            area = self.query_one(f"#dev-{name}-term-input", TextArea)
-            if area.text != value:
-                area.text = value  # clears the area's own history: this is a checkpoint
-
-    def _fields_text(self) -> str:
-        """Everything typed, to tell whether there are unsaved edits."""
-        return "\x00".join(self._field_values())
-
-    @property
-    def edited(self) -> bool:
-        """True when the fields differ from the last saved (or opened) level."""
-        return self._saved_text is not None and self._fields_text() != self._saved_text
-
-    def unsaved_work(self) -> str | None:
-        """The question's first sentence when the fields hold unsaved edits (see
-        :mod:`tui.unsaved`), else None."""
-        if not self.edited:
-            return None
-        return "The level editor has unsaved edits (F3 saves them in My levels)."
 
     # -- reading the fields ------------------------------------------------------------------
 
-    def read_level(self) -> Level | None:
+    def read_level(self, quiet: bool = False) -> Level | None:
         """Build a level from the fields, or show what is wrong and return None.
+
+        Args:
+            quiet: Leave the focus and cursor alone (a live check while typing).
 
         Returns:
             The level, or None when a field is invalid (the error line says why).
@@ -351,7 +227,8 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
                 continue
             if not raw.isdigit():
                 self.show_error(f"{name} must be a non-negative integer.")
-                self.query_one(widget_id, Input).focus()
+                if not quiet:
+                    self.query_one(widget_id, Input).focus()
                 return None
             values[name] = int(raw)
         terms: dict[str, Term] = {}
@@ -365,10 +242,7 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
                     area.text, f"{'starting' if name == 'current' else name} term"
                 )
             except ParseError as err:
-                self.show_error(err.render())
-                area.focus()
-                if err.line:
-                    area.cursor_location = (err.line - 1, max(err.column - 1, 0))
+                self.show_parse_error(err, area, quiet)
                 return None
         title = self.query_one("#dev-title-input", Input).value.strip() or "Custom level"
         hint = self.query_one("#dev-hint-input", Input).value.strip()
@@ -387,295 +261,62 @@ class DevPanel(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Level] | None"]):
         except (TypeError, ValueError) as err:
             self.show_error(str(err))
             return None
-        self.show_error("")
+        self.clear_error()
         return level
 
-    def show_error(self, message: str, ok: bool = False) -> None:
-        """Show ``message`` on the error line ("" clears it)."""
-        self.error_text = message
-        box = self.query_one("#dev-error-message", Static)
-        box.update(Text(escape_controls(message, keep_newlines=True)))
-        box.set_class(ok, "-ok")
-
-    # -- buttons -----------------------------------------------------------------------------
-
-    @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
-        event.stop()
-        actions = {
-            "dev-play-button": self.action_play,
-            "dev-save-button": self.action_save,
-            "dev-export-button": self.action_export,
-            "dev-solve-button": self.action_solve,
-            "dev-lint-button": self.action_lint,
-            "dev-current-button": self.action_use_current,
-            "dev-close-button": self.action_close,
-            "dev-cancel-button": self.action_cancel_job,
-        }
-        handler = actions.get(event.button.id or "")
-        if handler is not None:
-            handler()
-
-    def action_use_current(self) -> None:
-        """Fill the starting term, fuel and budget from the game in progress (undoable)."""
-        if self.state is None:
-            return
-        before = self._field_values()
+    def fill_from_state(self, state: State) -> None:
+        """Fill the starting term, fuel and budget from the game in progress."""
         self.query_one("#dev-current-term-input", TextArea).text = format_term_for_editing(
-            self.state.term
+            state.term
         )
-        self.query_one("#dev-fuel-input", Input).value = str(self.state.fuel)
-        self.query_one("#dev-budget-input", Input).value = str(self.state.budget)
-        after = self._field_values()
-        if after != before:
-            self._undo.append((before, after))
-            self._redo.clear()
-        self.show_error(
-            "The level now starts from the current position (not saved yet; ctrl+z undoes it).",
-            ok=True,
-        )
+        self.query_one("#dev-fuel-input", Input).value = str(state.fuel)
+        self.query_one("#dev-budget-input", Input).value = str(state.budget)
 
-    def _focused_area(self) -> TextArea | None:
-        focused = self.focused
-        return focused if isinstance(focused, TextArea) else None
-
-    def action_undo(self) -> None:
-        """Undo typing in the focused term area, else the last "Current position"."""
-        area = self._focused_area()
-        if area is not None and area.history.undo_stack:
-            area.action_undo()
-        elif self._undo:
-            before, after = self._undo.pop()
-            self._set_field_values(before)
-            self._redo.append((before, after))
-            self.show_error(
-                "Undone: the fields are as they were before Current position (ctrl+y redoes).",
-                ok=True,
-            )
-        else:
-            self.app.bell()
-
-    def action_redo(self) -> None:
-        """Redo in the focused term area, else the last undone "Current position"."""
-        area = self._focused_area()
-        if area is not None and area.history.redo_stack:
-            area.action_redo()
-        elif self._redo:
-            before, after = self._redo.pop()
-            self._set_field_values(after)
-            self._undo.append((before, after))
-            self.show_error("Redone: the level starts from the current position.", ok=True)
-        else:
-            self.app.bell()
-
-    def action_save(self, then_play: bool = False) -> None:
-        """Keep the edited level in My levels (replacing it when it is one of yours)."""
-        level = self.read_level()
-        if level is None:
-            return
-        store = arcade_of(self).store
-        from tui.exporting import save_to_my_levels
-
-        game = self.level_game
-
-        def slot(level_id: int) -> str:
-            return LevelRef("mine", str(level_id)).slot
-
-        def keep(replace_id: int | None, confirmed: bool = False) -> None:
-            if (
-                replace_id is not None
-                and not confirmed
-                and store.load_game(game, slot(replace_id)) is not None
-            ):
-                ask(replace_id, "It has a game in progress, which would be deleted.")
-                return
-            try:
-                item = save_to_my_levels(store, game, level, replace_id)
-            except DuplicateTitle as duplicate:
-                saved = store.load_game(game, slot(duplicate.existing_id)) is not None
-                ask(
-                    duplicate.existing_id, "Its game in progress would be deleted." if saved else ""
-                )
-                return
-            except ValueError as error:
-                self.show_error(str(error))
-                return
-            if item is None:
-                self.show_error("Could not save the level (see the storage warning).")
-                return
-            if replace_id is not None:  # the old version's game no longer fits the level
-                store.delete_game(game, slot(replace_id))
-            self._mine_id = item.id
-            self._saved_text = self._fields_text()
-            self.show_error(f"Saved in My levels as “{level.title}”.", ok=True)
-            if then_play:
-                self.action_cancel_job()
-                self.dismiss((LevelRef("mine", str(item.id)), level))
-
-        def ask(existing_id: int, consequence: str) -> None:
-            from tui.modals.choice import ChoiceModal
-
-            def decided(answer: str | None) -> None:
-                if answer == "replace":
-                    keep(existing_id, confirmed=True)
-
-            self.app.push_screen(
-                ChoiceModal(
-                    f"Replace your level “{level.title}” with this version? {consequence} "
-                    "(Change the title to keep both.)",
-                    [("cancel", "Cancel", "c"), ("replace", "Replace", "r")],
-                ),
-                decided,
-            )
-
-        keep(self._mine_id)
-
-    def action_play(self) -> None:
-        """Keep the edited level in My levels, then play it."""
-        self.action_save(then_play=True)
-
-    def action_export(self) -> None:
-        """Write the edited level to a file (asks before touching an existing file)."""
-        if arcade_of(self).served:
-            self.show_error("Export to files is not available here: Save keeps the level.")
-            return
-        level = self.read_level()
-        if level is None:
-            return
-        from tui.exporting import default_file_name
-        from tui.modals.export import ExportModal
-
-        def done(message: str | None) -> None:
-            if message:
-                self.show_error(message, ok=True)
-
-        self.app.push_screen(
-            ExportModal(self.level_game, level, default_file_name(level.title)), done
-        )
-
-    @property
-    def level_game(self) -> str:
-        """The game id of the edited level."""
-        return "termcraft"
+    # -- jobs --------------------------------------------------------------------------------
 
     def action_solve(self) -> None:
         """Run the solver on the edited level in a worker thread."""
         level = self.read_level()
         if level is not None:
-            self._start_job("Solving", lambda: self._solve(level))
+            self.start_job("Solving", lambda stop: self._solve(level, stop))
 
     def action_lint(self) -> None:
         """Run the linter on the edited level in a worker thread."""
         level = self.read_level()
         if level is not None:
-            self._start_job("Linting", lambda: self._lint(level))
+            self.start_job("Linting", lambda stop: self._lint(level, stop))
 
-    def action_cancel_job(self) -> None:
-        """Ask the running solver to stop (its result is then reported as unknown)."""
-        self._stop.set()
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
-            self._set_progress(None, "Cancelling…")
-
-    def action_close(self) -> None:
-        """Cancel a running job, or close (asking first when there are unsaved edits)."""
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
-            self.action_cancel_job()
-            return
-        if not self.edited:
-            self.dismiss(None)
-            return
-        from tui.modals.confirm import ConfirmModal
-
-        def decided(discard: bool | None) -> None:
-            if discard:
-                self.dismiss(None)
-
-        self.app.push_screen(
-            ConfirmModal(
-                "Close the editor and lose your unsaved edits? (F3 saves them in My levels.)",
-                yes="Lose edits",
-                no="Keep editing",
-            ),
-            decided,
-        )
-
-    # -- jobs --------------------------------------------------------------------------------
-
-    def _start_job(self, what: str, job: Callable[[], str]) -> None:
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
-            self.app.bell()
-            return
-        self._stop = threading.Event()
-        self._set_progress(True, f"{what}…")
-        self._job = self._run_job(job)
-
-    @work(thread=True, exclusive=True, group="dev-panel", exit_on_error=False)
-    def _run_job(self, job: Callable[[], str]) -> str:
-        return job()
-
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        if event.worker is not self._job:
-            return
-        if event.state == WorkerState.SUCCESS:
-            self._show_result(str(event.worker.result))
-        elif event.state == WorkerState.ERROR:
-            error = event.worker.error
-            self._show_result(f"The job failed: {type(error).__name__}: {error}")
-        elif event.state == WorkerState.CANCELLED:
-            self._show_result("Cancelled.")
-
-    def _show_result(self, text: str) -> None:
-        self._set_progress(False, "")
-        self.result_text = text
-        self.query_one("#dev-result", Static).update(
-            Text(escape_controls(text, keep_newlines=True))
-        )
-
-    def _set_progress(self, running: bool | None, text: str) -> None:
-        progress = self.query_one("#dev-progress")
-        if running is not None:
-            progress.set_class(running, "-running")
-        self.query_one("#dev-progress-text", Static).update(text)
-
-    def _report_progress(self, explored: int, frontier: int, started: float) -> None:
-        elapsed = time.monotonic() - started
-        self.app.call_from_thread(
-            self._set_progress,
-            None,
-            f"Solving… {explored:,} states explored, {frontier:,} waiting, {elapsed:.1f}s",
-        )
-
-    def _solve(self, level: Level) -> str:
+    def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: solve and describe the result."""
         started = time.monotonic()
         last = [0.0]
 
         def progress(explored: int, frontier: int) -> None:
-            now = time.monotonic()
-            if now - last[0] >= 0.1:  # do not flood the UI thread
-                last[0] = now
-                self._report_progress(explored, frontier, started)
+            elapsed = time.monotonic() - started
+            self.report_progress(
+                f"Solving… {explored:,} states explored, {frontier:,} waiting, {elapsed:.1f}s",
+                last,
+            )
 
-        result = solve(level, should_stop=self._stop.is_set, progress=progress)
+        result = solve(level, should_stop=stop, progress=progress)
         return describe_solve(result)
 
-    def _lint(self, level: Level) -> str:
+    def _lint(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: lint and describe the issues (esc stops it, whatever the stage)."""
         started = time.monotonic()
+        last = [0.0]
 
         def progress(stage: str, done: int, total: int) -> None:
             share = f" {100 * done // total}%" if total else ""
-            self.app.call_from_thread(
-                self._set_progress,
-                None,
-                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)",
+            self.report_progress(
+                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)", last
             )
 
         try:
-            issues = lint(level, should_stop=self._stop.is_set, progress=progress)
+            issues = lint(level, should_stop=stop, progress=progress)
         except Interrupted:
             return "Cancelled."
-        if self._stop.is_set():
+        if stop():
             return "Cancelled."
         return describe_lint(issues)
 

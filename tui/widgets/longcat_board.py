@@ -284,15 +284,24 @@ class LongcatBoard(Widget):
             )
         self._lines = lines
 
+    FOLLOW_NOTE: ClassVar[str] = "the view follows the cat"
+    """The note under a grid larger than the widget."""
+
+    def view_centre(self) -> tuple[int, int]:
+        """The cell the view is centred on when the grid is larger than the widget (the
+        head; the level editor's canvas centres on its cursor)."""
+        shown = self._shown()
+        return shown.path[-1] if shown is not None and shown.path else (0, 0)
+
     def _window(self) -> tuple[int, int, int, int]:
         """The part of the drawing shown: ``(first column, first line, columns, lines)`` in
-        terminal cells, following the head when the grid is larger than the widget."""
+        terminal cells, following :meth:`view_centre` when the grid is larger than the
+        widget."""
         cw, ch = self._scale
         total_w = sum(len(text) for text, _ in self._lines[0])
         total_h = len(self._lines)
         view_w, view_h = self.size.width, self.size.height
-        shown = self._shown()
-        head = shown.path[-1] if shown is not None and shown.path else (0, 0)
+        head = self.view_centre()
 
         def start(total: int, view: int, centre: int) -> int:
             if total <= view:
@@ -312,6 +321,34 @@ class LongcatBoard(Widget):
         total_w = sum(len(text) for text, _ in self._lines[0])
         return len(self._lines) > self.size.height or total_w > self.size.width
 
+    def _origin(self) -> tuple[int, int, int, int]:
+        """``(pad_left, pad_top, left, top)``: where the drawing's window starts on screen
+        and which part of the drawing it shows (see :meth:`render_line`)."""
+        left, top, shown_w, shown_h = self._window()
+        pad_top = max(0, (self.size.height - shown_h) // 2) if not self.clipped else 0
+        pad_left = max(0, (self.size.width - shown_w) // 2)
+        return pad_left, pad_top, left, top
+
+    def cell_at(self, column: int, line: int) -> tuple[int, int] | None:
+        """The grid cell ``(x, y)`` drawn at widget offset ``(column, line)``, or None (the
+        frame, the margin, the note)."""
+        self._layout()
+        if self.picture is None or not self._lines:
+            return None
+        if self.clipped and line == self.size.height - 1:
+            return None
+        pad_left, pad_top, left, top = self._origin()
+        frame = 1 if self._framed else 0
+        cw, ch = self._scale
+        dx = column - pad_left + left - frame
+        dy = line - pad_top + top - frame
+        if column < pad_left or line < pad_top or dx < 0 or dy < 0:
+            return None
+        x, y = dx // cw, dy // ch
+        if x >= self.picture.width or y >= self.picture.height:
+            return None
+        return x, y
+
     def render_line(self, y: int) -> Strip:
         """One terminal line of the board (centred; a window around the head when large)."""
         self._layout()
@@ -323,9 +360,7 @@ class LongcatBoard(Widget):
         pad_top = max(0, (self.size.height - shown_h) // 2) if not clipped else 0
         pad_left = max(0, (width - shown_w) // 2)
         if clipped and y == self.size.height - 1:
-            note = (f"grid {self.picture.width}x{self.picture.height}: the view follows the cat")[
-                :width
-            ]
+            note = f"grid {self.picture.width}x{self.picture.height}: {self.FOLLOW_NOTE}"[:width]
             return Strip([Segment(note.ljust(width), self._style("note"))]).crop(0, width)
         row = y - pad_top + top
         if y < pad_top or row >= len(self._lines) or row - top >= shown_h:

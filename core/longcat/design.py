@@ -1,0 +1,170 @@
+"""What the level designer's bench says about a Longcat level (the live verdict's content).
+
+:func:`assess` answers, within a bound on states and time, every question the level editor
+shows while the designer paints: is the level solvable, how many solutions it has (both
+counts: the seed's *success states* and the winning *move sequences*), the state graph's
+size, its state classes and every metric of :mod:`core.longcat.graph`, the predicted
+difficulty and its band (:mod:`core.longcat.difficulty`), whether the solution is unique,
+and one shortest solution (to show it and to set the par).
+
+"Unique solution" follows seed 003's definition of the number of solutions, the number of
+success states ("成功状态的数量"): a level has a unique solution when exactly one won position
+can be reached (in Longcat: one final head cell), however many move sequences reach it.
+:attr:`Assessment.unique_paths` answers the stricter question (one winning move sequence).
+
+When the full state graph is larger than the bound, the pruned solver
+(:func:`core.longcat.solver.shortest_solution`, far fewer positions) still answers
+solvable / unsolvable and the shortest solution, and the metrics are reported as unknown.
+When that is out of bounds too, the answer is "unknown within the limit". Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from core.longcat.difficulty import band, predict_difficulty
+from core.longcat.graph import AnalysisLimit, Metrics, analyse
+from core.longcat.level import Level
+from core.longcat.solver import shortest_solution
+
+__all__ = ["DESIGN_STATES", "DESIGN_TIME", "Assessment", "Cancelled", "assess"]
+
+DESIGN_STATES = 200_000
+"""Largest state graph the bench analyses in full (about a second in pure Python)."""
+
+DESIGN_TIME = 3.0
+"""Seconds the bench's analysis may take before it says "unknown within the limit"."""
+
+
+class Cancelled(Exception):
+    """The caller asked :func:`assess` to stop (the level changed meanwhile)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Assessment:
+    """The bench's verdict on one level.
+
+    Attributes:
+        level: The level assessed.
+        status: ``"solvable"``, ``"unsolvable"`` or ``"unknown"`` (the limit was reached
+            before an answer).
+        solution: One shortest solution (moves), when solvable; ``()`` for a level won at
+            the start; None when unknown or unsolvable.
+        metrics: Every metric of the full state graph; None when the graph exceeded the
+            limit.
+        classes: States per display class (``start`` first, see
+            :data:`core.longcat.graph.CLASSES`), summing to ``metrics.states``; None with
+            the metrics.
+        difficulty: Predicted difficulty (expected moves of the simulated player, the
+            default predictor); None without metrics or when unsolvable.
+        limit: ``(max_states, seconds)``: the bound the assessment ran under.
+    """
+
+    level: Level
+    """The level assessed."""
+    status: str
+    """``"solvable"``, ``"unsolvable"`` or ``"unknown"``."""
+    solution: tuple[str, ...] | None
+    """One shortest solution, when solvable."""
+    metrics: Metrics | None
+    """The metrics of the full state graph (None: beyond the limit)."""
+    classes: dict[str, int] | None
+    """States per display class (None with the metrics)."""
+    difficulty: float | None
+    """Predicted difficulty (None: unknown or unsolvable)."""
+    limit: tuple[int, float]
+    """``(max_states, seconds)`` of the bound."""
+
+    @property
+    def solvable(self) -> bool | None:
+        """True, False, or None when unknown within the limit."""
+        return None if self.status == "unknown" else self.status == "solvable"
+
+    @property
+    def shortest(self) -> int | None:
+        """Moves of the shortest solution (None: unsolvable or unknown)."""
+        return None if self.solution is None else len(self.solution)
+
+    @property
+    def band(self) -> str | None:
+        """The difficulty band's name (``"easy"``...), or None."""
+        return None if self.difficulty is None else band(self.difficulty)
+
+    @property
+    def unique(self) -> bool | None:
+        """Exactly one success state (the seed's number of solutions is 1); None when the
+        counts are unknown. False for an unsolvable level."""
+        return None if self.metrics is None else self.metrics.success_states == 1
+
+    @property
+    def unique_paths(self) -> bool | None:
+        """Exactly one winning move sequence; None when the counts are unknown."""
+        return None if self.metrics is None else self.metrics.solution_paths == 1
+
+    @property
+    def par_matches(self) -> bool | None:
+        """Whether the level's par equals the shortest solution (None: no par or unknown)."""
+        if self.level.par is None or self.shortest is None:
+            return None
+        return self.level.par == self.shortest
+
+
+def assess(
+    level: Level,
+    *,
+    max_states: int = DESIGN_STATES,
+    time_limit: float = DESIGN_TIME,
+    should_stop: Callable[[], bool] | None = None,
+) -> Assessment:
+    """The bench's verdict on ``level``, within ``max_states`` states and ``time_limit``.
+
+    Args:
+        level: The level.
+        max_states: Largest full state graph analysed; also the pruned solver's bound.
+        time_limit: Seconds for the whole assessment.
+        should_stop: Polled regularly; True raises :class:`Cancelled`.
+
+    Returns:
+        The :class:`Assessment`.
+
+    Raises:
+        Cancelled: ``should_stop`` turned True.
+    """
+    deadline = time.monotonic() + time_limit
+    timed_out = False
+
+    def stop() -> bool:
+        nonlocal timed_out
+        if should_stop is not None and should_stop():
+            raise Cancelled
+        timed_out = time.monotonic() > deadline
+        return timed_out
+
+    limit = (max_states, time_limit)
+    try:
+        analysis = analyse(level, max_states=max_states, should_stop=stop)
+    except AnalysisLimit:
+        pass  # too large (or too slow): the pruned solver may still answer
+    else:
+        metrics = analysis.metrics
+        solvable = metrics.success_states > 0
+        return Assessment(
+            level,
+            "solvable" if solvable else "unsolvable",
+            analysis.solution if solvable else None,
+            metrics,
+            analysis.class_counts(),
+            predict_difficulty(metrics) if solvable else None,
+            limit,
+        )
+    left = deadline - time.monotonic()
+    if left <= 0:
+        return Assessment(level, "unknown", None, None, None, None, limit)
+    found = shortest_solution(level, max_states=max_states, time_limit=left, should_stop=stop)
+    if found.status == "solved":
+        return Assessment(level, "solvable", found.moves, None, None, None, limit)
+    if found.status == "unsolvable":
+        return Assessment(level, "unsolvable", None, None, None, None, limit)
+    return Assessment(level, "unknown", None, None, None, None, limit)

@@ -1,0 +1,677 @@
+"""The level designer's bench: one screen base that every game's level editor is built on.
+
+A game's editor subclasses :class:`DesignerScreen` and writes only what is its own: its fields
+(:meth:`DesignerScreen.compose_fields`), how they become a level
+(:meth:`DesignerScreen.read_level`), and optionally a live verdict computed in a worker while
+the designer types (:meth:`DesignerScreen.live_verdict`), "Current position"
+(:meth:`DesignerScreen.fill_from_state`) and its own buttons. The base owns the rest, the same
+in every game:
+
+* it edits the *level*, never the game in progress ("Current position", F9, copies the game
+  into the fields on request, and ``ctrl+z`` undoes that);
+* Play (F2) and Save (F3) keep the level in *My levels* (the store: playable at once, also
+  when served), Export (F8) writes a level file and never replaces one without asking;
+* every way out with unsaved edits asks first (``escape`` here; ``ctrl+q`` and the palette's
+  commands through :mod:`tui.unsaved`);
+* undo inside the editor: typing in a text area has the area's own history; changes the
+  editor makes itself (Current position, a painted cell, a resize) are checkpoints of every
+  field's value (:meth:`DesignerScreen.record_change`), undone by ``ctrl+z`` and redone by
+  ``ctrl+y``;
+* errors are shown as the level-file loader shows them (line, column, the line, a caret);
+* the live verdict runs in one exclusive worker, restarted (and the previous one told to
+  stop) at each change, so typing never waits for it;
+* a job (a solver, a linter) started by a button runs in a worker with a progress line and
+  a Cancel button.
+
+A game registers its editor in its :class:`core.registry.GameInfo` (``editor``); the game
+screen then offers ``E`` (:meth:`tui.screens.puzzle.PuzzleScreen.action_edit_level`). A game
+without an editor has no ``E``. :class:`LevelTextDesigner` is the editor of a game whose
+level is best written as level-file text (its own format: the same grammar, the same
+messages).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.timer import Timer
+from textual.widgets import Button, Footer, Input, LoadingIndicator, Select, Static, TextArea
+from textual.worker import Worker, WorkerState, get_current_worker
+
+from core.text import escape_controls
+from grammar.errors import ParseError
+from tui.arcade import arcade_of
+from tui.sources import LevelRef
+from tui.store import DuplicateTitle
+from tui.unsaved import HoldsUnsavedWork
+
+__all__ = ["DesignerScreen", "LevelTextDesigner", "Values"]
+
+Values = tuple[Any, ...]
+"""Every field's value at one moment (:meth:`DesignerScreen.field_values`)."""
+
+
+class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"]):
+    """Base of every game's level editor (see the module docstring).
+
+    Args:
+        level: The level to edit (the fields start from it).
+        state: The game in progress (for "Current position"), or None.
+        mine_id: The level's id in My levels when it is one of the player's own (Save then
+            replaces it), else None (Save adds a new own level).
+
+    Dismisses with ``(ref, level)`` to play, or None.
+    """
+
+    GAME: ClassVar[str] = ""
+    """The game id of the edited levels (store key, level format)."""
+    EDITOR_TITLE: ClassVar[str] = "Level editor"
+    """The border title."""
+    LIVE_DELAY: ClassVar[float] = 0.25
+    """Seconds of quiet after a change before the live verdict is computed again."""
+    HELP_TOPIC: ClassVar[str] = ""
+    """The help page F1 opens: the game's own (its "Level editor" section), by default."""
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if not cls.__dict__.get("HELP_TOPIC") and cls.GAME:
+            cls.HELP_TOPIC = cls.GAME
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f2", "play", "Play", id="dev.apply"),
+        Binding("f3", "save", "Save", id="dev.save"),
+        Binding("f8", "export", "Export…", id="dev.export"),
+        Binding("f9", "use_current", "Current position", id="dev.current"),
+        # Priority: before the focused text area's own undo, which the actions defer to.
+        Binding("ctrl+z", "undo", "Undo", id="dev.undo", priority=True, show=False),
+        Binding("ctrl+y", "redo", "Redo", id="dev.redo", priority=True, show=False),
+        Binding("escape", "close", "Close", id="dev.close", key_display="esc"),
+        # A modal screen: the app's own f1 does not reach through, so the bench has its own.
+        Binding("f1", "app.help", "Help", id="dev.help", show=False),
+    ]
+
+    DEFAULT_CSS = """
+    DesignerScreen { align: center middle; }
+    #dev-panel {
+        width: 100%;
+        max-width: 120;
+        height: 1fr;
+        background: $surface;
+        border: round $accent;
+        border-title-style: bold;
+        padding: 0 1;
+    }
+    #dev-fields, #dev-fields2 { height: 1; }
+    #dev-fields Label, #dev-fields2 Label { padding: 0 1 0 0; }
+    #dev-fields Input { margin-right: 1; }
+    .dev-label { color: $text-muted; height: 1; }
+    #dev-verdict { height: auto; max-height: 6; color: $text-muted; }
+    #dev-error-message { height: auto; max-height: 4; color: $text-error; }
+    #dev-error-message.-ok { color: $text-success; }
+    #dev-buttons { height: 1; }
+    #dev-buttons Button { margin-right: 1; min-width: 0; width: auto; }
+    #dev-progress Button { min-width: 0; width: auto; }
+    #dev-progress { height: 1; display: none; }
+    #dev-progress.-running { display: block; }
+    #dev-progress LoadingIndicator { width: 8; height: 1; }
+    #dev-progress-text { width: 1fr; }
+    #dev-result-scroll { height: auto; max-height: 6; }
+    #dev-result { height: auto; }
+    """
+
+    def __init__(self, level: Any, state: Any = None, mine_id: int | None = None) -> None:
+        super().__init__()
+        self.level = level
+        """The level the editor was opened on."""
+        self.state = state
+        """The game in progress ("Current position" copies it)."""
+        self._mine_id = mine_id
+        self._saved: Values | None = None
+        self._undo: list[tuple[Values, Values]] = []
+        """Editor-made changes as (before, after) field values."""
+        self._redo: list[tuple[Values, Values]] = []
+        self._stop = threading.Event()
+        self._job: Worker[Any] | None = None
+        self._live_timer: Timer | None = None
+        self._live_job: Worker[Any] | None = None
+        self._restoring = False
+        self.result_text = ""
+        """Plain text of the last job's result (for tests and copy)."""
+        self.error_text = ""
+        """Plain text of the error line ("" when there is no error)."""
+        self._message_ok = False
+        self.verdict_text = ""
+        """Plain text of the live verdict ("" until one is computed)."""
+
+    # -- what a game's editor writes ---------------------------------------------------------
+
+    def compose_fields(self) -> ComposeResult:
+        """The game's fields (inside the panel, above the verdict and the buttons)."""
+        return iter(())
+
+    def extra_buttons(self) -> Iterable[Button]:
+        """The game's own buttons (between Export and Current position)."""
+        return ()
+
+    def button_actions(self) -> dict[str, Callable[[], None]]:
+        """``button id -> action`` for :meth:`extra_buttons`."""
+        return {}
+
+    def read_level(self, quiet: bool = False) -> Any:
+        """Build the level from the fields, or show what is wrong and return None.
+
+        Args:
+            quiet: True for the live verdict: report the error but leave the focus and the
+                cursor where the designer is typing.
+        """
+        raise NotImplementedError
+
+    def live_verdict(self, level: Any, should_stop: Callable[[], bool]) -> str | None:
+        """What the bench says about ``level`` (runs in a worker; None: nothing to say).
+
+        Args:
+            level: What :meth:`read_level` built.
+            should_stop: True once the designer changed the level again (stop early).
+        """
+        return None
+
+    @property
+    def can_use_current(self) -> bool:
+        """Whether "Current position" can fill the fields (a game is in progress)."""
+        return self.state is not None
+
+    def fill_from_state(self, state: Any) -> None:
+        """Fill the fields from the game in progress (for "Current position")."""
+
+    def extra_values(self) -> Values:
+        """Values the editor keeps outside its inputs and text areas (a painted grid)."""
+        return ()
+
+    def set_extra_values(self, values: Values) -> None:
+        """Put back what :meth:`extra_values` returned."""
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="dev-panel") as panel:
+            panel.border_title = self.EDITOR_TITLE
+            yield from self.compose_fields()
+            yield Static("", id="dev-verdict")
+            yield Static("", id="dev-error-message")
+            with Horizontal(id="dev-buttons"):
+                # Short labels: they fit in 80 columns; tooltips say the rest.
+                yield Button(
+                    "Play F2",
+                    id="dev-play-button",
+                    variant="primary",
+                    compact=True,
+                    tooltip="Save in My levels and play it",
+                )
+                yield Button(
+                    "Save F3", id="dev-save-button", compact=True, tooltip="Save in My levels"
+                )
+                yield Button(
+                    "Export F8",
+                    id="dev-export-button",
+                    compact=True,
+                    tooltip="Write a level file (asks before replacing one)",
+                )
+                yield from self.extra_buttons()
+                yield Button(
+                    "Current F9",
+                    id="dev-current-button",
+                    compact=True,
+                    disabled=not self.can_use_current,
+                    tooltip="Start the level from the current position (ctrl+z undoes)",
+                )
+                yield Button("Close", id="dev-close-button", compact=True, tooltip="Close (esc)")
+            with Horizontal(id="dev-progress"):
+                yield LoadingIndicator()
+                yield Static("", id="dev-progress-text")
+                yield Button("Cancel", id="dev-cancel-button", variant="warning", compact=True)
+            with VerticalScroll(id="dev-result-scroll"):
+                yield Static("", id="dev-result")
+        yield Footer(compact=True, show_command_palette=False)
+
+    def on_mount(self) -> None:
+        self.query_one("#dev-export-button", Button).display = not arcade_of(self).served
+        self._saved = self.field_values()
+        self.changed()
+
+    # -- field values: unsaved edits and undo --------------------------------------------------
+
+    def _editables(self) -> list[Input | TextArea | Select[Any]]:
+        panel = self.query_one("#dev-panel")
+        return list(panel.query("Input, TextArea, Select"))  # type: ignore[arg-type]
+
+    def field_values(self) -> Values:
+        """Every field's value: the inputs, text areas and selects in order, then
+        :meth:`extra_values`."""
+        values: list[Any] = []
+        for widget in self._editables():
+            values.append(widget.text if isinstance(widget, TextArea) else widget.value)
+        return (*values, *self.extra_values())
+
+    def set_field_values(self, values: Values) -> None:
+        """Put ``values`` (from :meth:`field_values`) back into the fields."""
+        widgets = self._editables()
+        self._restoring = True
+        try:
+            for widget, value in zip(widgets, values[: len(widgets)], strict=True):
+                if isinstance(widget, TextArea):
+                    if widget.text != value:
+                        widget.text = value  # clears the area's own history: a checkpoint
+                elif widget.value != value:
+                    widget.value = value
+            self.set_extra_values(values[len(widgets) :])
+        finally:
+            self._restoring = False
+        self.changed()
+
+    @property
+    def edited(self) -> bool:
+        """True when the fields differ from the last saved (or opened) level."""
+        return self._saved is not None and self.field_values() != self._saved
+
+    def unsaved_work(self) -> str | None:
+        """The question's first sentence when the fields hold unsaved edits (see
+        :mod:`tui.unsaved`), else None."""
+        if not self.edited:
+            return None
+        return "The level editor has unsaved edits (F3 saves them in My levels)."
+
+    def record_change(self, before: Values) -> None:
+        """Make the change the editor just made (from ``before`` to now) undoable."""
+        after = self.field_values()
+        if after != before:
+            self._undo.append((before, after))
+            self._redo.clear()
+        self.changed()
+
+    def _focused_area(self) -> TextArea | None:
+        focused = self.focused
+        return focused if isinstance(focused, TextArea) else None
+
+    def action_undo(self) -> None:
+        """Undo typing in the focused text area, else the editor's last change."""
+        area = self._focused_area()
+        if area is not None and area.history.undo_stack:
+            area.action_undo()
+        elif self._undo:
+            before, after = self._undo.pop()
+            self.set_field_values(before)
+            self._redo.append((before, after))
+            self.show_error("Undone (ctrl+y redoes).", ok=True)
+        else:
+            self.app.bell()
+
+    def action_redo(self) -> None:
+        """Redo in the focused text area, else the editor's last undone change."""
+        area = self._focused_area()
+        if area is not None and area.history.redo_stack:
+            area.action_redo()
+        elif self._redo:
+            before, after = self._redo.pop()
+            self.set_field_values(after)
+            self._undo.append((before, after))
+            self.show_error("Redone.", ok=True)
+        else:
+            self.app.bell()
+
+    def action_use_current(self) -> None:
+        """Fill the fields from the game in progress (undoable)."""
+        if not self.can_use_current:
+            return
+        before = self.field_values()
+        self.fill_from_state(self.state)
+        self.record_change(before)
+        self.show_error(
+            "The level now starts from the current position (not saved yet; ctrl+z undoes it).",
+            ok=True,
+        )
+
+    # -- messages ----------------------------------------------------------------------------
+
+    def show_error(self, message: str, ok: bool = False) -> None:
+        """Show ``message`` on the error line ("" clears it)."""
+        self.error_text = message
+        self._message_ok = ok
+        box = self.query_one("#dev-error-message", Static)
+        box.update(Text(escape_controls(message, keep_newlines=True)))
+        box.set_class(ok, "-ok")
+
+    def clear_error(self) -> None:
+        """The level reads again: take an error away, but leave an acknowledgement ("Saved
+        in My levels", "Undone") that the live check, reading the level a moment after the
+        change, would otherwise wipe at once."""
+        if not self._message_ok:
+            self.show_error("")
+
+    def show_parse_error(self, error: ParseError, area: TextArea | None, quiet: bool) -> None:
+        """Show a loader's error (line, column, the line, a caret); unless ``quiet``, put the
+        cursor of ``area`` where it points."""
+        self.show_error(error.render())
+        if area is not None and not quiet:
+            area.focus()
+            if error.line:
+                area.cursor_location = (error.line - 1, max(error.column - 1, 0))
+
+    # -- live verdict --------------------------------------------------------------------------
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    @on(Select.Changed)
+    def _field_changed(self, event: Any) -> None:
+        if not self._restoring:
+            self.changed()
+
+    def changed(self) -> None:
+        """The level may have changed: compute the live verdict again after a short quiet."""
+        if self._live_timer is not None:
+            self._live_timer.stop()
+        self._live_timer = self.set_timer(self.LIVE_DELAY, self._start_live)
+
+    def _start_live(self) -> None:
+        self._live_timer = None
+        level = self.read_level(quiet=True)
+        if level is None:
+            self._show_verdict("")
+            return
+        self._live_job = self._live_worker(level)
+
+    @work(thread=True, exclusive=True, group="designer-verdict", exit_on_error=False)
+    def _live_worker(self, level: Any) -> str | None:
+        worker = get_current_worker()
+        return self.live_verdict(level, lambda: worker.is_cancelled)
+
+    def _show_verdict(self, text: str) -> None:
+        self.verdict_text = text
+        self.query_one("#dev-verdict", Static).update(
+            Text(escape_controls(text, keep_newlines=True))
+        )
+
+    # -- buttons -----------------------------------------------------------------------------
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        event.stop()
+        actions = {
+            "dev-play-button": self.action_play,
+            "dev-save-button": self.action_save,
+            "dev-export-button": self.action_export,
+            "dev-current-button": self.action_use_current,
+            "dev-close-button": self.action_close,
+            "dev-cancel-button": self.action_cancel_job,
+            **self.button_actions(),
+        }
+        handler = actions.get(event.button.id or "")
+        if handler is not None:
+            handler()
+
+    def action_save(self, then_play: bool = False) -> None:
+        """Keep the edited level in My levels (replacing it when it is one of yours)."""
+        level = self.read_level()
+        if level is None:
+            return
+        store = arcade_of(self).store
+        from tui.exporting import save_to_my_levels
+
+        game = self.GAME
+
+        def slot(level_id: int) -> str:
+            return LevelRef("mine", str(level_id)).slot
+
+        def keep(replace_id: int | None, confirmed: bool = False) -> None:
+            if (
+                replace_id is not None
+                and not confirmed
+                and store.load_game(game, slot(replace_id)) is not None
+            ):
+                ask(replace_id, "It has a game in progress, which would be deleted.")
+                return
+            try:
+                item = save_to_my_levels(store, game, level, replace_id)
+            except DuplicateTitle as duplicate:
+                saved = store.load_game(game, slot(duplicate.existing_id)) is not None
+                ask(
+                    duplicate.existing_id, "Its game in progress would be deleted." if saved else ""
+                )
+                return
+            except ValueError as error:
+                self.show_error(str(error))
+                return
+            if item is None:
+                self.show_error("Could not save the level (see the storage warning).")
+                return
+            if replace_id is not None:  # the old version's game no longer fits the level
+                store.delete_game(game, slot(replace_id))
+            self._mine_id = item.id
+            self._saved = self.field_values()
+            self.show_error(f"Saved in My levels as “{level.title}”.", ok=True)
+            if then_play:
+                self.action_cancel_job()
+                self.dismiss((LevelRef("mine", str(item.id)), level))
+
+        def ask(existing_id: int, consequence: str) -> None:
+            from tui.modals.choice import ChoiceModal
+
+            def decided(answer: str | None) -> None:
+                if answer == "replace":
+                    keep(existing_id, confirmed=True)
+
+            self.app.push_screen(
+                ChoiceModal(
+                    f"Replace your level “{level.title}” with this version? {consequence} "
+                    "(Change the title to keep both.)",
+                    [("cancel", "Cancel", "c"), ("replace", "Replace", "r")],
+                ),
+                decided,
+            )
+
+        keep(self._mine_id)
+
+    def action_play(self) -> None:
+        """Keep the edited level in My levels, then play it."""
+        self.action_save(then_play=True)
+
+    def action_export(self) -> None:
+        """Write the edited level to a file (asks before touching an existing file)."""
+        if arcade_of(self).served:
+            self.show_error("Export to files is not available here: Save keeps the level.")
+            return
+        level = self.read_level()
+        if level is None:
+            return
+        from tui.exporting import default_file_name
+        from tui.modals.export import ExportModal
+
+        def done(message: str | None) -> None:
+            if message:
+                self.show_error(message, ok=True)
+
+        self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
+
+    def action_close(self) -> None:
+        """Cancel a running job, or close (asking first when there are unsaved edits)."""
+        if self._job is not None and self._job.state == WorkerState.RUNNING:
+            self.action_cancel_job()
+            return
+        if not self.edited:
+            self.dismiss(None)
+            return
+        from tui.modals.confirm import ConfirmModal
+
+        def decided(discard: bool | None) -> None:
+            if discard:
+                self.dismiss(None)
+
+        self.app.push_screen(
+            ConfirmModal(
+                "Close the editor and lose your unsaved edits? (F3 saves them in My levels.)",
+                yes="Lose edits",
+                no="Keep editing",
+            ),
+            decided,
+        )
+
+    # -- jobs (a solver, a linter) ---------------------------------------------------------------
+
+    def start_job(self, what: str, job: Callable[[Callable[[], bool]], str]) -> None:
+        """Run ``job(should_stop)`` in a worker, with a progress line and Cancel.
+
+        Args:
+            what: The progress line's first words ("Solving").
+            job: The work; returns the text to show; ``should_stop()`` turns True on Cancel.
+        """
+        if self._job is not None and self._job.state == WorkerState.RUNNING:
+            self.app.bell()
+            return
+        self._stop = threading.Event()
+        self.set_progress(True, f"{what}…")
+        self._job = self._run_job(job, self._stop.is_set)
+
+    @work(thread=True, exclusive=True, group="designer-job", exit_on_error=False)
+    def _run_job(self, job: Callable[[Callable[[], bool]], str], stop: Callable[[], bool]) -> str:
+        return job(stop)
+
+    def action_cancel_job(self) -> None:
+        """Ask the running job to stop (its result then says so)."""
+        self._stop.set()
+        if self._job is not None and self._job.state == WorkerState.RUNNING:
+            self.set_progress(None, "Cancelling…")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker is self._live_job:
+            if event.state == WorkerState.SUCCESS:
+                self._show_verdict(str(worker.result or ""))
+            elif event.state == WorkerState.ERROR:
+                error = worker.error
+                self._show_verdict(f"The check failed: {type(error).__name__}: {error}")
+            return
+        if worker is not self._job:
+            return
+        if event.state == WorkerState.SUCCESS:
+            self.show_result(str(worker.result))
+        elif event.state == WorkerState.ERROR:
+            error = worker.error
+            self.show_result(f"The job failed: {type(error).__name__}: {error}")
+        elif event.state == WorkerState.CANCELLED:
+            self.show_result("Cancelled.")
+
+    def show_result(self, text: str) -> None:
+        """Show a job's result (and hide the progress line)."""
+        self.set_progress(False, "")
+        self.result_text = text
+        self.query_one("#dev-result", Static).update(
+            Text(escape_controls(text, keep_newlines=True))
+        )
+
+    def set_progress(self, running: bool | None, text: str) -> None:
+        """Show (True), hide (False) or keep (None) the progress line, with ``text``."""
+        progress = self.query_one("#dev-progress")
+        if running is not None:
+            progress.set_class(running, "-running")
+        self.query_one("#dev-progress-text", Static).update(text)
+
+    def report_progress(self, text: str, last: list[float]) -> None:
+        """From a job's thread: show ``text`` at most ten times a second (``last`` holds the
+        time of the previous report)."""
+        now = time.monotonic()
+        if now - last[0] >= 0.1:
+            last[0] = now
+            self.app.call_from_thread(self.set_progress, None, text)
+
+
+class LevelTextDesigner(DesignerScreen):
+    """An editor that holds the level as level-file text in the game's own format.
+
+    The text is one ``level "Title" { ... }`` block, exactly as a level file writes it, so
+    the designer sees every field the format has, and errors come from the same loader with
+    the same messages and carets. Games add a live verdict and their own buttons.
+    """
+
+    TEXT_LABEL: ClassVar[str] = "The level, as a level file writes it (F1: help)"
+
+    def compose_fields(self) -> ComposeResult:
+        from textual.widgets import Label
+
+        from grammar.levels import dump_level
+
+        yield Label(self.TEXT_LABEL, classes="dev-label")
+        yield TextArea(
+            dump_level(self.level, self.GAME),
+            id="dev-level-text",
+            soft_wrap=True,
+            tab_behavior="focus",
+            show_line_numbers=True,
+        )
+
+    DEFAULT_CSS = """
+    #dev-level-text { height: 1fr; min-height: 4; }
+    """
+
+    def on_mount(self) -> None:
+        # Textual runs the base classes' on_mount too (after this one): no super() call.
+        self.query_one("#dev-level-text", TextArea).focus()
+
+    @property
+    def text_area(self) -> TextArea:
+        """The level text."""
+        return self.query_one("#dev-level-text", TextArea)
+
+    def set_level(self, level: Any) -> None:
+        """Show ``level`` in the text (an editor-made change: undoable)."""
+        from grammar.levels import dump_level
+
+        before = self.field_values()
+        self.text_area.text = dump_level(level, self.GAME)
+        self.record_change(before)
+
+    def level_from_state(self, state: Any) -> Any:
+        """The level that starts from ``state`` (the game in progress), or None when the
+        game cannot start a level there; games override it to offer "Current position"."""
+        return None
+
+    @property
+    def can_use_current(self) -> bool:
+        return self.state is not None and (
+            type(self).level_from_state is not LevelTextDesigner.level_from_state
+        )
+
+    def fill_from_state(self, state: Any) -> None:
+        from grammar.levels import dump_level
+
+        level = self.level_from_state(state)
+        if level is not None:
+            self.text_area.text = dump_level(level, self.GAME)
+
+    def read_level(self, quiet: bool = False) -> Any:
+        from grammar.levels import format_for, load_pack
+
+        area = self.text_area
+        try:
+            pack = load_pack(area.text, filename="<editor>")
+        except ParseError as error:
+            self.show_parse_error(error, area, quiet)
+            return None
+        if len(pack.levels) != 1:
+            self.show_error(
+                f"The editor holds one level; the text has {len(pack.levels)} level blocks."
+            )
+            return None
+        level = pack.levels[0]
+        if not isinstance(level, format_for(self.GAME).level_type):
+            self.show_error(f"This editor makes {self.GAME} levels: keep “game {self.GAME}”.")
+            return None
+        self.clear_error()
+        return level

@@ -1,0 +1,622 @@
+"""The level editor of Longcat on the designer's bench (:mod:`tui.screens.designer`).
+
+Two views of one level, always in step:
+
+* the **canvas** (:class:`tui.widgets.longcat_canvas.LongcatCanvas`): the grid with a cursor;
+  keys or clicks paint walls and empty cells, move the start and resize the grid. Every
+  paint rewrites the level text through :meth:`LevelTextDesigner.set_level`, so it is one
+  undoable change (``ctrl+z`` / ``ctrl+y``), and the text stays the level;
+* the **level text**: the level as a level file writes it (title, author, description,
+  hint, par, grid), read by the same loader as level files, with the same messages and
+  carets. Typing in it redraws the canvas as soon as the text loads.
+
+The **live verdict** (:func:`core.longcat.design.assess`, in the bench's worker, bounded by
+states and time) says whether the level is solvable, its shortest solution against the par,
+the predicted difficulty and band, both solution counts (success states: the seed's number
+of solutions, which decides "unique"; solution paths: the winning move sequences), the
+states per class and every metric of the state graph. A compact picture of the state graph
+(one bar per class) shows when the screen is tall enough; the full graph is
+``termarcade longcat analyze FILE --dot`` on the exported file.
+
+``p`` plays the shortest solution on the canvas (a timer; any key or change stops it; the
+level is not touched); ``P`` (or the Par button) sets the par to the shortest solution.
+"F9 Current position" makes a level of the game in progress: its filled cells become walls
+and the cat's head the start.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events, on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.timer import Timer
+from textual.widgets import Button, Static
+from textual.worker import Worker, WorkerState
+
+from core.longcat.design import Assessment, Cancelled, assess
+from core.longcat.graph import CLASSES
+from core.longcat.level import DIRECTIONS, LETTERS, MAX_SIZE, Level, bits
+from core.longcat.rules import State, apply_move, body_path, initial
+from core.text import plural
+from grammar.errors import ParseError
+from tui.arcade import arcade_of
+from tui.screens.designer import LevelTextDesigner
+from tui.widgets.longcat_board import BoardPicture
+from tui.widgets.longcat_canvas import LongcatCanvas
+
+__all__ = [
+    "DOT_COMMAND",
+    "DOT_NOTE",
+    "PLAY_STEP",
+    "LongcatDesigner",
+    "VerdictText",
+    "graph_picture",
+    "verdict_text",
+]
+
+PLAY_STEP = 0.4
+"""Seconds between the moves of the solution played on the canvas."""
+
+GLYPHS: dict[str, str] = {
+    "start": "@",
+    "success": "★",
+    "fail": "✗",
+    "reachable": "●",
+    "dead": "×",
+    "indeterminate": "?",
+}
+"""One glyph per state class in the graph picture (readable without colour)."""
+
+CLASS_STYLES: dict[str, str] = {
+    "start": "bold",
+    "success": "green",
+    "fail": "red",
+    "reachable": "blue",
+    "dead": "magenta",
+    "indeterminate": "yellow",
+}
+"""The DOT export's class colours, in the terminal's 16 colours."""
+
+DOT_COMMAND = "termarcade longcat analyze FILE --dot"
+"""The command that prints a level file's whole state graph (Graphviz DOT)."""
+
+DOT_NOTE = f"Full graph: {DOT_COMMAND} (F8 exports the file)"
+"""How the designer gets the whole state graph (under the graph's picture)."""
+
+
+class VerdictText(str):
+    """The verdict's text, carrying the :class:`Assessment` it was written from."""
+
+    assessment: Assessment
+
+    def __new__(cls, text: str, assessment: Assessment) -> VerdictText:
+        made = super().__new__(cls, text)
+        made.assessment = assessment
+        return made
+
+
+def verdict_text(result: Assessment) -> str:
+    """The live verdict, in words (every metric under its own name).
+
+    Args:
+        result: The assessment.
+
+    Returns:
+        A few lines: the answer and the par, the solution counts and uniqueness, the states
+        per class, the other metrics.
+    """
+    level = result.level
+    lines: list[str] = []
+    states, seconds = result.limit
+    if result.status == "unknown":
+        lines.append(
+            f"Solvable? Unknown within the limit ({states:,} states, {seconds:g} s): "
+            "a smaller or more walled grid answers."
+        )
+        return "\n".join(lines)
+    if result.status == "unsolvable":
+        head = "Unsolvable: no sequence of slides fills every empty cell"
+    else:
+        shortest = result.shortest or 0
+        head = f"Solvable · shortest solution {plural(shortest, 'move')}"
+        if level.par is None:
+            head += " · no par (P sets it)"
+        elif result.par_matches:
+            head += f" = par {level.par}"
+        else:
+            head += f" · par {level.par} differs (P sets it to {shortest})"
+    if result.difficulty is not None:
+        head += f" · difficulty {result.difficulty:.1f} ({result.band})"
+    lines.append(head)
+    metrics = result.metrics
+    if metrics is None:
+        lines.append(
+            f"The state graph has more than {states:,} states: counts, classes and "
+            "difficulty unknown within the limit."
+        )
+        return "\n".join(lines)
+    unique = "yes" if result.unique else "no"
+    lines.append(
+        f"Unique solution: {unique} · success states {metrics.success_states} (seed's count) "
+        f"· solution paths {metrics.solution_paths}"
+    )
+    if result.classes is not None:
+        counts = ", ".join(f"{name} {result.classes[name]}" for name in CLASSES)
+        lines.append(f"States {metrics.states}: {counts}")
+    lines.append(
+        f"Edges {metrics.edges}, branches {metrics.branches}, fails {metrics.fails}, "
+        f"indeterminate branches {metrics.indeterminate_branches}, solution branches "
+        f"{metrics.solution_branches}"
+    )
+    return "\n".join(lines)
+
+
+def graph_picture(result: Assessment | None, width: int) -> Text:
+    """The compact state graph: one bar per class, its length proportional to the count.
+
+    Args:
+        result: The assessment (None: not computed yet).
+        width: Columns available.
+
+    Returns:
+        The picture (the counts alone when the graph is unknown).
+    """
+    text = Text()
+    if result is None or result.classes is None or result.metrics is None:
+        text.append("State graph: unknown within the limit\n" if result else "State graph: …\n")
+        text.append(DOT_NOTE, "dim")
+        return text
+    classes = result.classes
+    total = max(1, result.metrics.states)
+    label_width = max(len(name) for name in CLASSES) + 2 + len(str(total)) + 1
+    bar_width = max(1, width - label_width - 1)
+    text.append(f"State graph: {plural(result.metrics.states, 'state')}, ")
+    text.append(f"{plural(result.metrics.edges, 'move')}\n")
+    for name in CLASSES:
+        count = classes[name]
+        bar = GLYPHS[name] * (max(1, round(count * bar_width / total)) if count else 0)
+        text.append(f"{GLYPHS[name]} {name:<13} {count:>{len(str(total))}} ")
+        text.append(bar + "\n", CLASS_STYLES[name])
+    text.append(DOT_NOTE, "dim")
+    return text
+
+
+def _with_rows(level: Level, rows: list[str]) -> Level:
+    return Level.from_rows(
+        rows,
+        title=level.title,
+        description=level.description,
+        hint=level.hint,
+        author=level.author,
+        par=level.par,
+    )
+
+
+class LongcatDesigner(LevelTextDesigner):
+    """The canvas, the level text and the live verdict (see the module docstring)."""
+
+    GAME = "longcat"
+    HELP_TOPIC: ClassVar[str] = "longcat"
+    """F1 opens Longcat's help (its "Level editor (E)" section has these keys)."""
+    EDITOR_TITLE = "Longcat level editor"
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # A modal screen does not reach the app's bindings: its own F1 opens the help.
+        Binding("f1", "app.help", "Help", id="longcat_editor.help", show=False),
+    ]
+    TEXT_LABEL = "Level file text (F1: help)"
+
+    DEFAULT_CSS = """
+    #lc-ed-top { height: 1fr; }
+    #lc-ed-left { width: 2fr; height: 1fr; margin-right: 1; }
+    #lc-ed-right { width: 3fr; height: 1fr; }
+    #lc-ed-canvas { width: 1fr; height: 1fr; }
+    #lc-ed-cursor { height: 2; color: $text-muted; }
+    #lc-ed-graph { height: auto; display: none; }
+    #lc-ed-graph.-shown { display: block; }
+    LongcatDesigner #dev-verdict { display: none; }
+    #lc-ed-verdict-scroll { height: 5; }
+    #lc-ed-verdict { height: auto; color: $text-muted; }
+    """
+
+    GRAPH_MIN_HEIGHT: ClassVar[int] = 32
+    """Screen lines from which the state graph's picture is shown (below: the counts in the
+    verdict only)."""
+
+    def __init__(self, level: Any, state: Any = None, mine_id: int | None = None) -> None:
+        super().__init__(level, state, mine_id)
+        self.shown_level: Level = level
+        """The level the canvas shows (the last text that loaded)."""
+        self.assessment: Assessment | None = None
+        """The last live verdict's assessment (None until one is computed)."""
+        self.playing: list[str] | None = None
+        """The moves of the solution still to play on the canvas (None: not playing)."""
+        self._play_timer: Timer | None = None
+        self._play_state: State | None = None
+        self._play_heads: list[int] = []
+        self._play_cursor: tuple[int, int] | None = None
+        self._note: tuple[str, bool] | None = None
+
+    # -- layout ------------------------------------------------------------------------------
+
+    def compose_fields(self) -> ComposeResult:
+        with Horizontal(id="lc-ed-top"):
+            with Vertical(id="lc-ed-left"):
+                yield LongcatCanvas(id="lc-ed-canvas")
+                yield Static("", id="lc-ed-cursor")
+            with Vertical(id="lc-ed-right"):
+                yield from super().compose_fields()
+                yield Static("", id="lc-ed-graph")
+        # The verdict in a box of fixed height (it scrolls when long), so that the canvas
+        # does not move under the mouse when a verdict of another length arrives; the base's
+        # own verdict line is hidden (its text is still verdict_text).
+        with VerticalScroll(id="lc-ed-verdict-scroll", can_focus=False):
+            yield Static("", id="lc-ed-verdict")
+
+    def extra_buttons(self) -> Iterable[Button]:
+        yield Button(
+            "Par P",
+            id="lc-ed-par-button",
+            compact=True,
+            tooltip="Set the par to the shortest solution (ctrl+z undoes)",
+        )
+        yield Button(
+            "Solution p",
+            id="lc-ed-solution-button",
+            compact=True,
+            tooltip="Play the shortest solution on the canvas (any key stops)",
+        )
+
+    def button_actions(self) -> dict[str, Callable[[], None]]:
+        return {"lc-ed-par-button": self.action_set_par, "lc-ed-solution-button": self.toggle_play}
+
+    def on_mount(self) -> None:
+        # Textual calls every class's on_mount (this one first): no super() call here; the
+        # text area takes the focus in LevelTextDesigner's, so the canvas takes it after.
+        self.canvas.set_cursor(self.shown_level.start)
+        self._show_canvas()
+        self.call_after_refresh(self.canvas.focus)
+
+    @property
+    def canvas(self) -> LongcatCanvas:
+        """The grid."""
+        return self.query_one("#lc-ed-canvas", LongcatCanvas)
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.query_one("#lc-ed-graph").set_class(
+            event.size.height >= self.GRAPH_MIN_HEIGHT, "-shown"
+        )
+        self.call_after_refresh(self._show_graph)  # the bars fit the new width
+
+    # -- the level: text first, canvas drawn from it -------------------------------------------
+
+    def _text_level(self) -> Level | None:
+        """The level in the text, or None when it does not load (no message shown)."""
+        from grammar.levels import load_pack
+
+        try:
+            pack = load_pack(self.text_area.text, filename="<editor>")
+        except ParseError:
+            return None
+        if len(pack.levels) != 1 or not isinstance(pack.levels[0], Level):
+            return None
+        return pack.levels[0]
+
+    def changed(self) -> None:
+        self.stop_playing()
+        if self.is_mounted:
+            level = self._text_level()
+            if level is not None:
+                self.shown_level = level
+            self._show_canvas(stale=level is None)
+        super().changed()
+
+    def _picture(self, level: Level, path: list[tuple[int, int]] | None = None) -> BoardPicture:
+        walls = frozenset(level.xy(i) for i in bits(level.walls))
+        return BoardPicture(level.width, level.height, walls, path or [level.start])
+
+    def _show_canvas(self, stale: bool = False) -> None:
+        level = self.shown_level
+        canvas = self.canvas
+        canvas.show_level(self._picture(level))
+        if canvas.cursor is None:
+            canvas.set_cursor(level.start)
+        self._show_cursor(stale)
+
+    def _show_cursor(self, stale: bool = False) -> None:
+        level = self.shown_level
+        line = (
+            f"{level.width}×{level.height} = {level.width * level.height} cells, {level.size} open"
+        )
+        cursor = self.canvas.cursor
+        if cursor is not None:
+            x, y = cursor
+            what = "start" if cursor == level.start else "wall" if level.is_wall(x, y) else "empty"
+            line += f"\nrow {y + 1} col {x + 1}: {what}"
+        if stale:
+            line = "The text does not load:\nthis is the last grid that did"
+        self.query_one("#lc-ed-cursor", Static).update(line)
+
+    # -- painting ------------------------------------------------------------------------------
+
+    @on(LongcatCanvas.Command)
+    def _command(self, event: LongcatCanvas.Command) -> None:
+        event.stop()
+        if self.playing is not None:
+            self.stop_playing()
+            if event.name == "solution":
+                return
+        name, (x, y) = event.name, event.cell
+        if name == "moved":
+            if self.canvas.cursor is None:  # it was hidden while the solution played
+                self.canvas.set_cursor(self.shown_level.start)
+            self._show_cursor()
+        elif name == "solution":
+            self.toggle_play()
+        elif name == "par":
+            self.action_set_par()
+        else:  # (the canvas put its cursor there itself: a burst of keys keeps its order)
+            self.paint(name, (x, y))
+
+    def paint(self, name: str, cell: tuple[int, int]) -> bool:
+        """Change the level at ``cell`` (an undoable change that rewrites the text).
+
+        Args:
+            name: ``toggle``, ``wall``, ``empty``, ``start``, ``wider``, ``narrower``,
+                ``taller``, ``shorter``, ``all_walls`` or ``all_empty``.
+            cell: The cell painted (the cursor's).
+
+        Returns:
+            True when the level changed.
+        """
+        level = self._text_level()
+        if level is None:
+            # The loader's error (the line under the canvas says the grid is the last that
+            # loaded), and the text's cursor on it.
+            self.read_level()
+            self.app.bell()
+            return False
+        rows = [list(row) for row in level.rows()]
+        x, y = cell
+        refusal = ""
+        if name in ("toggle", "wall", "empty"):
+            wall = rows[y][x] == "#"
+            if rows[y][x] == "@":
+                refusal = "The start cannot be a wall: put the start elsewhere first (s)."
+            elif name == "toggle" or (name == "wall") != wall:
+                rows[y][x] = "." if wall else "#"
+        elif name == "start":
+            sx, sy = level.start
+            rows[sy][sx] = "."
+            rows[y][x] = "@"
+        elif name in ("all_walls", "all_empty"):
+            fill = "#" if name == "all_walls" else "."
+            rows = [[fill if ch != "@" else ch for ch in row] for row in rows]
+        elif name == "wider":
+            if level.width >= MAX_SIZE:
+                refusal = f"A Longcat grid has at most {MAX_SIZE} columns."
+            for row in rows:
+                row.append("#")
+        elif name == "narrower":
+            if level.width == 1:
+                refusal = "The grid needs at least one column."
+            elif level.start[0] == level.width - 1:
+                refusal = "The start is in the last column: move it first (s)."
+            for row in rows:
+                row.pop()
+        elif name == "taller":
+            if level.height >= MAX_SIZE:
+                refusal = f"A Longcat grid has at most {MAX_SIZE} rows."
+            rows.append(["#"] * level.width)
+        elif name == "shorter":
+            if level.height == 1:
+                refusal = "The grid needs at least one row."
+            elif level.start[1] == level.height - 1:
+                refusal = "The start is in the last row: move it first (s)."
+            rows.pop()
+        if refusal:
+            self.say(refusal)
+            self.app.bell()
+            return False
+        new = _with_rows(level, ["".join(row) for row in rows])
+        if new == level:
+            return False
+        self.set_level(new)
+        self.show_error("")
+        return True
+
+    def action_set_par(self) -> None:
+        """Set the par to the shortest solution (an undoable change)."""
+        result = self._current_assessment()
+        if result is None:
+            return
+        level = result.level
+        if result.shortest is None:
+            self.say("No par: the level has no solution the bench knows of.")
+            self.app.bell()
+            return
+        if level.par == result.shortest:
+            self.say(f"The par is the shortest solution already ({level.par}).", ok=True)
+            return
+        self.set_level(
+            Level(
+                level.width,
+                level.height,
+                level.walls,
+                level.start,
+                title=level.title,
+                description=level.description,
+                hint=level.hint,
+                author=level.author,
+                par=result.shortest,
+            )
+        )
+        self.say(f"Par set to {result.shortest} (ctrl+z undoes).", ok=True)
+
+    def _current_assessment(self) -> Assessment | None:
+        """The verdict of the level in the text, or None (and a message) when there is none
+        yet."""
+        level = self._text_level()
+        result = self.assessment
+        if level is None:
+            self.read_level()
+            return None
+        if result is None or result.level != level:
+            self.say("The verdict is not ready yet: try again in a moment.")
+            self.app.bell()
+            return None
+        return result
+
+    def action_export(self) -> None:
+        """Export as the base does, then say how to draw the file's whole state graph."""
+        if arcade_of(self).served:
+            super().action_export()
+            return
+        level = self.read_level()
+        if level is None:
+            return
+        from tui.exporting import default_file_name
+        from tui.modals.export import ExportModal
+
+        def done(message: str | None) -> None:
+            if message:
+                self.say(f"{message}\nIts whole state graph: {DOT_COMMAND}", ok=True)
+
+        self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
+
+    # -- "Current position" ----------------------------------------------------------------------
+
+    def level_from_state(self, state: Any) -> Any:
+        """The level that starts where the game is: the filled cells become walls and the
+        cat's head the start (par cleared: it belonged to the old level)."""
+        level: Level = state.level
+        head = state.head
+        return Level(
+            level.width,
+            level.height,
+            level.walls | (state.filled & ~(1 << head)),
+            level.xy(head),
+            title=level.title,
+            description=level.description,
+            hint=level.hint,
+            author=level.author,
+            par=None,
+        )
+
+    # -- the live verdict ----------------------------------------------------------------------
+
+    def live_verdict(self, level: Any, should_stop: Callable[[], bool]) -> str | None:
+        try:
+            result = assess(level, should_stop=should_stop)
+        except Cancelled:
+            return None
+        return VerdictText(verdict_text(result), result)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        # The base's handler runs too (Textual calls every class's): it shows the text.
+        worker = event.worker
+        if worker.group == "designer-verdict" and event.state == WorkerState.SUCCESS:
+            result = worker.result
+            if isinstance(result, VerdictText):
+                self.assessment = result.assessment
+                self._show_verdict_box(str(result))
+                self._show_graph()
+
+    def say(self, message: str, ok: bool = False) -> None:
+        """Show an editor's note (a refusal, what a key did) that stays until the next
+        message, also when the live verdict re-reads the text (which clears the line)."""
+        self.show_error(message, ok)
+        self._note = (message, ok)
+
+    def show_error(self, message: str, ok: bool = False) -> None:
+        super().show_error(message, ok)
+        if self._note is not None and self._note[0] != message:
+            self._note = None
+
+    def _show_verdict_box(self, text: str) -> None:
+        self.query_one("#lc-ed-verdict", Static).update(Text(text))
+
+    def read_level(self, quiet: bool = False) -> Any:
+        note = self._note
+        level = super().read_level(quiet)
+        if level is None:  # the base clears its verdict line: clear the box too
+            self._show_verdict_box("")
+        elif quiet and note is not None and not self.error_text:
+            self.say(*note)  # the live verdict's re-read keeps the editor's note
+        return level
+
+    def _show_graph(self) -> None:
+        graph = self.query_one("#lc-ed-graph", Static)
+        graph.update(graph_picture(self.assessment, max(20, graph.size.width or 36)))
+
+    # -- the solution on the canvas ------------------------------------------------------------
+
+    def toggle_play(self) -> None:
+        """Play the shortest solution on the canvas, or stop it."""
+        if self.playing is not None:
+            self.stop_playing()
+            return
+        result = self._current_assessment()
+        if result is None:
+            return
+        if result.status == "unknown":
+            self.say("No solution to show: unknown within the limit.")
+            return
+        if result.solution is None:
+            self.say("No solution to show: the level is unsolvable.")
+            return
+        if not result.solution:
+            self.say("The level is won at the start: no move to show.", ok=True)
+            return
+        level = result.level
+        self.playing = list(result.solution)
+        self._play_state = initial(level)
+        self._play_heads = [level.start_index]
+        letters = "".join(LETTERS[DIRECTIONS.index(m)] for m in result.solution)
+        self.say(
+            f"Playing the shortest solution: {letters} (any key stops; the level is unchanged).",
+            ok=True,
+        )
+        self._play_cursor = self.canvas.cursor
+        self.canvas.set_cursor(None)
+        self._play_timer = self.set_interval(PLAY_STEP, self._play_step)
+
+    def _play_step(self) -> None:
+        if not self.playing or self._play_state is None:
+            if self._play_timer is not None:
+                self._play_timer.stop()
+                self._play_timer = None
+            return
+        move = self.playing.pop(0)
+        state = self._play_state = apply_move(self._play_state, move)
+        self._play_heads.append(state.head)
+        level = state.level
+        path = [level.xy(i) for i in body_path(level, self._play_heads)]
+        self.canvas.show(self._picture(level, path))
+        if not self.playing and self._play_timer is not None:
+            self._play_timer.stop()
+            self._play_timer = None
+            self.say("Solved: the cat fills the grid (any key returns to editing).", ok=True)
+
+    def stop_playing(self) -> None:
+        """Stop the solution and show the level again (no-op when not playing)."""
+        if self._play_timer is not None:
+            self._play_timer.stop()
+            self._play_timer = None
+        if self.playing is None:
+            return
+        self.playing = None
+        self._play_state = None
+        self.canvas.set_cursor(self._play_cursor or self.shown_level.start)
+        self._show_canvas()
+        self.show_error("")
+
+    def on_key(self, event: events.Key) -> None:
+        """Any key stops the solution being played (``p`` on the canvas stops it too)."""
+        if self.playing is not None and not (event.key == "p" and self.canvas.has_focus):
+            self.stop_playing()
