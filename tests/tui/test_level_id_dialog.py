@@ -329,3 +329,29 @@ async def test_the_level_select_offers_the_highlighted_levels_id() -> None:
         offered["Game ID / seed…"]()
         await pilot.pause()
         assert isinstance(app.screen, LevelIdModal) and app.screen.current == "longcat:arduboy/7"
+
+
+async def test_an_own_level_keeps_its_solved_mark_on_the_board_of_its_id() -> None:
+    from tui.screens.leaderboard import LeaderboardScreen
+    from tui.sources import level_to_text
+
+    level = resolve_id("longcat:arduboy/2").level
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        made = app.store.add_my_level("longcat", "Mine too", level_to_text("longcat", level))
+        assert made is not None
+        board = board_ref("longcat", LevelRef("mine", str(made.id)), level)
+        app.store.record_result(
+            "longcat", "mine", str(made.id), moves=7, seconds=2.0, board=(board.source, board.key)
+        )
+        app.push_screen(LeaderboardScreen("longcat"))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, LeaderboardScreen)
+        rows = [str(option.prompt) for option in screen.query_one("#lb-boards").options]
+        assert "✓ Mine too" in rows
+        index = [c.title for c in screen.choices].index("Mine too")
+        assert (screen.choices[index].source, screen.choices[index].key) == (
+            CUSTOM_SOURCE,
+            board.key,
+        )

@@ -59,6 +59,8 @@ class BoardChoice:
         source: The level's source id (level boards).
         key: The level's key, or the score board's name (``"4x4-standard"``).
         par: The level's par, if it has one.
+        progress: ``(source, key)`` where the player's solved mark is kept, when it is not
+            the board's (an own level's board is its ID's, its progress stays its own).
     """
 
     kind: str
@@ -66,6 +68,7 @@ class BoardChoice:
     source: str = ""
     key: str = ""
     par: int | None = None
+    progress: tuple[str, str] | None = None
 
 
 def board_title(board: str) -> str:
@@ -109,7 +112,8 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
             boards.add((CUSTOM_SOURCE, key))
         if (CUSTOM_SOURCE, key) in boards and key not in listed:
             listed.add(key)
-            own.append(BoardChoice("level", item.title, CUSTOM_SOURCE, key))
+            progress = ("mine", str(item.id))
+            own.append(BoardChoice("level", item.title, CUSTOM_SOURCE, key, progress=progress))
     if own:
         choices.append(BoardChoice("heading", "My levels"))
         choices += own
@@ -321,9 +325,10 @@ class LeaderboardScreen(Screen[None]):
             if choice.kind == "heading":
                 listing.add_option(Option(Text(choice.title, style="bold"), disabled=True))
                 continue
-            if choice.kind == "level" and game is not None and choice.source not in solved:
-                solved[choice.source] = self.store.solved_levels(game.id, choice.source)
-            mark = "✓" if choice.key in solved.get(choice.source, ()) else " "
+            source, key = choice.progress or (choice.source, choice.key)
+            if choice.kind == "level" and game is not None and source not in solved:
+                solved[source] = self.store.solved_levels(game.id, source)
+            mark = "✓" if key in solved.get(source, ()) else " "
             listing.add_option(Option(f"{mark} {escape_controls(choice.title)}"))
         first = next((i for i, c in enumerate(self.choices) if c.kind != "heading"), None)
         if first is not None:
