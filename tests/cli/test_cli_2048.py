@@ -347,3 +347,24 @@ def test_check_refuses_bad_files_with_a_caret(tmp_path) -> None:
     other.write_text('level "L" {\n  game longcat\n  grid\n    #@.#\n}\n', encoding="utf-8")
     refused = run("check", str(other))
     assert refused.exit_code == 2 and "not for 2048" in refused.stderr
+
+
+def test_check_takes_a_level_id_as_every_file_reading_command_does(tmp_path) -> None:
+    """A generated ID checks the level the generator deals for that seed, and a custom ID the
+    very level of a file; a damaged ID exits 2 with one line."""
+    by_id = json.loads(run("check", "2048:new#7", "--json", "--moves", "0").stdout)
+    assert by_id["moves"] == list(legal_moves(create_game(GameConfig(initial_seed=7))))
+    path = tmp_path / "check.levels"
+    path.write_text(CHECK_FILE, encoding="utf-8")
+    from grammar.levels import load_pack_file
+    from tui.ids import level_id
+
+    dead = load_pack_file(path).levels[1]
+    custom = level_id("2048", None, dead)
+    from_file = run("check", str(path), "--level", "2", "--json", "--moves", "0")
+    from_id = run("check", custom, "--json", "--moves", "0")
+    assert from_id.exit_code == from_file.exit_code == 1
+    # the same verdict; only the position differs (the ID's one-level file vs the 2nd level)
+    assert {**json.loads(from_id.stdout), "level": 2} == json.loads(from_file.stdout)
+    damaged = run("check", custom[:-3] + ("AAA" if custom[-3:] != "AAA" else "BBB"))
+    assert damaged.exit_code == 2 and len(damaged.stderr.strip().splitlines()) == 1

@@ -65,6 +65,7 @@ from tui.cli.output import (
     console,
     emit_json,
     fail,
+    id_input,
     read_input,
     report_parse_error,
 )
@@ -566,14 +567,17 @@ def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
 
 
 def _load_pack(level_file: str) -> Any:
-    """Load a 2048 level file (``-`` = stdin); errors exit 2 with a caret."""
+    """Load a 2048 level file (``-`` = stdin, or a level ID); errors exit 2 with a caret."""
     import os
 
     from grammar.errors import ParseError
     from grammar.levels import load_pack, load_pack_file
 
     try:
-        if level_file == "-":
+        from_id = id_input(level_file)  # a level ID names a one-level file (tui.ids)
+        if from_id is not None:
+            pack = load_pack(from_id[0], filename=from_id[1])
+        elif level_file == "-":
             text, _ = read_input("-")
             pack = load_pack(text, filename="<stdin>")
         else:
