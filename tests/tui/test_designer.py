@@ -103,3 +103,9 @@ async def test_unsaved_edits_ask_before_closing_then_save_and_play(game_id: str)
         assert screen.ref is not None and screen.ref.source == "mine"
         mine = app.store.my_levels(game_id)
         assert [item.title for item in mine] == [title]
+        # ... and it travels as a custom ID, which names the very same level
+        from tui.ids import level_id, resolve_id
+
+        shared = level_id(game_id, None, screen.level)
+        assert shared.startswith(f"{game_id}:L")
+        assert resolve_id(shared).level == screen.level
