@@ -496,9 +496,13 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
 
         def done(message: str | None) -> None:
             if message:
-                self.show_error(message, ok=True)
+                self.exported(message)
 
         self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
+
+    def exported(self, message: str) -> None:
+        """The export dialog wrote the file (``message`` says where): tell the designer."""
+        self.show_error(message, ok=True)
 
     def action_close(self) -> None:
         """Cancel a running job, or close (asking first when there are unsaved edits)."""
@@ -654,6 +658,21 @@ class LevelTextDesigner(DesignerScreen):
         level = self.level_from_state(state)
         if level is not None:
             self.text_area.text = dump_level(level, self.GAME)
+
+    def text_level(self) -> Any:
+        """The level the text holds, or None while it does not load (no message shown: for
+        widgets that follow the text, such as a canvas)."""
+        from grammar.levels import format_for, load_pack
+
+        try:
+            pack = load_pack(self.text_area.text, filename="<editor>")
+        except ParseError:
+            return None
+        if len(pack.levels) != 1 or not isinstance(
+            pack.levels[0], format_for(self.GAME).level_type
+        ):
+            return None
+        return pack.levels[0]
 
     def read_level(self, quiet: bool = False) -> Any:
         from grammar.levels import format_for, load_pack

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.style import Style
 from rich.text import Text
@@ -54,7 +54,6 @@ from core.game2048.design import (
 )
 from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, MAX_SEED, MAX_SIZE, Level
-from grammar.errors import ParseError
 from tui.screens.designer import LevelTextDesigner
 from tui.widgets.board2048 import EMPTY_STYLE, tile_style
 
@@ -433,16 +432,8 @@ class Game2048Designer(LevelTextDesigner):
         return widget.value
 
     def _text_level(self) -> Level | None:
-        """The level the text holds, or None while it does not parse (silently)."""
-        from grammar.levels import load_pack
-
-        try:
-            pack = load_pack(self.text_area.text, filename="<editor>")
-        except ParseError:
-            return None
-        if len(pack.levels) != 1 or not isinstance(pack.levels[0], Level):
-            return None
-        return pack.levels[0]
+        """The level in the text, or None when it does not load (no message shown)."""
+        return cast("Level | None", self.text_level())
 
     def _apply(self, widget_id: str, read: Callable[[Level], Level]) -> None:
         """A structured change: the new level goes into the text (undoable), or the error."""

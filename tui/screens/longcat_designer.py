@@ -27,7 +27,7 @@ and the cat's head the start.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import events, on
@@ -43,8 +43,6 @@ from core.longcat.graph import CLASSES
 from core.longcat.level import DIRECTIONS, LETTERS, MAX_SIZE, Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial
 from core.text import plural
-from grammar.errors import ParseError
-from tui.arcade import arcade_of
 from tui.screens.designer import LevelTextDesigner
 from tui.widgets.longcat_board import BoardPicture
 from tui.widgets.longcat_canvas import LongcatCanvas
@@ -297,15 +295,7 @@ class LongcatDesigner(LevelTextDesigner):
 
     def _text_level(self) -> Level | None:
         """The level in the text, or None when it does not load (no message shown)."""
-        from grammar.levels import load_pack
-
-        try:
-            pack = load_pack(self.text_area.text, filename="<editor>")
-        except ParseError:
-            return None
-        if len(pack.levels) != 1 or not isinstance(pack.levels[0], Level):
-            return None
-        return pack.levels[0]
+        return cast("Level | None", self.text_level())
 
     def changed(self) -> None:
         self.stop_playing()
@@ -472,22 +462,9 @@ class LongcatDesigner(LevelTextDesigner):
             return None
         return result
 
-    def action_export(self) -> None:
-        """Export as the base does, then say how to draw the file's whole state graph."""
-        if arcade_of(self).served:
-            super().action_export()
-            return
-        level = self.read_level()
-        if level is None:
-            return
-        from tui.exporting import default_file_name
-        from tui.modals.export import ExportModal
-
-        def done(message: str | None) -> None:
-            if message:
-                self.say(f"{message}\nIts whole state graph: {DOT_COMMAND}", ok=True)
-
-        self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
+    def exported(self, message: str) -> None:
+        """Exported (see the base): also say how to draw the file's whole state graph."""
+        self.say(f"{message}\nIts whole state graph: {DOT_COMMAND}", ok=True)
 
     # -- "Current position" ----------------------------------------------------------------------
 
