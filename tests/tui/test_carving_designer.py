@@ -7,6 +7,8 @@ saved, exported, read back by the CLI, and played from My levels.
 from __future__ import annotations
 
 import json
+import threading
+import time
 from dataclasses import replace
 
 import pytest
@@ -183,6 +185,18 @@ async def test_solve_job_shows_the_numbered_steps_and_cancel_stops_it(monkeypatc
         assert "\n1. build " in bench.result_text and "\n2. build " in bench.result_text
 
     monkeypatch.setattr(CarvingDesigner, "LIVE_TIME_LIMIT", 0.01)  # the verdict gives up
+    # An idle machine solves Long Division before escape could reach a running job: hold the
+    # job until it is told to stop, then let the real solver see the stop.
+    real_solve = CarvingDesigner._solve
+
+    def held(self, level, stop):
+        if threading.current_thread() is not threading.main_thread():
+            deadline = time.monotonic() + 30
+            while not stop() and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return real_solve(self, level, stop)
+
+    monkeypatch.setattr(CarvingDesigner, "_solve", held)
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         _screen, bench = await open_bench(pilot, TUTORIAL["Long Division"])
