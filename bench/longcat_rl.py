@@ -70,7 +70,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(w), int(h)
 
 
-def seed_network(filters: tuple[int, int, int, int], fc: int) -> Any:
+def seed_network(filters: tuple[int, ...], fc: int) -> Any:
     """The seed's conv stack + first fc as an SB3 features extractor class."""
     import torch
     from stable_baselines3.common.torch_layers import BaseFeaturesExtractor
@@ -97,6 +97,49 @@ def seed_network(filters: tuple[int, int, int, int], fc: int) -> Any:
             return relu(self.fc1(torch.flatten(x, 1)))
 
     return SeedCNN
+
+
+def build_model(
+    env: Any,
+    *,
+    seed: int = 0,
+    lr: float = SEED_RECIPE["learning_rate"],
+    gamma: float = SEED_RECIPE["gamma"],
+    buffer: int = SEED_RECIPE["buffer_size"],
+    batch: int = SEED_RECIPE["batch_size"],
+    learning_starts: int = 200,
+    train_freq: int = 4,
+    filters: tuple[int, ...] = (16, 32, 32, 64),
+    fc: int = 128,
+) -> Any:
+    """An SB3 DQN with the seed's network on ``env`` (the target network is synchronised by
+    :func:`train`'s callback every few episodes, so SB3's own step-counted interval is set
+    beyond reach)."""
+    from stable_baselines3 import DQN
+
+    assert len(filters) == 4, "four convolutions"
+    return DQN(
+        "MlpPolicy",
+        env,
+        learning_rate=lr,
+        gamma=gamma,
+        buffer_size=buffer,
+        batch_size=batch,
+        learning_starts=learning_starts,
+        train_freq=train_freq,
+        gradient_steps=1,
+        target_update_interval=10**12,
+        exploration_initial_eps=SEED_RECIPE["eps_start"],
+        exploration_final_eps=SEED_RECIPE["eps_end"],
+        policy_kwargs=dict(
+            features_extractor_class=seed_network(tuple(filters), fc),
+            net_arch=[fc],
+            normalize_images=False,
+        ),
+        seed=seed,
+        device="cpu",
+        verbose=0,
+    )
 
 
 def export_weights(model: Any) -> dict[str, np.ndarray]:
@@ -156,7 +199,6 @@ def evaluate(policy: Policy, count: int, temperatures=TEMPERATURES) -> dict[str,
 
 def train(args: argparse.Namespace) -> int:
     import torch
-    from stable_baselines3 import DQN
     from stable_baselines3.common.callbacks import BaseCallback
 
     from core.longcat.sdenv import SDEnv
@@ -166,34 +208,21 @@ def train(args: argparse.Namespace) -> int:
     out = Path(args.out or ROOT / "bench" / "out" / "longcat_rl" / f"{args.size}-seed{args.seed}")
     out.mkdir(parents=True, exist_ok=True)
     filters = tuple(int(v) for v in args.filters.split(","))
-    assert len(filters) == 4, "--filters takes four numbers"
     env = SDEnv(width, height, reward=args.reward, scale=args.scale)
     episodes = args.episodes
     block = args.block or max(1, episodes // 50)
     sync = args.target_sync
-    # The target network is synchronised by the callback every `sync` episodes, so SB3's
-    # own step-counted interval is set beyond reach.
-    model = DQN(
-        "MlpPolicy",
+    model = build_model(
         env,
-        learning_rate=args.lr,
+        seed=args.seed,
+        lr=args.lr,
         gamma=args.gamma,
-        buffer_size=args.buffer,
-        batch_size=args.batch,
+        buffer=args.buffer,
+        batch=args.batch,
         learning_starts=args.learning_starts,
         train_freq=args.train_freq,
-        gradient_steps=1,
-        target_update_interval=10**12,
-        exploration_initial_eps=SEED_RECIPE["eps_start"],
-        exploration_final_eps=SEED_RECIPE["eps_end"],
-        policy_kwargs=dict(
-            features_extractor_class=seed_network(filters, args.fc),
-            net_arch=[args.fc],
-            normalize_images=False,
-        ),
-        seed=args.seed,
-        device="cpu",
-        verbose=0,
+        filters=filters,
+        fc=args.fc,
     )
     done_episodes = [0]
     # Epsilon falls linearly with the episodes (not SB3's steps): 1.0 at the first, 0.0 at
