@@ -111,14 +111,15 @@ def build_model(
     train_freq: int = 4,
     filters: tuple[int, ...] = (16, 32, 32, 64),
     fc: int = 128,
+    double: bool = False,
 ) -> Any:
     """An SB3 DQN with the seed's network on ``env`` (the target network is synchronised by
     :func:`train`'s callback every few episodes, so SB3's own step-counted interval is set
-    beyond reach)."""
+    beyond reach). ``double``: Double DQN (:func:`double_dqn_class`)."""
     from stable_baselines3 import DQN
 
     assert len(filters) == 4, "four convolutions"
-    return DQN(
+    return (double_dqn_class() if double else DQN)(
         "MlpPolicy",
         env,
         learning_rate=lr,
@@ -140,6 +141,38 @@ def build_model(
         device="cpu",
         verbose=0,
     )
+
+
+def double_dqn_class() -> Any:
+    """SB3's DQN with the Double DQN target (van Hasselt et al. 2016): the online network
+    picks the next action, the target network values it (SB3 itself has no such option)."""
+    import torch
+    import torch.nn.functional as F
+    from stable_baselines3 import DQN
+
+    class DoubleDQN(DQN):
+        def train(self, gradient_steps: int, batch_size: int = 100) -> None:
+            self.policy.set_training_mode(True)
+            self._update_learning_rate(self.policy.optimizer)
+            losses = []
+            for _ in range(gradient_steps):
+                data = self.replay_buffer.sample(batch_size, env=self._vec_normalize_env)
+                with torch.no_grad():
+                    best = self.q_net(data.next_observations).argmax(dim=1, keepdim=True)
+                    next_q = torch.gather(self.q_net_target(data.next_observations), 1, best)
+                    target = data.rewards + (1 - data.dones) * self.gamma * next_q
+                current = torch.gather(self.q_net(data.observations), 1, data.actions.long())
+                loss = F.smooth_l1_loss(current, target)
+                losses.append(loss.item())
+                self.policy.optimizer.zero_grad()
+                loss.backward()
+                torch.nn.utils.clip_grad_norm_(self.policy.parameters(), self.max_grad_norm)
+                self.policy.optimizer.step()
+            self._n_updates += gradient_steps
+            self.logger.record("train/n_updates", self._n_updates, exclude="tensorboard")
+            self.logger.record("train/loss", np.mean(losses))
+
+    return DoubleDQN
 
 
 def export_weights(model: Any) -> dict[str, np.ndarray]:
@@ -172,10 +205,9 @@ def save_weights(path: Path, arrays: dict[str, np.ndarray], info: dict[str, Any]
 
 def load_weights(path: Path) -> Policy:
     """Read an ``.npz`` written by :func:`save_weights` (no torch needed)."""
-    with np.load(path, allow_pickle=False) as data:
-        info = json.loads(str(data["info"]))
-        arrays = {k: data[k] for k in data.files if k != "info"}
-    return Policy.from_arrays(info["width"], info["height"], arrays, info)
+    from levels.longcat_rl import read_policy
+
+    return read_policy(path)
 
 
 def evaluate(policy: Policy, count: int, temperatures=TEMPERATURES) -> dict[str, dict]:
@@ -223,6 +255,7 @@ def train(args: argparse.Namespace) -> int:
         train_freq=args.train_freq,
         filters=filters,
         fc=args.fc,
+        double=args.double,
     )
     done_episodes = [0]
     # Epsilon falls linearly with the episodes (not SB3's steps): 1.0 at the first, 0.0 at
@@ -294,7 +327,8 @@ def train(args: argparse.Namespace) -> int:
         "filters": list(filters),
         "fc": args.fc,
         "threads": args.threads,
-        "trainer": "stable-baselines3 DQN",
+        "trainer": "stable-baselines3 DQN" + (" (Double DQN target)" if args.double else ""),
+        "double": args.double,
         "wall_s": round(wall, 1),
         "episodes_per_s": round(done_episodes[0] / wall, 2),
         "steps": int(model.num_timesteps),
@@ -379,6 +413,7 @@ def main(argv: list[str] | None = None) -> int:
     t.add_argument("--train-freq", type=int, default=4, help="env steps per gradient step")
     t.add_argument("--filters", default="16,32,32,64", help="channels of the four convolutions")
     t.add_argument("--fc", type=int, default=128, help="width of the two fc layers")
+    t.add_argument("--double", action="store_true", help="Double DQN target (not the seed's)")
     t.add_argument("--block", type=int, help="episodes per curve point (default episodes/50)")
     t.add_argument("--max-minutes", type=float, help="stop early after this many minutes (a guard)")
     t.add_argument("--eval", type=int, default=300, help="levels per temperature afterwards")

@@ -14,17 +14,18 @@ size and how it was trained (written by ``bench/longcat_rl.py``).
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, BinaryIO
 
 from core.longcat.generate import install_policies
 
 if TYPE_CHECKING:
     from core.longcat.policy import Policy
 
-__all__ = ["install", "load_policy", "policy_file", "shipped_sizes"]
+__all__ = ["install", "load_policy", "policy_file", "read_policy", "shipped_sizes"]
 
 
 def policy_file(width: int, height: int) -> Traversable:
@@ -54,22 +55,42 @@ def load_policy(width: int, height: int) -> Policy | None:
     Raises:
         PolicyError: The file exists but is not a policy of the seed's network.
     """
-    import numpy as np
-
-    from core.longcat.policy import Policy, PolicyError
+    from core.longcat.policy import PolicyError
 
     path = policy_file(width, height)
     if not path.is_file():
         return None
+    policy = read_policy(path)
+    if (policy.width, policy.height) != (width, height):
+        raise PolicyError(f"{path.name} holds a {policy.width}x{policy.height} policy")
+    return policy
+
+
+def read_policy(path: Traversable | str | os.PathLike[str]) -> Policy:
+    """Read a weights file (the bundled ones, or one that ``bench/longcat_rl.py`` wrote).
+
+    Raises:
+        PolicyError: Not readable, or not a policy of the seed's network.
+    """
+    import numpy as np
+
+    from core.longcat.policy import Policy, PolicyError
+
     try:
-        with path.open("rb") as f, np.load(f, allow_pickle=False) as data:
+        with open_binary(path) as f, np.load(f, allow_pickle=False) as data:
             info = json.loads(str(data["info"]))
             arrays = {k: data[k] for k in data.files if k != "info"}
-    except (OSError, ValueError, KeyError) as error:
+        width, height = int(info["width"]), int(info["height"])
+    except (OSError, ValueError, KeyError, TypeError) as error:
         raise PolicyError(f"cannot read the learned generator's weights: {error}") from None
-    if (info.get("width"), info.get("height")) != (width, height):
-        raise PolicyError(f"{path.name} holds a {info.get('size')} policy")
     return Policy.from_arrays(width, height, arrays, info)
+
+
+def open_binary(path: Traversable | str | os.PathLike[str]) -> BinaryIO:
+    """Open a Traversable or a file path for reading bytes."""
+    if isinstance(path, str | os.PathLike):
+        return open(path, "rb")
+    return path.open("rb")
 
 
 def _source(width: int, height: int) -> Policy | None:
