@@ -710,7 +710,7 @@ def _command_line(
     type=TemperatureType(),
     default=None,
     help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 100; "
-    "1 is near random, 0.2-0.3 the seed's best.  [default: 0.3]",
+    "1 is close to random, 0.2-0.3 the seed's best.  [default: 0.3]",
 )
 @PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
