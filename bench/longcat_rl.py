@@ -155,6 +155,7 @@ def double_dqn_class() -> Any:
             self.policy.set_training_mode(True)
             self._update_learning_rate(self.policy.optimizer)
             losses = []
+            assert self.replay_buffer is not None
             for _ in range(gradient_steps):
                 data = self.replay_buffer.sample(batch_size, env=self._vec_normalize_env)
                 with torch.no_grad():

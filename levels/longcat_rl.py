@@ -18,7 +18,7 @@ import os
 from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
-from typing import TYPE_CHECKING, BinaryIO
+from typing import IO, TYPE_CHECKING
 
 from core.longcat.generate import install_policies
 
@@ -86,7 +86,7 @@ def read_policy(path: Traversable | str | os.PathLike[str]) -> Policy:
     return Policy.from_arrays(width, height, arrays, info)
 
 
-def open_binary(path: Traversable | str | os.PathLike[str]) -> BinaryIO:
+def open_binary(path: Traversable | str | os.PathLike[str]) -> IO[bytes]:
     """Open a Traversable or a file path for reading bytes."""
     if isinstance(path, str | os.PathLike):
         return open(path, "rb")
