@@ -502,6 +502,9 @@ CATALOG_ROWS = (
     ("sd", "12x10", "easy"),
     ("sd", "12x10", "hard"),
     ("template", "12x10", "hard"),
+    ("rl", "8x8", "any"),
+    ("rl", "8x8", "hard"),
+    ("rl", "8x8", "very_hard"),
 )
 """(method, size, band) rows of the table of what a new level costs in the game (``g``)."""
 
@@ -511,6 +514,9 @@ def bench_catalog(count: int) -> None:
     (generation with the filters, solver validation, analysis for par and difficulty)."""
     from core.longcat import GenerationError
     from core.longcat.catalog import GENERATORS as MAKERS
+    from levels.longcat_rl import install
+
+    install()  # the learned generator's bundled weights (rl rows, default temperature 0.3)
 
     print(f"\nnew levels as the game makes them (core.longcat.catalog), seeds 0..{count - 1}")
     print(f"{'method':10} {'size':>6} {'band':>10} {'made':>6} {'mean s':>8} {'max s':>7}")
