@@ -386,7 +386,8 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, settings: dict[str, Any])
     right.set_ylim(0, 1)
     fig.legend(loc="upper left")
     left.set_title(
-        f"SD-PCGRL {settings['size']}, seed {settings['seed']}, reward {settings['reward']}"
+        f"SD-PCGRL {settings['size']}, seed {settings['seed']}, reward {settings['reward']}, "
+        f"buffer {settings['buffer_size']}, lr {settings['learning_rate']:g}"
     )
     fig.tight_layout()
     fig.savefig(path, dpi=100)
