@@ -384,7 +384,7 @@ def plot_curve(rows: list[dict[str, Any]], path: Path, settings: dict[str, Any])
     right.plot(x, [r["epsilon"] for r in rows], color="grey", linestyle=":", label="epsilon")
     right.set_ylabel("share of episodes / epsilon")
     right.set_ylim(0, 1)
-    fig.legend(loc="upper left")
+    fig.legend(loc="upper left", bbox_to_anchor=(0.1, 0.88), fontsize="small")
     left.set_title(
         f"SD-PCGRL {settings['size']}, seed {settings['seed']}, reward {settings['reward']}, "
         f"buffer {settings['buffer_size']}, lr {settings['learning_rate']:g}"
