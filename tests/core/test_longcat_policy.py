@@ -104,6 +104,14 @@ def test_the_shipped_weights_load_with_numpy_only() -> None:
     assert set(policy.weights) == {f"{layer}.{p}" for layer in LAYERS for p in ("weight", "bias")}
     assert policy.info["width"] == 8 and policy.info["episodes"] > 0
     assert load_policy(7, 9) is None
+    for width, height in shipped_sizes():  # every shipped size loads and makes its levels
+        shipped = load_policy(width, height)
+        assert shipped is not None and (shipped.info["width"], shipped.info["height"]) == (
+            width,
+            height,
+        )
+        level = generate("rl", 2, width, height)
+        assert (level.width, level.height) == (width, height) and is_solvable(level) is True
     # Playing imports neither torch nor gymnasium.
     code = (
         "import sys; from levels.longcat_rl import install; install();"
