@@ -1,6 +1,6 @@
 """Longcat benchmarks: full analysis of the arduboy levels, and the paper's generator table.
 
-    python bench/longcat.py [--quick] [--data PATH] [--count N]
+    python bench/longcat.py [--quick] [--data PATH] [--count N] [--learned]
 
 1. Analysis: every metric and the simulated player's label of the 100 arduboy levels (the
    bundled pack ``levels/longcat/01-arduboy.levels``, or ``--data`` FILE), by
@@ -18,6 +18,9 @@
    difficulty mark for masks) beside the predicted difficulty, per generator and template.
    The paper's table is printed under part 2 with all its rows (Turtle-PCGRL: not
    reproduced, with the reason).
+   The learned generator (SD-PCGRL, the bundled 8x8 weights) has a row per temperature
+   (1, 0.5, 0.3, 0.2, 0) and its non-trivial and very hard shares against SD-random's;
+   ``--learned`` prints only those rows beside sd.
 4. New levels as the game makes them (``g`` on the Longcat screen, ``longcat generate``):
    seconds per described level of a method, size and difficulty band, and how many of the
    seeds gave one within the method's attempts.
@@ -239,6 +242,34 @@ def _pu(p: float):
     return make
 
 
+def _rl(
+    temperature: float, weights: Path | None = None
+) -> Callable[[random.Random], tuple[bool, Level | None]]:
+    """The learned generator (SD-PCGRL: the bundled 8x8 weights, or a weights file written
+    by ``bench/longcat_rl.py``) at a temperature."""
+    from core.longcat.policy import Policy, policy_walk
+    from levels.longcat_rl import load_policy
+
+    if weights is not None:
+        from levels.longcat_rl import read_policy
+
+        policy: Policy | None = read_policy(weights)
+    else:
+        policy = load_policy(8, 8)
+    assert policy is not None, "no bundled 8x8 policy (levels/longcat/rl/sdpcgrl-8x8.npz)"
+
+    def make(rng: random.Random):
+        level = policy_walk(policy, rng, temperature)[0]
+        ok = bool(solvable_from(level.board, level.start_index))
+        return ok, level if ok else None
+
+    return make
+
+
+RL_TEMPERATURES = (1.0, 0.5, 0.3, 0.2, 0.0)
+"""The learned generator's rows (the seed's temperatures)."""
+
+
 def methods() -> dict[str, Callable]:
     """Row name -> one candidate from a seeded rng: (solvable, level or None)."""
     rows: dict[str, Callable] = {
@@ -254,14 +285,20 @@ def methods() -> dict[str, Callable]:
     rows["bsp"] = _masked(lambda r: algomasks.bsp_mask(r, 8, 8))
     rows["carve"] = _masked(lambda r: algomasks.carve_mask(r, 8, 8))
     rows["fractal"] = _masked(lambda r: algomasks.fractal_mask(r, 8, 8))
+    rows.update(learned_methods())
     return rows
+
+
+def learned_methods(weights: Path | None = None) -> dict[str, Callable]:
+    """The learned generator's rows, one per temperature."""
+    return {f"rl T={t:g}": _rl(t, weights) for t in RL_TEMPERATURES}
 
 
 def _pct(a: int, b: int) -> str:
     return f"{100 * a / b:5.1f}%" if b else "    -"
 
 
-def bench_generators(count: int) -> None:
+def bench_generators(count: int, rows: dict[str, Callable] | None = None) -> None:
     names = [b[2] for b in BANDS]
     print(
         f"\ngenerators on 8x8, {count} candidates each (seeds 0..{count - 1}); bands on the "
@@ -269,11 +306,14 @@ def bench_generators(count: int) -> None:
     )
     head = (
         f"{'method':22} {'solvable':>8} {'accepted':>8} {'dupes':>6} {'non-triv':>8} "
-        f"{'(label)':>7} " + " ".join(f"{n[:9]:>9}" for n in names) + f" {'levels/s':>9}"
+        f"{'(label)':>7} "
+        + " ".join(f"{n[:9]:>9}" for n in names)
+        + f" {'levels/s':>9} {'mean':>6}"
     )
     print(head)
     print("-" * len(head))
-    for name, make in methods().items():
+    shares: dict[str, tuple[float, float]] = {}
+    for name, make in (rows or methods()).items():
         t0 = time.perf_counter()
         results = [make(random.Random(seed)) for seed in range(count)]
         elapsed = time.perf_counter() - t0
@@ -291,14 +331,38 @@ def bench_generators(count: int) -> None:
             f"{_pct(sum(v >= 20 for v in label), len(levels)):>7} "
             + " ".join(f"{_pct(b, len(levels)):>9}" for b in bands)
             + f" {len(levels) / elapsed:9.0f}"
+            + f" {sum(pred) / len(pred) if pred else math.nan:6.1f}"
         )
+        if levels:
+            shares[name] = (
+                sum(p >= 20 for p in pred) / len(levels),
+                bands[names.index("very hard")] / len(levels),
+            )
+    print_learned_ratios(shares)
     print_paper()
+
+
+def print_learned_ratios(shares: dict[str, tuple[float, float]]) -> None:
+    """The learned rows against SD-random: the paper's two ratios (non-trivial share and
+    very hard share), and the issue's goal (>= 2x and >= 10x)."""
+    if "sd" not in shares or not any(name.startswith("rl ") for name in shares):
+        return
+    sd_nt, sd_vh = shares["sd"]
+    print(
+        "learned vs SD-random (paper: 28.64% / 8.24% = 3.5x non-trivial at T=0.3, "
+        "24x very hard at T=0.2; goal here: >= 2x and >= 10x):"
+    )
+    for name, (nt, vh) in shares.items():
+        if name.startswith("rl "):
+            ratio_nt = f"{nt / sd_nt:5.2f}x" if sd_nt else "    -"
+            ratio_vh = f"{vh / sd_vh:5.1f}x" if sd_vh else "  inf" if vh else "    -"
+            print(f"  {name:10} non-trivial {ratio_nt}  very hard {ratio_vh}")
 
 
 PAPER_ROWS = (
     ("SD-random", "100%", "9.68%", "8.24%", "91.1%", "the sd row"),
     ("PU-random", "5.54%", "68.56%", "-", "-", "the pu rows"),
-    ("SD-PCGRL t=0.3", "100%", "41.0%", "28.64%", "-", "learned generator (not here)"),
+    ("SD-PCGRL t=0.3", "100%", "41.0%", "28.64%", "-", "the rl T=0.3 row (24x very hard at T=0.2)"),
     (
         "Turtle-PCGRL",
         "0%",
@@ -438,6 +502,9 @@ CATALOG_ROWS = (
     ("sd", "12x10", "easy"),
     ("sd", "12x10", "hard"),
     ("template", "12x10", "hard"),
+    ("rl", "8x8", "any"),
+    ("rl", "8x8", "hard"),
+    ("rl", "8x8", "very_hard"),
 )
 """(method, size, band) rows of the table of what a new level costs in the game (``g``)."""
 
@@ -447,6 +514,9 @@ def bench_catalog(count: int) -> None:
     (generation with the filters, solver validation, analysis for par and difficulty)."""
     from core.longcat import GenerationError
     from core.longcat.catalog import GENERATORS as MAKERS
+    from levels.longcat_rl import install
+
+    install()  # the learned generator's bundled weights (rl rows, default temperature 0.3)
 
     print(f"\nnew levels as the game makes them (core.longcat.catalog), seeds 0..{count - 1}")
     print(f"{'method':10} {'size':>6} {'band':>10} {'made':>6} {'mean s':>8} {'max s':>7}")
@@ -475,8 +545,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--count", type=int, help="candidates per generator (default 1000, --quick 200)"
     )
+    parser.add_argument(
+        "--learned",
+        action="store_true",
+        help="only the learned generator's rows beside SD-random (the SD-PCGRL comparison)",
+    )
+    parser.add_argument(
+        "--weights",
+        type=Path,
+        help="with --learned: a weights file of bench/longcat_rl.py instead of the bundled one",
+    )
     args = parser.parse_args(argv)
     print(f"Python {sys.version.split()[0]}, {os.cpu_count()} CPUs")
+    if args.learned:
+        bench_generators(args.count or 1000, {"sd": _sd, **learned_methods(args.weights)})
+        return 0
     bench_analysis(load_arduboy(args.data), 1 if args.quick else 3)
     count = args.count or (200 if args.quick else 1000)
     bench_sd_rate(count)

@@ -33,7 +33,7 @@ from core.longcat.difficulty import (
     band as band_of,
 )
 from core.longcat.generate import GENERATORS as METHODS
-from core.longcat.generate import GenerationError, generate
+from core.longcat.generate import MAX_TEMPERATURE, GenerationError, generate
 from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
@@ -49,6 +49,7 @@ __all__ = [
     "make_level",
     "parse_band",
     "parse_size",
+    "parse_temperature",
 ]
 
 TIME_GUARD = 10.0
@@ -87,6 +88,24 @@ def parse_size(text: Any) -> tuple[int, int]:
             f"width and height must be between 1 and {MAX_SIZE}, not {width}x{height}"
         )
     return width, height
+
+
+def parse_temperature(text: Any) -> float:
+    """Read the learned generator's temperature: a number from 0 to
+    :data:`core.longcat.generate.MAX_TEMPERATURE`.
+
+    Raises:
+        GenerationError: For anything else.
+    """
+    try:
+        value = float(text)
+    except (TypeError, ValueError):
+        value = math.nan
+    if isinstance(text, bool) or not 0 <= value <= MAX_TEMPERATURE:
+        raise GenerationError(
+            f"a temperature is a number from 0 to {MAX_TEMPERATURE:g}, not {str(text)!r}"
+        )
+    return value
 
 
 def parse_band(text: Any) -> tuple[float, float] | None:
@@ -272,8 +291,20 @@ def make_level(
                 f"(seed {seed}, {width}x{height})"
             ) from None
         raise GenerationError(f"{error}{maker.failure_note}") from None
+    # Explicit options name the level too (the same seed at another temperature is another
+    # level): "rl T0.3 8x8 #7".
+    named = dict(options)
+    if method == "rl":  # its temperature always: the default too
+        named.setdefault("temperature", merged.get("temperature", METHODS["rl"].options[0].default))
+    shown = "".join(
+        f" T{value:g}" if name == "temperature" else f" {name}={value}"
+        for name, value in sorted(named.items())
+    )
     return describe(
-        level, f"{method} {width}x{height} #{seed}", should_stop=should_stop, predictor=predictor
+        level,
+        f"{method}{shown} {width}x{height} #{seed}",
+        should_stop=should_stop,
+        predictor=predictor,
     )
 
 
@@ -312,7 +343,14 @@ class LevelMaker:
         """The method's options for a ``width`` x ``height`` grid."""
         return self.sized_options(width, height) if self.sized_options else {}
 
-    def generate(self, seed: int, size: str = "8x8", band: str = "any", unique: int = 0) -> Level:
+    def generate(
+        self,
+        seed: int,
+        size: str = "8x8",
+        band: str = "any",
+        unique: int = 0,
+        temperature: Any = None,
+    ) -> Level:
         """A level from a seed and the player's settings.
 
         Args:
@@ -320,6 +358,8 @@ class LevelMaker:
             size: ``"WxH"``.
             band: A band id of :data:`BAND_RANGES` or ``LOW:HIGH``.
             unique: 1 to keep only levels with one solution.
+            temperature: The learned generator's sampling temperature (a number or its
+                text; only for ``rl``, None: its default).
 
         Returns:
             The described level (see :func:`make_level`).
@@ -328,8 +368,11 @@ class LevelMaker:
             GenerationError: (a ValueError) bad parameters, or no level found.
         """
         width, height = parse_size(size)
+        options: dict[str, Any] = {}
+        if temperature is not None:
+            options["temperature"] = parse_temperature(temperature)
         return make_level(
-            self.method, seed, width, height, band=parse_band(band), unique=bool(unique)
+            self.method, seed, width, height, band=parse_band(band), unique=bool(unique), **options
         )
 
 
@@ -388,6 +431,11 @@ GENERATORS: dict[str, LevelMaker] = {
             "Notched",
             "flood-fill notches grown in from the rim, validated by the solver",
             failure_note=" (notched masks are seldom solvable beyond 8x8)",
+        ),
+        LevelMaker(
+            "rl",
+            "Learned",
+            "SD-PCGRL: Solution-Down steered by a trained network towards harder levels",
         ),
     )
 }

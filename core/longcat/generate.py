@@ -14,6 +14,11 @@ Methods (the ids the command line uses):
   the classic six and the seed's difficulty examples); ``template`` keeps the six, so its
   levels for a seed stay as they were.
 * ``notch``: the flood-fill notch generator (method C): grooves grown in from the rim.
+* ``rl``: the learned generator (SD-PCGRL, seed 003): Solution-Down with a trained DQN
+  choosing each step by temperature sampling (option ``temperature``, default 0.3). Its
+  network comes from :func:`install_policies` (the shell installs the
+  bundled weights; core reads no files); without one for the size it raises
+  :class:`GenerationError`.
 
 Every generator makes *candidates*; a candidate is accepted when the solver proves it
 solvable (mask generators first pick the start: :func:`pick_start` tries the cells that can
@@ -45,12 +50,14 @@ from core.longcat.solver import solvable_from
 
 __all__ = [
     "GENERATORS",
+    "MAX_TEMPERATURE",
     "GenerationError",
     "Generator",
     "Option",
     "StartSuccess",
     "candidate",
     "generate",
+    "install_policies",
     "pick_start",
     "start_success",
 ]
@@ -234,6 +241,43 @@ def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> 
     return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
 
 
+MAX_TEMPERATURE = 100.0
+"""The largest temperature of the ``rl`` generator (beyond it, sampling is as good as
+uniform)."""
+
+_POLICY_SOURCE: list[Callable[[int, int], Any]] = []
+
+
+def install_policies(source: Callable[[int, int], Any] | None) -> None:
+    """Tell the ``rl`` generator how to get the trained network of a size (None: forget).
+
+    Core reads no files: the shell installs :func:`levels.longcat_rl.install`'s loader, which
+    reads the bundled weights. ``source(width, height)`` returns a
+    :class:`core.longcat.policy.Policy`, or None (or raises a ValueError) when there is none.
+    """
+    _POLICY_SOURCE.clear()
+    if source is not None:
+        _POLICY_SOURCE.append(source)
+
+
+def _rl(rng: random.Random, width: int, height: int, temperature: float = 0.3) -> Level | None:
+    from core.longcat.policy import policy_walk  # numpy only when the rl method is used
+
+    if not 0 <= temperature <= MAX_TEMPERATURE:
+        raise GenerationError(
+            f"the temperature must be between 0 and {MAX_TEMPERATURE:g}, not {temperature:g}"
+        )
+    try:
+        policy = _POLICY_SOURCE[0](width, height) if _POLICY_SOURCE else None
+    except ValueError as error:
+        raise GenerationError(str(error)) from None
+    if policy is None:
+        raise GenerationError(f"no learned generator for {width}x{height}")
+    level = policy_walk(policy, rng, temperature)[0]
+    # Solvable by construction (an SD walk), checked by the solver as for sd.
+    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
+
+
 def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Level | None]:
     def make(rng: random.Random, width: int, height: int, **options: Any) -> Level | None:
         return pick_start(rng, draw(rng, width, height, **options))
@@ -326,6 +370,19 @@ GENERATORS: dict[str, Generator] = {
                 Option("straight", 0.9, "probability that a notch grows straight on"),
             ),
             _masked(algomasks.notch_mask),
+            2,
+        ),
+        Generator(
+            "rl",
+            "learned (SD-PCGRL): Solution-Down steered by a trained DQN",
+            (
+                Option(
+                    "temperature",
+                    0.3,
+                    "softmax temperature over the Q-values (0 greedy, 1 near random)",
+                ),
+            ),
+            _rl,
             2,
         ),
     )

@@ -294,6 +294,39 @@ def test_generate_json_and_bad_options() -> None:
         assert bad.exit_code == 2 and words in bad.stderr, bad.stderr
 
 
+def test_generate_with_the_learned_generator_is_replayable() -> None:
+    args = ("generate", "--method", "rl", "--seed", "4", "--temperature", "0.3", "--json")
+    first, second = run(*args), run(*args)
+    assert first.exit_code == 0, first.stderr
+    assert first.stdout == second.stdout
+    row = json.loads(first.stdout)
+    assert row["method"] == "rl" and row["title"].startswith("rl T0.3 8x8 #4 · ")
+    level = Level.from_rows(row["grid"])
+    assert analyse(level).metrics.shortest_solution == row["par"]
+    # The level is the core's, whose policy is the bundled one.
+    from core.longcat import generate as core_generate
+    from levels.longcat_rl import install
+
+    install()
+    want = core_generate("rl", 4, 8, 8, temperature=0.3)
+    assert (level.walls, level.start) == (want.walls, want.start)
+    # Another temperature (greedy) is another generator; a pack records the temperature.
+    greedy = run("generate", "-m", "rl", "-t", "0", "-n", "2")
+    assert greedy.exit_code == 0 and "--temperature 0" in greedy.stdout
+
+
+def test_generate_refuses_a_bad_temperature_cleanly() -> None:
+    for value in ("-0.5", "hot", "1000", "nan"):
+        bad = run("generate", "--method", "rl", "--temperature", value)
+        assert bad.exit_code == 2, bad.stderr
+        assert "a temperature is a number from 0 to 100" in bad.stderr
+        assert "Traceback" not in bad.stderr + bad.stdout
+    other = run("generate", "--method", "sd", "--temperature", "0.3")
+    assert other.exit_code == 2 and "add --method rl" in other.stderr
+    size = run("generate", "--method", "rl", "--size", "9x7")
+    assert size.exit_code == 2 and "no learned generator for 9x7" in size.stderr
+
+
 def test_generate_says_when_it_made_too_few() -> None:
     result = run(
         "generate",

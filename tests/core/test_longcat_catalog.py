@@ -71,6 +71,7 @@ def test_the_registry_mapping_offers_every_method() -> None:
         "fractal",
         "shapes",
         "notch",
+        "rl",
     ]
     for maker in GENERATORS.values():
         assert maker.title and maker.description
@@ -87,6 +88,23 @@ def test_a_generated_level_is_described_and_replays(method: str) -> None:
     assert level.author == "termarcade generator"
     assert f"Predicted difficulty {difficulty:.1f} (easy)" in level.description
     assert GENERATORS[method].generate(5, size="8x8", band="easy") == level
+
+
+def test_the_learned_generator_names_its_temperature_and_replays() -> None:
+    from levels.longcat_rl import install
+
+    install()
+    level = GENERATORS["rl"].generate(5, size="8x8", temperature="0.2")
+    difficulty = predict_difficulty(analyse(level))
+    assert level.title == f"rl T0.2 8x8 #5 · {difficulty_label(difficulty)}"
+    assert GENERATORS["rl"].generate(5, size="8x8", temperature=0.2) == level
+    # The default temperature is named too; a bad one is a GenerationError.
+    assert GENERATORS["rl"].generate(5).title.startswith("rl T0.3 8x8 #5")
+    for bad in ("-0.1", "hot", "101", True):
+        with pytest.raises(GenerationError):
+            GENERATORS["rl"].generate(5, temperature=bad)
+    with pytest.raises(GenerationError, match="no learned generator for 7x7"):
+        GENERATORS["rl"].generate(5, size="7x7")
 
 
 def test_unique_and_size_are_honoured() -> None:

@@ -342,3 +342,44 @@ async def test_watching_the_solution_is_not_a_solve_anywhere(monkeypatch) -> Non
         (row,) = [r for r in rows if level.title in r]
         assert row.startswith(BY_COMPUTER_MARK) and "by the computer" in row
         assert not any(r.startswith(SOLVED_MARK) for r in rows)
+
+
+async def test_the_learned_generator_is_offered_in_the_settings_and_g_uses_it() -> None:
+    from textual.widgets import Select
+
+    from core.longcat import generate
+    from levels.longcat_rl import install
+
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 3)
+        await pilot.press("o")
+        await pilot.pause()
+        modal = app.screen
+        assert isinstance(modal, LongcatSettingsModal)
+        methods = modal.query_one("#lc-settings-method", Select)
+        assert "rl" in [value for _, value in methods._options]
+        methods.value = "rl"
+        modal.query_one("#lc-settings-temperature", Select).value = 0.2
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        saved = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY))
+        assert (saved.method, saved.temperature) == ("rl", 0.2)
+        assert "Learned" in screen.last_message and "temperature 0.2" in screen.last_message
+        assert LongcatScreen.generator_params(app)["rl"]["temperature"] == "0.2"
+        assert "temperature" not in LongcatScreen.generator_params(app)["sd"]
+        await pilot.press("g")
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+        level = screen.level
+        assert level.title.startswith("rl T0.2 8x8 #")
+        assert screen.ref.source == "gen:rl?band=any&size=8x8&temperature=0.2&unique=0"
+        seed = int(level.title.split("#")[1].split(" ")[0])
+        install()
+        want = generate("rl", seed, 8, 8, temperature=0.2)
+        assert (level.walls, level.start) == (want.walls, want.start)
+        for move in shortest_solution(level).moves:
+            await pilot.press(KEYS[move][0])
+        await pilot.pause()
+        assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"

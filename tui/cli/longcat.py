@@ -5,8 +5,8 @@ Commands::
     termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N]
     termarcade longcat check FILE --moves UDLR... [--level N] [--json]
     termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
-    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal|shapes|notch[,...]]
-        [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND]
+    termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal|shapes|notch|rl[,...]]
+        [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND] [--temperature T]
         [--time-limit S] [--predictor success-states|solution-paths] [--title T]
         [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
@@ -560,6 +560,22 @@ class SizeType(click.ParamType):
             self.fail(str(error), param, ctx)
 
 
+class TemperatureType(click.ParamType):
+    """The learned generator's temperature: a number from 0 (greedy) to 100."""
+
+    name = "T"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """Parse ``value`` with :func:`core.longcat.catalog.parse_temperature`."""
+        from core.longcat import GenerationError
+        from core.longcat.catalog import parse_temperature
+
+        try:
+            return parse_temperature(value)
+        except GenerationError as error:
+            self.fail(str(error), param, ctx)
+
+
 class BandType(click.ParamType):
     """A difficulty band: ``LO:HI`` (either end may be left out) or a band name."""
 
@@ -626,6 +642,7 @@ def _command_line(
     unique: bool,
     band: tuple[str, Any] | None,
     predictor: str,
+    temperature: float | None = None,
 ) -> str:
     parts = [
         f"termarcade longcat generate --method {','.join(methods)}",
@@ -639,6 +656,8 @@ def _command_line(
         parts.append(f"--difficulty {band[0]}")
     if predictor != "success-states":
         parts.append(f"--predictor {predictor}")
+    if temperature is not None:
+        parts.append(f"--temperature {temperature:g}")
     return " ".join(parts)
 
 
@@ -650,8 +669,8 @@ def _command_line(
     default="sd",
     show_default=True,
     metavar="METHOD[,METHOD...]",
-    help="sd, pu, template, ca, bsp, carve, fractal, shapes or notch; several "
-    "(comma-separated) take turns.",
+    help="sd, pu, template, ca, bsp, carve, fractal, shapes, notch or rl (the learned "
+    "generator, SD-PCGRL); several (comma-separated) take turns.",
 )
 @click.option(
     "--size", type=SizeType(), default="8x8", show_default=True, help="Grid size, WIDTHxHEIGHT."
@@ -689,6 +708,14 @@ def _command_line(
     show_default=True,
     help="Seconds the search for one level may take.",
 )
+@click.option(
+    "--temperature",
+    "-t",
+    type=TemperatureType(),
+    default=None,
+    help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 100; "
+    "1 is close to random, 0.2-0.3 the seed's best.  [default: 0.3]",
+)
 @PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
 @click.option(
@@ -710,6 +737,7 @@ def generate(
     unique: bool,
     band: tuple[str, Any] | None,
     time_limit: float,
+    temperature: float | None,
     predictor: str,
     title: str | None,
     output: str | None,
@@ -728,6 +756,19 @@ def generate(
     from grammar.levels import dump_pack
 
     methods = _methods(method_text)
+    if temperature is not None and "rl" not in methods:
+        raise click.UsageError("--temperature is for the learned generator: add --method rl")
+    if "rl" in methods:
+        from levels.longcat_rl import install, load_policy, shipped_sizes
+
+        install()
+        try:
+            found = load_policy(*size)
+        except ValueError as error:  # a damaged weights file
+            fail(str(error))
+        if found is None:
+            trained = ", ".join(f"{w}x{h}" for w, h in shipped_sizes()) or "none"
+            fail(f"no learned generator for {size[0]}x{size[1]} (trained sizes: {trained})")
     if output is not None and as_json:
         raise click.UsageError("--json prints to stdout: leave out --output")
     if output is not None and os.path.exists(output) and not force:
@@ -741,6 +782,9 @@ def generate(
             if len(levels) == count or seed + k > SEED_LIMIT:
                 break
             method = methods[k % len(methods)]
+            extra: dict[str, Any] = {}
+            if method == "rl" and temperature is not None:
+                extra["temperature"] = temperature
             try:
                 level = make_level(
                     method,
@@ -751,6 +795,7 @@ def generate(
                     band=band[1] if band else None,
                     time_guard=time_limit,
                     predictor=predictor,
+                    **extra,
                 )
             except GenerationError as error:
                 last_error = str(error)
@@ -777,7 +822,7 @@ def generate(
         pack = LevelPack(
             title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
             author="termarcade generator",
-            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band, predictor)}",
+            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band, predictor, temperature)}",
             levels=tuple(levels),
             game="longcat",
         )

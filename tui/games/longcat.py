@@ -1,6 +1,11 @@
 """Longcat's registration (seed 003): slide the cat until it fills every empty cell."""
 
 from core.registry import GameInfo
+from levels.longcat_rl import install
+
+# The learned generator (``rl``) reads its bundled weights through levels/ (core reads no
+# files); installing only names the loader, nothing is read until a learned level is made.
+install()
 
 INFO = GameInfo(
     id="longcat",

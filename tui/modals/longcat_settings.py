@@ -19,7 +19,14 @@ from textual.widgets import Button, Checkbox, Label, Select
 from core.longcat.catalog import BAND_RANGES, GENERATORS
 from tui.modals.dialog import Dialog
 
-__all__ = ["BAND_LABELS", "SETTINGS_KEY", "SIZES", "LongcatSettings", "LongcatSettingsModal"]
+__all__ = [
+    "BAND_LABELS",
+    "SETTINGS_KEY",
+    "SIZES",
+    "TEMPERATURES",
+    "LongcatSettings",
+    "LongcatSettingsModal",
+]
 
 SETTINGS_KEY = "longcat.settings"
 """Store setting holding :class:`LongcatSettings` as a dict."""
@@ -37,6 +44,15 @@ BAND_LABELS: Mapping[str, str] = {
 }
 """How the difficulty bands are offered (ids of :data:`core.longcat.catalog.BAND_RANGES`)."""
 
+TEMPERATURES: Mapping[float, str] = {
+    0.0: "Learned: temperature 0 (greedy)",
+    0.2: "Learned: temperature 0.2",
+    0.3: "Learned: temperature 0.3 (the seed's best)",
+    0.5: "Learned: temperature 0.5",
+    1.0: "Learned: temperature 1 (near random)",
+}
+"""The learned generator's temperatures offered (``rl`` only)."""
+
 
 @dataclass(frozen=True)
 class LongcatSettings:
@@ -52,6 +68,8 @@ class LongcatSettings:
     """Only levels with exactly one solution."""
     animate: bool = True
     """Animate the cat's slides."""
+    temperature: float = 0.3
+    """Sampling temperature of the learned generator (``rl``)."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -61,6 +79,7 @@ class LongcatSettings:
             "size": self.size,
             "unique": self.unique,
             "animate": self.animate,
+            "temperature": self.temperature,
         }
 
     @classmethod
@@ -70,17 +89,27 @@ class LongcatSettings:
             return cls()
         method, band, size = data.get("method"), data.get("band"), data.get("size")
         unique, animate = data.get("unique"), data.get("animate")
+        temperature = data.get("temperature")
         return cls(
             method=method if method in GENERATORS else "sd",
             band=band if band in BAND_RANGES else "any",
             size=size if size in SIZES else "8x8",
             unique=unique if isinstance(unique, bool) else False,
             animate=animate if isinstance(animate, bool) else True,
+            temperature=(
+                float(temperature)
+                if isinstance(temperature, int | float) and temperature in TEMPERATURES
+                else 0.3
+            ),
         )
 
-    def params(self) -> dict[str, Any]:
-        """The generators' parameters (what a generator source passes to ``generate``)."""
-        return {"size": self.size, "band": self.band, "unique": int(self.unique)}
+    def params(self, method: str | None = None) -> dict[str, Any]:
+        """The parameters a generator source passes to ``generate`` (the learned generator,
+        ``rl``, also gets the temperature)."""
+        params: dict[str, Any] = {"size": self.size, "band": self.band, "unique": int(self.unique)}
+        if method == "rl":
+            params["temperature"] = f"{self.temperature:g}"
+        return params
 
 
 class LongcatSettingsModal(Dialog[LongcatSettings | None]):
@@ -144,6 +173,13 @@ class LongcatSettingsModal(Dialog[LongcatSettings | None]):
                 compact=True,
                 id="lc-settings-size",
             )
+            yield Select(
+                [(label, value) for value, label in TEMPERATURES.items()],
+                value=self.current.temperature,
+                allow_blank=False,
+                compact=True,
+                id="lc-settings-temperature",
+            )
             yield Checkbox(
                 "Only levels with one solution",
                 self.current.unique,
@@ -176,6 +212,7 @@ class LongcatSettingsModal(Dialog[LongcatSettings | None]):
                 "size": value("#lc-settings-size", self.current.size),
                 "unique": bool(self.query_one("#lc-settings-unique", Checkbox).value),
                 "animate": bool(self.query_one("#lc-settings-animate", Checkbox).value),
+                "temperature": self.query_one("#lc-settings-temperature", Select).value,
             }
         )
 

@@ -142,9 +142,10 @@ class LongcatScreen(PuzzleScreen):
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
-        """Every generator makes levels of the player's size, band and uniqueness."""
-        params = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY, None)).params()
-        return {name: dict(params) for name in GENERATORS}
+        """Every generator makes levels of the player's size, band and uniqueness (and the
+        learned one at the player's temperature)."""
+        settings = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY, None))
+        return {name: settings.params(name) for name in GENERATORS}
 
     @classmethod
     def settings_dialog(cls, app: Any) -> tuple[Any, Any]:
@@ -501,11 +502,12 @@ class LongcatScreen(PuzzleScreen):
             if new is None:
                 return
             self.arcade.store.set_setting(SETTINGS_KEY, new.to_dict())
-            if new.params() != old.params() and self.launcher is not None:
+            if new.params("rl") != old.params("rl") and self.launcher is not None:
                 self.launcher.refresh_generators()
             gen = GENERATORS[new.method]
+            learned = f" at temperature {new.temperature:g}" if new.method == "rl" else ""
             self.say(
-                f"Settings saved: g makes {gen.title} levels, {new.size}, "
+                f"Settings saved: g makes {gen.title} levels{learned}, {new.size}, "
                 f"{BAND_LABELS[new.band].lower()}."
             )
 
