@@ -19,6 +19,7 @@ from tui.sources import LevelRef, Sources, level_from_text
 if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
     from tui.ids import Resolved
+    from tui.screens.puzzle import PuzzleScreen
 
 __all__ = ["Launcher", "OpenedLevel"]
 
@@ -46,8 +47,10 @@ class Launcher:
         """The game."""
         self.game = info.load("engine")
         """The engine (a :class:`core.game.Game`)."""
-        self.screen_class = info.load("screen")
-        """The game's :class:`tui.screens.puzzle.PuzzleScreen` subclass."""
+        self.screen_class: type[PuzzleScreen] = info.load("screen")
+        """The game's :class:`tui.screens.puzzle.PuzzleScreen` subclass: everything the
+        launcher asks of it is declared there (``generator_params``, ``START_NEW``,
+        ``MOVE_WORD``), with defaults."""
         self.sources = Sources(
             info,
             app.store,
@@ -68,8 +71,7 @@ class Launcher:
         if self.info.generators is None:
             return {}
         generators = self.info.load("generators")
-        params = getattr(self.screen_class, "generator_params", None)
-        chosen = params(self.app) if callable(params) else {}
+        chosen = self.screen_class.generator_params(self.app)
         return {name: (gen, chosen.get(name, {})) for name, gen in generators.items()}
 
     def refresh_generators(self) -> None:
@@ -113,7 +115,7 @@ class Launcher:
             level = self._saved_level(ref, saved)
             start = self.game.initial(level)
             session, problem = Session.from_json(self.game, start, saved["session"])
-            word = getattr(self.screen_class, "MOVE_WORD", "move")
+            word = self.screen_class.MOVE_WORD
             note = (
                 f"Resumed your game ({plural(session.moves_made, word)})."
                 if problem is None
@@ -159,10 +161,11 @@ class Launcher:
         return True
 
     def _closed(self, ref: LevelRef | None) -> None:
+        from tui.screens.level_select import LevelSelectScreen
+
         select = self.app.screen
-        highlight = getattr(select, "highlight", None)
-        if ref is not None and callable(highlight):
-            highlight(ref)
+        if ref is not None and isinstance(select, LevelSelectScreen):
+            select.highlight(ref)
 
     def has_next(self, ref: LevelRef) -> bool:
         """Whether ``N`` has somewhere to go from ``ref``."""
@@ -199,7 +202,7 @@ class Launcher:
         in_progress = self.sources.progress.entries()
         if in_progress:
             self.open(in_progress[0].ref)
-        elif getattr(self.screen_class, "START_NEW", False) and self.sources.generators:
+        elif self.screen_class.START_NEW and self.sources.generators:
             self.open(self.sources.generators[0].new())
 
     def _chosen(self, ref: LevelRef | None) -> None:

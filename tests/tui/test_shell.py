@@ -13,6 +13,7 @@ from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
 from tui.screens.home import HomeScreen
 from tui.screens.level_select import LevelSelectScreen
+from tui.screens.puzzle import PuzzleScreen
 from tui.sources import LevelRef, Sources
 
 pytestmark = pytest.mark.pilot
@@ -173,12 +174,14 @@ async def test_store_warnings_become_notifications(data_dir) -> None:
 
 
 class FakeLauncher:
-    """What the level select needs of a launcher: the game, its sources, opening a level."""
+    """What the level select needs of a launcher: the game, its sources, its screen class,
+    opening a level."""
 
     def __init__(self, app: ArcadeApp, packs: list[tuple[str, LevelPack]]) -> None:
         self.app = app
         self.info = registry.get("termcraft")
         self.sources = Sources(self.info, app.store, packs=packs)
+        self.screen_class = PuzzleScreen  # the words of moves and results: the base's
         self.opened: list[LevelRef] = []
 
     def open(self, ref: LevelRef) -> bool:

@@ -166,7 +166,8 @@ class LevelSelectScreen(Screen[LevelRef | None]):
     def _word(self, which: str) -> str:
         """The game's word for a session move (``MOVE_WORD``) or a result (``RESULT_WORD``):
         Carving's results count steps, its saves actions."""
-        return str(getattr(getattr(self.launcher, "screen_class", None), which, "move"))
+        screen = self.launcher.screen_class
+        return screen.RESULT_WORD if which == "RESULT_WORD" else screen.MOVE_WORD
 
     def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> str:
         best = solved.get(entry.ref.key)

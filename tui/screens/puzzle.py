@@ -127,6 +127,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
     progress" note and "Resumed your game" (Carving: ``"action"``)."""
     RESULT_WORD: ClassVar[str] = "move"
     """What par and a win's result count, in the level list (Carving: ``"step"``)."""
+    START_NEW: ClassVar[bool] = False
+    """Whether opening the game with no game in progress starts a new generated level at once
+    (2048) instead of showing the level list."""
     NUMBER_WORD: ClassVar[str] = "Move"
     """How a numbered entry picked by digits is named ("Move 2: …"; TermCraft: "Action")."""
 
@@ -429,6 +432,18 @@ class PuzzleScreen(Screen[LevelRef | None]):
         text = self.game.describe_move(self.state, move)
         if self.play(move):
             self.say(f"{self.NUMBER_WORD} {number}: {text}")
+
+    @classmethod
+    def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
+        """The parameters the player chose for the game's generators (from the settings).
+
+        Args:
+            app: The running app (its store holds the settings).
+
+        Returns:
+            ``generator name -> keyword arguments``; generators not named use their defaults.
+        """
+        return {}
 
     @classmethod
     def settings_dialog(cls, app: Any) -> tuple[Any, Any] | None:
