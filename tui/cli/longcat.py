@@ -844,12 +844,14 @@ def _generated_id(
 ) -> str:
     """A generated level's ID (``longcat:sd-8x8-hard#48213``): the arcade's generator with
     these settings makes the same level; with another predictor than the arcade's, the
-    level's custom ID."""
+    level's custom ID, as for the learned generator."""
     from core.longcat.catalog import BAND_RANGES
     from core.longcat.difficulty import DEFAULT_PREDICTOR
     from tui.ids import generated_level_id, level_id
 
-    if predictor != DEFAULT_PREDICTOR:
+    if predictor != DEFAULT_PREDICTOR or method == "rl":
+        # The learned generator's level also depends on its temperature and on the shipped
+        # weights, which no generated ID spells (docs/sharing.md): the level itself travels.
         return level_id("longcat", None, level)
     band_text = "any"
     if band is not None:
