@@ -286,3 +286,43 @@ async def test_dialogs_show_their_own_keys_not_the_games() -> None:
             assert wanted in line and "Undo" not in line and "Restart" not in line, line
             await pilot.press("escape")
             await pilot.pause()
+
+
+async def test_drawing_never_writes_the_store_the_base_records_the_score_first() -> None:
+    """Issue 22: the score boards are written by record_progress (called by the base before
+    drawing), never while render_state draws."""
+    from tui.screens.game2048 import score_key
+
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_level(pilot, "2048", level(7))
+        store = app.store
+        drawing = [False]
+        writes: list[tuple[str, bool]] = []
+        for name in ("record_game_score", "record_score", "save_game", "set_setting"):
+            original = getattr(store, name)
+
+            def spy(*args, _name=name, _original=original, **kwargs):
+                writes.append((_name, drawing[0]))
+                return _original(*args, **kwargs)
+
+            setattr(store, name, spy)
+        draw = screen.render_state
+
+        def render_state(session):
+            drawing[0] = True
+            try:
+                draw(session)
+            finally:
+                drawing[0] = False
+
+        screen.render_state = render_state  # type: ignore[method-assign]
+        for key in ["left", "down", "right", "up"] * 4:
+            await pilot.press(key)
+        await pilot.pause()
+        assert screen.state.score > 0
+        names = {name for name, _ in writes}
+        assert {"record_game_score", "record_score", "save_game"} <= names
+        assert [name for name, while_drawing in writes if while_drawing] == []
+        assert store.best_score("2048", score_key(screen.state)) == screen.state.score

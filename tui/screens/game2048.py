@@ -124,7 +124,6 @@ class Game2048Screen(PuzzleScreen):
         self.query_one("#g2048-rules", Static).update(
             f"{config.board_size}×{config.board_size} {config.merge_rule}, {goal}"
         )
-        self._record_score(state)
         best = max(self._best or 0, state.score)
         gained = f" (+{info.points_earned})" if info is not None and info.points_earned else ""
         self.query_one("#g2048-score", Static).update(
@@ -142,7 +141,10 @@ class Game2048Screen(PuzzleScreen):
         if state.is_game_over:
             self.stop_autoplay()
 
-    def _record_score(self, state: GameState) -> None:
+    def record_progress(self, session: Session) -> None:
+        """The score boards: this game's line (its best score; the autoplay mark sticks) and
+        the player's own best, written before the screen draws them."""
+        state: GameState = session.state
         store = self.arcade.store
         if self._best is None:
             self._best = store.best_score(GAME_ID, score_key(state)) or 0

@@ -270,6 +270,11 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def render_state(self, session: Session) -> None:
         """Draw ``session.state`` (and anything else of the session) in the board widgets."""
 
+    def record_progress(self, session: Session) -> None:
+        """Record what the game keeps beyond the save after each change (2048: its score
+        boards), before the screen is drawn; the default records nothing (wins are recorded
+        by the base when the outcome dialog opens)."""
+
     _ready = False
 
     def on_mount(self) -> None:
@@ -295,6 +300,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
             return
         if self._hint_session is not None and self._hint_session is not session:
             self._hint_stop.set()
+        self.record_progress(session)  # the store first: drawing never writes
         self.render_state(session)
         self.query_one(PuzzleHeader).update(Text(self.header_text()))
         self.arcade.game_in_progress = self.in_progress
