@@ -182,7 +182,8 @@ async def open_2048(player: Player) -> str:
     """From the home screen into 2048 (a key typed while the first frame is still being
     mounted can miss the list on a busy machine: then go back and try again)."""
     for _ in range(3):
-        await player.wait_for("Pick a game")
+        # The whole list (its last row is 2048), not just the title of a half-drawn frame.
+        await player.wait_for(lambda text: "Pick a game" in text and "2048" in text)
         await asyncio.sleep(0.2)
         # The sessions read the same installed registry, so the same home rows.
         player.press(*["down"] * home_row("2048"), "enter")

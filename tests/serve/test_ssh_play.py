@@ -48,7 +48,10 @@ async def test_play_resize_and_vanish_without_hurting_the_neighbour() -> None:
         conn_b = await connect(port, "bob")
         bob = await open_player(conn_b, 100, 30)
 
-        home = await alice.wait_for("Pick a game")
+        # The whole list, not just its title: a frame can arrive with the rows half drawn.
+        home = await alice.wait_for(
+            lambda text: "Pick a game" in text and "TermCraft" in text and "2048" in text
+        )
         assert "TermCraft" in home and "2048" in home
 
         screen = await open_2048(alice)
