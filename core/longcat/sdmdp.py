@@ -34,9 +34,12 @@ Pure: no I/O; the walk itself draws nothing at random.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
-from core.longcat.level import Level
+from core.longcat.level import DIRECTIONS, Level
+
+if TYPE_CHECKING:  # numpy is imported where the views are made: SD generation needs none
+    import numpy as np
 
 __all__ = ["CHANNELS", "STEPS", "SDWalk", "observation_shape"]
 
@@ -66,6 +69,8 @@ class SDWalk:
 
     __slots__ = ("_padded", "cells", "head", "height", "moves", "previous", "start", "width")
 
+    _padded: np.ndarray | None
+
     def __init__(self, width: int, height: int, start: tuple[int, int]) -> None:
         x, y = start
         if not (0 <= x < width and 0 <= y < height):
@@ -85,8 +90,7 @@ class SDWalk:
         """Direction of the last step (-1 before the first)."""
         self.moves: list[int] = []
         """The direction of every step taken."""
-        # The view is a window of a grid padded with OUTSIDE on every side.
-        self._padded = np.full((3 * height - 2, 3 * width - 2), OUTSIDE, dtype=np.int8)
+        self._padded = None  # the observation's padded grid, made at the first view
 
     def valid(self) -> list[int]:
         """The directions whose neighbour of the head is an empty cell (SD's options)."""
@@ -101,6 +105,8 @@ class SDWalk:
 
     def valid_mask(self) -> np.ndarray:
         """:meth:`valid` as four booleans."""
+        import numpy as np
+
         mask = np.zeros(4, dtype=bool)
         mask[self.valid()] = True
         return mask
@@ -116,10 +122,11 @@ class SDWalk:
         Raises:
             ValueError: ``d`` is not one of :meth:`valid`.
         """
-        if d not in self.valid():
-            raise ValueError(f"direction {d} does not lead to an empty cell")
         x, y = self.head
         w, h, cells = self.width, self.height, self.cells
+        nx, ny = x + STEPS[d][0], y + STEPS[d][1]
+        if not (0 <= nx < w and 0 <= ny < h and cells[ny * w + nx] == EMPTY):
+            raise ValueError(f"direction {d} does not lead to an empty cell")
         if d != self.previous and self.previous >= 0:
             ax, ay = x + STEPS[self.previous][0], y + STEPS[self.previous][1]
             if 0 <= ax < w and 0 <= ay < h and cells[ay * w + ax] == EMPTY:
@@ -141,11 +148,21 @@ class SDWalk:
                 walls |= 1 << (y * (w + 1) + x)
         return Level(w, self.height, walls, self.start)
 
+    def solution(self) -> tuple[str, ...]:
+        """The moves that solve :meth:`level`: one slide per straight run of steps."""
+        moves = self.moves
+        return tuple(DIRECTIONS[d] for i, d in enumerate(moves) if i == 0 or moves[i - 1] != d)
+
     def observation(self) -> np.ndarray:
         """The ``(channels, 2h-1, 2w-1)`` float32 view centred on the head (see
         :data:`CHANNELS`)."""
+        import numpy as np
+
         w, h = self.width, self.height
         padded = self._padded
+        if padded is None:  # a window of the grid padded with OUTSIDE on every side
+            padded = np.full((3 * h - 2, 3 * w - 2), OUTSIDE, dtype=np.int8)
+            self._padded = padded
         padded[h - 1 : 2 * h - 1, w - 1 : 2 * w - 1] = np.frombuffer(
             bytes(self.cells), dtype=np.int8
         ).reshape(h, w)

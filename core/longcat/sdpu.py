@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import random
 
-from core.longcat.level import DIRECTIONS, Level
+from core.longcat.level import Level
+from core.longcat.sdmdp import STEPS, SDWalk
 
 __all__ = ["STEPS", "puzzle_up", "solution_down"]
-
-STEPS: tuple[tuple[int, int], ...] = ((0, -1), (0, 1), (-1, 0), (1, 0))
-"""``(dx, dy)`` of each direction of :data:`DIRECTIONS`."""
-
-_EMPTY, _WALL, _BODY = 0, 1, 2
 
 
 def solution_down(rng: random.Random, width: int, height: int) -> tuple[Level, tuple[str, ...]]:
@@ -33,7 +29,9 @@ def solution_down(rng: random.Random, width: int, height: int) -> tuple[Level, t
     8. Copy the level: every cell still empty becomes a wall, the body is removed and the
        head goes back to the start.
 
-    Every straight run of steps is one move of the solution; the run's cells were empty
+    The walk is :class:`core.longcat.sdmdp.SDWalk`, the same one SD-PCGRL's agent steers
+    (one implementation of the pseudo-code). Every straight run of steps is one move of the
+    solution; the run's cells were empty
     when the cat passed, so a sliding cat passes them too, and the wall (or body, or edge)
     placed at each turn stops it exactly where the generator turned.
 
@@ -45,36 +43,10 @@ def solution_down(rng: random.Random, width: int, height: int) -> tuple[Level, t
     Returns:
         The level and the moves that solve it.
     """
-    cells = [[_EMPTY] * width for _ in range(height)]
-    x, y = rng.randrange(width), rng.randrange(height)
-    start = (x, y)
-    previous = -1
-    moves: list[str] = []
-    while True:
-        options = [
-            d
-            for d, (dx, dy) in enumerate(STEPS)
-            if 0 <= x + dx < width and 0 <= y + dy < height and cells[y + dy][x + dx] == _EMPTY
-        ]
-        if not options:
-            break
-        d = rng.choice(options)
-        cells[y][x] = _BODY
-        if d != previous:
-            if previous >= 0:
-                ax, ay = x + STEPS[previous][0], y + STEPS[previous][1]
-                if 0 <= ax < width and 0 <= ay < height and cells[ay][ax] == _EMPTY:
-                    cells[ay][ax] = _WALL
-            moves.append(DIRECTIONS[d])
-            previous = d
-        x, y = x + STEPS[d][0], y + STEPS[d][1]
-    cells[y][x] = _BODY
-    walls = 0
-    for cy, row in enumerate(cells):
-        for cx, cell in enumerate(row):
-            if cell != _BODY:
-                walls |= 1 << (cy * (width + 1) + cx)
-    return Level(width, height, walls, start), tuple(moves)
+    walk = SDWalk(width, height, (rng.randrange(width), rng.randrange(height)))
+    while options := walk.valid():
+        walk.step(rng.choice(options))
+    return walk.level(), walk.solution()
 
 
 def puzzle_up(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Level:

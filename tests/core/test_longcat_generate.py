@@ -24,7 +24,7 @@ from core.longcat import (
 )
 from core.longcat.algomasks import bsp_mask, ca_mask, carve_mask, fractal_mask
 from core.longcat.generate import candidate, pick_start, start_candidates
-from core.longcat.level import Board
+from core.longcat.level import DIRECTIONS, Board
 from core.longcat.masks import TEMPLATES, mask_walls, mirror, rotate, squeeze, template_mask
 from core.longcat.sdpu import puzzle_up, solution_down
 from tests.core.test_longcat_graph import small_levels
@@ -241,3 +241,54 @@ def test_mask_walls_and_puzzle_up() -> None:
     level = puzzle_up(random.Random(1), 6, 6, 1.0)  # all walls: one cell is made empty
     assert level.size == 1
     assert candidate("pu", 1, 6, 6, wall_prob=1.0) == level  # won at the start: solvable
+
+
+# -- a reference: seed 003's Solution-Down pseudo-code, written out on its own ---------------
+
+EMPTY, WALL, BODY = 0, 1, 2
+STEP_XY = ((0, -1), (0, 1), (-1, 0), (1, 0))  # up, down, left, right (DIRECTIONS order)
+
+
+def reference_solution_down(
+    rng: random.Random, width: int, height: int
+) -> tuple[Level, tuple[str, ...]]:
+    """The pseudo-code on a list-of-lists grid, as solution_down was written before it became
+    SD-PCGRL's walk (core.longcat.sdmdp.SDWalk): an independent copy to compare them with."""
+    cells = [[EMPTY] * width for _ in range(height)]
+    x, y = rng.randrange(width), rng.randrange(height)
+    start = (x, y)
+    previous = -1
+    moves: list[str] = []
+    while True:
+        options = [
+            d
+            for d, (dx, dy) in enumerate(STEP_XY)
+            if 0 <= x + dx < width and 0 <= y + dy < height and cells[y + dy][x + dx] == EMPTY
+        ]
+        if not options:
+            break
+        d = rng.choice(options)
+        cells[y][x] = BODY
+        if d != previous:
+            if previous >= 0:
+                ax, ay = x + STEP_XY[previous][0], y + STEP_XY[previous][1]
+                if 0 <= ax < width and 0 <= ay < height and cells[ay][ax] == EMPTY:
+                    cells[ay][ax] = WALL
+            moves.append(DIRECTIONS[d])
+            previous = d
+        x, y = x + STEP_XY[d][0], y + STEP_XY[d][1]
+    cells[y][x] = BODY
+    walls = 0
+    for cy, row in enumerate(cells):
+        for cx, cell in enumerate(row):
+            if cell != BODY:
+                walls |= 1 << (cy * (width + 1) + cx)
+    return Level(width, height, walls, start), tuple(moves)
+
+
+@pytest.mark.parametrize("size", [(8, 8), (5, 4), (12, 10), (1, 1), (1, 6), (32, 2)])
+def test_solution_down_is_the_pseudo_code(size: tuple[int, int]) -> None:
+    for seed in range(300):
+        assert solution_down(random.Random(seed), *size) == reference_solution_down(
+            random.Random(seed), *size
+        )

@@ -1,8 +1,8 @@
 """SD-PCGRL's environment (core.longcat.sdenv): the Solution-Down MDP in Gymnasium's API.
 
 Checked against independent answers: the project's solver (every level solvable), seed 003's
-SD generator (core.longcat.sdpu.solution_down, driven by the same random choices, makes the
-same levels and stops at the same step), the difficulty predictor on the final level (the
+SD generator (the pseudo-code written out on its own in the tests, driven by the same random
+choices, makes the same levels and stops at the same step), the difficulty predictor on the final level (the
 incremental rewards add up to it), and Gymnasium's own env checker.
 """
 
@@ -19,7 +19,7 @@ from core.longcat import is_solvable, predict_difficulty  # noqa: E402
 from core.longcat.level import DIRECTIONS, Level  # noqa: E402
 from core.longcat.sdenv import SDEnv  # noqa: E402
 from core.longcat.sdmdp import CHANNELS, SDWalk  # noqa: E402
-from core.longcat.sdpu import solution_down  # noqa: E402
+from tests.core.test_longcat_generate import reference_solution_down  # noqa: E402
 
 
 def run_episode(env: SDEnv, rng: random.Random, **reset: object) -> tuple[list, dict]:
@@ -50,10 +50,10 @@ def test_gymnasium_env_checker_passes() -> None:
 
 @pytest.mark.parametrize("seed", range(40))
 def test_random_actions_reproduce_solution_down(seed: int) -> None:
-    """Driven by the same choices as solution_down (start, then rng.choice over the empty
+    """Driven by the same choices as SD's pseudo-code (start, then rng.choice over the empty
     neighbours), the environment makes SD's level and stops when SD stops."""
     width, height = (8, 8) if seed % 2 else (7, 5)
-    want, moves = solution_down(random.Random(seed), width, height)
+    want, moves = reference_solution_down(random.Random(seed), width, height)
     rng = random.Random(seed)
     env = SDEnv(width, height)
     start = (rng.randrange(width), rng.randrange(height))
