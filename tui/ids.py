@@ -35,7 +35,7 @@ from core.ids import (
     parse_id,
 )
 from core.registry import GameInfo
-from tui.sources import LevelRef, generator_name
+from tui.sources import LevelRef, generator_name, generator_params
 
 __all__ = [
     "CUSTOM_SOURCE",
@@ -331,11 +331,7 @@ def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:
 
 def _generated_id(info: GameInfo, ref: LevelRef) -> str | None:
     name = generator_name(ref.source)
-    query = ref.source.partition("?")[2]
-    params: dict[str, Any] = {}
-    for pair in filter(None, query.split("&")):
-        key, _, value = pair.partition("=")
-        params[key] = value
+    params = generator_params(ref.source)
     declared = {n for n, _ in info.id_params}
     required = {n for n, default in info.id_params if default is None}
     if set(params) - declared or required - set(params) or not ref.key.isdigit():

@@ -401,13 +401,12 @@ class Sources:
             return self.custom
         generator = self._generator_named(source_id)
         if generator is not None:
-            query = source_id.partition("?")[2]
-            params: dict[str, Any] = {}
-            for pair in filter(None, query.split("&")):
-                key, _, value = pair.partition("=")
-                params[key] = int(value) if value.lstrip("-").isdigit() else value
             return GeneratorSource(
-                generator_name(source_id), generator.generator, params, self.store, self.info.id
+                generator_name(source_id),
+                generator.generator,
+                generator_params(source_id),
+                self.store,
+                self.info.id,
             )
         return None
 
@@ -451,6 +450,17 @@ class Sources:
 def generator_name(source_id: str) -> str:
     """The generator's name in a generator source id (``gen:sd?size=8x8`` -> ``sd``)."""
     return source_id.removeprefix("gen:").partition("?")[0]
+
+
+def generator_params(source_id: str) -> dict[str, Any]:
+    """The parameters in a generator source id, as :class:`GeneratorSource` wrote them
+    (``gen:sd?size=8x8&unique=1`` -> ``{"size": "8x8", "unique": 1}``; whole numbers as
+    ints)."""
+    params: dict[str, Any] = {}
+    for pair in filter(None, source_id.partition("?")[2].split("&")):
+        key, _, value = pair.partition("=")
+        params[key] = int(value) if value.lstrip("-").isdigit() else value
+    return params
 
 
 GeneratorFactory = Callable[[Any], Mapping[str, tuple[Any, Mapping[str, Any]]]]
