@@ -26,10 +26,18 @@ from dataclasses import dataclass
 
 from core.longcat.difficulty import band, predict_difficulty
 from core.longcat.graph import AnalysisLimit, Metrics, analyse
-from core.longcat.level import Level
+from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
 
-__all__ = ["DESIGN_STATES", "DESIGN_TIME", "Assessment", "Cancelled", "assess"]
+__all__ = [
+    "DESIGN_STATES",
+    "DESIGN_TIME",
+    "EDITS",
+    "Assessment",
+    "Cancelled",
+    "assess",
+    "edit_grid",
+]
 
 DESIGN_STATES = 200_000
 """Largest state graph the bench analyses in full (about a second in pure Python)."""
@@ -168,3 +176,84 @@ def assess(
     if found.status == "unsolvable":
         return Assessment(level, "unsolvable", None, None, None, None, limit)
     return Assessment(level, "unknown", None, None, None, None, limit)
+
+
+EDITS: tuple[str, ...] = (
+    "toggle",
+    "wall",
+    "empty",
+    "start",
+    "wider",
+    "narrower",
+    "taller",
+    "shorter",
+    "all_walls",
+    "all_empty",
+)
+"""The level editor's grid edits (:func:`edit_grid`)."""
+
+
+def edit_grid(level: Level, name: str, cell: tuple[int, int]) -> Level:
+    """One edit of a level's grid, as the level editor paints it.
+
+    Args:
+        level: The level (title, par and the other fields are kept).
+        name: One of :data:`EDITS`: ``toggle`` a wall, make the cell a ``wall`` or ``empty``,
+            put the ``start`` there, add or remove the last column (``wider``/``narrower``) or
+            row (``taller``/``shorter``; new cells are walls, which the edge counts as
+            anyway), or make every other cell a wall or empty (``all_walls``/``all_empty``).
+        cell: ``(x, y)`` of the painted cell.
+
+    Returns:
+        The edited level (equal to ``level`` when the edit changes nothing).
+
+    Raises:
+        ValueError: Why the edit is refused, in words for the designer.
+    """
+    rows = [list(row) for row in level.rows()]
+    x, y = cell
+    if name in ("toggle", "wall", "empty"):
+        wall = rows[y][x] == "#"
+        if rows[y][x] == "@":
+            raise ValueError("The start cannot be a wall: put the start elsewhere first (s).")
+        if name == "toggle" or (name == "wall") != wall:
+            rows[y][x] = "." if wall else "#"
+    elif name == "start":
+        sx, sy = level.start
+        rows[sy][sx] = "."
+        rows[y][x] = "@"
+    elif name in ("all_walls", "all_empty"):
+        fill = "#" if name == "all_walls" else "."
+        rows = [[fill if ch != "@" else ch for ch in row] for row in rows]
+    elif name == "wider":
+        if level.width >= MAX_SIZE:
+            raise ValueError(f"A Longcat grid has at most {MAX_SIZE} columns.")
+        for row in rows:
+            row.append("#")
+    elif name == "narrower":
+        if level.width == 1:
+            raise ValueError("The grid needs at least one column.")
+        if level.start[0] == level.width - 1:
+            raise ValueError("The start is in the last column: move it first (s).")
+        for row in rows:
+            row.pop()
+    elif name == "taller":
+        if level.height >= MAX_SIZE:
+            raise ValueError(f"A Longcat grid has at most {MAX_SIZE} rows.")
+        rows.append(["#"] * level.width)
+    elif name == "shorter":
+        if level.height == 1:
+            raise ValueError("The grid needs at least one row.")
+        if level.start[1] == level.height - 1:
+            raise ValueError("The start is in the last row: move it first (s).")
+        rows.pop()
+    else:
+        raise ValueError(f"unknown edit {name!r}")
+    return Level.from_rows(
+        ["".join(row) for row in rows],
+        title=level.title,
+        description=level.description,
+        hint=level.hint,
+        author=level.author,
+        par=level.par,
+    )

@@ -194,3 +194,48 @@ def test_assess_agrees_with_a_brute_force_over_move_sequences(rows: list[str]) -
     assert result.classes is not None and sum(result.classes.values()) == positions
     if result.solution is not None:
         assert replay(result.level, result.solution)
+
+
+# -- the editor's grid edits (edit_grid), on hand-drawn grids -------------------------------
+
+
+def test_grid_edits_on_a_hand_drawn_level() -> None:
+    from core.longcat.design import edit_grid
+
+    level = Level.from_rows(["@..", "#.#"], title="T", par=3, hint="h")
+    assert edit_grid(level, "toggle", (1, 0)).rows() == ("@#.", "#.#")
+    assert edit_grid(level, "toggle", (0, 1)).rows() == ("@..", "..#")
+    assert edit_grid(level, "wall", (0, 1)) == level  # already a wall: nothing changes
+    assert edit_grid(level, "empty", (2, 1)).rows() == ("@..", "#..")
+    moved = edit_grid(level, "start", (1, 1))
+    assert moved.rows() == ("...", "#@#") and moved.start == (1, 1)
+    assert edit_grid(level, "wider", (0, 0)).rows() == ("@..#", "#.##")
+    assert edit_grid(level, "narrower", (0, 0)).rows() == ("@.", "#.")
+    assert edit_grid(level, "taller", (0, 0)).rows() == ("@..", "#.#", "###")
+    assert edit_grid(level, "shorter", (0, 0)).rows() == ("@..",)
+    assert edit_grid(level, "all_walls", (0, 0)).rows() == ("@##", "###")
+    assert edit_grid(level, "all_empty", (0, 0)).rows() == ("@..", "...")
+    kept = edit_grid(level, "toggle", (1, 0))
+    assert (kept.title, kept.par, kept.hint) == ("T", 3, "h")
+
+
+def test_grid_edits_refuse_with_reasons() -> None:
+    from core.longcat.design import edit_grid
+    from core.longcat.level import MAX_SIZE
+
+    level = Level.from_rows(["..@", "..."])
+    for name, cell, words in (
+        ("wall", (2, 0), "start cannot be a wall"),
+        ("narrower", (0, 0), "last column"),
+        ("toggle", (2, 0), "start cannot be a wall"),
+    ):
+        with pytest.raises(ValueError, match=words):
+            edit_grid(level, name, cell)
+    one_row = Level.from_rows([".@"])
+    with pytest.raises(ValueError, match="at least one row"):
+        edit_grid(one_row, "shorter", (0, 0))
+    wide = Level.from_rows(["@" + "." * (MAX_SIZE - 1)])
+    with pytest.raises(ValueError, match=f"at most {MAX_SIZE} columns"):
+        edit_grid(wide, "wider", (0, 0))
+    with pytest.raises(ValueError, match="unknown edit"):
+        edit_grid(level, "paint", (0, 0))

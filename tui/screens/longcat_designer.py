@@ -38,9 +38,9 @@ from textual.timer import Timer
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from core.longcat.design import Assessment, Cancelled, assess
+from core.longcat.design import Assessment, Cancelled, assess, edit_grid
 from core.longcat.graph import CLASSES
-from core.longcat.level import DIRECTIONS, LETTERS, MAX_SIZE, Level, bits
+from core.longcat.level import DIRECTIONS, LETTERS, Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial
 from core.text import plural
 from tui.screens.designer import LevelTextDesigner
@@ -182,17 +182,6 @@ def graph_picture(result: Assessment | None, width: int) -> Text:
         text.append(bar + "\n", CLASS_STYLES[name])
     text.append(DOT_NOTE, "dim")
     return text
-
-
-def _with_rows(level: Level, rows: list[str]) -> Level:
-    return Level.from_rows(
-        rows,
-        title=level.title,
-        description=level.description,
-        hint=level.hint,
-        author=level.author,
-        par=level.par,
-    )
 
 
 class LongcatDesigner(LevelTextDesigner):
@@ -357,8 +346,8 @@ class LongcatDesigner(LevelTextDesigner):
         """Change the level at ``cell`` (an undoable change that rewrites the text).
 
         Args:
-            name: ``toggle``, ``wall``, ``empty``, ``start``, ``wider``, ``narrower``,
-                ``taller``, ``shorter``, ``all_walls`` or ``all_empty``.
+            name: One of :data:`core.longcat.design.EDITS` (see
+                :func:`core.longcat.design.edit_grid`).
             cell: The cell painted (the cursor's).
 
         Returns:
@@ -371,49 +360,12 @@ class LongcatDesigner(LevelTextDesigner):
             self.read_level()
             self.app.bell()
             return False
-        rows = [list(row) for row in level.rows()]
-        x, y = cell
-        refusal = ""
-        if name in ("toggle", "wall", "empty"):
-            wall = rows[y][x] == "#"
-            if rows[y][x] == "@":
-                refusal = "The start cannot be a wall: put the start elsewhere first (s)."
-            elif name == "toggle" or (name == "wall") != wall:
-                rows[y][x] = "." if wall else "#"
-        elif name == "start":
-            sx, sy = level.start
-            rows[sy][sx] = "."
-            rows[y][x] = "@"
-        elif name in ("all_walls", "all_empty"):
-            fill = "#" if name == "all_walls" else "."
-            rows = [[fill if ch != "@" else ch for ch in row] for row in rows]
-        elif name == "wider":
-            if level.width >= MAX_SIZE:
-                refusal = f"A Longcat grid has at most {MAX_SIZE} columns."
-            for row in rows:
-                row.append("#")
-        elif name == "narrower":
-            if level.width == 1:
-                refusal = "The grid needs at least one column."
-            elif level.start[0] == level.width - 1:
-                refusal = "The start is in the last column: move it first (s)."
-            for row in rows:
-                row.pop()
-        elif name == "taller":
-            if level.height >= MAX_SIZE:
-                refusal = f"A Longcat grid has at most {MAX_SIZE} rows."
-            rows.append(["#"] * level.width)
-        elif name == "shorter":
-            if level.height == 1:
-                refusal = "The grid needs at least one row."
-            elif level.start[1] == level.height - 1:
-                refusal = "The start is in the last row: move it first (s)."
-            rows.pop()
-        if refusal:
-            self.say(refusal)
+        try:
+            new = edit_grid(level, name, cell)
+        except ValueError as refusal:
+            self.say(str(refusal))
             self.app.bell()
             return False
-        new = _with_rows(level, ["".join(row) for row in rows])
         if new == level:
             return False
         self.set_level(new)
