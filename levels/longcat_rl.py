@@ -2,8 +2,9 @@
 
 Core does no I/O, so the file is read here (through :mod:`importlib.resources`, which finds
 it in a source checkout and in a non-editable install alike) and the arrays are handed to
-:meth:`core.longcat.policy.Policy.from_arrays`. :func:`install` tells the ``rl`` generator to
-use :func:`load_policy`; nothing is read (and numpy is not imported) until a learned level is
+:meth:`core.longcat.policy.Policy.from_arrays`. :func:`install` (run when this module is
+imported: the registration names :data:`GENERATORS`) tells the ``rl`` generator to use
+:func:`load_policy`; nothing is read (and numpy is not imported) until a learned level is
 generated. Only numpy is needed (no PyTorch).
 
 The file is a plain ``numpy.savez`` archive (``allow_pickle=False``): one array per layer
@@ -20,12 +21,13 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import IO, TYPE_CHECKING
 
+from core.longcat import catalog
 from core.longcat.generate import install_policies
 
 if TYPE_CHECKING:
     from core.longcat.policy import Policy
 
-__all__ = ["install", "load_policy", "policy_file", "read_policy", "shipped_sizes"]
+__all__ = ["GENERATORS", "install", "load_policy", "policy_file", "read_policy", "shipped_sizes"]
 
 
 def policy_file(width: int, height: int) -> Traversable:
@@ -104,3 +106,10 @@ def _source(width: int, height: int) -> Policy | None:
 def install() -> None:
     """Make the ``rl`` generator use the bundled weights (idempotent)."""
     install_policies(_source)
+
+
+install()
+GENERATORS = catalog.GENERATORS
+"""Longcat's generators (:data:`core.longcat.catalog.GENERATORS`) with the learned one
+installed: the game's registration names this mapping, so whoever loads the generators gets
+the weights' loader too, and importing the registration itself reads and installs nothing."""

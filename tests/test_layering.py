@@ -90,3 +90,27 @@ def test_screens_and_launcher_do_not_import_the_app() -> None:
             if module == "tui.app":
                 bad.append(f"{relative}:{line}: import {module}")
     assert not bad, "\n".join(bad)
+
+
+def test_a_registration_imports_no_game_code() -> None:
+    """Every command reads every registration (core.registry): they stay declarations, with
+    lazy "module:attr" references, so no game's engine, generators or weights are imported
+    (or installed) just to list the games."""
+    import subprocess
+    import sys
+
+    probe = (
+        "import sys\n"
+        "from core import registry\n"
+        "ids = [info.id for info in registry.games()]\n"
+        "loaded = sorted(m for m in sys.modules\n"
+        "    if m.startswith(('core.', 'levels.', 'grammar.', 'textual'))\n"
+        "    and m.split('.')[1:2] != ['registry'])\n"
+        "print(len(ids), loaded)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    assert run.returncode == 0, run.stderr
+    count, loaded = run.stdout.split(" ", 1)
+    assert int(count) >= 5 and loaded.strip() == "[]", run.stdout

@@ -1,11 +1,6 @@
 """Longcat's registration (seed 003): slide the cat until it fills every empty cell."""
 
 from core.registry import GameInfo
-from levels.longcat_rl import install
-
-# The learned generator (``rl``) reads its bundled weights through levels/ (core reads no
-# files); installing only names the loader, nothing is read until a learned level is made.
-install()
 
 INFO = GameInfo(
     id="longcat",
@@ -15,7 +10,9 @@ INFO = GameInfo(
     level_format="grammar.longcat:FORMAT",
     cli="tui.cli.longcat:longcat",
     screen="tui.screens.longcat:LongcatScreen",
-    generators="core.longcat.catalog:GENERATORS",
+    # core.longcat.catalog's generators, with the learned one given its bundled weights (read
+    # through levels/, since core reads no files; only when a learned level is made).
+    generators="levels.longcat_rl:GENERATORS",
     editor="tui.screens.longcat_designer:LongcatDesigner",
     id_params=(("size", "8x8"), ("band", "any"), ("unique", 0)),
     order=40,
