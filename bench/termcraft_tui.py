@@ -79,10 +79,10 @@ def measure(case: str, mode: str) -> dict:
     from core.termcraft import Level, rewrite_actions
     from core.termcraft.terms import const
     from tui.app import ArcadeApp
+    from tui.games.termcraft.action_list import PAGE, ActionList
+    from tui.games.termcraft.screen import TermCraftScreen
     from tui.launch import launcher_for
-    from tui.screens.termcraft import TermCraftScreen
     from tui.sources import LevelRef
-    from tui.widgets.action_list import PAGE, ActionList
 
     class EagerScreen(TermCraftScreen):
         """The screen as it was: every action materialised on the UI thread."""

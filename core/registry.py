@@ -6,14 +6,20 @@ parts (engine, level format, CLI group, screen, generators, help page) as lazy
 --help``, ``termarcade <game> ...`` and ``termarcade parse`` never import Textual, and a
 broken game cannot bring the others down.
 
-Discovery uses Python entry points, the packaging ecosystem's plugin convention: every
-``GameInfo`` is listed under the ``termarcade.games`` group in ``pyproject.toml``::
+Discovery needs no list of games that every game edits:
 
-    [project.entry-points."termarcade.games"]
-    longcat = "tui.games.longcat:INFO"
+* First-party games are folders. A package named under the ``termarcade.game_folders``
+  entry-point group (the arcade names ``tui.games`` there, once) is scanned, and each of its
+  subpackages that defines ``INFO`` is a game: adding ``tui/games/<game>/`` is enough.
+* Third-party games use Python entry points, the packaging ecosystem's plugin convention: a
+  ``GameInfo`` listed under the ``termarcade.games`` group of its own distribution::
 
-so a game can also ship as its own package (installing it is enough to make it appear),
-and no list of game ids exists anywhere else in the code. Tests (and embedders) add games at
+      [project.entry-points."termarcade.games"]
+      mygame = "mygame.registration:INFO"
+
+  so installing the package is enough to make it appear.
+
+No list of game ids exists anywhere else in the code. Tests (and embedders) add games at
 run time with :func:`register` (a context manager that removes the game again on exit).
 
 Layering: this module holds data and a resolver only. Each layer resolves the references of
@@ -24,6 +30,7 @@ CLI group in ``tui``), so no static import crosses the layers.
 from __future__ import annotations
 
 import importlib
+import pkgutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -33,6 +40,7 @@ from typing import Any
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "FOLDER_GROUP",
     "GameInfo",
     "RegistryError",
     "games",
@@ -43,7 +51,10 @@ __all__ = [
 ]
 
 ENTRY_POINT_GROUP = "termarcade.games"
-"""The entry-point group that lists every game's :class:`GameInfo`."""
+"""The entry-point group that lists third-party games' :class:`GameInfo`."""
+
+FOLDER_GROUP = "termarcade.game_folders"
+"""The entry-point group naming packages whose every subpackage with ``INFO`` is a game."""
 
 
 class RegistryError(Exception):
@@ -68,7 +79,7 @@ class GameInfo:
         generators: ``"module:attr"`` of a mapping ``name -> core generator`` (seeded level
             generators), or None.
         help: ``"package:path"`` of the game's help page (markdown) inside an installed
-            package; default ``tui:help/<id>.md``.
+            package; default ``help.md`` beside the screen's module (its game folder).
         editor: ``"module:attr"`` of the game's level editor (a
             ``tui.screens.designer.DesignerScreen``), or None (the game screen then has no
             ``E``).
@@ -96,7 +107,7 @@ class GameInfo:
     generators: str | None = None
     """``"module:attr"`` of the generators mapping, or None."""
     help: str | None = None
-    """``"package:path"`` of the help page (default ``tui:help/<id>.md``)."""
+    """``"package:path"`` of the help page (default: ``help.md`` in the screen's package)."""
     editor: str | None = None
     """``"module:attr"`` of the level editor, or None."""
     id_params: tuple[tuple[str, Any], ...] = ()
@@ -117,7 +128,10 @@ class GameInfo:
     @property
     def help_ref(self) -> str:
         """The help page reference, with the default filled in."""
-        return self.help or f"tui:help/{self.id}.md"
+        if self.help:
+            return self.help
+        package = (self.screen or self.engine).partition(":")[0].rpartition(".")[0]
+        return f"{package}:help.md"
 
     @property
     def playable(self) -> bool:
@@ -178,24 +192,55 @@ _added: dict[str, GameInfo] = {}
 _problems: list[str] = []
 
 
+def _folder_games(package_name: str) -> Iterator[tuple[str, Any]]:
+    """Yield ``(where, registration)`` for each subpackage of ``package_name``.
+
+    A subpackage without ``INFO`` is skipped (a shared helper package may live there too);
+    one that fails to import is reported as ``(where, error)``.
+    """
+    package = importlib.import_module(package_name)
+    for module in sorted(pkgutil.iter_modules(getattr(package, "__path__", [])), key=str):
+        if not module.ispkg:
+            continue
+        where = f"{package_name}.{module.name}"
+        try:
+            found = importlib.import_module(where)
+        except Exception as error:  # A broken game must not hide the others.
+            yield where, error
+            continue
+        if hasattr(found, "INFO"):
+            yield where, found.INFO
+
+
+def _candidates() -> Iterator[tuple[str, Any]]:
+    """Every registration found, as ``(where, object or the error that stopped it)``."""
+    for point in entry_points(group=FOLDER_GROUP):
+        try:
+            yield from _folder_games(point.value)
+        except Exception as error:  # A broken folder must not hide the others.
+            yield point.value, error
+    for point in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            yield point.value, point.load()
+        except Exception as error:  # A broken plug-in must not hide the others.
+            yield point.value, error
+
+
 def _discover() -> dict[str, GameInfo]:
-    """Load every ``termarcade.games`` entry point once (bad ones become :func:`problems`)."""
+    """Find every game once: game folders, then entry points (bad ones become :func:`problems`)."""
     global _discovered
     with _lock:
         if _discovered is None:
             found: dict[str, GameInfo] = {}
-            for point in entry_points(group=ENTRY_POINT_GROUP):
-                try:
-                    info = point.load()
-                except Exception as error:  # A broken plug-in must not hide the others.
+            for where, info in _candidates():
+                if isinstance(info, Exception):
                     _problems.append(
-                        f"game {point.name!r} could not be loaded ({type(error).__name__}: {error})"
+                        f"game {where} could not be loaded ({type(info).__name__}: {info})"
                     )
-                    continue
-                if not isinstance(info, GameInfo):
-                    _problems.append(f"game {point.name!r}: {point.value} is not a GameInfo")
-                    continue
-                found.setdefault(info.id, info)
+                elif not isinstance(info, GameInfo):
+                    _problems.append(f"game {where}: INFO is not a GameInfo")
+                else:
+                    found.setdefault(info.id, info)
             _discovered = found
         return _discovered
 

@@ -59,10 +59,14 @@ class BindingInfo:
 def _module_names() -> Iterator[str]:
     """The modules to import: the app, each game's screen module, the binding packages."""
     yield "tui.app"
+    packages = list(BINDING_PACKAGES)
     for info in registry.games():
         if info.screen is not None:
-            yield info.screen.partition(":")[0]
-    for package_name in BINDING_PACKAGES:
+            module_name = info.screen.partition(":")[0]
+            yield module_name
+            # The game's folder: its widgets and modals declare bindings too.
+            packages.append(module_name.rpartition(".")[0])
+    for package_name in filter(None, packages):
         yield package_name
         try:
             package = importlib.import_module(package_name)

@@ -11,7 +11,7 @@ level while editing it:
   has, an edge with more Δ formulas than F* has (every edge of the game joins exactly one ∇
   and one to four Δ), or no edge can ever be constructed (U ∩ F*⁵ ⊆ E_Ω: lost at once).
 
-Everything here is pure; the editor (:mod:`tui.screens.carving_designer`) only renders it.
+Everything here is pure; the editor (:mod:`tui.games.carving.designer`) only renders it.
 """
 
 from __future__ import annotations

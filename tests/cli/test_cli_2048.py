@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 import core.game2048 as g
 from core.game2048 import DIRECTIONS, GameConfig, create_game, legal_moves, max_tile, move, replay
-from tui.cli.game2048 import game2048, parse_distribution
+from tui.games.game2048.cli import game2048, parse_distribution
 
 pytestmark = pytest.mark.cli
 
@@ -198,7 +198,7 @@ def test_hint_on_a_huge_board_keeps_to_its_time_limit() -> None:
 
 
 def test_hint_has_a_default_time_limit(monkeypatch) -> None:
-    from tui.cli.game2048 import DEFAULT_TIME_LIMIT
+    from tui.games.game2048.cli import DEFAULT_TIME_LIMIT
 
     seen: list[dict] = []
     monkeypatch.setattr(g, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))

@@ -20,7 +20,7 @@ from core.levelpack import LevelPack
 from grammar.carving import parse_formula, parse_operator, script_text
 from grammar.levels import bundled_packs, dump_pack, load_pack_file
 from tests.processes import wait_for_cpu
-from tui.cli.carving import carving
+from tui.games.carving.cli import carving
 
 pytestmark = pytest.mark.cli
 

@@ -22,7 +22,7 @@ from core.longcat import (
 )
 from grammar.levels import bundled_packs, load_pack, load_pack_file
 from tests.shared_data import ROOT, shared_data
-from tui.cli.longcat import longcat
+from tui.games.longcat.cli import longcat
 
 pytestmark = pytest.mark.cli
 

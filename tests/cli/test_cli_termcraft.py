@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from core.termcraft.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
 from tests.processes import wait_for_cpu
-from tui.cli.termcraft import termcraft
+from tui.games.termcraft.cli import termcraft
 
 pytestmark = pytest.mark.cli
 
@@ -419,7 +419,7 @@ def test_solve_exit_codes_and_plan(pack_file):
 def test_solve_progress_path_runs(pack_file):
     """The progress-bar code path (used when stderr is a TTY) gives the same result."""
     from grammar.levels import load_pack_file
-    from tui.cli.termcraft import _Cancel, _run_with_progress
+    from tui.games.termcraft.cli import _Cancel, _run_with_progress
 
     level = load_pack_file(pack_file).levels[0]
     result = _run_with_progress(level, 1, {}, _Cancel(), True)
@@ -533,7 +533,7 @@ def test_level_file_from_stdin():
 
 def test_no_textual_import_and_fast_help():
     code = (
-        "import sys, tui.cli.termcraft, tui.cli.parse; "
+        "import sys, tui.games.termcraft.cli, tui.cli.parse; "
         "assert 'textual' not in sys.modules, 'textual imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True, cwd=REPO)
@@ -576,7 +576,7 @@ def test_bundled_first_level_is_the_manual_sample(pack_file):
 def test_streamed_json_is_the_documented_object_byte_for_byte(pack_file):
     from core.termcraft import State
     from grammar.levels import load_pack_file
-    from tui.cli.termcraft import actions_json
+    from tui.games.termcraft.cli import actions_json
 
     state = State.from_level(load_pack_file(pack_file).levels[0])
     expected = actions_json(state)
@@ -760,7 +760,7 @@ def test_time_limit_holds_on_a_wide_level(tmp_path):
 def test_slow_analysis_shows_progress_on_a_terminal_only(monkeypatch):
     import io
 
-    from tui.cli.termcraft import _StageProgress
+    from tui.games.termcraft.cli import _StageProgress
 
     class Terminal(io.StringIO):
         def isatty(self) -> bool:

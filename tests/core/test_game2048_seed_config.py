@@ -33,7 +33,7 @@ from core.game2048 import (
     replay,
 )
 from core.game2048.game import GAME, start_game
-from tui.cli.game2048 import game2048
+from tui.games.game2048.cli import game2048
 
 
 def _dead(board) -> bool:

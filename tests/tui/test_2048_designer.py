@@ -15,9 +15,9 @@ from grammar.levels import load_pack, load_pack_file
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
 from tui.cli import main
+from tui.games.game2048.designer import BoardCanvas, Game2048Designer
+from tui.games.game2048.screen import Game2048Screen
 from tui.modals.export import ExportModal
-from tui.screens.game2048 import Game2048Screen
-from tui.screens.game2048_designer import BoardCanvas, Game2048Designer
 
 pytestmark = pytest.mark.pilot
 

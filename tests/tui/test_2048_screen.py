@@ -8,12 +8,12 @@ from core.game2048 import GameConfig, create_game, move, replay
 from core.game2048.level import Level
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
+from tui.games.game2048.board import Board2048, cell_geometry, tile_style
+from tui.games.game2048.screen import SETTINGS_KEY, Game2048Screen
+from tui.games.game2048.settings_modal import Settings2048, Settings2048Modal
 from tui.modals.confirm import ConfirmModal
-from tui.modals.game2048_settings import Settings2048, Settings2048Modal
 from tui.modals.outcome import OutcomeModal
-from tui.screens.game2048 import SETTINGS_KEY, Game2048Screen
 from tui.screens.level_select import LevelSelectScreen
-from tui.widgets.board2048 import Board2048, cell_geometry, tile_style
 
 pytestmark = pytest.mark.pilot
 
@@ -239,7 +239,7 @@ async def test_autoplay_plays_moves_and_stops() -> None:
 
 async def test_flash_highlights_the_new_tile_when_animated(monkeypatch: pytest.MonkeyPatch) -> None:
     # A long flash, so a loaded machine cannot clear it before the assertion.
-    monkeypatch.setattr("tui.screens.game2048.FLASH_SECONDS", 1.0)
+    monkeypatch.setattr("tui.games.game2048.screen.FLASH_SECONDS", 1.0)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_level(pilot, "2048", level(7))
@@ -291,7 +291,7 @@ async def test_dialogs_show_their_own_keys_not_the_games() -> None:
 async def test_drawing_never_writes_the_store_the_base_records_the_score_first() -> None:
     """Issue 22: the score boards are written by record_progress (called by the base before
     drawing), never while render_state draws."""
-    from tui.screens.game2048 import score_key
+    from tui.games.game2048.screen import score_key
 
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:

@@ -13,9 +13,9 @@ from core.algebrawl import PlayCard, Strike, apply_move, initial_state
 from grammar.levels import bundled_packs, load_pack_file
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.cli.algebrawl import algebrawl
+from tui.games.algebrawl.cli import algebrawl
+from tui.games.algebrawl.designer import AlgebrawlDesigner, CardPicker
 from tui.modals.export import ExportModal
-from tui.screens.algebrawl_designer import AlgebrawlDesigner, CardPicker
 
 pytestmark = pytest.mark.pilot
 
@@ -208,7 +208,7 @@ async def test_rules_and_cast_cards() -> None:
 
 
 async def test_a_big_level_is_unknown_within_the_limit(monkeypatch) -> None:
-    monkeypatch.setattr("tui.screens.algebrawl_designer.LIVE_TIME_LIMIT", 0.3)
+    monkeypatch.setattr("tui.games.algebrawl.designer.LIVE_TIME_LIMIT", 0.3)
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         bench = await open_bench(pilot, "First Blood")

@@ -27,10 +27,10 @@ from core.algebrawl.par import shortest
 from grammar.levels import bundled_packs
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.modals.algebrawl_generator import GeneratorModal, read_choice
+from tui.games.algebrawl.board import SECTIONS, AstView, BrawlBoard
+from tui.games.algebrawl.generator_modal import GeneratorModal, read_choice
+from tui.games.algebrawl.screen import GENERATOR_KEY, AlgebrawlScreen, generator_settings
 from tui.modals.outcome import OutcomeModal
-from tui.screens.algebrawl import GENERATOR_KEY, AlgebrawlScreen, generator_settings
-from tui.widgets.algebrawl_board import SECTIONS, AstView, BrawlBoard
 
 pytestmark = pytest.mark.pilot
 
@@ -340,7 +340,7 @@ async def play_cast_by_keys(pilot: Any, screen: AlgebrawlScreen, move: Any) -> N
     ids=lambda lv: lv.title,
 )
 async def test_seed_002_casts_are_played_by_keys_and_shown(lv: Level) -> None:
-    from tui.widgets.algebrawl_board import tiles_of
+    from tui.games.algebrawl.board import tiles_of
 
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:

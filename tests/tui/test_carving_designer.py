@@ -1,4 +1,4 @@
-"""Triangle Carving's level editor (tui/screens/carving_designer.py) through the Pilot: the
+"""Triangle Carving's level editor (tui/games/carving/designer.py) through the Pilot: the
 density and par controls and the level text stay in step (undoably), the live verdict follows
 the level, Par = shortest (F5), the Solve job (F4) and its Cancel, and a level made here is
 saved, exported, read back by the CLI, and played from My levels.
@@ -23,10 +23,10 @@ from core.carving.design import Verdict
 from grammar.levels import bundled_packs, load_pack_file
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.cli.carving import carving
+from tui.games.carving.cli import carving
+from tui.games.carving.designer import CarvingDesigner, _field_edit, describe_verdict
+from tui.games.carving.screen import CarvingScreen
 from tui.modals.export import ExportModal
-from tui.screens.carving import CarvingScreen
-from tui.screens.carving_designer import CarvingDesigner, _field_edit, describe_verdict
 
 pytestmark = pytest.mark.pilot
 

@@ -12,13 +12,13 @@ from core.carving.game import GAME, Construct, Extend, Finish, Succeed
 from core.carving.state import path_steps
 from grammar.levels import bundled_packs
 from tests.tui.helpers import open_level
-from tui.modals.carving_edge import EdgeBuilder
+from tui.games.carving.actions import CarvingActions
+from tui.games.carving.edge_modal import EdgeBuilder
+from tui.games.carving.screen import CarvingScreen
+from tui.games.carving.view import graph_text
 from tui.modals.outcome import OutcomeModal
 from tui.modals.text_view import TextModal
-from tui.screens.carving import CarvingScreen
 from tui.screens.level_select import LevelSelectScreen
-from tui.widgets.carving_actions import CarvingActions
-from tui.widgets.carving_view import graph_text
 
 pytestmark = pytest.mark.pilot
 

@@ -7,9 +7,9 @@ import pytest
 from core import registry
 from tui.app import THEME_SETTING, ArcadeApp
 from tui.commands import ArcadeCommands
-from tui.modals.game2048_settings import Settings2048, Settings2048Modal
+from tui.games.game2048.screen import SETTINGS_KEY, Game2048Screen
+from tui.games.game2048.settings_modal import Settings2048, Settings2048Modal
 from tui.modals.text_view import TextModal
-from tui.screens.game2048 import SETTINGS_KEY, Game2048Screen
 from tui.screens.home import HomeScreen
 from tui.screens.leaderboard import LeaderboardScreen
 from tui.screens.level_select import LevelSelectScreen

@@ -14,9 +14,9 @@ import pytest
 
 from grammar.levels import bundled_packs
 from tui.app import ArcadeApp
+from tui.games.game2048.screen import Game2048Screen, score_key
 from tui.launch import Launcher, launcher_for
 from tui.screens import playtime
-from tui.screens.game2048 import Game2048Screen, score_key
 from tui.screens.help import HelpScreen
 from tui.screens.playtime import PlayClock, play_record, restored
 from tui.screens.puzzle import PuzzleScreen

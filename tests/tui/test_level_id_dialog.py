@@ -14,9 +14,9 @@ from core.longcat.solver import shortest_solution
 from grammar.levels import dump_level
 from tui.app import ArcadeApp
 from tui.commands import ArcadeCommands
+from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings
 from tui.ids import CUSTOM_SOURCE, board_ref, level_id, resolve_id
 from tui.modals.level_id import THREAD_NAME, LevelIdModal
-from tui.modals.longcat_settings import SETTINGS_KEY, LongcatSettings
 from tui.modals.outcome import OutcomeModal
 from tui.screens.level_select import LevelSelectScreen
 from tui.screens.puzzle import PuzzleScreen

@@ -1,4 +1,4 @@
-"""The Longcat level editor (tui.screens.longcat_designer): the canvas, the live verdict,
+"""The Longcat level editor (tui.games.longcat.designer): the canvas, the live verdict,
 the solution played on the canvas, the par, and the way out (save, play, export, CLI)."""
 
 from __future__ import annotations
@@ -15,11 +15,11 @@ from core.longcat.solver import shortest_solution
 from grammar.levels import bundled_packs, dump_level, load_pack_file
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.cli.longcat import longcat
+from tui.games.longcat.canvas import LongcatCanvas
+from tui.games.longcat.cli import longcat
+from tui.games.longcat.designer import DOT_COMMAND, DOT_NOTE, LongcatDesigner
+from tui.games.longcat.screen import LongcatScreen
 from tui.modals.export import ExportModal
-from tui.screens.longcat import LongcatScreen
-from tui.screens.longcat_designer import DOT_COMMAND, DOT_NOTE, LongcatDesigner
-from tui.widgets.longcat_canvas import LongcatCanvas
 
 pytestmark = pytest.mark.pilot
 
@@ -309,7 +309,7 @@ def test_the_bench_names_the_dot_export() -> None:
 
 def test_the_verdict_says_what_is_unknown_within_the_limit() -> None:
     from core.longcat.design import assess
-    from tui.screens.longcat_designer import verdict_text
+    from tui.games.longcat.designer import verdict_text
 
     large = dict(bundled_packs("longcat"))["05-generated-large"].levels[0]
     partial = verdict_text(assess(large, max_states=50))
@@ -321,7 +321,7 @@ def test_the_verdict_says_what_is_unknown_within_the_limit() -> None:
 
 def test_the_graph_picture_has_one_bar_per_class() -> None:
     from core.longcat.design import assess
-    from tui.screens.longcat_designer import GLYPHS, graph_picture
+    from tui.games.longcat.designer import GLYPHS, graph_picture
 
     result = assess(ARDUBOY_2)
     lines = graph_picture(result, 40).plain.splitlines()

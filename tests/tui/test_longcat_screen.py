@@ -9,12 +9,12 @@ from core.longcat.prune import is_dead
 from grammar.levels import bundled_packs
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.modals.longcat_settings import SETTINGS_KEY, LongcatSettings, LongcatSettingsModal
+from tui.games.longcat import screen as screen_module
+from tui.games.longcat.board import BoardPicture, LongcatBoard, cell_scale, draw
+from tui.games.longcat.screen import LongcatScreen, body_cells
+from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings, LongcatSettingsModal
 from tui.modals.outcome import OutcomeModal
-from tui.screens import longcat as screen_module
-from tui.screens.longcat import LongcatScreen, body_cells
 from tui.sources import LevelRef
-from tui.widgets.longcat_board import BoardPicture, LongcatBoard, cell_scale, draw
 
 pytestmark = pytest.mark.pilot
 

@@ -12,8 +12,8 @@ from core.game2048 import GameConfig
 from core.game2048.level import Level
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.modals.game2048_settings import Settings2048
-from tui.screens.game2048 import SETTINGS_KEY
+from tui.games.game2048.screen import SETTINGS_KEY
+from tui.games.game2048.settings_modal import Settings2048
 
 pytestmark = pytest.mark.snapshot
 
@@ -84,7 +84,7 @@ def test_2048_no_color(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_2048_level_editor(snap_compare, monkeypatch: pytest.MonkeyPatch) -> None:
     """The bench at 80x24: canvas (cursor typing on a cell), fields, text and live verdict."""
-    from tui.screens.game2048_designer import Game2048Designer
+    from tui.games.game2048.designer import Game2048Designer
 
     # A short estimate with room to finish: the same verdict on any machine.
     monkeypatch.setattr(Game2048Designer, "ESTIMATE_MOVES", 20)

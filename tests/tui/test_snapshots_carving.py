@@ -80,7 +80,7 @@ def test_carving_path_120x36(snap_compare) -> None:
 def test_carving_editor_80x24(snap_compare, monkeypatch) -> None:
     """The level editor (E) on Step Aside: density and par controls, the level text, the
     target preview, and the live verdict with the shortest solution's steps."""
-    from tui.screens.carving_designer import CarvingDesigner
+    from tui.games.carving.designer import CarvingDesigner
 
     monkeypatch.setattr(CarvingDesigner, "LIVE_TIME_LIMIT", 60.0)  # a busy machine still solves
 

@@ -12,7 +12,7 @@ from core.longcat import Level
 from grammar.levels import bundled_packs
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
-from tui.modals.longcat_settings import SETTINGS_KEY, LongcatSettings
+from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings
 from tui.sources import LevelRef
 
 pytestmark = pytest.mark.snapshot

@@ -19,18 +19,11 @@ from core.termcraft.terms import short_str as short_text
 from grammar.levels import bundled_packs, load_pack_file
 from grammar.terms import parse_term
 from tui.app import ArcadeApp
-from tui.modals.choice import ChoiceModal
-from tui.modals.confirm import ConfirmModal
-from tui.modals.construct import ConstructModal
-from tui.modals.export import ExportModal
-from tui.modals.outcome import OutcomeModal, par_verdict
-from tui.modals.text_view import TextModal
-from tui.screens.level_select import LevelSelectScreen
-from tui.screens.termcraft import GAME_ID, TermCraftScreen
-from tui.sources import LevelRef
-from tui.widgets.action_list import ActionList, ConstructEntry
-from tui.widgets.dev_panel import DevPanel, format_term_for_editing, parse_field
-from tui.widgets.term_tree import (
+from tui.games.termcraft.action_list import ActionList, ConstructEntry
+from tui.games.termcraft.construct import ConstructModal
+from tui.games.termcraft.dev_panel import DevPanel, format_term_for_editing, parse_field
+from tui.games.termcraft.screen import GAME_ID, TermCraftScreen
+from tui.games.termcraft.term_tree import (
     AUTO_EXPAND_NODES,
     CHUNK,
     MAX_DEPTH,
@@ -39,6 +32,13 @@ from tui.widgets.term_tree import (
     TermTree,
     ZoomData,
 )
+from tui.modals.choice import ChoiceModal
+from tui.modals.confirm import ConfirmModal
+from tui.modals.export import ExportModal
+from tui.modals.outcome import OutcomeModal, par_verdict
+from tui.modals.text_view import TextModal
+from tui.screens.level_select import LevelSelectScreen
+from tui.sources import LevelRef
 
 pytestmark = pytest.mark.pilot
 
@@ -864,7 +864,7 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
     the total; moving down loads the next page; enter and a far digit play moves."""
     from core.termcraft import count_rewrite_actions, nth_rewrite_action
     from tests.tui.helpers import open_level
-    from tui.widgets.action_list import PAGE
+    from tui.games.termcraft.action_list import PAGE
 
     monkeypatch.setattr(TermCraftScreen, "SYNC_BUDGET", 0.0)
     level = big_level()
@@ -916,7 +916,7 @@ async def test_a_long_count_shows_work_and_is_cancelled_by_x(monkeypatch) -> Non
     """A count that would not end shows on the work line; x stops it and the list stays."""
     import threading
 
-    import tui.screens.termcraft as screen_module
+    import tui.games.termcraft.screen as screen_module
     from tests.tui.helpers import open_level
 
     started = threading.Event()

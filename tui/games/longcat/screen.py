@@ -4,7 +4,7 @@ Built on :class:`tui.screens.puzzle.PuzzleScreen`: the session (every move from 
 undo/redo, restart as an undoable move, saves per level, the outcome dialogs and the hint
 worker come from the base; every rule lives in :mod:`core.longcat`.
 
-* The cat is drawn as one connected body (:mod:`tui.widgets.longcat_board`): the order of
+* The cat is drawn as one connected body (:mod:`tui.games.longcat.board`): the order of
   its cells comes from the moves of the session since the last restart
   (:func:`core.longcat.rules.body_path`); a slide grows cell by cell (settings: off).
 * ``t`` gives the next move of a solution from the current position (arrows on the cells it
@@ -37,7 +37,8 @@ from core.longcat.rules import State, body_path, slide
 from core.longcat.solver import solution_from
 from core.session import RESTART, Session
 from core.text import escape_controls, plural
-from tui.modals.longcat_settings import (
+from tui.games.longcat.board import ARROWS, BoardPicture, LongcatBoard
+from tui.games.longcat.settings_modal import (
     BAND_LABELS,
     SETTINGS_KEY,
     LongcatSettings,
@@ -45,7 +46,6 @@ from tui.modals.longcat_settings import (
 )
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.sources import generator_name
-from tui.widgets.longcat_board import ARROWS, BoardPicture, LongcatBoard
 
 __all__ = ["GAME_ID", "SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen", "body_cells"]
 
@@ -89,7 +89,7 @@ class LongcatScreen(PuzzleScreen):
     HELP_TOPIC: ClassVar[str] = GAME_ID
     HINT_TIME_LIMIT: ClassVar[float] = 3.0
 
-    CSS_PATH = "../styles/longcat.tcss"
+    CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k,w", "move('up')", "Up", show=False, id="longcat.up"),

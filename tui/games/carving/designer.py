@@ -39,8 +39,8 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 from core.carving import DENSITY_READINGS, Level
 from core.carving.design import LIVE_TIME_LIMIT, Verdict, assess, plan_steps
 from core.text import plural
+from tui.games.carving.view import edge_label, target_text, vertex_label
 from tui.screens.designer import LevelTextDesigner
-from tui.widgets.carving_view import edge_label, target_text, vertex_label
 
 __all__ = ["SOLVE_MAX_STATES", "SOLVE_TIME_LIMIT", "CarvingDesigner", "describe_verdict"]
 

@@ -30,7 +30,7 @@ from grammar.carving import parse_operator
 from grammar.errors import ParseError
 from tui.modals.dialog import Dialog
 
-from ..widgets.carving_view import KIND_SYMBOL, vertex_label
+from .view import KIND_SYMBOL, vertex_label
 
 __all__ = ["Check", "EdgeBuilder", "SlotRow"]
 

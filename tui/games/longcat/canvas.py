@@ -1,6 +1,6 @@
 """The Longcat level editor's canvas: the level's grid with a cursor, painted by keys or mouse.
 
-It draws like the game's board (:mod:`tui.widgets.longcat_board`: walls as blocks, empty cells
+It draws like the game's board (:mod:`tui.games.longcat.board`: walls as blocks, empty cells
 as dots, the start as the cat's face, the same glyphs and the same fall-backs) and adds a
 cursor: the cell under it is drawn in reverse video (a wall as ``▒``), so it shows without
 colour. The widget holds no level: every key and click becomes a :class:`LongcatCanvas.Command`
@@ -24,7 +24,7 @@ from textual import events
 from textual.binding import Binding, BindingType
 from textual.message import Message
 
-from tui.widgets.longcat_board import BoardPicture, LongcatBoard
+from tui.games.longcat.board import BoardPicture, LongcatBoard
 
 __all__ = ["STEPS", "LongcatCanvas"]
 

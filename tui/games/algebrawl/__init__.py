@@ -8,10 +8,10 @@ INFO = GameInfo(
     tagline="Play operator cards on numbers; strike the monsters with the results.",
     engine="core.algebrawl.game:GAME",
     level_format="grammar.algebrawl:FORMAT",
-    cli="tui.cli.algebrawl:algebrawl",
-    screen="tui.screens.algebrawl:AlgebrawlScreen",
+    cli="tui.games.algebrawl.cli:algebrawl",
+    screen="tui.games.algebrawl.screen:AlgebrawlScreen",
     generators="core.algebrawl.generators:GENERATORS",
-    editor="tui.screens.algebrawl_designer:AlgebrawlDesigner",
+    editor="tui.games.algebrawl.designer:AlgebrawlDesigner",
     id_params=(("low", None), ("high", None)),
     order=30,
 )

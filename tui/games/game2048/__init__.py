@@ -8,10 +8,10 @@ INFO = GameInfo(
     tagline="Slide and merge tiles; seeded, undoable, with an expectimax hint.",
     engine="core.game2048.game:GAME",
     level_format="grammar.game2048:FORMAT",
-    cli="tui.cli.game2048:game2048",
-    screen="tui.screens.game2048:Game2048Screen",
+    cli="tui.games.game2048.cli:game2048",
+    screen="tui.games.game2048.screen:Game2048Screen",
     generators="core.game2048.generators:GENERATORS",
-    editor="tui.screens.game2048_designer:Game2048Designer",
+    editor="tui.games.game2048.designer:Game2048Designer",
     id_params=(("size", 4), ("rule", "standard")),
     order=50,
 )

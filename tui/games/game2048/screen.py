@@ -19,9 +19,9 @@ from textual.widgets import Static
 
 from core.game2048 import GameState, max_tile
 from core.session import Session
-from tui.modals.game2048_settings import Settings2048, Settings2048Modal
+from tui.games.game2048.board import Board2048
+from tui.games.game2048.settings_modal import Settings2048, Settings2048Modal
 from tui.screens.puzzle import Hint, PuzzleScreen
-from tui.widgets.board2048 import Board2048
 
 __all__ = ["SETTINGS_KEY", "Game2048Screen", "score_key"]
 
@@ -51,7 +51,7 @@ class Game2048Screen(PuzzleScreen):
     START_NEW: ClassVar[bool] = True
     """Opening 2048 with no game in progress starts a new one at once."""
 
-    CSS_PATH = "../styles/game2048.tcss"
+    CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("up,k,w", "move('up')", "Up", show=False, id="2048.up"),

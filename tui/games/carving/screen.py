@@ -3,7 +3,7 @@
 Every step of the game has up to three phases (seed 001 §IV), and the screen follows them:
 
 1. **construct**: ``c`` (or enter on the one entry of the move list) opens the edge builder
-   (:class:`tui.modals.carving_edge.EdgeBuilder`), which only puts together operators of U
+   (:class:`tui.games.carving.edge_modal.EdgeBuilder`), which only puts together operators of U
    over F* and shows as you go whether the engine accepts the edge and whether it would force
    an elimination;
 2. **path** (when a legal elimination path exists): the move list offers exactly the steps
@@ -14,7 +14,7 @@ Every step of the game has up to three phases (seed 001 §IV), and the screen fo
    offers the vertices that may become the base point.
 
 The board: a status line (phase, steps against par, the base point), the current hypergraph
-by connected components on the left (:class:`~tui.widgets.carving_view.GraphView`), the
+by connected components on the left (:class:`~tui.games.carving.view.GraphView`), the
 target H* as an incidence table on the right, the move list below. It holds no rule: moves go
 through the base's :meth:`~tui.screens.puzzle.PuzzleScreen.play`, lists come from the engine.
 Undo/redo, restart, saves, the outcome dialogs and the hint worker are the base's.
@@ -36,15 +36,15 @@ from core.carving import GAME, Operator, State, elimination_possible
 from core.carving.game import Construct, Extend, Finish, Succeed
 from core.session import Session
 from core.text import plural
-from tui.screens.puzzle import Hint, PuzzleScreen
-from tui.widgets.carving_actions import BuildEntry, CarvingActions
-from tui.widgets.carving_view import (
+from tui.games.carving.actions import BuildEntry, CarvingActions
+from tui.games.carving.view import (
     CarvingTargetView,
     GraphView,
     _compact,
     edge_label,
     vertex_label,
 )
+from tui.screens.puzzle import Hint, PuzzleScreen
 
 __all__ = ["GAME_ID", "CarvingScreen"]
 
@@ -76,7 +76,7 @@ class CarvingScreen(PuzzleScreen):
     HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
     HINT_TIME_LIMIT: ClassVar[float] = 5.0
-    CSS_PATH = "../styles/carving.tcss"
+    CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("c", "build", "Build", id="carving.build"),
@@ -308,7 +308,7 @@ class CarvingScreen(PuzzleScreen):
                 "warning",
             )
             return
-        from tui.modals.carving_edge import EdgeBuilder
+        from tui.games.carving.edge_modal import EdgeBuilder
 
         world = state.world
         start = self.hinted.edge if isinstance(self.hinted, Construct) else self.last_built

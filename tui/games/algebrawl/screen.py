@@ -46,9 +46,9 @@ from core.algebrawl import (
 )
 from core.session import Session
 from core.text import escape_controls, plural
+from tui.games.algebrawl.board import SECTIONS, AstView, BrawlBoard, tiles_of
 from tui.modals.outcome import par_verdict
 from tui.screens.puzzle import Hint, PuzzleScreen
-from tui.widgets.algebrawl_board import SECTIONS, AstView, BrawlBoard, tiles_of
 
 __all__ = ["GAME_ID", "GENERATOR_KEY", "AlgebrawlScreen", "generator_settings"]
 
@@ -88,7 +88,7 @@ class AlgebrawlScreen(PuzzleScreen):
 
     GAME_ID: ClassVar[str] = GAME_ID
     HELP_TOPIC: ClassVar[str] = GAME_ID
-    CSS_PATH = "../styles/algebrawl.tcss"
+    CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h,a", "cursor(0, -1)", "Left", show=False, id="algebrawl.left"),
@@ -535,7 +535,7 @@ class AlgebrawlScreen(PuzzleScreen):
 
     def action_generator(self) -> None:
         """The generator dialog: a new level from a generator, a difficulty band, a seed."""
-        from tui.modals.algebrawl_generator import GeneratorChoice, GeneratorModal
+        from tui.games.algebrawl.generator_modal import GeneratorChoice, GeneratorModal
 
         settings = generator_settings(self.arcade.store)
 

@@ -8,10 +8,10 @@ INFO = GameInfo(
     tagline="Build edges, carve paths, leave a component shaped like the target.",
     engine="core.carving.game:GAME",
     level_format="grammar.carving:FORMAT",
-    cli="tui.cli.carving:carving",
-    screen="tui.screens.carving:CarvingScreen",
+    cli="tui.games.carving.cli:carving",
+    screen="tui.games.carving.screen:CarvingScreen",
     generators="core.carving.generators:GENERATORS",
-    editor="tui.screens.carving_designer:CarvingDesigner",
+    editor="tui.games.carving.designer:CarvingDesigner",
     order=20,
 )
 """The registration read through the ``termarcade.games`` entry point."""

@@ -8,9 +8,9 @@ INFO = GameInfo(
     tagline="Rewrite terms with rules and axioms until they match the target.",
     engine="core.termcraft.game:GAME",
     level_format="grammar.termcraft:FORMAT",
-    cli="tui.cli.termcraft:termcraft",
-    screen="tui.screens.termcraft:TermCraftScreen",
-    editor="tui.widgets.dev_panel:DevPanel",
+    cli="tui.games.termcraft.cli:termcraft",
+    screen="tui.games.termcraft.screen:TermCraftScreen",
+    editor="tui.games.termcraft.dev_panel:DevPanel",
     order=10,
 )
 """The registration read through the ``termarcade.games`` entry point."""

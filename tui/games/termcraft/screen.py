@@ -51,11 +51,11 @@ from core.termcraft import (
 )
 from core.termcraft.terms import Path, Term, differences, format_path
 from core.text import plural
-from tui.modals.construct import ConstructModal
+from tui.games.termcraft.action_list import PAGE, ActionDetails, ActionList, ConstructEntry
+from tui.games.termcraft.construct import ConstructModal
+from tui.games.termcraft.target_view import TermTargetView, term_text
+from tui.games.termcraft.term_tree import TermTree
 from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
-from tui.widgets.action_list import PAGE, ActionDetails, ActionList, ConstructEntry
-from tui.widgets.target_view import TermTargetView, term_text
-from tui.widgets.term_tree import TermTree
 
 __all__ = ["GAME_ID", "TermCraftScreen"]
 
@@ -165,7 +165,7 @@ class TermCraftScreen(PuzzleScreen):
     NUMBERED_MOVES: ClassVar[bool] = True
     NUMBER_WORD: ClassVar[str] = "Action"
     """Digits pick a numbered action of the list ("Action 2: …"), not a move count."""
-    CSS_PATH = "../styles/termcraft.tcss"
+    CSS_PATH = "styles.tcss"
     AUTO_FOCUS = "#tc-actions"
 
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -8,12 +8,12 @@ INFO = GameInfo(
     tagline="Slide the long cat until it fills the grid; generated levels too.",
     engine="core.longcat.game:GAME",
     level_format="grammar.longcat:FORMAT",
-    cli="tui.cli.longcat:longcat",
-    screen="tui.screens.longcat:LongcatScreen",
+    cli="tui.games.longcat.cli:longcat",
+    screen="tui.games.longcat.screen:LongcatScreen",
     # core.longcat.catalog's generators, with the learned one given its bundled weights (read
     # through levels/, since core reads no files; only when a learned level is made).
     generators="levels.longcat_rl:GENERATORS",
-    editor="tui.screens.longcat_designer:LongcatDesigner",
+    editor="tui.games.longcat.designer:LongcatDesigner",
     id_params=(("size", "8x8"), ("band", "any"), ("unique", 0)),
     order=40,
 )

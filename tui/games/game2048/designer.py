@@ -54,8 +54,8 @@ from core.game2048.design import (
 )
 from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, MAX_SEED, MAX_SIZE, Level
+from tui.games.game2048.board import EMPTY_STYLE, tile_style
 from tui.screens.designer import LevelTextDesigner
-from tui.widgets.board2048 import EMPTY_STYLE, tile_style
 
 __all__ = ["BoardCanvas", "Game2048Designer"]
 

@@ -24,7 +24,7 @@ from textual.widgets.option_list import Option
 from core.carving import State
 from core.carving.game import Extend, Finish, Succeed
 
-from .carving_view import edge_label, vertex_label
+from .view import edge_label, vertex_label
 
 __all__ = ["BuildEntry", "CarvingActions"]
 

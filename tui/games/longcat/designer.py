@@ -2,7 +2,7 @@
 
 Two views of one level, always in step:
 
-* the **canvas** (:class:`tui.widgets.longcat_canvas.LongcatCanvas`): the grid with a cursor;
+* the **canvas** (:class:`tui.games.longcat.canvas.LongcatCanvas`): the grid with a cursor;
   keys or clicks paint walls and empty cells, move the start and resize the grid. Every
   paint rewrites the level text through :meth:`LevelTextDesigner.set_level`, so it is one
   undoable change (``ctrl+z`` / ``ctrl+y``), and the text stays the level;
@@ -43,9 +43,9 @@ from core.longcat.graph import CLASSES
 from core.longcat.level import DIRECTIONS, LETTERS, Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial
 from core.text import plural
+from tui.games.longcat.board import BoardPicture
+from tui.games.longcat.canvas import LongcatCanvas
 from tui.screens.designer import LevelTextDesigner
-from tui.widgets.longcat_board import BoardPicture
-from tui.widgets.longcat_canvas import LongcatCanvas
 
 __all__ = [
     "DOT_COMMAND",
