@@ -59,12 +59,16 @@ from .errors import ParseError, from_lark
 from .format import (
     BODY,
     INT,
+    META_FIELDS,
     NEGATIVE,
+    PAR_FIELD,
     FieldSpec,
     FieldValue,
     LevelFormat,
     ValueKind,
     WrongKind,
+    meta_args,
+    meta_values,
     read_digits,
 )
 from .strings import WRAP, StringEscapeError, decode_string, escape_string
@@ -384,25 +388,19 @@ def _build(title: str, values: dict[str, Any]) -> Level:
         cards=values.get("cards"),
         integer_only=values.get("integer_only", False),
         use_all=values.get("use_all", False),
-        par=values.get("par"),
-        description=values.get("description", ""),
-        hint=values.get("hint", ""),
-        author=values.get("author", ""),
+        **meta_args(values),
     )
 
 
 def _fields_of(level: Level) -> dict[str, Any]:
     puzzle = level.puzzle
     return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
+        **meta_values(level),
         "numbers": puzzle.numbers,
         "targets": puzzle.targets,
         "cards": None if puzzle.cards == DEFAULT_CARDS else puzzle.cards,
         "integer_only": True if puzzle.integer_only else None,
         "use_all": True if puzzle.use_all else None,
-        "par": level.par,
     }
 
 
@@ -435,15 +433,13 @@ FORMAT = LevelFormat(
     game="algebrawl",
     level_type=Level,
     fields=(
-        FieldSpec("author", "string"),
-        FieldSpec("description", "string"),
-        FieldSpec("hint", "string"),
+        *META_FIELDS,
         FieldSpec("numbers", "numbers", required=True),
         FieldSpec("targets", "numbers", required=True),
         FieldSpec("cards", "cards"),
         FieldSpec("integer_only", "flag"),
         FieldSpec("use_all", "flag"),
-        FieldSpec("par", "int"),
+        PAR_FIELD,
     ),
     build=_build,
     fields_of=_fields_of,

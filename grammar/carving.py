@@ -42,7 +42,18 @@ from core.carving.level import DENSITY_READINGS, Level, LevelJSONError, Target, 
 
 from .bulk import collector_paused
 from .errors import ParseError, from_lark
-from .format import BODY, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind
+from .format import (
+    BODY,
+    META_FIELDS,
+    PAR_FIELD,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    ValueKind,
+    WrongKind,
+    meta_args,
+    meta_values,
+)
 from .lalr import Feeder
 from .strings import WRAP
 
@@ -656,18 +667,13 @@ def _build(title: str, values: dict[str, Any]) -> Level:
         root=values["root"],
         target=values["target"],
         density=values.get("density", "contiguous"),
-        par=values.get("par"),
-        description=values.get("description", ""),
-        hint=values.get("hint", ""),
-        author=values.get("author", ""),
+        **meta_args(values),
     )
 
 
 def _fields_of(level: Level) -> dict[str, Any]:
     return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
+        **meta_values(level),
         "types": level.types,
         "variables": level.variables,
         "r_delta": level.r_delta,
@@ -676,7 +682,6 @@ def _fields_of(level: Level) -> dict[str, Any]:
         "root": level.root,
         "target": level.target,
         "density": None if level.density == "contiguous" else level.density,
-        "par": level.par,
     }
 
 
@@ -684,9 +689,7 @@ FORMAT = LevelFormat(
     game="carving",
     level_type=Level,
     fields=(
-        FieldSpec("author", "string"),
-        FieldSpec("description", "string"),
-        FieldSpec("hint", "string"),
+        *META_FIELDS,
         FieldSpec("types", "names", required=True),
         FieldSpec("variables", "variables", required=True),
         FieldSpec("r_delta", "triples", required=True),
@@ -695,7 +698,7 @@ FORMAT = LevelFormat(
         FieldSpec("root", "formula", required=True),
         FieldSpec("target", "target", required=True),
         FieldSpec("density", "density"),
-        FieldSpec("par", "int"),
+        PAR_FIELD,
     ),
     build=_build,
     fields_of=_fields_of,

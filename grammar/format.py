@@ -28,6 +28,7 @@ from typing import Any
 
 from lark import Transformer
 
+from core.levelmeta import META_TEXTS, LevelMeta
 from core.levelpack import LevelPack
 
 from .strings import format_string
@@ -37,7 +38,9 @@ __all__ = [
     "INT",
     "INT_KIND",
     "MAX_DIGITS",
+    "META_FIELDS",
     "NEGATIVE",
+    "PAR_FIELD",
     "STRING",
     "STRING_KIND",
     "WORD",
@@ -47,6 +50,8 @@ __all__ = [
     "PlainLoader",
     "ValueKind",
     "WrongKind",
+    "meta_args",
+    "meta_values",
     "read_digits",
 ]
 
@@ -174,6 +179,49 @@ class FieldSpec:
     """The kind's name."""
     required: bool = False
     """Whether a level must give it."""
+
+
+META_FIELDS = tuple(FieldSpec(name, "string") for name in META_TEXTS)
+"""The free-text metadata fields of every game's level blocks (``author``, ``description``,
+``hint``), written first; a format lists them before its own fields."""
+
+PAR_FIELD = FieldSpec("par", "int")
+"""The ``par`` field (the level-metadata protocol's); a format places it among its own fields
+where its files have always written it."""
+
+
+def meta_args(values: Mapping[str, Any], *, par: bool = True) -> dict[str, Any]:
+    """The metadata arguments of a level constructor, from a level block's values.
+
+    Args:
+        values: The fields a block gives (a ``LevelFormat.build``'s ``values``).
+        par: Whether the game's levels take a par (2048's do not).
+
+    Returns:
+        ``description``, ``hint``, ``author`` ("" when absent) and ``par`` (None when absent).
+    """
+    args = {name: values.get(name, "") for name in META_TEXTS}
+    if par:
+        args["par"] = values.get("par")
+    return args
+
+
+def meta_values(level: LevelMeta) -> dict[str, Any]:
+    """The metadata fields to print of a level (a ``LevelFormat.fields_of``'s share).
+
+    Args:
+        level: Any game's level (:class:`core.levelmeta.LevelMeta`).
+
+    Returns:
+        ``author``, ``description``, ``hint`` and ``par``, None where empty (not printed; a
+        format without :data:`PAR_FIELD` never prints ``par``).
+    """
+    return {
+        "author": level.author or None,
+        "description": level.description or None,
+        "hint": level.hint or None,
+        "par": level.par,
+    }
 
 
 @dataclass(frozen=True, slots=True)

@@ -36,12 +36,15 @@ from core.game2048.level import Level, make_config
 from .format import (
     BODY,
     INT,
+    META_FIELDS,
     STRING,
     FieldSpec,
     FieldValue,
     LevelFormat,
     ValueKind,
     WrongKind,
+    meta_args,
+    meta_values,
     read_digits,
 )
 from .strings import escape_string
@@ -223,18 +226,14 @@ def _build(title: str, values: dict[str, Any]) -> Level:
         title=title,
         config=make_config(**config),
         board=values.get("board"),
-        description=values.get("description", ""),
-        hint=values.get("hint", ""),
-        author=values.get("author", ""),
+        **meta_args(values, par=False),
     )
 
 
 def _fields_of(level: Level) -> dict[str, Any]:
     config = level.config
     return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
+        **meta_values(level),  # its par (always None) is not a 2048 field: never printed
         "size": config.board_size,
         "rule": config.saved_merge_rule(),
         "seed": config.initial_seed,
@@ -257,9 +256,7 @@ FORMAT = LevelFormat(
     game="2048",
     level_type=Level,
     fields=(
-        FieldSpec("author", "string"),
-        FieldSpec("description", "string"),
-        FieldSpec("hint", "string"),
+        *META_FIELDS,
         FieldSpec("size", "int"),
         FieldSpec("rule", "rule"),
         FieldSpec("seed", "int"),

@@ -44,7 +44,19 @@ from core.levelpack import MAX_TEXT, LevelPack, check_title
 from core.longcat.level import MAX_SIZE, Level
 
 from .errors import ParseError
-from .format import BODY, FieldSpec, FieldValue, LevelFormat, PlainLoader, ValueKind, WrongKind
+from .format import (
+    BODY,
+    META_FIELDS,
+    PAR_FIELD,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    PlainLoader,
+    ValueKind,
+    WrongKind,
+    meta_args,
+    meta_values,
+)
 
 __all__ = ["FORMAT", "Grid", "GridFault", "check_grid", "load_plain", "sniff_plain"]
 
@@ -197,19 +209,13 @@ def _build(title: str, values: dict[str, Any]) -> Level:
     return Level.from_rows(
         values["grid"],
         title=title,
-        description=values.get("description", ""),
-        hint=values.get("hint", ""),
-        author=values.get("author", ""),
-        par=values.get("par"),
+        **meta_args(values),
     )
 
 
 def _fields_of(level: Level) -> dict[str, Any]:
     return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
-        "par": level.par,
+        **meta_values(level),
         "grid": level.rows(),
     }
 
@@ -314,10 +320,8 @@ FORMAT = LevelFormat(
     game="longcat",
     level_type=Level,
     fields=(
-        FieldSpec("author", "string"),
-        FieldSpec("description", "string"),
-        FieldSpec("hint", "string"),
-        FieldSpec("par", "int"),
+        *META_FIELDS,
+        PAR_FIELD,
         FieldSpec("grid", "grid", required=True),
     ),
     build=_build,

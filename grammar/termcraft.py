@@ -26,7 +26,20 @@ from core.termcraft.level import Level
 from core.termcraft.terms import Term, short_str, to_str
 
 from .fastterm import read_term
-from .format import BODY, INT, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind, read_digits
+from .format import (
+    BODY,
+    INT,
+    META_FIELDS,
+    PAR_FIELD,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    ValueKind,
+    WrongKind,
+    meta_args,
+    meta_values,
+    read_digits,
+)
 from .strings import WRAP
 from .terms import TermBuilder
 
@@ -82,21 +95,15 @@ def _build(title: str, values: dict[str, Any]) -> Level:
         target=values["target"],
         fuel=values["fuel"],
         budget=values["budget"],
-        par=values.get("par"),
-        description=values.get("description", ""),
-        hint=values.get("hint", ""),
-        author=values.get("author", ""),
+        **meta_args(values),
     )
 
 
 def _fields_of(level: Level) -> dict[str, Any]:
     return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
+        **meta_values(level),
         "fuel": level.fuel,
         "budget": level.budget,
-        "par": level.par,
         "current": level.current,
         "target": level.target,
     }
@@ -106,12 +113,10 @@ FORMAT = LevelFormat(
     game="termcraft",
     level_type=Level,
     fields=(
-        FieldSpec("author", "string"),
-        FieldSpec("description", "string"),
-        FieldSpec("hint", "string"),
+        *META_FIELDS,
         FieldSpec("fuel", "int", required=True),
         FieldSpec("budget", "int", required=True),
-        FieldSpec("par", "int"),
+        PAR_FIELD,
         FieldSpec("current", "term", required=True),
         FieldSpec("target", "term", required=True),
     ),

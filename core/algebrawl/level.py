@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.levelpack import LevelFieldError, check_text, check_title
+from core.levelmeta import check_meta
+from core.levelpack import LevelFieldError
 
 from .cards import DEFAULT_CARDS
 from .puzzle import MAX_CARDS, MAX_NUMBERS, MAX_TARGETS, Puzzle
@@ -28,7 +29,8 @@ class Level:
     """One Algebrawl level.
 
     Attributes:
-        title: Shown in level lists (see ``core.levelpack.check_title``).
+        title: Shown in level lists (the metadata fields title, par, description, hint
+            and author are checked by ``core.levelmeta.check_meta``).
         puzzle: The numbers, targets, cards and house rules.
         par: The designer's number of moves (card plays and strikes), or None. The bundled
             levels' par is the solver's shortest solution (checked by the tests).
@@ -54,17 +56,15 @@ class Level:
     """Who made the level."""
 
     def __post_init__(self) -> None:
-        check_title(self.title)
-        for name in ("description", "hint", "author"):
-            check_text(name, getattr(self, name))
+        check_meta(self)
         if not isinstance(self.puzzle, Puzzle):
             raise LevelFieldError(
                 "numbers", f"an Algebrawl level needs a Puzzle, not {type(self.puzzle).__name__}"
             )
+        # Stricter than every game's par (check_meta): a puzzle takes at least one move and
+        # at most 32.
         par = self.par
-        if par is not None and (
-            isinstance(par, bool) or not isinstance(par, int) or not 1 <= par <= MAX_PAR
-        ):
+        if par is not None and not 1 <= par <= MAX_PAR:
             raise LevelFieldError(
                 "par", f"par must be a whole number from 1 to {MAX_PAR}, not {par!r}"
             )

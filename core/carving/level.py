@@ -25,7 +25,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
-from core.levelpack import LevelFieldError, check_text, check_title
+from core.levelmeta import check_meta
+from core.levelpack import LevelFieldError
 
 from .formula import DELTA, NABLA, NAME_RE, Formula
 
@@ -33,10 +34,8 @@ __all__ = [
     "DENSITY_READINGS",
     "MAX_AXIOMS",
     "MAX_NAME",
-    "MAX_PAR",
     "MAX_TARGET_EDGES",
     "MAX_TARGET_VERTICES",
-    "MAX_TEXT",
     "MAX_TYPES",
     "MAX_VARIABLES",
     "Level",
@@ -60,10 +59,6 @@ MAX_TARGET_EDGES = 256
 """Most edges of the target hypergraph."""
 MAX_NAME = 32
 """Longest name (type, variable, target vertex)."""
-MAX_TEXT = 10_000
-"""Longest title / description / hint / author text."""
-MAX_PAR = 10_000
-"""Largest par."""
 MIN_EDGE, MAX_EDGE = 2, 5
 """Sizes a target edge may have: every V(e) of the game has one ∇ and one to four Δ."""
 
@@ -214,17 +209,8 @@ class Level:
                 "density",
                 f"density must be one of {', '.join(DENSITY_READINGS)}, not {self.density!r}",
             )
-        if self.par is not None and (type(self.par) is not int or not 0 <= self.par <= MAX_PAR):
-            raise LevelFieldError(
-                "par", f"par must be an integer from 0 to {MAX_PAR}, not {self.par!r}"
-            )
         # A title is optional in the JSON form; when given it must fit on one line of a list.
-        if not isinstance(self.title, str):
-            raise LevelFieldError("title", "title must be a string")
-        if self.title:
-            check_title(self.title)
-        for name in ("description", "hint", "author"):
-            check_text(name, getattr(self, name), MAX_TEXT)
+        check_meta(self, title_required=False)
 
     def _check_language(self) -> None:
         for name in ("types", "variables", "r_delta", "r_nabla", "axioms"):

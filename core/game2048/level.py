@@ -19,7 +19,8 @@ from typing import Any
 from core.game2048.board import Board, make_board
 from core.game2048.merge import PRESET_DEFAULTS, merge_logic_name
 from core.game2048.state import GameConfig
-from core.levelpack import LevelFieldError, check_text, check_title
+from core.levelmeta import check_meta
+from core.levelpack import LevelFieldError
 
 __all__ = ["MAX_NUMBER", "MAX_SEED", "MAX_SIZE", "PRESET", "Level", "make_config"]
 
@@ -149,7 +150,8 @@ class Level:
     """One 2048 level.
 
     Attributes:
-        title: Shown in level lists (see ``core.levelpack.check_title``).
+        title: Shown in level lists (the metadata fields title, description, hint and
+            author are checked by ``core.levelmeta.check_meta``; ``par`` is always None).
         config: The rules: board size, merge rule, seed, initial tiles, goal, distribution.
         board: A board to start from (a puzzle), rows of tile values with 0 for empty, or
             None to start as :func:`core.game2048.create_game` does (``tiles`` random tiles).
@@ -177,9 +179,7 @@ class Level:
     """Who made the level."""
 
     def __post_init__(self) -> None:
-        check_title(self.title)
-        for name in ("description", "hint", "author"):
-            check_text(name, getattr(self, name))
+        check_meta(self)
         _check_config(self.config)
         if self.board is not None:
             try:
@@ -194,3 +194,9 @@ class Level:
                 for cell in row:
                     _check_number("board", cell)
             object.__setattr__(self, "board", board)
+
+    @property
+    def par(self) -> None:
+        """Always None: a 2048 level is scored, not counted against a par (the level-metadata
+        protocol, :class:`core.levelmeta.LevelMeta`, asks every level for one)."""
+        return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from core.levelpack import MAX_TITLE, LevelFieldError, check_text
+from core.levelmeta import check_meta
 
 __all__ = [
     "DIRECTIONS",
@@ -226,10 +226,8 @@ class Level:
         if self.walls & ~board.grid:
             raise ValueError("level walls name cells outside the grid")
         self._check_start(board)
-        self._check_texts()
-        par = self.par
-        if par is not None and (isinstance(par, bool) or not isinstance(par, int) or par < 0):
-            raise LevelFieldError("par", "level par must be a non-negative integer or None")
+        # An empty title is allowed: grids built in code and tests need none.
+        check_meta(self, title_required=False)
         object.__setattr__(self, "board", board)
 
     def _check_start(self, board: Board) -> None:
@@ -245,20 +243,6 @@ class Level:
             raise ValueError(f"level start {start} is outside the {self.width}x{self.height} grid")
         if not board.free >> (y * board.stride + x) & 1:
             raise ValueError(f"level start {start} is on a wall")
-
-    def _check_texts(self) -> None:
-        # The same bounds as every game's levels (core.levelpack), so that any level this
-        # constructor accepts can be written to a level file and read back. An empty title
-        # is allowed (grids built in code and tests need none); a given one is one line of
-        # printable text, because titles are shown in lists and headers.
-        for name in ("title", "description", "hint", "author"):
-            if not isinstance(getattr(self, name), str):
-                raise TypeError(f"level {name} must be a string")
-        check_text("title", self.title, MAX_TITLE)
-        if self.title and not self.title.isprintable():
-            raise LevelFieldError("title", "title must be printable text on one line")
-        for name in ("description", "hint", "author"):
-            check_text(name, getattr(self, name))
 
     # -- cells -------------------------------------------------------------------------------
 

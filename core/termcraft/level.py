@@ -11,18 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.levelpack import LevelFieldError, check_text, check_title
+from core.levelmeta import check_meta
+from core.levelpack import LevelFieldError
 from core.termcraft.terms import Term, is_identifier
 
 __all__ = ["MAX_RESOURCE", "Level"]
 
 MAX_RESOURCE = 10**9
-"""Largest fuel, budget or par (keeps counters sane and level files readable)."""
+"""Largest fuel or budget (keeps counters sane and level files readable)."""
 
 
-def _check_resource(name: str, value: object, optional: bool = False) -> None:
-    if optional and value is None:
-        return
+def _check_resource(name: str, value: object) -> None:
     if type(value) is not int or not 0 <= value <= MAX_RESOURCE:
         raise LevelFieldError(
             name, f"{name} must be an integer from 0 to {MAX_RESOURCE}, not {value!r}"
@@ -81,12 +80,13 @@ class Level:
     """One TermCraft puzzle.
 
     Attributes:
-        title: Shown in level lists and on the game screen (see ``core.levelpack.check_title``).
+        title: Shown in level lists and on the game screen (the metadata fields title, par,
+            description, hint and author are checked by ``core.levelmeta.check_meta``).
         current: The initial current term (rules, axioms and data all live in it).
         target: The term to reach (win = current term identical to it).
         fuel: Initial fuel: how many rewrite actions may be applied (0 to ``MAX_RESOURCE``).
         budget: Initial budget: the total Size that constructs may spend (0 to ``MAX_RESOURCE``).
-        par: The designer's move count for a good solution, if any (0 to ``MAX_RESOURCE``).
+        par: The designer's move count for a good solution, if any.
         description: Flavour / explanation text shown before playing.
         hint: The tip shown on ``t``.
         author: Who made the level.
@@ -116,11 +116,8 @@ class Level:
     """Who made the level."""
 
     def __post_init__(self) -> None:
-        check_title(self.title)
-        for name in ("description", "hint", "author"):
-            check_text(name, getattr(self, name))
+        check_meta(self)
         _check_resource("fuel", self.fuel)
         _check_resource("budget", self.budget)
-        _check_resource("par", self.par, optional=True)
         _check_term("current", self.current)
         _check_term("target", self.target)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from core.carving import Formula, Level, Operator, Target, level_to_json
 from core.carving.game import Construct, Extend, Finish, Succeed
-from core.levelpack import LevelFieldError
+from core.levelpack import MAX_TEXT, LevelFieldError
 from grammar.carving import (
     load_level_json,
     parse_formula,
@@ -373,7 +373,7 @@ def test_out_of_bounds_values_are_refused_naming_the_field():
         ("density", "dense"),
         ("par", -1),
         ("title", "a\nb"),
-        ("description", "x" * 20_000),
+        ("description", "x" * (MAX_TEXT + 1)),  # the bound every game shares
     ]:
         with pytest.raises(LevelFieldError) as info:
             Level(**{**good, field: value})

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from core.levelmeta import MAX_PAR
 from core.levelpack import LevelPack
 from core.longcat import Level
 from grammar.errors import ParseError
@@ -208,7 +209,7 @@ def levels(draw) -> Level:
         description=draw(TEXT),
         hint=draw(TEXT),
         author=draw(TEXT),
-        par=draw(st.none() | st.integers(0, 10**30)),
+        par=draw(st.none() | st.integers(0, MAX_PAR)),  # the bound every game shares
     )
 
 
