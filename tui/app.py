@@ -5,8 +5,9 @@ a game's engine and screen are imported only when the player picks it (through
 :class:`tui.launch.Launcher`), so a broken or missing game shows a notification instead of
 bringing the arcade down.
 
-Screens tell the app which help page belongs to them with a ``HELP_TOPIC`` attribute
-(``"termcraft"`` renders the game's help page); ``?`` and ``f1`` open it from anywhere. Game
+Screens tell the app which help page belongs to them through their declared ``help_topic``
+(:class:`tui.screens.common.ScreenHooks`: a game's screens name their game, whose help page
+is rendered); ``?`` and ``f1`` open it from anywhere. Game
 screens keep :attr:`ArcadeApp.game_in_progress` up to date so that quitting asks first. The
 command palette (``ctrl+p``) offers the arcade's commands (:mod:`tui.commands`: open a game,
 a level list, a seeded new game, leaderboards, settings, keymap, help), the current screen's
@@ -198,12 +199,14 @@ class ArcadeApp(Arcade):
         return path, load_pack_file(path)
 
     def action_help(self) -> None:
-        """Open the help page of the current screen (``HELP_TOPIC``, else the arcade's)."""
+        """Open the help page of the current screen (its ``help_topic``, else the arcade's)."""
+        from tui.screens.common import ScreenHooks
         from tui.screens.help import HelpScreen
 
         if isinstance(self.screen, HelpScreen):
             return
-        topic = getattr(self.screen, "HELP_TOPIC", None) or "home"
+        screen = self.screen
+        topic = screen.help_topic if isinstance(screen, ScreenHooks) else "home"
         self.push_screen(HelpScreen(topic))
 
     def action_request_quit(self) -> None:

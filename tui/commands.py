@@ -112,7 +112,7 @@ def open_resolved(app: Arcade, resolved: Any) -> None:
     screen = app.screen
     if (
         isinstance(screen, PuzzleScreen)
-        and resolved.info.id == screen.GAME_ID
+        and resolved.info.id == screen.info.id
         and screen.launcher is not None
     ):
         screen.play_resolved(resolved)
@@ -154,22 +154,25 @@ def open_level_id(app: Arcade, text: str) -> None:
 def level_id_dialog(app: Arcade) -> None:
     """The "Game ID / seed…" dialog, on the level being played (if any)."""
     from tui.modals.level_id import LevelIdModal
+    from tui.screens.common import ScreenHooks
 
-    current = getattr(app.screen, "level_id", None)
+    screen = app.screen
+    current = screen.level_id if isinstance(screen, ScreenHooks) else None
 
     def chosen(resolved: Any) -> None:
         if resolved is not None:
             open_resolved(app, resolved)
 
-    app.push_screen(LevelIdModal(current if isinstance(current, str) else None), chosen)
+    app.push_screen(LevelIdModal(current), chosen)
 
 
 def leaderboards(app: Arcade) -> None:
     """The leaderboards, on the game being played (if any)."""
+    from tui.screens.common import ScreenHooks
     from tui.screens.leaderboard import LeaderboardScreen
 
-    game = getattr(app.screen, "GAME_ID", None) or getattr(app.screen, "game_id", None)
-    app.push_screen(LeaderboardScreen(game or None))
+    screen = app.screen
+    app.push_screen(LeaderboardScreen(screen.game_id if isinstance(screen, ScreenHooks) else None))
 
 
 def settings(app: Arcade, game_id: str) -> None:
@@ -179,7 +182,7 @@ def settings(app: Arcade, game_id: str) -> None:
         return
     screen_class = info.load("screen")
     current = app.screen
-    if isinstance(current, screen_class) and hasattr(current, "action_settings"):
+    if isinstance(current, screen_class):  # the game is shown: it applies a change at once
         current.action_settings()
         return
     dialog = screen_class.settings_dialog(app)
@@ -277,14 +280,7 @@ class ArcadeCommands(Provider):
             screen_class = info.load("screen")
         except Exception:  # a broken game must not break the palette
             return False
-        own = getattr(screen_class, "settings_dialog", None)
-        from tui.screens.puzzle import PuzzleScreen
-
-        base = PuzzleScreen.settings_dialog
-        # a classmethod: compare the functions, not the (per-class) bound methods
-        return own is not None and getattr(own, "__func__", own) is not getattr(
-            base, "__func__", base
-        )
+        return bool(screen_class.HAS_SETTINGS)
 
     def seeded(self, query: str) -> Iterator[tuple[str, Command]]:
         """``(words before the seed, command)`` for a query ending in a number."""

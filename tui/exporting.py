@@ -110,8 +110,8 @@ def plan_export(path_text: str, game: str, level: Any) -> ExportPlan:
         return ExportPlan(path, True, None, f"it is not a level pack ({error.message})")
     if pack.game and pack.game != game:
         return ExportPlan(path, True, None, f"it holds {pack.game} levels, not {game} levels")
-    titles = [getattr(lvl, "title", "") for lvl in pack.levels]
-    title = getattr(level, "title", "")
+    titles = [lvl.title for lvl in pack.levels]
+    title = level.title
     same = titles.index(title) if title in titles else None
     return ExportPlan(path, True, pack, "", same)
 
@@ -133,7 +133,7 @@ def write_export(plan: ExportPlan, game: str, level: Any, mode: str) -> str:
     from grammar.levels import dump_pack
     from tui.store import atomic_write_text
 
-    title = getattr(level, "title", "")
+    title = level.title
     if mode == "append" and plan.pack is not None:
         levels = list(plan.pack.levels)
         if plan.same_title is not None:
@@ -144,9 +144,7 @@ def write_export(plan: ExportPlan, game: str, level: Any, mode: str) -> str:
             plan.pack.title, plan.pack.author, plan.pack.description, tuple(levels), game
         )
     else:
-        pack = LevelPack(
-            title=title, author=getattr(level, "author", ""), levels=(level,), game=game
-        )
+        pack = LevelPack(title=title, author=level.author, levels=(level,), game=game)
     try:
         atomic_write_text(plan.path, dump_pack(pack))
     except OSError as error:
@@ -171,7 +169,7 @@ def save_to_my_levels(store: Any, game: str, level: Any, replace_id: int | None 
     from tui.sources import level_to_text
 
     text = level_to_text(game, level)
-    title = getattr(level, "title", "")
+    title = level.title
     if replace_id is not None:
         return store.replace_my_level(game, replace_id, title, text)
     return store.add_my_level(game, title, text)

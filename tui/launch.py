@@ -154,7 +154,7 @@ class Launcher:
                 timeout=10,
             )
             return False
-        screen = self.screen_class(session, level=level, ref=ref, launcher=self)
+        screen = self.screen_class(session, level=level, ref=ref, launcher=self, info=self.info)
         self.app.push_screen(screen, self._closed)
         if note:
             self.app.call_after_refresh(screen.say, note)

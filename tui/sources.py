@@ -23,7 +23,7 @@ import os
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from core.levelpack import LevelPack
 from core.registry import GameInfo
@@ -33,6 +33,7 @@ __all__ = [
     "GeneratorSource",
     "InProgressSource",
     "LevelEntry",
+    "LevelGenerator",
     "LevelRef",
     "LevelSource",
     "MyLevelsSource",
@@ -102,7 +103,7 @@ def level_to_text(game: str, level: Any) -> str:
     """A level as level-file text (a one-level pack), the form saves and My levels keep."""
     from grammar.levels import dump_pack
 
-    return dump_pack(LevelPack(title=getattr(level, "title", ""), levels=(level,), game=game))
+    return dump_pack(LevelPack(title=level.title, levels=(level,), game=game))
 
 
 def level_from_text(text: str, filename: str = "<saved level>") -> Any:
@@ -161,9 +162,7 @@ class PackSource(LevelSource):
 
     def entries(self) -> list[LevelEntry]:
         return [
-            LevelEntry(
-                LevelRef(self.id, level.title), level.title, getattr(level, "par", None), number
-            )
+            LevelEntry(LevelRef(self.id, level.title), level.title, level.par, number)
             for number, level in enumerate(self.pack.levels, start=1)
         ]
 
@@ -193,7 +192,7 @@ class MyLevelsSource(LevelSource):
             with contextlib.suppress(
                 Exception
             ):  # A damaged level is still listed; opening it says why.
-                par = getattr(level_from_text(item.text), "par", None)
+                par = level_from_text(item.text).par
             out.append(LevelEntry(LevelRef(self.id, str(item.id)), item.title, par, number))
         return out
 
@@ -215,12 +214,31 @@ class _Generated:
     level: Any = field(compare=False)
 
 
+class LevelGenerator(Protocol):
+    """What the shell reads of a game's core generator (every game's generators have these)."""
+
+    @property
+    def title(self) -> str:
+        """Shown in the level select (the source's title)."""
+
+    @property
+    def description(self) -> str:
+        """One line under the title in the level select."""
+
+    # Each game's generate takes its own keyword parameters: ``generate(seed, **params)``
+    # gives the level of ``seed`` (the same seed and parameters give the same level).
+    @property
+    def generate(self) -> Callable[..., Any]:
+        """``generate(seed, **params) -> level``."""
+
+
 class GeneratorSource(LevelSource):
     """A seeded generator: every level is (generator, parameters, seed).
 
     Args:
         generator_id: The generator's name in the game's generators mapping.
-        generator: The core generator (``title``, ``description``, ``generate(seed, **params)``).
+        generator: The core generator; None where only the source's id is wanted (a
+            generated level's ID).
         params: The parameters to generate with (part of the source id).
         store: The app's store (to list the generated levels that have saves).
         game: The game id.
@@ -231,7 +249,7 @@ class GeneratorSource(LevelSource):
     def __init__(
         self,
         generator_id: str,
-        generator: Any,
+        generator: LevelGenerator | None,
         params: Mapping[str, Any],
         store: Any = None,
         game: str = "",
@@ -239,7 +257,7 @@ class GeneratorSource(LevelSource):
         query = "&".join(f"{k}={params[k]}" for k in sorted(params))
         super().__init__(
             f"gen:{generator_id}" + (f"?{query}" if query else ""),
-            getattr(generator, "title", generator_id),
+            generator.title if generator is not None else generator_id,
         )
         self.generator = generator
         """The core generator."""
@@ -254,6 +272,8 @@ class GeneratorSource(LevelSource):
             seed = int(key)
         except ValueError:
             raise LookupError(key) from None
+        if self.generator is None:  # a source made only for its id
+            raise LookupError(key)
         if seed not in self._cache:
             self._cache[seed] = self.generator.generate(seed, **self.params)
         return self._cache[seed]

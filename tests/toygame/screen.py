@@ -15,7 +15,6 @@ from tui.screens.puzzle import PuzzleScreen
 class ToyScreen(PuzzleScreen):
     """Play Slide-1D."""
 
-    GAME_ID: ClassVar[str] = "toy"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("left,h", "slide('left')", "Left", id="toy.left"),
         Binding("right,l", "slide('right')", "Right", id="toy.right"),

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from textual.widgets import Button, Checkbox, Input
 
+from core import registry
 from core.algebrawl import PlayCard, Strike, apply_move, initial_state
 from grammar.levels import bundled_packs, load_pack_file
 from tests.tui.helpers import open_level
@@ -247,7 +248,7 @@ async def test_no_current_position_after_a_win() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_level(pilot, "algebrawl", level, state=state)
-        bench = AlgebrawlDesigner(level, state)
+        bench = AlgebrawlDesigner(level, state, info=registry.get("algebrawl"))
         app.push_screen(bench)
         await pilot.pause()
         assert bench.query_one("#dev-current-button", Button).disabled

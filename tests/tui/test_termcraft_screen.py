@@ -22,7 +22,7 @@ from tui.app import ArcadeApp
 from tui.games.termcraft.action_list import ActionList, ConstructEntry
 from tui.games.termcraft.construct import ConstructModal
 from tui.games.termcraft.dev_panel import DevPanel, format_term_for_editing, parse_field
-from tui.games.termcraft.screen import GAME_ID, TermCraftScreen
+from tui.games.termcraft.screen import TermCraftScreen
 from tui.games.termcraft.term_tree import (
     AUTO_EXPAND_NODES,
     CHUNK,
@@ -41,6 +41,8 @@ from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef
 
 pytestmark = pytest.mark.pilot
+
+GAME_ID = "termcraft"
 
 SIZE = (80, 24)
 

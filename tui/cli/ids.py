@@ -58,7 +58,7 @@ def level_id_command(source: str, level: str | None, as_json: bool) -> None:
                 "game": resolved.info.id,
                 "kind": _kind(resolved.id),
                 "id": resolved.id,
-                "title": str(getattr(resolved.level, "title", "")),
+                "title": str(resolved.level.title),
             }
         )
     else:
@@ -82,7 +82,7 @@ def level_id_command(source: str, level: str | None, as_json: bool) -> None:
                     "game": game,
                     "kind": "custom",
                     "id": made,
-                    "title": str(getattr(chosen, "title", "")),
+                    "title": str(chosen.title),
                 }
             )
     for row in rows:

@@ -106,7 +106,7 @@ class ExportModal(Dialog[str | None]):
             return
         where = escape_controls(str(plan.path))
         if plan.can_append:
-            title = getattr(self.level, "title", "")
+            title = self.level.title
             add = (
                 f"replace its level “{title}”"
                 if plan.same_title is not None

@@ -35,7 +35,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -50,9 +50,13 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from core.text import escape_controls
 from grammar.errors import ParseError
 from tui.arcade import arcade_of
+from tui.screens.common import ScreenHooks
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
 from tui.unsaved import HoldsUnsavedWork
+
+if TYPE_CHECKING:  # pragma: no cover
+    from core.registry import GameInfo
 
 __all__ = ["DesignerScreen", "LevelTextDesigner", "Values"]
 
@@ -60,7 +64,7 @@ Values = tuple[Any, ...]
 """Every field's value at one moment (:meth:`DesignerScreen.field_values`)."""
 
 
-class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"]):
+class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"]):
     """Base of every game's level editor (see the module docstring).
 
     Args:
@@ -68,24 +72,16 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         state: The game in progress (for "Current position"), or None.
         mine_id: The level's id in My levels when it is one of the player's own (Save then
             replaces it), else None (Save adds a new own level).
+        info: The game's registration (its id is the store key and the level format; its
+            help page is F1's).
 
     Dismisses with ``(ref, level)`` to play, or None.
     """
 
-    GAME: ClassVar[str] = ""
-    """The game id of the edited levels (store key, level format)."""
     EDITOR_TITLE: ClassVar[str] = "Level editor"
     """The border title."""
     LIVE_DELAY: ClassVar[float] = 0.25
     """Seconds of quiet after a change before the live verdict is computed again."""
-    HELP_TOPIC: ClassVar[str] = ""
-    """The help page F1 opens: the game's own (its "Level editor" section), by default."""
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if not cls.__dict__.get("HELP_TOPIC") and cls.GAME:
-            cls.HELP_TOPIC = cls.GAME
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f2", "play", "Play", id="dev.apply"),
         Binding("f3", "save", "Save", id="dev.save"),
@@ -128,8 +124,12 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
     #dev-result { height: auto; }
     """
 
-    def __init__(self, level: Any, state: Any = None, mine_id: int | None = None) -> None:
+    def __init__(
+        self, level: Any, state: Any = None, mine_id: int | None = None, *, info: GameInfo
+    ) -> None:
         super().__init__()
+        self.info = info
+        """The game's registration."""
         self.level = level
         """The level the editor was opened on."""
         self.state = state
@@ -151,6 +151,11 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         self._message_ok = False
         self.verdict_text = ""
         """Plain text of the live verdict ("" until one is computed)."""
+
+    @property
+    def game_id(self) -> str:
+        """The edited levels' game (F1 opens its help page, whose "Level editor" section)."""
+        return self.info.id
 
     # -- what a game's editor writes ---------------------------------------------------------
 
@@ -425,7 +430,7 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         store = arcade_of(self).store
         from tui.exporting import save_to_my_levels
 
-        game = self.GAME
+        game = self.info.id
 
         def slot(level_id: int) -> str:
             return LevelRef("mine", str(level_id)).slot
@@ -498,7 +503,7 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
             if message:
                 self.exported(message)
 
-        self.app.push_screen(ExportModal(self.GAME, level, default_file_name(level.title)), done)
+        self.app.push_screen(ExportModal(self.info.id, level, default_file_name(level.title)), done)
 
     def exported(self, message: str) -> None:
         """The export dialog wrote the file (``message`` says where): tell the designer."""
@@ -613,7 +618,7 @@ class LevelTextDesigner(DesignerScreen):
 
         yield Label(self.TEXT_LABEL, classes="dev-label")
         yield TextArea(
-            dump_level(self.level, self.GAME),
+            dump_level(self.level, self.info.id),
             id="dev-level-text",
             soft_wrap=True,
             tab_behavior="focus",
@@ -638,7 +643,7 @@ class LevelTextDesigner(DesignerScreen):
         from grammar.levels import dump_level
 
         before = self.field_values()
-        self.text_area.text = dump_level(level, self.GAME)
+        self.text_area.text = dump_level(level, self.info.id)
         self.record_change(before)
 
     def level_from_state(self, state: Any) -> Any:
@@ -657,7 +662,7 @@ class LevelTextDesigner(DesignerScreen):
 
         level = self.level_from_state(state)
         if level is not None:
-            self.text_area.text = dump_level(level, self.GAME)
+            self.text_area.text = dump_level(level, self.info.id)
 
     def text_level(self) -> Any:
         """The level the text holds, or None while it does not load (no message shown: for
@@ -669,7 +674,7 @@ class LevelTextDesigner(DesignerScreen):
         except ParseError:
             return None
         if len(pack.levels) != 1 or not isinstance(
-            pack.levels[0], format_for(self.GAME).level_type
+            pack.levels[0], format_for(self.info.id).level_type
         ):
             return None
         return pack.levels[0]
@@ -689,8 +694,8 @@ class LevelTextDesigner(DesignerScreen):
             )
             return None
         level = pack.levels[0]
-        if not isinstance(level, format_for(self.GAME).level_type):
-            self.show_error(f"This editor makes {self.GAME} levels: keep “game {self.GAME}”.")
+        if not isinstance(level, format_for(self.info.id).level_type):
+            self.show_error(f"This editor makes {self.info.id} levels: keep “game {self.info.id}”.")
             return None
         self.clear_error()
         return level

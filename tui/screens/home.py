@@ -14,7 +14,7 @@ from textual.widgets.option_list import Option
 
 from core import registry
 from core.registry import GameInfo
-from tui.screens.common import NavOptionList
+from tui.screens.common import NavOptionList, ScreenHooks
 from tui.widgets.footer import ArcadeFooter
 
 
@@ -40,7 +40,7 @@ class GameList(NavOptionList):
     ]
 
 
-class HomeScreen(Screen[None]):
+class HomeScreen(ScreenHooks, Screen[None]):
     """The list of games, with taglines; games that are not playable yet are dimmed.
 
     Keys: ``j``/``k``/arrows move, ``enter``/``space`` start the game, ``L`` leaderboards,

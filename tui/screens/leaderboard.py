@@ -35,7 +35,7 @@ from core import registry
 from core.registry import GameInfo
 from core.text import escape_controls, shorten
 from tui.ids import CUSTOM_SOURCE
-from tui.screens.common import NavOptionList
+from tui.screens.common import NavOptionList, ScreenHooks
 from tui.store import BY_MOVES, BY_TIME, BoardEntry
 from tui.widgets.footer import ArcadeFooter
 
@@ -95,7 +95,7 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
         source = f"pack:{pack_id}"
         choices.append(BoardChoice("heading", pack.title or pack_id))
         choices += [
-            BoardChoice("level", level.title, source, level.title, getattr(level, "par", None))
+            BoardChoice("level", level.title, source, level.title, level.par)
             for level in pack.levels
         ]
     boards = set(store.boards(info.id))
@@ -243,7 +243,7 @@ class BoardList(NavOptionList):
     """The list of boards (moving the highlight shows that board)."""
 
 
-class LeaderboardScreen(Screen[None]):
+class LeaderboardScreen(ScreenHooks, Screen[None]):
     """Leaderboards of every playable game (see the module docstring).
 
     Args:

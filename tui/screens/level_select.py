@@ -20,8 +20,8 @@ from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
 
 from core.text import escape_controls, plural, shorten
-from tui.screens.common import NavOptionList
-from tui.sources import LevelEntry, LevelRef, LevelSource
+from tui.screens.common import NavOptionList, ScreenHooks
+from tui.sources import GeneratorSource, LevelEntry, LevelRef, LevelSource
 from tui.widgets.footer import ArcadeFooter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -51,7 +51,7 @@ class ChoiceList(NavOptionList):
     ]
 
 
-class LevelSelectScreen(Screen[LevelRef | None]):
+class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
     """Pick a level of one game; choosing opens it on top (the list stays underneath).
 
     Keys: ``j``/``k``/arrows move; ``h``/``l``/left/right/tab switch between sources and
@@ -79,13 +79,14 @@ class LevelSelectScreen(Screen[LevelRef | None]):
         super().__init__()
         self.launcher = launcher
         """The game's launcher."""
-        self.game_id = launcher.info.id
-        """The game whose levels are listed."""
-        self.HELP_TOPIC = launcher.info.id
-        """Help page for this screen (the game's)."""
         self._sources: list[LevelSource] = []
         self._entries: list[LevelEntry | None] = []
         self._source_index = 0
+
+    @property
+    def game_id(self) -> str:
+        """The game whose levels are listed (its help page, its leaderboards)."""
+        return self.launcher.info.id
 
     # -- layout ----------------------------------------------------------------------------
 
@@ -144,9 +145,9 @@ class LevelSelectScreen(Screen[LevelRef | None]):
                 solved = store.solved_moves(self.game_id, source.id)
                 done = sum(1 for e in entries if e.ref.key in solved)
                 detail = f"{done}/{len(entries)} solved"
-            elif source.kind == "generator":
-                generator = getattr(source, "generator", None)  # a GeneratorSource's core generator
-                detail = getattr(generator, "description", "") or "generated levels"
+            elif isinstance(source, GeneratorSource):
+                generator = source.generator
+                detail = (generator.description if generator else "") or "generated levels"
             else:
                 detail = plural(len(entries), "level")
             prompt = Content.assemble(

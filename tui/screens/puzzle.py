@@ -39,14 +39,17 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from core.game import IllegalMove
+from core.levelmeta import LevelMeta
 from core.session import RESTART, Session
 from core.text import escape_controls, plural
 from tui.modals.outcome import OutcomeModal, par_verdict
+from tui.screens.common import ScreenHooks
 from tui.screens.playtime import PlayClock, play_record, restored
 from tui.sources import LevelRef, level_to_text
 from tui.widgets.footer import ArcadeFooter
 
 if TYPE_CHECKING:  # pragma: no cover
+    from core.registry import GameInfo
     from tui.arcade import Arcade
     from tui.launch import Launcher
 
@@ -105,19 +108,26 @@ class PuzzleHeader(Static):
     """
 
 
-class PuzzleScreen(Screen[LevelRef | None]):
+class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     """Base of every game screen; dismisses with the level ref to highlight in the level list.
+
+    Everything a game screen may provide is declared here with a default (class attributes
+    in capitals, hook methods, the ``ScreenHooks`` properties), so the shell reads them
+    without probing; the game itself is known through its registration, :attr:`info`.
 
     Args:
         session: The game to show (new or resumed).
-        level: The level being played (its ``title`` and ``par`` are read when present).
+        level: The level being played (a :class:`core.levelmeta.LevelMeta`: its ``title``
+            and ``par`` are shown).
         ref: Where the level comes from (its save slot), or None for a level that is not
             saved (a preview).
         launcher: The game's launcher (sources, saves); None in isolated tests.
+        info: The game's registration; default: the launcher's.
+
+    Raises:
+        ValueError: With neither ``info`` nor a launcher (the screen would not know its game).
     """
 
-    GAME_ID: ClassVar[str] = ""
-    """The registered game id (store key, help page)."""
     HINT_TIME_LIMIT: ClassVar[float] = 5.0
     """Seconds a hint may think."""
     NUMBERED_MOVES: ClassVar[bool] = False
@@ -130,6 +140,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
     START_NEW: ClassVar[bool] = False
     """Whether opening the game with no game in progress starts a new generated level at once
     (2048) instead of showing the level list."""
+    HAS_SETTINGS: ClassVar[bool] = False
+    """Whether the game has settings: it then overrides :meth:`settings_dialog` (the palette
+    offers "Settings: <game>") and may override :meth:`action_settings`."""
     NUMBER_WORD: ClassVar[str] = "Move"
     """How a numbered entry picked by digits is named ("Move 2: …"; TermCraft: "Action")."""
 
@@ -183,8 +196,6 @@ class PuzzleScreen(Screen[LevelRef | None]):
         ),
     ]
 
-    HELP_TOPIC: ClassVar[str] = ""
-
     # Set in __init__ before anything reads it (set_reactive): never None on a live screen.
     session: reactive[Session] = reactive(cast("Session", None), init=False)
     """The game: the single source of truth; every change redraws and saves."""
@@ -196,8 +207,13 @@ class PuzzleScreen(Screen[LevelRef | None]):
         level: Any = None,
         ref: LevelRef | None = None,
         launcher: Launcher | None = None,
+        info: GameInfo | None = None,
     ) -> None:
         super().__init__()
+        if info is None and launcher is None:
+            raise ValueError("a puzzle screen needs its game's registration (info or launcher)")
+        self.info: GameInfo = info if info is not None else launcher.info  # type: ignore[union-attr]
+        """The game's registration (id, title, editor, ...)."""
         self.set_reactive(PuzzleScreen.session, session)
         self.level = level
         """The level being played."""
@@ -241,14 +257,24 @@ class PuzzleScreen(Screen[LevelRef | None]):
         return self.session.state
 
     @property
+    def meta(self) -> LevelMeta | None:
+        """The level's metadata (title, par, hint, ...), or None without a level."""
+        return cast("LevelMeta | None", self.level)
+
+    @property
     def level_title(self) -> str:
         """The level's title ("" when it has none)."""
-        return str(getattr(self.level, "title", "") or "")
+        return self.meta.title if self.meta is not None else ""
 
     @property
     def par(self) -> int | None:
         """The level's par, if it has one."""
-        return getattr(self.level, "par", None)
+        return self.meta.par if self.meta is not None else None
+
+    @property
+    def game_id(self) -> str:
+        """The game's id (store key, help page, leaderboards): :attr:`info`'s."""
+        return self.info.id
 
     @property
     def in_progress(self) -> bool:
@@ -314,8 +340,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """Game and level title, moves (par), status, undo/redo availability."""
         session = self.session
         assert session is not None
-        info = self.arcade.game_info(self.GAME_ID)
-        name = info.title if info is not None else self.GAME_ID
+        name = self.info.title
         parts = [f"{name}: {escape_controls(self.level_title)}" if self.level_title else name]
         moves = plural(session.moves_made, self.MOVE_WORD)
         parts.append(f"{moves} (par {self.par})" if self.par is not None else moves)
@@ -464,6 +489,14 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """
         return None
 
+    def action_settings(self) -> None:
+        """Open the game's settings from its screen (the palette's "Settings: <game>" while
+        the game is shown). The default opens :meth:`settings_dialog`; a game overrides it
+        to apply a change at once (2048's animation, Longcat's generators)."""
+        dialog = self.settings_dialog(self.app)
+        if dialog is not None:
+            self.app.push_screen(*dialog)
+
     # -- undo, redo, restart ---------------------------------------------------------------------
 
     def action_undo(self) -> None:
@@ -554,8 +587,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
     @property
     def has_editor(self) -> bool:
         """Whether the game registers a level editor (then ``E`` opens it)."""
-        info = self.arcade.game_info(self.GAME_ID)
-        return info is not None and info.editor is not None
+        return self.info.editor is not None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "edit_level":
@@ -565,13 +597,14 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def action_edit_level(self) -> None:
         """Open the game's level editor on this level (the game in progress is untouched;
         the editor's "Current position" copies it on request)."""
-        info = self.arcade.game_info(self.GAME_ID)
-        if info is None or info.editor is None:
+        if self.info.editor is None:
             return
-        editor = info.load("editor")
+        editor = self.info.load("editor")
         ref = self.ref
         mine_id = int(ref.key) if ref is not None and ref.source == "mine" else None
-        self.app.push_screen(editor(self.level, self.state, mine_id=mine_id), self._edited)
+        self.app.push_screen(
+            editor(self.level, self.state, mine_id=mine_id, info=self.info), self._edited
+        )
 
     def _edited(self, result: Any) -> None:
         """The editor closed: play the edited level if it asked to."""
@@ -592,7 +625,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         from tui.ids import level_id
 
         try:
-            return level_id(self.GAME_ID, self.ref, self.level)
+            return level_id(self.info.id, self.ref, self.level)
         except Exception:  # A level without a format has no custom ID.
             return None
 
@@ -625,7 +658,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """The level as level-file text (cached; None when the game has no level format)."""
         if self._level_text is None and self.level is not None:
             try:
-                self._level_text = level_to_text(self.GAME_ID, self.level)
+                self._level_text = level_to_text(self.info.id, self.level)
             except Exception:  # No format for this level: saves then rely on the source.
                 self._level_text = ""
         return self._level_text or None
@@ -653,7 +686,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """Continue the clock and the autoplay mark of a resumed game (a new one starts at 0)."""
         info = None
         if self.ref is not None and self.session is not None and self.session.touched:
-            info = self.arcade.store.save_info(self.GAME_ID, self.ref.slot)
+            info = self.arcade.store.save_info(self.info.id, self.ref.slot)
         seconds, self.autoplayed = restored(info.summary if info is not None else None)
         self.clock.set(seconds)
 
@@ -665,7 +698,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if self.ref is None or not self.session.touched:
             return
         self.arcade.store.save_game(
-            self.GAME_ID, self.ref.slot, self.save_data(), summary=self.save_summary()
+            self.info.id, self.ref.slot, self.save_data(), summary=self.save_summary()
         )
 
     # -- outcome ---------------------------------------------------------------------------------
@@ -681,7 +714,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
         modal = OutcomeModal(
             kind,
-            self.level_title or self.GAME_ID,
+            self.level_title or self.info.id,
             self.outcome_detail(kind),
             has_next=self.has_next_level,
             by_computer=self.autoplayed,
@@ -696,9 +729,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if self.ref is not None:
             from tui.ids import board_ref
 
-            board = board_ref(self.GAME_ID, self.ref, self.level)
+            board = board_ref(self.info.id, self.ref, self.level)
             self.arcade.store.record_result(
-                self.GAME_ID,
+                self.info.id,
                 self.ref.source,
                 self.ref.key,
                 moves=session.moves_made,

@@ -41,6 +41,7 @@ from core.algebrawl.level import Level, level_of
 from core.algebrawl.play import State
 from core.algebrawl.values import format_value
 from core.levelpack import LevelFieldError
+from core.registry import GameInfo
 from grammar.algebrawl import cards_text, parse_cards, parse_numbers
 from grammar.errors import ParseError
 from tui.screens.designer import DesignerScreen, Values
@@ -219,7 +220,6 @@ class AlgebrawlDesigner(DesignerScreen):
     (copies); ``tab`` moves between fields.
     """
 
-    GAME = "algebrawl"
     EDITOR_TITLE = "Algebrawl level editor"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -243,8 +243,15 @@ class AlgebrawlDesigner(DesignerScreen):
     level: Level
     state: State | None
 
-    def __init__(self, level: Level, state: State | None = None, mine_id: int | None = None):
-        super().__init__(level, state, mine_id)
+    def __init__(
+        self,
+        level: Level,
+        state: State | None = None,
+        mine_id: int | None = None,
+        *,
+        info: GameInfo,
+    ) -> None:
+        super().__init__(level, state, mine_id, info=info)
         self._last_values: Values = ()
         self._burst: tuple[str, Values] | None = None
         """(input id, values before) of the typing not yet made an undo step."""
@@ -568,7 +575,7 @@ class AlgebrawlDesigner(DesignerScreen):
         if level is not None:
             from grammar.levels import dump_level
 
-            self.show_result(dump_level(level, self.GAME))
+            self.show_result(dump_level(level, self.info.id))
 
     # -- current position ----------------------------------------------------------------------
 

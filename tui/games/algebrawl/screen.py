@@ -50,10 +50,8 @@ from tui.games.algebrawl.board import SECTIONS, AstView, BrawlBoard, tiles_of
 from tui.modals.outcome import par_verdict
 from tui.screens.puzzle import Hint, PuzzleScreen
 
-__all__ = ["GAME_ID", "GENERATOR_KEY", "AlgebrawlScreen", "generator_settings"]
+__all__ = ["GENERATOR_KEY", "AlgebrawlScreen", "generator_settings"]
 
-GAME_ID = "algebrawl"
-"""The game id (store key, help page, level-file ``game``)."""
 GENERATOR_KEY = "algebrawl.generator"
 """Store setting: the generator dialog's choices (``{"generator", "brawl", "24"}``)."""
 COUNT_TIME_LIMIT = 8.0
@@ -86,8 +84,6 @@ def generator_settings(store: Any) -> dict[str, Any]:
 class AlgebrawlScreen(PuzzleScreen):
     """Play one Algebrawl level (see the module docstring)."""
 
-    GAME_ID: ClassVar[str] = GAME_ID
-    HELP_TOPIC: ClassVar[str] = GAME_ID
     CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -181,7 +177,7 @@ class AlgebrawlScreen(PuzzleScreen):
         )
         self.query_one("#ab-building", Static).update(self._building_text())
         self.query_one("#ab-rules", Static).update(self._rules_text())
-        description = getattr(self.level, "description", "") or ""
+        description = self.level.description
         self.query_one("#ab-description", Static).update(escape_controls(description))
 
     def _rules_text(self) -> str:
@@ -502,7 +498,7 @@ class AlgebrawlScreen(PuzzleScreen):
 
     def action_tip(self) -> None:
         """First ``t`` of a game: the level's hint. Then: one next step of a solution."""
-        hint_text = getattr(self.level, "hint", "")
+        hint_text = self.level.hint
         if self.tip_stage == 0 and hint_text and not self.session.finished:
             self.tip_stage = 1
             self.say(f"Hint: {hint_text}  (t again: the next step)")
@@ -576,7 +572,7 @@ class AlgebrawlScreen(PuzzleScreen):
                 GENERATORS[choice.generator],
                 {"low": choice.low, "high": choice.high},
                 self.arcade.store,
-                GAME_ID,
+                self.info.id,
             )
         ref = source.new(choice.seed)
         try:

@@ -38,6 +38,7 @@ from textual.widgets import Button, Input, Label, Select, Static, TextArea
 
 from core.carving import DENSITY_READINGS, Level
 from core.carving.design import LIVE_TIME_LIMIT, Verdict, assess, plan_steps
+from core.registry import GameInfo
 from core.text import plural
 from tui.games.carving.view import edge_label, target_text, vertex_label
 from tui.screens.designer import LevelTextDesigner
@@ -202,7 +203,6 @@ class CarvingDesigner(LevelTextDesigner):
     the bench's own (``f2`` play, ``f3`` save, ``f8`` export, ``ctrl+z``/``ctrl+y``, ``esc``).
     """
 
-    GAME = "carving"
     EDITOR_TITLE = "Triangle Carving level editor"
     LIVE_TIME_LIMIT: ClassVar[float] = LIVE_TIME_LIMIT
     """Seconds the live verdict gives the solver."""
@@ -226,8 +226,10 @@ class CarvingDesigner(LevelTextDesigner):
 
     level: Level
 
-    def __init__(self, level: Level, state: Any = None, mine_id: int | None = None) -> None:
-        super().__init__(level, state, mine_id)
+    def __init__(
+        self, level: Level, state: Any = None, mine_id: int | None = None, *, info: GameInfo
+    ) -> None:
+        super().__init__(level, state, mine_id, info=info)
         self._shortest: tuple[Level, int] | None = None
         """(the level without par and words, its shortest solution's steps) when known."""
         self._preview_level: Level | None = None
@@ -267,7 +269,7 @@ class CarvingDesigner(LevelTextDesigner):
             )
         with Horizontal(id="carving-body"):
             yield TextArea(
-                dump_level(level, self.GAME),
+                dump_level(level, self.info.id),
                 id="dev-level-text",
                 soft_wrap=True,
                 tab_behavior="focus",
@@ -375,7 +377,7 @@ class CarvingDesigner(LevelTextDesigner):
         area = self.text_area
         text = _field_edit(area.text, field, None if value == default else str(value))
         if text is None or self._loads_to(text) != wanted:
-            text = dump_level(wanted, self.GAME)
+            text = dump_level(wanted, self.info.id)
         cursor = area.cursor_location
         area.text = text
         lines = text.split("\n")

@@ -46,10 +46,8 @@ from tui.games.carving.view import (
 )
 from tui.screens.puzzle import Hint, PuzzleScreen
 
-__all__ = ["GAME_ID", "CarvingScreen"]
+__all__ = ["CarvingScreen"]
 
-GAME_ID = "carving"
-"""The game id (store key, help page, level-file ``game``)."""
 
 PHASE_WORDS = {
     "construct": "1 construct",
@@ -72,8 +70,6 @@ class CarvingStatus(Static):
 class CarvingScreen(PuzzleScreen):
     """Play one Triangle Carving level (see the module docstring)."""
 
-    GAME_ID: ClassVar[str] = GAME_ID
-    HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
     HINT_TIME_LIMIT: ClassVar[float] = 5.0
     CSS_PATH = "styles.tcss"
@@ -209,7 +205,7 @@ class CarvingScreen(PuzzleScreen):
         # A game the computer played is not the player's solve (see PuzzleScreen._record_win).
         if self.ref is not None and not self.autoplayed:
             self.arcade.store.mark_solved(
-                self.GAME_ID, self.ref.source, self.ref.key, session.state.steps
+                self.info.id, self.ref.source, self.ref.key, session.state.steps
             )
 
     # -- moves -------------------------------------------------------------------------------
@@ -380,7 +376,8 @@ class CarvingScreen(PuzzleScreen):
         if move in moves.entries:
             moves.highlighted = moves.entries.index(move)
             moves.focus()
-        self.query_one(GraphView).show(self.state, [move.edge] if hasattr(move, "edge") else [])
+        edges = [move.edge] if isinstance(move, (Construct, Extend)) else []  # moves with an edge
+        self.query_one(GraphView).show(self.state, edges)
 
 
 def step_verdict(steps: int, par: int | None) -> str:

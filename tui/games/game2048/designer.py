@@ -54,6 +54,7 @@ from core.game2048.design import (
 )
 from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, MAX_SEED, MAX_SIZE, Level
+from core.registry import GameInfo
 from tui.games.game2048.board import EMPTY_STYLE, tile_style
 from tui.screens.designer import LevelTextDesigner
 
@@ -268,9 +269,7 @@ class BoardCanvas(Widget, can_focus=True):
 class Game2048Designer(LevelTextDesigner):
     """2048's level editor: a board canvas and fields beside the level text (module docs)."""
 
-    GAME = "2048"
     EDITOR_TITLE = "2048 level editor"
-    HELP_TOPIC: ClassVar[str] = "2048"
     """F1 opens 2048's help page (its "Level editor" section: keys, fields, the format)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -301,8 +300,10 @@ class Game2048Designer(LevelTextDesigner):
     level: Level
     state: GameState | None
 
-    def __init__(self, level: Any, state: Any = None, mine_id: int | None = None) -> None:
-        super().__init__(level, state, mine_id)
+    def __init__(
+        self, level: Any, state: Any = None, mine_id: int | None = None, *, info: GameInfo
+    ) -> None:
+        super().__init__(level, state, mine_id, info=info)
         self._author: tuple[str, str] = ("", "")
         """(the text, the field whose change wrote it) after a structured change."""
 
@@ -470,7 +471,7 @@ class Game2048Designer(LevelTextDesigner):
         for index, widget in enumerate(self._editables()):
             if widget.id in readers:
                 before[index] = _field_text(widget.id, level)
-        self.text_area.text = dump_level(new, self.GAME)
+        self.text_area.text = dump_level(new, self.info.id)
         self._author = (self.text_area.text, widget_id)
         self._sync(new, author=widget_id)
         self.record_change(tuple(before))

@@ -25,8 +25,6 @@ from tui.screens.puzzle import Hint, PuzzleScreen
 
 __all__ = ["SETTINGS_KEY", "Game2048Screen", "score_key"]
 
-GAME_ID = "2048"
-"""Game id in the store and the help system."""
 SETTINGS_KEY = "2048.settings"
 """Store setting holding :class:`Settings2048` as a dict."""
 FLASH_SECONDS = 0.18
@@ -45,9 +43,8 @@ def score_key(state: GameState) -> str:
 class Game2048Screen(PuzzleScreen):
     """Play 2048 (see the module docstring)."""
 
-    GAME_ID: ClassVar[str] = GAME_ID
-    HELP_TOPIC: ClassVar[str] = GAME_ID
     HINT_TIME_LIMIT: ClassVar[float] = 2.0
+    HAS_SETTINGS: ClassVar[bool] = True
     START_NEW: ClassVar[bool] = True
     """Opening 2048 with no game in progress starts a new one at once."""
 
@@ -147,7 +144,7 @@ class Game2048Screen(PuzzleScreen):
         state: GameState = session.state
         store = self.arcade.store
         if self._best is None:
-            self._best = store.best_score(GAME_ID, score_key(state)) or 0
+            self._best = store.best_score(self.info.id, score_key(state)) or 0
         recorded = self._run_recorded
         if (
             self.ref is not None
@@ -156,7 +153,7 @@ class Game2048Screen(PuzzleScreen):
         ):
             # This game's line on the score board (its best score; the autoplay mark sticks).
             store.record_game_score(
-                GAME_ID,
+                self.info.id,
                 score_key(state),
                 self.ref.slot,
                 state.score,
@@ -166,7 +163,7 @@ class Game2048Screen(PuzzleScreen):
             )
             self._run_recorded = (state.score, self.autoplayed)
         if state.score > self._best and not self.autoplayed:  # The player's own best.
-            store.record_score(GAME_ID, score_key(state), state.score)
+            store.record_score(self.info.id, score_key(state), state.score)
             self._best = state.score
 
     def on_level_changed(self) -> None:

@@ -42,6 +42,7 @@ from core.longcat.design import Assessment, Cancelled, assess, edit_grid
 from core.longcat.graph import CLASSES
 from core.longcat.level import DIRECTIONS, LETTERS, Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial
+from core.registry import GameInfo
 from core.text import plural
 from tui.games.longcat.board import BoardPicture
 from tui.games.longcat.canvas import LongcatCanvas
@@ -187,8 +188,6 @@ def graph_picture(result: Assessment | None, width: int) -> Text:
 class LongcatDesigner(LevelTextDesigner):
     """The canvas, the level text and the live verdict (see the module docstring)."""
 
-    GAME = "longcat"
-    HELP_TOPIC: ClassVar[str] = "longcat"
     """F1 opens Longcat's help (its "Level editor (E)" section has these keys)."""
     EDITOR_TITLE = "Longcat level editor"
 
@@ -215,8 +214,10 @@ class LongcatDesigner(LevelTextDesigner):
     """Screen lines from which the state graph's picture is shown (below: the counts in the
     verdict only)."""
 
-    def __init__(self, level: Any, state: Any = None, mine_id: int | None = None) -> None:
-        super().__init__(level, state, mine_id)
+    def __init__(
+        self, level: Any, state: Any = None, mine_id: int | None = None, *, info: GameInfo
+    ) -> None:
+        super().__init__(level, state, mine_id, info=info)
         self.shown_level: Level = level
         """The level the canvas shows (the last text that loaded)."""
         self.assessment: Assessment | None = None

@@ -47,10 +47,8 @@ from tui.games.longcat.settings_modal import (
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.sources import generator_name
 
-__all__ = ["GAME_ID", "SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen", "body_cells"]
+__all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen", "body_cells"]
 
-GAME_ID = "longcat"
-"""Game id in the store and the help system."""
 SLIDE_STEP = 0.025
 """Seconds per cell of the slide animation."""
 SOLUTION_STEP = 0.5
@@ -85,9 +83,8 @@ def body_cells(session: Session) -> tuple[int, ...]:
 class LongcatScreen(PuzzleScreen):
     """Play one Longcat level (see the module docstring)."""
 
-    GAME_ID: ClassVar[str] = GAME_ID
-    HELP_TOPIC: ClassVar[str] = GAME_ID
     HINT_TIME_LIMIT: ClassVar[float] = 3.0
+    HAS_SETTINGS: ClassVar[bool] = True
 
     CSS_PATH = "styles.tcss"
 
@@ -484,7 +481,7 @@ class LongcatScreen(PuzzleScreen):
             self.say("This level is one of yours already.")
             return
         try:
-            item = save_to_my_levels(self.arcade.store, GAME_ID, self.level)
+            item = save_to_my_levels(self.arcade.store, self.info.id, self.level)
         except DuplicateTitle:
             self.say(f"My levels already has “{escape_controls(self.level_title)}”.")
             return

@@ -57,10 +57,7 @@ from tui.games.termcraft.target_view import TermTargetView, term_text
 from tui.games.termcraft.term_tree import TermTree
 from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
 
-__all__ = ["GAME_ID", "TermCraftScreen"]
-
-GAME_ID = "termcraft"
-"""The game id (store key, help page, level-file ``game``)."""
+__all__ = ["TermCraftScreen"]
 
 
 class ResourceLine(Static):
@@ -160,8 +157,6 @@ class WorkLine(Static):
 class TermCraftScreen(PuzzleScreen):
     """Play one TermCraft level (see the module docstring)."""
 
-    GAME_ID: ClassVar[str] = GAME_ID
-    HELP_TOPIC: ClassVar[str] = GAME_ID
     NUMBERED_MOVES: ClassVar[bool] = True
     NUMBER_WORD: ClassVar[str] = "Action"
     """Digits pick a numbered action of the list ("Action 2: …"), not a move count."""
