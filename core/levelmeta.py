@@ -29,7 +29,7 @@ __all__ = ["MAX_PAR", "META_TEXTS", "LevelMeta", "check_meta", "check_par"]
 MAX_PAR = 10**9
 """Largest par of any game (keeps counters sane and level files readable)."""
 
-META_TEXTS = ("description", "hint", "author")
+META_TEXTS = ("author", "description", "hint")
 """The free-text metadata fields, in the order level files write them (before the game's
 own fields)."""
 

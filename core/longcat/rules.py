@@ -9,15 +9,17 @@ when cells are left but no move is legal.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from core.game import IllegalMove
 from core.longcat.level import DIRECTIONS, LETTERS, Board, Level
+from core.session import RESTART, Step
 
 __all__ = [
     "State",
     "apply_move",
+    "body_from_history",
     "body_path",
     "initial",
     "legal_moves",
@@ -190,6 +192,36 @@ def body_path(level: Level, heads: Sequence[int]) -> tuple[int, ...]:
         step = (1 if b > a else -1) * (1 if ay == by else stride)
         path.extend(range(a + step, b + step, step))
     return tuple(path)
+
+
+def body_from_history(steps: Iterable[Step]) -> tuple[int, ...]:
+    """The cat's body in order (board indices, tail first) at the end of a played line.
+
+    The heads after each move give the order (:func:`body_path`); a restart starts the
+    body again from that step's state (the level's start), as the first step does.
+
+    Args:
+        steps: A session's history up to its current state (:class:`core.session.Step`:
+            each state with the move that led to it; None for the first, :data:`RESTART`
+            for a restart).
+
+    Returns:
+        The cells filled since the last restart, in the order the cat filled them; () for
+        no steps.
+
+    Raises:
+        ValueError: When two consecutive heads are not one slide apart (not a Longcat line).
+    """
+    heads: list[int] = []
+    level: Level | None = None
+    for step in steps:
+        state: State = step.state
+        level = state.level
+        if step.move is None or step.move == RESTART:
+            heads = [state.head]
+        else:
+            heads.append(state.head)
+    return body_path(level, heads) if level is not None else ()
 
 
 def solution_string(moves: tuple[str, ...] | list[str]) -> str:

@@ -100,3 +100,12 @@ def test_algebrawl_keeps_its_own_stricter_par() -> None:
         dataclasses.replace(level, par=0)
     with pytest.raises(LevelFieldError, match="from 1 to 99, not 100"):
         dataclasses.replace(level, par=100)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_level_files_write_the_metadata_first_in_the_same_order(game: str) -> None:
+    from grammar.levels import dump_level
+
+    level = dataclasses.replace(first_level(game), author="A", description="D", hint="H")
+    lines = dump_level(level).splitlines()
+    assert lines[1:5] == [f"  game {game}", '  author "A"', '  description "D"', '  hint "H"']

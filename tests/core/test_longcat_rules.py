@@ -83,7 +83,7 @@ def test_from_rows_refuses_one_string() -> None:
         (dict(start=(0, 0), walls=1), ValueError),
         (dict(start=[0, 0]), TypeError),
         (dict(par=-1), ValueError),
-        (dict(title=3), TypeError),
+        (dict(title=3), ValueError),  # LevelFieldError, as in every game (core.levelmeta)
     ],
 )
 def test_constructor_bounds(kwargs, error) -> None:
@@ -234,3 +234,29 @@ def test_move_codec() -> None:
     for bad in ("L", None, 1, "Up"):
         with pytest.raises(ValueError):
             GAME.move_from_json(state, bad)
+
+
+# -- the body from a session's history (the order the cat filled its cells) ------------------
+
+
+def test_body_from_history_follows_the_moves_and_restarts() -> None:
+    from core.longcat.game import GAME
+    from core.longcat.rules import body_from_history
+    from core.session import Session
+
+    # "@.." / "#..": board indices are y * 4 + x (one padding column per row).
+    level = Level.from_rows(["@..", "#.."])
+    session = Session.begin(GAME, initial(level))
+    assert body_from_history(session.history) == (0,)
+    session = session.play("right")  # (0,0) slides to (2,0): fills 1 and 2
+    assert body_from_history(session.history) == (0, 1, 2)
+    session = session.play("down")  # (2,0) to (2,1): index 6
+    session = session.play("left")  # (2,1) to (1,1): index 5, the wall stops it
+    assert body_from_history(session.history) == (0, 1, 2, 6, 5)
+    assert session.status == "won"
+    # Undo keeps only the played line; a restart begins the body again at the start.
+    assert body_from_history(session.undo().history) == (0, 1, 2, 6)
+    restarted = session.undo().restart()
+    assert body_from_history(restarted.history) == (0,)
+    assert body_from_history(restarted.play("right").history) == (0, 1, 2)
+    assert body_from_history(()) == ()

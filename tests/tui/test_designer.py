@@ -39,7 +39,7 @@ async def _open_bench(pilot, game_id: str):
     await pilot.pause()
     bench = app.screen
     assert isinstance(bench, DesignerScreen), game_id
-    assert game_id == bench.GAME
+    assert game_id == bench.info.id == bench.game_id == bench.help_topic
     return screen, bench, level
 
 

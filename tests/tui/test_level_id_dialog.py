@@ -55,7 +55,7 @@ async def test_play_id_opens_that_level_over_its_level_select() -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = app.screen
-        assert isinstance(screen, PuzzleScreen) and screen.GAME_ID == "longcat"
+        assert isinstance(screen, PuzzleScreen) and screen.info.id == "longcat"
         assert screen.level == resolve_id("longcat:arduboy/3").level
         assert screen.ref == LevelRef("pack:01-arduboy", screen.level.title)
         assert isinstance(app.screen_stack[-2], LevelSelectScreen)  # esc goes to its levels
@@ -78,7 +78,7 @@ async def test_every_game_opens_by_id_and_shows_the_same_id(text: str) -> None:
         await settle(pilot)
         screen = app.screen
         resolved = resolve_id(text)
-        assert isinstance(screen, PuzzleScreen) and resolved.info.id == screen.GAME_ID
+        assert isinstance(screen, PuzzleScreen) and resolved.info.id == screen.info.id
         assert screen.level == resolved.level
         assert screen.level_id == resolved.id
 
@@ -171,7 +171,7 @@ async def test_an_id_of_another_game_switches_games() -> None:
         await pilot.press(*"carving:tutorial/1", "enter")
         await settle(pilot)
         screen = app.screen
-        assert isinstance(screen, PuzzleScreen) and screen.GAME_ID == "carving"
+        assert isinstance(screen, PuzzleScreen) and screen.info.id == "carving"
         assert screen.level_id == "carving:tutorial/1"
         assert app.store.load_game(
             "longcat", LevelRef("pack:01-arduboy", "Arduboy 3 · trivial 10").slot

@@ -6,12 +6,13 @@ import pytest
 
 from core.longcat import Level, apply_move, initial, shortest_solution
 from core.longcat.prune import is_dead
+from core.longcat.rules import body_from_history
 from grammar.levels import bundled_packs
 from tests.tui.helpers import open_level
 from tui.app import ArcadeApp
 from tui.games.longcat import screen as screen_module
 from tui.games.longcat.board import BoardPicture, LongcatBoard, cell_scale, draw
-from tui.games.longcat.screen import LongcatScreen, body_cells
+from tui.games.longcat.screen import LongcatScreen
 from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings, LongcatSettingsModal
 from tui.modals.outcome import OutcomeModal
 from tui.sources import LevelRef
@@ -79,14 +80,17 @@ async def test_undo_redo_and_restart() -> None:
         two = screen.state
         await pilot.press("u")
         assert screen.state == apply_move(start, "up")
-        assert [screen.level.xy(i) for i in body_cells(screen.session)] == [(4, 2), (4, 1)]
+        assert [screen.level.xy(i) for i in body_from_history(screen.session.history)] == [
+            (4, 2),
+            (4, 1),
+        ]
         await pilot.press("U")
         assert screen.state == two
         await pilot.press("R")
-        assert screen.state == start and body_cells(screen.session) == (start.head,)
+        assert screen.state == start and body_from_history(screen.session.history) == (start.head,)
         await pilot.press("u")
         assert screen.state == two
-        assert len(body_cells(screen.session)) == two.filled.bit_count()
+        assert len(body_from_history(screen.session.history)) == two.filled.bit_count()
 
 
 async def test_the_body_is_drawn_as_one_cat_with_a_face() -> None:

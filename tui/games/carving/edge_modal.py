@@ -1,10 +1,12 @@
 """Triangle Carving's edge builder: pick θ or ω and five formulas of F*, or type the operator.
 
-Only well-formed edges can be put together: each of the five slots offers only formulas of
-F* with the head its position needs (θ: a ∇ then four Δ; ω: four Δ then a ∇), so every tuple
-the slots show is an operator of U over F*. What the engine says about it is shown as you go
-(through the ``check`` callback: the edge may be intrinsic, and whether constructing it would
-force an elimination); Build is refused until the engine accepts the edge. The text field
+Only well-formed edges can be put together: the dialog shows a
+:class:`core.carving.draft.EdgeDraft`, whose five slots offer only formulas of F* with the
+head their position needs (θ: a ∇ then four Δ; ω: four Δ then a ∇), so every tuple the slots
+show is an operator of U over F*. What the engine says about it is shown as you go (through
+the ``check`` callback, :func:`core.carving.draft.construct_verdict`: the edge may be
+intrinsic, and whether constructing it would force an elimination); Build is refused until
+the engine accepts the edge. The text field
 takes an operator in the grammar's syntax (``theta(N(x,x,x), D(..), ...)``; errors come with
 a caret) and sets the slots from it.
 
@@ -25,7 +27,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Static
 
 from core.carving import Formula, Operator
-from core.carving.formula import OMEGA, THETA
+from core.carving.draft import SLOT_NAMES, EdgeDraft
+from core.carving.formula import THETA
 from grammar.carving import parse_operator
 from grammar.errors import ParseError
 from tui.modals.dialog import Dialog
@@ -34,11 +37,9 @@ from .view import KIND_SYMBOL, vertex_label
 
 __all__ = ["Check", "EdgeBuilder", "SlotRow"]
 
-Check = Callable[[Operator], tuple[bool, str]]
-"""The engine's verdict on an edge: (may be constructed, a sentence about it)."""
-
-SLOT_NAMES = {THETA: ("n", "d1", "d2", "d3", "d_base"), OMEGA: ("d_b", "d1", "d2", "d3", "n_core")}
-"""The seed's names of the five entries of each kind (definition 1.3)."""
+Check = Callable[[Operator | None], tuple[bool, str]]
+"""The engine's verdict on an edge (None: a slot is empty): (may be constructed, a sentence
+about it)."""
 
 
 class SlotRow(Static, can_focus=True):
@@ -103,59 +104,39 @@ class EdgeBuilder(Dialog[Operator | None]):
         compact: bool = True,
     ) -> None:
         super().__init__()
-        self.deltas = list(deltas)
-        """Δ formulas of F*."""
-        self.nablas = list(nablas)
-        """∇ formulas of F*."""
         self.check = check
         """The engine's verdict."""
         self.compact = compact
-        self.kind = THETA
-        """``"theta"`` or ``"omega"``."""
-        self.entries: list[Formula | None] = [None] * 5
-        """The five formulas (None when F* has none of the head needed)."""
+        self.draft = EdgeDraft.start(deltas, nablas, start)
+        """The edge the slots show (core's model of the operator shapes)."""
         self.verdict = (False, "")
         """The engine's last verdict on :attr:`operator`."""
         self._syncing = False
-        self._set_from(start)
 
     # -- model --------------------------------------------------------------------------------
 
-    def choices(self, index: int) -> list[Formula]:
-        """The formulas slot ``index`` may hold: ∇ where the kind puts its ∇, else Δ."""
-        nabla_at = 0 if self.kind == THETA else 4
-        return self.nablas if index == nabla_at else self.deltas
+    @property
+    def kind(self) -> str:
+        """``"theta"`` or ``"omega"``."""
+        return self.draft.kind
 
-    def _set_from(self, op: Operator | None) -> None:
-        if op is not None and op.kind is not None:
-            self.kind = op.kind
-            self.entries = list(op)
-            return
-        self.entries = [(self.choices(i) or [None])[0] for i in range(5)]  # type: ignore[list-item]
+    @property
+    def entries(self) -> tuple[Formula | None, ...]:
+        """The five formulas (None when F* has none of the head needed)."""
+        return self.draft.entries
 
     @property
     def operator(self) -> Operator | None:
         """The edge the slots show, or None when a slot is empty."""
-        if any(f is None for f in self.entries):
-            return None
-        return Operator(*self.entries)  # type: ignore[arg-type]
+        return self.draft.operator
 
     def turn(self, index: int, step: int) -> None:
         """Change the kind (``index`` -1) or slot ``index`` by ``step`` choices."""
-        if index < 0:
-            # θ(n, d1, d2, d3, d_base) <-> ω(d_b, d1, d2, d3, n_core): the ∇ and the base Δ
-            # swap places, the triangle stays.
-            first, *middle, last = self.entries
-            self.kind = OMEGA if self.kind == THETA else THETA
-            self.entries = [last, *middle, first]
-        else:
-            options = self.choices(index)
-            if not options:
-                self.app.bell()
-                return
-            current = self.entries[index]
-            position = options.index(current) if current in options else -step
-            self.entries[index] = options[(position + step) % len(options)]
+        turned = self.draft.flipped() if index < 0 else self.draft.turned(index, step)
+        if turned is None:  # F* has no formula for that slot
+            self.app.bell()
+            return
+        self.draft = turned
         self._refresh(update_input=True)
 
     # -- layout -------------------------------------------------------------------------------
@@ -214,13 +195,7 @@ class EdgeBuilder(Dialog[Operator | None]):
 
     def _judge(self, op: Operator | None) -> None:
         box = self.query_one("#edge-verdict", Static)
-        if op is None:
-            self.verdict = (
-                False,
-                "F* has no formula of the head a slot needs: no edge of this kind can be built.",
-            )
-        else:
-            self.verdict = self.check(op)
+        self.verdict = self.check(op)
         ok, message = self.verdict
         box.set_class(not ok, "-bad")
         box.update(Text(("✓ " if ok else "✗ ") + message))
@@ -240,7 +215,7 @@ class EdgeBuilder(Dialog[Operator | None]):
             box.update(Text("✗ " + "\n".join(lines)))
             self.query_one("#edge-build", Button).disabled = True
             return
-        self.kind, self.entries = op.kind or THETA, list(op)
+        self.draft = self.draft.showing(op)
         self._refresh(update_input=False)
 
     @on(Input.Submitted, "#edge-input")

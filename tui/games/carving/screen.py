@@ -32,7 +32,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import OptionList, Static
 
-from core.carving import GAME, Operator, State, elimination_possible
+from core.carving import GAME, Operator, State
+from core.carving.draft import construct_verdict
 from core.carving.game import Construct, Extend, Finish, Succeed
 from core.session import Session
 from core.text import plural
@@ -309,16 +310,8 @@ class CarvingScreen(PuzzleScreen):
         world = state.world
         start = self.hinted.edge if isinstance(self.hinted, Construct) else self.last_built
 
-        def check(op: Operator) -> tuple[bool, str]:
-            problem = world.construct_problem(op)
-            if problem is not None:
-                return False, problem + "."
-            if elimination_possible(state, op):
-                return True, (
-                    f"{op}\nA legal path from the base point reaches it: you will "
-                    "carve an elimination path."
-                )
-            return True, f"{op}\nNo legal path reaches it: it will stay as a virtual edge (V)."
+        def check(op: Operator | None) -> tuple[bool, str]:
+            return construct_verdict(state, op)
 
         def done(op: Operator | None) -> None:
             if op is not None and self.state is state:

@@ -6,7 +6,7 @@ worker come from the base; every rule lives in :mod:`core.longcat`.
 
 * The cat is drawn as one connected body (:mod:`tui.games.longcat.board`): the order of
   its cells comes from the moves of the session since the last restart
-  (:func:`core.longcat.rules.body_path`); a slide grows cell by cell (settings: off).
+  (:func:`core.longcat.rules.body_from_history`); a slide grows cell by cell (settings: off).
 * ``t`` gives the next move of a solution from the current position (arrows on the cells it
   fills), or says that none is left; ``p`` plays a solution from here, one move at a time
   (``p`` again, or any move, stops it); both run in worker threads with a time limit.
@@ -33,9 +33,9 @@ from core.longcat import AnalysisLimit, analyse, predict_difficulty
 from core.longcat.catalog import GENERATORS, difficulty_label
 from core.longcat.level import DIRECTIONS, Level, bits
 from core.longcat.prune import empty_regions
-from core.longcat.rules import State, body_path, slide
+from core.longcat.rules import State, body_from_history, slide
 from core.longcat.solver import solution_from
-from core.session import RESTART, Session
+from core.session import Session
 from core.text import escape_controls, plural
 from tui.games.longcat.board import ARROWS, BoardPicture, LongcatBoard
 from tui.games.longcat.settings_modal import (
@@ -47,7 +47,7 @@ from tui.games.longcat.settings_modal import (
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.sources import generator_name
 
-__all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen", "body_cells"]
+__all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen"]
 
 SLIDE_STEP = 0.025
 """Seconds per cell of the slide animation."""
@@ -57,27 +57,6 @@ ANALYSIS_STATES = 10_000
 """Largest state graph analysed on screen for the difficulty (bigger: not shown)."""
 SOLVER_TIME = 5.0
 """Seconds ``p`` may search for a solution."""
-
-
-def body_cells(session: Session) -> tuple[int, ...]:
-    """The cat's body in order (board indices, tail first) for the current position.
-
-    Args:
-        session: The game.
-
-    Returns:
-        The cells filled since the last restart, in the order the cat filled them.
-    """
-    state: State = session.state
-    heads: list[int] = []
-    for step in session.history:  # the played line, up to the current state
-        if step.move == RESTART or step.move is None:
-            heads = [step.state.head]
-        else:
-            heads.append(step.state.head)
-    if not heads or heads[-1] != state.head:  # pragma: no cover - defensive
-        heads = [state.head]
-    return body_path(state.level, heads)
 
 
 class LongcatScreen(PuzzleScreen):
@@ -178,7 +157,7 @@ class LongcatScreen(PuzzleScreen):
     def render_state(self, session: Session) -> None:
         state: State = session.state
         level = state.level
-        path = body_cells(session)
+        path = body_from_history(session.history)  # the played line, up to this state
         board = self.query_one(LongcatBoard)
         regions = empty_regions(level.board, state.filled)
         cut = frozenset(level.xy(i) for region in regions[1:] for i in bits(region))
