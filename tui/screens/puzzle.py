@@ -53,7 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
     from tui.launch import Launcher
 
-__all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
+__all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "Score"]
 
 SAVE_VERSION = 2
 """Version of the saved-game data (``{"version", "level", "session"}``)."""
@@ -78,6 +78,24 @@ class Hint:
     """A sentence for the player."""
     move: Any = None
     """The suggested move, or None."""
+
+
+@dataclass(frozen=True, slots=True)
+class Score:
+    """A position's score, for games scored by points (2048): what the base records.
+
+    Attributes:
+        board: The score board it counts on (one per board size and rule: ``"4x4-standard"``).
+        points: The score.
+        moves: The moves made for it.
+    """
+
+    board: str
+    """The score board's key."""
+    points: int
+    """The score."""
+    moves: int
+    """The moves made for it."""
 
 
 class MessageBar(Static):
@@ -234,6 +252,8 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """Play time on this level (see :mod:`tui.screens.playtime`); kept in the save."""
         self.autoplayed = False
         """True once the computer played in this level's game (kept in the save)."""
+        self._best: int | None = None
+        self._run_recorded: tuple[int, bool] | None = None
 
     # -- handles -----------------------------------------------------------------------------
 
@@ -296,10 +316,57 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     def render_state(self, session: Session) -> None:
         """Draw ``session.state`` (and anything else of the session) in the board widgets."""
 
+    def score(self, session: Session) -> Score | None:
+        """The score of ``session``'s position, for games scored by points (2048).
+
+        The base records it after each change, before the screen is drawn
+        (:meth:`record_progress`); rendering only reads :attr:`best_score`.
+
+        Args:
+            session: The game.
+
+        Returns:
+            The score, or None for games whose result is their moves (the default: their
+            wins are recorded when the outcome dialog opens).
+        """
+        return None
+
+    @property
+    def best_score(self) -> int:
+        """The player's best on the current score board, this game's score included (0 for
+        games without a score)."""
+        score = self.score(self.session) if self.session is not None else None
+        return max(self._best or 0, score.points if score is not None else 0)
+
     def record_progress(self, session: Session) -> None:
-        """Record what the game keeps beyond the save after each change (2048: its score
-        boards), before the screen is drawn; the default records nothing (wins are recorded
-        by the base when the outcome dialog opens)."""
+        """Record the game's :meth:`score` on the score boards after each change, before the
+        screen is drawn: this game's line (its best score; the autoplay mark sticks) and the
+        player's own best (a game the computer played is not the player's)."""
+        score = self.score(session)
+        if score is None:
+            return
+        store = self.arcade.store
+        if self._best is None:
+            self._best = store.best_score(self.info.id, score.board) or 0
+        recorded = self._run_recorded
+        if (
+            self.ref is not None
+            and session.touched
+            and (recorded is None or score.points > recorded[0] or self.autoplayed > recorded[1])
+        ):
+            store.record_game_score(
+                self.info.id,
+                score.board,
+                self.ref.slot,
+                score.points,
+                moves=score.moves,
+                seconds=self.clock.seconds,
+                autoplayed=self.autoplayed,
+            )
+            self._run_recorded = (score.points, self.autoplayed)
+        if score.points > self._best and not self.autoplayed:
+            store.record_score(self.info.id, score.board, score.points)
+            self._best = score.points
 
     _ready = False
 
@@ -574,6 +641,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self._save()  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
+        self._best, self._run_recorded = None, None  # another level: another score board
         self.set_reactive(PuzzleScreen.session, session)
         self._restore_play_record()
         self.on_level_changed()

@@ -21,7 +21,7 @@ from core.game2048 import GameState, max_tile
 from core.session import Session
 from tui.games.game2048.board import Board2048
 from tui.games.game2048.settings_modal import Settings2048, Settings2048Modal
-from tui.screens.puzzle import Hint, PuzzleScreen
+from tui.screens.puzzle import Hint, PuzzleScreen, Score
 
 __all__ = ["SETTINGS_KEY", "Game2048Screen", "score_key"]
 
@@ -65,8 +65,6 @@ class Game2048Screen(PuzzleScreen):
         """True while autoplay runs."""
         self._autoplay_timer: Timer | None = None
         self._flash_timer: Timer | None = None
-        self._best: int | None = None
-        self._run_recorded: tuple[int, bool] | None = None
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
@@ -121,7 +119,7 @@ class Game2048Screen(PuzzleScreen):
         self.query_one("#g2048-rules", Static).update(
             f"{config.board_size}×{config.board_size} {config.merge_rule}, {goal}"
         )
-        best = max(self._best or 0, state.score)
+        best = self.best_score
         gained = f" (+{info.points_earned})" if info is not None and info.points_earned else ""
         self.query_one("#g2048-score", Static).update(
             f"Score  {state.score}{gained}\nBest   {best}\nMoves  {state.move_count}\n"
@@ -138,42 +136,17 @@ class Game2048Screen(PuzzleScreen):
         if state.is_game_over:
             self.stop_autoplay()
 
-    def record_progress(self, session: Session) -> None:
-        """The score boards: this game's line (its best score; the autoplay mark sticks) and
-        the player's own best, written before the screen draws them."""
+    def score(self, session: Session) -> Score:
+        """The score boards count points, one board per size and rule (the base records)."""
         state: GameState = session.state
-        store = self.arcade.store
-        if self._best is None:
-            self._best = store.best_score(self.info.id, score_key(state)) or 0
-        recorded = self._run_recorded
-        if (
-            self.ref is not None
-            and self.session.touched
-            and (recorded is None or state.score > recorded[0] or self.autoplayed > recorded[1])
-        ):
-            # This game's line on the score board (its best score; the autoplay mark sticks).
-            store.record_game_score(
-                self.info.id,
-                score_key(state),
-                self.ref.slot,
-                state.score,
-                moves=state.move_count,
-                seconds=self.clock.seconds,
-                autoplayed=self.autoplayed,
-            )
-            self._run_recorded = (state.score, self.autoplayed)
-        if state.score > self._best and not self.autoplayed:  # The player's own best.
-            store.record_score(self.info.id, score_key(state), state.score)
-            self._best = state.score
+        return Score(score_key(state), state.score, state.move_count)
 
     def on_level_changed(self) -> None:
-        self._best = None
-        self._run_recorded = None
         self.stop_autoplay()
 
     def outcome_detail(self, kind: str) -> str:
         state: GameState = self.state
-        best = max(self._best or 0, state.score)
+        best = self.best_score
         return f"Score {state.score} · best {best} · largest tile {max_tile(state.board)}"
 
     # -- moves -------------------------------------------------------------------------------

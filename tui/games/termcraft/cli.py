@@ -151,7 +151,7 @@ def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Level]]:
     if not levels:
         fail("the level file holds no level")
     if any(not isinstance(lvl, Level) for lvl in levels):
-        game = getattr(pack, "game", "") or "another game"
+        game = pack.game or "another game"
         fail(f"this is a level file for {game}, not for termcraft")
     return choose_levels(list(enumerate(levels, start=1)), spec)
 

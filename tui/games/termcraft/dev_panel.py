@@ -128,8 +128,6 @@ class DevPanel(DesignerScreen):
     Dismisses with ``(ref, level)`` to play, or None.
     """
 
-    GAME = "termcraft"
-
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f4", "solve", "Solve", id="dev.solve"),
         Binding("f5", "lint", "Lint", id="dev.lint"),
