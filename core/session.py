@@ -98,6 +98,23 @@ class Session:
                 count += 1
         return count
 
+    def line_since_restart(self) -> list[Any]:
+        """The states of the played line since the last restart (or the start).
+
+        A game whose picture depends on the order of its moves (Longcat's body) derives it
+        from these, so undo, redo and restart need nothing of their own.
+
+        Returns:
+            The restart's (or the start's) state first, the current state last.
+        """
+        states: list[Any] = []
+        for step in self.history:
+            if step.move is None or step.move == RESTART:
+                states = [step.state]
+            else:
+                states.append(step.state)
+        return states
+
     @property
     def status(self) -> str:
         """The engine's status of the current state."""

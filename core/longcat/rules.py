@@ -9,12 +9,11 @@ when cells are left but no move is legal.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.game import IllegalMove
 from core.longcat.level import DIRECTIONS, LETTERS, Board, Level
-from core.session import RESTART, Step
 
 __all__ = [
     "State",
@@ -194,34 +193,25 @@ def body_path(level: Level, heads: Sequence[int]) -> tuple[int, ...]:
     return tuple(path)
 
 
-def body_from_history(steps: Iterable[Step]) -> tuple[int, ...]:
+def body_from_history(line: Sequence[State]) -> tuple[int, ...]:
     """The cat's body in order (board indices, tail first) at the end of a played line.
 
-    The heads after each move give the order (:func:`body_path`); a restart starts the
-    body again from that step's state (the level's start), as the first step does.
+    A state records only which cells are filled; the heads after each move give the order
+    (:func:`body_path`).
 
     Args:
-        steps: A session's history up to its current state (:class:`core.session.Step`:
-            each state with the move that led to it; None for the first, :data:`RESTART`
-            for a restart).
+        line: The states of a line from the level's start, one per move, the current one
+            last (a session's ``line_since_restart()``: a restart begins the line again).
 
     Returns:
-        The cells filled since the last restart, in the order the cat filled them; () for
-        no steps.
+        The cells filled on the line, in the order the cat filled them; () for no states.
 
     Raises:
         ValueError: When two consecutive heads are not one slide apart (not a Longcat line).
     """
-    heads: list[int] = []
-    level: Level | None = None
-    for step in steps:
-        state: State = step.state
-        level = state.level
-        if step.move is None or step.move == RESTART:
-            heads = [state.head]
-        else:
-            heads.append(state.head)
-    return body_path(level, heads) if level is not None else ()
+    if not line:
+        return ()
+    return body_path(line[-1].level, [state.head for state in line])
 
 
 def solution_string(moves: tuple[str, ...] | list[str]) -> str:

@@ -247,16 +247,16 @@ def test_body_from_history_follows_the_moves_and_restarts() -> None:
     # "@.." / "#..": board indices are y * 4 + x (one padding column per row).
     level = Level.from_rows(["@..", "#.."])
     session = Session.begin(GAME, initial(level))
-    assert body_from_history(session.history) == (0,)
+    assert body_from_history(session.line_since_restart()) == (0,)
     session = session.play("right")  # (0,0) slides to (2,0): fills 1 and 2
-    assert body_from_history(session.history) == (0, 1, 2)
+    assert body_from_history(session.line_since_restart()) == (0, 1, 2)
     session = session.play("down")  # (2,0) to (2,1): index 6
     session = session.play("left")  # (2,1) to (1,1): index 5, the wall stops it
-    assert body_from_history(session.history) == (0, 1, 2, 6, 5)
+    assert body_from_history(session.line_since_restart()) == (0, 1, 2, 6, 5)
     assert session.status == "won"
-    # Undo keeps only the played line; a restart begins the body again at the start.
-    assert body_from_history(session.undo().history) == (0, 1, 2, 6)
+    # Undo keeps only the played line; a restart begins the line (and the body) again.
+    assert body_from_history(session.undo().line_since_restart()) == (0, 1, 2, 6)
     restarted = session.undo().restart()
-    assert body_from_history(restarted.history) == (0,)
-    assert body_from_history(restarted.play("right").history) == (0, 1, 2)
+    assert body_from_history(restarted.line_since_restart()) == (0,)
+    assert body_from_history(restarted.play("right").line_since_restart()) == (0, 1, 2)
     assert body_from_history(()) == ()

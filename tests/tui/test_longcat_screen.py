@@ -80,17 +80,21 @@ async def test_undo_redo_and_restart() -> None:
         two = screen.state
         await pilot.press("u")
         assert screen.state == apply_move(start, "up")
-        assert [screen.level.xy(i) for i in body_from_history(screen.session.history)] == [
+        assert [
+            screen.level.xy(i) for i in body_from_history(screen.session.line_since_restart())
+        ] == [
             (4, 2),
             (4, 1),
         ]
         await pilot.press("U")
         assert screen.state == two
         await pilot.press("R")
-        assert screen.state == start and body_from_history(screen.session.history) == (start.head,)
+        assert screen.state == start and body_from_history(screen.session.line_since_restart()) == (
+            start.head,
+        )
         await pilot.press("u")
         assert screen.state == two
-        assert len(body_from_history(screen.session.history)) == two.filled.bit_count()
+        assert len(body_from_history(screen.session.line_since_restart())) == two.filled.bit_count()
 
 
 async def test_the_body_is_drawn_as_one_cat_with_a_face() -> None:

@@ -157,7 +157,7 @@ class LongcatScreen(PuzzleScreen):
     def render_state(self, session: Session) -> None:
         state: State = session.state
         level = state.level
-        path = body_from_history(session.history)  # the played line, up to this state
+        path = body_from_history(session.line_since_restart())
         board = self.query_one(LongcatBoard)
         regions = empty_regions(level.board, state.filled)
         cut = frozenset(level.xy(i) for region in regions[1:] for i in bits(region))
