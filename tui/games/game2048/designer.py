@@ -270,7 +270,6 @@ class Game2048Designer(LevelTextDesigner):
     """2048's level editor: a board canvas and fields beside the level text (module docs)."""
 
     EDITOR_TITLE = "2048 level editor"
-    """F1 opens 2048's help page (its "Level editor" section: keys, fields, the format)."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # A modal screen hides the app's own bindings (f1 among them): the editor has its own.
