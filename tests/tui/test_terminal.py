@@ -131,7 +131,7 @@ async def test_too_small_over_a_game_keeps_the_game(arcade_app) -> None:
         await pilot.pause()
         await pilot.pause()
         game = app.screen
-        assert game.GAME_ID == "2048"
+        assert game.info.id == "2048"
         await pilot.resize_terminal(40, 10)
         await pilot.pause()
         assert isinstance(app.screen, TooSmallScreen)
