@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from core import registry
-from tests.toygame.registration import INFO
+from tests.toygame import INFO
 from tests.toygame.screen import ToyScreen
 from tui.app import ArcadeApp
 from tui.cli import main

@@ -407,7 +407,7 @@ def _load_levels(path: str, entry: registry.GameInfo) -> Any:
     from grammar.levels import load_pack_file
 
     with user_errors():  # a ParseError is shown as its caret block
-        pack = load_pack_file(path)
+        pack = load_pack_file(path, game=entry.id)
     if pack.game and pack.game != entry.id:
         other = registry.get(pack.game)
         fail(f"{path} holds {other.title if other else pack.game} levels, not {entry.title} levels")

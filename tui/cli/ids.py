@@ -35,7 +35,14 @@ def _kind(text: str) -> str:
     help="Only this level of FILE (1-based number or title) [default: every level].",
 )
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
-def level_id_command(source: str, level: str | None, as_json: bool) -> None:
+@click.option(
+    "--game",
+    "game",
+    default=None,
+    metavar="GAME",
+    help="The game of a plain FILE that several games' plain formats would read.",
+)
+def level_id_command(source: str, level: str | None, as_json: bool, game: str | None) -> None:
     """Print the ID of every level of FILE (one per line), to share them.
 
     A level of a file gets its custom ID (the level itself, compressed, with a checksum):
@@ -67,7 +74,7 @@ def level_id_command(source: str, level: str | None, as_json: bool) -> None:
 
         text, name = read_input(source, level_id=True)
         with user_errors():
-            pack = load_pack(text, filename=name)
+            pack = load_pack(text, filename=name, game=game)
         if not pack.levels:
             fail(f"{name} holds no level")
         for number, chosen in choose_levels(list(enumerate(pack.levels, start=1)), level):
