@@ -194,15 +194,10 @@ def seed_option(default: int | None = None, *, required: bool = False) -> Callab
     Returns:
         The decorator.
     """
+    # click >= 8.3 takes an explicit default=None as a value that satisfies required=True.
+    extra: dict[str, Any] = {} if default is None else {"default": default, "show_default": True}
     return click.option(
-        "--seed",
-        "-s",
-        "seed",
-        type=SeedType(),
-        default=default,
-        required=required,
-        show_default=default is not None,
-        help=SEED_HELP,
+        "--seed", "-s", "seed", type=SeedType(), required=required, help=SEED_HELP, **extra
     )
 
 
