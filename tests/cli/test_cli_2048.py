@@ -27,7 +27,12 @@ def test_replay_json_matches_core() -> None:
         result = run("replay", "--seed", str(seed), "--moves", letters, "--json")
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
-        assert list(data) == ["board", "score", "game_over", "won", "moves_applied", "seed"]
+        # The engine's state (core.game2048.game), then the keys replay derives.
+        assert list(data) == [
+            *("board", "score", "config", "current_seed", "is_game_over"),
+            *("tiles_placed_count", "move_count"),
+            *("game_over", "won", "moves_applied", "seed"),
+        ]
         state, applied = replay(GameConfig(initial_seed=seed), dirs)
         assert data["board"] == [list(r) for r in state.board]
         assert data["score"] == state.score
@@ -161,7 +166,7 @@ def test_seeds_outside_the_generator_are_refused(command: str, seed: str, monkey
     result = shell("2048", command, "--seed", seed, *extra, "--json")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        f"error: invalid value for '--seed': a seed is a whole number from "
+        f"error: invalid value for '--seed' / '-s': a seed is a whole number from "
         f"0 to 4294967295 (32 bits), not {seed} "
         f"(see 'termarcade 2048 {command} --help')\n"
     )

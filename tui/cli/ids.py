@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from tui.cli.options import json_option, level_option
 from tui.cli.output import choose_levels, emit_json, fail, read_input, user_errors
 
 __all__ = ["level_id_command"]
@@ -26,15 +27,8 @@ def _kind(text: str) -> str:
 
 @click.command(name="id")
 @click.argument("source", metavar="FILE|ID")
-@click.option(
-    "--level",
-    "-l",
-    "level",
-    default=None,
-    metavar="N|TITLE",
-    help="Only this level of FILE (1-based number or title) [default: every level].",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@level_option("every level")
+@json_option
 def level_id_command(source: str, level: str | None, as_json: bool) -> None:
     """Print the ID of every level of FILE (one per line), to share them.
 

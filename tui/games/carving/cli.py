@@ -184,12 +184,13 @@ def carving() -> None:
 
 @carving.command()
 @click.argument("level_file", required=False, metavar="[FILE | ID]")
+@level_option("1")
 @click.pass_context
-def play(ctx: click.Context, level_file: str | None) -> None:
+def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
     """Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID)."""
     import tui.cli as shell
 
-    ctx.invoke(shell.play, game=GAME_ID, level_file=level_file, level=None)
+    ctx.invoke(shell.play, game=GAME_ID, level_file=level_file, level=level)
 
 
 @carving.command()
