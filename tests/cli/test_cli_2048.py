@@ -166,7 +166,7 @@ def test_seeds_outside_the_generator_are_refused(command: str, seed: str, monkey
     result = shell("2048", command, "--seed", seed, *extra, "--json")
     assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
-        f"error: invalid value for '--seed' / '-s': a seed is a whole number from "
+        f"error: invalid value for '--seed': a seed is a whole number from "
         f"0 to 4294967295 (32 bits), not {seed} "
         f"(see 'termarcade 2048 {command} --help')\n"
     )

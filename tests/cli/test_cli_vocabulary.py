@@ -91,6 +91,7 @@ def _shared_options() -> list[tuple[str, str, click.Option]]:
 def _declaration(option: click.Option) -> dict[str, Any]:
     """What a person and a script see of an option (its default may differ per command)."""
     return {
+        "class": type(option).__name__,  # SharedOption: errors name the long spelling only
         "opts": sorted(option.opts),
         "secondary": sorted(option.secondary_opts),
         "help": option.help,

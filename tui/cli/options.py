@@ -44,6 +44,7 @@ __all__ = [
     "SEED_MAX",
     "TIME_LIMIT_HELP",
     "SeedType",
+    "SharedOption",
     "check_output",
     "check_pack",
     "json_option",
@@ -86,6 +87,16 @@ FORCE_HELP = "Replace --output FILE when it exists (without --force that is an e
 """The one help text of ``--force``."""
 
 
+class SharedOption(click.Option):
+    """An option that errors name by its long spelling only (``'--seed'``, not click's
+    ``'--seed' / '-s'``): a short alias added for convenience does not change messages
+    that scripts and tests read."""
+
+    def get_error_hint(self, ctx: click.Context) -> str:
+        """The option's name in error messages: its longest spelling, quoted."""
+        return repr(max(self.opts, key=len))
+
+
 def _stack(func: _F, decorators: list[Callable[[_F], _F]]) -> _F:
     """Apply ``decorators`` so that ``--help`` lists them in the order given."""
     for decorator in reversed(decorators):
@@ -105,7 +116,7 @@ def json_option(func: _F) -> _F:
     Returns:
         ``func`` with the option.
     """
-    return click.option("--json", "as_json", is_flag=True, help=JSON_HELP)(func)
+    return click.option("--json", "as_json", cls=SharedOption, is_flag=True, help=JSON_HELP)(func)
 
 
 # --------------------------------------------------------------------------- --level
@@ -127,6 +138,7 @@ def level_option(default: str = "1", *, name: str = "level") -> Callable[[_F], _
         "--level",
         "-l",
         name,
+        cls=SharedOption,
         default=None,
         metavar="N|TITLE",
         show_default=default,
@@ -148,6 +160,7 @@ def time_limit_option(default: float) -> Callable[[_F], _F]:
     """
     return click.option(
         "--time-limit",
+        cls=SharedOption,
         type=Seconds(),
         default=default,
         show_default=True,
@@ -197,7 +210,14 @@ def seed_option(default: int | None = None, *, required: bool = False) -> Callab
     # click >= 8.3 takes an explicit default=None as a value that satisfies required=True.
     extra: dict[str, Any] = {} if default is None else {"default": default, "show_default": True}
     return click.option(
-        "--seed", "-s", "seed", type=SeedType(), required=required, help=SEED_HELP, **extra
+        "--seed",
+        "-s",
+        "seed",
+        cls=SharedOption,
+        type=SeedType(),
+        required=required,
+        help=SEED_HELP,
+        **extra,
     )
 
 
@@ -223,12 +243,13 @@ def output_option(func: _F) -> _F:
                 "--output",
                 "-o",
                 "output",
+                cls=SharedOption,
                 type=click.Path(dir_okay=False),
                 default=None,
                 metavar="FILE",
                 help=OUTPUT_HELP,
             ),
-            click.option("--force", is_flag=True, help=FORCE_HELP),
+            click.option("--force", cls=SharedOption, is_flag=True, help=FORCE_HELP),
         ],
     )
 
