@@ -92,7 +92,7 @@ class SharedOption(click.Option):
     ``'--seed' / '-s'``): a short alias added for convenience does not change messages
     that scripts and tests read."""
 
-    def get_error_hint(self, ctx: click.Context) -> str:
+    def get_error_hint(self, ctx: click.Context | None) -> str:
         """The option's name in error messages: its longest spelling, quoted."""
         return repr(max(self.opts, key=len))
 
