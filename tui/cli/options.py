@@ -33,7 +33,7 @@ from typing import Any, TypeVar
 import click
 
 from core.text import escape_controls
-from tui.cli.output import Seconds, did_you_mean, fail, read_input, user_errors
+from tui.cli.output import IntBetween, Seconds, did_you_mean, fail, read_input, user_errors
 
 __all__ = [
     "FORCE_HELP",
@@ -172,29 +172,21 @@ def time_limit_option(default: float) -> Callable[[_F], _F]:
 # --------------------------------------------------------------------------- --seed
 
 
-class SeedType(click.ParamType):
+class SeedType(IntBetween):
     """A seed: a whole number from 0 to :data:`SEED_MAX`; others are refused, not reduced."""
 
     name = "seed"
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """Parse and range-check ``value`` (an int default passes through the same check)."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            try:
-                number = int(str(value).strip(), 10)
-            except ValueError:
-                self.fail(
-                    f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}", param, ctx
-                )
-        if not 0 <= number <= SEED_MAX:
-            self.fail(
-                f"a seed is a whole number from 0 to {SEED_MAX} (32 bits), not {number}",
-                param,
-                ctx,
-            )
-        return number
+    def __init__(self) -> None:
+        super().__init__(0, SEED_MAX, what="the seed")
+
+    def not_a_number(self, value: Any) -> str:
+        """``a seed is a whole number from 0 to 4294967295, not 'x'``."""
+        return f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}"
+
+    def out_of_range(self, number: int) -> str:
+        """The range in bits too: the reason the limit is where it is."""
+        return f"a seed is a whole number from 0 to {SEED_MAX} (32 bits), not {number}"
 
 
 def seed_option(default: int | None = None, *, required: bool = False) -> Callable[[_F], _F]:
