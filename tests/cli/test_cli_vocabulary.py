@@ -198,6 +198,14 @@ def test_a_bad_level_file_shows_line_column_and_caret(game: str, tmp_path: Path)
 
 
 @pytest.mark.parametrize("game", list(READERS))
+def test_a_file_that_is_not_utf8_is_placed_at_its_line(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.levels"
+    path.write_bytes(f"game {game}\n".encode() + b'level "caf\xe9" {\n}\n')
+    lines = _one_clean_error(_reader(game, str(path))).splitlines()
+    assert lines[0].startswith(f"{path}:2:") and "not UTF-8" in lines[0], lines
+
+
+@pytest.mark.parametrize("game", list(READERS))
 def test_an_unknown_pack_name_lists_the_bundled_packs(game: str) -> None:
     error = _one_clean_error(_reader(game, "no-such-pack"))
     assert error.startswith("error: no-such-pack: no such file, and no bundled")

@@ -404,6 +404,14 @@ def load_level_pack(source: str, game: str) -> Any:
         click.exceptions.Exit: Status 2: one ``error:`` line, or for a parse error
             ``file:line:col: message``, the line and a caret.
     """
+    if source != "-" and os.path.isfile(source):
+        # The grammar's file reader stops at the size limit instead of reading a huge file
+        # whole, and places an undecodable byte at its line and column.
+        from grammar.levels import load_pack_file
+
+        with user_errors():
+            pack = load_pack_file(source)
+        return check_pack(pack, game, source)
     text, name = read_level_source(source, game)
     return parse_level_pack(text, name, game)
 

@@ -37,6 +37,7 @@ from tui.cli.options import (
     check_output,
     json_option,
     level_option,
+    load_level_pack,
     numbered_levels,
     output_option,
     parse_level_pack,
@@ -94,10 +95,10 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
     """
     from grammar.carving import load_level_json
 
+    if source != "-" and not source.lower().endswith(".json"):
+        return numbered_levels(load_level_pack(source, GAME_ID))
     text, name = read_level_source(source, GAME_ID)
-    if name.lower().endswith(".json") or (
-        source == "-" and text.lstrip("\ufeff \t\r\n").startswith("{")
-    ):
+    if name.lower().endswith(".json") or text.lstrip("\ufeff \t\r\n").startswith("{"):
         return [(1, _parse_or_exit(load_level_json, text, name))]
     return numbered_levels(parse_level_pack(text, name, GAME_ID))
 
