@@ -92,9 +92,22 @@ class SharedOption(click.Option):
     ``'--seed' / '-s'``): a short alias added for convenience does not change messages
     that scripts and tests read."""
 
+    def __init__(self, *args: Any, default_text: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.default_text = default_text
+        """What ``--help`` shows as the default when the command applies it itself
+        (``every level``); click would show a string ``show_default`` in parentheses."""
+
     def get_error_hint(self, ctx: click.Context | None) -> str:
         """The option's name in error messages: its longest spelling, quoted."""
         return repr(max(self.opts, key=len))
+
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        """click's ``[default: ...]`` note, with :attr:`default_text` when there is one."""
+        extra = super().get_help_extra(ctx)
+        if self.default_text is not None:
+            extra["default"] = self.default_text
+        return extra
 
 
 def _stack(func: _F, decorators: list[Callable[[_F], _F]]) -> _F:
@@ -141,7 +154,7 @@ def level_option(default: str = "1", *, name: str = "level") -> Callable[[_F], _
         cls=SharedOption,
         default=None,
         metavar="N|TITLE",
-        show_default=default,
+        default_text=default,
         help=LEVEL_HELP,
     )
 
