@@ -93,7 +93,7 @@ def test_other_reading_commands_take_ids_too(tmp_path: Path) -> None:
         (("longcat", "solve", "longcat:L1AAAAAAAAAAAA"), "checksum"),
         (("longcat", "solve", "longcat:sd-8x8#1@9"), "newer termarcade"),
         (("carving", "solve", "carving:nopack/1"), "has no pack 'nopack'"),
-        (("longcat", "solve", "carving:tutorial/1"), "not longcat levels"),
+        (("longcat", "solve", "carving:tutorial/1"), "not a Longcat level"),
         (("play", "chess:e4/1"), "unknown game 'chess'"),
         (("play", "longcat:arduboy/0"), "numbered from 1"),
         (("play", "carving", "longcat:arduboy/1"), "names a Longcat level, not a Triangle"),

@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from tui.cli.options import json_option, level_option
 from tui.cli.output import choose_levels, emit_json, fail, read_input, user_errors
 
 __all__ = ["level_id_command"]
@@ -26,15 +27,8 @@ def _kind(text: str) -> str:
 
 @click.command(name="id")
 @click.argument("source", metavar="FILE|ID")
-@click.option(
-    "--level",
-    "-l",
-    "level",
-    default=None,
-    metavar="N|TITLE",
-    help="Only this level of FILE (1-based number or title) [default: every level].",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@level_option("every level")
+@json_option
 @click.option(
     "--game",
     "game",
@@ -78,15 +72,14 @@ def level_id_command(source: str, level: str | None, as_json: bool, game: str | 
         if not pack.levels:
             fail(f"{name} holds no level")
         for number, chosen in choose_levels(list(enumerate(pack.levels, start=1)), level):
-            game = pack.game
             try:
-                made = level_id(game, None, chosen)
+                made = level_id(pack.game, None, chosen)
             except ValueError as error:
                 fail(f"level {number} has no ID: {error}")
             rows.append(
                 {
                     "level": number,
-                    "game": game,
+                    "game": pack.game,
                     "kind": "custom",
                     "id": made,
                     "title": str(getattr(chosen, "title", "")),
