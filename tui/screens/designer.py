@@ -545,9 +545,12 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
 
     @property
     def _job_running(self) -> bool:
-        return self._job is not None and self._job.state in (
-            WorkerState.PENDING,
-            WorkerState.RUNNING,
+        job = self._job
+        # Not the state alone: a worker cancelled before its task started stays RUNNING.
+        return (
+            job is not None
+            and not job.is_cancelled
+            and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
         )
 
     @work(thread=True, exclusive=True, group="designer-job", exit_on_error=False)
@@ -561,6 +564,9 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         if self._job_running:
             assert self._job is not None
             self._job.cancel()
+            # Said here, not on the worker's CANCELLED state: a worker cancelled before its
+            # task started never reports one.
+            self.show_result("Cancelled.")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -570,14 +576,12 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
             elif event.state == WorkerState.ERROR:
                 self._show_verdict(report_failure(self, worker, "The check"))
             return
-        if worker is not self._job:
-            return
+        if worker is not self._job or worker.is_cancelled:
+            return  # a cancelled job's result is dropped (Cancel said "Cancelled.")
         if event.state == WorkerState.SUCCESS:
             self.show_result(str(worker.result))
         elif event.state == WorkerState.ERROR:
             self.show_result(report_failure(self, worker, "The job"))
-        elif event.state == WorkerState.CANCELLED:
-            self.show_result("Cancelled.")
 
     def show_result(self, text: str) -> None:
         """Show a job's result (and hide the progress line)."""

@@ -708,7 +708,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if not forward or not changed or new.status == "playing":
             return
         if new.status == "won":
-            self._record_win(new)
+            self.record_win(new)
         kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
         modal = OutcomeModal(
             kind,
@@ -719,7 +719,16 @@ class PuzzleScreen(Screen[LevelRef | None]):
         )
         self.app.push_screen(modal, self._outcome_chosen)
 
-    def _record_win(self, session: Session) -> None:
+    def record_win(self, session: Session) -> None:
+        """Record a won game in the store (called once, when the win's dialog opens).
+
+        The default records the level solved with ``session.moves_made`` and the play time,
+        on the level's leaderboards. A game whose par counts something else than moves
+        overrides it.
+
+        Args:
+            session: The won game.
+        """
         # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
         # autoplayed boards only (the store does not mark the level solved).
         # The board is the level's ID's (tui.ids.board_ref): a level from My levels or a file
@@ -778,9 +787,12 @@ class PuzzleScreen(Screen[LevelRef | None]):
     @property
     def hint_running(self) -> bool:
         """True while a hint worker is thinking (a cancelled one no longer counts)."""
-        return self._hint_job is not None and self._hint_job.state in (
-            WorkerState.PENDING,
-            WorkerState.RUNNING,
+        job = self._hint_job
+        # Not the state alone: a worker cancelled before its task started stays RUNNING.
+        return (
+            job is not None
+            and not job.is_cancelled
+            and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
         )
 
     def request_hint(self) -> None:
