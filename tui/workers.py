@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 
 from textual.dom import DOMNode
-from textual.worker import NoActiveWorker, Worker, get_current_worker
+from textual.worker import Worker, active_worker
 
 __all__ = ["cancelled", "failure_line", "log", "report_failure"]
 
@@ -38,10 +38,10 @@ def cancelled() -> bool:
     Returns:
         True once the current worker was cancelled.
     """
-    try:
-        return get_current_worker().is_cancelled
-    except NoActiveWorker:
-        return False
+    # Textual's own lookup (get_current_worker) raises outside a worker; engines poll this
+    # up to once per node, so read the context variable without an exception.
+    worker = active_worker.get(None)
+    return worker is not None and worker.is_cancelled
 
 
 def failure_line(what: str, error: BaseException | None) -> str:
