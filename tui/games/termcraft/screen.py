@@ -83,6 +83,9 @@ class ResourceLine(Static):
         self.update(text)
 
 
+_ENDED = (WorkerState.SUCCESS, WorkerState.ERROR)
+"""The worker states that deliver a job's result (cancelled jobs deliver none)."""
+
 Page = tuple[list[RewriteAction], Iterator[RewriteAction]]
 """A page of rewrite actions and the lazy listing positioned after it."""
 
@@ -484,7 +487,8 @@ class TermCraftScreen(PuzzleScreen):
         """Apply a finished job's result (or show why it failed) to its listing."""
         job = self._listing
         worker = event.worker
-        if job is None or worker.is_cancelled or not worker.is_finished:
+        # The event's state, not the worker's: a RUNNING event may arrive after the end.
+        if job is None or worker.is_cancelled or event.state not in _ENDED:
             return  # running, or cancelled (its listing dropped, or x): nothing to apply
         name = job.job_of(worker)
         if name is None:
