@@ -366,3 +366,29 @@ async def test_cancel_drops_the_editor_job_and_its_thread_stops(monkeypatch) -> 
         await until(pilot, saw_stop.is_set)
         await pilot.pause()
         assert bench.result_text == "Cancelled." and app.screen is bench
+
+
+async def test_a_failing_background_count_is_reported_not_swallowed(monkeypatch, caplog) -> None:
+    """Algebrawl counts a level's solutions in a worker nobody waits for: before, its
+    failure vanished; now it is logged and said in one line, and the game goes on."""
+    import tui.games.algebrawl.screen as algebrawl_screen
+
+    def failing_solve(puzzle, **options):
+        raise RuntimeError("count\nbroke")
+
+    monkeypatch.setattr(algebrawl_screen, "solve", failing_solve)
+    app = ArcadeApp()
+    with caplog.at_level(logging.ERROR, logger="termarcade.tui"):
+        async with app.run_test(size=SIZE) as pilot:
+            app.start_game("algebrawl")
+            await pilot.pause()
+            await pilot.press("enter")
+            await pilot.pause()
+            screen = app.screen
+            assert isinstance(screen, algebrawl_screen.AlgebrawlScreen)
+            await until(pilot, lambda: "failed" in screen.last_message)
+            assert screen.last_message == (
+                "Counting the solutions failed: RuntimeError: count broke"
+            )
+            assert screen.solution_count() == (None, False) and app.is_running
+    assert any(r.exc_info and r.exc_info[0] is RuntimeError for r in caplog.records)
