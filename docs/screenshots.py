@@ -97,6 +97,23 @@ SHOTS: dict[str, Shot] = {
     "2048-editor": _2048_editor,
     "leaderboard": _leaderboard,
 }
+"""The pictures with their own key presses; :func:`shots` adds every other registered game."""
+
+
+def shots() -> dict[str, Shot]:
+    """Every picture: :data:`SHOTS`, plus a game screen as it opens for each registered game
+    that has no entry there (a new game is pictured without editing this script).
+
+    Returns:
+        Picture name -> what to do before it is taken.
+    """
+    from core import registry
+
+    found = dict(SHOTS)
+    for info in registry.games():
+        if info.playable:
+            found.setdefault(info.id, _game(info.id))
+    return found
 
 
 async def take(name: str, shot: Shot, out: Path = IMAGES) -> Path:
@@ -130,11 +147,12 @@ def main(argv: list[str]) -> int:
     Returns:
         The exit status: 0 on success, 2 for an unknown name.
     """
-    names = argv or list(SHOTS)
-    unknown = [name for name in names if name not in SHOTS]
+    every = shots()
+    names = argv or list(every)
+    unknown = [name for name in names if name not in every]
     if unknown:
         print(
-            f"error: unknown screenshot(s): {', '.join(unknown)}; known: {', '.join(SHOTS)}",
+            f"error: unknown screenshot(s): {', '.join(unknown)}; known: {', '.join(every)}",
             file=sys.stderr,
         )
         return 2
@@ -149,7 +167,7 @@ def main(argv: list[str]) -> int:
         # the screen does.
         tui.sources.new_seed = lambda: FIXED_SEED
         for name in names:
-            print(asyncio.run(take(name, SHOTS[name])).relative_to(IMAGES.parent.parent))
+            print(asyncio.run(take(name, every[name])).relative_to(IMAGES.parent.parent))
     return 0
 
 

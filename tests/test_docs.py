@@ -94,23 +94,42 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-4000:]
     assert (tmp_path / "site" / "index.html").exists()
+    # the key reference is generated into docs/keys.md at build time (docs/hooks.py)
+    keys_page = (tmp_path / "site" / "keys" / "index.html").read_text(encoding="utf-8")
+    assert "binding-reference" not in keys_page
+    assert "<code>longcat.up</code>" in keys_page and "<code>puzzle.undo</code>" in keys_page
 
 
 def test_every_game_has_a_page_with_its_generated_screenshot() -> None:
-    """docs/<id>.md per registered game, in the nav, showing images/<id>.svg made by the app."""
+    """docs/<id>.md per registered game, in the nav the docs hook builds, showing
+    images/<id>.svg made by the app (a new game adds files; mkdocs.yml lists no game)."""
     from core import registry
-    from docs import screenshots
+    from docs import hooks, screenshots
 
-    nav = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    nav = hooks.games_nav(ROOT / "docs")
+    assert nav == [{info.title: f"{info.id}.md"} for info in registry.games()]
+    assert "termcraft.md" not in (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    pictures = screenshots.shots()
     for info in registry.games():
         page = ROOT / "docs" / f"{info.id}.md"
         assert page.exists(), f"no docs page for {info.id}"
-        assert f" {info.id}.md" in nav, f"docs/{info.id}.md is not in mkdocs.yml's nav"
         assert f"](images/{info.id}.svg)" in page.read_text(encoding="utf-8")
-        assert info.id in screenshots.SHOTS, f"docs/screenshots.py does not picture {info.id}"
-    for name in screenshots.SHOTS:
+        assert info.id in pictures, f"docs/screenshots.py does not picture {info.id}"
+    for name in pictures:
         svg = ROOT / "docs" / "images" / f"{name}.svg"
         assert svg.read_text(encoding="utf-8").startswith("<svg"), f"regenerate {svg.name}"
+
+
+def test_a_registered_game_with_a_page_joins_the_nav_and_the_pictures(tmp_path: Path) -> None:
+    from core import registry
+    from docs import hooks, screenshots
+    from tests.toygame import INFO as TOY
+
+    (tmp_path / "toy.md").write_text("# Slide-1D\n", encoding="utf-8")
+    with registry.register(TOY):
+        assert hooks.games_nav(tmp_path) == [{"Slide-1D": "toy.md"}]
+        assert "toy" in screenshots.shots()
+    assert "toy" not in screenshots.shots()
 
 
 def test_cli_reference_resolves_every_command_of_the_real_group() -> None:

@@ -7,7 +7,7 @@ import pytest
 from core import registry
 from core.levelpack import LevelPack
 from core.registry import GameInfo, RegistryError
-from tests.toygame.engine import Level as ToyLevel
+from tests.toycore.engine import Level as ToyLevel
 from tui.app import ArcadeApp
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
@@ -123,7 +123,13 @@ def test_home_help_names_every_playable_game_and_none_as_coming_soon() -> None:
     assert "coming soon" not in page.lower()
     for info in registry.games():
         if info.playable:
-            assert f"**{info.title}**" in page, info.title
+            assert f"**{info.title}**: {info.tagline}" in page, info.title
+    assert "<!--" not in page
+    # the list is the registry's: a game added is named without editing the page
+    from tests.toygame import INFO as TOY
+
+    with registry.register(TOY):
+        assert f"**{TOY.title}**: {TOY.tagline}" in load_help("home")
 
 
 def test_help_files_and_fallback() -> None:

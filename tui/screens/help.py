@@ -50,10 +50,27 @@ def load_help(topic: str) -> str:
         for part in parts
     ):
         try:
-            return files(package).joinpath(*parts).read_text(encoding="utf-8")
+            text = files(package).joinpath(*parts).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError, ModuleNotFoundError, TypeError):
             pass
+        else:
+            return text.replace(GAMES_MARKER, games_list())
     return FALLBACK.format(title=f"Help: {topic}")
+
+
+GAMES_MARKER = "<!-- games -->"
+"""Where a help page lists the registered games (the home page), so no page lists them by hand."""
+
+
+def games_list() -> str:
+    """Every playable registered game as a Markdown list: its title in bold and its tagline.
+
+    Returns:
+        The list, in home-screen order.
+    """
+    return "\n".join(
+        f"- **{info.title}**: {info.tagline}" for info in registry.games() if info.playable
+    )
 
 
 class HelpScreen(Screen[None]):
