@@ -123,7 +123,7 @@ class AlgebrawlScreen(PuzzleScreen):
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
         """New levels use the bands chosen in the generator dialog."""
-        settings = generator_settings(getattr(app, "store", None))
+        settings = generator_settings(app.store)
         return {
             name: {"low": band[0], "high": band[1]}
             for name, band in settings.items()
@@ -454,9 +454,9 @@ class AlgebrawlScreen(PuzzleScreen):
         """Count the level's distinct solutions in a worker (for the win dialog); the
         result is kept when the worker ends (:meth:`_count_finished`)."""
         level = self.level
-        puzzle = getattr(level, "puzzle", None)
-        if puzzle is None or level in self._counted:
+        if level is None or level in self._counted:
             return
+        puzzle = level.puzzle
 
         def count() -> tuple[Any, tuple[int | None, bool]]:
             try:
