@@ -8,10 +8,17 @@ pure value: playing, undoing, redoing and restarting return a new session.
 * **Saves are exact**: :meth:`Session.to_json` records every step from the start (the redo
   branch included) and the cursor; :meth:`Session.from_json` replays them through the engine,
   so a resumed game has its whole undo history back.
+* **Resuming does not replay**: :meth:`Session.resume` starts at a checkpoint state (the one
+  a save keeps beside its moves, :mod:`core.saves`) and rebuilds the states of the other
+  steps only when they are first looked at: the earlier ones by one replay from the start
+  (the first undo), the redo branch by one replay from the checkpoint (the first redo). The
+  moves themselves are known at once, so saving again, counting moves and restarting never
+  force a replay.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,6 +45,111 @@ class Step:
     """The engine state."""
     move: Any = None
     """The move that led here, as JSON."""
+
+
+_REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
+"""What a saved move that no longer replays raises (decoding or playing it)."""
+
+
+class _Replay:
+    """The states reached by playing saved moves from a state, computed once, when first asked.
+
+    A memo, not a mutable value: what it returns never changes; the first call does the work.
+    Two threads asking at once would both replay and store equal lists (the engine is pure),
+    so no lock is needed.
+
+    A move that does not replay any more (the engine changed since the save) stops the replay:
+    the steps from it on keep the last state that replayed, and :attr:`problem` says which
+    move failed. Their moves are kept, so saving the session again loses nothing.
+
+    Args:
+        game: The engine.
+        first: The state the moves are played from.
+        start: The level's first state (what a restart move goes back to).
+        moves: The saved moves (JSON), in order.
+        expect: The state the replay must end in one move later, when known (the checkpoint
+            a resumed past leads to); a different state is reported in :attr:`problem`.
+        after: The saved move that leads from the last replayed state to ``expect``.
+    """
+
+    __slots__ = ("_after", "_expect", "_first", "_game", "_moves", "_start", "_states", "problem")
+
+    def __init__(
+        self,
+        game: Game,
+        first: Any,
+        start: Any,
+        moves: Sequence[Any],
+        expect: Any = None,
+        after: Any = None,
+    ) -> None:
+        self._game, self._first, self._start, self._moves = game, first, start, moves
+        self._expect, self._after = expect, after
+        self._states: list[Any] | None = None
+        self.problem: str | None = None
+        """Why the replay did not reach the saved game exactly (None once it did, or before
+        it ran)."""
+
+    def state(self, number: int) -> Any:
+        """The state after the ``number``-th move (0-based), replaying them all the first time."""
+        if self._states is None:
+            self._states = self._replay()
+        return self._states[number]
+
+    def _replay(self) -> list[Any]:
+        states: list[Any] = []
+        state, broken = self._first, False
+        for number, move in enumerate(self._moves, start=1):
+            if not broken:
+                try:
+                    state = self._play(state, move)
+                except _REPLAY_ERRORS as error:
+                    self.problem = f"move {number} of the saved game no longer replays ({error})"
+                    broken = True
+            states.append(state)
+        if not broken and self._expect is not None:
+            try:
+                reached = self._play(state, self._after)
+            except _REPLAY_ERRORS as error:
+                self.problem = f"the last move of the saved game no longer replays ({error})"
+            else:
+                if reached != self._expect:
+                    self.problem = "the saved position differs from the replayed moves"
+        return states
+
+    def _play(self, state: Any, move: Any) -> Any:
+        if move == RESTART:
+            return self._start
+        return self._game.apply(state, self._game.move_from_json(state, move))
+
+
+class _ReplayedStep(Step):
+    """A step of a resumed game whose state is rebuilt from the saved moves when first read.
+
+    Args:
+        replay: The replay that computes the state.
+        number: Which of the replay's states it is.
+        move: The move that led here, as JSON (known at once).
+    """
+
+    __slots__ = ("_number", "_replay")
+    _replay: _Replay
+    _number: int
+
+    def __init__(self, replay: _Replay, number: int, move: Any) -> None:
+        object.__setattr__(self, "_replay", replay)
+        object.__setattr__(self, "_number", number)
+        object.__setattr__(self, "move", move)
+
+    @property
+    def state(self) -> Any:
+        """The engine state (replayed the first time any step of its replay is read)."""
+        return self._replay.state(self._number)
+
+    @property
+    def problem(self) -> str | None:
+        """Why the replay behind this step fell short (None when it did not, or has not run)."""
+        return self._replay.problem
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,6 +181,52 @@ class Session:
             The session.
         """
         return cls(game, History.start(Step(start)))
+
+    @classmethod
+    def resume(
+        cls, game: Game, start: Any, moves: Sequence[Any], index: int, state: Any
+    ) -> Session:
+        """A saved session at its checkpoint: no move is replayed now.
+
+        The states before the cursor are rebuilt by one replay from ``start`` the first time
+        one is read (the first undo), those of the redo branch by one replay from ``state``
+        (the first redo); the replay of the past also checks that it leads to ``state``.
+
+        Args:
+            game: The engine.
+            start: The first state (from the saved level).
+            moves: Every saved move from the start (JSON, :meth:`to_json`'s ``moves``).
+            index: The cursor: how many of ``moves`` lead to ``state``.
+            state: The state at the cursor (the save's checkpoint).
+
+        Returns:
+            The session, with the same moves, cursor and redo branch as the one saved.
+
+        Raises:
+            ValueError: When ``index`` is not a position in ``moves``.
+        """
+        moves = tuple(moves)
+        if not 0 <= index <= len(moves):
+            raise ValueError(f"cursor {index} is outside the {len(moves)} saved moves")
+        initial = Step(start)
+        current = initial if index == 0 else Step(state, moves[index - 1])
+        # The past, most recent first, as History's (item, rest) cells: step 0 is the start,
+        # steps 1..index-1 are replayed from it when first read.
+        past: Any = None
+        if index > 0:
+            past_replay = _Replay(game, start, start, moves[: index - 1], state, moves[index - 1])
+            past = (initial, None)
+            for number in range(1, index):
+                past = (_ReplayedStep(past_replay, number - 1, moves[number - 1]), past)
+        # The redo branch, next first: replayed from the checkpoint when first read.
+        future_replay = _Replay(game, state, start, moves[index:])
+        future: Any = None
+        for number in range(len(moves) - 1, index - 1, -1):
+            future = (_ReplayedStep(future_replay, number - index, moves[number]), future)
+        history: History[Step] = History(
+            current, initial, index, len(moves) + 1, _past=past, _future=future
+        )
+        return cls(game, history)
 
     # -- reading ---------------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from core.game import IllegalMove
+from core.saves import encode_save
 from core.session import RESTART, Session
 from core.text import escape_controls, plural
 from tui.modals.outcome import OutcomeModal, par_verdict
@@ -50,10 +51,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
     from tui.launch import Launcher
 
-__all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
-
-SAVE_VERSION = 2
-"""Version of the saved-game data (``{"version", "level", "session"}``)."""
+__all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
@@ -631,12 +629,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
         return self._level_text or None
 
     def save_data(self) -> dict[str, Any]:
-        """What the store keeps for this level: the level, every move, the cursor."""
-        return {
-            "version": SAVE_VERSION,
-            "level": self.level_text(),
-            "session": self.session.to_json(),
-        }
+        """What the store keeps for this level: the level, every move, the cursor and the
+        current state (:func:`core.saves.encode_save`, the one save codec)."""
+        return encode_save(self.session, self.level_text())
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
