@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.game import Game, IllegalMove
-from core.history import History
+from core.history import History, Lazy
 
 __all__ = ["RESTART", "Session", "Step"]
 
@@ -123,8 +123,12 @@ class _Replay:
         return self._game.apply(state, self._game.move_from_json(state, move))
 
 
-class _ReplayedStep(Step):
+class _ReplayedStep:
     """A step of a resumed game whose state is rebuilt from the saved moves when first read.
+
+    It reads as a :class:`Step` (``state``, ``move``) without being one: a plain slotted
+    object is several times cheaper to make than a frozen dataclass (a long game makes
+    thousands at its first walk), and nothing assigns to it after ``__init__``.
 
     Args:
         replay: The replay that computes the state.
@@ -132,14 +136,13 @@ class _ReplayedStep(Step):
         move: The move that led here, as JSON (known at once).
     """
 
-    __slots__ = ("_number", "_replay")
-    _replay: _Replay
-    _number: int
+    __slots__ = ("_number", "_replay", "move")
 
     def __init__(self, replay: _Replay, number: int, move: Any) -> None:
-        object.__setattr__(self, "_replay", replay)
-        object.__setattr__(self, "_number", number)
-        object.__setattr__(self, "move", move)
+        self._replay = replay
+        self._number = number
+        self.move = move
+        """The move that led here, as JSON."""
 
     @property
     def state(self) -> Any:
@@ -150,6 +153,9 @@ class _ReplayedStep(Step):
     def problem(self) -> str | None:
         """Why the replay behind this step fell short (None when it did not, or has not run)."""
         return self._replay.problem
+
+    def __repr__(self) -> str:
+        return f"_ReplayedStep(number={self._number}, move={self.move!r})"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -210,19 +216,30 @@ class Session:
             raise ValueError(f"cursor {index} is outside the {len(moves)} saved moves")
         initial = Step(start)
         current = initial if index == 0 else Step(state, moves[index - 1])
-        # The past, most recent first, as History's (item, rest) cells: step 0 is the start,
-        # steps 1..index-1 are replayed from it when first read.
-        past: Any = None
-        if index > 0:
-            past_replay = _Replay(game, start, start, moves[: index - 1], state, moves[index - 1])
-            past = (initial, None)
-            for number in range(1, index):
-                past = (_ReplayedStep(past_replay, number - 1, moves[number - 1]), past)
-        # The redo branch, next first: replayed from the checkpoint when first read.
-        future_replay = _Replay(game, state, start, moves[index:])
-        future: Any = None
-        for number in range(len(moves) - 1, index - 1, -1):
-            future = (_ReplayedStep(future_replay, number - index, moves[number]), future)
+        # The past (most recent first) and the redo branch (next first) as History's cells,
+        # each list made in one go when first walked (a Lazy head over plain tuples, so later
+        # walks cost what they cost in a game played here), so setting them up costs nothing
+        # whatever the length of the game. Their steps' states come from two replays, each run
+        # once when one of its states is first read: the past from the start (checked to end
+        # in ``state``), the redo branch from ``state``.
+        count = len(moves)
+
+        def make_past() -> tuple[Any, Any]:
+            replay = _Replay(game, start, start, moves[: index - 1], state, moves[index - 1])
+            cells: Any = (initial, None)
+            for position in range(1, index):
+                cells = (_ReplayedStep(replay, position - 1, moves[position - 1]), cells)
+            return cells
+
+        def make_future() -> tuple[Any, Any]:
+            replay = _Replay(game, state, start, moves[index:])
+            cells: Any = None
+            for number in range(count - 1, index - 1, -1):
+                cells = (_ReplayedStep(replay, number - index, moves[number]), cells)
+            return cells
+
+        past = Lazy(make_past) if index > 0 else None
+        future = Lazy(make_future) if index < count else None
         history: History[Step] = History(
             current, initial, index, len(moves) + 1, _past=past, _future=future
         )
