@@ -117,7 +117,11 @@ def main(argv: list[str] | None = None) -> None:
 
         assert fast().state == baseline().state == session.state
         fast_s, base_s = best(fast, repeat), best(baseline, repeat)
-        undo_s = best(lambda fast=fast: fast().undo().state, repeat) - fast_s
+
+        def undo(fast: Callable[[], Session] = fast) -> Any:
+            return fast().undo().state
+
+        undo_s = best(undo, repeat) - fast_s
         row = {
             "case": name,
             "fast": fast_s,
