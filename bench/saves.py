@@ -8,7 +8,9 @@ one save is written through the one save codec (:func:`core.saves.encode_save`),
 in the same run, on the same save text:
 
 * **fast**: what the launcher does now: parse the JSON text, :func:`core.saves.decode_save`,
-  :func:`core.saves.resume` (the session starts at the checkpoint state);
+  :func:`core.saves.resume` (the session starts at the checkpoint state and plays the moves
+  from it to the cursor: here the worst case, ``CHECKPOINT_EVERY - 1`` = 31 moves, as when
+  the save kept the checkpoint of an earlier save);
 * **baseline**: the old way: parse the same text, and replay every move from the level's
   start (:meth:`core.session.Session.from_json`, as format 2 did);
 
@@ -30,7 +32,7 @@ from collections.abc import Callable
 from typing import Any
 
 from core import registry
-from core.saves import decode_save, encode_save, resume
+from core.saves import CHECKPOINT_EVERY, decode_save, encode_save, resume
 from core.session import Session
 from tui.sources import level_to_text
 
@@ -97,7 +99,14 @@ def main(argv: list[str] | None = None) -> None:
     for name, game_id, level, moves in cases(args.quick):
         game = registry.get(game_id).load("engine")  # type: ignore[union-attr]
         session = playout(game, level, moves, seed=1)
-        text = json.dumps(encode_save(session, level_to_text(game_id, level)))
+        # The worst case: the checkpoint CHECKPOINT_EVERY - 1 moves behind the cursor (made by
+        # an earlier save and kept), so the resume replays that many moves.
+        behind = session
+        for _ in range(min(CHECKPOINT_EVERY - 1, session.history.index)):
+            behind = behind.undo()
+        level_text = level_to_text(game_id, level)
+        earlier = encode_save(behind, level_text)
+        text = json.dumps(encode_save(session, level_text, earlier))
         start = game.initial(level)
 
         # Both end as the screen's first frame does: the current state and the header's move

@@ -16,10 +16,19 @@ Versions
   "session": {"moves": [...], "index": n}}``; the level is level-file text, the moves are the
   engine's ``move_to_json`` values (or :data:`core.session.RESTART`) from the level's start,
   the redo branch included, and ``index`` is the cursor. Resuming replays every move.
-* **3** (this one): version 2 and a **checkpoint**, ``"checkpoint": {"state": …, "digest":
-  "…"}``: the state at the cursor through the engine's ``state_to_json``, and a SHA-256 of
-  the level, the moves, the cursor and that state. Resuming starts at the checkpoint without
-  replaying (:meth:`core.session.Session.resume`).
+* **3** (this one): version 2 and a **checkpoint**, ``"checkpoint": {"index": c, "state": …,
+  "digest": "…"}`` or null: the state after the first ``c`` moves (``c`` at most the cursor,
+  on the played line) through the engine's ``state_to_json``, and a SHA-256 of the level, those
+  ``c`` moves, ``c`` and that state. Resuming starts at the checkpoint and replays only the
+  moves from it to the cursor (:meth:`core.session.Session.resume`).
+
+  The save made on leaving a level (``fresh``) has its checkpoint at the cursor, so coming
+  back replays nothing. The saves made after each move keep the last checkpoint still valid
+  (same level, same first ``c`` moves, ``c`` not after the cursor) until the cursor is
+  :data:`CHECKPOINT_EVERY` moves past it: a game whose states are huge (a TermCraft position
+  of 100,000 nodes takes about 25 ms to encode) does not pay that at every move, and a game
+  quit without leaving its level (or cut off) still resumes replaying fewer than
+  :data:`CHECKPOINT_EVERY` moves, however long it is.
 
 Migrations go one version up at a time (:data:`MIGRATIONS`), so a save of any version is
 read through the same chain. Version 1 needs the game's own knowledge to turn its level into
@@ -29,7 +38,9 @@ Why the checkpoint is trusted
 -----------------------------
 
 Saves are written by this program into the player's own store, never received from another
-player, so the checkpoint is checked, not re-derived: it must decode through the engine's
+player (a served arcade keeps its players' saves on the server, out of their reach; a local
+player who forges a digest only fools their own leaderboards), so the checkpoint is checked,
+not re-derived: it must decode through the engine's
 ``state_from_json`` (which rejects what is not a state) and its digest must match the level,
 moves and cursor saved beside it (a save edited or damaged by hand, or stitched from two
 saves, fails). Either failure falls back to replaying the moves, as version 2 did. What a
@@ -57,6 +68,7 @@ from core.game import Game
 from core.session import Session
 
 __all__ = [
+    "CHECKPOINT_EVERY",
     "MIGRATIONS",
     "SAVE_VERSION",
     "Checkpoint",
@@ -73,6 +85,12 @@ __all__ = [
 
 SAVE_VERSION = 3
 """The version :func:`encode_save` writes and the newest :func:`decode_save` reads."""
+
+CHECKPOINT_EVERY = 16
+"""Moves between the checkpoints of the saves made after each move: the most a resume
+replays, and how often such a save encodes the state (see the module docstring). Replaying
+16 moves is well under a millisecond for 2048 and Longcat, about 2 s on a 100,000-node
+TermCraft position (hence the fresh checkpoint when leaving a level)."""
 
 V1_SLOT = "current"
 """The store slot where version 1 kept a game's one save (later versions: one per level)."""
@@ -108,17 +126,20 @@ class NewerSave(SaveError):
 
 @dataclass(frozen=True, slots=True)
 class Checkpoint:
-    """The state at a save's cursor, as the engine's JSON, with the digest that binds it.
+    """A state of a save's played line, as the engine's JSON, with the digest that binds it.
 
     Attributes:
-        state: ``game.state_to_json`` of the state at the cursor.
-        digest: :func:`_digest` of the level, moves, cursor and state.
+        index: How many of the save's moves lead to it (at most the cursor).
+        state: ``game.state_to_json`` of that state.
+        digest: :func:`_digest` of the level, those moves, ``index`` and the state.
     """
 
+    index: int
+    """How many moves lead to the state."""
     state: Any
-    """The state at the cursor, as JSON."""
+    """The state, as JSON."""
     digest: str
-    """SHA-256 (hex) of the level, moves, cursor and state."""
+    """SHA-256 (hex) of the level, the moves that lead to the state, its index and itself."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +150,8 @@ class SavedGame:
         level: The level as level-file text, or None (its source has it).
         moves: Every move from the level's start (JSON), the redo branch included.
         index: The cursor: how many of ``moves`` lead to the current state.
-        checkpoint: The state at the cursor, or None (then resuming replays the moves).
+        checkpoint: A state of the played line at or before the cursor, or None (then
+            resuming replays the moves).
         version: The version the save was written in (before migration).
     """
 
@@ -140,7 +162,7 @@ class SavedGame:
     index: int
     """The cursor."""
     checkpoint: Checkpoint | None = None
-    """The state at the cursor, or None."""
+    """A state of the played line, or None."""
     version: int = SAVE_VERSION
     """The version the save was written in."""
 
@@ -152,8 +174,9 @@ class Resumed:
     Attributes:
         session: The game, at its saved cursor, with its undo history and redo branch.
         problem: A sentence when part of the game could not be replayed, else None.
-        from_checkpoint: True when the session starts at the checkpoint (nothing replayed);
-            False when the moves were replayed (no checkpoint, or it did not check out).
+        from_checkpoint: True when the session starts at the save's checkpoint (only the
+            moves after it were replayed); False when the moves were replayed from the start
+            (no checkpoint, or it did not check out).
     """
 
     session: Session
@@ -168,7 +191,8 @@ class Resumed:
 
 
 def _digest(level: str | None, moves: Any, index: int, state: Any) -> str:
-    """SHA-256 of the canonical JSON of a save's level, moves, cursor and checkpoint state.
+    """SHA-256 of the canonical JSON of a save's level, the moves that lead to its checkpoint,
+    the checkpoint's index and state.
 
     Canonical (sorted keys, no spaces, tuples as lists) so that the value written and the same
     value read back from the store's JSON give the same digest.
@@ -179,28 +203,64 @@ def _digest(level: str | None, moves: Any, index: int, state: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def encode_save(session: Session, level: str | None) -> dict[str, Any]:
+def encode_save(
+    session: Session,
+    level: str | None,
+    previous: Mapping[str, Any] | None = None,
+    fresh: bool = False,
+) -> dict[str, Any]:
     """The current version's save of a session.
 
     Args:
         session: The game.
         level: The level as level-file text, or None when the game has no level format (the
             level's source is then asked for it on resume).
+        previous: The save written last for this game, if any: its checkpoint is kept while
+            it is valid and fewer than :data:`CHECKPOINT_EVERY` moves behind the cursor
+            (encoding a state can cost more than the rest of a save).
+        fresh: Put the checkpoint at the cursor (the save made on leaving a level), unless
+            the kept one is there already.
 
     Returns:
         A JSON-safe dict (see the module docstring, version 3).
     """
     played = session.to_json()
-    state = session.game.state_to_json(session.state)
-    return {
-        "version": SAVE_VERSION,
-        "level": level,
-        "session": played,
-        "checkpoint": {
+    moves, index = played["moves"], played["index"]
+    checkpoint = _kept_checkpoint(previous, level, moves, index)
+    if fresh and checkpoint is not None and checkpoint["index"] != index:
+        checkpoint = None
+    if checkpoint is None and index >= (1 if fresh else CHECKPOINT_EVERY):
+        state = session.game.state_to_json(session.state)
+        checkpoint = {
+            "index": index,
             "state": state,
-            "digest": _digest(level, played["moves"], played["index"], state),
-        },
-    }
+            "digest": _digest(level, moves[:index], index, state),
+        }
+    return {"version": SAVE_VERSION, "level": level, "session": played, "checkpoint": checkpoint}
+
+
+def _kept_checkpoint(
+    previous: Mapping[str, Any] | None, level: str | None, moves: list[Any], index: int
+) -> Any:
+    """The previous save's checkpoint when it still fits (same level, same moves up to it,
+    not after the cursor, fewer than :data:`CHECKPOINT_EVERY` moves behind it); else None.
+
+    Comparing the moves is cheap: a session's moves are the same objects from save to save,
+    so the list comparison mostly checks identities.
+    """
+    if previous is None or previous.get("level") != level:
+        return None
+    checkpoint = previous.get("checkpoint")
+    if not isinstance(checkpoint, Mapping):
+        return None
+    at = checkpoint.get("index")
+    if type(at) is not int or not 0 <= at <= index or index - at >= CHECKPOINT_EVERY:
+        return None
+    old = previous.get("session")
+    old_moves = old.get("moves") if isinstance(old, Mapping) else None
+    if not isinstance(old_moves, list) or old_moves[:at] != moves[:at]:
+        return None
+    return checkpoint
 
 
 # -- migrations ---------------------------------------------------------------------------------
@@ -306,7 +366,7 @@ def decode_save(data: Any, game: str, v1_level: V1Level | None = None) -> SavedG
     """Read a save of any version.
 
     A cursor outside the moves is read as "at the last move" (version 2 did the same), and
-    then the checkpoint, which was made at another cursor, is not used.
+    then the checkpoint, made for another line, is not used; nor is one after the cursor.
 
     Args:
         data: The save as the store returned it.
@@ -330,24 +390,28 @@ def decode_save(data: Any, game: str, v1_level: V1Level | None = None) -> SavedG
         raise UnreadableSave("its moves are missing")
     moves = tuple(played["moves"])
     index = played.get("index")
-    checkpoint = _checkpoint(current.get("checkpoint"))
     if type(index) is not int or not 0 <= index <= len(moves):
-        index, checkpoint = len(moves), None
+        return SavedGame(level or None, moves, len(moves), None, written)
+    checkpoint = _checkpoint(current.get("checkpoint"), index)
     return SavedGame(level or None, moves, index, checkpoint, written)
 
 
-def _checkpoint(data: Any) -> Checkpoint | None:
-    """The checkpoint's fields, or None when there is none or it is not one (then: replay)."""
-    if isinstance(data, Mapping) and isinstance(data.get("digest"), str) and "state" in data:
-        return Checkpoint(data["state"], data["digest"])
-    return None
+def _checkpoint(data: Any, index: int) -> Checkpoint | None:
+    """The checkpoint's fields, or None when there is none, it is not one, or it is not on
+    the line up to the cursor ``index`` (then: replay)."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("digest"), str):
+        return None
+    at = data.get("index")
+    if type(at) is not int or not 0 <= at <= index or "state" not in data:
+        return None
+    return Checkpoint(at, data["state"], data["digest"])
 
 
 # -- resuming -----------------------------------------------------------------------------------
 
 
 def resume(game: Game, start: Any, saved: SavedGame) -> Resumed:
-    """The session a save holds: at its checkpoint when that checks out, else replayed.
+    """The session a save holds: from its checkpoint when that checks out, else replayed.
 
     Args:
         game: The engine.
@@ -358,14 +422,27 @@ def resume(game: Game, start: Any, saved: SavedGame) -> Resumed:
         The session, what could not be replayed (if anything), and whether the checkpoint
         was used (see "Why the checkpoint is trusted" in the module docstring).
     """
+    checkpoint = saved.checkpoint
     checked = _checked_state(game, saved)
-    if checked is not None:
-        session = Session.resume(game, start, saved.moves, saved.index, checked[0])
-        return Resumed(session, None, True)
+    if checkpoint is None and saved.index == 0:  # at the start: the start is the checkpoint
+        checkpoint, checked = Checkpoint(0, None, ""), (start,)
+    if checkpoint is not None and checked is not None:
+        try:
+            session = Session.resume(
+                game, start, saved.moves, saved.index, checked[0], at=checkpoint.index
+            )
+        except _REPLAY_ERRORS:
+            pass  # a move after the checkpoint does not replay: the full replay says which
+        else:
+            return Resumed(session, None, saved.checkpoint is not None)
     session, problem = Session.from_json(
         game, start, {"moves": list(saved.moves), "index": saved.index}
     )
     return Resumed(session, problem, False)
+
+
+_REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError)
+"""What a damaged state or move raises in an engine (IllegalMove is a ValueError)."""
 
 
 def _checked_state(game: Game, saved: SavedGame) -> tuple[Any] | None:
@@ -373,12 +450,12 @@ def _checked_state(game: Game, saved: SavedGame) -> tuple[Any] | None:
     checkpoint = saved.checkpoint
     if checkpoint is None:
         return None
-    expected = _digest(saved.level, list(saved.moves), saved.index, checkpoint.state)
-    if checkpoint.digest != expected:
+    at = checkpoint.index
+    if checkpoint.digest != _digest(saved.level, list(saved.moves[:at]), at, checkpoint.state):
         return None
     try:
         return (game.state_from_json(checkpoint.state),)
-    except (ValueError, TypeError, KeyError, IndexError, AttributeError):
+    except (*_REPLAY_ERRORS, AttributeError):
         # A game's state_from_json should raise ValueError alone; a damaged state that trips
         # an engine's lookups is the same "not a state" to the player: replay instead.
         return None

@@ -8,12 +8,12 @@ pure value: playing, undoing, redoing and restarting return a new session.
 * **Saves are exact**: :meth:`Session.to_json` records every step from the start (the redo
   branch included) and the cursor; :meth:`Session.from_json` replays them through the engine,
   so a resumed game has its whole undo history back.
-* **Resuming does not replay**: :meth:`Session.resume` starts at a checkpoint state (the one
-  a save keeps beside its moves, :mod:`core.saves`) and rebuilds the states of the other
-  steps only when they are first looked at: the earlier ones by one replay from the start
-  (the first undo), the redo branch by one replay from the checkpoint (the first redo). The
-  moves themselves are known at once, so saving again, counting moves and restarting never
-  force a replay.
+* **Resuming does not replay the game**: :meth:`Session.resume` starts at a checkpoint state
+  (the one a save keeps beside its moves, :mod:`core.saves`), plays the few moves from it to
+  the cursor, and rebuilds the states of the other steps only when they are first looked at:
+  the earlier ones by one replay from the start (the first undo past the checkpoint), the redo
+  branch by one replay from the cursor (the first redo). The moves themselves are known at
+  once, so saving again, counting moves and restarting never force a replay.
 """
 
 from __future__ import annotations
@@ -190,58 +190,81 @@ class Session:
 
     @classmethod
     def resume(
-        cls, game: Game, start: Any, moves: Sequence[Any], index: int, state: Any
+        cls,
+        game: Game,
+        start: Any,
+        moves: Sequence[Any],
+        index: int,
+        state: Any,
+        at: int | None = None,
     ) -> Session:
-        """A saved session at its checkpoint: no move is replayed now.
+        """A saved session from a checkpoint: only the moves after the checkpoint are replayed.
 
-        The states before the cursor are rebuilt by one replay from ``start`` the first time
-        one is read (the first undo), those of the redo branch by one replay from ``state``
-        (the first redo); the replay of the past also checks that it leads to ``state``.
+        The state at the checkpoint is ``state``; the moves from it to the cursor are played
+        now (a save keeps its checkpoint at most :data:`core.saves.CHECKPOINT_EVERY` moves
+        behind the cursor). The states before the checkpoint are rebuilt by one replay from
+        ``start`` the first time one is read (the first undo past it), checked to lead to
+        ``state``; those of the redo branch by one replay from the cursor (the first redo).
 
         Args:
             game: The engine.
             start: The first state (from the saved level).
             moves: Every saved move from the start (JSON, :meth:`to_json`'s ``moves``).
-            index: The cursor: how many of ``moves`` lead to ``state``.
-            state: The state at the cursor (the save's checkpoint).
+            index: The cursor: how many of ``moves`` lead to the current state.
+            state: The state after the first ``at`` moves (the save's checkpoint).
+            at: How many moves lead to ``state``; None: ``index`` (the checkpoint is the
+                current state).
 
         Returns:
             The session, with the same moves, cursor and redo branch as the one saved.
 
         Raises:
-            ValueError: When ``index`` is not a position in ``moves``.
+            ValueError: When ``at`` or ``index`` is not a position in ``moves`` (or ``at`` is
+                after ``index``); :class:`core.game.IllegalMove` (a ValueError) or the
+                engine's error when a move after the checkpoint does not replay.
         """
         moves = tuple(moves)
-        if not 0 <= index <= len(moves):
-            raise ValueError(f"cursor {index} is outside the {len(moves)} saved moves")
-        initial = Step(start)
-        current = initial if index == 0 else Step(state, moves[index - 1])
-        # The past (most recent first) and the redo branch (next first) as History's cells,
-        # each list made in one go when first walked (a Lazy head over plain tuples, so later
-        # walks cost what they cost in a game played here), so setting them up costs nothing
-        # whatever the length of the game. Their steps' states come from two replays, each run
-        # once when one of its states is first read: the past from the start (checked to end
-        # in ``state``), the redo branch from ``state``.
+        at = index if at is None else at
+        if not 0 <= at <= index <= len(moves):
+            raise ValueError(f"checkpoint {at} and cursor {index} do not fit {len(moves)} moves")
         count = len(moves)
+        initial = Step(start)
+        checkpoint = initial if at == 0 else Step(state, moves[at - 1])
 
         def make_past() -> tuple[Any, Any]:
-            replay = _Replay(game, start, start, moves[: index - 1], state, moves[index - 1])
+            """Steps 1 .. at-1 (most recent first) over the start, states replayed on demand."""
+            replay = _Replay(game, start, start, moves[: at - 1], state, moves[at - 1])
             cells: Any = (initial, None)
-            for position in range(1, index):
+            for position in range(1, at):
                 cells = (_ReplayedStep(replay, position - 1, moves[position - 1]), cells)
             return cells
 
+        # The past before the checkpoint is made in one go when first walked (a Lazy head
+        # over plain tuples: later walks cost what they cost in a game played here), so it
+        # costs nothing now whatever the length of the game.
+        past: Any = None if at == 0 else Lazy(make_past)
+        current = checkpoint
+        for number in range(at, index):  # from the checkpoint to the cursor: played now
+            past = (current, past)
+            move = moves[number]
+            if move == RESTART:
+                current = Step(start, RESTART)
+            else:
+                played = game.move_from_json(current.state, move)
+                current = Step(game.apply(current.state, played), move)
+        now = current.state
+
         def make_future() -> tuple[Any, Any]:
-            replay = _Replay(game, state, start, moves[index:])
+            """The redo branch (next first), states replayed from the cursor on demand."""
+            replay = _Replay(game, now, start, moves[index:])
             cells: Any = None
             for number in range(count - 1, index - 1, -1):
                 cells = (_ReplayedStep(replay, number - index, moves[number]), cells)
             return cells
 
-        past = Lazy(make_past) if index > 0 else None
         future = Lazy(make_future) if index < count else None
         history: History[Step] = History(
-            current, initial, index, len(moves) + 1, _past=past, _future=future
+            current, initial, index, count + 1, _past=past, _future=future
         )
         return cls(game, history)
 

@@ -15,6 +15,7 @@ import pytest
 from core import registry
 from core.game import Game
 from core.saves import (
+    CHECKPOINT_EVERY,
     MIGRATIONS,
     SAVE_VERSION,
     NewerSave,
@@ -199,19 +200,80 @@ def test_every_game_resumes_exactly_from_its_checkpoint(
     start = game.initial(level)
     text = level_to_text(game_id, level)
     for seed in range(3):
-        session = random_session(game, start, random.Random(seed), 60)
+        session = random_session(game, start, random.Random(seed), 150)
         saved = decode_save(through_json(encode_save(session, text)), game_id)
-        assert saved.version == SAVE_VERSION and saved.checkpoint is not None
-        assert saved.level == text
+        assert saved.version == SAVE_VERSION and saved.level == text
+        # A save made without a previous one has its checkpoint at the cursor, or none when
+        # fewer moves lead there than a checkpoint is worth.
+        has_checkpoint = session.history.index >= CHECKPOINT_EVERY
+        assert (saved.checkpoint is not None) == has_checkpoint
         counting = Counting(game)
         resumed = resume(counting, game.initial(level_from_text(text)), saved)  # type: ignore[arg-type]
-        assert resumed.from_checkpoint and resumed.problem is None
-        assert counting.applied == 0  # nothing replayed to resume
+        assert resumed.from_checkpoint == has_checkpoint and resumed.problem is None
+        if has_checkpoint:
+            assert counting.applied == 0  # nothing replayed to resume
         again = resumed.session
         assert again.state == session.state and again.moves_made == session.moves_made
         assert again.to_json() == session.to_json()  # saving again loses nothing
         assert states(again) == states(session)  # the whole history, rebuilt on demand
         assert again.redo().state == session.redo().state
+        left = decode_save(through_json(encode_save(session, text, fresh=True)), game_id)
+        counting = Counting(game)
+        resumed = resume(counting, start, left)  # type: ignore[arg-type]
+        assert counting.applied == 0  # at the start there is nothing to replay to
+        assert resumed.from_checkpoint == (session.history.index > 0)
+        assert states(resumed.session) == states(session)
+
+
+def test_saves_in_a_row_encode_the_state_once_every_checkpoint_interval() -> None:
+    """The checkpoint of the previous save is kept while it is valid and recent, so a game
+    with huge states does not encode its state at every move."""
+    encoded = []
+
+    class Watching(Counting):
+        def state_to_json(self, state: Any) -> Any:
+            encoded.append(self.game.moves(state))
+            return self.game.state_to_json(state)
+
+    game = Watching(TOY)
+    session, previous, resumes = Session.begin(game, TOY_START), None, []  # type: ignore[arg-type]
+    for number in range(200):
+        session = session.play("left" if number % 2 == 0 else "right")
+        if number == 120:
+            session = session.undo().undo().undo()  # back over moves: still the same line
+        previous = encode_save(session, "level", previous)
+        saved = decode_save(through_json(previous), TOY.id)
+        checkpoint = saved.checkpoint
+        index = session.history.index
+        if index >= CHECKPOINT_EVERY:
+            assert checkpoint is not None and 0 <= index - checkpoint.index < CHECKPOINT_EVERY
+            counting = Counting(TOY)
+            resumed = resume(counting, TOY_START, saved)  # type: ignore[arg-type]
+            assert resumed.from_checkpoint and resumed.session.state == session.state
+            resumes.append(counting.applied)
+            assert counting.applied == index - checkpoint.index  # only the moves after it
+        else:
+            assert checkpoint is None
+    assert len(encoded) <= 200 // CHECKPOINT_EVERY + 1
+    assert max(resumes) == CHECKPOINT_EVERY - 1 and min(resumes) == 0
+
+
+def test_a_checkpoint_is_not_kept_for_another_line_or_level() -> None:
+    session = long_toy_session(60)
+    first = encode_save(session, "level")
+    at = first["checkpoint"]["index"]
+    undone = session
+    for _ in range(session.history.index - at + 1):  # back before the checkpoint
+        undone = undone.undo()
+    replaced = first["session"]["moves"][at - 1]
+    other = [move for move in TOY.moves(undone.state) if TOY.move_to_json(move) != replaced]
+    played = undone.play(other[0])  # another line from before the checkpoint
+    for again in (encode_save(played, "level", first), encode_save(session, "other", first)):
+        assert (
+            again["checkpoint"] is None
+            or again["checkpoint"]["digest"] != first["checkpoint"]["digest"]
+        )
+    assert encode_save(session, "level", first)["checkpoint"] == first["checkpoint"]
 
 
 def test_the_toy_game_round_trips_through_the_codec() -> None:
@@ -286,11 +348,14 @@ def test_a_checkpoint_that_does_not_decode_falls_back_to_replaying_the_moves() -
 def test_moves_edited_beside_their_checkpoint_are_replayed_not_trusted() -> None:
     session = long_toy_session(40)
     data = through_json(encode_save(session, None))
-    data["session"]["moves"] = data["session"]["moves"][:-3]
-    data["session"]["index"] = len(data["session"]["moves"])
+    data["session"]["moves"][:2] = ["right", "left"]  # before the checkpoint: digest differs
     resumed = resume(TOY, TOY_START, decode_save(data, TOY.id))
     assert not resumed.from_checkpoint
-    assert resumed.session.history.index == len(data["session"]["moves"])
+    cut = through_json(encode_save(session, None))
+    cut["session"]["moves"] = cut["session"]["moves"][:-3]  # the checkpoint is now after
+    cut["session"]["index"] = len(cut["session"]["moves"])  # the cursor: not on this line
+    saved = decode_save(cut, TOY.id)
+    assert saved.checkpoint is None and not resume(TOY, TOY_START, saved).from_checkpoint
 
 
 def test_a_cursor_outside_the_moves_resumes_at_the_end_without_the_checkpoint() -> None:

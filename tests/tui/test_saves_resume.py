@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from core.game2048.game import Game2048
-from core.saves import SAVE_VERSION
+from core.saves import CHECKPOINT_EVERY, SAVE_VERSION
 from tests.tui.test_2048_screen import still
 from tui.app import ArcadeApp
 from tui.games.game2048.screen import Game2048Screen
@@ -54,14 +54,20 @@ async def test_a_restarted_app_resumes_at_the_checkpoint_and_undo_replays_once(
         await pilot.pause()
         screen = app.screen
         assert isinstance(screen, Game2048Screen)
-        for key in ["left", "up", "right", "down"] * 10:
+        for key in ["left", "up", "right", "down"] * 20:
             await pilot.press(key)
         await pilot.press("u", "u")  # a redo branch of two moves
         history = [step.state for step in screen.session.history.states]
         index, played, slot = screen.session.history.index, screen.state, screen.ref.slot
         saved = app.store.load_game("2048", slot)
         assert saved is not None and saved["version"] == SAVE_VERSION
-        assert saved["checkpoint"]["state"] == screen.game.state_to_json(played)
+        at = saved["checkpoint"]["index"]  # a move's save keeps a recent checkpoint
+        assert index >= CHECKPOINT_EVERY and 0 <= index - at < CHECKPOINT_EVERY
+        assert saved["checkpoint"]["state"] == screen.game.state_to_json(history[at])
+        await pilot.press("escape")  # leaving the level checkpoints the current state
+        await pilot.pause()
+        saved = app.store.load_game("2048", slot)
+        assert saved is not None and saved["checkpoint"]["index"] == index
     app2 = ArcadeApp()  # the app restarted
     async with app2.run_test(size=(80, 24)) as pilot:
         still(app2)
@@ -74,14 +80,36 @@ async def test_a_restarted_app_resumes_at_the_checkpoint_and_undo_replays_once(
         assert resumed.session.history.index == index
         await pilot.press("u")  # the first undo rebuilds the earlier states, once
         assert resumed.state == history[index - 1]
-        assert 0 < applied[0] <= index
-        rebuilt = applied[0]
+        assert applied[0] == index  # the replay from the start, checked against the checkpoint
         for _ in range(index - 1):
             await pilot.press("u")
-        assert resumed.state == history[0] and applied[0] == rebuilt
+        assert resumed.state == history[0] and applied[0] == index
         for _ in range(len(history) - 1):  # redo all the way, the old redo branch included
             await pilot.press("U")
         assert resumed.state == history[-1]
+
+
+async def test_a_game_quit_without_leaving_replays_only_the_moves_after_its_checkpoint(
+    applied: list[int],
+) -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        app.start_game("2048")
+        await pilot.pause()
+        screen = app.screen
+        for key in ["left", "up", "right", "down"] * 12:
+            await pilot.press(key)
+        played, index = screen.state, screen.session.history.index
+        at = app.store.load_game("2048", screen.ref.slot)["checkpoint"]["index"]
+    app2 = ArcadeApp()  # quit from inside the level (no leave): the last move's save stands
+    async with app2.run_test(size=(80, 24)) as pilot:
+        still(app2)
+        applied[0] = 0
+        app2.start_game("2048")
+        await pilot.pause()
+        assert app2.screen.state == played
+        assert applied[0] == index - at < CHECKPOINT_EVERY
 
 
 async def _open_2048_with(data: Any) -> tuple[ArcadeApp, Any]:

@@ -503,7 +503,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         screen is about to go (back, or the command palette opening something else)."""
         self._hint_stop.set()
         self.clock.pause()
-        self._save()
+        self._save(fresh=True)
         self.arcade.game_in_progress = False
 
     def action_next_level(self) -> None:
@@ -536,7 +536,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
         self._hint_stop.set()
-        self._save()  # The previous level keeps its play time.
+        self._save(fresh=True)  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
         self.set_reactive(PuzzleScreen.session, session)
@@ -628,10 +628,20 @@ class PuzzleScreen(Screen[LevelRef | None]):
                 self._level_text = ""
         return self._level_text or None
 
-    def save_data(self) -> dict[str, Any]:
-        """What the store keeps for this level: the level, every move, the cursor and the
-        current state (:func:`core.saves.encode_save`, the one save codec)."""
-        return encode_save(self.session, self.level_text())
+    _last_save: tuple[str, dict[str, Any]] | None = None
+    """The slot and data of the save this screen wrote last (its checkpoint is reused)."""
+
+    def save_data(self, fresh: bool = False) -> dict[str, Any]:
+        """What the store keeps for this level: the level, every move, the cursor and a
+        checkpoint state (:func:`core.saves.encode_save`, the one save codec).
+
+        Args:
+            fresh: Checkpoint the current state (leaving the level: coming back then replays
+                nothing); otherwise the last checkpoint is kept while it is recent.
+        """
+        last = self._last_save
+        previous = last[1] if last is not None and self.ref and last[0] == self.ref.slot else None
+        return encode_save(self.session, self.level_text(), previous, fresh)
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
@@ -656,12 +666,12 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """The computer plays in this game: its results go to the autoplayed boards, for good."""
         self.autoplayed = True
 
-    def _save(self) -> None:
+    def _save(self, fresh: bool = False) -> None:
         if self.ref is None or not self.session.touched:
             return
-        self.arcade.store.save_game(
-            self.GAME_ID, self.ref.slot, self.save_data(), summary=self.save_summary()
-        )
+        data = self.save_data(fresh)
+        self.arcade.store.save_game(self.GAME_ID, self.ref.slot, data, summary=self.save_summary())
+        self._last_save = (self.ref.slot, data)
 
     # -- outcome ---------------------------------------------------------------------------------
 
