@@ -181,3 +181,37 @@ async def test_a_format_1_save_moves_to_its_level_and_resumes() -> None:
         assert saved is not None and saved["version"] == SAVE_VERSION
         await pilot.press("u")
         assert screen.session.moves_made == case["expect"]["moves"] - 1
+
+
+def test_a_termcraft_format_1_save_moves_to_its_pack_level_once() -> None:
+    from core.saves import V1_SLOT, decode_save
+    from tui.legacy_saves import adopt_v1_save
+
+    case = json.loads((DATA / "v1-termcraft.json").read_text(encoding="utf-8"))
+    title = case["save"]["level"]["title"]
+    with Store() as store:
+        store.save_game("termcraft", V1_SLOT, case["save"])
+        ref = adopt_v1_save(store, "termcraft")
+        assert ref == LevelRef("pack:01-basics", title)  # a pack level's key is its title
+        assert store.load_game("termcraft", V1_SLOT) is None
+        moved = store.load_game("termcraft", ref.slot)
+        saved = decode_save(moved, "termcraft")
+        assert saved.version == SAVE_VERSION and len(saved.moves) == case["expect"]["moves"]
+        info = store.save_info("termcraft", ref.slot)
+        assert info is not None and info.summary["title"] == title
+        assert adopt_v1_save(store, "termcraft") is None  # nothing left to move
+
+
+def test_a_format_1_save_never_overwrites_a_newer_game_of_its_level() -> None:
+    from core.saves import V1_SLOT
+    from tui.legacy_saves import adopt_v1_save
+
+    case = json.loads((DATA / "v1-2048.json").read_text(encoding="utf-8"))
+    target = LevelRef("gen:new?size=4&rule=standard", "7").slot
+    newer = {"version": SAVE_VERSION, "level": None, "session": {"moves": [], "index": 0}}
+    with Store() as store:
+        store.save_game("2048", target, newer)
+        store.save_game("2048", V1_SLOT, case["save"])
+        assert adopt_v1_save(store, "2048") is None
+        assert store.load_game("2048", target) == newer
+        assert store.load_game("2048", V1_SLOT) == case["save"]  # kept where it was
