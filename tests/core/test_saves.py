@@ -27,8 +27,8 @@ from core.saves import (
 )
 from core.session import RESTART, Session
 from tests.test_games_protocol import _levels
-from tests.toygame.engine import GAME as TOY
-from tests.toygame.engine import Level as ToyLevel
+from tests.toycore.engine import GAME as TOY
+from tests.toycore.engine import Level as ToyLevel
 from tui.legacy_saves import v1_level
 from tui.sources import level_from_text, level_to_text
 
