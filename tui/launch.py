@@ -224,9 +224,10 @@ class Launcher:
         so it is listed in progress and resumed like any other; say why when it cannot be."""
         try:
             adopt_v1_save(self.app.store, self.info.id)
-        except SaveError as error:
+        except Exception as error:  # An old save must not keep the game from opening.
+            why = str(error) if isinstance(error, SaveError) else f"{type(error).__name__}: {error}"
             self.app.notify(
-                f"Your game saved by an early termarcade cannot be resumed: {error}. It is "
+                f"Your game saved by an early termarcade cannot be resumed: {why}. It is "
                 "kept as it is.",
                 title=self.info.title,
                 severity="error",

@@ -576,7 +576,11 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if result is None or self.launcher is None:
             return
         ref, level = result
-        opened = self.launcher.prepare(ref)
+        try:
+            opened = self.launcher.prepare(ref)
+        except Exception as error:  # Its slot holds a save this version cannot resume (kept).
+            self.say(f"The edited level cannot be opened: {error}", "error")
+            return
         self.switch_level(opened[0], level, opened[2])
         self.say(f"Playing the edited level “{self.level_title}”.")
 
