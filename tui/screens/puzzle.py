@@ -40,6 +40,7 @@ from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from core.game import IllegalMove
+from core.saves import encode_save
 from core.session import RESTART, Session
 from core.text import escape_controls, plural
 from tui.modals.outcome import OutcomeModal, par_verdict
@@ -52,10 +53,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
     from tui.launch import Launcher
 
-__all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
-
-SAVE_VERSION = 2
-"""Version of the saved-game data (``{"version", "level", "session"}``)."""
+__all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen"]
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
@@ -536,7 +534,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         screen is about to go (back, or the command palette opening something else)."""
         self.cancel_hint()
         self.clock.pause()
-        self._save()
+        self._save(fresh=True)
         self.arcade.game_in_progress = False
 
     def action_next_level(self) -> None:
@@ -569,7 +567,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
         self.cancel_hint()
-        self._save()  # The previous level keeps its play time.
+        self._save(fresh=True)  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
         self.set_reactive(PuzzleScreen.session, session)
@@ -609,7 +607,11 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if result is None or self.launcher is None:
             return
         ref, level = result
-        opened = self.launcher.prepare(ref)
+        try:
+            opened = self.launcher.prepare(ref)
+        except Exception as error:  # Its slot holds a save this version cannot resume (kept).
+            self.say(f"The edited level cannot be opened: {error}", "error")
+            return
         self.switch_level(opened[0], level, opened[2])
         self.say(f"Playing the edited level “{self.level_title}”.")
 
@@ -661,13 +663,20 @@ class PuzzleScreen(Screen[LevelRef | None]):
                 self._level_text = ""
         return self._level_text or None
 
-    def save_data(self) -> dict[str, Any]:
-        """What the store keeps for this level: the level, every move, the cursor."""
-        return {
-            "version": SAVE_VERSION,
-            "level": self.level_text(),
-            "session": self.session.to_json(),
-        }
+    _last_save: tuple[str, dict[str, Any]] | None = None
+    """The slot and data of the save this screen wrote last (its checkpoint is reused)."""
+
+    def save_data(self, fresh: bool = False) -> dict[str, Any]:
+        """What the store keeps for this level: the level, every move, the cursor and a
+        checkpoint state (:func:`core.saves.encode_save`, the one save codec).
+
+        Args:
+            fresh: Checkpoint the current state (leaving the level: coming back then replays
+                nothing); otherwise the last checkpoint is kept while it is recent.
+        """
+        last = self._last_save
+        previous = last[1] if last is not None and self.ref and last[0] == self.ref.slot else None
+        return encode_save(self.session, self.level_text(), previous, fresh)
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
@@ -692,12 +701,12 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """The computer plays in this game: its results go to the autoplayed boards, for good."""
         self.autoplayed = True
 
-    def _save(self) -> None:
+    def _save(self, fresh: bool = False) -> None:
         if self.ref is None or not self.session.touched:
             return
-        self.arcade.store.save_game(
-            self.GAME_ID, self.ref.slot, self.save_data(), summary=self.save_summary()
-        )
+        data = self.save_data(fresh)
+        self.arcade.store.save_game(self.GAME_ID, self.ref.slot, data, summary=self.save_summary())
+        self._last_save = (self.ref.slot, data)
 
     # -- outcome ---------------------------------------------------------------------------------
 
