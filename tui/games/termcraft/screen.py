@@ -635,6 +635,31 @@ class TermCraftScreen(PuzzleScreen):
                 f"{self.NTH_BUDGET:g} s; scroll down to it instead."
             ) from None
 
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """A rewrite is picked by its number in the action list (the CLI's numbers), with the
+        digit keys; a construct's term is typed in the construct dialog: no keys.
+
+        Args:
+            move: A legal move of the current state.
+
+        Returns:
+            The digits of the rewrite's number; none for a construct, or while the position
+            shown is still being analysed (digits are refused then).
+        """
+        if not isinstance(move, RewriteAction):
+            return ()
+        job = self._listing
+        if self.is_attached and (job is None or job.state is not self.state or not job.ready):
+            return ()
+        if job is not None and move in job.rewrites:
+            return self.number_keys(job.rewrites.index(move) + 1)
+        # Beyond the loaded page (or on a screen not mounted): the engine's order is the
+        # list's order.
+        for number, action in enumerate(iter_rewrite_actions(self.state), start=1):
+            if action == move:
+                return self.number_keys(number)
+        return ()
+
     def pick(self, move: Any, number: int) -> None:
         """Digits highlight the numbered action first, then play it."""
         listing = self.query_one(ActionList)
