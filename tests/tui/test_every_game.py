@@ -166,3 +166,31 @@ async def test_every_game_plays_by_its_keys_undoes_restarts_and_resumes(
         assert again.session.moves_made == count
         await press(pilot, again, "puzzle.undo", "the undo after resuming")
         assert as_json(game, again.state) == previous
+
+
+async def test_keys_follow_the_players_keymap_and_an_unknown_binding_is_an_error(toy) -> None:
+    from tests.toygame.screen import ToyScreen
+    from tui.app import ArcadeApp
+    from tui.store import KEYMAP_SETTING, Store
+
+    store = Store()
+    store.set_setting(KEYMAP_SETTING, {"toy.left": "y", "outcome.stay": "x"})
+    level_id, level = level_to_play(TOY, SEED, TOY_LEVELS)
+    app = ArcadeApp(store=store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, level_id)
+        assert screen.state.row == "4.321"
+        assert screen.keys_for("left") == ("y",)  # the screen shown: Textual's active keys
+        await pilot.press("y")
+        await until(pilot, lambda: screen.state.row == "43.21", "the remapped slide")
+        # A dialog's binding, not active yet: declared, then remapped by the keymap.
+        assert screen.binding_key("outcome.stay", OutcomeModal) == "x"
+        assert screen.binding_key("outcome.undo", OutcomeModal) == "u"
+        with pytest.raises(LookupError):
+            screen.binding_key("toy.up")  # a typo must not press nothing
+        with pytest.raises(LookupError):
+            screen.binding_key("toy.up", OutcomeModal)
+    # Outside a running app (the terminal tour's screens): the declared keys.
+    offline = ToyScreen(screen.session, level=level)
+    assert offline.keys_for("left") == ("left",)
+    assert offline.keys_for("right") == ("right",)
