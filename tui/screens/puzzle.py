@@ -461,9 +461,9 @@ class PuzzleScreen(Screen[LevelRef | None]):
             move: A legal move of the current state (one of ``game.moves(state)``).
 
         Returns:
-            Textual key names (``"left"``, ``"3"``, ``"enter"``), in the order to press them;
-            empty when this screen does not play ``move`` from keys alone (a move whose
-            parameter is typed as text, a position still being analysed).
+            Textual key names (``"left"``, ``"3"``, ``"enter"``; the characters of a text
+            typed into a field), in the order to press them; empty when this screen cannot
+            play ``move`` from keys now (a position still being analysed).
         """
         if not self.NUMBERED_MOVES:
             return ()
