@@ -487,8 +487,8 @@ class AlgebrawlScreen(PuzzleScreen):
 
     def _cursor_keys(self, start: tuple[str, int], goal: tuple[str, int]) -> list[str]:
         """The cursor keys from ``start`` to ``goal`` (as :meth:`action_cursor` moves:
-        up/down go to the next row with tiles and keep the column where the row allows it,
-        left/right stop at the row's ends).
+        up/down go to the next row with tiles, the column cut to that row's length at each
+        row passed, left/right stop at the row's ends).
 
         Args:
             start: The cursor now (a row and a position).
@@ -502,10 +502,11 @@ class AlgebrawlScreen(PuzzleScreen):
         here, there = SECTIONS.index(section), SECTIONS.index(to_section)
         step = 1 if there > here else -1
         vertical = self.binding_key("algebrawl.down" if step > 0 else "algebrawl.up")
-        keys = [
-            vertical for index in range(here + step, there + step, step) if sizes[SECTIONS[index]]
-        ]
-        pos = max(0, min(pos, sizes[to_section] - 1))
+        keys: list[str] = []
+        for index in range(here + step, there + step, step):
+            if sizes[SECTIONS[index]]:  # each row reached cuts the column to its length
+                keys.append(vertical)
+                pos = min(pos, sizes[SECTIONS[index]] - 1)
         across = self.binding_key("algebrawl.right" if to_pos > pos else "algebrawl.left")
         return keys + [across] * abs(to_pos - pos)
 
