@@ -509,8 +509,8 @@ class PuzzleScreen(Screen[LevelRef | None]):
                 if active.binding.id == binding_id and active.enabled:
                     return key
             raise LookupError(f"no key runs {binding_id} on {type(self).__name__} now")
-        for cls in (owner or type(self)).__mro__:
-            for binding in cast("list[BindingType]", getattr(cls, "BINDINGS", None) or []):
+        for cls in (owner or type(self)).__mro__:  # a subclass's declaration first
+            for binding in vars(cls).get("BINDINGS", ()):
                 if isinstance(binding, Binding) and binding.id == binding_id:
                     keys = self._keymap().get(binding_id) or binding.key
                     return keys.split(",")[0].strip()
