@@ -87,7 +87,7 @@ def measure(case: str, mode: str) -> dict:
     class EagerScreen(TermCraftScreen):
         """The screen as it was: every action materialised on the UI thread."""
 
-        CSS_PATH = str(ROOT / "tui" / "styles" / "termcraft.tcss")  # relative to this file
+        CSS_PATH = str(ROOT / "tui" / "games" / "termcraft" / "styles.tcss")  # not beside this file
 
         def _prepare_now(self, job) -> None:
             actions = rewrite_actions(job.state)
@@ -168,7 +168,7 @@ def measure(case: str, mode: str) -> dict:
             await pilot.pause(0.3)
             for job in app.workers:
                 job.cancel()
-            jobs(screen).stop.set()
+            jobs(screen).drop()  # the listing's workers too (cancelled above: a no-op)
 
     asyncio.run(run())
 

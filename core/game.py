@@ -14,14 +14,14 @@ Adding a game: what a new game writes (and nothing shared is edited)
 2. ``grammar/<game>.lark`` (the level body, imported into the shared envelope under the
    game's own namespace) and ``grammar/<game>.py`` (its transformer and value converters,
    exposed as a ``LevelFormat``).
-3. ``tui/screens/<game>.py``: a subclass of the puzzle screen base
-   (:class:`tui.screens.puzzle.PuzzleScreen`) that renders the current state; its widgets,
-   ``tui/styles/<game>.tcss`` and ``tui/help/<game>.md``.
-4. ``tui/cli/<game>.py``: a click group, ``termarcade <game> ...``.
-5. ``levels/<game>/*.levels``: the bundled packs.
-6. One registration, ``tui/games/<game>.py``: a :class:`tui.games.GameInfo` naming the pieces
-   above as lazy ``"module:attr"`` strings, listed once under ``[project.entry-points.
-   "termarcade.games"]`` in ``pyproject.toml``.
+3. ``tui/games/<game>/``, the game's one folder in the interface: ``screen.py`` (a subclass of
+   the puzzle screen base, :class:`tui.screens.puzzle.PuzzleScreen`, that renders the current
+   state), its widgets and modals, ``styles.tcss``, ``help.md`` and ``cli.py`` (a click
+   group, ``termarcade <game> ...``).
+4. ``levels/<game>/*.levels``: the bundled packs.
+5. The registration, ``INFO`` in ``tui/games/<game>/__init__.py``: a
+   :class:`core.registry.GameInfo` naming the pieces above as lazy ``"module:attr"`` strings.
+   The folder is found by scanning ``tui.games``; no shared list names the game.
 
 The shared test module ``tests/test_games_protocol.py`` then runs seeded random playouts of
 every registered game (``apply`` never mutates its input, every offered move is accepted,

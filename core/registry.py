@@ -46,6 +46,8 @@ __all__ = [
     "games",
     "get",
     "ids",
+    "pinned",
+    "rediscover",
     "register",
     "resolve",
 ]
@@ -190,6 +192,7 @@ _lock = threading.Lock()
 _discovered: dict[str, GameInfo] | None = None
 _added: dict[str, GameInfo] = {}
 _problems: list[str] = []
+_pinned: dict[str, GameInfo] | None = None
 
 
 def _folder_games(package_name: str) -> Iterator[tuple[str, Any]]:
@@ -245,14 +248,22 @@ def _discover() -> dict[str, GameInfo]:
         return _discovered
 
 
+def _table() -> dict[str, GameInfo]:
+    """Id -> registration: the pinned set if any, else the discovered and added games."""
+    if _pinned is not None:
+        return dict(_pinned)
+    table = dict(_discover())
+    table.update(_added)
+    return table
+
+
 def games() -> tuple[GameInfo, ...]:
     """Every registered game, in home-screen order (``order``, then title).
 
     Returns:
-        The registrations (entry points and :func:`register`-ed games).
+        The registrations (found games and :func:`register`-ed ones, or the :func:`pinned` set).
     """
-    table = dict(_discover())
-    table.update(_added)
+    table = _table()
     return tuple(sorted(table.values(), key=lambda info: (info.order, info.title.casefold())))
 
 
@@ -263,9 +274,7 @@ def ids() -> tuple[str, ...]:
 
 def get(game_id: str) -> GameInfo | None:
     """Return the registration of a game, or None when no game has that id."""
-    if game_id in _added:
-        return _added[game_id]
-    return _discover().get(game_id)
+    return _table().get(game_id)
 
 
 def problems() -> tuple[str, ...]:
@@ -293,3 +302,33 @@ def register(info: GameInfo) -> Iterator[GameInfo]:
             _added.pop(info.id, None)
         else:
             _added[info.id] = previous
+
+
+@contextmanager
+def pinned(*infos: GameInfo) -> Iterator[tuple[GameInfo, ...]]:
+    """Make exactly ``infos`` the registered games for the duration of a ``with`` block.
+
+    Screens that list every game (home, leaderboards) are recorded as snapshots with a fixed
+    set of games, so adding a game to the arcade never changes their pictures.
+
+    Args:
+        infos: The registrations to show; found and :func:`register`-ed games are hidden.
+
+    Yields:
+        ``infos``.
+    """
+    global _pinned
+    previous = _pinned
+    _pinned = {info.id: info for info in infos}
+    try:
+        yield infos
+    finally:
+        _pinned = previous
+
+
+def rediscover() -> None:
+    """Forget what discovery found, so the next question looks again (a folder was added)."""
+    global _discovered
+    with _lock:
+        _discovered = None
+        _problems.clear()

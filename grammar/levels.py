@@ -22,6 +22,7 @@ order; loading the text gives back an equal pack (round trip).
 
 from __future__ import annotations
 
+import contextlib
 import difflib
 import os
 from collections.abc import Iterator
@@ -443,14 +444,42 @@ def _first_significant(text: str) -> str:
     return ""
 
 
-def _plain(text: str, filename: str | None) -> LevelPack | None:
-    """Load a game's own plain file (e.g. bare Longcat grids), if one claims the text."""
+def _plain(text: str, filename: str | None, game: str | None = None) -> LevelPack | None:
+    """Load a game's own plain file (e.g. bare Longcat grids), if one claims the text.
+
+    Args:
+        text: The file's text.
+        filename: Shown in error messages.
+        game: The game the caller expects (``--game``, the command's own game), or None.
+
+    Returns:
+        The pack, or None when no plain format claims the text (it must be an envelope).
+
+    Raises:
+        ParseError: When two games' plain formats would both accept the text and the caller
+            did not say which game it is: the file is ambiguous, so the error asks for
+            ``--game`` instead of letting the registry order decide.
+    """
     first = _first_significant(text)
     if not first or first.isalpha() or first == "_":
         return None  # every envelope file starts with a key, `game` or `level`
-    for fmt in registered_formats():
-        if fmt.plain is not None and fmt.plain.sniff(text):
-            return fmt.plain.load(text, filename)
+    formats = registered_formats()
+    if game is not None:
+        # an unknown game: every format's sniffer, as without one
+        with contextlib.suppress(ValueError):
+            formats = [format_for(game)]
+    claims = [fmt for fmt in formats if fmt.plain is not None and fmt.plain.sniff(text)]
+    if len(claims) > 1:
+        names = " or ".join(sorted(fmt.game for fmt in claims))
+        raise _Source(text, filename).error_at_offset(
+            text.index(first),
+            f"this plain file could be a {names} level file: say which game with --game "
+            "(or write the level-file envelope, starting with 'game <id>')",
+        )
+    if claims:
+        plain = claims[0].plain
+        assert plain is not None
+        return plain.load(text, filename)
     return None
 
 
@@ -473,12 +502,14 @@ def _syntax_error(
     )
 
 
-def load_pack(text: str, filename: str | None = None) -> LevelPack:
+def load_pack(text: str, filename: str | None = None, game: str | None = None) -> LevelPack:
     """Load a level pack from the text of a level file.
 
     Args:
         text: The file's text.
         filename: Shown in error messages.
+        game: The game the caller expects, or None; it only decides which game's plain
+            format reads a plain file that several could (envelope files say their game).
 
     Returns:
         The pack: its ``levels`` are the game's own level values.
@@ -496,12 +527,12 @@ def load_pack(text: str, filename: str | None = None) -> LevelPack:
     if text.startswith("\ufeff"):  # a byte-order mark from some editors
         text = text[1:]
     with collector_paused(text):
-        return _load(text, filename)
+        return _load(text, filename, game)
 
 
-def _load(text: str, filename: str | None) -> LevelPack:
+def _load(text: str, filename: str | None, game: str | None) -> LevelPack:
     """:func:`load_pack` after the size check (with the garbage collector paused)."""
-    plain = _plain(text, filename)
+    plain = _plain(text, filename, game)
     if plain is not None:
         return plain
     src = _Source(text, filename)
@@ -539,11 +570,12 @@ def _load(text: str, filename: str | None) -> LevelPack:
     return _build(src, items, fmt)
 
 
-def load_pack_file(path: str | os.PathLike) -> LevelPack:
+def load_pack_file(path: str | os.PathLike, game: str | None = None) -> LevelPack:
     """Load a level pack from a file.
 
     Args:
         path: The file (UTF-8 text).
+        game: The game the caller expects, or None (see :func:`load_pack`).
 
     Returns:
         The pack.
@@ -571,7 +603,7 @@ def load_pack_file(path: str | os.PathLike) -> LevelPack:
         raise src.error_at_offset(
             len(src.text), f"the file is not UTF-8 text (byte 0x{data[err.start]:02x})"
         ) from None
-    return load_pack(text, filename=name)
+    return load_pack(text, filename=name, game=game)
 
 
 # --------------------------------------------------------------------------- printing

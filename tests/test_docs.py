@@ -94,6 +94,10 @@ def test_mkdocs_build_strict(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stderr[-4000:]
     assert (tmp_path / "site" / "index.html").exists()
+    # the key reference is generated into docs/keys.md at build time (docs/hooks.py)
+    keys_page = (tmp_path / "site" / "keys" / "index.html").read_text(encoding="utf-8")
+    assert "binding-reference" not in keys_page
+    assert "<code>longcat.up</code>" in keys_page and "<code>puzzle.undo</code>" in keys_page
 
 
 def test_every_game_has_a_page_with_its_generated_screenshot() -> None:

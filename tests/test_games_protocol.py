@@ -18,8 +18,8 @@ import pytest
 from core import registry
 from core.game import Game
 from tests.game_protocol import check_game
-from tests.toygame.engine import GAME as TOY
-from tests.toygame.engine import Level as ToyLevel
+from tests.toycore.engine import GAME as TOY
+from tests.toycore.engine import Level as ToyLevel
 
 LEVELS_PER_PACK = 3
 """Playouts per bundled pack (its first levels)."""

@@ -177,7 +177,7 @@ class ArcadeApp(Arcade):
         file_pack = None
         try:
             if self.level_file is not None and game_id == self.start_game_id:
-                file_pack = self._load_level_file(self.level_file)
+                file_pack = self._load_level_file(self.level_file, game_id)
             launcher = launcher_for(self, game_id, file_pack)
             launcher.start(self.level_number if file_pack is not None else None)
         except RegistryError as error:
@@ -192,10 +192,10 @@ class ArcadeApp(Arcade):
         return True
 
     @staticmethod
-    def _load_level_file(path: str) -> tuple[str, Any]:
+    def _load_level_file(path: str, game_id: str) -> tuple[str, Any]:
         from grammar.levels import load_pack_file
 
-        return path, load_pack_file(path)
+        return path, load_pack_file(path, game=game_id)
 
     def action_help(self) -> None:
         """Open the help page of the current screen (``HELP_TOPIC``, else the arcade's)."""

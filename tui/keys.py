@@ -143,6 +143,56 @@ def binding_ids() -> tuple[str, ...]:
     return tuple(collect_bindings()[0])
 
 
+def binding_groups(bindings: dict[str, BindingInfo]) -> list[tuple[str, list[BindingInfo]]]:
+    """Group bindings by who declares them: the shell, then each registered game.
+
+    A binding belongs to a game when a class in that game's folder (the package of its
+    screen or editor module) declares it; every other binding is the shell's.
+
+    Args:
+        bindings: What :func:`collect_bindings` found.
+
+    Returns:
+        ``(heading, bindings)`` pairs: the shell's first, then each game's in home-screen
+        order; empty groups are left out.
+    """
+    folders: list[tuple[str, str]] = []
+    for info in registry.games():
+        for ref in (info.screen, info.editor):
+            if ref is not None:
+                folders.append((ref.partition(":")[0].rpartition(".")[0] + ".", info.title))
+    groups: dict[str, list[BindingInfo]] = {SHELL_GROUP: []}
+    groups.update((title, []) for _, title in folders)
+    for binding in bindings.values():
+        owner = binding.owners[0] if binding.owners else ""
+        heading = next((title for prefix, title in folders if owner.startswith(prefix)), None)
+        groups[heading or SHELL_GROUP].append(binding)
+    return [(heading, found) for heading, found in groups.items() if found]
+
+
+SHELL_GROUP = "The app and every screen"
+"""The heading of the bindings no game folder declares (home, lists, dialogs, the base)."""
+
+
+def reference_markdown() -> str:
+    """The key-binding reference as Markdown, generated from the code (docs/keys.md's table).
+
+    Returns:
+        One section per :func:`binding_groups` group, each a table of binding id, keys and
+        what the binding does; a problem importing a module is listed first, never hidden.
+    """
+    bindings, problems = collect_bindings()
+    lines = [f"!!! warning\n    {problem}\n" for problem in problems]
+    for heading, found in binding_groups(bindings):
+        lines += [f"### {heading}", "", "| binding id | keys | does |", "|---|---|---|"]
+        for binding in found:
+            keys = ", ".join(f"`{key.strip()}`" for key in binding.keys.split(","))
+            does = binding.description.replace("|", "\\|") or "—"
+            lines.append(f"| `{binding.id}` | {keys} | {does} |")
+        lines.append("")
+    return "\n".join(lines)
+
+
 # --------------------------------------------------------------------------- key names
 
 

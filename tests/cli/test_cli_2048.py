@@ -27,7 +27,12 @@ def test_replay_json_matches_core() -> None:
         result = run("replay", "--seed", str(seed), "--moves", letters, "--json")
         assert result.exit_code == 0, result.output
         data = json.loads(result.stdout)
-        assert list(data) == ["board", "score", "game_over", "won", "moves_applied", "seed"]
+        # The engine's state (core.game2048.game), then the keys replay derives.
+        assert list(data) == [
+            *("board", "score", "config", "current_seed", "is_game_over"),
+            *("tiles_placed_count", "move_count"),
+            *("game_over", "won", "moves_applied", "seed"),
+        ]
         state, applied = replay(GameConfig(initial_seed=seed), dirs)
         assert data["board"] == [list(r) for r in state.board]
         assert data["score"] == state.score

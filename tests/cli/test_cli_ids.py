@@ -93,7 +93,7 @@ def test_other_reading_commands_take_ids_too(tmp_path: Path) -> None:
         (("longcat", "solve", "longcat:L1AAAAAAAAAAAA"), "checksum"),
         (("longcat", "solve", "longcat:sd-8x8#1@9"), "newer termarcade"),
         (("carving", "solve", "carving:nopack/1"), "has no pack 'nopack'"),
-        (("longcat", "solve", "carving:tutorial/1"), "not longcat levels"),
+        (("longcat", "solve", "carving:tutorial/1"), "not a Longcat level"),
         (("play", "chess:e4/1"), "unknown game 'chess'"),
         (("play", "longcat:arduboy/0"), "numbered from 1"),
         (("play", "carving", "longcat:arduboy/1"), "names a Longcat level, not a Triangle"),
@@ -206,3 +206,22 @@ def test_the_id_command_prints_ids_that_open_the_files_levels() -> None:
     assert one["level"] == 2 and one["kind"] == "custom" and one["game"] == "longcat"
     checked = json.loads(run("id", "longcat:01-arduboy/3", "--json").stdout)
     assert checked["id"] == "longcat:arduboy/3" and checked["kind"] == "bundled"
+
+
+def test_a_plain_file_two_games_would_read_needs_game(tmp_path: Path) -> None:
+    """With a second game whose plain files are also grids, the file is ambiguous: the
+    command says so (exit 2, caret) and --game settles it."""
+    from core import registry
+    from tests.grammar.test_levels_format import _plain_game
+
+    grid = tmp_path / "maze.txt"
+    grid.write_text("#.#\n#@#\n###\n", encoding="utf-8")
+    alone = run("id", str(grid), "--json")
+    assert alone.exit_code == 0 and json.loads(alone.output)["game"] == "longcat"
+    with registry.register(_plain_game(lambda text: "@" in text)):
+        result = run("id", str(grid))
+        assert result.exit_code == 2
+        assert "could be a gridtoy or longcat level file" in result.output
+        assert "Traceback" not in result.output
+        settled = run("id", str(grid), "--game", "longcat", "--json")
+    assert settled.exit_code == 0 and json.loads(settled.output) == json.loads(alone.output)

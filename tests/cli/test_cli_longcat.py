@@ -38,6 +38,7 @@ SOLVE_KEYS = [
     "solution",
     "metrics",
     "difficulty",
+    "plan",
 ]
 
 MIXED = """game longcat
@@ -126,6 +127,7 @@ def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
         "solution": None,
         "metrics": second["metrics"],
         "difficulty": second["difficulty"],
+        "plan": [],
     }
     assert second["metrics"]["expected_moves"] is None
     table = run("solve", "-", input=MIXED)
@@ -161,7 +163,7 @@ def test_level_selection_and_bad_input() -> None:
     ]
     other = str(ROOT / "levels" / "termcraft" / "01-basics.levels")
     result = run("solve", other)
-    assert result.exit_code == 2 and "not longcat levels" in result.stderr
+    assert result.exit_code == 2 and "not for longcat" in result.stderr
     assert run("solve", str(ROOT / "no-such.levels")).exit_code == 2
 
 

@@ -331,7 +331,13 @@ def test_apply_sequence_wins_in_command_line_order(pack_file):
         ["apply", pack_file, "-r", "1", "--construct", "4/0=done", "--rewrite", "4", "--json"]
     )
     assert result.exit_code == 0, result.stderr
-    assert state == {"term": TARGET, "fuel": 0, "budget": 0, "status": "won"}
+    assert state == {
+        "term": TARGET,
+        "target": TARGET,
+        "fuel": 0,
+        "budget": 0,
+        "status": "won",
+    }
     # Constructs first, then rewrites, with paths in other spellings.
     _, [same] = run_json(["apply", pack_file, "-c", "[4,0]=done", "-r", "1", "-r", "4", "--json"])
     assert same == state

@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.session import RESTART, Session
-from tests.toygame.engine import GAME, Level
+from tests.toycore.engine import GAME, Level
 
 START = GAME.initial(Level("toy", "3.21"))
 

@@ -353,3 +353,21 @@ def test_saved_pack_writes_atomically_and_reads_back(tmp_path):
     assert [p.name for p in tmp_path.iterdir()] == ["mine.levels"]  # no temporary left over
     with pytest.raises(OSError):
         save_pack_file(tmp_path / "no-such-dir" / "x.levels", pack)
+
+
+def test_a_plain_file_two_games_would_read_asks_for_the_game():
+    """Sniffers once ran in registry order, so one game's format could take another's file."""
+    from core import registry
+
+    grid = "; three cells\n#.#\n#@#\n###\n"
+    assert load_pack(grid).game == "longcat"  # one claim: no question asked
+    with registry.register(_plain_game(lambda text: "@" in text)):
+        with pytest.raises(ParseError) as info:
+            load_pack(grid, filename="maze.txt")
+        err = info.value
+        assert (err.filename, err.line, err.column) == ("maze.txt", 2, 1)
+        assert "could be a gridtoy or longcat level file" in err.message
+        assert "--game" in err.message and "  #.#\n  ^" in err.render()
+        # The caller that knows its game (a command's own game, --game) gets that format.
+        assert load_pack(grid, game="longcat").game == "longcat"
+        assert load_pack(grid, game="gridtoy") == LevelPack(title="grid:6", game="gridtoy")

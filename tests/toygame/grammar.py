@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from lark import Transformer
 
 from grammar.format import BODY, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind
-
-from .engine import Level
+from tests.toycore.engine import Level
 
 
 @dataclass(frozen=True)

@@ -2,12 +2,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from core import registry
 from core.session import Session
 from tui.launch import launcher_for
 from tui.sources import LevelRef
+
+SHELL_GAMES = ("termcraft", "carving", "algebrawl", "longcat", "2048")
+"""The games the shell's snapshots picture: fixed, so adding a game changes no picture."""
+
+
+@contextmanager
+def fixed_registry() -> Iterator[None]:
+    """Pin the registry to :data:`SHELL_GAMES` (screens that list every game are snapshots)."""
+    infos = [registry.get(game_id) for game_id in SHELL_GAMES]
+    assert all(infos), f"a shell game is not registered: {SHELL_GAMES}"
+    with registry.pinned(*(info for info in infos if info is not None)):
+        yield
 
 
 def home_row(game_id: str) -> int:

@@ -23,8 +23,8 @@ from typing import Any
 import pytest
 
 from core import registry
-from tests.toygame.engine import Level as ToyLevel
-from tests.toygame.registration import INFO as TOY
+from tests.toycore.engine import Level as ToyLevel
+from tests.toygame import INFO as TOY
 from tests.tui.every_game import choose, level_to_play
 from tui.commands import open_resolved
 from tui.ids import resolve_id

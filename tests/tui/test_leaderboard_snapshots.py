@@ -9,10 +9,18 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tui.helpers import fixed_registry
 from tests.tui.test_leaderboard_screen import seed_level_board
 from tui.app import ArcadeApp
 
 pytestmark = pytest.mark.snapshot
+
+
+@pytest.fixture(autouse=True)
+def _fixed_games():
+    """The screens list every game: picture a fixed set, so a new game changes no snapshot."""
+    with fixed_registry():
+        yield
 
 
 def test_leaderboard_level_boards_80x24(snap_compare) -> None:

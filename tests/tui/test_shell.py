@@ -7,7 +7,7 @@ import pytest
 from core import registry
 from core.levelpack import LevelPack
 from core.registry import GameInfo, RegistryError
-from tests.toygame.engine import Level as ToyLevel
+from tests.toycore.engine import Level as ToyLevel
 from tui.app import ArcadeApp
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help

@@ -8,11 +8,19 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tui.helpers import fixed_registry
 from tests.tui.test_shell import PACKS, FakeLauncher
 from tui.app import ArcadeApp
 from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.snapshot
+
+
+@pytest.fixture(autouse=True)
+def _fixed_games():
+    """The screens list every game: picture a fixed set, so a new game changes no snapshot."""
+    with fixed_registry():
+        yield
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])

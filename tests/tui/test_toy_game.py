@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from core import registry
-from tests.toygame.registration import INFO
+from tests.toygame import INFO
 from tests.toygame.screen import ToyScreen
 from tui.app import ArcadeApp
 from tui.cli import main
@@ -84,3 +84,12 @@ async def test_the_toy_help_page_comes_from_its_registration(toy) -> None:
     from tui.screens.help import load_help
 
     assert load_help("toy").startswith("# Slide-1D")
+
+
+def test_toy_cli_speaks_the_shared_vocabulary(toy) -> None:
+    """--level and the loader's errors are the arcade's, not the toy's own."""
+    result = CliRunner().invoke(main, ["toy", "rows", str(LEVELS), "--level", "2"])
+    assert result.exit_code == 0
+    assert json.loads(result.output) == {"level": 2, "row": ".123"}
+    result = CliRunner().invoke(main, ["toy", "rows", "no-such-pack"])
+    assert result.exit_code == 2 and "Traceback" not in result.output

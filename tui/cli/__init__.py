@@ -26,8 +26,9 @@ import click
 
 from core import registry
 from core.text import plural
+from tui.cli.options import level_option
 from tui.cli.output import (
-    IntBetween,
+    choose_levels,
     debug_mode,
     did_you_mean,
     fail,
@@ -399,6 +400,9 @@ def _playable_game(game: str) -> registry.GameInfo:
 def _load_levels(path: str, entry: registry.GameInfo) -> Any:
     """Load and check a level file for ``entry``'s game; exit 2 with the reason if unusable.
 
+    Unlike the query commands (:func:`tui.cli.options.load_level_pack`), ``play`` needs a
+    file by name: the app reopens it to save progress against it.
+
     Returns:
         The level pack (a :class:`core.levelpack.LevelPack`).
     """
@@ -407,13 +411,36 @@ def _load_levels(path: str, entry: registry.GameInfo) -> Any:
     from grammar.levels import load_pack_file
 
     with user_errors():  # a ParseError is shown as its caret block
-        pack = load_pack_file(path)
+        pack = load_pack_file(path, game=entry.id)
     if pack.game and pack.game != entry.id:
         other = registry.get(pack.game)
         fail(f"{path} holds {other.title if other else pack.game} levels, not {entry.title} levels")
     if not pack.levels:
         fail(f"{path} holds no level")
     return pack
+
+
+def _level_number(pack: Any, spec: str | None, path: str) -> int:
+    """The 1-based number of the level ``--level`` names in ``pack`` (1 without it).
+
+    Args:
+        pack: The loaded pack.
+        spec: The ``--level`` value: a number or a title (see :func:`choose_levels`).
+        path: The file, for messages.
+
+    Returns:
+        The number.
+    """
+    if spec is None:
+        return 1
+    text = spec.strip()
+    if text.isascii() and text.isdigit():
+        number = int(text)
+        if not 1 <= number <= len(pack.levels):
+            fail(f"there is no level {number}: {path} has {plural(len(pack.levels), 'level')}")
+        return number
+    ((number, _),) = choose_levels(list(enumerate(pack.levels, start=1)), text, path)
+    return number
 
 
 def resolve_level_id(text: str, game: str | None = None, *, generate: bool = True) -> Any:
@@ -443,7 +470,7 @@ def resolve_level_id(text: str, game: str | None = None, *, generate: bool = Tru
     return resolved
 
 
-def play_level_id(text: str, game: str | None = None, level: int | None = None) -> None:
+def play_level_id(text: str, game: str | None = None, level: str | None = None) -> None:
     """``play ID``: check the ID here (a bad one exits 2 before the app starts), then play it.
 
     A generated level is made once, by the app (in the background: it may take seconds).
@@ -458,14 +485,8 @@ def play_level_id(text: str, game: str | None = None, level: int | None = None) 
 @main.command()
 @click.argument("game", required=False, metavar="[GAME | ID]")
 @click.argument("level_file", required=False, metavar="[FILE | ID]")
-@click.option(
-    "--level",
-    type=IntBetween(1, what="the level number"),
-    default=None,
-    metavar="N",
-    help="Level of FILE to start with, 1-based (default 1).",
-)
-def play(game: str | None, level_file: str | None, level: int | None) -> None:
+@level_option("1")
+def play(game: str | None, level_file: str | None, level: str | None) -> None:
     """Open the arcade, straight into GAME if given, playing the levels of FILE if given.
 
     GAME is a game id (see `termarcade --help`); FILE is a level file of that game. An ID
@@ -491,7 +512,5 @@ def play(game: str | None, level_file: str | None, level: int | None) -> None:
         launch_app(start_game=game)
         return
     pack = _load_levels(level_file, entry)
-    number = 1 if level is None else level
-    if number > len(pack.levels):
-        fail(f"there is no level {number}: {level_file} has {plural(len(pack.levels), 'level')}")
+    number = _level_number(pack, level, level_file)
     launch_app(start_game=entry.id, level_file=os.path.abspath(level_file), level=number)

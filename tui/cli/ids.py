@@ -10,6 +10,7 @@ from typing import Any
 
 import click
 
+from tui.cli.options import json_option, level_option
 from tui.cli.output import choose_levels, emit_json, fail, read_input, user_errors
 
 __all__ = ["level_id_command"]
@@ -26,16 +27,16 @@ def _kind(text: str) -> str:
 
 @click.command(name="id")
 @click.argument("source", metavar="FILE|ID")
+@level_option("every level")
+@json_option
 @click.option(
-    "--level",
-    "-l",
-    "level",
+    "--game",
+    "game",
     default=None,
-    metavar="N|TITLE",
-    help="Only this level of FILE (1-based number or title) [default: every level].",
+    metavar="GAME",
+    help="The game of a plain FILE that several games' plain formats would read.",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
-def level_id_command(source: str, level: str | None, as_json: bool) -> None:
+def level_id_command(source: str, level: str | None, as_json: bool, game: str | None) -> None:
     """Print the ID of every level of FILE (one per line), to share them.
 
     A level of a file gets its custom ID (the level itself, compressed, with a checksum):
@@ -67,19 +68,18 @@ def level_id_command(source: str, level: str | None, as_json: bool) -> None:
 
         text, name = read_input(source, level_id=True)
         with user_errors():
-            pack = load_pack(text, filename=name)
+            pack = load_pack(text, filename=name, game=game)
         if not pack.levels:
             fail(f"{name} holds no level")
         for number, chosen in choose_levels(list(enumerate(pack.levels, start=1)), level):
-            game = pack.game
             try:
-                made = level_id(game, None, chosen)
+                made = level_id(pack.game, None, chosen)
             except ValueError as error:
                 fail(f"level {number} has no ID: {error}")
             rows.append(
                 {
                     "level": number,
-                    "game": game,
+                    "game": pack.game,
                     "kind": "custom",
                     "id": made,
                     "title": str(getattr(chosen, "title", "")),

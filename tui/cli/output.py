@@ -613,6 +613,14 @@ class IntBetween(click.ParamType):
             return f"at most {self.high}"
         return "a whole number"
 
+    def not_a_number(self, value: Any) -> str:
+        """The message for a value that is no whole number (a subclass may reword it)."""
+        return f"{self.what} must be a whole number, not {value!r}"
+
+    def out_of_range(self, number: int) -> str:
+        """The message for a whole number outside the range (a subclass may reword it)."""
+        return f"{self.what} must be {self.allowed()}, not {number}"
+
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         """Parse and range-check ``value`` (also accepts an int, as defaults are)."""
         if isinstance(value, int) and not isinstance(value, bool):
@@ -621,11 +629,11 @@ class IntBetween(click.ParamType):
             try:
                 number = int(str(value).strip(), 10)
             except ValueError:
-                self.fail(f"{self.what} must be a whole number, not {value!r}", param, ctx)
+                self.fail(self.not_a_number(value), param, ctx)
         if (self.low is not None and number < self.low) or (
             self.high is not None and number > self.high
         ):
-            self.fail(f"{self.what} must be {self.allowed()}, not {number}", param, ctx)
+            self.fail(self.out_of_range(number), param, ctx)
         return number
 
 

@@ -13,7 +13,6 @@ the arcade stays responsive. Dismisses with the :class:`tui.ids.Resolved` level 
 
 from __future__ import annotations
 
-import contextlib
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -30,6 +29,7 @@ from core.ids import IdError
 from core.text import escape_controls
 from tui.ids import Resolved, resolve_id
 from tui.modals.dialog import Dialog
+from tui.workers import failure_line, log
 
 __all__ = ["LevelIdModal", "open_id_error", "resolve_in_background"]
 
@@ -44,6 +44,7 @@ def open_id_error(text: str) -> tuple[Resolved | None, str]:
     except IdError as error:
         return None, str(error)
     except Exception as error:  # A generator's failure must not crash the arcade.
+        log.error("Resolving the ID %r failed", text, exc_info=error)
         return None, f"this ID cannot be opened ({type(error).__name__}: {error})"
 
 
@@ -57,14 +58,25 @@ def resolve_in_background(
     """Resolve an ID in a daemon thread, then call ``done(level, problem)`` in the app.
 
     A daemon thread, not a Textual worker: making a generated level cannot be interrupted,
-    and a worker thread would keep the arcade from quitting until it is made (minutes for
-    some seeds). When the app has gone meanwhile, the answer is dropped.
+    and Textual's thread workers run in the event loop's default executor, whose threads
+    the interpreter joins at exit, so a worker would keep the arcade from quitting until the
+    level is made (minutes for some seeds). When the app has gone meanwhile, the answer is
+    dropped. A failure of ``done`` is logged and notified, never lost in this thread.
     """
+
+    def deliver(resolved: Resolved | None, problem: str) -> None:
+        try:
+            done(resolved, problem)
+        except Exception as error:  # opening the level failed: say so, the arcade goes on
+            log.error("Opening the ID %r failed", text, exc_info=error)
+            app.notify(failure_line("Opening the level", error), severity="error", timeout=10)
 
     def work() -> None:
         resolved, problem = open_id_error(text)
-        with contextlib.suppress(Exception):  # the app has closed: nobody is waiting
-            app.call_from_thread(done, resolved, problem)
+        try:
+            app.call_from_thread(deliver, resolved, problem)
+        except RuntimeError:  # "App is not running": it closed, nobody waits for the answer
+            log.debug("The app closed before the ID %r was resolved", text)
 
     thread = threading.Thread(target=work, name=THREAD_NAME, daemon=True)
     thread.start()

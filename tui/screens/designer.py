@@ -21,7 +21,8 @@ in every game:
 * the live verdict runs in one exclusive worker, restarted (and the previous one told to
   stop) at each change, so typing never waits for it;
 * a job (a solver, a linter) started by a button runs in a worker with a progress line and
-  a Cancel button.
+  a Cancel button; Cancel cancels the worker (its result is dropped) and the job, which
+  polls :func:`tui.workers.cancelled`, stops at its next check (:mod:`tui.workers`).
 
 A game registers its editor in its :class:`core.registry.GameInfo` (``editor``); the game
 screen then offers ``E`` (:meth:`tui.screens.puzzle.PuzzleScreen.action_edit_level`). A game
@@ -32,7 +33,6 @@ messages).
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
@@ -42,10 +42,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, LoadingIndicator, Select, Static, TextArea
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
 
 from core.text import escape_controls
 from grammar.errors import ParseError
@@ -53,6 +54,7 @@ from tui.arcade import arcade_of
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
 from tui.unsaved import HoldsUnsavedWork
+from tui.workers import cancelled, report_failure
 
 __all__ = ["DesignerScreen", "LevelTextDesigner", "Values"]
 
@@ -139,7 +141,6 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
         self._undo: list[tuple[Values, Values]] = []
         """Editor-made changes as (before, after) field values."""
         self._redo: list[tuple[Values, Values]] = []
-        self._stop = threading.Event()
         self._job: Worker[Any] | None = None
         self._live_timer: Timer | None = None
         self._live_job: Worker[Any] | None = None
@@ -506,7 +507,7 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
 
     def action_close(self) -> None:
         """Cancel a running job, or close (asking first when there are unsaved edits)."""
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
+        if self._job_running:
             self.action_cancel_job()
             return
         if not self.edited:
@@ -536,22 +537,36 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
             what: The progress line's first words ("Solving").
             job: The work; returns the text to show; ``should_stop()`` turns True on Cancel.
         """
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
+        if self._job_running:
             self.app.bell()
             return
-        self._stop = threading.Event()
         self.set_progress(True, f"{what}…")
-        self._job = self._run_job(job, self._stop.is_set)
+        self._job = self._run_job(job)
+
+    @property
+    def _job_running(self) -> bool:
+        job = self._job
+        # Not the state alone: a worker cancelled before its task started stays RUNNING.
+        return (
+            job is not None
+            and not job.is_cancelled
+            and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
+        )
 
     @work(thread=True, exclusive=True, group="designer-job", exit_on_error=False)
-    def _run_job(self, job: Callable[[Callable[[], bool]], str], stop: Callable[[], bool]) -> str:
-        return job(stop)
+    def _run_job(self, job: Callable[[Callable[[], bool]], str]) -> str:
+        # exit_on_error=False: a failing job shows why in the result box, the editor stays.
+        return job(cancelled)
 
     def action_cancel_job(self) -> None:
-        """Ask the running job to stop (its result then says so)."""
-        self._stop.set()
-        if self._job is not None and self._job.state == WorkerState.RUNNING:
-            self.set_progress(None, "Cancelling…")
+        """Cancel the running job: "Cancelled." shows at once (the job's thread stops at its
+        next check of ``should_stop``; what it returns then is dropped)."""
+        if self._job_running:
+            assert self._job is not None
+            self._job.cancel()
+            # Said here, not on the worker's CANCELLED state: a worker cancelled before its
+            # task started never reports one.
+            self.show_result("Cancelled.")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         worker = event.worker
@@ -559,18 +574,14 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
             if event.state == WorkerState.SUCCESS:
                 self._show_verdict(str(worker.result or ""))
             elif event.state == WorkerState.ERROR:
-                error = worker.error
-                self._show_verdict(f"The check failed: {type(error).__name__}: {error}")
+                self._show_verdict(report_failure(self, worker, "The check"))
             return
-        if worker is not self._job:
-            return
+        if worker is not self._job or worker.is_cancelled:
+            return  # a cancelled job's result is dropped (Cancel said "Cancelled.")
         if event.state == WorkerState.SUCCESS:
             self.show_result(str(worker.result))
         elif event.state == WorkerState.ERROR:
-            error = worker.error
-            self.show_result(f"The job failed: {type(error).__name__}: {error}")
-        elif event.state == WorkerState.CANCELLED:
-            self.show_result("Cancelled.")
+            self.show_result(report_failure(self, worker, "The job"))
 
     def show_result(self, text: str) -> None:
         """Show a job's result (and hide the progress line)."""
@@ -587,13 +598,40 @@ class DesignerScreen(HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"
             progress.set_class(running, "-running")
         self.query_one("#dev-progress-text", Static).update(text)
 
+    class Progress(Message):
+        """A job's progress line, posted from its worker thread.
+
+        Args:
+            worker: The job's worker (a cancelled or replaced job's line is dropped).
+            text: The line.
+        """
+
+        def __init__(self, worker: Worker[Any], text: str) -> None:
+            super().__init__()
+            self.worker = worker
+            """The job's worker."""
+            self.text = text
+            """The line."""
+
     def report_progress(self, text: str, last: list[float]) -> None:
         """From a job's thread: show ``text`` at most ten times a second (``last`` holds the
-        time of the previous report)."""
+        time of the previous report). The line travels as a :class:`Progress` message, so
+        the job never waits for the UI thread."""
         now = time.monotonic()
-        if now - last[0] >= 0.1:
-            last[0] = now
-            self.app.call_from_thread(self.set_progress, None, text)
+        if now - last[0] < 0.1:
+            return
+        last[0] = now
+        try:
+            worker = get_current_worker()
+        except NoActiveWorker:  # called on the UI thread: show it directly
+            self.set_progress(None, text)
+            return
+        self.post_message(self.Progress(worker, text))
+
+    def on_designer_screen_progress(self, message: Progress) -> None:
+        """Show a running job's progress line."""
+        if message.worker is self._job and not message.worker.is_cancelled:
+            self.set_progress(None, message.text)
 
 
 class LevelTextDesigner(DesignerScreen):

@@ -13,7 +13,8 @@ The base owns the rest:
   from the level's start, so leaving a level keeps its game and coming back resumes it with
   its whole undo history;
 * ``game_in_progress`` for the quit confirmation;
-* one cancellable, time-bounded hint worker;
+* one cancellable, time-bounded hint worker (a Textual thread worker: see
+  :mod:`tui.workers`);
 * one family of outcome dialogs (won / goal reached / lost);
 * a message line under the board for the game's messages (toasts would cover the board);
 * digit keys that pick the numbered moves (the same numbers as the CLI's).
@@ -24,12 +25,12 @@ The screen's actions are offered by name in the command palette (``ctrl+p``) thr
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
@@ -45,6 +46,7 @@ from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.screens.playtime import PlayClock, play_record, restored
 from tui.sources import LevelRef, level_to_text
 from tui.widgets.footer import ArcadeFooter
+from tui.workers import cancelled, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.dom import DOMNode
@@ -59,6 +61,9 @@ SAVE_VERSION = 2
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
+
+HINT_GROUP = "puzzle-hint"
+"""The worker group of a screen's hint worker (one at a time: a new one cancels the old)."""
 
 TRANSIENT_SECONDS = 3.0
 """How long a transient message ("Undone.", "Redone.") stays; the next move clears it too."""
@@ -208,7 +213,6 @@ class PuzzleScreen(Screen[LevelRef | None]):
         self.launcher = launcher
         """The game's launcher (sources and saves), if any."""
         self._level_text: str | None = None
-        self._hint_stop = threading.Event()
         self._hint_job: Worker[Hint] | None = None
         self._hint_session: Session | None = None
         self._digits = ""
@@ -301,7 +305,34 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if session is None or not self._ready:
             return
         if self._hint_session is not None and self._hint_session is not session:
-            self._hint_stop.set()
+            self.cancel_hint()  # a hint about the previous position would mislead
+        if self.prepare_position(old):
+            self.show_position(old)
+
+    def prepare_position(self, old: Session | None) -> bool:
+        """Get the current position ready to be shown; False defers :meth:`show_position`.
+
+        Called for every new position (a move, undo, restart, another level) before it is
+        drawn. The default is ready at once. A game whose positions can take long to analyse
+        returns False, does the work in a worker (the screen stays responsive), and calls
+        :meth:`show_position` with the same ``old`` once the position is ready.
+
+        Args:
+            old: The session shown before (None: nothing was, or another level starts).
+
+        Returns:
+            True to show the position now.
+        """
+        return True
+
+    def show_position(self, old: Session | None) -> None:
+        """Show the current position: record progress, draw, save, and open the outcome
+        dialog when ``old``'s move ended the game.
+
+        Args:
+            old: The session shown before (None: no move led here, so no outcome dialog).
+        """
+        session = self.session
         self.record_progress(session)  # the store first: drawing never writes
         self.render_state(session)
         self.query_one(PuzzleHeader).update(Text(self.header_text()))
@@ -589,7 +620,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
     def leave(self) -> None:
         """Stop thinking and the clock and save (the thinking time since the last move): the
         screen is about to go (back, or the command palette opening something else)."""
-        self._hint_stop.set()
+        self.cancel_hint()
         self.clock.pause()
         self._save()
         self.arcade.game_in_progress = False
@@ -623,7 +654,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
 
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
-        self._hint_stop.set()
+        self.cancel_hint()
         self._save()  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
@@ -763,7 +794,7 @@ class PuzzleScreen(Screen[LevelRef | None]):
         if not forward or not changed or new.status == "playing":
             return
         if new.status == "won":
-            self._record_win(new)
+            self.record_win(new)
         kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
         modal = OutcomeModal(
             kind,
@@ -774,7 +805,16 @@ class PuzzleScreen(Screen[LevelRef | None]):
         )
         self.app.push_screen(modal, self._outcome_chosen)
 
-    def _record_win(self, session: Session) -> None:
+    def record_win(self, session: Session) -> None:
+        """Record a won game in the store (called once, when the win's dialog opens).
+
+        The default records the level solved with ``session.moves_made`` and the play time,
+        on the level's leaderboards. A game whose par counts something else than moves
+        overrides it.
+
+        Args:
+            session: The won game.
+        """
         # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
         # autoplayed boards only (the store does not mark the level solved).
         # The board is the level's ID's (tui.ids.board_ref): a level from My levels or a file
@@ -832,34 +872,39 @@ class PuzzleScreen(Screen[LevelRef | None]):
 
     @property
     def hint_running(self) -> bool:
-        """True while a hint worker is thinking."""
-        return self._hint_job is not None and self._hint_job.state in (
-            WorkerState.PENDING,
-            WorkerState.RUNNING,
+        """True while a hint worker is thinking (a cancelled one no longer counts)."""
+        job = self._hint_job
+        # Not the state alone: a worker cancelled before its task started stays RUNNING.
+        return (
+            job is not None
+            and not job.is_cancelled
+            and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
         )
 
     def request_hint(self) -> None:
-        """Start the hint worker for the current position (the result goes to
-        :meth:`show_hint`, unless the position changed meanwhile)."""
-        stop = threading.Event()
-        self._hint_stop = stop
-        session = self.session
-        self._hint_session = session
-        limit = self.HINT_TIME_LIMIT
-        self._hint_job = self.run_worker(
-            lambda: self.compute_hint(session.state, stop.is_set, limit),
-            thread=True,
-            group="puzzle-hint",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        """Start the hint worker for the current position; a hint worker still running is
+        cancelled (one group, exclusive). The result goes to :meth:`show_hint` unless the
+        worker was cancelled meanwhile (a move, leaving, :meth:`cancel_hint`)."""
+        self._hint_session = self.session
+        self._hint_job = self._hint_worker(self.session.state, self.HINT_TIME_LIMIT)
+
+    @work(thread=True, exclusive=True, group=HINT_GROUP, exit_on_error=False, name="hint")
+    def _hint_worker(self, state: Any, time_limit: float) -> Hint:
+        # exit_on_error=False: a failing solver must not end the game; the failure is
+        # shown by on_worker_state_changed instead. `cancelled` is this worker's flag.
+        return self.compute_hint(state, cancelled, time_limit)
+
+    def cancel_hint(self) -> None:
+        """Stop looking for a hint (its result, if it still comes, is dropped)."""
+        self.workers.cancel_group(self, HINT_GROUP)
 
     def compute_hint(self, state: Any, should_stop: Any, time_limit: float) -> Hint:
         """Find a hint for ``state`` (runs in a worker thread; poll ``should_stop()``).
 
         Args:
             state: The position.
-            should_stop: Returns True when the hint is no longer wanted.
+            should_stop: Returns True when the hint is no longer wanted (the worker was
+                cancelled); the thread cannot be killed, so long searches must poll it.
             time_limit: Seconds the search may take.
 
         Returns:
@@ -877,12 +922,16 @@ class PuzzleScreen(Screen[LevelRef | None]):
         """Point at ``move`` on the board (games with a move list select it)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Show the hint when its worker ends, unless the position moved on."""
-        if event.worker is not self._hint_job:
+        """Show the hint when its worker ends (a failure as one line on the message bar).
+
+        Textual calls this for subclasses too (it walks the class hierarchy): a subclass
+        handling its own workers must not call it again through ``super()``.
+        """
+        worker = event.worker
+        # A cancelled worker's result is stale: the position moved on or a newer hint runs.
+        if worker is not self._hint_job or worker.is_cancelled:
             return
-        if self._hint_session is not self.session or self._hint_stop.is_set():
-            return
-        if event.state == WorkerState.SUCCESS and isinstance(event.worker.result, Hint):
-            self.show_hint(event.worker.result)
+        if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
+            self.show_hint(worker.result)
         elif event.state == WorkerState.ERROR:
-            self.say(f"The hint failed: {event.worker.error}", "error")
+            self.say(report_failure(self, worker, "The hint"), "error")

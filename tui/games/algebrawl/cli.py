@@ -26,12 +26,9 @@ Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unkno
 
 from __future__ import annotations
 
-import os
 import shutil
 import signal
 import subprocess
-import sys
-import tempfile
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -40,16 +37,27 @@ from typing import Any
 
 import click
 
+from tui.cli.codec import move_json
+from tui.cli.options import (
+    SEED_MAX,
+    check_output,
+    json_option,
+    level_option,
+    load_level_pack,
+    numbered_levels,
+    output_option,
+    seed_option,
+    time_limit_option,
+    write_output,
+)
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
-    Seconds,
     choose_levels,
     emit_json,
     fail,
-    id_input,
     report_parse_error,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -246,46 +254,23 @@ def hand_json(
 
 
 def _load_pack(level_file: str) -> Any:
-    """Load an Algebrawl level file (``-`` = stdin); errors exit 2 with a caret."""
-    from grammar.errors import ParseError
-    from grammar.levels import load_pack, load_pack_file
-
-    from_id = id_input(level_file)
-    try:
-        if from_id is not None:
-            pack = load_pack(from_id[0], filename=from_id[1])
-        elif level_file == "-":
-            data = (
-                sys.stdin.buffer.read()
-                if hasattr(sys.stdin, "buffer")
-                else sys.stdin.read().encode()
-            )
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as error:
-                fail(f"<stdin>: the level file is not UTF-8 text (byte {error.start})")
-            pack = load_pack(text, filename="<stdin>")
-        else:
-            if os.path.isdir(level_file):
-                fail(f"{level_file}: is a directory, not a level file")
-            pack = load_pack_file(level_file)
-    except ParseError as error:
-        report_parse_error(error)
-    if pack.game != "algebrawl":
-        fail(f"this is a level file for {pack.game or 'no game'}, not for algebrawl")
-    if not pack.levels:
-        fail("the level file holds no level")
-    return pack
+    """An Algebrawl level pack (:func:`tui.cli.options.load_level_pack`)."""
+    return load_level_pack(level_file, "algebrawl")
 
 
 def _pick(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
     """``--level``: every level (None), a 1-based number, or a title."""
-    return choose_levels(list(enumerate(pack.levels, start=1)), spec)
+    return choose_levels(numbered_levels(pack), spec)
 
 
 def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:
-    """Solve one level: the shortest solution, its moves, and the distinct solutions."""
+    """Solve one level: the shortest solution, its moves, and the distinct solutions.
+
+    ``moves`` describes the solution's moves for people; ``plan`` holds the same moves in
+    the engine's JSON form (:meth:`core.algebrawl.game.AlgebrawlGame.move_to_json`).
+    """
     from core.algebrawl import (
+        GAME,
         describe_move,
         format_value,
         initial_state,
@@ -319,9 +304,10 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
             data["complete"] = counted.complete and counted.status == "solved"
         except ValueError as error:  # poison_wizard / traitor: outside the count
             data["count"], data["complete"], data["count_note"] = None, False, str(error)
-    moves, state = [], start
+    moves, plan, state = [], [], start
     for move in played or (solution_moves(start, strikes) if strikes else ()):
         moves.append(describe_move(state, move))
+        plan.append(move_json(GAME, move))
         state = apply_move(state, move)
     hp = monster_values(state)  # what each monster had when struck (casts change HP)
     data["solution"] = [
@@ -329,6 +315,7 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
         for t, tree in (state.struck if played else strikes)
     ]
     data["moves"] = moves
+    data["plan"] = plan
     return data
 
 
@@ -346,31 +333,13 @@ def algebrawl() -> None:
 
 @algebrawl.command()
 @click.argument("level_file", required=False, metavar="[FILE]")
-@click.option(
-    "--level",
-    "-l",
-    "level",
-    type=IntBetween(1, what="the level number"),
-    default=None,
-    help="Start with level N of FILE (1-based).",
-)
-def play(level_file: str | None, level: int | None) -> None:
-    """Open the arcade on Algebrawl (or on a level FILE)."""
+@level_option("1")
+@click.pass_context
+def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
+    """Open the arcade on Algebrawl (on the levels of FILE, or the level of an ID)."""
     import tui.cli as shell
 
-    if level_file is None:
-        if level is not None:
-            raise click.UsageError("--level needs a FILE")
-        shell.launch_app(start_game="algebrawl")
-        return
-    if not os.path.exists(level_file) and ":" in level_file:  # an ID, not a file
-        shell.play_level_id(level_file, "algebrawl", level)
-        return
-    pack = _load_pack(level_file)
-    number = level or 1
-    if number > len(pack.levels):
-        fail(f"there is no level {number}: {level_file} has {len(pack.levels)} levels")
-    shell.launch_app(start_game="algebrawl", level_file=os.path.abspath(level_file), level=number)
+    ctx.invoke(shell.play, game="algebrawl", level_file=level_file, level=level)
 
 
 def _hand_options(func: Any) -> Any:
@@ -412,13 +381,7 @@ def _hand_options(func: Any) -> Any:
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
 @_hand_options
-@click.option(
-    "--level",
-    "-l",
-    "level",
-    metavar="N|TITLE",
-    help="Level number (1-based) or title in FILE [default: every level].",
-)
+@level_option("every level")
 @click.option(
     "--count/--no-count",
     default=True,
@@ -432,14 +395,8 @@ def _hand_options(func: Any) -> Any:
     show_default=True,
     help="Solutions listed per hand (0: all).",
 )
-@click.option(
-    "--time-limit",
-    type=Seconds(),
-    default=DEFAULT_TIME_LIMIT,
-    show_default=True,
-    help="Seconds each solver call may take.",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per hand or level.")
+@time_limit_option(DEFAULT_TIME_LIMIT)
+@json_option
 @closed_pipe_safe
 def solve(
     args: tuple[str, ...],
@@ -458,7 +415,8 @@ def solve(
 
     Hands follow the 24 game (every number once, operators reusable) unless --countdown.
     Distinct solutions are counted modulo commutativity, associativity, signs and neutral
-    elements (see docs/algebrawl.md).  Exit 1 when a hand or level is unsolvable or unknown.
+    elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
+    when a hand or level is unsolvable or unknown.
     """
     for arg in args:
         if arg.startswith("--"):
@@ -620,30 +578,10 @@ def _solve_levels(
     show_default=True,
     help="Levels in the pack.",
 )
-@click.option(
-    "--seed",
-    "-s",
-    type=IntBetween(0, 2**32 - 1, what="the seed"),
-    required=True,
-    help="Seed of the first level; level k uses seed + k - 1.",
-)
+@seed_option(required=True)
 @click.option("--title", default=None, help="The pack's title.")
-@click.option(
-    "--output",
-    "-o",
-    "output",
-    default=None,
-    metavar="FILE",
-    help="Write the pack to FILE instead of stdout.",
-)
-@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='One {"seed", "id", "title", "par"} object per level on stdout (the pack still '
-    "goes to --output when given).",
-)
+@output_option
+@json_option
 @closed_pipe_safe
 def generate(
     generator_name: str,
@@ -657,8 +595,10 @@ def generate(
 ) -> None:
     """Generate a level pack (level-file text) from a seed and a difficulty band.
 
-    The same seed and band always give the same pack.  Every level is solvable by
-    construction; its par is its shortest solution.
+    The same seed and band always give the same pack (level k uses seed + k - 1).  Every
+    level is solvable by construction; its par is its shortest solution.  --json prints one
+    {"seed", "id", "title", "par"} object per level on stdout (the pack still goes to
+    --output when given).
     """
     from core.algebrawl.generator import GenerationFailed
     from core.algebrawl.generators import GENERATORS, check_band
@@ -671,10 +611,9 @@ def generate(
         check_band(low, high, generator.limits, generator.unit)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--difficulty") from None
-    if seed + count - 1 > 2**32 - 1:
-        fail(f"--count {count} from --seed {seed} would go past the last seed, {2**32 - 1}")
-    if output is not None and os.path.exists(output) and not force:
-        fail(f"{output} exists; add --force to overwrite it")
+    if seed + count - 1 > SEED_MAX:
+        fail(f"--count {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
+    check_output(output, force)
     levels = []
     with _progress(count, output is None) as advance:
         for index in range(count):
@@ -701,13 +640,9 @@ def generate(
         levels=tuple(levels),
         game="algebrawl",
     )
-    text = dump_pack(pack)
-    if output is None:
-        if not as_json:
-            click.echo(text, nl=False)
+    if output is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
-    _write_atomically(output, text)
-    click.echo(f"wrote {count} level{'s' if count != 1 else ''} to {output}", err=True)
+    write_output(output, dump_pack(pack), force, f"{count} level{'s' if count != 1 else ''}")
 
 
 @contextmanager
@@ -728,41 +663,14 @@ def _progress(total: int, quiet_stdout: bool) -> Iterator[Any]:
         yield lambda: bar.advance(task)
 
 
-def _write_atomically(path: str, text: str) -> None:
-    """Write through a temporary file in the same folder, then rename (no half files)."""
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temp = tempfile.mkstemp(prefix=".algebrawl-", suffix=".tmp", dir=folder)
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.replace(temp, path)
-    except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
-
-
 # --------------------------------------------------------------------------- dot
 
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
 @_hand_options
-@click.option(
-    "--level",
-    "-l",
-    "level",
-    metavar="N|TITLE",
-    default=None,
-    help="Level number (1-based) or title in FILE [default: 1].",
-)
+@level_option("1")
 @click.option("--svg", is_flag=True, help="Run Graphviz's dot to make SVG.")
-@click.option(
-    "--output",
-    "-o",
-    "output",
-    default=None,
-    metavar="FILE",
-    help="Write to FILE instead of stdout.",
-)
-@click.option("--force", is_flag=True, help="Overwrite FILE if it exists.")
+@output_option
 @closed_pipe_safe
 def dot(
     args: tuple[str, ...],
@@ -786,8 +694,7 @@ def dot(
     for arg in args:
         if arg.startswith("--"):
             raise click.UsageError(f"no such option {arg!r}")
-    if output is not None and os.path.exists(output) and not force:
-        fail(f"{output} exists; add --force to overwrite it")
+    check_output(output, force)
     if numbers_mode:
         if level is not None:
             raise click.UsageError("--level goes with a level FILE, not --numbers")
@@ -817,19 +724,10 @@ def dot(
         if best.status != "solved":
             fail(f"level {chosen.title!r}: {best.status}", EXIT_NEGATIVE)
         text = solution_to_dot(chosen.puzzle.targets, best.strikes)
-    data = _svg(text) if svg else text.encode("utf-8")
-    if output is not None:
-        _write_atomically_bytes(output, data)
-        return
-    stream = getattr(sys.stdout, "buffer", None)
-    if stream is None:  # pragma: no cover - text-only stdout
-        click.echo(data.decode("utf-8"), nl=False)
-    else:
-        stream.write(data)
-        stream.flush()
+    write_output(output, _svg(text) if svg else text, force)
 
 
-def _svg(text: str) -> bytes:
+def _svg(text: str) -> str:
     """Run ``dot -Tsvg`` (a clean error when Graphviz is not installed or fails)."""
     program = shutil.which("dot")
     if program is None:
@@ -850,15 +748,5 @@ def _svg(text: str) -> bytes:
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         fail(f"dot failed (status {done.returncode}): {message[0] if message else 'no message'}")
-    return done.stdout
-
-
-def _write_atomically_bytes(path: str, data: bytes) -> None:
-    folder = os.path.dirname(os.path.abspath(path))
-    try:
-        handle, temp = tempfile.mkstemp(prefix=".algebrawl-", suffix=".tmp", dir=folder)
-        with os.fdopen(handle, "wb") as out:
-            out.write(data)
-        os.replace(temp, path)
-    except OSError as error:
-        fail(f"{path}: {error.strerror or error}")
+    # SVG is XML: Graphviz writes it as UTF-8 text (a bad byte is shown, never a traceback).
+    return done.stdout.decode("utf-8", "replace")

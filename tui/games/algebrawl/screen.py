@@ -22,15 +22,15 @@ description on the left, the trees of the pool's computed values on the right.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
+from textual.worker import Worker, WorkerState
 
 from core.algebrawl import (
     Cast,
@@ -50,6 +50,7 @@ from core.text import escape_controls, plural
 from tui.games.algebrawl.board import SECTIONS, AstView, BrawlBoard, tiles_of
 from tui.modals.outcome import par_verdict
 from tui.screens.puzzle import Hint, PuzzleScreen
+from tui.workers import cancelled, report_failure
 
 __all__ = ["GAME_ID", "GENERATOR_KEY", "AlgebrawlScreen", "generator_settings"]
 
@@ -59,6 +60,8 @@ GENERATOR_KEY = "algebrawl.generator"
 """Store setting: the generator dialog's choices (``{"generator", "brawl", "24"}``)."""
 COUNT_TIME_LIMIT = 8.0
 """Seconds the background count of distinct solutions may take."""
+COUNT_GROUP = "algebrawl-count"
+"""The worker group of the solution count (one at a time: a new level's cancels the old)."""
 QUICK_CARDS = {"+": "+", "-": "−", "*": "×", "/": "÷"}
 """Keys that pick a card by its symbol (typed symbol -> card label)."""
 
@@ -119,7 +122,6 @@ class AlgebrawlScreen(PuzzleScreen):
         """A monster picked first (then a value strikes it)."""
         self.tip_stage = 0
         """0: the level's hint was not shown yet in this game; 1: it was."""
-        self._count_lock = threading.Lock()
         self._counted: dict[Any, tuple[int | None, bool]] = {}
         self._shown_state: State | None = None
 
@@ -528,15 +530,18 @@ class AlgebrawlScreen(PuzzleScreen):
         self._start_count()
 
     def _start_count(self) -> None:
-        """Count the level's distinct solutions in the background (for the win dialog)."""
+        """Count the level's distinct solutions in a worker (for the win dialog); the
+        result is kept when the worker ends (:meth:`_count_finished`)."""
         level = self.level
         puzzle = getattr(level, "puzzle", None)
         if puzzle is None or level in self._counted:
             return
 
-        def count() -> None:
+        def count() -> tuple[Any, tuple[int | None, bool]]:
             try:
-                result = solve(puzzle, count=True, time_limit=COUNT_TIME_LIMIT)
+                result = solve(
+                    puzzle, count=True, time_limit=COUNT_TIME_LIMIT, should_stop=cancelled
+                )
             except ValueError:  # poison_wizard / traitor levels: not counted (see the solver)
                 result = None
             found = (
@@ -544,15 +549,25 @@ class AlgebrawlScreen(PuzzleScreen):
                 if result and result.status == "solved"
                 else (None, False)
             )
-            with self._count_lock:
-                self._counted[level] = found
+            return level, found
 
-        self.run_worker(count, thread=True, group="algebrawl-count", exit_on_error=False)
+        # exclusive: a new level's count cancels the previous one (leaving cancels it too).
+        self.run_worker(count, thread=True, exclusive=True, group=COUNT_GROUP, exit_on_error=False)
+
+    @on(Worker.StateChanged)
+    def _count_finished(self, event: Worker.StateChanged) -> None:
+        worker = event.worker
+        if worker.group != COUNT_GROUP or worker.is_cancelled:
+            return
+        if event.state == WorkerState.SUCCESS:
+            level, found = cast("tuple[Any, tuple[int | None, bool]]", worker.result)
+            self._counted[level] = found
+        elif event.state == WorkerState.ERROR:
+            self.say(report_failure(self, worker, "Counting the solutions"), "warning")
 
     def solution_count(self) -> tuple[int | None, bool]:
         """``(count, complete)`` of the level's distinct solutions, if counted yet."""
-        with self._count_lock:
-            return self._counted.get(self.level, (None, False))
+        return self._counted.get(self.level, (None, False))
 
     def outcome_detail(self, kind: str) -> str:
         if kind == "lost":

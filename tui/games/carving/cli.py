@@ -6,12 +6,12 @@ Commands (docs/carving.md has every JSON shape)::
     termarcade carving eliminable LEVEL --edge OPERATOR [--json]
     termarcade carving play-script LEVEL --script FILE [--json]
     termarcade carving solve LEVEL [--time-limit S] [--max-states N] [--json]
-    termarcade carving generate OUT [--count N] [--seed S] [--difficulty D] [--force] [--json]
+    termarcade carving generate [-o FILE [--force]] [--count N] [--seed S] [--difficulty D] [--json]
     termarcade carving play
 
 LEVEL is a level file (``*.levels``; ``--level N|TITLE`` picks one, default the first), a
-JSON level (a file ending in ``.json``, the interchange form of ``core.carving.level``), or
-``-`` for either on stdin. Formulas and operators are read by ``grammar/carving.lark``
+JSON level (a file ending in ``.json``, the interchange form of ``core.carving.level``),
+``-`` for either on stdin, a level ID or a bundled pack's name (:mod:`tui.cli.options`). Formulas and operators are read by ``grammar/carving.lark``
 (``D(x,y,z)``, ``N(a,b,c)``, ``Δ``/``∇``, ``theta(...)``/``omega(...)``); a bad one is
 reported with a caret. Output strings are canonical (no spaces).
 
@@ -22,7 +22,6 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-import os
 import signal
 import sys
 import threading
@@ -32,12 +31,26 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from core.text import plural
+from tui.cli.codec import state_json as engine_state_json
+from tui.cli.options import (
+    SEED_MAX,
+    check_output,
+    json_option,
+    level_option,
+    load_level_pack,
+    numbered_levels,
+    output_option,
+    parse_level_pack,
+    read_level_source,
+    seed_option,
+    time_limit_option,
+    write_output,
+)
 from tui.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
-    Seconds,
     choose_levels,
     console,
     emit_json,
@@ -68,11 +81,11 @@ def _parse_or_exit(parse: Callable[[str, str], Any], text: str, what: str) -> An
 
 
 def load_levels(source: str) -> list[tuple[int, Level]]:
-    """Read LEVEL: a ``.levels`` file, a ``.json`` level, or ``-`` (stdin; JSON when it
-    starts with ``{``).
+    """Read LEVEL: a ``.levels`` file, a ``.json`` level, ``-`` (stdin; JSON when it
+    starts with ``{``), a level ID or a bundled pack's name.
 
     Args:
-        source: The path or ``-``.
+        source: The path, ``-``, ID or pack name (:func:`tui.cli.options.read_level_source`).
 
     Returns:
         ``(1-based number, level)`` for every level.
@@ -80,22 +93,14 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
     Raises:
         click.exceptions.Exit: Status 2 with a caret message for bad input.
     """
-    from core.carving import Level
     from grammar.carving import load_level_json
-    from grammar.levels import load_pack
 
-    text, name = read_input(source, level_id=True)
-    if name.lower().endswith(".json") or (
-        source == "-" and text.lstrip("\ufeff \t\r\n").startswith("{")
-    ):
+    if source != "-" and not source.lower().endswith(".json"):
+        return numbered_levels(load_level_pack(source, GAME_ID))
+    text, name = read_level_source(source, GAME_ID)
+    if name.lower().endswith(".json") or text.lstrip("\ufeff \t\r\n").startswith("{"):
         return [(1, _parse_or_exit(load_level_json, text, name))]
-    pack = _parse_or_exit(load_pack, text, name)
-    levels = list(pack.levels)
-    if not levels:
-        fail(f"{name}: the level file holds no level")
-    if not all(isinstance(level, Level) for level in levels):
-        fail(f"{name}: this is a level file for {pack.game or 'another game'}, not for carving")
-    return list(enumerate(levels, start=1))
+    return numbered_levels(parse_level_pack(text, name, GAME_ID))
 
 
 def _pick(
@@ -120,56 +125,50 @@ def _initial(level: Level) -> State:
         fail(f"level {level.title!r} cannot be played: {error}")
 
 
-_LEVEL_OPTION = click.option(
-    "--level",
-    "-l",
-    "level",
-    metavar="N|TITLE",
-    help="Level number (1-based) or title in LEVEL [default: 1].",
-)
+_LEVEL_OPTION = level_option("1")
 
 
 # --------------------------------------------------------------------------- JSON shapes
 
 
+STATE_DERIVED = ("status", "par", "tree", "offered", "candidates", "component")
+"""The keys ``play-script --json`` adds after the engine's state (:func:`state_json`)."""
+
+
 def state_json(state: State) -> dict[str, Any]:
-    """The ``play-script --json`` object of a state.
+    """The ``play-script --json`` object of a state: the engine's state, then derived keys.
 
     Returns:
-        ``{"status", "phase", "steps", "par", "base", "tree", "removed", "virtual",
-        "pending", "path", "offered", "candidates", "component"}``: tree/removed are the
-        intrinsic edges present/gone, ``path`` the elimination path so far as
-        ``[edge, vertex]`` pairs, ``offered`` the steps the path may take next (path phase),
-        ``candidates`` the possible new base points (succession phase), ``component`` the
-        winning component ``{"vertices", "edges"}`` or null. Edges and formulas are canonical
-        strings; every list is sorted except ``path`` and ``offered`` (play order).
+        The engine's ``{"level", "removed", "virtual", "base", "phase", "pending", "path",
+        "steps"}`` (:meth:`core.carving.game.CarvingGame.state_to_json`: ``level`` the level
+        as JSON, ``removed`` the intrinsic edges gone, ``path`` the elimination path so far
+        as ``[edge, vertex]`` pairs), then :data:`STATE_DERIVED`: ``status``, ``par``,
+        ``tree`` (the intrinsic edges present), ``offered`` (the steps the path may take
+        next, path phase), ``candidates`` (the possible new base points, succession phase)
+        and ``component`` (the winning component ``{"vertices", "edges"}`` or null). Edges
+        and formulas are canonical strings; lists are sorted except ``path`` and
+        ``offered`` (play order) and ``removed`` (E_Ω's order).
     """
     from core.carving import GAME, path_steps, succession_candidates, winning_component
 
-    world = state.world
     found = winning_component(state) if state.phase == "won" else None
-    return {
-        "status": GAME.status(state),
-        "phase": state.phase,
-        "steps": state.steps,
-        "par": state.level.par,
-        "base": str(state.base),
-        "tree": sorted(str(e) for e in state.tree),
-        "removed": sorted(str(e) for e in world.intrinsic if e not in state.tree),
-        "virtual": sorted(str(e) for e in state.virtual),
-        "pending": None if state.pending is None else str(state.pending),
-        "path": [[str(e), str(v)] for e, v in state.path],
-        "offered": [[str(e), str(v)] for e, v in path_steps(state)],
-        "candidates": (
+    return engine_state_json(
+        GAME,
+        state,
+        status=GAME.status(state),
+        par=state.level.par,
+        tree=sorted(str(e) for e in state.tree),
+        offered=[[str(e), str(v)] for e, v in path_steps(state)],
+        candidates=(
             [str(v) for v in succession_candidates(state)] if state.phase == "succession" else []
         ),
-        "component": None
+        component=None
         if found is None
         else {
             "vertices": sorted(str(v) for v in found[0]),
             "edges": sorted(str(e) for e in found[1]),
         },
-    }
+    )
 
 
 # --------------------------------------------------------------------------- the group
@@ -186,22 +185,24 @@ def carving() -> None:
 
 @carving.command()
 @click.argument("level_file", required=False, metavar="[FILE | ID]")
+@level_option("1")
 @click.pass_context
-def play(ctx: click.Context, level_file: str | None) -> None:
+def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
     """Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID)."""
     import tui.cli as shell
 
-    ctx.invoke(shell.play, game=GAME_ID, level_file=level_file, level=None)
+    ctx.invoke(shell.play, game=GAME_ID, level_file=level_file, level=level)
 
 
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
 @_LEVEL_OPTION
-@click.option(
-    "--json", "as_json", is_flag=True, help='Print {"formulas": [...], "operators": [...]}.'
-)
+@json_option
 def closure(level_file: str, level: str | None, as_json: bool) -> None:
-    """The closure F* (vertices) and E_Ω (intrinsic edges) of a level, sorted."""
+    """The closure F* (vertices) and E_Ω (intrinsic edges) of a level, sorted.
+
+    --json prints {"formulas": [...], "operators": [...]}.
+    """
     from core.carving import ClosureTooLarge, compute_closure
 
     _, chosen = _one_level(level_file, level)
@@ -236,19 +237,14 @@ def closure(level_file: str, level: str | None, as_json: bool) -> None:
     metavar="OPERATOR",
     help="The edge to construct: theta(N(..),D(..),D(..),D(..),D(..)) or omega(...).",
 )
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='Print {"legal": bool, "exists": bool, "path": [...] | null}.',
-)
+@json_option
 def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> None:
     """Would constructing OPERATOR at the level's start force an elimination?
 
     "legal": the edge may be constructed (a theta/omega 5-tuple whose five formulas are in
     F*, not an intrinsic edge). "exists": a legal elimination path exists for it (R ≠ ∅).
     "path": a shortest such path from the base point, [vertex, edge, vertex, ...], or null.
-    Exit 1 when the edge is not legal (the reason goes to stderr).
+    --json prints {"legal", "exists", "path"}. Exit 1 when the edge is not legal (the reason goes to stderr).
     """
     from core.carving import construct, suggest_path
     from grammar.carving import parse_operator
@@ -294,11 +290,13 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
     help='Steps, one per line ("-" for stdin): construct OP | step OP FORMULA | '
     "finish | base FORMULA.",
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the resulting state as JSON.")
+@json_option
 def play_script(level_file: str, level: str | None, script: str, as_json: bool) -> None:
     """Play a script of steps from the level's start and print the resulting state.
 
     A step the rules refuse stops the script with exit 1, naming its line and the reason.
+    --json prints the state: the engine's keys, then status, par, tree, offered,
+    candidates and component.
     """
     from core.carving import GAME
     from core.game import IllegalMove
@@ -364,20 +362,8 @@ class _Cancel:
 
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
-@click.option(
-    "--level",
-    "-l",
-    "level",
-    metavar="N|TITLE",
-    help="Level number (1-based) or title [default: every level].",
-)
-@click.option(
-    "--time-limit",
-    type=Seconds(),
-    default=10.0,
-    show_default=True,
-    help="Seconds per level before the answer is unknown.",
-)
+@level_option("every level")
+@time_limit_option(10.0)
 @click.option(
     "--max-states",
     type=IntBetween(1, what="the state limit"),
@@ -385,7 +371,7 @@ class _Cancel:
     show_default=True,
     help="States kept per level before the answer is unknown.",
 )
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@json_option
 def solve(
     level_file: str, level: str | None, time_limit: float, max_states: int, as_json: bool
 ) -> None:
@@ -487,7 +473,7 @@ class _spinner:
 
 
 @carving.command()
-@click.argument("out", metavar="OUT")
+@click.argument("out", metavar="[OUT]", required=False)
 @click.option(
     "--count",
     "-n",
@@ -496,13 +482,7 @@ class _spinner:
     show_default=True,
     help="How many levels.",
 )
-@click.option(
-    "--seed",
-    type=IntBetween(0, 2**32 - 1, what="the seed"),
-    default=1,
-    show_default=True,
-    help="Seed of the first level; level k tries seed + k, ...",
-)
+@seed_option(1)
 @click.option(
     "--difficulty",
     "-d",
@@ -512,40 +492,49 @@ class _spinner:
     help="Which generator.",
 )
 @click.option("--title", default=None, help="The pack's title [default: from the difficulty].")
-@click.option("--force", is_flag=True, help="Overwrite OUT if it exists.")
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='One {"seed", "id", "title", "par"} object per level on stdout.',
-)
+@output_option
+@json_option
 def generate(
-    out: str, count: int, seed: int, difficulty: str, title: str | None, force: bool, as_json: bool
+    out: str | None,
+    count: int,
+    seed: int,
+    difficulty: str,
+    title: str | None,
+    output: str | None,
+    force: bool,
+    as_json: bool,
 ) -> None:
-    """Generate a pack of solvable levels into OUT (a .levels file, or - for stdout).
+    """Generate a pack of solvable levels: to stdout, or to -o FILE (OUT, the older
+    spelling of -o, still works).
 
     Levels are made solution-down (random legal play, a component becomes the target); par is
     the play-out's length, shortened by the solver when it finds better within its bounds.
-    OUT is never overwritten without --force; it is written only once every level is made
-    (through a temporary file), so ctrl+c leaves nothing behind.
+    The file is never overwritten without --force; it is written only once every level is
+    made (through a temporary file), so ctrl+c leaves nothing behind. --json prints one
+    {"seed", "id", "title", "par"} object per level on stdout (the pack still goes to the
+    file when one is named).
     """
     from core.carving.generators import GENERATORS
     from core.levelpack import LevelPack
     from grammar.levels import dump_pack
 
-    if out == "-" and as_json:  # both would go to stdout, and neither could be read back
-        raise click.UsageError("--json needs a file OUT: with -, the pack itself goes to stdout")
-    if out != "-" and os.path.isdir(out):  # before "exists": --force would not help
-        fail(f"{out} is a directory; name the .levels file to write")
-    if out != "-" and os.path.exists(out) and not force:
-        fail(f"{out} exists; add --force to overwrite it")
+    if out is not None and output is not None:
+        raise click.UsageError("name the file once: OUT or -o FILE")
+    target = output if output is not None else out
+    if target == "-" and as_json:  # both would go to stdout, and neither could be read back
+        raise click.UsageError(
+            "--json needs a file OUT (or -o FILE): with -, the pack itself goes to stdout"
+        )
+    if target == "-":
+        target = None
+    check_output(target, force)
     generator = GENERATORS[difficulty]
     levels: list[Any] = []
     current = seed
     with _bar(count, disable=as_json) as advance:
         while len(levels) < count:
-            if current > 2**32 - 1:
-                fail("ran out of seeds (2**32 - 1 is the last)")
+            if current > SEED_MAX:
+                fail(f"ran out of seeds ({SEED_MAX} is the last)")
             try:
                 level = generator.generate(current)
             except ValueError:  # no usable play-out from this seed: the next one
@@ -566,21 +555,9 @@ def generate(
         levels=tuple(levels),
         game=GAME_ID,
     )
-    text = dump_pack(pack)
-    if out == "-":
-        click.echo(text, nl=False)
+    if target is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
-    tmp = f"{out}.tmp-{os.getpid()}"
-    try:
-        with open(tmp, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(tmp, out)
-    except OSError as error:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        fail(f"{out}: {error.strerror or error}")
-    if not as_json:
-        click.echo(f"wrote {len(levels)} levels to {out}", err=True)
+    write_output(target, dump_pack(pack), force, "" if as_json else plural(len(levels), "level"))
 
 
 class _bar:

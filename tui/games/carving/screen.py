@@ -203,10 +203,10 @@ class CarvingScreen(PuzzleScreen):
             self.state.steps, self.state.level.par
         )
 
-    def _record_win(self, session: Session) -> None:
+    def record_win(self, session: Session) -> None:
         # The level list compares the best result with par, and par counts steps, not the
         # moves (constructs, path steps, choices) the base would record.
-        # A game the computer played is not the player's solve (see PuzzleScreen._record_win).
+        # A game the computer played is not the player's solve (see PuzzleScreen.record_win).
         if self.ref is not None and not self.autoplayed:
             self.arcade.store.mark_solved(
                 self.GAME_ID, self.ref.source, self.ref.key, session.state.steps

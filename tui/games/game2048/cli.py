@@ -16,10 +16,12 @@ others are refused, not reduced.
 
 JSON shapes (one object per line, keys in this order, each line flushed when written):
 
-* replay: ``{"board", "score", "game_over", "won", "moves_applied", "seed"}`` where ``seed``
-  is the PRNG state after the last move (``current_seed``);
-* hint: ``{"direction", "board", "score", "game_over"}`` (``direction`` null when no move
-  helps; exit 1 then);
+* replay: the engine's state (:meth:`core.game2048.game.Game2048.state_to_json`: ``{"board",
+  "score", "config", "current_seed", "is_game_over", "tiles_placed_count", "move_count"}``),
+  then :data:`REPLAY_DERIVED` ``{"game_over", "won", "moves_applied", "seed"}`` where
+  ``seed`` is the PRNG state after the last move (``current_seed`` again);
+* hint: the engine's state, then :data:`HINT_DERIVED` ``{"direction", "game_over"}``
+  (``direction`` the engine's move, null when no move helps; exit 1 then);
 * autoplay: per game ``{"seed", "score", "max_tile", "moves", "reached": {"2048", "4096",
   "8192"}}``;
 * check: per level ``{"level", "title", "size", "rule", "seed", "tiles", "goal",
@@ -56,18 +58,25 @@ from core.game2048 import (
     parse_moves,
 )
 from core.game2048.game import start_game
-from core.game2048.rng import SEED_MAX, check_seed
+from tui.cli.codec import move_json, state_json
+from tui.cli.options import (
+    SEED_MAX,
+    SeedType,
+    json_option,
+    level_option,
+    load_level_pack,
+    numbered_levels,
+    seed_option,
+    time_limit_option,
+)
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
-    Seconds,
     choose_levels,
     console,
     emit_json,
     fail,
-    id_input,
     read_input,
-    report_parse_error,
 )
 
 __all__ = [
@@ -89,26 +98,13 @@ on big boards (16×16 and more) the limit is what keeps a hint from taking minut
 _DISTRIBUTION_EXAMPLE = "value:weight pairs such as 2:9,4:1"
 
 
-class SeedType(click.ParamType):
-    """A PRNG seed: a whole number from 0 to 2**32 - 1 (:func:`core.game2048.rng.check_seed`)."""
+REPLAY_DERIVED = ("game_over", "won", "moves_applied", "seed")
+"""The keys ``replay --json`` adds after the engine's state."""
+HINT_DERIVED = ("direction", "game_over")
+"""The keys ``hint --json`` adds after the engine's state."""
 
-    name = "seed"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        """Parse and check ``value``; out-of-range seeds are refused, not reduced."""
-        if isinstance(value, int) and not isinstance(value, bool):
-            number = value
-        else:
-            try:
-                number = int(str(value).strip(), 10)
-            except ValueError:
-                self.fail(
-                    f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}", param, ctx
-                )
-        try:
-            return check_seed(number)
-        except ValueError as error:
-            self.fail(str(error), param, ctx)
+# SeedType (exported here before the shared options existed) is the shared seed type: its
+# range, 0 to 2**32 - 1, is the generator's (core.game2048.rng.SEED_MAX).
 
 
 def _distribution_item(item: str) -> tuple[int, float]:
@@ -235,14 +231,7 @@ def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the AI's ``--depth`` and ``--time-limit`` options."""
-    func = click.option(
-        "--time-limit",
-        type=Seconds(),
-        default=DEFAULT_TIME_LIMIT,
-        show_default=True,
-        help="Seconds the AI may think about one move; when time is up it plays the best "
-        "move found so far.",
-    )(func)
+    func = time_limit_option(DEFAULT_TIME_LIMIT)(func)
     return click.option(
         "--depth",
         type=IntBetween(0, 6, what="the search depth"),
@@ -298,13 +287,11 @@ def _print_state(state: GameState, extra: str) -> None:
     out.print(f"score {state.score}  {extra}  {status}{won}  seed {state.current_seed}")
 
 
-def _state_json(state: GameState) -> dict[str, Any]:
-    """The board, score and game-over flag, as replay and hint print them."""
-    return {
-        "board": [list(row) for row in state.board],
-        "score": state.score,
-        "game_over": state.is_game_over,
-    }
+def _state_json(state: GameState, **derived: Any) -> dict[str, Any]:
+    """The engine's state (:mod:`tui.cli.codec`), then ``game_over`` and ``derived``."""
+    from core.game2048.game import GAME
+
+    return state_json(GAME, state, **derived, game_over=state.is_game_over)
 
 
 @click.group(name="2048", context_settings={"help_option_names": ["-h", "--help"]})
@@ -328,7 +315,7 @@ def play(level_id: str | None) -> None:
 
 
 @game2048.command()
-@click.option("--seed", type=SeedType(), required=True, help=f"The game's seed, 0 to {SEED_MAX}.")
+@seed_option(required=True)
 @click.option(
     "--moves",
     default="",
@@ -337,7 +324,7 @@ def play(level_id: str | None) -> None:
     help='Directions: letters L R U D (any case; commas/spaces allowed), "-" for stdin.',
 )
 @rule_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 def replay(
     seed: int,
     moves: str,
@@ -369,13 +356,13 @@ def replay(
 
 
 @game2048.command()
-@click.option("--seed", type=SeedType(), required=True, help=f"The game's seed, 0 to {SEED_MAX}.")
+@seed_option(required=True)
 @click.option(
     "--moves", default="", metavar="MOVES", help='Moves played so far (L R U D), "-" for stdin.'
 )
 @rule_options
 @ai_options
-@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@json_option
 def hint(
     seed: int,
     moves: str,
@@ -388,12 +375,18 @@ def hint(
     time_limit: float,
     as_json: bool,
 ) -> None:
-    """Suggest the next move after replaying MOVES (exit 1 when no move helps)."""
+    """Suggest the next move after replaying MOVES (exit 1 when no move helps).
+
+    When --time-limit is up, the AI plays the best move found so far.
+    """
+    from core.game2048.game import GAME
+
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     state, _ = replay_game(config, _read_moves(moves))
     direction = _ask_hint(state, depth, time_limit)
     if as_json:
-        emit_json({"direction": direction, **_state_json(state)})
+        move = None if direction is None else move_json(GAME, direction)
+        emit_json(_state_json(state, direction=move))
     else:
         _print_state(state, f"hint: {direction or 'none'}")
     if direction is None:
@@ -442,13 +435,7 @@ def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
 
 
 @game2048.command()
-@click.option(
-    "--seed",
-    type=SeedType(),
-    default=1,
-    show_default=True,
-    help="Seed of the first game; game k uses seed + k.",
-)
+@seed_option(1)
 @click.option(
     "--games",
     type=IntBetween(1, what="the number of games"),
@@ -465,7 +452,7 @@ def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
 )
 @rule_options
 @ai_options
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per game on stdout.")
+@json_option
 def autoplay(
     seed: int,
     games: int,
@@ -567,30 +554,8 @@ def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
 
 
 def _load_pack(level_file: str) -> Any:
-    """Load a 2048 level file (``-`` = stdin, or a level ID); errors exit 2 with a caret."""
-    import os
-
-    from grammar.errors import ParseError
-    from grammar.levels import load_pack, load_pack_file
-
-    try:
-        from_id = id_input(level_file)  # a level ID names a one-level file (tui.ids)
-        if from_id is not None:
-            pack = load_pack(from_id[0], filename=from_id[1])
-        elif level_file == "-":
-            text, _ = read_input("-")
-            pack = load_pack(text, filename="<stdin>")
-        else:
-            if os.path.isdir(level_file):
-                fail(f"{level_file}: is a directory, not a level file")
-            pack = load_pack_file(level_file)
-    except ParseError as error:
-        report_parse_error(error)
-    if pack.game != "2048":
-        fail(f"this is a level file for {pack.game or 'no game'}, not for 2048")
-    if not pack.levels:
-        fail("the level file holds no level")
-    return pack
+    """A 2048 level pack (:func:`tui.cli.options.load_level_pack`)."""
+    return load_level_pack(level_file, "2048")
 
 
 def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
@@ -641,9 +606,7 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
 
 @game2048.command()
 @click.argument("level_file", metavar="LEVEL_FILE")
-@click.option(
-    "--level", "spec", default=None, metavar="N|TITLE", help="One level: its number or title."
-)
+@level_option("every level", name="spec")
 @click.option(
     "--moves",
     "estimate_moves",
@@ -652,14 +615,8 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     show_default=True,
     help="Moves of the estimate's autoplay (0: no estimate).",
 )
-@click.option(
-    "--time-limit",
-    type=Seconds(),
-    default=1.0,
-    show_default=True,
-    help="Seconds the estimate of one level may take.",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@time_limit_option(1.0)
+@json_option
 def check(
     level_file: str, spec: str | None, estimate_moves: int, time_limit: float, as_json: bool
 ) -> None:
@@ -674,7 +631,7 @@ def check(
 
     pack = _load_pack(level_file)
     failed = False
-    for number, level in choose_levels(list(enumerate(pack.levels, start=1)), spec):
+    for number, level in choose_levels(numbered_levels(pack), spec):
         design = assess(level, moves=estimate_moves, time_limit=time_limit)
         failed = failed or not design.legal or design.over
         if as_json:

@@ -30,7 +30,9 @@ JSON shapes (one object per level, in file order, keys in this order):
   ``solutions`` keep their old meaning, ``open_cells`` and ``solution_paths``), ``difficulty``
   the predicted difficulty (3 decimals). When a limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
-  the pruned solver (null too when it was stopped as well).
+  the pruned solver (null too when it was stopped as well); ``plan`` is ``solution`` in the
+  engine's move form (``["up", "left", ...]``, :meth:`core.longcat.game.LongcatGame.move_to_json`,
+  empty when there is none), as in every game's ``solve --json``.
 * check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
   "reason", "head", "cells_left"}``; ``valid``: every move legal; ``filled``: no open cell
   left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
@@ -56,7 +58,6 @@ Every search is bounded per level by ``--time-limit`` (seconds) and ``--max-stat
 from __future__ import annotations
 
 import math
-import os
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -66,15 +67,26 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from core.text import escape_controls, plural, shorten
+from tui.cli.codec import move_json
+from tui.cli.options import (
+    SEED_MAX,
+    check_output,
+    json_option,
+    level_option,
+    load_level_pack,
+    numbered_levels,
+    output_option,
+    seed_option,
+    time_limit_option,
+    write_output,
+)
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
-    Seconds,
     choose_levels,
     console,
     emit_json,
     fail,
-    id_input,
     user_errors,
 )
 
@@ -88,34 +100,17 @@ DEFAULT_TIME_LIMIT = 10.0
 """Seconds a level's searches may take (per level)."""
 DEFAULT_MAX_STATES = 500_000
 """Positions a level's state graph may have before the counts are given up."""
-SEED_LIMIT = 2**32 - 1
-"""Largest seed (seeds are stored as text, but a bound keeps them readable)."""
+SEED_LIMIT = SEED_MAX
+"""Largest seed (the shared limit of :mod:`tui.cli.options`)."""
 
 
 # --------------------------------------------------------------------------- input
 
 
 def load_levels(source: str) -> LevelPack:
-    """Load a Longcat level file (``-``: stdin); bad input exits 2 with a caret message."""
-    from grammar.levels import load_pack, load_pack_file
-
-    from_id = id_input(source)
-    with user_errors():
-        if from_id is not None:
-            pack = load_pack(from_id[0], filename=from_id[1])
-        elif source == "-":
-            data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
-            text = data.decode("utf-8") if isinstance(data, bytes) else data
-            pack = load_pack(text, filename="<stdin>")
-        elif os.path.isdir(source):
-            fail(f"{source}: is a directory, not a level file")
-        else:
-            pack = load_pack_file(source)
-    if pack.game != "longcat":
-        fail(f"{source} holds {pack.game or 'no'} levels, not longcat levels")
-    if not pack.levels:
-        fail(f"{source} holds no level")
-    return pack
+    """A Longcat level pack (:func:`tui.cli.options.load_level_pack`: a file, ``-``, an ID or a
+    bundled pack's name); bad input exits 2 with a caret message."""
+    return load_level_pack(source, "longcat")
 
 
 def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
@@ -127,7 +122,7 @@ def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
     Raises:
         click.exceptions.Exit: Status 2 when nothing matches.
     """
-    return choose_levels(list(enumerate(pack.levels, start=1)), spec)
+    return choose_levels(numbered_levels(pack), spec)
 
 
 def _deadline(seconds: float) -> Callable[[], bool]:
@@ -170,13 +165,7 @@ def _bar_wanted(as_json: bool) -> bool:
 
 
 _LIMIT_OPTIONS = [
-    click.option(
-        "--time-limit",
-        type=Seconds(),
-        default=DEFAULT_TIME_LIMIT,
-        show_default=True,
-        help="Seconds the searches of one level may take.",
-    ),
+    time_limit_option(DEFAULT_TIME_LIMIT),
     click.option(
         "--max-states",
         type=IntBetween(1, what="the state limit"),
@@ -251,6 +240,7 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
             "solution": solution.letters if solved else None,
             "metrics": None,
             "difficulty": None,
+            "plan": _plan(solution.letters if solved else ""),
         }
     metrics = analysis.metrics
     solvable = metrics.solvable
@@ -265,7 +255,17 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
         "solution": analysis.solution_letters if solvable else None,
         "metrics": _metrics_json(analysis),
         "difficulty": round(predict_difficulty(analysis), 3),
+        "plan": _plan(analysis.solution_letters if solvable else ""),
     }
+
+
+def _plan(letters: str) -> list[Any]:
+    """A ``UDLR`` solution as the engine's moves (:meth:`core.longcat.game.LongcatGame.
+    move_to_json`), as every game's ``solve --json`` gives its ``plan``."""
+    from core.longcat import parse_moves
+    from core.longcat.game import GAME
+
+    return [move_json(GAME, move) for move in parse_moves(letters)] if letters else []
 
 
 def _yes_no(value: bool | None) -> str:
@@ -285,8 +285,8 @@ def _solution_counts(result: dict[str, Any]) -> str:
 
 @longcat.command()
 @click.argument("level_file", metavar="FILE")
-@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@level_option("every level")
+@json_option
 @limit_options
 def solve(
     level_file: str, level: str | None, as_json: bool, time_limit: float, max_states: int
@@ -401,8 +401,8 @@ def _check_line(data: dict[str, Any]) -> str:
     metavar="UDLR...",
     help="The moves to check: U, D, L, R letters (any case; spaces, commas ignored).",
 )
-@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@level_option("every level")
+@json_option
 def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None:
     """Check a move string against levels (seed 003's validatePath): is every move legal,
     is every cell filled, and where and why does it fail.
@@ -490,8 +490,8 @@ def _print_analysis(data: dict[str, Any]) -> None:
 
 @longcat.command()
 @click.argument("level_file", metavar="FILE")
-@click.option("--level", "-l", metavar="N|TITLE", help="Only this level (1-based, or a title).")
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@level_option("every level")
+@json_option
 @click.option(
     "--dot", is_flag=True, help="Print the state graph as Graphviz DOT, nodes coloured by class."
 )
@@ -683,14 +683,7 @@ def _command_line(
     show_default=True,
     help="How many (different) levels.",
 )
-@click.option(
-    "--seed",
-    "-s",
-    type=IntBetween(0, SEED_LIMIT, what="the seed"),
-    default=0,
-    show_default=True,
-    help="Seed of the first level; the next ones use seed+1...",
-)
+@seed_option(0)
 @click.option("--unique", is_flag=True, help="Only levels with exactly one solution.")
 @click.option(
     "--difficulty",
@@ -701,13 +694,7 @@ def _command_line(
     help="Predicted difficulty LO:HI (LO <= d < HI; 80: or :20 leave an end open), "
     "or a band: trivial, easy, hard, very_hard, extreme.",
 )
-@click.option(
-    "--time-limit",
-    type=Seconds(),
-    default=DEFAULT_TIME_LIMIT,
-    show_default=True,
-    help="Seconds the search for one level may take.",
-)
+@time_limit_option(DEFAULT_TIME_LIMIT)
 @click.option(
     "--temperature",
     "-t",
@@ -718,17 +705,8 @@ def _command_line(
 )
 @PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write the pack to this file (default: stdout).",
-)
-@click.option("--force", is_flag=True, help="Replace --output when it exists.")
-@click.option(
-    "--json", "as_json", is_flag=True, help="One JSON object per level instead of a level pack."
-)
+@output_option
+@json_option
 def generate(
     method_text: str,
     size: tuple[int, int],
@@ -748,7 +726,8 @@ def generate(
 
     Level k comes from seed+k (a seed that gives nothing acceptable, or a level equal to an
     earlier one, is skipped). Titles say the method, size, seed and predicted difficulty;
-    par is the shortest solution. The pack's description records this command.
+    par is the shortest solution. The pack's description records this command. --json
+    prints one object per level on stdout (the pack still goes to --output when given).
     """
     from core.levelpack import LevelPack
     from core.longcat import GenerationError
@@ -769,10 +748,7 @@ def generate(
         if found is None:
             trained = ", ".join(f"{w}x{h}" for w, h in shipped_sizes()) or "none"
             fail(f"no learned generator for {size[0]}x{size[1]} (trained sizes: {trained})")
-    if output is not None and as_json:
-        raise click.UsageError("--json prints to stdout: leave out --output")
-    if output is not None and os.path.exists(output) and not force:
-        fail(f"{output} exists; add --force to replace it")
+    check_output(output, force)
     levels: list[Any] = []
     keys: set[tuple[int, int, int, tuple[int, int]]] = set()
     last_error = ""
@@ -818,7 +794,7 @@ def generate(
                     }
                 )
             step(label=level.title)
-    if not as_json and levels:
+    if levels and (output is not None or not as_json):
         pack = LevelPack(
             title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
             author="termarcade generator",
@@ -826,7 +802,7 @@ def generate(
             levels=tuple(levels),
             game="longcat",
         )
-        _write_pack(dump_pack(pack), output, force, plural(len(levels), "level"))
+        write_output(output, dump_pack(pack), force, plural(len(levels), "level"))
     if len(levels) < count:
         why = f" (last: {last_error})" if last_error else ""
         click.echo(f"error: made {len(levels)} of {count} levels in {tries} seeds{why}", err=True)
@@ -864,20 +840,6 @@ def _generated_id(
 # --------------------------------------------------------------------------- describe
 
 
-def _write_pack(text: str, output: str | None, force: bool, what: str) -> None:
-    """Print ``text``, or write it to ``output`` (never replacing a file without --force)."""
-    if output is None:
-        click.echo(text, nl=False)
-        return
-    from tui.store import atomic_write_text
-
-    if os.path.exists(output) and not force:
-        fail(f"{output} exists; add --force to replace it")
-    with user_errors():
-        atomic_write_text(output, text)
-    click.echo(f"wrote {what} to {escape_controls(output)}", err=True)
-
-
 def _comment_lines(comments: tuple[str, ...]) -> str:
     lines = [line for comment in comments for line in comment.splitlines() or [""]]
     return "".join(f"; {escape_controls(line)}".rstrip() + "\n" for line in lines) + (
@@ -898,14 +860,7 @@ def _comment_lines(comments: tuple[str, ...]) -> str:
     multiple=True,
     help="A ';' comment line at the top of the file (repeat for more lines).",
 )
-@click.option(
-    "--output",
-    "-o",
-    type=click.Path(dir_okay=False),
-    default=None,
-    help="Write the pack to this file (default: stdout).",
-)
-@click.option("--force", is_flag=True, help="Replace --output when it exists.")
+@output_option
 @PREDICTOR_OPTION
 @limit_options
 def describe(
@@ -932,6 +887,7 @@ def describe(
     from core.longcat.catalog import describe as describe_level
     from grammar.levels import dump_pack
 
+    check_output(output, force)
     pack = load_levels(level_file)
     levels = []
     with _progress(len(pack.levels), "describing", True) as step:
@@ -971,8 +927,8 @@ def describe(
             levels=tuple(levels),
             game="longcat",
         )
-    _write_pack(
-        _comment_lines(comment) + dump_pack(described), output, force, plural(len(levels), "level")
+    write_output(
+        output, _comment_lines(comment) + dump_pack(described), force, plural(len(levels), "level")
     )
 
 
@@ -981,15 +937,9 @@ def describe(
 
 @longcat.command()
 @click.argument("level_file", required=False, metavar="[FILE]")
-@click.option(
-    "--level",
-    type=IntBetween(1, what="the level number"),
-    default=None,
-    metavar="N",
-    help="Level of FILE to start with, 1-based (default 1).",
-)
+@level_option("1")
 @click.pass_context
-def play(ctx: click.Context, level_file: str | None, level: int | None) -> None:
+def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
     """Open the arcade straight into Longcat (playing the levels of FILE if given)."""
     import tui.cli as shell
 

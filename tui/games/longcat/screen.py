@@ -47,6 +47,7 @@ from tui.games.longcat.settings_modal import (
 )
 from tui.screens.puzzle import Hint, PuzzleScreen
 from tui.sources import generator_name
+from tui.workers import cancelled, report_failure
 
 __all__ = ["GAME_ID", "SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen", "body_cells"]
 
@@ -355,7 +356,8 @@ class LongcatScreen(PuzzleScreen):
         self.say("Looking for a solution…")
         state = self._solution_start = self.state
         self._solution_job = self.run_worker(
-            lambda: solution_from(state, time_limit=SOLVER_TIME),
+            # p again cancels the worker; the search polls that flag (cancelled).
+            lambda: solution_from(state, time_limit=SOLVER_TIME, should_stop=cancelled),
             thread=True,
             group="longcat-solution",
             exclusive=True,
@@ -420,7 +422,7 @@ class LongcatScreen(PuzzleScreen):
                 self._solution_found(worker.result, self._solution_start)
             elif event.state == WorkerState.ERROR:
                 self._solution_job = None
-                self.say(f"The solver failed: {worker.error}", "error")
+                self.say(report_failure(self, worker, "The solver"), "error")
             return
         if worker is self._generate_job:
             if event.state == WorkerState.SUCCESS:
@@ -428,9 +430,8 @@ class LongcatScreen(PuzzleScreen):
                 self._open_generated()
             elif event.state == WorkerState.ERROR:
                 self._generate_job = None
-                self.say(f"No new level: {worker.error}", "error")
-            return
-        super().on_worker_state_changed(event)
+                self.say(report_failure(self, worker, "Making a new level"), "error")
+        # The base's handler (hints) runs too: Textual calls each class's own handler.
 
     # -- new levels ----------------------------------------------------------------------------
 

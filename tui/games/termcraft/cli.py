@@ -40,6 +40,14 @@ import click
 
 from core.termcraft.terms import format_path, parse_path
 from core.text import plural, shorten
+from tui.cli.codec import move_json, state_json
+from tui.cli.options import (
+    json_option,
+    level_option,
+    load_level_pack,
+    numbered_levels,
+    time_limit_option,
+)
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
@@ -48,7 +56,6 @@ from tui.cli.output import (
     choose_levels,
     emit_json,
     fail,
-    read_input,
     user_errors,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -91,6 +98,11 @@ SLOW_ANALYSIS = 1.0
 
 MIB = 1024 * 1024
 
+DEFAULT_TIME_LIMIT = 10.0
+"""Seconds ``solve`` gives one level (the solver's own default)."""
+LINT_TIME_LIMIT = 5.0
+"""Seconds the linter's solver run gives one level."""
+
 
 # --------------------------------------------------------------------------- positions
 
@@ -120,16 +132,6 @@ def _parse_term_arg(text: str, what: str) -> Term:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _load_pack(level_file: str) -> Any:
-    """Load a level file (``-`` = stdin); errors exit 2 with file, line, column and caret."""
-    from grammar.levels import load_pack
-
-    text, name = read_input(level_file, level_id=True)
-    with user_errors():
-        return load_pack(text, filename=name)
-    raise AssertionError("unreachable")  # pragma: no cover
-
-
 def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Level]]:
     """Select levels of a pack by ``--level``.
 
@@ -142,18 +144,9 @@ def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Level]]:
         ``(1-based number, level)`` pairs.
 
     Raises:
-        click.exceptions.Exit: With status 2 and a message when nothing matches or the
-            pack is not a TermCraft pack.
+        click.exceptions.Exit: With status 2 and a message when nothing matches.
     """
-    from core.termcraft import Level
-
-    levels = list(pack.levels)
-    if not levels:
-        fail("the level file holds no level")
-    if any(not isinstance(lvl, Level) for lvl in levels):
-        game = getattr(pack, "game", "") or "another game"
-        fail(f"this is a level file for {game}, not for termcraft")
-    return choose_levels(list(enumerate(levels, start=1)), spec)
+    return choose_levels(numbered_levels(pack), spec)
 
 
 def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
@@ -166,13 +159,7 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     default = "every level" if every_level else "1"
     options = [
         click.argument("level_file", required=False, metavar="[LEVEL_FILE]"),
-        click.option(
-            "--level",
-            "-l",
-            "level",
-            metavar="N|TITLE",
-            help=f"Level number (1-based) or title in LEVEL_FILE [default: {default}].",
-        ),
+        level_option(default),
         click.option(
             "--term",
             "-t",
@@ -242,7 +229,7 @@ def _levels_from_source(
                 ),
             )
         ]
-    pack = _load_pack(level_file)  # type: ignore[arg-type]
+    pack = load_level_pack(level_file, "termcraft")  # type: ignore[arg-type]
     chosen = pick_levels(pack, level if level is not None or every_level else "1")
     changes: dict[str, Any] = {}
     if goal is not None:
@@ -272,14 +259,10 @@ def _state_from_source(
 # --------------------------------------------------------------------------- JSON shapes
 
 
-def _sigma_json(sigma: Iterable[tuple[str, Term]]) -> dict[str, str]:
-    from core.termcraft.terms import to_str
-
-    return {name: to_str(value) for name, value in sigma}
-
-
 def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
-    """One rewrite of ``actions --json``: ``{"rule", "site", "sigma", "replacement", "result"}``.
+    """One rewrite of ``actions --json``: the engine's move (``{"kind": "rewrite", "rule",
+    "site", "sigma"}``, :func:`core.termcraft.game.move_to_json`), then the derived
+    ``"replacement"`` and ``"result"``.
 
     Args:
         action: The rewrite action.
@@ -288,15 +271,10 @@ def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
     Returns:
         Paths as lists of 0-based child indices, terms as canonical text.
     """
+    from core.termcraft.game import GAME
     from core.termcraft.terms import to_str
 
-    return {
-        "rule": list(action.rule.path),
-        "site": list(action.site),
-        "sigma": _sigma_json(action.sigma),
-        "replacement": to_str(action.replacement),
-        "result": result,
-    }
+    return move_json(GAME, action, replacement=to_str(action.replacement), result=result)
 
 
 def _rewrites_json(
@@ -353,30 +331,16 @@ def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
     }
 
 
-def plan_json(plan: Iterable[Any]) -> list[dict[str, Any]]:
-    """Solver plan items as JSON objects.
+def plan_json(plan: Iterable[Any]) -> list[Any]:
+    """Solver plan items in the engine's move form (:func:`core.termcraft.game.move_to_json`).
 
     Returns:
         ``{"kind": "rewrite", "rule", "site", "sigma"}`` or
         ``{"kind": "construct", "site", "term"}`` per step.
     """
-    from core.termcraft import ConstructAction
-    from core.termcraft.terms import to_str
+    from core.termcraft.game import GAME
 
-    out: list[dict[str, Any]] = []
-    for step in plan:
-        if isinstance(step, ConstructAction):
-            out.append({"kind": "construct", "site": list(step.site), "term": to_str(step.term)})
-        else:
-            out.append(
-                {
-                    "kind": "rewrite",
-                    "rule": list(step.rule.path),
-                    "site": list(step.site),
-                    "sigma": _sigma_json(step.sigma),
-                }
-            )
-    return out
+    return [move_json(GAME, step) for step in plan]
 
 
 # --------------------------------------------------------------------------- progress, ctrl+c
@@ -473,12 +437,7 @@ def termcraft() -> None:
 
 @termcraft.command()
 @_position_options(every_level=False)
-@click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help='One JSON object per position, its "rewrites" streamed as found.',
-)
+@json_option
 @click.option(
     "--jsonl",
     "as_jsonl",
@@ -514,7 +473,7 @@ def actions(
 
     Rewrites are numbered from 1 in engine order (rule, then site, then substitution): the
     number is what `apply --rewrite` takes, and the Nth object of the JSON "rewrites" list
-    is move N.  With --term -, terms are read from stdin, one per line, and one result is
+    is move N.  --json prints one object per position, its "rewrites" streamed as found.  With --term -, terms are read from stdin, one per line, and one result is
     printed per line; a bad line is reported on stderr, the others still print, and the
     exit status is then 2.  ctrl+c stops a long analysis.
     """
@@ -696,16 +655,17 @@ def _moves_in_order(
     return [(kind, queues[kind].pop(0)) for kind in order]
 
 
-def _state_json(state: State) -> dict[str, Any]:
-    from core.termcraft import status
-    from core.termcraft.terms import to_str
+APPLY_DERIVED = ("status",)
+"""The keys ``apply --json`` adds after the engine's state (``{"term", "target", "fuel",
+"budget"}``, :meth:`core.termcraft.game.TermCraftGame.state_to_json`)."""
 
-    return {
-        "term": to_str(state.term),
-        "fuel": state.fuel,
-        "budget": state.budget,
-        "status": status(state),
-    }
+
+def _state_json(state: State) -> dict[str, Any]:
+    """``apply --json``: the engine's state, then its status."""
+    from core.termcraft import status
+    from core.termcraft.game import GAME
+
+    return state_json(GAME, state, status=status(state))
 
 
 def _illegal(number: int, move: str, reason: str) -> NoReturn:
@@ -765,7 +725,7 @@ def _construct_move(number: int, value: str) -> Any:
     metavar="PATH=TERM",
     help="Replace the placeholder at PATH (e.g. 4/0) by TERM.",
 )
-@click.option("--json", "as_json", is_flag=True, help='Print {"term", "fuel", "budget", "status"}.')
+@json_option
 @click.pass_context
 @closed_pipe_safe
 def apply(
@@ -785,7 +745,7 @@ def apply(
     --rewrite N applies the Nth rewrite (1-based, as `actions` numbers them) of the
     position at that moment; --construct PATH=TERM fills a placeholder (PATH like 4/0, or
     root).  An illegal move stops with exit 1 and says why; a malformed move is bad input
-    (exit 2).
+    (exit 2).  --json prints {"term", "target", "fuel", "budget", "status"}.
     """
     from core.termcraft import IllegalMove, ensure_not_won
     from core.termcraft import apply as play
@@ -869,14 +829,8 @@ def _describe_step(step: Any) -> str:
 @termcraft.command()
 @_position_options(every_level=True)
 @_limit_options
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(0, min_open=True),
-    default=None,
-    metavar="SECONDS",
-    help="Give up (unknown) after this long [default: 10].",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@time_limit_option(DEFAULT_TIME_LIMIT)
+@json_option
 @closed_pipe_safe
 def solve(
     level_file: str | None,
@@ -887,7 +841,7 @@ def solve(
     budget: int | None,
     max_states: int | None,
     max_memory: int | None,
-    time_limit: float | None,
+    time_limit: float,
     as_json: bool,
 ) -> None:
     """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
@@ -991,15 +945,8 @@ def _issue_json(issue: Any) -> dict[str, Any]:
     help="Also run the solver (unsolvable and par checks).",
 )
 @_limit_options
-@click.option(
-    "--time-limit",
-    type=click.FloatRange(0, min_open=True),
-    default=5.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Solver time limit per level.",
-)
-@click.option("--json", "as_json", is_flag=True, help="One JSON object per level.")
+@time_limit_option(LINT_TIME_LIMIT)
+@json_option
 @closed_pipe_safe
 def lint(
     level_file: str | None,

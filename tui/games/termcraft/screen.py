@@ -16,20 +16,19 @@ dialogs.
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
+from textual.worker import Worker, WorkerState
 
 from core.search import Interrupted, Watch
 from core.session import Session
@@ -56,6 +55,7 @@ from tui.games.termcraft.construct import ConstructModal
 from tui.games.termcraft.target_view import TermTargetView, term_text
 from tui.games.termcraft.term_tree import TermTree
 from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
+from tui.workers import cancelled, report_failure
 
 __all__ = ["GAME_ID", "TermCraftScreen"]
 
@@ -83,20 +83,31 @@ class ResourceLine(Static):
         self.update(text)
 
 
+_ENDED = (WorkerState.SUCCESS, WorkerState.ERROR)
+"""The worker states that deliver a job's result (cancelled jobs deliver none)."""
+
+Page = tuple[list[RewriteAction], Iterator[RewriteAction]]
+"""A page of rewrite actions and the lazy listing positioned after it."""
+
+
+@dataclass(frozen=True)
+class _Job:
+    """A background job of a listing: its worker and when it started (for the work line)."""
+
+    worker: Worker[Any]
+    """The thread worker computing it."""
+    started: float
+    """When it started (monotonic seconds)."""
+
+
 @dataclass(eq=False)
 class _Listing:
     """The actions of one state as the screen knows them: what is loaded, whether the
-    position is analysed, the total once counted, and the work in progress (each job can
-    be stopped: ``stop`` ends them all when the position changes)."""
+    position is analysed, the total once counted, and the jobs computing the rest (each a
+    Textual thread worker; :meth:`drop` cancels them all when the position changes)."""
 
     state: State
     """The position listed."""
-    stop: threading.Event = field(default_factory=threading.Event)
-    """Set when the position is no longer shown: every job for it stops."""
-    count_stop: threading.Event = field(default_factory=threading.Event)
-    """Set to cancel the count."""
-    page_stop: threading.Event = field(default_factory=threading.Event)
-    """Set to cancel the page being loaded."""
     rewrites: list[RewriteAction] = field(default_factory=list)
     """The rewrite actions loaded so far, in engine order."""
     source: Iterator[RewriteAction] | None = None
@@ -109,15 +120,52 @@ class _Listing:
     """True once the position is analysed (the screen may render it without waiting)."""
     old: Session | None = None
     """The session shown before this position (for the outcome dialog once rendered)."""
-    jobs: dict[str, float] = field(default_factory=dict)
-    """Running jobs ("analysing", "counting", "loading") and when each started."""
+    jobs: dict[str, _Job] = field(default_factory=dict)
+    """Running jobs ("analysing", "counting", "loading") by name."""
     count_note: str = ""
     """Why the total is missing ("" while counting or once known)."""
     watch: Watch = field(init=False)
-    """The listing's watch (its deadline is set only while the UI thread waits)."""
+    """The listing's watch, kept by its lazy ``source``. Its deadline is set only while the
+    UI thread waits; in a worker, the worker's cancellation stops it (:func:`cancelled`)."""
 
     def __post_init__(self) -> None:
-        self.watch = Watch(None, lambda: self.stop.is_set() or self.page_stop.is_set())
+        self.watch = Watch(None, cancelled)
+
+    def job_of(self, worker: Worker[Any]) -> str | None:
+        """The name of the running job ``worker`` computes, or None when it is not one."""
+        return next((name for name, job in self.jobs.items() if job.worker is worker), None)
+
+    def cancel(self, name: str) -> bool:
+        """Cancel the job ``name`` (its result is dropped); False when it is not running."""
+        job = self.jobs.pop(name, None)
+        if job is None:
+            return False
+        job.worker.cancel()
+        return True
+
+    def drop(self) -> None:
+        """The position is no longer shown: cancel every job."""
+        for name in list(self.jobs):
+            self.cancel(name)
+
+
+def first_page(state: State, watch: Watch) -> Page:
+    """Analyse ``state`` and list its first :data:`PAGE` rewrite actions (any thread).
+
+    Args:
+        state: The position.
+        watch: Polled throughout (a deadline on the UI thread, cancellation in a worker).
+
+    Returns:
+        The first page and the lazy listing positioned after it.
+
+    Raises:
+        Interrupted: When ``watch`` says stop.
+    """
+    source = iter_rewrite_actions(state, 0, watch)
+    first = list(islice(source, PAGE))
+    has_rewrite_action(state, watch)  # what the status needs (cached analysis)
+    return first, source
 
 
 JOB_WORDS = {
@@ -222,11 +270,6 @@ class TermCraftScreen(PuzzleScreen):
         self.query_one(ActionList).focus()
         self.set_interval(0.25, self._show_work)
 
-    def on_unmount(self) -> None:
-        if self._listing is not None:
-            self._listing.stop.set()
-        self._hint_stop.set()
-
     # -- rendering ---------------------------------------------------------------------------
 
     def render_state(self, session: Session) -> None:
@@ -265,43 +308,41 @@ class TermCraftScreen(PuzzleScreen):
         self._show_count()
 
     # -- analysing, paging and counting (off the UI thread when it takes time) ----------------
+    #
+    # Each job is a Textual thread worker of its own group (a new one cancels the old). The
+    # worker only computes and returns; its result is applied here, on the UI thread, when
+    # its Worker.StateChanged arrives (a cancelled worker's result never is), so a worker
+    # that is cancelled late cannot touch a listing the screen has moved on from.
 
-    def _refresh_all(self, old: Session | None) -> None:
-        """Render a position once it is analysed: at once when that takes less than
-        :attr:`SYNC_BUDGET`, else after a worker thread analysed it (the screen shows
-        the term and "analysing…" meanwhile and stays responsive)."""
-        session = self.session
-        if session is None or not self._ready:
-            return
-        state = session.state
+    def prepare_position(self, old: Session | None) -> bool:
+        """Ready at once when the position is analysed within :attr:`SYNC_BUDGET`; else a
+        worker analyses it (the screen shows the term and "analysing…" meanwhile and stays
+        responsive) and shows it when done."""
+        state = self.session.state
         job = self._listing
         if job is None or job.state is not state:
             if job is not None:
-                job.stop.set()
+                job.drop()
             job = self._listing = _Listing(state, old=old)
             self._prepare_now(job)
         if job.ready:
-            super()._refresh_all(old)
-            self._after_render(job)
-            return
+            return True
         if "analysing" not in job.jobs:
             self._show_pending(job)
-            job.jobs["analysing"] = time.monotonic()
-            self.run_worker(
-                lambda: self._prepare_job(job),
-                thread=True,
-                group="termcraft-analyse",
-                exit_on_error=False,
-            )
+            worker = self._analyse_worker(state, job.watch)
+            job.jobs["analysing"] = _Job(worker, time.monotonic())
         self._show_work()
+        return False
 
-    def _prepare(self, job: _Listing) -> None:
-        """Analyse ``job.state`` and load its first page (polls ``job.watch``; any thread)."""
-        state = job.state
-        source = iter_rewrite_actions(state, 0, job.watch)
-        job.source = None
-        first = list(islice(source, PAGE))
-        has_rewrite_action(state, job.watch)  # what the status needs (cached analysis)
+    def show_position(self, old: Session | None) -> None:
+        super().show_position(old)
+        if self._listing is not None:
+            self._after_render(self._listing)
+
+    def _take_first_page(
+        self, job: _Listing, first: list[RewriteAction], source: Iterator[RewriteAction]
+    ) -> None:
+        """Keep what :func:`first_page` found: the position is ready to be shown."""
         job.rewrites, job.source = first, source
         job.complete = len(first) < PAGE
         if job.complete:
@@ -309,50 +350,41 @@ class TermCraftScreen(PuzzleScreen):
         job.ready = True
 
     def _prepare_now(self, job: _Listing) -> None:
-        """Try :meth:`_prepare` (and the count) within :attr:`SYNC_BUDGET` on this thread."""
+        """Analyse and count within :attr:`SYNC_BUDGET` on this thread, if it can be done."""
         job.watch.deadline = time.monotonic() + self.SYNC_BUDGET
         try:
-            self._prepare(job)
+            self._take_first_page(job, *first_page(job.state, job.watch))
             if not job.complete:
                 job.total = count_rewrite_actions(job.state, job.watch)
                 job.complete = job.total <= len(job.rewrites)
         except Interrupted:
-            pass  # the rest goes to a worker thread (an interrupted listing is dropped)
+            pass  # the rest goes to a worker (an interrupted listing starts again there)
         finally:
             job.watch.deadline = None
 
-    def _prepare_job(self, job: _Listing) -> None:
-        """Worker: analyse the position and load its first page, then render it."""
-        try:
-            self._prepare(job)
-        except Interrupted:
-            self._call_ui(self._prepare_failed, job, "")
-        except Exception as error:
-            self._call_ui(self._prepare_failed, job, f"{type(error).__name__}: {error}")
-        else:
-            self._call_ui(self._prepared, job)
+    @work(
+        thread=True, exclusive=True, group="termcraft-analyse", exit_on_error=False, name="analyse"
+    )
+    def _analyse_worker(self, state: State, watch: Watch) -> Page:
+        # exit_on_error=False: a failure is shown on the screen (see _worker_changed).
+        return first_page(state, watch)
 
-    def _prepared(self, job: _Listing) -> None:
-        job.jobs.pop("analysing", None)
-        if job is not self._listing:
-            return
-        super()._refresh_all(job.old)
-        self._after_render(job)
+    def _analysed(
+        self, job: _Listing, first: list[RewriteAction], source: Iterator[RewriteAction]
+    ) -> None:
+        self._take_first_page(job, first, source)
+        self.show_position(job.old)
 
-    def _prepare_failed(self, job: _Listing, why: str) -> None:
-        job.jobs.pop("analysing", None)
-        if job is not self._listing:
-            return
+    def _analysis_failed(self, job: _Listing, why: str) -> None:
         self._show_work()
-        if why:
-            self.query_one(ActionList).show_actions(
-                job.state.term,
-                [],
-                (),
-                0,
-                empty=f"The position could not be analysed ({why}). u: undo · esc: back",
-            )
-            self.say(f"The position could not be analysed: {why}", "error")
+        self.query_one(ActionList).show_actions(
+            job.state.term,
+            [],
+            (),
+            0,
+            empty="The position could not be analysed. u: undo · esc: back",
+        )
+        self.say(why, "error")
 
     def _show_pending(self, job: _Listing) -> None:
         """While a new position is analysed: its term, resources and target, and a note."""
@@ -386,30 +418,17 @@ class TermCraftScreen(PuzzleScreen):
             and "counting" not in job.jobs
             and not job.count_note
         ):
-            job.jobs["counting"] = time.monotonic()
-            self.run_worker(
-                lambda: self._count_job(job),
-                thread=True,
-                group="termcraft-count",
-                exit_on_error=False,
-            )
+            worker = self._count_worker(job.state)
+            job.jobs["counting"] = _Job(worker, time.monotonic())
         self._show_count()
         self._show_work()
 
-    def _count_job(self, job: _Listing) -> None:
-        """Worker: count the rewrite actions of the position (cancellable)."""
-        watch = Watch(None, lambda: job.stop.is_set() or job.count_stop.is_set())
-        try:
-            total: int | None = count_rewrite_actions(job.state, watch)
-            note = ""
-        except Interrupted:
-            total, note = None, "count cancelled"
-        except Exception as error:
-            total, note = None, f"count failed: {type(error).__name__}"
-        self._call_ui(self._counted, job, total, note)
+    @work(thread=True, exclusive=True, group="termcraft-count", exit_on_error=False, name="count")
+    def _count_worker(self, state: State) -> int:
+        # x cancels it: the engine polls the watch, which asks this worker.
+        return count_rewrite_actions(state, Watch(None, cancelled))
 
     def _counted(self, job: _Listing, total: int | None, note: str) -> None:
-        job.jobs.pop("counting", None)
         job.total, job.count_note = total, note
         if total is not None and total <= len(job.rewrites):
             job.complete = True
@@ -425,30 +444,29 @@ class TermCraftScreen(PuzzleScreen):
         job = self._listing
         if job is None or not job.ready or job.complete or "loading" in job.jobs:
             return
-        job.page_stop.clear()
-        job.jobs["loading"] = time.monotonic()
-        self.run_worker(
-            lambda: self._page_job(job), thread=True, group="termcraft-page", exit_on_error=False
-        )
+        worker = self._page_worker(job.state, job.source, len(job.rewrites), job.watch)
+        job.jobs["loading"] = _Job(worker, time.monotonic())
         self._show_work()
 
-    def _page_job(self, job: _Listing) -> None:
-        """Worker: the next :data:`PAGE` rewrite actions (from the live listing, or from
-        the loaded count on when it was interrupted)."""
-        try:
-            if job.source is None:
-                job.source = iter_rewrite_actions(job.state, len(job.rewrites), job.watch)
-            page: list[RewriteAction] | None = list(islice(job.source, PAGE))
-            note = ""
-        except Interrupted:
-            job.source, page, note = None, None, ""
-        except Exception as error:
-            job.source, page, note = None, None, f"{type(error).__name__}: {error}"
-        self._call_ui(self._paged, job, page, note)
+    @work(thread=True, exclusive=True, group="termcraft-page", exit_on_error=False, name="page")
+    def _page_worker(
+        self, state: State, source: Iterator[RewriteAction] | None, start: int, watch: Watch
+    ) -> Page:
+        """The next :data:`PAGE` rewrite actions: from the live listing, or (when a load was
+        cancelled, which ends a listing) from a new one starting after the loaded ones."""
+        if source is None:
+            source = iter_rewrite_actions(state, start, watch)
+        return list(islice(source, PAGE)), source
 
-    def _paged(self, job: _Listing, page: list[RewriteAction] | None, note: str) -> None:
-        job.jobs.pop("loading", None)
+    def _paged(
+        self,
+        job: _Listing,
+        page: list[RewriteAction] | None,
+        source: Iterator[RewriteAction] | None,
+    ) -> None:
+        """Add a loaded page (None: the load was cancelled or failed; the list stays)."""
         listing = self.query_one(ActionList)
+        job.source = source
         if page is not None:
             job.rewrites.extend(page)
             job.complete = len(page) < PAGE or (
@@ -461,15 +479,39 @@ class TermCraftScreen(PuzzleScreen):
                 listing.add_rewrites(page, job.complete)
             else:
                 listing.set_loading(False)
-                if note:
-                    self.say(f"More actions could not be listed: {note}", "error")
             self._show_count()
         self._show_work()
 
-    def _call_ui(self, callback: Callable[..., Any], *args: Any) -> None:
-        """Run ``callback`` on the UI thread (from a worker; nothing when the app has ended)."""
-        with contextlib.suppress(Exception):
-            self.app.call_from_thread(callback, *args)
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        """Apply a finished job's result (or show why it failed) to its listing."""
+        job = self._listing
+        worker = event.worker
+        # The event's state, not the worker's: a RUNNING event may arrive after the end.
+        if job is None or worker.is_cancelled or event.state not in _ENDED:
+            return  # running, or cancelled (its listing dropped, or x): nothing to apply
+        name = job.job_of(worker)
+        if name is None:
+            return  # another worker of this screen (the base's hint)
+        del job.jobs[name]
+        failed = event.state == WorkerState.ERROR
+        if name == "analysing":
+            if failed:
+                self._analysis_failed(job, report_failure(self, worker, "Analysing the position"))
+            else:
+                self._analysed(job, *cast(Page, worker.result))
+        elif name == "counting":
+            if failed:  # the title says so; the message line says why
+                self.say(report_failure(self, worker, "Counting the actions"), "error")
+                self._counted(job, None, "count failed")
+            else:
+                self._counted(job, worker.result, "")
+        elif name == "loading":
+            if failed:
+                self.say(report_failure(self, worker, "Listing more actions"), "error")
+                self._paged(job, None, None)
+            else:
+                self._paged(job, *cast(Page, worker.result))
 
     def _show_count(self) -> None:
         """The actions panel's title: the total, or how much is loaded while it is counted."""
@@ -485,7 +527,8 @@ class TermCraftScreen(PuzzleScreen):
             )
 
     def _work_running(self) -> dict[str, float]:
-        jobs = dict(self._listing.jobs) if self._listing is not None else {}
+        listing = self._listing
+        jobs = {name: job.started for name, job in listing.jobs.items()} if listing else {}
         if self.hint_running and self._hint_started is not None:
             jobs["thinking"] = self._hint_started
         return jobs
@@ -515,13 +558,14 @@ class TermCraftScreen(PuzzleScreen):
         stopped = []
         job = self._listing
         if self.hint_running:
-            self._hint_stop.set()
+            self.cancel_hint()
             stopped.append("the tip")
-        if job is not None and "counting" in job.jobs:
-            job.count_stop.set()
+        # A cancelled worker's result never arrives: show the outcome of cancelling now.
+        if job is not None and job.cancel("counting"):
+            self._counted(job, None, "count cancelled")
             stopped.append("the count")
-        if job is not None and "loading" in job.jobs:
-            job.page_stop.set()
+        if job is not None and job.cancel("loading"):
+            self._paged(job, None, None)  # a cancelled load ends its listing: start anew
             stopped.append("loading more actions")
         if stopped:
             self.say(f"Cancelled {' and '.join(stopped)}.")
@@ -536,7 +580,7 @@ class TermCraftScreen(PuzzleScreen):
             self.say(self.last_message + " esc again goes back.")
             return
         if self._listing is not None:
-            self._listing.stop.set()
+            self._listing.drop()
         super().action_back()
 
     def save_summary(self) -> dict[str, Any]:
@@ -624,9 +668,7 @@ class TermCraftScreen(PuzzleScreen):
         if number < 1 or (count is not None and number > count):
             raise LookupError("")
         try:
-            return nth_rewrite_action(
-                job.state, number - 1, Watch(self.NTH_BUDGET, job.stop.is_set)
-            )
+            return nth_rewrite_action(job.state, number - 1, Watch(self.NTH_BUDGET))
         except IndexError:
             raise LookupError("") from None
         except Interrupted:

@@ -1,0 +1,414 @@
+"""One CLI vocabulary (issue 22): shared options, one level-pack loader, JSON by the engines.
+
+* Every registered game's group is walked (``core.registry.games()``, each game's ``cli``
+  reference): an option spelled ``--json``, ``--level``, ``--time-limit``, ``--seed``,
+  ``--output`` or ``--force`` must be declared the same way everywhere (same spellings,
+  help text, type and metavar) and by :mod:`tui.cli.options`.
+* The shared loader (:func:`tui.cli.options.load_level_pack`) is driven through each game's
+  commands: a file, a bundled pack's name, an ID; every bad input exits 2 with one clean
+  message (a caret block for a parse error), never a traceback.
+* ``-o/--output`` refuses to replace a file without ``--force`` and writes through a rename.
+* Whatever a command prints as a state or a move reads back through the engine codec
+  (``state_from_json``/``move_from_json``) to the value the engine itself computes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from core import registry
+from core.game import replay_moves
+from tui.cli import main
+from tui.cli import options as shared
+from tui.cli.codec import engine_state, move_json, state_json
+
+pytestmark = pytest.mark.cli
+
+REPO = Path(__file__).resolve().parents[2]
+
+SHARED_NAMES = ("--json", "--level", "--time-limit", "--seed", "--output", "--force")
+"""The options that must have one declaration across the games."""
+
+EXPECTED_HELP = {
+    "--json": shared.JSON_HELP,
+    "--level": shared.LEVEL_HELP,
+    "--time-limit": shared.TIME_LIMIT_HELP,
+    "--seed": shared.SEED_HELP,
+    "--output": shared.OUTPUT_HELP,
+    "--force": shared.FORCE_HELP,
+}
+
+
+def invoke(*args: str, input: str | None = None) -> Any:
+    """Run the real ``termarcade`` group (errors reported as a person sees them)."""
+    try:
+        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(main, list(args), input=input)
+
+
+def _game_groups() -> Iterator[tuple[str, click.Group]]:
+    for info in registry.games():
+        if info.cli is None:
+            continue
+        module, _, attribute = info.cli.partition(":")
+        group = getattr(importlib.import_module(module), attribute)
+        assert isinstance(group, click.Group), info.id
+        yield info.id, group
+
+
+def _commands(group: click.Group, path: str) -> Iterator[tuple[str, click.Command]]:
+    for name, command in group.commands.items():
+        if isinstance(command, click.Group):
+            yield from _commands(command, f"{path} {name}")
+        else:
+            yield f"{path} {name}", command
+
+
+def _shared_options() -> list[tuple[str, str, click.Option]]:
+    """``(command path, shared name, option)`` for every shared option of every game."""
+    found = []
+    for game, group in _game_groups():
+        for path, command in _commands(group, game):
+            for param in command.params:
+                if not isinstance(param, click.Option):
+                    continue
+                for name in SHARED_NAMES:
+                    if name in param.opts or name in param.secondary_opts:
+                        found.append((path, name, param))
+    return found
+
+
+def _declaration(option: click.Option) -> dict[str, Any]:
+    """What a person and a script see of an option (its default may differ per command)."""
+    return {
+        "class": type(option).__name__,  # SharedOption: errors name the long spelling only
+        "opts": sorted(option.opts),
+        "secondary": sorted(option.secondary_opts),
+        "help": option.help,
+        "type": type(option.type).__name__,
+        "metavar": option.metavar,
+        "flag": option.is_flag,
+        "multiple": option.multiple,
+    }
+
+
+def test_every_game_declares_the_shared_options_alike() -> None:
+    """Before issue 22, each game wrote its own help (``One JSON object per level.``,
+    ``Print {"term", ...}``), types (IntBetween, SeedType, FloatRange) and short forms."""
+    found = _shared_options()
+    games = {path.split()[0] for path, _, _ in found}
+    assert games == set(registry.ids()) - {g for g in registry.ids() if not _has_cli(g)}
+    by_name: dict[str, dict[str, list[str]]] = {}
+    for path, name, option in found:
+        key = json.dumps(_declaration(option), sort_keys=True)
+        by_name.setdefault(name, {}).setdefault(key, []).append(path)
+    drifted = {name: ways for name, ways in by_name.items() if len(ways) > 1}
+    assert drifted == {}, json.dumps(drifted, indent=1)
+    assert set(by_name) == set(SHARED_NAMES)
+
+
+def _has_cli(game: str) -> bool:
+    info = registry.get(game)
+    return info is not None and info.cli is not None
+
+
+@pytest.mark.parametrize("name", SHARED_NAMES)
+def test_the_one_declaration_is_the_shared_one(name: str) -> None:
+    options = [option for _, found, option in _shared_options() if found == name]
+    assert options, f"no game declares {name}"
+    for option in options:
+        assert option.help == EXPECTED_HELP[name]
+    types = {
+        "--level": click.types.StringParamType,
+        "--time-limit": shared.Seconds,
+        "--seed": shared.SeedType,
+        "--output": click.Path,
+        "--json": click.types.BoolParamType,
+        "--force": click.types.BoolParamType,
+    }
+    assert all(isinstance(option.type, types[name]) for option in options)
+
+
+def test_the_shell_play_and_id_commands_speak_the_same_words() -> None:
+    """``termarcade play --level`` and ``termarcade id --level/--json`` are declared as the
+    games declare them (``play --level`` once took only a number)."""
+    from tui.cli.ids import level_id_command
+
+    reference = {
+        name: _declaration(option) for _, name, option in _shared_options() if name == "--level"
+    }
+    play = next(p for p in main.commands["play"].params if p.name == "level")
+    ids = {p.name: p for p in level_id_command.params}
+    assert isinstance(play, click.Option) and _declaration(play) == reference["--level"]
+    assert isinstance(ids["level"], click.Option)
+    assert _declaration(ids["level"]) == reference["--level"]
+    assert isinstance(ids["as_json"], click.Option) and ids["as_json"].help == shared.JSON_HELP
+
+
+def test_the_words_are_shown_by_help() -> None:
+    text = " ".join(invoke("longcat", "generate", "--help").stdout.split())
+    for words in (shared.SEED_HELP, shared.OUTPUT_HELP, shared.FORCE_HELP, shared.JSON_HELP):
+        assert words in text
+
+
+# --------------------------------------------------------------------------- the loader
+
+READERS = {
+    "termcraft": ("termcraft", "lint", "--no-solver", "--json"),
+    "carving": ("carving", "solve", "--json"),
+    "algebrawl": ("algebrawl", "solve", "--no-count", "--json"),
+    "longcat": ("longcat", "check", "--moves", "U", "--json"),
+    "2048": ("2048", "check", "--moves", "0", "--json"),
+}
+"""A quick command per game that reads a level file: (game, command, options...)."""
+
+BUNDLED = {"termcraft": "basics", "carving": "tutorial", "algebrawl": "first-blood"}
+"""A bundled pack per game that ships some (2048 ships none)."""
+
+
+def _reader(game: str, source: str, *extra: str, input: str | None = None) -> Any:
+    group, command, *options = READERS[game]
+    return invoke(group, command, source, *options, *extra, input=input)
+
+
+def _one_clean_error(result: Any) -> str:
+    assert result.exit_code == 2, (result.exit_code, result.stderr)
+    assert "Traceback" not in result.stderr and result.stdout == ""
+    return result.stderr
+
+
+@pytest.mark.parametrize("game", list(READERS))
+def test_a_bad_level_file_shows_line_column_and_caret(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "bad.levels"
+    path.write_text(f'game {game}\nlevel "x" {{\n  fuel @\n}}\n', encoding="utf-8")
+    lines = _one_clean_error(_reader(game, str(path))).splitlines()
+    assert lines[0].startswith(f"{path}:3:"), lines
+    caret = next(line for line in lines[1:] if line.strip() == "^")
+    assert caret.index("^") >= 2
+
+
+@pytest.mark.parametrize("game", list(READERS))
+def test_a_file_that_is_not_utf8_is_placed_at_its_line(game: str, tmp_path: Path) -> None:
+    path = tmp_path / "latin1.levels"
+    path.write_bytes(f"game {game}\n".encode() + b'level "caf\xe9" {\n}\n')
+    lines = _one_clean_error(_reader(game, str(path))).splitlines()
+    assert lines[0].startswith(f"{path}:2:") and "not UTF-8" in lines[0], lines
+
+
+@pytest.mark.parametrize("game", list(READERS))
+def test_an_unknown_pack_name_lists_the_bundled_packs(game: str) -> None:
+    error = _one_clean_error(_reader(game, "no-such-pack"))
+    assert error.startswith("error: no-such-pack: no such file, and no bundled")
+    assert len(error.splitlines()) == 1
+    if game in BUNDLED:
+        assert BUNDLED[game] in error
+
+
+def test_a_pack_name_close_to_a_real_one_is_suggested() -> None:
+    error = _one_clean_error(_reader("termcraft", "basic"))
+    assert "did you mean basics?" in error
+
+
+@pytest.mark.parametrize("game", sorted(BUNDLED))
+def test_a_bundled_pack_is_read_by_its_name(game: str) -> None:
+    from grammar.levels import bundled_packs
+
+    (pack_id, pack), *_ = bundled_packs(game)
+    for name in (BUNDLED[game], pack_id):
+        result = _reader(game, name, "--level", "1")
+        assert result.exit_code in (0, 1), result.stderr
+        first = json.loads(result.stdout.splitlines()[0])
+        assert first["level"] == 1 and first.get("title", pack.levels[0].title) == (
+            pack.levels[0].title
+        )
+
+
+@pytest.mark.parametrize(
+    ("game", "source", "words"),
+    [
+        ("longcat", "longcat:arduboy/999", "has no level 999"),
+        ("longcat", "carving:tutorial/1", "names a Triangle Carving level, not a Longcat level"),
+        ("termcraft", "termcraft:nope/1", "has no pack 'nope'"),
+        ("carving", "carving:Lnot-an-id", "carving:"),
+    ],
+)
+def test_a_bad_id_exits_2_with_one_line(game: str, source: str, words: str) -> None:
+    error = _one_clean_error(_reader(game, source))
+    assert error.startswith("error: ") and words in error and len(error.splitlines()) == 1
+
+
+@pytest.mark.parametrize("game", list(READERS))
+def test_another_games_file_a_directory_and_an_empty_pack_exit_2(game: str, tmp_path: Path) -> None:
+    other = "longcat" if game != "longcat" else "termcraft"
+    path = (
+        REPO
+        / "levels"
+        / other
+        / ("01-arduboy.levels" if other == "longcat" else "01-basics.levels")
+    )
+    assert f"not for {game}" in _one_clean_error(_reader(game, str(path)))
+    assert "directory" in _one_clean_error(_reader(game, str(tmp_path)))
+    empty = tmp_path / "empty.levels"
+    empty.write_text(f'title "none"\ngame {game}\n', encoding="utf-8")
+    assert "holds no level" in _one_clean_error(_reader(game, str(empty)))
+
+
+def test_stdin_is_read_through_the_same_loader() -> None:
+    text = (REPO / "levels" / "termcraft" / "01-basics.levels").read_text(encoding="utf-8")
+    result = _reader("termcraft", "-", "--level", "1", input=text)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout)["level"] == 1
+
+
+# --------------------------------------------------------------------------- -o / --force
+
+WRITERS = [
+    ("algebrawl", "generate", "--seed", "1", "-n", "1"),
+    ("carving", "generate", "--seed", "1", "-n", "1"),
+    ("longcat", "generate", "--seed", "1", "-n", "1", "--size", "4x4"),
+    ("algebrawl", "dot", "--numbers", "1", "2", "3", "4"),
+]
+
+
+@pytest.mark.parametrize("command", WRITERS, ids=lambda c: " ".join(c[:2]))
+def test_output_is_never_replaced_without_force(command: tuple[str, ...], tmp_path: Path) -> None:
+    out = tmp_path / "out.txt"
+    out.write_text("keep me\n", encoding="utf-8")
+    refused = invoke(*command, "-o", str(out))
+    assert "add --force" in _one_clean_error(refused)
+    assert out.read_text(encoding="utf-8") == "keep me\n"
+    forced = invoke(*command, "--output", str(out), "--force")
+    assert forced.exit_code == 0, forced.stderr
+    assert out.read_text(encoding="utf-8") != "keep me\n"
+    assert [p.name for p in tmp_path.iterdir()] == ["out.txt"]  # no temporary file left
+
+
+def test_write_output_goes_through_a_rename(tmp_path: Path, monkeypatch) -> None:
+    """The file is replaced whole: a reader never sees half of it, a failure leaves it."""
+    import os
+
+    out = tmp_path / "pack.levels"
+    out.write_text("old\n", encoding="utf-8")
+    renamed: list[tuple[str, str]] = []
+    real = os.replace
+
+    def spy(src: Any, dst: Any) -> None:
+        renamed.append((str(src), str(dst)))
+        real(src, dst)
+
+    monkeypatch.setattr(os, "replace", spy)
+    shared.write_output(str(out), "new\n", force=True)
+    assert out.read_text(encoding="utf-8") == "new\n"
+    assert len(renamed) == 1 and renamed[0][1] == str(out) and renamed[0][0] != str(out)
+    with pytest.raises(click.exceptions.Exit) as refused:
+        shared.write_output(str(out), "newer\n", force=False)
+    assert refused.value.exit_code == 2 and out.read_text(encoding="utf-8") == "new\n"
+    with pytest.raises(click.exceptions.Exit):
+        shared.check_output(str(tmp_path), force=True)  # a directory: --force cannot help
+
+
+# --------------------------------------------------------------------------- JSON by the codecs
+
+
+def _json_lines(result: Any) -> list[Any]:
+    assert result.exit_code in (0, 1), result.stderr
+    return [json.loads(line) for line in result.stdout.splitlines()]
+
+
+def _bundled_level(game: str, number: int = 1) -> Any:
+    from grammar.levels import bundled_packs
+
+    return bundled_packs(game)[0][1].levels[number - 1]
+
+
+def test_termcraft_state_and_moves_decode_through_the_engine() -> None:
+    from core.termcraft import apply, nth_rewrite_action
+    from core.termcraft.game import GAME
+    from tui.games.termcraft.cli import APPLY_DERIVED
+
+    start = GAME.initial(_bundled_level("termcraft"))
+    [printed] = _json_lines(invoke("termcraft", "apply", "basics", "-l", "1", "-r", "1", "--json"))
+    after = apply(start, nth_rewrite_action(start, 0))
+    assert engine_state(GAME, printed, APPLY_DERIVED) == after
+    assert printed == state_json(GAME, after, status=GAME.status(after))
+    [solved] = _json_lines(invoke("termcraft", "solve", "basics", "-l", "1", "--json"))
+    assert GAME.status(replay_moves(GAME, start, solved["plan"])) == "won"
+    [listed] = _json_lines(invoke("termcraft", "actions", "basics", "-l", "1", "--json"))
+    for index, data in enumerate(listed["rewrites"]):
+        move = {key: data[key] for key in ("kind", "rule", "site", "sigma")}
+        assert GAME.move_from_json(start, move) == nth_rewrite_action(start, index)
+
+
+def test_carving_state_and_plan_decode_through_the_engine(tmp_path: Path) -> None:
+    from core.carving import GAME
+    from grammar.carving import script_text
+    from tui.games.carving.cli import STATE_DERIVED
+
+    start = GAME.initial(_bundled_level("carving"))
+    [solved] = _json_lines(invoke("carving", "solve", "tutorial", "-l", "1", "--json"))
+    moves = [GAME.move_from_json(start, data) for data in solved["plan"]]
+    script = tmp_path / "plan.txt"
+    script.write_text(script_text(moves), encoding="utf-8")
+    [printed] = _json_lines(
+        invoke("carving", "play-script", "tutorial", "-l", "1", "--script", str(script), "--json")
+    )
+    end = replay_moves(GAME, start, solved["plan"])
+    decoded = engine_state(GAME, printed, STATE_DERIVED)
+    assert decoded == end
+    assert printed["status"] == "won" == GAME.status(decoded)
+
+
+def test_algebrawl_plan_decodes_through_the_engine() -> None:
+    from core.algebrawl import GAME
+
+    start = GAME.initial(_bundled_level("algebrawl"))
+    [solved] = _json_lines(invoke("algebrawl", "solve", "first-blood", "-l", "1", "--json"))
+    assert solved["plan"] and GAME.status(replay_moves(GAME, start, solved["plan"])) == "won"
+    state = start
+    for data in solved["plan"]:  # each move decodes, and encodes back to what was printed
+        move = GAME.move_from_json(state, data)
+        assert move_json(GAME, move) == data
+        state = GAME.apply(state, move)
+
+
+def test_longcat_plan_decodes_through_the_engine() -> None:
+    from core.longcat.game import GAME
+
+    level = _bundled_level("longcat", 2)
+    [solved] = _json_lines(invoke("longcat", "solve", "arduboy", "-l", "2", "--json"))
+    end = replay_moves(GAME, GAME.initial(level), solved["plan"])
+    assert GAME.status(end) == "won" and len(solved["plan"]) == solved["shortest"]
+
+
+def test_2048_state_and_hint_decode_through_the_engine() -> None:
+    from core.game2048 import GameConfig
+    from core.game2048.game import GAME
+    from tui.games.game2048.cli import HINT_DERIVED, REPLAY_DERIVED, replay_game
+
+    state, _ = replay_game(GameConfig(initial_seed=7), ("left", "up", "right", "down"))
+    [printed] = _json_lines(invoke("2048", "replay", "--seed", "7", "--moves", "LURD", "--json"))
+    assert engine_state(GAME, printed, REPLAY_DERIVED) == state
+    assert (printed["game_over"], printed["seed"]) == (state.is_game_over, state.current_seed)
+    [hinted] = _json_lines(
+        invoke("2048", "hint", "--seed", "7", "--moves", "LURD", "--time-limit", "0.2", "--json")
+    )
+    assert engine_state(GAME, hinted, HINT_DERIVED) == state
+    assert GAME.move_from_json(state, hinted["direction"]) == hinted["direction"]
+
+
+def test_a_derived_key_may_not_hide_an_engine_key() -> None:
+    from core.game2048 import GameConfig
+    from core.game2048.game import GAME, start_game
+
+    with pytest.raises(ValueError, match="hide"):
+        state_json(GAME, start_game(GameConfig(initial_seed=1)), score=0)

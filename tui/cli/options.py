@@ -1,0 +1,441 @@
+"""One CLI vocabulary: the options every game's commands share, and the one level-pack loader.
+
+Each shared option has one spelling, one type and one help text, whatever game declares it
+(docs/cli.md, "One vocabulary"; ``tests/cli/test_cli_vocabulary.py`` walks every registered
+game's group and fails on a copy that drifted):
+
+* :func:`json_option` ``--json``: JSON lines instead of text;
+* :func:`level_option` ``-l/--level N|TITLE``: a level of the level file, by 1-based number
+  or title (read by :func:`tui.cli.output.choose_levels`);
+* :func:`time_limit_option` ``--time-limit SECONDS``: the time one search may take;
+* :func:`seed_option` ``-s/--seed``: a seed from 0 to 2**32 - 1, never reduced;
+* :func:`output_option` ``-o/--output FILE`` and ``--force``: where a command writes, never
+  over an existing file without ``--force``, always through a temporary file and a rename
+  (:func:`write_output`).
+
+A command may choose the default (and whether the option is required); the words stay the
+same. :func:`load_level_pack` is the one reader of a command's level-file argument: a file
+path, ``-`` (stdin), a level ID (``longcat:arduboy/17``) or the name of a bundled pack
+(``arduboy``, ``01-arduboy``); bad input exits 2 with one ``error:`` line, or the parse
+error's ``file:line:col`` block with its caret.
+
+Like :mod:`tui.cli.output`, this module imports only click and the standard library at import
+time, so ``termarcade --help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+import click
+
+from core.text import escape_controls
+from tui.cli.output import IntBetween, Seconds, did_you_mean, fail, read_input, user_errors
+
+__all__ = [
+    "FORCE_HELP",
+    "JSON_HELP",
+    "LEVEL_HELP",
+    "OUTPUT_HELP",
+    "SEED_HELP",
+    "SEED_MAX",
+    "TIME_LIMIT_HELP",
+    "SeedType",
+    "SharedOption",
+    "check_output",
+    "check_pack",
+    "json_option",
+    "level_option",
+    "load_level_pack",
+    "numbered_levels",
+    "output_option",
+    "parse_level_pack",
+    "read_level_source",
+    "seed_option",
+    "time_limit_option",
+    "write_output",
+]
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+SEED_MAX = 2**32 - 1
+"""The largest seed: every generator in termarcade draws from a 32-bit state."""
+
+JSON_HELP = (
+    "Print JSON instead of text: one object per line, with the keys documented for this "
+    "command (docs: the game's page)."
+)
+"""The one help text of ``--json``."""
+LEVEL_HELP = "Which level of the level file: its number (from 1) or its title."
+"""The one help text of ``--level``."""
+TIME_LIMIT_HELP = (
+    "Seconds one search may take (each level, hand or move on its own); when time is up "
+    "the answer is the best found so far, or unknown."
+)
+"""The one help text of ``--time-limit``."""
+SEED_HELP = (
+    f"Seed, 0 to {SEED_MAX}: the same seed gives the same result; further levels or games "
+    "take the next seeds."
+)
+"""The one help text of ``--seed``."""
+OUTPUT_HELP = "Write to FILE (through a temporary file, then a rename) instead of stdout."
+"""The one help text of ``--output``."""
+FORCE_HELP = "Replace --output FILE when it exists (without --force that is an error)."
+"""The one help text of ``--force``."""
+
+
+class SharedOption(click.Option):
+    """An option that errors name by its long spelling only (``'--seed'``, not click's
+    ``'--seed' / '-s'``): a short alias added for convenience does not change messages
+    that scripts and tests read."""
+
+    def __init__(self, *args: Any, default_text: str | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.default_text = default_text
+        """What ``--help`` shows as the default when the command applies it itself
+        (``every level``); click would show a string ``show_default`` in parentheses."""
+
+    def get_error_hint(self, ctx: click.Context | None) -> str:
+        """The option's name in error messages: its longest spelling, quoted."""
+        return repr(max(self.opts, key=len))
+
+    def get_help_extra(self, ctx: click.Context) -> Any:
+        """click's ``[default: ...]`` note, with :attr:`default_text` when there is one."""
+        extra = super().get_help_extra(ctx)
+        if self.default_text is not None:
+            extra["default"] = self.default_text
+        return extra
+
+
+def _stack(func: _F, decorators: list[Callable[[_F], _F]]) -> _F:
+    """Apply ``decorators`` so that ``--help`` lists them in the order given."""
+    for decorator in reversed(decorators):
+        func = decorator(func)
+    return func
+
+
+# --------------------------------------------------------------------------- --json
+
+
+def json_option(func: _F) -> _F:
+    """Add ``--json`` (the flag arrives as the ``as_json`` parameter).
+
+    Args:
+        func: The command function.
+
+    Returns:
+        ``func`` with the option.
+    """
+    return click.option("--json", "as_json", cls=SharedOption, is_flag=True, help=JSON_HELP)(func)
+
+
+# --------------------------------------------------------------------------- --level
+
+
+def level_option(default: str = "1", *, name: str = "level") -> Callable[[_F], _F]:
+    """``-l/--level N|TITLE``: one level of the level file (a string for
+    :func:`tui.cli.output.choose_levels`; None when not given).
+
+    Args:
+        default: What the command takes without ``--level``, as ``--help`` shows it
+            (``"1"``, ``"every level"``); the command applies it itself.
+        name: The command function's parameter.
+
+    Returns:
+        The decorator.
+    """
+    return click.option(
+        "--level",
+        "-l",
+        name,
+        cls=SharedOption,
+        default=None,
+        metavar="N|TITLE",
+        default_text=default,
+        help=LEVEL_HELP,
+    )
+
+
+# --------------------------------------------------------------------------- --time-limit
+
+
+def time_limit_option(default: float) -> Callable[[_F], _F]:
+    """``--time-limit SECONDS`` (a finite number greater than 0; the ``time_limit`` parameter).
+
+    Args:
+        default: The command's default in seconds.
+
+    Returns:
+        The decorator.
+    """
+    return click.option(
+        "--time-limit",
+        cls=SharedOption,
+        type=Seconds(),
+        default=default,
+        show_default=True,
+        metavar="SECONDS",
+        help=TIME_LIMIT_HELP,
+    )
+
+
+# --------------------------------------------------------------------------- --seed
+
+
+class SeedType(IntBetween):
+    """A seed: a whole number from 0 to :data:`SEED_MAX`; others are refused, not reduced."""
+
+    name = "seed"
+
+    def __init__(self) -> None:
+        super().__init__(0, SEED_MAX, what="the seed")
+
+    def not_a_number(self, value: Any) -> str:
+        """``a seed is a whole number from 0 to 4294967295, not 'x'``."""
+        return f"a seed is a whole number from 0 to {SEED_MAX}, not {value!r}"
+
+    def out_of_range(self, number: int) -> str:
+        """The range in bits too: the reason the limit is where it is."""
+        return f"a seed is a whole number from 0 to {SEED_MAX} (32 bits), not {number}"
+
+
+def seed_option(default: int | None = None, *, required: bool = False) -> Callable[[_F], _F]:
+    """``-s/--seed N`` (the ``seed`` parameter).
+
+    Args:
+        default: The command's default seed, or None.
+        required: The command needs a seed (then there is no default).
+
+    Returns:
+        The decorator.
+    """
+    # click >= 8.3 takes an explicit default=None as a value that satisfies required=True.
+    extra: dict[str, Any] = {} if default is None else {"default": default, "show_default": True}
+    return click.option(
+        "--seed",
+        "-s",
+        "seed",
+        cls=SharedOption,
+        type=SeedType(),
+        required=required,
+        help=SEED_HELP,
+        **extra,
+    )
+
+
+# --------------------------------------------------------------------------- -o/--output
+
+
+def output_option(func: _F) -> _F:
+    """Add ``-o/--output FILE`` and ``--force`` (the ``output`` and ``force`` parameters).
+
+    Write with :func:`write_output`; call :func:`check_output` before long work, so that a
+    refusal comes before minutes of generating, not after.
+
+    Args:
+        func: The command function.
+
+    Returns:
+        ``func`` with both options.
+    """
+    return _stack(
+        func,
+        [
+            click.option(
+                "--output",
+                "-o",
+                "output",
+                cls=SharedOption,
+                type=click.Path(dir_okay=False),
+                default=None,
+                metavar="FILE",
+                help=OUTPUT_HELP,
+            ),
+            click.option("--force", cls=SharedOption, is_flag=True, help=FORCE_HELP),
+        ],
+    )
+
+
+def check_output(path: str | None, force: bool) -> None:
+    """Refuse an output file that exists (without ``force``) or is a directory: exit 2.
+
+    Args:
+        path: The ``--output`` value (None or ``-``: stdout, nothing to check).
+        force: ``--force`` was given.
+
+    Raises:
+        click.exceptions.Exit: Status 2 with one ``error:`` line.
+    """
+    if path is None or path == "-":
+        return
+    if os.path.isdir(path):  # before "exists": --force would not help
+        fail(f"{path} is a directory; name the file to write")
+    if os.path.lexists(path) and not force:
+        fail(f"{path} exists; add --force to replace it")
+
+
+def write_output(path: str | None, text: str, force: bool, what: str = "") -> None:
+    """Print ``text``, or write it to ``path`` whole (temporary file, then a rename).
+
+    Args:
+        path: The ``--output`` file, or None (or ``-``) for stdout.
+        text: What to write.
+        force: ``--force`` was given (checked again here: the file may have appeared since).
+        what: What was written, for the ``wrote ... to FILE`` line on stderr (none if empty).
+
+    Raises:
+        click.exceptions.Exit: Status 2 when the file exists without ``force`` or cannot be
+            written (``path`` is then left as it was).
+    """
+    if path is None or path == "-":
+        click.echo(text, nl=False)
+        return
+    check_output(path, force)
+    from tui.store import atomic_write_text
+
+    with user_errors():
+        atomic_write_text(path, text)
+    if what:
+        click.echo(f"wrote {what} to {escape_controls(path)}", err=True)
+
+
+# --------------------------------------------------------------------------- level packs
+
+_PACK_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+"""What a bundled pack's name looks like: no path separator, no dot (so ``x.levels`` and
+``dir/x`` are always files)."""
+
+
+def _short_pack(pack_id: str) -> str:
+    """``01-arduboy`` -> ``arduboy``: the name a person types (IDs use the same)."""
+    return re.sub(r"^\d+-", "", pack_id)
+
+
+def _bundled_text(name: str, game: str) -> tuple[str, str]:
+    """The text of ``game``'s bundled pack called ``name``, and its name for messages.
+
+    Raises:
+        click.exceptions.Exit: Status 2 naming the packs there are, when none is called so.
+    """
+    from core import registry
+    from levels import pack_files
+
+    files = pack_files(game)
+    for entry in files:
+        pack_id = entry.name.removesuffix(".levels")
+        if name in (pack_id, _short_pack(pack_id)):
+            return entry.read_text(encoding="utf-8"), f"levels/{game}/{entry.name}"
+    info = registry.get(game)
+    title = info.title if info is not None else game
+    names = [_short_pack(entry.name.removesuffix(".levels")) for entry in files]
+    known = f"its packs: {', '.join(names)}" if names else f"{title} ships no pack"
+    fail(
+        f"{name}: no such file, and no bundled {title} pack of that name"
+        f"{did_you_mean(name, names)} ({known})"
+    )
+
+
+def read_level_source(source: str, game: str) -> tuple[str, str]:
+    """The text a level-file argument names, and its name for messages.
+
+    Args:
+        source: A file path; ``-`` for stdin; a level ID of ``game``
+            (``longcat:arduboy/17``: a one-level file); or, when no file of that name
+            exists, the name of one of ``game``'s bundled packs (``arduboy``, ``01-arduboy``).
+        game: The game the command is about.
+
+    Returns:
+        ``(text, name)``; the name is the path, ``<stdin>``, ``<ID>`` or ``levels/GAME/FILE``.
+
+    Raises:
+        click.exceptions.Exit: Status 2 with one ``error:`` line: unreadable file, an ID
+            that names nothing or another game's level, an unknown pack.
+    """
+    if source != "-" and not os.path.exists(source):
+        from tui.ids import looks_like_id
+
+        if looks_like_id(source):
+            from tui.cli import resolve_level_id
+
+            resolved = resolve_level_id(source, game)
+            return resolved.text, f"<{resolved.id}>"
+        if _PACK_NAME.match(source):
+            return _bundled_text(source, game)
+    return read_input(source)
+
+
+def check_pack(pack: Any, game: str, name: str) -> Any:
+    """Refuse a pack of another game, or one without levels: exit 2.
+
+    Args:
+        pack: The loaded :class:`core.levelpack.LevelPack`.
+        game: The game the command is about.
+        name: How messages name the file.
+
+    Returns:
+        ``pack``.
+    """
+    if pack.game != game:
+        fail(f"{name}: this is a level file for {pack.game or 'no game'}, not for {game}")
+    if not pack.levels:
+        fail(f"{name}: the level file holds no level")
+    return pack
+
+
+def parse_level_pack(text: str, name: str, game: str) -> Any:
+    """Parse level-file text for ``game``: a parse error exits 2 with its caret block.
+
+    Args:
+        text: The file's text.
+        name: Its name for messages.
+        game: The game the command is about.
+
+    Returns:
+        The checked pack (:func:`check_pack`).
+    """
+    from grammar.levels import load_pack
+
+    with user_errors():
+        pack = load_pack(text, filename=name, game=game)
+    return check_pack(pack, game, name)
+
+
+def load_level_pack(source: str, game: str) -> Any:
+    """The one loader of a command's level-file argument (see :func:`read_level_source`).
+
+    Args:
+        source: A path, ``-``, a level ID or a bundled pack's name.
+        game: The game the command is about.
+
+    Returns:
+        The :class:`core.levelpack.LevelPack`, holding at least one level of ``game``.
+
+    Raises:
+        click.exceptions.Exit: Status 2: one ``error:`` line, or for a parse error
+            ``file:line:col: message``, the line and a caret.
+    """
+    if source != "-" and os.path.isfile(source):
+        # The grammar's file reader stops at the size limit instead of reading a huge file
+        # whole, and places an undecodable byte at its line and column.
+        from grammar.levels import load_pack_file
+
+        with user_errors():
+            pack = load_pack_file(source, game=game)
+        return check_pack(pack, game, source)
+    text, name = read_level_source(source, game)
+    return parse_level_pack(text, name, game)
+
+
+def numbered_levels(pack: Any) -> list[tuple[int, Any]]:
+    """``(1-based number, level)`` for every level of ``pack`` (what ``--level`` chooses from).
+
+    Args:
+        pack: A level pack.
+
+    Returns:
+        The pairs, in file order.
+    """
+    return list(enumerate(pack.levels, start=1))
