@@ -50,6 +50,8 @@ from tui.widgets.footer import ArcadeFooter
 from tui.workers import cancelled, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
+    from textual.dom import DOMNode
+
     from tui.arcade import Arcade
     from tui.launch import Launcher
 
@@ -467,6 +469,90 @@ class PuzzleScreen(Screen[LevelRef | None]):
         text = self.game.describe_move(self.state, move)
         if self.play(move):
             self.say(f"{self.NUMBER_WORD} {number}: {text}")
+
+    # -- the keys of a move --------------------------------------------------------------------
+
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """The keys a player presses to play ``move`` from the screen as it is now.
+
+        Every game answers it with its own bindings (arrows, the cursor, the move list, a
+        dialog's keys), so one generic test plays seeded random legal moves of every
+        registered game through its keys and checks each result against the engine
+        (``tests/tui/test_every_game.py``), and the terminal tour types them in a real
+        terminal. The screen may be unmounted (no app running): the keys then come from the
+        declared bindings (see :meth:`binding_key`).
+
+        The default serves screens with :attr:`NUMBERED_MOVES`: the digits of the move's
+        number in :meth:`numbered_moves`. A digit that a longer number could start with is
+        picked after :data:`DIGIT_WAIT` seconds, as when a player types it.
+
+        Args:
+            move: A legal move of the current state (one of ``game.moves(state)``).
+
+        Returns:
+            Textual key names (``"left"``, ``"3"``, ``"enter"``; the characters of a text
+            typed into a field), in the order to press them; empty when this screen cannot
+            play ``move`` from keys now (a position still being analysed).
+        """
+        if not self.NUMBERED_MOVES:
+            return ()
+        moves = list(self.numbered_moves())
+        if move not in moves:
+            return ()
+        return self.number_keys(moves.index(move) + 1)
+
+    def number_keys(self, number: int) -> tuple[str, ...]:
+        """The digit keys that pick numbered move ``number`` (the ``puzzle.digitN`` bindings).
+
+        Args:
+            number: The move's number, from 1.
+
+        Returns:
+            One key per digit.
+        """
+        return tuple(self.binding_key(f"puzzle.digit{digit}") for digit in str(number))
+
+    def binding_key(self, binding_id: str, owner: type[DOMNode] | None = None) -> str:
+        """The key that runs the binding ``binding_id`` now (for :meth:`keys_for`).
+
+        On the screen being shown, the key comes from Textual's active bindings, so it is
+        the player's keymap's key, and a key that the focused widget takes for itself (an
+        option list's ``up``) is never offered for a screen binding. Otherwise (a dialog that
+        the keys open, or a screen not mounted) it is the declared key, remapped by the
+        player's keymap when an app is running.
+
+        Args:
+            binding_id: The id of a binding (``"puzzle.undo"``, ``"longcat.left"``).
+            owner: The class declaring the binding when it is not this screen (a dialog the
+                keys open); None: this screen.
+
+        Returns:
+            The binding's first key.
+
+        Raises:
+            LookupError: When no such binding is declared, or (on the screen shown) no key
+                runs it now: pressing nothing would let a test pass without playing.
+        """
+        if owner is None and self.is_active:
+            for key, active in self.active_bindings.items():
+                if active.binding.id == binding_id and active.enabled:
+                    return key
+            raise LookupError(f"no key runs {binding_id} on {type(self).__name__} now")
+        for cls in (owner or type(self)).__mro__:  # a subclass's declaration first
+            for binding in vars(cls).get("BINDINGS", ()):
+                if isinstance(binding, Binding) and binding.id == binding_id:
+                    keys = self._keymap().get(binding_id) or binding.key
+                    return keys.split(",")[0].strip()
+        raise LookupError(f"no binding {binding_id} on {(owner or type(self)).__name__}")
+
+    def _keymap(self) -> dict[str, str]:
+        """The player's keymap (binding id -> keys), or none when no app is running."""
+        from tui.store import KEYMAP_SETTING
+
+        if not self.is_attached:  # No app (the terminal tour computes keys outside one).
+            return {}
+        keymap = self.arcade.store.get_setting(KEYMAP_SETTING, None)
+        return {str(k): str(v) for k, v in keymap.items()} if isinstance(keymap, dict) else {}
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
