@@ -8,15 +8,22 @@ pure value: playing, undoing, redoing and restarting return a new session.
 * **Saves are exact**: :meth:`Session.to_json` records every step from the start (the redo
   branch included) and the cursor; :meth:`Session.from_json` replays them through the engine,
   so a resumed game has its whole undo history back.
+* **Resuming does not replay the game**: :meth:`Session.resume` starts at a checkpoint state
+  (the one a save keeps beside its moves, :mod:`core.saves`), plays the few moves from it to
+  the cursor, and rebuilds the states of the other steps only when they are first looked at:
+  the earlier ones by one replay from the start (the first undo past the checkpoint), the redo
+  branch by one replay from the cursor (the first redo). The moves themselves are known at
+  once, so saving again, counting moves and restarting never force a replay.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from core.game import Game, IllegalMove
-from core.history import History
+from core.history import History, Lazy
 
 __all__ = ["RESTART", "Session", "Step"]
 
@@ -38,6 +45,117 @@ class Step:
     """The engine state."""
     move: Any = None
     """The move that led here, as JSON."""
+
+
+_REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
+"""What a saved move that no longer replays raises (decoding or playing it)."""
+
+
+class _Replay:
+    """The states reached by playing saved moves from a state, computed once, when first asked.
+
+    A memo, not a mutable value: what it returns never changes; the first call does the work.
+    Two threads asking at once would both replay and store equal lists (the engine is pure),
+    so no lock is needed.
+
+    A move that does not replay any more (the engine changed since the save) stops the replay:
+    the steps from it on keep the last state that replayed, and :attr:`problem` says which
+    move failed. Their moves are kept, so saving the session again loses nothing.
+
+    Args:
+        game: The engine.
+        first: The state the moves are played from.
+        start: The level's first state (what a restart move goes back to).
+        moves: The saved moves (JSON), in order.
+        expect: The state the replay must end in one move later, when known (the checkpoint
+            a resumed past leads to); a different state is reported in :attr:`problem`.
+        after: The saved move that leads from the last replayed state to ``expect``.
+    """
+
+    __slots__ = ("_after", "_expect", "_first", "_game", "_moves", "_start", "_states", "problem")
+
+    def __init__(
+        self,
+        game: Game,
+        first: Any,
+        start: Any,
+        moves: Sequence[Any],
+        expect: Any = None,
+        after: Any = None,
+    ) -> None:
+        self._game, self._first, self._start, self._moves = game, first, start, moves
+        self._expect, self._after = expect, after
+        self._states: list[Any] | None = None
+        self.problem: str | None = None
+        """Why the replay did not reach the saved game exactly (None once it did, or before
+        it ran)."""
+
+    def state(self, number: int) -> Any:
+        """The state after the ``number``-th move (0-based), replaying them all the first time."""
+        if self._states is None:
+            self._states = self._replay()
+        return self._states[number]
+
+    def _replay(self) -> list[Any]:
+        states: list[Any] = []
+        state, broken = self._first, False
+        for number, move in enumerate(self._moves, start=1):
+            if not broken:
+                try:
+                    state = self._play(state, move)
+                except _REPLAY_ERRORS as error:
+                    self.problem = f"move {number} of the saved game no longer replays ({error})"
+                    broken = True
+            states.append(state)
+        if not broken and self._expect is not None:
+            try:
+                reached = self._play(state, self._after)
+            except _REPLAY_ERRORS as error:
+                self.problem = f"the last move of the saved game no longer replays ({error})"
+            else:
+                if reached != self._expect:
+                    self.problem = "the saved position differs from the replayed moves"
+        return states
+
+    def _play(self, state: Any, move: Any) -> Any:
+        if move == RESTART:
+            return self._start
+        return self._game.apply(state, self._game.move_from_json(state, move))
+
+
+class _ReplayedStep:
+    """A step of a resumed game whose state is rebuilt from the saved moves when first read.
+
+    It reads as a :class:`Step` (``state``, ``move``) without being one: a plain slotted
+    object is several times cheaper to make than a frozen dataclass (a long game makes
+    thousands at its first walk), and nothing assigns to it after ``__init__``.
+
+    Args:
+        replay: The replay that computes the state.
+        number: Which of the replay's states it is.
+        move: The move that led here, as JSON (known at once).
+    """
+
+    __slots__ = ("_number", "_replay", "move")
+
+    def __init__(self, replay: _Replay, number: int, move: Any) -> None:
+        self._replay = replay
+        self._number = number
+        self.move = move
+        """The move that led here, as JSON."""
+
+    @property
+    def state(self) -> Any:
+        """The engine state (replayed the first time any step of its replay is read)."""
+        return self._replay.state(self._number)
+
+    @property
+    def problem(self) -> str | None:
+        """Why the replay behind this step fell short (None when it did not, or has not run)."""
+        return self._replay.problem
+
+    def __repr__(self) -> str:
+        return f"_ReplayedStep(number={self._number}, move={self.move!r})"
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -69,6 +187,86 @@ class Session:
             The session.
         """
         return cls(game, History.start(Step(start)))
+
+    @classmethod
+    def resume(
+        cls,
+        game: Game,
+        start: Any,
+        moves: Sequence[Any],
+        index: int,
+        state: Any,
+        at: int | None = None,
+    ) -> Session:
+        """A saved session from a checkpoint: only the moves after the checkpoint are replayed.
+
+        The state at the checkpoint is ``state``; the moves from it to the cursor are played
+        now (a save keeps its checkpoint at most :data:`core.saves.CHECKPOINT_EVERY` moves
+        behind the cursor). The states before the checkpoint are rebuilt by one replay from
+        ``start`` the first time one is read (the first undo past it), checked to lead to
+        ``state``; those of the redo branch by one replay from the cursor (the first redo).
+
+        Args:
+            game: The engine.
+            start: The first state (from the saved level).
+            moves: Every saved move from the start (JSON, :meth:`to_json`'s ``moves``).
+            index: The cursor: how many of ``moves`` lead to the current state.
+            state: The state after the first ``at`` moves (the save's checkpoint).
+            at: How many moves lead to ``state``; None: ``index`` (the checkpoint is the
+                current state).
+
+        Returns:
+            The session, with the same moves, cursor and redo branch as the one saved.
+
+        Raises:
+            ValueError: When ``at`` or ``index`` is not a position in ``moves`` (or ``at`` is
+                after ``index``); :class:`core.game.IllegalMove` (a ValueError) or the
+                engine's error when a move after the checkpoint does not replay.
+        """
+        moves = tuple(moves)
+        at = index if at is None else at
+        if not 0 <= at <= index <= len(moves):
+            raise ValueError(f"checkpoint {at} and cursor {index} do not fit {len(moves)} moves")
+        count = len(moves)
+        initial = Step(start)
+        checkpoint = initial if at == 0 else Step(state, moves[at - 1])
+
+        def make_past() -> tuple[Any, Any]:
+            """Steps 1 .. at-1 (most recent first) over the start, states replayed on demand."""
+            replay = _Replay(game, start, start, moves[: at - 1], state, moves[at - 1])
+            cells: Any = (initial, None)
+            for position in range(1, at):
+                cells = (_ReplayedStep(replay, position - 1, moves[position - 1]), cells)
+            return cells
+
+        # The past before the checkpoint is made in one go when first walked (a Lazy head
+        # over plain tuples: later walks cost what they cost in a game played here), so it
+        # costs nothing now whatever the length of the game.
+        past: Any = None if at == 0 else Lazy(make_past)
+        current = checkpoint
+        for number in range(at, index):  # from the checkpoint to the cursor: played now
+            past = (current, past)
+            move = moves[number]
+            if move == RESTART:
+                current = Step(start, RESTART)
+            else:
+                played = game.move_from_json(current.state, move)
+                current = Step(game.apply(current.state, played), move)
+        now = current.state
+
+        def make_future() -> tuple[Any, Any]:
+            """The redo branch (next first), states replayed from the cursor on demand."""
+            replay = _Replay(game, now, start, moves[index:])
+            cells: Any = None
+            for number in range(count - 1, index - 1, -1):
+                cells = (_ReplayedStep(replay, number - index, moves[number]), cells)
+            return cells
+
+        future = Lazy(make_future) if index < count else None
+        history: History[Step] = History(
+            current, initial, index, count + 1, _past=past, _future=future
+        )
+        return cls(game, history)
 
     # -- reading ---------------------------------------------------------------------------
 

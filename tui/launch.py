@@ -12,8 +12,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from core.registry import GameInfo, RegistryError
+from core.saves import SavedGame, SaveError, UnreadableSave, decode_save, resume
 from core.session import Session
 from core.text import plural
+from tui.legacy_saves import adopt_v1_save, v1_level
 from tui.sources import LevelRef, Sources, level_from_text
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -103,18 +105,21 @@ class Launcher:
                 so a generated level is not made twice; None: ask the sources.
 
         Raises:
+            SaveError: When the slot holds a save this version cannot resume (newer, or
+                unreadable): it stays in its slot, untouched, and the message says why.
             LookupError, ValueError: When neither the save nor the source has the level
                 (the message says why; ParseError for a damaged level text).
         """
         saved = self.app.store.load_game(self.info.id, ref.slot)
-        if (
-            isinstance(saved, dict)
-            and saved.get("version") == 2
-            and isinstance(saved.get("session"), dict)
-        ):
-            level = self._saved_level(ref, saved)
+        if saved is None and self.app.store.save_info(self.info.id, ref.slot) is not None:
+            # The slot holds a save the store could not parse: report it, never play over it.
+            raise UnreadableSave("its data is not JSON")
+        if saved is not None:
+            record = decode_save(saved, self.info.id, v1_level)
+            level = self._saved_level(ref, record)
             start = self.game.initial(level)
-            session, problem = Session.from_json(self.game, start, saved["session"])
+            resumed = resume(self.game, start, record)
+            session, problem = resumed.session, resumed.problem
             word = self.screen_class.MOVE_WORD
             note = (
                 f"Resumed your game ({plural(session.moves_made, word)})."
@@ -126,10 +131,9 @@ class Launcher:
             level = self.sources.level(ref)
         return ref, level, Session.begin(self.game, self.game.initial(level)), ""
 
-    def _saved_level(self, ref: LevelRef, saved: dict[str, Any]) -> Any:
-        text = saved.get("level")
-        if isinstance(text, str) and text:
-            return level_from_text(text)
+    def _saved_level(self, ref: LevelRef, saved: SavedGame) -> Any:
+        if saved.level:
+            return level_from_text(saved.level)
         return self.sources.level(ref)
 
     def open(self, ref: LevelRef, level: Any = None) -> bool:
@@ -144,6 +148,15 @@ class Launcher:
         """
         try:
             ref, level, session, note = self.prepare(ref, level)
+        except SaveError as error:  # Kept in its slot: say why it cannot be resumed here.
+            self.app.notify(
+                f"Your saved game of this level cannot be resumed: {error}. It is kept as it "
+                "is; D in the level list deletes it to play this level anew.",
+                title=self.info.title,
+                severity="error",
+                timeout=15,
+            )
+            return False
         except Exception as error:  # A damaged save or level must not crash the arcade.
             detail = getattr(error, "render", None)
             text = detail() if callable(detail) else f"{type(error).__name__}: {error}"
@@ -199,11 +212,27 @@ class Launcher:
             if 0 <= index < len(entries):
                 self.open(entries[index].ref)
             return
+        self._adopt_v1_save()
         in_progress = self.sources.progress.entries()
         if in_progress:
             self.open(in_progress[0].ref)
         elif self.screen_class.START_NEW and self.sources.generators:
             self.open(self.sources.generators[0].new())
+
+    def _adopt_v1_save(self) -> None:
+        """Move a save of format 1 (one per game, :mod:`tui.legacy_saves`) to its level's slot,
+        so it is listed in progress and resumed like any other; say why when it cannot be."""
+        try:
+            adopt_v1_save(self.app.store, self.info.id)
+        except Exception as error:  # An old save must not keep the game from opening.
+            why = str(error) if isinstance(error, SaveError) else f"{type(error).__name__}: {error}"
+            self.app.notify(
+                f"Your game saved by an early termarcade cannot be resumed: {why}. It is "
+                "kept as it is.",
+                title=self.info.title,
+                severity="error",
+                timeout=15,
+            )
 
     def _chosen(self, ref: LevelRef | None) -> None:
         """The level select was closed (it opens levels itself while it is shown)."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import ClassVar
 
 from textual.app import ComposeResult
@@ -28,3 +29,8 @@ class ToyScreen(PuzzleScreen):
 
     def action_slide(self, direction: str) -> None:
         self.play(direction)
+
+    def keys_for(self, move: str) -> Sequence[str]:
+        """A slide is its direction's key (``toy.left``, ``toy.right``): all a new game writes
+        to get the generic screen test (``tests/tui/test_every_game.py``)."""
+        return (self.binding_key(f"toy.{move}"),)

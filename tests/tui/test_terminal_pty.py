@@ -21,6 +21,9 @@ from collections.abc import Callable
 import pytest
 
 from core import registry
+from core.session import Session
+from core.text import plural
+from tests.tui.every_game import level_to_play
 from tui.terminal import _is_cp437_safe
 
 pyte = pytest.importorskip("pyte")
@@ -40,6 +43,8 @@ KEYS = {
     "tab": b"\t",
     "home": b"\x1b[H",
     "pagedown": b"\x1b[6~",
+    "space": b" ",
+    "backspace": b"\x7f",
 }
 """Key names to the bytes an xterm sends."""
 
@@ -110,8 +115,11 @@ class PtyApp:
         """The screen as text."""
         return "\n".join(line.rstrip() for line in self.screen.display)
 
-    def wait_for(self, wanted: str | Callable[[str], bool], timeout: float = TIMEOUT) -> str:
-        """Read until the screen shows ``wanted``; return the screen."""
+    def wait_for(
+        self, wanted: str | Callable[[str], bool], timeout: float = TIMEOUT, what: str = ""
+    ) -> str:
+        """Read until the screen shows ``wanted``; return the screen (``what`` names what
+        was waited for in the failure's message)."""
         check = (lambda text: wanted in text) if isinstance(wanted, str) else wanted
         deadline = time.monotonic() + timeout
         while not check(self.text()):
@@ -119,7 +127,9 @@ class PtyApp:
                 self.pump(0.2)
                 if check(self.text()):
                     break
-                raise AssertionError(f"waiting for {wanted!r}; the screen shows:\n{self.text()}")
+                raise AssertionError(
+                    f"waiting for {what or wanted!r}; the screen shows:\n{self.text()}"
+                )
             self.pump(0.05)
         return self.text()
 
@@ -160,43 +170,68 @@ def sgr_parameters(raw: bytes) -> list[str]:
 # -- the tests -----------------------------------------------------------------------------------
 
 
+TOUR_SEED = 1
+"""Seed of the level each game's tour plays (:func:`tests.tui.every_game.level_to_play`)."""
+
+
 def _tour(app: PtyApp) -> None:
-    """Visit the screens every player sees: home, help, every game, a level, dialogs."""
+    """Visit the screens every player sees: home, help, then every registered game (its
+    level select or a new game, the level ID dialog, a level and one move), all through the
+    registry: adding a game needs no edit here."""
     app.wait_for("Pick a game")
     app.press("?")
     app.wait_for("Games")
-    app.press("pagedown")  # the keys table is below the five games at 80x24
+    app.press("pagedown")  # the keys table is below the games at 80x24
     app.wait_for("Keys everywhere")
     app.press("escape")
     app.wait_for("Pick a game")
-    app.press("enter")  # TermCraft's level select
-    app.wait_for(lambda text: "level" in text.lower() and "Pick a game" not in text)
-    app.press("enter")  # the first level: term tree, actions, target
-    app.wait_for("Fuel")
-    app.press("tab", "down")
-    _back_home(app)
-    games = [info.id for info in registry.games()]
-    for position, game in enumerate(games):
-        if game == "termcraft":
-            continue
+    for position, info in enumerate(registry.games()):
         app.press("home")  # the list keeps its highlight between visits
         app.pump(0.2)
         app.press(*["down"] * position)
         app.pump(0.2)
         app.press("enter")
-        app.wait_for(lambda text: "Pick a game" not in text)
-        if game == "2048":  # a new game starts at once
-            app.wait_for("Moves")
-            app.press("left", "up", "o")  # 2048 moves and its settings dialog
-            app.wait_for("Cancel")
-            app.press("escape")
-            app.wait_for("Moves")
-        else:  # its level select, then its first level
-            app.wait_for("choose a level")
-            app.press("enter")
-            app.wait_for(lambda text: "choose a level" not in text)
-            app.pump(0.5)
+        if info.playable:
+            _play_one_move(app, info)
         _back_home(app)
+
+
+def _play_one_move(app: PtyApp, info: registry.GameInfo) -> None:
+    """From a game just opened on the home screen: reach a level (the level select's first
+    one, or the new game a game starts at once), open the tour's level by its ID in the
+    ``I`` dialog, and play its first move that does not end the game with the keys the
+    game's screen declares for it (:meth:`tui.screens.puzzle.PuzzleScreen.keys_for`)."""
+    game = info.load("engine")
+    screen_class = info.load("screen")
+    header = plural(0, screen_class.MOVE_WORD)  # "0 moves": the puzzle header of a new game
+    app.wait_for(lambda text: "choose a level" in text or header in text)
+    if "choose a level" in app.text():
+        app.press("enter")  # its first level
+        app.wait_for(lambda text: "choose a level" not in text and header in text)
+    level_id, level = level_to_play(info, TOUR_SEED)
+    # Keys come from a screen made here, in the position the app shows: the tour's level
+    # as just opened (no save: this test's data directory is new).
+    state = game.initial(level)
+    offline = screen_class(Session.begin(game, state), level=level)
+    playable = [(move, tuple(offline.keys_for(move))) for move in game.moves(state)]
+    typed = [(move, keys) for move, keys in playable if keys]
+    assert typed, f"{info.title}: no move of {level_id} can be typed"
+    move, keys = next(
+        ((move, keys) for move, keys in typed if not game.finished(game.apply(state, move))),
+        typed[0],
+    )
+    app.press(offline.binding_key("puzzle.id"))
+    app.wait_for("Open a level by its ID")
+    app.press(level_id, "enter")
+    app.wait_for(lambda text: "Now playing" in text or "already" in text)
+    unknown = [key for key in keys if key not in KEYS and len(key) != 1]
+    assert not unknown, f"no bytes known for the keys {unknown}"
+    app.press(*keys)
+    moved = re.compile(rf"(?<!\d)1 {re.escape(screen_class.MOVE_WORD)}(?!s)")
+    app.wait_for(
+        lambda text: moved.search(text) is not None,
+        what=f"{info.title}: {game.describe_move(state, move)} by {keys}",
+    )
 
 
 def _back_home(app: PtyApp) -> None:

@@ -41,6 +41,7 @@ from textual.worker import Worker, WorkerState
 
 from core.game import IllegalMove
 from core.levelmeta import LevelMeta
+from core.saves import encode_save
 from core.session import RESTART, Session
 from core.text import escape_controls, plural
 from tui.modals.outcome import OutcomeModal, par_verdict
@@ -51,14 +52,13 @@ from tui.widgets.footer import ArcadeFooter
 from tui.workers import cancelled, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
+    from textual.dom import DOMNode
+
     from core.registry import GameInfo
     from tui.arcade import Arcade
     from tui.launch import Launcher
 
-__all__ = ["SAVE_VERSION", "Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "Score"]
-
-SAVE_VERSION = 2
-"""Version of the saved-game data (``{"version", "level", "session"}``)."""
+__all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "Score"]
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
@@ -562,6 +562,90 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         if self.play(move):
             self.say(f"{self.NUMBER_WORD} {number}: {text}")
 
+    # -- the keys of a move --------------------------------------------------------------------
+
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """The keys a player presses to play ``move`` from the screen as it is now.
+
+        Every game answers it with its own bindings (arrows, the cursor, the move list, a
+        dialog's keys), so one generic test plays seeded random legal moves of every
+        registered game through its keys and checks each result against the engine
+        (``tests/tui/test_every_game.py``), and the terminal tour types them in a real
+        terminal. The screen may be unmounted (no app running): the keys then come from the
+        declared bindings (see :meth:`binding_key`).
+
+        The default serves screens with :attr:`NUMBERED_MOVES`: the digits of the move's
+        number in :meth:`numbered_moves`. A digit that a longer number could start with is
+        picked after :data:`DIGIT_WAIT` seconds, as when a player types it.
+
+        Args:
+            move: A legal move of the current state (one of ``game.moves(state)``).
+
+        Returns:
+            Textual key names (``"left"``, ``"3"``, ``"enter"``; the characters of a text
+            typed into a field), in the order to press them; empty when this screen cannot
+            play ``move`` from keys now (a position still being analysed).
+        """
+        if not self.NUMBERED_MOVES:
+            return ()
+        moves = list(self.numbered_moves())
+        if move not in moves:
+            return ()
+        return self.number_keys(moves.index(move) + 1)
+
+    def number_keys(self, number: int) -> tuple[str, ...]:
+        """The digit keys that pick numbered move ``number`` (the ``puzzle.digitN`` bindings).
+
+        Args:
+            number: The move's number, from 1.
+
+        Returns:
+            One key per digit.
+        """
+        return tuple(self.binding_key(f"puzzle.digit{digit}") for digit in str(number))
+
+    def binding_key(self, binding_id: str, owner: type[DOMNode] | None = None) -> str:
+        """The key that runs the binding ``binding_id`` now (for :meth:`keys_for`).
+
+        On the screen being shown, the key comes from Textual's active bindings, so it is
+        the player's keymap's key, and a key that the focused widget takes for itself (an
+        option list's ``up``) is never offered for a screen binding. Otherwise (a dialog that
+        the keys open, or a screen not mounted) it is the declared key, remapped by the
+        player's keymap when an app is running.
+
+        Args:
+            binding_id: The id of a binding (``"puzzle.undo"``, ``"longcat.left"``).
+            owner: The class declaring the binding when it is not this screen (a dialog the
+                keys open); None: this screen.
+
+        Returns:
+            The binding's first key.
+
+        Raises:
+            LookupError: When no such binding is declared, or (on the screen shown) no key
+                runs it now: pressing nothing would let a test pass without playing.
+        """
+        if owner is None and self.is_active:
+            for key, active in self.active_bindings.items():
+                if active.binding.id == binding_id and active.enabled:
+                    return key
+            raise LookupError(f"no key runs {binding_id} on {type(self).__name__} now")
+        for cls in (owner or type(self)).__mro__:  # a subclass's declaration first
+            for binding in vars(cls).get("BINDINGS", ()):
+                if isinstance(binding, Binding) and binding.id == binding_id:
+                    keys = self._keymap().get(binding_id) or binding.key
+                    return keys.split(",")[0].strip()
+        raise LookupError(f"no binding {binding_id} on {(owner or type(self)).__name__}")
+
+    def _keymap(self) -> dict[str, str]:
+        """The player's keymap (binding id -> keys), or none when no app is running."""
+        from tui.store import KEYMAP_SETTING
+
+        if not self.is_attached:  # No app (the terminal tour computes keys outside one).
+            return {}
+        keymap = self.arcade.store.get_setting(KEYMAP_SETTING, None)
+        return {str(k): str(v) for k, v in keymap.items()} if isinstance(keymap, dict) else {}
+
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
         """The parameters the player chose for the game's generators (from the settings).
@@ -636,7 +720,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         screen is about to go (back, or the command palette opening something else)."""
         self.cancel_hint()
         self.clock.pause()
-        self._save()
+        self._save(fresh=True)
         self.arcade.game_in_progress = False
 
     def action_next_level(self) -> None:
@@ -669,7 +753,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
         """Play another level in this screen (the current game is already saved)."""
         self.cancel_hint()
-        self._save()  # The previous level keeps its play time.
+        self._save(fresh=True)  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
         self._best, self._run_recorded = None, None  # another level: another score board
@@ -710,7 +794,11 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         if result is None or self.launcher is None:
             return
         ref, level = result
-        opened = self.launcher.prepare(ref)
+        try:
+            opened = self.launcher.prepare(ref)
+        except Exception as error:  # Its slot holds a save this version cannot resume (kept).
+            self.say(f"The edited level cannot be opened: {error}", "error")
+            return
         self.switch_level(opened[0], level, opened[2])
         self.say(f"Playing the edited level “{self.level_title}”.")
 
@@ -762,13 +850,20 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
                 self._level_text = ""
         return self._level_text or None
 
-    def save_data(self) -> dict[str, Any]:
-        """What the store keeps for this level: the level, every move, the cursor."""
-        return {
-            "version": SAVE_VERSION,
-            "level": self.level_text(),
-            "session": self.session.to_json(),
-        }
+    _last_save: tuple[str, dict[str, Any]] | None = None
+    """The slot and data of the save this screen wrote last (its checkpoint is reused)."""
+
+    def save_data(self, fresh: bool = False) -> dict[str, Any]:
+        """What the store keeps for this level: the level, every move, the cursor and a
+        checkpoint state (:func:`core.saves.encode_save`, the one save codec).
+
+        Args:
+            fresh: Checkpoint the current state (leaving the level: coming back then replays
+                nothing); otherwise the last checkpoint is kept while it is recent.
+        """
+        last = self._last_save
+        previous = last[1] if last is not None and self.ref and last[0] == self.ref.slot else None
+        return encode_save(self.session, self.level_text(), previous, fresh)
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
@@ -793,12 +888,12 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """The computer plays in this game: its results go to the autoplayed boards, for good."""
         self.autoplayed = True
 
-    def _save(self) -> None:
+    def _save(self, fresh: bool = False) -> None:
         if self.ref is None or not self.session.touched:
             return
-        self.arcade.store.save_game(
-            self.info.id, self.ref.slot, self.save_data(), summary=self.save_summary()
-        )
+        data = self.save_data(fresh)
+        self.arcade.store.save_game(self.info.id, self.ref.slot, data, summary=self.save_summary())
+        self._last_save = (self.ref.slot, data)
 
     # -- outcome ---------------------------------------------------------------------------------
 

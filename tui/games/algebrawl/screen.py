@@ -22,6 +22,7 @@ description on the left, the trees of the pool's computed values on the right.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 from textual import on
@@ -432,6 +433,80 @@ class AlgebrawlScreen(PuzzleScreen):
                 return
         self.app.bell()
         self.say(f"No {label} card in hand.", "warning")
+
+    # -- the keys of a move ------------------------------------------------------------------
+
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """The picks that build ``move``, each reached with the cursor keys and made with
+        ``enter``: a strike picks the value, then the monster; a card is picked, then its
+        values in argument order; a cast picks the card, the value, then (a traitor) the
+        monster it attacks. Anything picked already is dropped first (``esc``).
+
+        The cursor jumps where :meth:`action_pick` puts it: after a card, to the first pool
+        value (:meth:`_to_pool`); after a traitor's ally, to the first standing monster
+        (:meth:`_start_cast`).
+
+        Args:
+            move: A legal move of the current state.
+
+        Returns:
+            The keys, in order.
+        """
+        keys: list[str] = []
+        if self.card is not None or self.value is not None or self.target is not None:
+            keys.append(self.binding_key("puzzle.back"))  # drops the picks (action_back)
+        state: State = self.state
+        pick = self.binding_key("algebrawl.pick")
+        cursor = self.cursor
+        first_value = ("pool", 0) if state.pool else cursor  # where _to_pool goes
+
+        def go(goal: tuple[str, int], then: tuple[str, int] | None = None) -> None:
+            nonlocal cursor
+            keys.extend(self._cursor_keys(cursor, goal))
+            keys.append(pick)
+            cursor = then or goal
+
+        if isinstance(move, Strike):
+            go(("pool", move.value))
+            go(("monsters", move.target))
+        elif isinstance(move, PlayCard):
+            go(("cards", move.card), then=first_value)
+            for position in move.args:
+                go(("pool", position))
+        elif isinstance(move, Cast):
+            go(("cards", move.card), then=first_value)
+            ally = ("monsters", state.standing[0] if state.standing else 0)
+            go(("pool", move.value), then=ally)
+            if state.puzzle.cards[move.card].effect == "traitor":
+                go(("monsters", move.target))
+        else:
+            return ()
+        return keys
+
+    def _cursor_keys(self, start: tuple[str, int], goal: tuple[str, int]) -> list[str]:
+        """The cursor keys from ``start`` to ``goal`` (as :meth:`action_cursor` moves:
+        up/down go to the next row with tiles, the column cut to that row's length at each
+        row passed, left/right stop at the row's ends).
+
+        Args:
+            start: The cursor now (a row and a position).
+            goal: The tile to reach.
+
+        Returns:
+            Up or down keys, then left or right keys.
+        """
+        sizes = {section: self._row(section) for section in SECTIONS}
+        (section, pos), (to_section, to_pos) = start, goal
+        here, there = SECTIONS.index(section), SECTIONS.index(to_section)
+        step = 1 if there > here else -1
+        vertical = self.binding_key("algebrawl.down" if step > 0 else "algebrawl.up")
+        keys: list[str] = []
+        for index in range(here + step, there + step, step):
+            if sizes[SECTIONS[index]]:  # each row reached cuts the column to its length
+                keys.append(vertical)
+                pos = min(pos, sizes[SECTIONS[index]] - 1)
+        across = self.binding_key("algebrawl.right" if to_pos > pos else "algebrawl.left")
+        return keys + [across] * abs(to_pos - pos)
 
     def action_back(self) -> None:
         """Escape first drops the move being built; then it goes back to the levels."""

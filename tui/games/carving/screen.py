@@ -308,7 +308,7 @@ class CarvingScreen(PuzzleScreen):
         from tui.games.carving.edge_modal import EdgeBuilder
 
         world = state.world
-        start = self.hinted.edge if isinstance(self.hinted, Construct) else self.last_built
+        start = self._builder_start()
 
         def check(op: Operator | None) -> tuple[bool, str]:
             return construct_verdict(state, op)
@@ -321,6 +321,81 @@ class CarvingScreen(PuzzleScreen):
         deltas = [world.vertices[i] for i in world.deltas]
         nablas = [world.vertices[i] for i in world.nablas]
         self.app.push_screen(EdgeBuilder(deltas, nablas, check, start, self.compact), done)
+
+    def _builder_start(self) -> Operator | None:
+        """The edge the builder opens on: a hinted construct's, else the last one built."""
+        return self.hinted.edge if isinstance(self.hinted, Construct) else self.last_built
+
+    # -- the keys of a move ------------------------------------------------------------------
+
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """The keys of each phase: ``c`` and the edge builder's keys for a construct, ``f``
+        to finish the path, and a path step's or a base point's number in the move list.
+
+        Args:
+            move: A legal move of the current state.
+
+        Returns:
+            The keys, in order.
+        """
+        if isinstance(move, Construct):
+            return self._builder_keys(move.edge)
+        if isinstance(move, Finish):
+            return (self.binding_key("carving.finish"),)
+        return super().keys_for(move)
+
+    def _builder_keys(self, edge: Operator) -> list[str]:
+        """``c``, then the edge builder's keys that turn its first edge into ``edge``, then
+        ``enter``.
+
+        The builder opens with the focus on its kind row and the edge of
+        :meth:`_builder_start` (else θ with each slot's first formula); ``right`` and
+        ``left`` turn the focused row to its next or previous choice, round the list (on the
+        kind row: θ and ω swap the ∇ and the base Δ), ``down`` focuses the next row. This follows
+        :class:`~tui.games.carving.edge_modal.EdgeBuilder`'s model; the generic screen test
+        drives the real dialog with these keys, so the two cannot drift apart unnoticed.
+        """
+        from core.carving.formula import THETA
+        from tui.games.carving.edge_modal import EdgeBuilder, SlotRow
+
+        world = self.state.world
+        deltas = [world.vertices[i] for i in world.deltas]
+        nablas = [world.vertices[i] for i in world.nablas]
+
+        def choices(kind: str, index: int) -> list[Any]:
+            return nablas if index == (0 if kind == THETA else 4) else deltas
+
+        start = self._builder_start()
+        if start is not None and start.kind is not None:
+            kind, entries = start.kind, list(start)
+        else:
+            kind = THETA
+            entries = [(choices(kind, i) or [None])[0] for i in range(5)]
+        turn = self.binding_key("carving_edge.next", SlotRow)
+        keys = [self.binding_key("carving.build")]
+        if edge.kind != kind:  # the kind row has the focus
+            keys.append(turn)
+            first, *middle, last = entries
+            kind, entries = str(edge.kind), [last, *middle, first]
+        downs = 0
+        for index, wanted in enumerate(edge):
+            downs += 1  # the row of slot ``index`` is one further down
+            if entries[index] == wanted:
+                continue
+            options = choices(kind, index)
+            keys += [self.binding_key("carving_edge.down", SlotRow)] * downs
+            downs = 0
+            if entries[index] not in options:  # the first turn shows the first choice
+                keys.append(turn)
+                entries[index] = options[0]
+            ahead = (options.index(wanted) - options.index(entries[index])) % len(options)
+            if ahead <= len(options) - ahead:
+                keys += [turn] * ahead
+            else:  # shorter the other way round
+                back = self.binding_key("carving_edge.previous", SlotRow)
+                keys += [back] * (len(options) - ahead)
+        keys.append(self.binding_key("carving_edge.build", EdgeBuilder))
+        return keys
 
     def action_focus_graph(self) -> None:
         """Move the focus to the hypergraph (arrows then scroll it)."""

@@ -9,6 +9,7 @@ settings never discard the game being played: it stays saved under "In progress"
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from textual.app import ComposeResult
@@ -155,6 +156,17 @@ class Game2048Screen(PuzzleScreen):
         """Slide; a direction that moves nothing is simply ignored (as in the original)."""
         if direction in self.game.moves(self.state):
             self.play(direction)
+
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """A slide is its direction's key (the ``2048.up`` ... bindings).
+
+        Args:
+            move: ``"up"``, ``"down"``, ``"left"`` or ``"right"``.
+
+        Returns:
+            The one key.
+        """
+        return (self.binding_key(f"2048.{move}"),)
 
     def action_settings(self) -> None:
         """Settings: animation applies now; size and rule apply to new games (``N``)."""

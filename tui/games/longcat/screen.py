@@ -19,6 +19,7 @@ worker come from the base; every rule lives in :mod:`core.longcat`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from rich.text import Text
@@ -264,6 +265,17 @@ class LongcatScreen(PuzzleScreen):
         self.stop_solution()
         self._hint = None
         self.play(direction)
+
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """A slide is its direction's key (the ``longcat.up`` ... bindings).
+
+        Args:
+            move: ``"up"``, ``"down"``, ``"left"`` or ``"right"``.
+
+        Returns:
+            The one key.
+        """
+        return (self.binding_key(f"longcat.{move}"),)
 
     def on_level_changed(self) -> None:
         self.stop_solution()

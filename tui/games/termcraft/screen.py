@@ -672,6 +672,38 @@ class TermCraftScreen(PuzzleScreen):
                 f"{self.NTH_BUDGET:g} s; scroll down to it instead."
             ) from None
 
+    def keys_for(self, move: Any) -> Sequence[str]:
+        """A rewrite is picked by its number in the action list (the CLI's numbers), with the
+        digit keys; a construct is ``c``, its term typed in the construct dialog, ``enter``.
+
+        Args:
+            move: A legal move of the current state.
+
+        Returns:
+            The keys (the term's characters as typed); none while the position shown is
+            still being analysed (the keys are refused then), and none for a construct on a
+            placeholder that ``c`` does not open now or on a screen not mounted.
+        """
+        job = self._listing
+        if self.is_attached and (job is None or job.state is not self.state or not job.ready):
+            return ()
+        if isinstance(move, ConstructAction):
+            if not self.is_attached or self._construct_site() != move.site:
+                return ()
+            # The dialog's input submits on enter: Textual's Input binding has no id that a
+            # keymap could remap.
+            return (self.binding_key("termcraft.construct"), *str(move.term), "enter")
+        if not isinstance(move, RewriteAction):
+            return ()
+        if job is not None and move in job.rewrites:
+            return self.number_keys(job.rewrites.index(move) + 1)
+        # Beyond the loaded page (or on a screen not mounted): the engine's order is the
+        # list's order.
+        for number, action in enumerate(iter_rewrite_actions(self.state), start=1):
+            if action == move:
+                return self.number_keys(number)
+        return ()
+
     def pick(self, move: Any, number: int) -> None:
         """Digits highlight the numbered action first, then play it."""
         listing = self.query_one(ActionList)
@@ -720,16 +752,22 @@ class TermCraftScreen(PuzzleScreen):
 
     def action_construct(self) -> None:
         """Open the construct dialog for the selected placeholder."""
+        site = self._construct_site()
+        if site is None:
+            self.say("There is no placeholder to construct at.")
+        else:
+            self._open_construct(site)
+
+    def _construct_site(self) -> Path | None:
+        """Where ``c`` constructs: the highlighted construct entry's placeholder, else the
+        placeholder under the tree's cursor, else the first one (None when there is none)."""
         entry = self.query_one(ActionList).current_entry
         cursor = self.query_one(TermTree).cursor_path
         if isinstance(entry, ConstructEntry):
-            self._open_construct(entry.site)
-        elif cursor is not None and cursor in self._placeholders:
-            self._open_construct(cursor)
-        elif self._placeholders:
-            self._open_construct(self._placeholders[0])
-        else:
-            self.say("There is no placeholder to construct at.")
+            return entry.site
+        if cursor is not None and cursor in self._placeholders:
+            return cursor
+        return self._placeholders[0] if self._placeholders else None
 
     def _open_construct(self, site: Path) -> None:
         if self._not_ready():
