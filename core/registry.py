@@ -241,7 +241,7 @@ def _discover() -> dict[str, GameInfo]:
                         f"game {where} could not be loaded ({type(info).__name__}: {info})"
                     )
                 elif not isinstance(info, GameInfo):
-                    _problems.append(f"game {where}: INFO is not a GameInfo")
+                    _problems.append(f"game {where} is not a GameInfo")
                 else:
                     found.setdefault(info.id, info)
             _discovered = found
