@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, NoReturn
 
 from lark import Lark, Token, Transformer
 from lark.exceptions import UnexpectedInput
@@ -506,20 +506,7 @@ def parse_cards(text: str, filename: str | None = None) -> tuple[Card, ...]:
         )
     if len(text) > 4096:
         raise ParseError("the card list is too long (at most 4096 characters)", filename=filename)
-    wrapped = "[" + text + "]"
-    try:
-        value = _cards_parser().parse(wrapped)
-    except BodyError as error:
-        _raise(error.message, text, error.line, error.column - (error.line == 1), filename, ())
-    except UnexpectedInput as error:
-        shown = from_lark(
-            error, wrapped, filename, parser=_cards_parser(), terminal_names=TERMINAL_NAMES
-        )
-        column = shown.column - (shown.line == 1)  # the added "["
-        message = shown.message
-        if getattr(error, "pos_in_stream", None) == len(wrapped) - 1:  # the added "]"
-            message = "unexpected end of input"
-        _raise(message, text, shown.line, column, filename, shown.expected)
+    value = _parse_list(text, filename)
     if not isinstance(value, CardList):
         raise ParseError(
             "expected cards such as + - * /, not numbers",
@@ -553,17 +540,7 @@ def parse_numbers(text: str, filename: str | None = None) -> tuple[Fraction, ...
             filename,
             ("a number",),
         )
-    wrapped = "[" + text + "]"
-    try:
-        value = _cards_parser().parse(wrapped)
-    except BodyError as error:
-        _raise(error.message, text, error.line, error.column - (error.line == 1), filename, ())
-    except UnexpectedInput as error:
-        shown = from_lark(
-            error, wrapped, filename, parser=_cards_parser(), terminal_names=TERMINAL_NAMES
-        )
-        column = shown.column - (shown.line == 1)  # the added "["
-        _raise(shown.message, text, shown.line, column, filename, shown.expected)
+    value = _parse_list(text, filename)
     if not isinstance(value, NumberList):
         raise ParseError(
             "expected numbers such as 3 5 7/2",
@@ -576,9 +553,34 @@ def parse_numbers(text: str, filename: str | None = None) -> tuple[Fraction, ...
     return value.values
 
 
+def _parse_list(text: str, filename: str | None) -> Any:
+    """Parse ``text`` as the inside of a bracketed list value (cards or numbers).
+
+    Returns:
+        The body value (:class:`CardList`, :class:`NumberList` or :class:`Empty`).
+
+    Raises:
+        ParseError: Located in ``text`` (the brackets added for the parse are not shown).
+    """
+    wrapped = "[" + text + "]"
+    try:
+        return _cards_parser().parse(wrapped)
+    except BodyError as error:
+        _raise(error.message, text, error.line, error.column - (error.line == 1), filename, ())
+    except UnexpectedInput as error:
+        shown = from_lark(
+            error, wrapped, filename, parser=_cards_parser(), terminal_names=TERMINAL_NAMES
+        )
+        column = shown.column - (shown.line == 1)  # the added "["
+        message = shown.message
+        if getattr(error, "pos_in_stream", None) == len(wrapped) - 1:  # the added "]"
+            message = "unexpected end of input"
+        _raise(message, text, shown.line, column, filename, shown.expected)
+
+
 def _raise(
     message: str, text: str, line: int, column: int, filename: str | None, expected: Sequence[str]
-) -> None:
+) -> NoReturn:
     """Raise a ParseError located in ``text`` (the list without the brackets added)."""
     lines = text.split("\n")
     line = min(max(line, 1), len(lines))
