@@ -300,43 +300,24 @@ def from_lark(
     expected = describe_terminals(accepts, parser, terminal_names)
     if at_end:
         line, column = _end_position(text)
-        return ParseError(
-            "unexpected end of input",
-            text=text,
-            line=line,
-            column=column,
-            filename=filename,
-            expected=expected,
-            terminals=accepts,
-        )
-    if isinstance(err, UnexpectedToken):
-        return ParseError(
-            f"unexpected {shorten(str(err.token), 40)!r}",
-            text=text,
-            line=line,
-            column=column,
-            filename=filename,
-            expected=expected,
-            terminals=accepts,
-        )
-    if isinstance(err, UnexpectedCharacters):
+        message = "unexpected end of input"
+    elif isinstance(err, UnexpectedToken):
+        message = f"unexpected {shorten(str(err.token), 40)!r}"
+    elif isinstance(err, UnexpectedCharacters):
         at = err.pos_in_stream if err.pos_in_stream is not None else -1
         char = text[at] if 0 <= at < len(text) else "?"
-        return ParseError(
-            f"unexpected character {char!r}",
-            text=text,
-            line=line,
-            column=column,
-            filename=filename,
-            expected=expected,
-            terminals=accepts,
-        )
+        message = f"unexpected character {char!r}"
+    else:  # pragma: no cover - Lark raises only the three above while parsing
+        message = str(err).splitlines()[0]
+        return ParseError(message, text=text, line=line, column=column, filename=filename)
     return ParseError(
-        str(err).splitlines()[0],
+        message,
         text=text,
         line=line,
-        column=column,  # pragma: no cover
+        column=column,
         filename=filename,
+        expected=expected,
+        terminals=accepts,
     )
 
 
