@@ -216,12 +216,9 @@ def meta_values(level: LevelMeta) -> dict[str, Any]:
         ``author``, ``description``, ``hint`` and ``par``, None where empty (not printed; a
         format without :data:`PAR_FIELD` never prints ``par``).
     """
-    return {
-        "author": level.author or None,
-        "description": level.description or None,
-        "hint": level.hint or None,
-        "par": level.par,
-    }
+    values: dict[str, Any] = {name: getattr(level, name) or None for name in META_TEXTS}
+    values["par"] = level.par
+    return values
 
 
 @dataclass(frozen=True, slots=True)
