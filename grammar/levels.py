@@ -708,7 +708,7 @@ def _bundled(game: str) -> tuple[tuple[str, LevelPack], ...]:
         text = entry.read_text(encoding="utf-8")
         pack_id = entry.name[: -len(".levels")]
         filename = f"levels/{game}/{entry.name}"
-        pack = load_pack(text, filename=filename)
+        pack = load_pack(text, filename=filename, game=game)
         if pack.game != game:
             raise ParseError(
                 f"a {pack.game or 'game-less'} pack in the {game} folder", filename=filename
