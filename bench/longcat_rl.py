@@ -45,9 +45,11 @@ ROOT = Path(__file__).resolve().parents[1]
 if str(ROOT) not in sys.path:  # run as a script from anywhere
     sys.path.insert(0, str(ROOT))
 
+from core.longcat.catalog import parse_size  # noqa: E402
 from core.longcat.difficulty import predict_difficulty  # noqa: E402
 from core.longcat.graph import analyse  # noqa: E402
 from core.longcat.policy import Policy, policy_walk  # noqa: E402
+from levels.longcat_rl import read_policy  # noqa: E402
 
 SEED_RECIPE: dict[str, Any] = {
     "learning_rate": 0.0007,
@@ -62,12 +64,6 @@ SEED_RECIPE: dict[str, Any] = {
 
 TEMPERATURES = (1.0, 0.5, 0.3, 0.2, 0.0)
 """The temperatures of the evaluation (and of the benchmark table)."""
-
-
-def parse_size(text: str) -> tuple[int, int]:
-    """``"8x8"`` -> ``(8, 8)`` (width x height)."""
-    w, _, h = text.lower().partition("x")
-    return int(w), int(h)
 
 
 def seed_network(filters: tuple[int, ...], fc: int) -> Any:
@@ -204,13 +200,6 @@ def save_weights(path: Path, arrays: dict[str, np.ndarray], info: dict[str, Any]
     np.savez_compressed(path, **content)
 
 
-def load_weights(path: Path) -> Policy:
-    """Read an ``.npz`` written by :func:`save_weights` (no torch needed)."""
-    from levels.longcat_rl import read_policy
-
-    return read_policy(path)
-
-
 def evaluate(policy: Policy, count: int, temperatures=TEMPERATURES) -> dict[str, dict]:
     """The learned generator at each temperature, seeds 0..count-1: mean predicted
     difficulty, % non-trivial, % very hard (80-200), % duplicates."""
@@ -238,7 +227,9 @@ def train(args: argparse.Namespace) -> int:
 
     torch.set_num_threads(args.threads)
     width, height = parse_size(args.size)
-    out = Path(args.out or ROOT / "bench" / "out" / "longcat_rl" / f"{args.size}-seed{args.seed}")
+    out = Path(
+        args.out or ROOT / "bench" / "out" / "longcat_rl" / f"{width}x{height}-seed{args.seed}"
+    )
     out.mkdir(parents=True, exist_ok=True)
     filters = tuple(int(v) for v in args.filters.split(","))
     env = SDEnv(width, height, reward=args.reward, scale=args.scale)
@@ -347,7 +338,7 @@ def train(args: argparse.Namespace) -> int:
         f"trained {done_episodes[0]} episodes ({model.num_timesteps} steps) in {wall:.0f}s: "
         f"{done_episodes[0] / wall:.1f} episodes/s on {args.threads} thread(s)"
     )
-    policy = load_weights(weights)
+    policy = read_policy(weights)
     evaluation = evaluate(policy, args.eval) if args.eval else {}
     for t, r in evaluation.items():
         print(
@@ -358,7 +349,7 @@ def train(args: argparse.Namespace) -> int:
     summary = {"settings": settings, "evaluation": evaluation, "curve": rows}
     (out / "summary.json").write_text(json.dumps(summary, indent=1), encoding="utf-8")
     if args.ship:
-        target = ROOT / "levels" / "longcat" / "rl" / f"sdpcgrl-{args.size}.npz"
+        target = ROOT / "levels" / "longcat" / "rl" / f"sdpcgrl-{width}x{height}.npz"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(weights, target)
         print(f"shipped {target.relative_to(ROOT)}")
@@ -425,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "train":
         return train(args)
-    policy = load_weights(args.weights)
+    policy = read_policy(args.weights)
     for t_, r in evaluate(policy, args.count).items():
         print(t_, json.dumps(r))
     return 0
