@@ -6,7 +6,15 @@ from dataclasses import dataclass
 
 from lark import Transformer
 
-from grammar.format import BODY, FieldSpec, FieldValue, LevelFormat, ValueKind, WrongKind
+from grammar.format import (
+    BODY,
+    PAR_FIELD,
+    FieldSpec,
+    FieldValue,
+    LevelFormat,
+    ValueKind,
+    WrongKind,
+)
 from tests.toycore.engine import Level
 
 
@@ -31,7 +39,7 @@ def _read_row(value: FieldValue) -> str:
 FORMAT = LevelFormat(
     game="toy",
     level_type=Level,
-    fields=(FieldSpec("row", "row", required=True), FieldSpec("par", "int")),
+    fields=(FieldSpec("row", "row", required=True), PAR_FIELD),
     build=lambda title, values: Level(title, values["row"], values.get("par")),
     fields_of=lambda level: {"row": level.row, "par": level.par},
     kinds={
