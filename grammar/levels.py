@@ -427,21 +427,22 @@ def _build(src: _Source, items: list, fmt: LevelFormat | None) -> LevelPack:
 # --------------------------------------------------------------------------- loading
 
 
-def _first_significant(text: str) -> str:
-    """The first character that is not blank or inside a ``;`` comment ("" if none)."""
+def _first_significant(text: str) -> int:
+    """The offset of the first character that is not blank or inside a ``;`` comment
+    (-1 if none)."""
     i, n = 0, len(text)
     while i < n:
         ch = text[i]
         if ch == ";":
             nl = text.find("\n", i)
             if nl < 0:
-                return ""
+                return -1
             i = nl + 1
         elif ch.isspace():
             i += 1
         else:
-            return ch
-    return ""
+            return i
+    return -1
 
 
 def _plain(text: str, filename: str | None, game: str | None = None) -> LevelPack | None:
@@ -460,8 +461,8 @@ def _plain(text: str, filename: str | None, game: str | None = None) -> LevelPac
             did not say which game it is: the file is ambiguous, so the error asks for
             ``--game`` instead of letting the registry order decide.
     """
-    first = _first_significant(text)
-    if not first or first.isalpha() or first == "_":
+    at = _first_significant(text)
+    if at < 0 or text[at].isalpha() or text[at] == "_":
         return None  # every envelope file starts with a key, `game` or `level`
     formats = registered_formats()
     if game is not None:
@@ -472,7 +473,7 @@ def _plain(text: str, filename: str | None, game: str | None = None) -> LevelPac
     if len(claims) > 1:
         names = " or ".join(sorted(fmt.game for fmt in claims))
         raise _Source(text, filename).error_at_offset(
-            text.index(first),
+            at,
             f"this plain file could be a {names} level file: say which game with --game "
             "(or write the level-file envelope, starting with 'game <id>')",
         )

@@ -371,3 +371,17 @@ def test_a_plain_file_two_games_would_read_asks_for_the_game():
         # The caller that knows its game (a command's own game, --game) gets that format.
         assert load_pack(grid, game="longcat").game == "longcat"
         assert load_pack(grid, game="gridtoy") == LevelPack(title="grid:6", game="gridtoy")
+
+
+def test_the_ambiguous_plain_file_error_points_at_the_first_grid_row_not_into_a_comment():
+    """The caret once went to the first occurrence of the row's first character, which a
+    leading comment can hold (``; level #1``)."""
+    from core import registry
+
+    grid = "; level #1\n  #.#\n  #@#\n  ###\n"
+    with (
+        registry.register(_plain_game(lambda text: "@" in text)),
+        pytest.raises(ParseError) as info,
+    ):
+        load_pack(grid, filename="maze.txt")
+    assert (info.value.line, info.value.column) == (2, 3)
