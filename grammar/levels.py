@@ -22,7 +22,6 @@ order; loading the text gives back an equal pack (round trip).
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import os
 from collections.abc import Iterator
@@ -451,25 +450,27 @@ def _plain(text: str, filename: str | None, game: str | None = None) -> LevelPac
     Args:
         text: The file's text.
         filename: Shown in error messages.
-        game: The game the caller expects (``--game``, the command's own game), or None.
+        game: The game the caller expects (``--game``, the command's own game), or None:
+            when several plain formats claim the text, that game's reads it. A file that
+            only another game claims is still read as that game's, so the caller can say
+            whose file it is.
 
     Returns:
         The pack, or None when no plain format claims the text (it must be an envelope).
 
     Raises:
         ParseError: When two games' plain formats would both accept the text and the caller
-            did not say which game it is: the file is ambiguous, so the error asks for
+            did not name one of them: the file is ambiguous, so the error asks for
             ``--game`` instead of letting the registry order decide.
     """
     at = _first_significant(text)
     if at < 0 or text[at].isalpha() or text[at] == "_":
         return None  # every envelope file starts with a key, `game` or `level`
-    formats = registered_formats()
-    if game is not None:
-        # an unknown game: every format's sniffer, as without one
-        with contextlib.suppress(ValueError):
-            formats = [format_for(game)]
-    claims = [fmt for fmt in formats if fmt.plain is not None and fmt.plain.sniff(text)]
+    claims = [
+        fmt for fmt in registered_formats() if fmt.plain is not None and fmt.plain.sniff(text)
+    ]
+    if len(claims) > 1 and game is not None:
+        claims = [fmt for fmt in claims if fmt.game == game] or claims
     if len(claims) > 1:
         names = " or ".join(sorted(fmt.game for fmt in claims))
         raise _Source(text, filename).error_at_offset(

@@ -371,6 +371,9 @@ def test_a_plain_file_two_games_would_read_asks_for_the_game():
         # The caller that knows its game (a command's own game, --game) gets that format.
         assert load_pack(grid, game="longcat").game == "longcat"
         assert load_pack(grid, game="gridtoy") == LevelPack(title="grid:6", game="gridtoy")
+    # Another game's plain file stays that game's: the caller then says whose file it is
+    # ("this is a level file for longcat, not for termcraft") instead of a syntax error.
+    assert load_pack(grid, game="termcraft").game == "longcat"
 
 
 def test_the_ambiguous_plain_file_error_points_at_the_first_grid_row_not_into_a_comment():
