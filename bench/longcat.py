@@ -62,7 +62,7 @@ def load_arduboy(path: Path | None = None) -> list[Level]:
     from grammar.levels import bundled_packs, load_pack_file
 
     if path is not None:
-        return list(load_pack_file(path).levels)
+        return list(load_pack_file(path, game="longcat").levels)
     return list(dict(bundled_packs("longcat"))[ARDUBOY_PACK].levels)
 
 
