@@ -159,3 +159,15 @@ class History(Generic[S]):
         """Iterate over the states up to and including the current one (the played line)."""
         yield from reversed(_items(self._past))
         yield self.current
+
+    def backwards(self) -> Iterator[S]:
+        """The played line newest first: the current state, then the past, most recent first.
+
+        A reader that needs only the latest states stops early and touches nothing older (a
+        :class:`Lazy` past is not built).
+        """
+        yield self.current
+        cells = self._past
+        while cells is not None:
+            item, cells = cells
+            yield item

@@ -289,12 +289,11 @@ class Session:
     def moves_made(self) -> int:
         """Moves on the played line since the last restart (what is compared with par)."""
         count = 0
-        for step in self.history:
-            if step.move == RESTART:
-                count = 0
-            elif step.move is not None:
-                count += 1
-        return count
+        for step in self.history.backwards():
+            if step.move is None or step.move == RESTART:
+                return count
+            count += 1
+        return count  # pragma: no cover - the walk always ends at the first step (move None)
 
     def line_since_restart(self) -> list[Any]:
         """The states of the played line since the last restart (or the start).
@@ -306,11 +305,11 @@ class Session:
             The restart's (or the start's) state first, the current state last.
         """
         states: list[Any] = []
-        for step in self.history:
+        for step in self.history.backwards():
+            states.append(step.state)
             if step.move is None or step.move == RESTART:
-                states = [step.state]
-            else:
-                states.append(step.state)
+                break
+        states.reverse()
         return states
 
     @property
