@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.game import Game
-from core.session import Session
+from core.session import REPLAY_ERRORS, Session
 
 __all__ = [
     "CHECKPOINT_EVERY",
@@ -431,7 +431,7 @@ def resume(game: Game, start: Any, saved: SavedGame) -> Resumed:
             session = Session.resume(
                 game, start, saved.moves, saved.index, checked[0], at=checkpoint.index
             )
-        except _REPLAY_ERRORS:
+        except REPLAY_ERRORS:
             pass  # a move after the checkpoint does not replay: the full replay says which
         else:
             return Resumed(session, None, saved.checkpoint is not None)
@@ -439,10 +439,6 @@ def resume(game: Game, start: Any, saved: SavedGame) -> Resumed:
         game, start, {"moves": list(saved.moves), "index": saved.index}
     )
     return Resumed(session, problem, False)
-
-
-_REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError)
-"""What a damaged state or move raises in an engine (IllegalMove is a ValueError)."""
 
 
 def _checked_state(game: Game, saved: SavedGame) -> tuple[Any] | None:
@@ -455,7 +451,7 @@ def _checked_state(game: Game, saved: SavedGame) -> tuple[Any] | None:
         return None
     try:
         return (game.state_from_json(checkpoint.state),)
-    except (*_REPLAY_ERRORS, AttributeError):
+    except (*REPLAY_ERRORS, AttributeError):
         # A game's state_from_json should raise ValueError alone; a damaged state that trips
         # an engine's lookups is the same "not a state" to the player: replay instead.
         return None

@@ -25,7 +25,7 @@ from typing import Any
 from core.game import Game, IllegalMove
 from core.history import History, Lazy
 
-__all__ = ["RESTART", "Session", "Step"]
+__all__ = ["REPLAY_ERRORS", "RESTART", "Session", "Step"]
 
 RESTART: dict[str, bool] = {"restart": True}
 """The move recorded for a restart (a JSON value, like every saved move)."""
@@ -47,8 +47,20 @@ class Step:
     """The move that led here, as JSON."""
 
 
-_REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
-"""What a saved move that no longer replays raises (decoding or playing it)."""
+REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
+"""What a saved move (or state) that no longer replays raises in an engine, decoding or
+playing it (IllegalMove is a ValueError; it is named for the reader)."""
+
+
+def _replayed(game: Game, start: Any, state: Any, move: Any) -> Any:
+    """The state a saved move (JSON) leads to from ``state``: ``start`` for :data:`RESTART`.
+
+    Raises:
+        One of :data:`REPLAY_ERRORS` when the move no longer replays.
+    """
+    if move == RESTART:
+        return start
+    return game.apply(state, game.move_from_json(state, move))
 
 
 class _Replay:
@@ -102,25 +114,20 @@ class _Replay:
         for number, move in enumerate(self._moves, start=1):
             if not broken:
                 try:
-                    state = self._play(state, move)
-                except _REPLAY_ERRORS as error:
+                    state = _replayed(self._game, self._start, state, move)
+                except REPLAY_ERRORS as error:
                     self.problem = f"move {number} of the saved game no longer replays ({error})"
                     broken = True
             states.append(state)
         if not broken and self._expect is not None:
             try:
-                reached = self._play(state, self._after)
-            except _REPLAY_ERRORS as error:
+                reached = _replayed(self._game, self._start, state, self._after)
+            except REPLAY_ERRORS as error:
                 self.problem = f"the last move of the saved game no longer replays ({error})"
             else:
                 if reached != self._expect:
                     self.problem = "the saved position differs from the replayed moves"
         return states
-
-    def _play(self, state: Any, move: Any) -> Any:
-        if move == RESTART:
-            return self._start
-        return self._game.apply(state, self._game.move_from_json(state, move))
 
 
 class _ReplayedStep:
@@ -247,11 +254,7 @@ class Session:
         for number in range(at, index):  # from the checkpoint to the cursor: played now
             past = (current, past)
             move = moves[number]
-            if move == RESTART:
-                current = Step(start, RESTART)
-            else:
-                played = game.move_from_json(current.state, move)
-                current = Step(game.apply(current.state, played), move)
+            current = Step(_replayed(game, start, current.state, move), move)
         now = current.state
 
         def make_future() -> tuple[Any, Any]:
@@ -396,15 +399,11 @@ class Session:
         problem = None
         for number, move in enumerate(data["moves"], start=1):
             try:
-                if move == RESTART:
-                    step = Step(start, RESTART)
-                else:
-                    played = game.move_from_json(history.current.state, move)
-                    step = Step(game.apply(history.current.state, played), move)
-            except (IllegalMove, ValueError, TypeError, KeyError, IndexError) as error:
+                state = _replayed(game, start, history.current.state, move)
+            except REPLAY_ERRORS as error:
                 problem = f"move {number} of the saved game could not be replayed ({error})"
                 break
-            history = history.push(step)
+            history = history.push(Step(state, move))
         index = data.get("index")
         if problem is None and type(index) is int and 0 <= index < len(history):
             for _ in range(len(history) - 1 - index):
