@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.game import Game, IllegalMove
-from core.history import History, Lazy
+from core.history import History
 
 __all__ = ["REPLAY_ERRORS", "RESTART", "Session", "Step"]
 
@@ -238,34 +238,25 @@ class Session:
         initial = Step(start)
         checkpoint = initial if at == 0 else Step(state, moves[at - 1])
 
-        def make_past() -> tuple[Any, Any]:
-            """Steps 1 .. at-1 (most recent first) over the start, states replayed on demand."""
+        # Steps 1 .. at-1 (most recent first) over the start: their moves are known now,
+        # their states are replayed from the start when one is first read.
+        past: Any = None
+        if at > 0:
             replay = _Replay(game, start, start, moves[: at - 1], state, moves[at - 1])
-            cells: Any = (initial, None)
+            past = (initial, None)
             for position in range(1, at):
-                cells = (_ReplayedStep(replay, position - 1, moves[position - 1]), cells)
-            return cells
-
-        # The past before the checkpoint is made in one go when first walked (a Lazy head
-        # over plain tuples: later walks cost what they cost in a game played here), so it
-        # costs nothing now whatever the length of the game.
-        past: Any = None if at == 0 else Lazy(make_past)
+                past = (_ReplayedStep(replay, position - 1, moves[position - 1]), past)
         current = checkpoint
         for number in range(at, index):  # from the checkpoint to the cursor: played now
             past = (current, past)
             move = moves[number]
             current = Step(_replayed(game, start, current.state, move), move)
-        now = current.state
-
-        def make_future() -> tuple[Any, Any]:
-            """The redo branch (next first), states replayed from the cursor on demand."""
-            replay = _Replay(game, now, start, moves[index:])
-            cells: Any = None
+        # The redo branch (next first): states replayed from the cursor when first read.
+        future: Any = None
+        if index < count:
+            replay = _Replay(game, current.state, start, moves[index:])
             for number in range(count - 1, index - 1, -1):
-                cells = (_ReplayedStep(replay, number - index, moves[number]), cells)
-            return cells
-
-        future = Lazy(make_future) if index < count else None
+                future = (_ReplayedStep(replay, number - index, moves[number]), future)
         history: History[Step] = History(
             current, initial, index, count + 1, _past=past, _future=future
         )
