@@ -6,52 +6,21 @@ that forgot its oldest states would make a long game resume from a truncated mov
 
 The past and the redo branch are persistent linked lists (``(item, rest)`` cells), so push,
 undo and redo are O(1) whatever the length of the game, and histories that share a past share
-its cells. A cell may also be :class:`Lazy`: made on first use, so a long history can be set
-up at once and built only as far as it is walked (a resumed game, :mod:`core.session`).
+its cells.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-__all__ = ["History", "Lazy"]
+__all__ = ["History"]
 
 S = TypeVar("S")
 
-
-class Lazy:
-    """A linked-list cell made on first use: reads as the ``(item, rest)`` that ``make`` returns.
-
-    A memo, not a mutable value: the cell it stands for never changes once made (two threads
-    reading it at once would both call ``make`` and keep equal cells).
-
-    Args:
-        make: Returns the cell, ``(item, rest)``; ``rest`` may itself be :class:`Lazy`.
-    """
-
-    __slots__ = ("_cell", "_make")
-
-    def __init__(self, make: Callable[[], tuple[Any, Any]]) -> None:
-        self._make: Callable[[], tuple[Any, Any]] | None = make
-        self._cell: tuple[Any, Any] | None = None
-
-    def _get(self) -> tuple[Any, Any]:
-        if self._cell is None:
-            assert self._make is not None
-            self._cell, self._make = self._make(), None  # drop what built it
-        return self._cell
-
-    def __getitem__(self, index: int) -> Any:
-        return self._get()[index]
-
-    def __iter__(self) -> Iterator[Any]:
-        return iter(self._get())
-
-
-_Cells = tuple | Lazy | None
-"""A linked list: None, or ``(item, rest)`` (a tuple, or a :class:`Lazy` cell)."""
+_Cells = tuple | None
+"""A linked list: None, or ``(item, rest)``."""
 
 
 def _items(cells: _Cells) -> list[Any]:
@@ -159,3 +128,14 @@ class History(Generic[S]):
         """Iterate over the states up to and including the current one (the played line)."""
         yield from reversed(_items(self._past))
         yield self.current
+
+    def backwards(self) -> Iterator[S]:
+        """The played line newest first: the current state, then the past, most recent first.
+
+        A reader that needs only the latest states stops early and touches nothing older.
+        """
+        yield self.current
+        cells = self._past
+        while cells is not None:
+            item, cells = cells
+            yield item

@@ -41,6 +41,8 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from core.text import shorten
+
 __all__ = [
     "CUSTOM_VERSION",
     "GENERATED_VERSION",
@@ -243,7 +245,7 @@ def parse_id(text: str) -> LevelId:
 
 
 def _short(text: str, limit: int = 40) -> str:
-    return repr(text if len(text) <= limit else text[: limit - 1] + "…")
+    return repr(shorten(text, limit))
 
 
 def _parse_bundled(game: str, body: str) -> BundledId:

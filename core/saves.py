@@ -65,7 +65,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.game import Game
-from core.session import Session
+from core.session import REPLAY_ERRORS, Session
 
 __all__ = [
     "CHECKPOINT_EVERY",
@@ -422,31 +422,29 @@ def resume(game: Game, start: Any, saved: SavedGame) -> Resumed:
         The session, what could not be replayed (if anything), and whether the checkpoint
         was used (see "Why the checkpoint is trusted" in the module docstring).
     """
-    checkpoint = saved.checkpoint
     checked = _checked_state(game, saved)
-    if checkpoint is None and saved.index == 0:  # at the start: the start is the checkpoint
-        checkpoint, checked = Checkpoint(0, None, ""), (start,)
-    if checkpoint is not None and checked is not None:
+    if checked is not None:
+        at, state = checked
+    elif saved.checkpoint is None and saved.index == 0:  # at the start: the start is one
+        at, state = 0, start
+    else:
+        at = None
+    if at is not None:
         try:
-            session = Session.resume(
-                game, start, saved.moves, saved.index, checked[0], at=checkpoint.index
-            )
-        except _REPLAY_ERRORS:
+            session = Session.resume(game, start, saved.moves, saved.index, state, at=at)
+        except REPLAY_ERRORS:
             pass  # a move after the checkpoint does not replay: the full replay says which
         else:
-            return Resumed(session, None, saved.checkpoint is not None)
+            return Resumed(session, None, checked is not None)
     session, problem = Session.from_json(
         game, start, {"moves": list(saved.moves), "index": saved.index}
     )
     return Resumed(session, problem, False)
 
 
-_REPLAY_ERRORS = (ValueError, TypeError, KeyError, IndexError)
-"""What a damaged state or move raises in an engine (IllegalMove is a ValueError)."""
-
-
-def _checked_state(game: Game, saved: SavedGame) -> tuple[Any] | None:
-    """``(state,)`` from the checkpoint when its digest matches and it decodes; else None."""
+def _checked_state(game: Game, saved: SavedGame) -> tuple[int, Any] | None:
+    """``(index, state)`` of the checkpoint when its digest matches and its state decodes;
+    else None."""
     checkpoint = saved.checkpoint
     if checkpoint is None:
         return None
@@ -454,8 +452,8 @@ def _checked_state(game: Game, saved: SavedGame) -> tuple[Any] | None:
     if checkpoint.digest != _digest(saved.level, list(saved.moves[:at]), at, checkpoint.state):
         return None
     try:
-        return (game.state_from_json(checkpoint.state),)
-    except (*_REPLAY_ERRORS, AttributeError):
+        return at, game.state_from_json(checkpoint.state)
+    except (*REPLAY_ERRORS, AttributeError):
         # A game's state_from_json should raise ValueError alone; a damaged state that trips
         # an engine's lookups is the same "not a state" to the player: replay instead.
         return None

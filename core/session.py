@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.game import Game, IllegalMove
-from core.history import History, Lazy
+from core.history import History
 
-__all__ = ["RESTART", "Session", "Step"]
+__all__ = ["REPLAY_ERRORS", "RESTART", "Session", "Step"]
 
 RESTART: dict[str, bool] = {"restart": True}
 """The move recorded for a restart (a JSON value, like every saved move)."""
@@ -47,8 +47,20 @@ class Step:
     """The move that led here, as JSON."""
 
 
-_REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
-"""What a saved move that no longer replays raises (decoding or playing it)."""
+REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
+"""What a saved move (or state) that no longer replays raises in an engine, decoding or
+playing it (IllegalMove is a ValueError; it is named for the reader)."""
+
+
+def _replayed(game: Game, start: Any, state: Any, move: Any) -> Any:
+    """The state a saved move (JSON) leads to from ``state``: ``start`` for :data:`RESTART`.
+
+    Raises:
+        One of :data:`REPLAY_ERRORS` when the move no longer replays.
+    """
+    if move == RESTART:
+        return start
+    return game.apply(state, game.move_from_json(state, move))
 
 
 class _Replay:
@@ -102,25 +114,20 @@ class _Replay:
         for number, move in enumerate(self._moves, start=1):
             if not broken:
                 try:
-                    state = self._play(state, move)
-                except _REPLAY_ERRORS as error:
+                    state = _replayed(self._game, self._start, state, move)
+                except REPLAY_ERRORS as error:
                     self.problem = f"move {number} of the saved game no longer replays ({error})"
                     broken = True
             states.append(state)
         if not broken and self._expect is not None:
             try:
-                reached = self._play(state, self._after)
-            except _REPLAY_ERRORS as error:
+                reached = _replayed(self._game, self._start, state, self._after)
+            except REPLAY_ERRORS as error:
                 self.problem = f"the last move of the saved game no longer replays ({error})"
             else:
                 if reached != self._expect:
                     self.problem = "the saved position differs from the replayed moves"
         return states
-
-    def _play(self, state: Any, move: Any) -> Any:
-        if move == RESTART:
-            return self._start
-        return self._game.apply(state, self._game.move_from_json(state, move))
 
 
 class _ReplayedStep:
@@ -231,38 +238,25 @@ class Session:
         initial = Step(start)
         checkpoint = initial if at == 0 else Step(state, moves[at - 1])
 
-        def make_past() -> tuple[Any, Any]:
-            """Steps 1 .. at-1 (most recent first) over the start, states replayed on demand."""
+        # Steps 1 .. at-1 (most recent first) over the start: their moves are known now,
+        # their states are replayed from the start when one is first read.
+        past: Any = None
+        if at > 0:
             replay = _Replay(game, start, start, moves[: at - 1], state, moves[at - 1])
-            cells: Any = (initial, None)
+            past = (initial, None)
             for position in range(1, at):
-                cells = (_ReplayedStep(replay, position - 1, moves[position - 1]), cells)
-            return cells
-
-        # The past before the checkpoint is made in one go when first walked (a Lazy head
-        # over plain tuples: later walks cost what they cost in a game played here), so it
-        # costs nothing now whatever the length of the game.
-        past: Any = None if at == 0 else Lazy(make_past)
+                past = (_ReplayedStep(replay, position - 1, moves[position - 1]), past)
         current = checkpoint
         for number in range(at, index):  # from the checkpoint to the cursor: played now
             past = (current, past)
             move = moves[number]
-            if move == RESTART:
-                current = Step(start, RESTART)
-            else:
-                played = game.move_from_json(current.state, move)
-                current = Step(game.apply(current.state, played), move)
-        now = current.state
-
-        def make_future() -> tuple[Any, Any]:
-            """The redo branch (next first), states replayed from the cursor on demand."""
-            replay = _Replay(game, now, start, moves[index:])
-            cells: Any = None
+            current = Step(_replayed(game, start, current.state, move), move)
+        # The redo branch (next first): states replayed from the cursor when first read.
+        future: Any = None
+        if index < count:
+            replay = _Replay(game, current.state, start, moves[index:])
             for number in range(count - 1, index - 1, -1):
-                cells = (_ReplayedStep(replay, number - index, moves[number]), cells)
-            return cells
-
-        future = Lazy(make_future) if index < count else None
+                future = (_ReplayedStep(replay, number - index, moves[number]), future)
         history: History[Step] = History(
             current, initial, index, count + 1, _past=past, _future=future
         )
@@ -289,12 +283,11 @@ class Session:
     def moves_made(self) -> int:
         """Moves on the played line since the last restart (what is compared with par)."""
         count = 0
-        for step in self.history:
-            if step.move == RESTART:
-                count = 0
-            elif step.move is not None:
-                count += 1
-        return count
+        for step in self.history.backwards():
+            if step.move is None or step.move == RESTART:
+                return count
+            count += 1
+        return count  # pragma: no cover - the walk always ends at the first step (move None)
 
     def line_since_restart(self) -> list[Any]:
         """The states of the played line since the last restart (or the start).
@@ -306,11 +299,11 @@ class Session:
             The restart's (or the start's) state first, the current state last.
         """
         states: list[Any] = []
-        for step in self.history:
+        for step in self.history.backwards():
+            states.append(step.state)
             if step.move is None or step.move == RESTART:
-                states = [step.state]
-            else:
-                states.append(step.state)
+                break
+        states.reverse()
         return states
 
     @property
@@ -397,15 +390,11 @@ class Session:
         problem = None
         for number, move in enumerate(data["moves"], start=1):
             try:
-                if move == RESTART:
-                    step = Step(start, RESTART)
-                else:
-                    played = game.move_from_json(history.current.state, move)
-                    step = Step(game.apply(history.current.state, played), move)
-            except (IllegalMove, ValueError, TypeError, KeyError, IndexError) as error:
+                state = _replayed(game, start, history.current.state, move)
+            except REPLAY_ERRORS as error:
                 problem = f"move {number} of the saved game could not be replayed ({error})"
                 break
-            history = history.push(step)
+            history = history.push(Step(state, move))
         index = data.get("index")
         if problem is None and type(index) is int and 0 <= index < len(history):
             for _ in range(len(history) - 1 - index):

@@ -27,9 +27,10 @@ Predicted difficulty:
 from __future__ import annotations
 
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+
+from core.search import KeyVisited, Watch, bfs
 
 from .ast import Node, postorder, to_infix
 from .cards import ADD, DIV, MUL, SUB
@@ -142,35 +143,26 @@ def card_score(card_names: list[str]) -> int:
 def _shortest_with_casts(
     state: State, deadline: float, should_stop: Callable[[], bool] | None, max_states: int
 ) -> tuple[Move, ...] | None:
-    """Breadth-first search over the game's moves: the fewest moves that win, or None when
-    no win exists. Positions with equal :func:`.solver._state_key` have the same future and
-    are visited once.
+    """The fewest of the game's moves that win (:func:`core.search.bfs`), or None when no win
+    exists. Positions with equal :func:`.solver._state_key` have the same future and are
+    visited once.
 
     Raises:
-        _Stopped: On the deadline, ``should_stop`` or more than ``max_states`` positions.
+        _Stopped: On the deadline, ``should_stop`` or ``max_states`` positions.
     """
-    if status(state) == "won":
-        return ()
-    seen = {_state_key(state)}
-    queue: deque[tuple[State, tuple[Move, ...]]] = deque([(state, ())])
-    while queue:
-        here, path = queue.popleft()
-        for move in legal_moves(here):
-            nxt = apply_move(here, move)
-            if status(nxt) == "won":
-                return path + (move,)
-            key = _state_key(nxt)
-            if key in seen:
-                continue
-            seen.add(key)
-            queue.append((nxt, path + (move,)))
-        if (
-            len(seen) > max_states
-            or time.monotonic() > deadline
-            or (should_stop is not None and should_stop())
-        ):
-            raise _Stopped
-    return None
+    found = bfs(
+        state,
+        lambda here: ((move, apply_move(here, move)) for move in legal_moves(here)),
+        lambda here: status(here) == "won",
+        visited=KeyVisited(_state_key),
+        max_states=max_states,
+        watch=Watch(should_stop=should_stop, deadline=deadline),
+    )
+    if found.status == "solved":
+        return found.plan
+    if found.status == "exhausted":
+        return None
+    raise _Stopped
 
 
 def _predictor(level: Level) -> tuple[float, str] | None:

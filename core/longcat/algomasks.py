@@ -152,6 +152,13 @@ def carve_mask(rng: random.Random, width: int, height: int, density: float = 0.4
     free = _carve_until(
         board, board.free, order, lambda f: f.bit_count() <= cells, lambda f, i: True
     )
+    return _balanced_mask(board, free, order, width, height)
+
+
+def _balanced_mask(board: Board, free: int, order: list[int], width: int, height: int) -> Mask:
+    """The mask of ``free`` after walling cells of the larger chessboard colour (pass after
+    pass, in ``order``, as :func:`_carve` allows) while the colours differ by more than one
+    (a solution alternates colours)."""
 
     def balance(f: int) -> int:
         return 2 * (f & board.black).bit_count() - f.bit_count()
@@ -283,7 +290,6 @@ def notch_mask(
     """
     board = Board.build(width, height, 0)
     free = board.free
-    stride = board.stride
     goal = width * height - int(density * width * height)
     for _ in range(tries):
         if free.bit_count() <= goal:
@@ -312,21 +318,9 @@ def notch_mask(
             trial |= 1 << grown.pop()
         free = trial
 
-    def balance(f: int) -> int:
-        return 2 * (f & board.black).bit_count() - f.bit_count()
-
     order = list(bits(free))
     rng.shuffle(order)
-    free = _carve_until(
-        board,
-        free,
-        order,
-        lambda f: abs(balance(f)) <= 1,
-        lambda f, i: bool(board.black >> i & 1) == (balance(f) > 0),
-    )
-    return tuple(
-        tuple(bool(free >> (y * stride + x) & 1) for x in range(width)) for y in range(height)
-    )
+    return _balanced_mask(board, free, order, width, height)
 
 
 def _neighbours(board: Board, i: int) -> list[int]:

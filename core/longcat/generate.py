@@ -230,15 +230,20 @@ def start_success(level: Level, *, max_states: int = SOLVER_LIMIT) -> StartSucce
 # -- the methods ----------------------------------------------------------------------------
 
 
+def _if_solvable(level: Level) -> Level | None:
+    """``level`` when the solver proves it solvable (within :data:`SOLVER_LIMIT`), else None."""
+    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
+
+
 def _sd(rng: random.Random, width: int, height: int) -> Level | None:
     level = solution_down(rng, width, height)[0]
     # Solvable by construction; the solver still checks it, so a bug cannot slip through.
-    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
+    return _if_solvable(level)
 
 
 def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Level | None:
     level = puzzle_up(rng, width, height, wall_prob)
-    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
+    return _if_solvable(level)
 
 
 MAX_TEMPERATURE = 100.0
@@ -275,7 +280,7 @@ def _rl(rng: random.Random, width: int, height: int, temperature: float = 0.3) -
         raise GenerationError(f"no learned generator for {width}x{height}")
     level = policy_walk(policy, rng, temperature)[0]
     # Solvable by construction (an SD walk), checked by the solver as for sd.
-    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
+    return _if_solvable(level)
 
 
 def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Level | None]:

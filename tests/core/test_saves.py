@@ -316,6 +316,27 @@ def test_resuming_a_long_game_replays_nothing_until_the_first_undo() -> None:
     assert counting.applied == 4_999 + 2  # the redo branch: replayed from the checkpoint
 
 
+def test_the_line_since_a_restart_after_the_checkpoint_replays_nothing_more() -> None:
+    """A game drawn from its line since the last restart (Longcat's body) reads only that
+    line: a resumed long game whose restart came after the checkpoint replays no move before
+    the checkpoint to draw it, nor to count its moves."""
+    session = long_toy_session(5_000)
+    left = encode_save(session, None, fresh=True)  # the checkpoint: at this cursor
+    session = session.restart()
+    for number in range(3):
+        session = session.play("left" if number % 2 == 0 else "right")
+    data = encode_save(session, None, through_json(left))
+    assert data["checkpoint"] == left["checkpoint"]  # kept: 4 moves behind the cursor
+    saved = decode_save(through_json(data), TOY.id)
+    counting = Counting(TOY)
+    resumed = resume(counting, TOY_START, saved).session  # type: ignore[arg-type]
+    assert counting.applied == 3  # the moves after the checkpoint (the restart is no apply)
+    line = resumed.line_since_restart()
+    assert resumed.moves_made == 3 and len(line) == 4 and line[0] == TOY_START
+    assert line == session.line_since_restart() and line[-1] == session.state
+    assert counting.applied == 3  # the 4,998 moves before the checkpoint were not replayed
+
+
 def test_a_damaged_checkpoint_falls_back_to_replaying_the_moves() -> None:
     session = long_toy_session(40)
     data = through_json(encode_save(session, None))
