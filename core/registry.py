@@ -274,7 +274,10 @@ def ids() -> tuple[str, ...]:
 
 def get(game_id: str) -> GameInfo | None:
     """Return the registration of a game, or None when no game has that id."""
-    return _table().get(game_id)
+    if _pinned is not None:
+        return _pinned.get(game_id)
+    # No table copy: get() runs for every level label, save and palette entry.
+    return _added.get(game_id) or _discover().get(game_id)
 
 
 def problems() -> tuple[str, ...]:
