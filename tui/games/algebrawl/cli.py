@@ -37,6 +37,7 @@ from typing import Any
 
 import click
 
+from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
     SEED_MAX,
@@ -485,7 +486,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
         return
     count = data["count"]
     counted = (
-        f"{count} distinct solution{'s' if count != 1 else ''}"
+        plural(count, "distinct solution")
         if count is not None
         else "solvable (counting ran out of time)"
     )
@@ -540,7 +541,7 @@ def _solve_levels(
         shortest = f"shortest {data['shortest']} moves" if data["shortest"] else data["status"]
         counted = ""
         if data.get("count") is not None:
-            counted = f", {data['count']} distinct solution{'s' if data['count'] != 1 else ''}"
+            counted = ", " + plural(data["count"], "distinct solution")
             counted += "" if data.get("complete") else " (at least)"
         click.echo(f"level {number} {lvl.title!r}: {shortest}{par}{counted}")
         for index, move in enumerate(data["moves"], start=1):
@@ -642,7 +643,7 @@ def generate(
     )
     if output is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
-    write_output(output, dump_pack(pack), force, f"{count} level{'s' if count != 1 else ''}")
+    write_output(output, dump_pack(pack), force, plural(count, "level"))
 
 
 @contextmanager
