@@ -309,11 +309,6 @@ _PACK_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 ``dir/x`` are always files)."""
 
 
-def _short_pack(pack_id: str) -> str:
-    """``01-arduboy`` -> ``arduboy``: the name a person types (IDs use the same)."""
-    return re.sub(r"^\d+-", "", pack_id)
-
-
 def _bundled_text(name: str, game: str) -> tuple[str, str]:
     """The text of ``game``'s bundled pack called ``name``, and its name for messages.
 
@@ -322,15 +317,16 @@ def _bundled_text(name: str, game: str) -> tuple[str, str]:
     """
     from core import registry
     from levels import pack_files
+    from tui.ids import short_pack_name
 
     files = pack_files(game)
     for entry in files:
         pack_id = entry.name.removesuffix(".levels")
-        if name in (pack_id, _short_pack(pack_id)):
+        if name in (pack_id, short_pack_name(pack_id)):
             return entry.read_text(encoding="utf-8"), f"levels/{game}/{entry.name}"
     info = registry.get(game)
     title = info.title if info is not None else game
-    names = [_short_pack(entry.name.removesuffix(".levels")) for entry in files]
+    names = [short_pack_name(entry.name.removesuffix(".levels")) for entry in files]
     known = f"its packs: {', '.join(names)}" if names else f"{title} ships no pack"
     fail(
         f"{name}: no such file, and no bundled {title} pack of that name"
