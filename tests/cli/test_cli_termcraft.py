@@ -425,10 +425,11 @@ def test_solve_exit_codes_and_plan(pack_file):
 def test_solve_progress_path_runs(pack_file):
     """The progress-bar code path (used when stderr is a TTY) gives the same result."""
     from grammar.levels import load_pack_file
-    from tui.games.termcraft.cli import _Cancel, _run_with_progress
+    from tui.cli.output import StopOnCtrlC
+    from tui.games.termcraft.cli import _run_with_progress
 
     level = load_pack_file(pack_file).levels[0]
-    result = _run_with_progress(level, 1, {}, _Cancel(), True)
+    result = _run_with_progress(level, 1, {}, StopOnCtrlC(), True)
     assert result.status == "solved" and len(result.plan) == 3
 
 

@@ -24,7 +24,9 @@ import errno
 import json
 import math
 import os
+import signal
 import sys
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
@@ -47,6 +49,7 @@ __all__ = [
     "IntBetween",
     "RunPolicy",
     "Seconds",
+    "StopOnCtrlC",
     "bulk_command",
     "choose_levels",
     "console",
@@ -517,6 +520,42 @@ def user_errors(code: int = EXIT_BAD_INPUT) -> Iterator[None]:
         if is_parse_error(error):
             report_parse_error(error, code)
         raise
+
+
+# --------------------------------------------------------------------------- ctrl+c
+
+
+class StopOnCtrlC:
+    """A stop flag set by ctrl+c (SIGINT) while a long search runs: ``with StopOnCtrlC() as
+    stop: solve(..., should_stop=stop)``.
+
+    Installing a handler (instead of letting KeyboardInterrupt unwind the search) lets the
+    search stop at a clean point and report ``unknown`` with what it explored. A second
+    ctrl+c raises KeyboardInterrupt at once (status 130), in case something does not poll.
+    Only in the main thread; elsewhere the flag is never set.
+    """
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._previous: Any = None
+
+    def __enter__(self) -> StopOnCtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.event.is_set():
+            raise KeyboardInterrupt
+        self.event.set()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def __call__(self) -> bool:
+        """True once ctrl+c was pressed (the ``should_stop`` of the searches)."""
+        return self.event.is_set()
 
 
 # --------------------------------------------------------------------------- input

@@ -22,9 +22,7 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-import signal
 import sys
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,6 +49,7 @@ from tui.cli.output import (
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
+    StopOnCtrlC,
     choose_levels,
     console,
     emit_json,
@@ -340,26 +339,6 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
 # --------------------------------------------------------------------------- solve
 
 
-class _Cancel:
-    """A flag set by ctrl+c (SIGINT) so a long search stops at a clean point."""
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self._previous: Any = None
-
-    def __enter__(self) -> _Cancel:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, lambda *_: self.event.set())
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-    def __call__(self) -> bool:
-        return self.event.is_set()
-
-
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
 @level_option("every level")
@@ -386,7 +365,7 @@ def solve(
 
     chosen = _pick(load_levels(level_file), level, default_all=True)
     status = EXIT_OK
-    with _Cancel() as cancel:
+    with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             if cancel():
                 break

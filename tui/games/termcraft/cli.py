@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -52,6 +50,7 @@ from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    StopOnCtrlC,
     bulk_command,
     choose_levels,
     emit_json,
@@ -344,36 +343,6 @@ def plan_json(plan: Iterable[Any]) -> list[Any]:
 
 
 # --------------------------------------------------------------------------- progress, ctrl+c
-
-
-class _Cancel:
-    """A cancel flag set by ctrl+c (SIGINT) while the solver or linter runs.
-
-    Installing a handler (instead of letting KeyboardInterrupt unwind the solver) lets the
-    solver stop at a clean point and report ``unknown`` with what it explored.  A second
-    ctrl+c raises KeyboardInterrupt at once, in case something does not poll.
-    """
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self._previous: Any = None
-
-    def __enter__(self) -> _Cancel:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.event.is_set():
-            raise KeyboardInterrupt
-        self.event.set()
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-    def __call__(self) -> bool:
-        return self.event.is_set()
 
 
 class _StageProgress:
@@ -855,7 +824,7 @@ def solve(
     kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
     show_bar = not as_json and sys.stderr.isatty()
-    with _Cancel() as cancel:
+    with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             if cancel():
                 break
@@ -890,7 +859,7 @@ def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> No
 
 
 def _run_with_progress(
-    level: Level, number: int, kwargs: dict[str, Any], cancel: _Cancel, show_bar: bool
+    level: Level, number: int, kwargs: dict[str, Any], cancel: StopOnCtrlC, show_bar: bool
 ) -> Any:
     """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
     from core.termcraft import solve as solve_level
@@ -973,7 +942,7 @@ def lint(
     chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
     kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
-    with _Cancel() as cancel:
+    with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             progress = _StageProgress()
             try:
