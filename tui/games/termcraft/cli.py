@@ -53,6 +53,7 @@ from tui.cli.output import (
     StopOnCtrlC,
     bulk_command,
     choose_levels,
+    console,
     emit_json,
     fail,
     user_errors,
@@ -505,7 +506,6 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
     table titled with the total count, then placeholders and warnings."""
     from itertools import islice
 
-    from rich.console import Console
     from rich.table import Table
 
     from core.termcraft import (
@@ -519,7 +519,7 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
     total = count_rewrite_actions(state, watch)
     rows = list(islice(iter_rewrite_actions(state, watch=watch), limit))
     progress.done()
-    console = Console(highlight=False)
+    out = console()
     title = f"{plural(total, 'rewrite action')} (fuel {state.fuel}, budget {state.budget})"
     if len(rows) < total:
         title += f"; the first {len(rows):,} shown (--limit, --json)"
@@ -538,19 +538,19 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
             shorten(to_str(action.replacement), 40),
         )
     if rows:
-        console.print(table)
+        out.print(table)
     else:
-        console.print(title if state.fuel else "no rewrite action (no fuel left)")
+        out.print(title if state.fuel else "no rewrite action (no fuel left)")
     sites = placeholder_sites(state.term)
     if sites:
-        console.print(
+        out.print(
             f"placeholders (construct, budget {state.budget}): "
             + ", ".join(format_path(path) for path in sites)
         )
     else:
-        console.print("no placeholder")
+        out.print("no placeholder")
     for warning in warnings(state.term):
-        console.print(f"warning: {warning}", style="yellow")
+        out.print(f"warning: {warning}", style="yellow")
 
 
 def _actions_batch(
@@ -867,7 +867,6 @@ def _run_with_progress(
 
     if not show_bar:
         return solve_level(level, should_stop=cancel, **kwargs)
-    from rich.console import Console
     from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 
     total = kwargs.get("max_states", DEFAULT_MAX_STATES)
@@ -877,7 +876,7 @@ def _run_with_progress(
         BarColumn(),
         TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
         TimeElapsedColumn(),
-        console=Console(stderr=True, highlight=False),
+        console=console(stderr=True),
         transient=True,
     ) as bar:
         task = bar.add_task(
