@@ -408,18 +408,17 @@ def _ask_hint(state: GameState, depth: int | None, time_limit: float | None) -> 
 def _play_out(
     state: GameState, max_moves: int, depth: int | None, time_limit: float
 ) -> Iterator[tuple[GameState, int]]:
-    """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves)."""
-    count = 0
-    while not state.is_game_over and count < max_moves:
-        direction = _ask_hint(state, depth, time_limit)
-        if direction is None:
-            return
-        nxt = move(state, direction)
-        if nxt is state:  # a hint that changes nothing would loop forever
-            return
-        state = nxt
-        count += 1
-        yield state, count
+    """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves):
+    :func:`core.game2048.ai.autoplay`, with a missing or unsupported AI as a clean error."""
+    try:
+        from core.game2048.ai import autoplay as ai_autoplay
+
+        played = ai_autoplay(state, max_moves, depth=depth, time_limit=time_limit)
+        yield from ((after, count) for count, after in enumerate(played, start=1))
+    except ImportError as error:
+        fail(f"the 2048 AI is not available ({error})")
+    except ValueError as error:
+        fail(f"the 2048 AI cannot play this game: {error}")
 
 
 def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
