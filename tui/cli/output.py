@@ -27,14 +27,14 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from core.text import escape_controls, plural
+from core.text import escape_controls, plural, shorten
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from rich.console import Console
@@ -60,6 +60,7 @@ __all__ = [
     "format_parse_error",
     "id_input",
     "is_parse_error",
+    "progress_bar",
     "read_input",
     "report_exception",
     "report_parse_error",
@@ -216,6 +217,46 @@ def console(*, stderr: bool = False) -> Console:
         honouring NO_COLOR, whose closed-pipe handling matches plain output (status 141).
     """
     return _pipe_safe_console_class()(stderr=stderr, highlight=False)
+
+
+@contextmanager
+def progress_bar(total: int, what: str, show: bool = True) -> Iterator[Callable[..., None]]:
+    """A transient progress bar on stderr, only when stderr is a terminal: the one bar of the
+    commands that work through levels (generate, solve, analyse, describe ...).
+
+    Args:
+        total: How many items (the bar's total); none is shown for fewer than 1.
+        what: What is being done, shown first (``"generating"``).
+        show: False to show nothing (the command's own reasons: ``--json`` ...).
+
+    Yields:
+        ``advance(label="", step=1)``: count ``step`` items done, and show ``label`` (the
+        item's title, control characters escaped, cut to 40 characters) beside the bar.
+    """
+    err = console(stderr=True)
+    if not show or total < 1 or not err.is_terminal:
+        yield lambda **_: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn(f"[bold]{what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[label]}"),
+        TimeElapsedColumn(),
+        console=err,
+        redirect_stdout=False,
+        redirect_stderr=False,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task(what, total=total, label="")
+
+        def advance(label: str = "", step: int = 1) -> None:
+            progress.update(task, advance=step, label=shorten(escape_controls(label), 40))
+
+        yield advance
 
 
 # --------------------------------------------------------------------------- errors

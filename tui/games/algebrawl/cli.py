@@ -59,6 +59,7 @@ from tui.cli.output import (
     choose_levels,
     emit_json,
     fail,
+    progress_bar,
     report_parse_error,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -616,7 +617,7 @@ def generate(
         fail(f"--count {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
     check_output(output, force)
     levels = []
-    with _progress(count, output is None) as advance:
+    with progress_bar(count, "generating", count >= 3) as advance:
         for index in range(count):
             try:
                 level = generator.generate(seed + index, low, high)
@@ -644,24 +645,6 @@ def generate(
     if output is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
     write_output(output, dump_pack(pack), force, plural(count, "level"))
-
-
-@contextmanager
-def _progress(total: int, quiet_stdout: bool) -> Iterator[Any]:
-    """A progress bar on stderr when it is a terminal; yields ``advance()``."""
-    from tui.cli.output import console
-
-    err = console(stderr=True)
-    if not err.is_terminal or total < 3:
-        yield lambda: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    with Progress(
-        TextColumn("generating"), BarColumn(), MofNCompleteColumn(), console=err, transient=True
-    ) as bar:
-        task = bar.add_task("levels", total=total)
-        yield lambda: bar.advance(task)
 
 
 # --------------------------------------------------------------------------- dot

@@ -54,6 +54,7 @@ from tui.cli.output import (
     console,
     emit_json,
     fail,
+    progress_bar,
     read_input,
     report_parse_error,
 )
@@ -510,7 +511,7 @@ def generate(
     generator = GENERATORS[difficulty]
     levels: list[Any] = []
     current = seed
-    with _bar(count, disable=as_json) as advance:
+    with progress_bar(count, "generating", not as_json) as advance:
         while len(levels) < count:
             if current > SEED_MAX:
                 fail(f"ran out of seeds ({SEED_MAX} is the last)")
@@ -537,32 +538,3 @@ def generate(
     if target is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
     write_output(target, dump_pack(pack), force, "" if as_json else plural(len(levels), "level"))
-
-
-class _bar:
-    """A rich progress bar on stderr (terminals only); ``advance()`` counts a level."""
-
-    def __init__(self, total: int, disable: bool) -> None:
-        self.total = total
-        self.enabled = not disable and sys.stderr.isatty()
-        self._progress: Any = None
-
-    def __enter__(self) -> Callable[[], None]:
-        if not self.enabled:
-            return lambda: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        self._progress = Progress(
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console(stderr=True),
-            transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task("levels", total=self.total)
-        return lambda: self._progress.update(task, advance=1)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)

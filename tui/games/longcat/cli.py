@@ -60,13 +60,12 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from core.text import escape_controls, plural, shorten
+from core.text import escape_controls, plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
     SEED_MAX,
@@ -87,6 +86,7 @@ from tui.cli.output import (
     console,
     emit_json,
     fail,
+    progress_bar,
     user_errors,
 )
 
@@ -128,35 +128,6 @@ def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
 def _deadline(seconds: float) -> Callable[[], bool]:
     end = time.monotonic() + seconds
     return lambda: time.monotonic() > end
-
-
-@contextmanager
-def _progress(total: int, what: str, show: bool) -> Iterator[Callable[..., None]]:
-    """A progress bar on stderr when it is a terminal; yields ``advance(label=...)``."""
-    err = console(stderr=True)
-    if not show or total < 1 or not err.is_terminal:
-        yield lambda **_: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(
-        TextColumn(f"[bold]{what}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[label]}"),
-        TimeElapsedColumn(),
-        console=err,
-        redirect_stdout=False,
-        redirect_stderr=False,
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task(what, total=total, label="")
-
-        def advance(label: str = "", step: int = 1) -> None:
-            progress.update(task, advance=step, label=shorten(escape_controls(label), 40))
-
-        yield advance
 
 
 def _bar_wanted(as_json: bool) -> bool:
@@ -300,7 +271,7 @@ def solve(
     chosen = pick_levels(load_levels(level_file), level)
     rows = []
     negative = False
-    with _progress(len(chosen), "solving", _bar_wanted(as_json) and len(chosen) > 1) as step:
+    with progress_bar(len(chosen), "solving", _bar_wanted(as_json) and len(chosen) > 1) as step:
         for number, lvl in chosen:
             result = solve_json(number, lvl, time_limit, max_states)
             negative = negative or result["solvable"] is not True
@@ -511,7 +482,7 @@ def analyze(
         raise click.UsageError("choose --json or --dot, not both")
     chosen = pick_levels(load_levels(level_file), level)
     negative = False
-    with _progress(
+    with progress_bar(
         len(chosen), "analysing", not dot and _bar_wanted(as_json) and len(chosen) > 1
     ) as step:
         for number, lvl in chosen:
@@ -753,7 +724,7 @@ def generate(
     keys: set[tuple[int, int, int, tuple[int, int]]] = set()
     last_error = ""
     tries = max(3 * count, count + 20)
-    with _progress(count, "generating", _bar_wanted(as_json)) as step:
+    with progress_bar(count, "generating", _bar_wanted(as_json)) as step:
         for k in range(tries):
             if len(levels) == count or seed + k > SEED_LIMIT:
                 break
@@ -890,7 +861,7 @@ def describe(
     check_output(output, force)
     pack = load_levels(level_file)
     levels = []
-    with _progress(len(pack.levels), "describing", True) as step:
+    with progress_bar(len(pack.levels), "describing", True) as step:
         for number, level in enumerate(pack.levels, start=1):
             stop = _deadline(time_limit)
             solvable = is_solvable(level, max_states=max_states, should_stop=stop)
