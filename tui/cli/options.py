@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
@@ -55,6 +55,7 @@ __all__ = [
     "parse_level_pack",
     "read_level_source",
     "seed_option",
+    "stack_options",
     "time_limit_option",
     "write_output",
 ]
@@ -110,8 +111,9 @@ class SharedOption(click.Option):
         return extra
 
 
-def _stack(func: _F, decorators: list[Callable[[_F], _F]]) -> _F:
-    """Apply ``decorators`` so that ``--help`` lists them in the order given."""
+def stack_options(func: _F, decorators: Sequence[Callable[[Any], Any]]) -> _F:
+    """Apply ``decorators`` (click options and arguments) so that ``--help`` lists them in
+    the order given: the one way a game declares an option group its commands share."""
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
@@ -241,7 +243,7 @@ def output_option(func: _F) -> _F:
     Returns:
         ``func`` with both options.
     """
-    return _stack(
+    return stack_options(
         func,
         [
             click.option(

@@ -48,6 +48,7 @@ from tui.cli.options import (
     numbered_levels,
     output_option,
     seed_option,
+    stack_options,
     time_limit_option,
     write_output,
 )
@@ -376,9 +377,7 @@ def _hand_options(func: Any) -> Any:
             '= (a + b) / 2" (each usable up to N-1 times).',
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack_options(func, options)
 
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})

@@ -67,6 +67,7 @@ from tui.cli.options import (
     load_level_pack,
     numbered_levels,
     seed_option,
+    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
@@ -224,9 +225,7 @@ def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Winning tile (default: the rule's; 0 for none).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack_options(func, options)
 
 
 def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:

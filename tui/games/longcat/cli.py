@@ -76,6 +76,7 @@ from tui.cli.options import (
     numbered_levels,
     output_option,
     seed_option,
+    stack_options,
     time_limit_option,
     write_output,
 )
@@ -149,9 +150,7 @@ _LIMIT_OPTIONS = [
 
 def limit_options(func: Callable) -> Callable:
     """``--time-limit`` and ``--max-states``."""
-    for option in reversed(_LIMIT_OPTIONS):
-        func = option(func)
-    return func
+    return stack_options(func, _LIMIT_OPTIONS)
 
 
 # --------------------------------------------------------------------------- the group

@@ -44,6 +44,7 @@ from tui.cli.options import (
     level_option,
     load_level_pack,
     numbered_levels,
+    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
@@ -183,9 +184,7 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     ]
 
     def decorate(func: Callable) -> Callable:
-        for option in reversed(options):
-            func = option(func)
-        return func
+        return stack_options(func, options)
 
     return decorate
 
@@ -763,9 +762,7 @@ def _limit_options(func: Callable) -> Callable:
             "many MiB [default: 256].",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack_options(func, options)
 
 
 def _solve_kwargs(
