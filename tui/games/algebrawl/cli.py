@@ -419,19 +419,10 @@ def solve(
     elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
     when a hand or level is unsolvable or unknown.
     """
-    for arg in args:
-        if arg.startswith("--"):
-            raise click.UsageError(f"no such option {arg!r}")
-    if not numbers_mode:
-        if countdown or cards_text is not None:
-            raise click.UsageError("--countdown and --cards go with --numbers")
-        if len(args) != 1:
-            raise click.UsageError("give one level FILE, or --numbers with a hand")
+    rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
+    if rule is None:
         _solve_levels(args[0], level, count, time_limit, as_json)
         return
-    if level is not None:
-        raise click.UsageError("--level goes with a level FILE, not --numbers")
-    rule = _rule(countdown, cards_text)
     try:
         target = parse_number(target_text)
     except ValueError as error:
@@ -448,6 +439,29 @@ def solve(
     data = hand_json(hand, target, rule, limit, time_limit)
     _show_hand(data, as_json)
     raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
+
+
+def _hand_rule(
+    args: tuple[str, ...],
+    numbers_mode: bool,
+    countdown: bool,
+    cards_text: str | None,
+    level: str | None,
+) -> _HandRule | None:
+    """Check the arguments shared by ``solve`` and ``dot``: the hand's rule with
+    ``--numbers``, None for one level FILE (``args[0]``); a usage error otherwise."""
+    for arg in args:
+        if arg.startswith("--"):
+            raise click.UsageError(f"no such option {arg!r}")
+    if not numbers_mode:
+        if countdown or cards_text is not None:
+            raise click.UsageError("--countdown and --cards go with --numbers")
+        if len(args) != 1:
+            raise click.UsageError("give one level FILE, or --numbers with a hand")
+        return None
+    if level is not None:
+        raise click.UsageError("--level goes with a level FILE, not --numbers")
+    return _rule(countdown, cards_text)
 
 
 def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
@@ -674,14 +688,9 @@ def dot(
     """
     from core.algebrawl import solution_to_dot
 
-    for arg in args:
-        if arg.startswith("--"):
-            raise click.UsageError(f"no such option {arg!r}")
+    rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
     check_output(output, force)
-    if numbers_mode:
-        if level is not None:
-            raise click.UsageError("--level goes with a level FILE, not --numbers")
-        rule = _rule(countdown, cards_text)
+    if rule is not None:
         try:
             target = parse_number(target_text)
             hand = tuple(parse_number(arg) for arg in args)
@@ -695,10 +704,6 @@ def dot(
             fail("no solution" if solvable is False else "no solution found in time", EXIT_NEGATIVE)
         text = solution_to_dot((target,), ((0, trees[0]),))
     else:
-        if countdown or cards_text is not None:
-            raise click.UsageError("--countdown and --cards go with --numbers")
-        if len(args) != 1:
-            raise click.UsageError("give one level FILE, or --numbers with a hand")
         pack = _load_pack(args[0])
         _, chosen = _pick(pack, level or "1")[0]
         from core.algebrawl.par import shortest
