@@ -61,6 +61,7 @@ __all__ = [
     "id_input",
     "is_parse_error",
     "progress_bar",
+    "progress_wanted",
     "read_input",
     "report_exception",
     "report_parse_error",
@@ -257,6 +258,12 @@ def progress_bar(total: int, what: str, show: bool = True) -> Iterator[Callable[
             progress.update(task, advance=step, label=shorten(escape_controls(label), 40))
 
         yield advance
+
+
+def progress_wanted(as_json: bool) -> bool:
+    """Whether a command may show :func:`progress_bar`: not while ``--json`` lines stream
+    to a terminal, where the bar's redraws would tear them."""
+    return not (as_json and sys.stdout.isatty())
 
 
 # --------------------------------------------------------------------------- errors

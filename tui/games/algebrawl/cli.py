@@ -61,6 +61,7 @@ from tui.cli.output import (
     emit_json,
     fail,
     progress_bar,
+    progress_wanted,
     report_parse_error,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -630,7 +631,7 @@ def generate(
         fail(f"--count {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
     check_output(output, force)
     levels = []
-    with progress_bar(count, "generating", count >= 3) as advance:
+    with progress_bar(count, "generating", count >= 3 and progress_wanted(as_json)) as advance:
         for index in range(count):
             try:
                 level = generator.generate(seed + index, low, high)

@@ -58,7 +58,6 @@ Every search is bounded per level by ``--time-limit`` (seconds) and ``--max-stat
 from __future__ import annotations
 
 import math
-import sys
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -88,6 +87,7 @@ from tui.cli.output import (
     emit_json,
     fail,
     progress_bar,
+    progress_wanted,
     user_errors,
 )
 
@@ -129,11 +129,6 @@ def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
 def _deadline(seconds: float) -> Callable[[], bool]:
     end = time.monotonic() + seconds
     return lambda: time.monotonic() > end
-
-
-def _bar_wanted(as_json: bool) -> bool:
-    # JSON lines streaming to a terminal would be torn by the bar's redraws.
-    return not (as_json and sys.stdout.isatty())
 
 
 _LIMIT_OPTIONS = [
@@ -270,7 +265,7 @@ def solve(
     chosen = pick_levels(load_levels(level_file), level)
     rows = []
     negative = False
-    with progress_bar(len(chosen), "solving", _bar_wanted(as_json) and len(chosen) > 1) as step:
+    with progress_bar(len(chosen), "solving", progress_wanted(as_json) and len(chosen) > 1) as step:
         for number, lvl in chosen:
             result = solve_json(number, lvl, time_limit, max_states)
             negative = negative or result["solvable"] is not True
@@ -482,7 +477,7 @@ def analyze(
     chosen = pick_levels(load_levels(level_file), level)
     negative = False
     with progress_bar(
-        len(chosen), "analysing", not dot and _bar_wanted(as_json) and len(chosen) > 1
+        len(chosen), "analysing", not dot and progress_wanted(as_json) and len(chosen) > 1
     ) as step:
         for number, lvl in chosen:
             try:
@@ -723,7 +718,7 @@ def generate(
     keys: set[tuple[int, int, int, tuple[int, int]]] = set()
     last_error = ""
     tries = max(3 * count, count + 20)
-    with progress_bar(count, "generating", _bar_wanted(as_json)) as step:
+    with progress_bar(count, "generating", progress_wanted(as_json)) as step:
         for k in range(tries):
             if len(levels) == count or seed + k > SEED_LIMIT:
                 break
