@@ -47,6 +47,7 @@ __all__ = [
     "SharedOption",
     "check_output",
     "check_pack",
+    "check_seed_run",
     "json_option",
     "level_option",
     "load_level_pack",
@@ -226,6 +227,19 @@ def seed_option(default: int | None = None, *, required: bool = False) -> Callab
         help=SEED_HELP,
         **extra,
     )
+
+
+def check_seed_run(seed: int, count: int, option: str) -> None:
+    """Refuse ``count`` levels or games from ``--seed`` (each the next seed) that would go
+    past :data:`SEED_MAX`: exit 2 before any work, never wrap round.
+
+    Args:
+        seed: The ``--seed`` value.
+        count: How many seeds the command takes in turn.
+        option: The option giving ``count`` (``"--count"``, ``"--games"``), for the message.
+    """
+    if seed + count - 1 > SEED_MAX:
+        fail(f"{option} {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
 
 
 # --------------------------------------------------------------------------- -o/--output

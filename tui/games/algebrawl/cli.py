@@ -40,8 +40,8 @@ import click
 from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
-    SEED_MAX,
     check_output,
+    check_seed_run,
     json_option,
     level_option,
     load_level_pack,
@@ -627,8 +627,7 @@ def generate(
         check_band(low, high, generator.limits, generator.unit)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--difficulty") from None
-    if seed + count - 1 > SEED_MAX:
-        fail(f"--count {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
+    check_seed_run(seed, count, "--count")
     check_output(output, force)
     levels = []
     with progress_bar(count, "generating", count >= 3 and progress_wanted(as_json)) as advance:

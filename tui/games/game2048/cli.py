@@ -60,8 +60,8 @@ from core.game2048 import (
 from core.game2048.game import start_game
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
-    SEED_MAX,
     SeedType,
+    check_seed_run,
     json_option,
     level_option,
     load_level_pack,
@@ -465,8 +465,7 @@ def autoplay(
     as_json: bool,
 ) -> None:
     """Let the expectimax AI play whole games and report how far it got."""
-    if seed + games - 1 > SEED_MAX:
-        fail(f"--games {games} from --seed {seed} would go past the last seed, {SEED_MAX}")
+    check_seed_run(seed, games, "--games")
     config_from_options(seed, size, merge, distribution, tiles, goal)  # check before playing
     results: list[dict[str, Any]] = []
     with _progress_bar(games, disable=as_json) as (progress, task):

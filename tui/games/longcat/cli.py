@@ -101,8 +101,6 @@ DEFAULT_TIME_LIMIT = 10.0
 """Seconds a level's searches may take (per level)."""
 DEFAULT_MAX_STATES = 500_000
 """Positions a level's state graph may have before the counts are given up."""
-SEED_LIMIT = SEED_MAX
-"""Largest seed (the shared limit of :mod:`tui.cli.options`)."""
 
 
 # --------------------------------------------------------------------------- input
@@ -720,7 +718,7 @@ def generate(
     tries = max(3 * count, count + 20)
     with progress_bar(count, "generating", progress_wanted(as_json)) as step:
         for k in range(tries):
-            if len(levels) == count or seed + k > SEED_LIMIT:
+            if len(levels) == count or seed + k > SEED_MAX:
                 break
             method = methods[k % len(methods)]
             extra: dict[str, Any] = {}
