@@ -10,7 +10,7 @@ from typing import Any
 
 import click
 
-from tui.cli.options import json_option, level_option
+from tui.cli.options import json_option, level_option, numbered_levels
 from tui.cli.output import choose_levels, emit_json, fail, read_input, user_errors
 
 __all__ = ["level_id_command"]
@@ -71,7 +71,7 @@ def level_id_command(source: str, level: str | None, as_json: bool, game: str | 
             pack = load_pack(text, filename=name, game=game)
         if not pack.levels:
             fail(f"{name} holds no level")
-        for number, chosen in choose_levels(list(enumerate(pack.levels, start=1)), level):
+        for number, chosen in choose_levels(numbered_levels(pack), level):
             try:
                 made = level_id(pack.game, None, chosen)
             except ValueError as error:
