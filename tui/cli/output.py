@@ -65,6 +65,7 @@ __all__ = [
     "read_input",
     "report_exception",
     "report_parse_error",
+    "search_progress",
     "silence_closed_stdout",
     "to_jsonable",
     "user_errors",
@@ -264,6 +265,47 @@ def progress_wanted(as_json: bool) -> bool:
     """Whether a command may show :func:`progress_bar`: not while ``--json`` lines stream
     to a terminal, where the bar's redraws would tear them."""
     return not (as_json and sys.stdout.isatty())
+
+
+@contextmanager
+def search_progress(
+    label: str, total: int | None = None, show: bool = True
+) -> Iterator[Callable[..., None] | None]:
+    """A transient spinner on stderr with a search's counts, only when stderr is a terminal:
+    the one display of the solvers' ``progress(explored, frontier)`` callback.
+
+    Args:
+        label: What is searched (``level 2: 'Fork'``), shown first.
+        total: The state limit, to draw a bar against (explored plus queued states are the
+            ones kept), or None for a spinner alone.
+        show: False to show nothing (``--json`` ...).
+
+    Yields:
+        The ``progress(explored, frontier=0, ...)`` callback to hand the solver, or None
+        when nothing is shown (the solver then reports nothing).
+    """
+    err = console(stderr=True)
+    if not show or not err.is_terminal:
+        yield None
+        return
+    from rich.markup import escape
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
+    if total is not None:
+        columns.append(BarColumn())
+    columns += [
+        TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
+        TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=err, transient=True) as bar:
+        # A level's title is text, not markup, and must not drive the terminal.
+        task = bar.add_task(escape(escape_controls(label)), total=total, explored=0, frontier=0)
+
+        def progress(explored: int, frontier: int = 0, *rest: Any) -> None:
+            bar.update(task, completed=explored + frontier, explored=explored, frontier=frontier)
+
+        yield progress
 
 
 # --------------------------------------------------------------------------- errors

@@ -22,7 +22,6 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,12 +50,12 @@ from tui.cli.output import (
     IntBetween,
     StopOnCtrlC,
     choose_levels,
-    console,
     emit_json,
     fail,
     progress_bar,
     read_input,
     report_parse_error,
+    search_progress,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -370,8 +369,8 @@ def solve(
         for number, lvl in chosen:
             if cancel():
                 break
-            with _spinner(
-                f"level {number}: {lvl.title or 'untitled'}", disable=as_json
+            with search_progress(
+                f"level {number}: {lvl.title or 'untitled'}", show=not as_json
             ) as progress:
                 try:
                     result = run_solver(
@@ -413,40 +412,6 @@ def solve(
         click.echo("interrupted: the search was stopped", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     raise click.exceptions.Exit(status)
-
-
-class _spinner:
-    """A transient rich spinner on stderr with the solver's counts (terminals only)."""
-
-    def __init__(self, label: str, disable: bool) -> None:
-        self.label = label
-        self.enabled = not disable and sys.stderr.isatty()
-        self._progress: Any = None
-
-    def __enter__(self) -> Callable[[int, int], None] | None:
-        if not self.enabled:
-            return None
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            SpinnerColumn(),
-            TextColumn(self.label),
-            TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
-            TimeElapsedColumn(),
-            console=console(stderr=True),
-            transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task(self.label, total=None, explored=0, frontier=0)
-
-        def update(explored: int, frontier: int) -> None:
-            self._progress.update(task, explored=explored, frontier=frontier)
-
-        return update
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
 
 
 # --------------------------------------------------------------------------- generate

@@ -57,6 +57,7 @@ from tui.cli.output import (
     console,
     emit_json,
     fail,
+    search_progress,
     user_errors,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -820,7 +821,7 @@ def solve(
     chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
     kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
-    show_bar = not as_json and sys.stderr.isatty()
+    show_bar = not as_json
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             if cancel():
@@ -862,28 +863,9 @@ def _run_with_progress(
     from core.termcraft import solve as solve_level
     from core.termcraft.solver import DEFAULT_MAX_STATES
 
-    if not show_bar:
-        return solve_level(level, should_stop=cancel, **kwargs)
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
     total = kwargs.get("max_states", DEFAULT_MAX_STATES)
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
-        TimeElapsedColumn(),
-        console=console(stderr=True),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(
-            f"level {number}: {shorten(level.title, 30)}", total=total, explored=0, frontier=0
-        )
-
-        def progress(explored: int, frontier: int = 0, *rest: Any) -> None:
-            # The state limit counts kept states: expanded plus still queued.
-            bar.update(task, completed=explored + frontier, explored=explored, frontier=frontier)
-
+    label = f"level {number}: {shorten(level.title, 30)}"
+    with search_progress(label, total, show_bar) as progress:
         return solve_level(level, should_stop=cancel, progress=progress, **kwargs)
 
 
