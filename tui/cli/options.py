@@ -33,7 +33,15 @@ from typing import Any, TypeVar
 import click
 
 from core.text import escape_controls
-from tui.cli.output import IntBetween, Seconds, did_you_mean, fail, read_input, user_errors
+from tui.cli.output import (
+    IntBetween,
+    Seconds,
+    choose_levels,
+    did_you_mean,
+    fail,
+    read_input,
+    user_errors,
+)
 
 __all__ = [
     "FORCE_HELP",
@@ -54,6 +62,7 @@ __all__ = [
     "numbered_levels",
     "output_option",
     "parse_level_pack",
+    "pick_levels",
     "read_level_source",
     "seed_option",
     "stack_options",
@@ -451,3 +460,19 @@ def numbered_levels(pack: Any) -> list[tuple[int, Any]]:
         The pairs, in file order.
     """
     return list(enumerate(pack.levels, start=1))
+
+
+def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
+    """The levels of ``pack`` that ``--level`` chooses (:func:`tui.cli.output.choose_levels`).
+
+    Args:
+        pack: A level pack (from :func:`load_level_pack`).
+        spec: The ``--level`` value: None for every level, a 1-based number or a title.
+
+    Returns:
+        ``(1-based number, level)`` pairs.
+
+    Raises:
+        click.exceptions.Exit: Status 2 when nothing matches.
+    """
+    return choose_levels(numbered_levels(pack), spec)

@@ -45,8 +45,8 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
     output_option,
+    pick_levels,
     seed_option,
     stack_options,
     time_limit_option,
@@ -57,7 +57,6 @@ from tui.cli.output import (
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
-    choose_levels,
     emit_json,
     fail,
     progress_bar,
@@ -255,16 +254,6 @@ def hand_json(
 
 
 # --------------------------------------------------------------------------- level files
-
-
-def _load_pack(level_file: str) -> Any:
-    """An Algebrawl level pack (:func:`tui.cli.options.load_level_pack`)."""
-    return load_level_pack(level_file, "algebrawl")
-
-
-def _pick(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
-    """``--level``: every level (None), a 1-based number, or a title."""
-    return choose_levels(numbered_levels(pack), spec)
 
 
 def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:
@@ -543,9 +532,9 @@ def _solve_batch(
 def _solve_levels(
     level_file: str, spec: str | None, count: bool, seconds: float, as_json: bool
 ) -> None:
-    pack = _load_pack(level_file)
+    pack = load_level_pack(level_file, "algebrawl")
     status = EXIT_OK
-    for number, lvl in _pick(pack, spec):
+    for number, lvl in pick_levels(pack, spec):
         data = level_json(number, lvl, count, seconds)
         if data["status"] != "solved":
             status = EXIT_NEGATIVE
@@ -704,8 +693,8 @@ def dot(
             fail("no solution" if solvable is False else "no solution found in time", EXIT_NEGATIVE)
         text = solution_to_dot((target,), ((0, trees[0]),))
     else:
-        pack = _load_pack(args[0])
-        _, chosen = _pick(pack, level or "1")[0]
+        pack = load_level_pack(args[0], "algebrawl")
+        _, chosen = pick_levels(pack, level or "1")[0]
         from core.algebrawl.par import shortest
 
         best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT)

@@ -65,7 +65,7 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
+    pick_levels,
     seed_option,
     stack_options,
     time_limit_option,
@@ -73,7 +73,6 @@ from tui.cli.options import (
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
-    choose_levels,
     console,
     emit_json,
     fail,
@@ -550,11 +549,6 @@ def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
 # --------------------------------------------------------------------------- level files
 
 
-def _load_pack(level_file: str) -> Any:
-    """A 2048 level pack (:func:`tui.cli.options.load_level_pack`)."""
-    return load_level_pack(level_file, "2048")
-
-
 def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     """One level's ``check --json`` object: its fields, then the designer's verdict.
 
@@ -626,9 +620,9 @@ def check(
     """
     from core.game2048.design import assess, describe
 
-    pack = _load_pack(level_file)
+    pack = load_level_pack(level_file, "2048")
     failed = False
-    for number, level in choose_levels(numbered_levels(pack), spec):
+    for number, level in pick_levels(pack, spec):
         design = assess(level, moves=estimate_moves, time_limit=time_limit)
         failed = failed or not design.legal or design.over
         if as_json:

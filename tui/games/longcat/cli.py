@@ -72,8 +72,8 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
     output_option,
+    pick_levels,
     seed_option,
     stack_options,
     time_limit_option,
@@ -82,7 +82,6 @@ from tui.cli.options import (
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
-    choose_levels,
     console,
     emit_json,
     fail,
@@ -95,7 +94,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.levelpack import LevelPack
     from core.longcat import Level
 
-__all__ = ["analyze_json", "longcat", "pick_levels", "solve_json"]
+__all__ = ["analyze_json", "longcat", "solve_json"]
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds a level's searches may take (per level)."""
@@ -110,18 +109,6 @@ def load_levels(source: str) -> LevelPack:
     """A Longcat level pack (:func:`tui.cli.options.load_level_pack`: a file, ``-``, an ID or a
     bundled pack's name); bad input exits 2 with a caret message."""
     return load_level_pack(source, "longcat")
-
-
-def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
-    """Select levels by ``--level``: None for all, a 1-based number, or a title.
-
-    Returns:
-        ``(1-based number, level)`` pairs.
-
-    Raises:
-        click.exceptions.Exit: Status 2 when nothing matches.
-    """
-    return choose_levels(numbered_levels(pack), spec)
 
 
 def _deadline(seconds: float) -> Callable[[], bool]:

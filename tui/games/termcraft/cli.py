@@ -43,7 +43,7 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
+    pick_levels,
     stack_options,
     time_limit_option,
 )
@@ -53,7 +53,6 @@ from tui.cli.output import (
     EXIT_OK,
     StopOnCtrlC,
     bulk_command,
-    choose_levels,
     console,
     emit_json,
     fail,
@@ -72,7 +71,6 @@ __all__ = [
     "action_json",
     "actions_json",
     "count_json",
-    "pick_levels",
     "plan_json",
     "termcraft",
 ]
@@ -132,23 +130,6 @@ def _parse_term_arg(text: str, what: str) -> Term:
     with user_errors():
         return parse_term(text, filename=what)
     raise AssertionError("unreachable")  # pragma: no cover
-
-
-def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Level]]:
-    """Select levels of a pack by ``--level``.
-
-    Args:
-        pack: The loaded pack.
-        spec: ``None`` for every level; a 1-based number; or a level title (exact match
-            first, then case-insensitive).
-
-    Returns:
-        ``(1-based number, level)`` pairs.
-
-    Raises:
-        click.exceptions.Exit: With status 2 and a message when nothing matches.
-    """
-    return choose_levels(numbered_levels(pack), spec)
 
 
 def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
