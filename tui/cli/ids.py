@@ -66,7 +66,7 @@ def level_id_command(source: str, level: str | None, as_json: bool, game: str | 
         from grammar.levels import load_pack
         from tui.ids import level_id
 
-        text, name = read_input(source, level_id=True)
+        text, name = read_input(source)
         with user_errors():
             pack = load_pack(text, filename=name, game=game)
         if not pack.levels:

@@ -58,7 +58,6 @@ __all__ = [
     "error_line",
     "fail",
     "format_parse_error",
-    "id_input",
     "is_parse_error",
     "progress_bar",
     "progress_wanted",
@@ -651,41 +650,14 @@ class StopOnCtrlC:
 # --------------------------------------------------------------------------- input
 
 
-def id_input(source: str) -> tuple[str, str] | None:
-    """The level an ID names, as a one-level file, when ``source`` is an ID (not a file).
+def read_input(source: str) -> tuple[str, str]:
+    """Read a text argument that names a file, or ``-`` for stdin.
 
-    An argument is an ID when it is not an existing path and starts with a game id and
-    ``:`` (``longcat:arduboy/17``, see :mod:`core.ids`); a file whose name has a colon is
-    still read as a file.
-
-    Returns:
-        ``(text, name)`` (name: the ID in angle brackets), or None when ``source`` is no ID.
-
-    Raises:
-        click.exceptions.Exit: Status 2 with the ID's problem in one line.
-    """
-    if source == "-" or os.path.exists(source):
-        return None
-    from tui.ids import looks_like_id
-
-    if not looks_like_id(source):
-        return None
-    from core.ids import IdError
-    from tui.ids import resolve_id
-
-    try:
-        resolved = resolve_id(source)
-        return resolved.text, f"<{resolved.id}>"
-    except IdError as error:
-        fail(str(error))
-
-
-def read_input(source: str, *, level_id: bool = False) -> tuple[str, str]:
-    """Read a text argument that names a file, or ``-`` for stdin (or a level ID).
+    A level-file argument, which may also be a level ID or a bundled pack's name, is read
+    by :func:`tui.cli.options.read_level_source` instead.
 
     Args:
-        source: A path, or ``-``; with ``level_id``, also an ID (:func:`id_input`).
-        level_id: The argument is a level file, so an ID may stand for it.
+        source: A path, or ``-``.
 
     Returns:
         ``(text, filename)`` where filename is ``"<stdin>"`` for ``-``.
@@ -693,9 +665,6 @@ def read_input(source: str, *, level_id: bool = False) -> tuple[str, str]:
     Raises:
         click.exceptions.Exit: With status 2 and a message if the file cannot be read.
     """
-    from_id = id_input(source) if level_id else None
-    if from_id is not None:
-        return from_id
     with user_errors():
         if source == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()
