@@ -47,6 +47,7 @@ __all__ = [
     "looks_like_id",
     "ref_id",
     "resolve_id",
+    "short_pack_name",
 ]
 
 CUSTOM_SOURCE = "custom"
@@ -102,8 +103,9 @@ def _game(game_id: str) -> GameInfo:
     return info
 
 
-def _short_pack(pack_id: str) -> str:
-    """``01-arduboy`` -> ``arduboy`` (the pack's name in IDs)."""
+def short_pack_name(pack_id: str) -> str:
+    """``01-arduboy`` -> ``arduboy``: the pack's name in IDs, and the one a person types
+    (``termarcade longcat solve arduboy``)."""
     return re.sub(r"^\d+-", "", pack_id)
 
 
@@ -143,11 +145,11 @@ def _resolve_bundled(info: GameInfo, parsed: BundledId) -> Resolved:
             f"{info.title} has no bundled levels, so {parsed.game}:{parsed.pack}/… names none"
         )
     for pack_id, pack in packs:
-        if parsed.pack in (pack_id, _short_pack(pack_id)):
+        if parsed.pack in (pack_id, short_pack_name(pack_id)):
             count = len(pack.levels)
             if parsed.number > count:
                 raise IdError(
-                    f"{info.title}'s pack {_short_pack(pack_id)} has {count} levels, "
+                    f"{info.title}'s pack {short_pack_name(pack_id)} has {count} levels, "
                     f"so it has no level {parsed.number}"
                 )
             level = pack.levels[parsed.number - 1]
@@ -155,9 +157,9 @@ def _resolve_bundled(info: GameInfo, parsed: BundledId) -> Resolved:
                 info,
                 LevelRef(f"pack:{pack_id}", level.title),
                 level,
-                f"{info.id}:{_short_pack(pack_id)}/{parsed.number}",
+                f"{info.id}:{short_pack_name(pack_id)}/{parsed.number}",
             )
-    names = ", ".join(_short_pack(pack_id) for pack_id, _ in packs)
+    names = ", ".join(short_pack_name(pack_id) for pack_id, _ in packs)
     raise IdError(f"{info.title} has no pack {parsed.pack!r} (its packs: {names})")
 
 
@@ -325,7 +327,7 @@ def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:
         if name == pack_id:
             for number, level in enumerate(pack.levels, start=1):
                 if level.title == ref.key:
-                    return f"{info.id}:{_short_pack(name)}/{number}"
+                    return f"{info.id}:{short_pack_name(name)}/{number}"
     return None
 
 

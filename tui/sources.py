@@ -189,9 +189,8 @@ class MyLevelsSource(LevelSource):
         out = []
         for number, item in enumerate(self.store.my_levels(self.game), start=1):
             par = None
-            with contextlib.suppress(
-                Exception
-            ):  # A damaged level is still listed; opening it says why.
+            # A damaged level is still listed; opening it says why.
+            with contextlib.suppress(Exception):
                 par = level_from_text(item.text).par
             out.append(LevelEntry(LevelRef(self.id, str(item.id)), item.title, par, number))
         return out

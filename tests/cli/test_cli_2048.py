@@ -9,7 +9,16 @@ import pytest
 from click.testing import CliRunner
 
 import core.game2048 as g
-from core.game2048 import DIRECTIONS, GameConfig, create_game, legal_moves, max_tile, move, replay
+from core.game2048 import (
+    DIRECTIONS,
+    GameConfig,
+    ai,
+    create_game,
+    legal_moves,
+    max_tile,
+    move,
+    replay,
+)
 from tui.games.game2048.cli import game2048, parse_distribution
 
 pytestmark = pytest.mark.cli
@@ -161,7 +170,7 @@ def test_infinite_or_nan_weights_are_bad_input(weights: str, shown: str) -> None
 @pytest.mark.parametrize("command", ["replay", "hint", "autoplay"])
 def test_seeds_outside_the_generator_are_refused(command: str, seed: str, monkeypatch) -> None:
     """Defect: seeds of 2**32 and above and negative ones were reduced silently."""
-    monkeypatch.setattr(g, "hint", _first_legal)  # should the seed slip through: be quick
+    monkeypatch.setattr(ai, "hint", _first_legal)  # should the seed slip through: be quick
     extra = ["--max-moves", "1"] if command == "autoplay" else []
     result = shell("2048", command, "--seed", seed, *extra, "--json")
     assert result.exit_code == 2 and result.stdout == ""
@@ -173,7 +182,7 @@ def test_seeds_outside_the_generator_are_refused(command: str, seed: str, monkey
 
 
 def test_the_largest_seed_works_and_autoplay_stays_in_range(monkeypatch) -> None:
-    monkeypatch.setattr(g, "hint", _first_legal)
+    monkeypatch.setattr(ai, "hint", _first_legal)
     top = 2**32 - 1
     result = run("replay", "--seed", str(top), "--json")
     assert result.exit_code == 0
@@ -206,7 +215,7 @@ def test_hint_has_a_default_time_limit(monkeypatch) -> None:
     from tui.games.game2048.cli import DEFAULT_TIME_LIMIT
 
     seen: list[dict] = []
-    monkeypatch.setattr(g, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))
+    monkeypatch.setattr(ai, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))
     assert run("hint", "--seed", "4", "--json").exit_code == 0
     assert run("hint", "--seed", "4", "--time-limit", "0.25", "--json").exit_code == 0
     assert (
@@ -224,7 +233,7 @@ def _first_legal(state, **kwargs):
 
 def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
     # A deterministic stand-in strategy isolates the CLI loop from the AI's strength.
-    monkeypatch.setattr(g, "hint", _first_legal)
+    monkeypatch.setattr(ai, "hint", _first_legal)
     result = run(
         "autoplay", "--seed", "10", "--games", "3", "--max-moves", "150", "--size", "3", "--json"
     )
@@ -249,21 +258,21 @@ def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def test_autoplay_text_mode_summary(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(g, "hint", _first_legal)
+    monkeypatch.setattr(ai, "hint", _first_legal)
     result = run("autoplay", "--seed", "1", "--games", "2", "--max-moves", "20")
     assert result.exit_code == 0
     assert "2 game(s); reached 2048: 0%" in result.stdout
 
 
 def test_hint_command_uses_core_hint(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(g, "hint", _first_legal)
+    monkeypatch.setattr(ai, "hint", _first_legal)
     result = run("hint", "--seed", "4", "--moves", "LU", "--json")
     assert result.exit_code == 0
     data = json.loads(result.stdout)
     state, _ = replay(GameConfig(initial_seed=4), ("left", "up"))
     assert data["direction"] == legal_moves(state)[0]
     # No legal move -> exit 1 with direction null.
-    monkeypatch.setattr(g, "hint", lambda state, **kw: None)
+    monkeypatch.setattr(ai, "hint", lambda state, **kw: None)
     result = run("hint", "--seed", "4", "--json")
     assert result.exit_code == 1
     assert json.loads(result.stdout)["direction"] is None

@@ -199,6 +199,26 @@ def test_bad_hands_are_usage_errors() -> None:
         assert "Traceback" not in result.stderr
 
 
+@pytest.mark.parametrize("command", ["solve", "dot"])
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--numbers", "1", "--tagret", "3"), "no such option '--tagret'"),
+        (("BOSS", "--countdown"), "--countdown and --cards go with --numbers"),
+        (("BOSS", "BOSS"), "give one level FILE, or --numbers with a hand"),
+        (("--numbers", "4", "7", "--level", "1"), "--level goes with a level FILE"),
+        (("--numbers", "1", "--countdown", "--cards", "+"), "--countdown plays + - * / only"),
+    ],
+)
+def test_solve_and_dot_check_their_arguments_alike(
+    command: str, args: tuple[str, ...], words: str
+) -> None:
+    """solve and dot take the same hand-or-file arguments and refuse the same mistakes."""
+    result = run(command, *(str(BOSS) if arg == "BOSS" else arg for arg in args))
+    assert result.exit_code == 2, (command, args, result.stdout)
+    assert words in result.stderr, (command, args, result.stderr)
+
+
 # --------------------------------------------------------------------------- batches
 
 

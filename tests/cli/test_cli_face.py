@@ -209,6 +209,50 @@ def test_emit_json_flushes_each_line() -> None:
     assert out.events[-1] == "flush"
 
 
+class _Stream:
+    """A stand-in stdout/stderr that says whether it is a terminal."""
+
+    def __init__(self, tty: bool) -> None:
+        self.tty = tty
+        self.text = ""
+
+    def isatty(self) -> bool:
+        return self.tty
+
+    def write(self, text: str) -> int:
+        self.text += text
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_progress_bar_only_on_a_terminal_and_never_over_json_lines(monkeypatch) -> None:
+    """The one level progress bar: nothing on a pipe or when the command says so; while
+    --json lines go to a terminal, commands are told not to show it."""
+    from tui.cli.output import progress_bar, progress_wanted
+
+    monkeypatch.setattr(sys, "stdout", _Stream(tty=True))
+    assert progress_wanted(as_json=True) is False
+    assert progress_wanted(as_json=False) is True
+    monkeypatch.setattr(sys, "stdout", _Stream(tty=False))
+    assert progress_wanted(as_json=True) is True
+    for tty, show, total in [(False, True, 5), (True, False, 5), (True, True, 0)]:
+        err = _Stream(tty)
+        monkeypatch.setattr(sys, "stderr", err)
+        with progress_bar(total, "generating", show) as advance:
+            advance(label="a level")
+        assert err.text == "", (tty, show, total)
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name in ("FORCE_TERMINAL", "TTY_INTERACTIVE", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    err = _Stream(tty=True)
+    monkeypatch.setattr(sys, "stderr", err)
+    with progress_bar(3, "generating") as advance:
+        advance(label="a level")
+    assert "generating" in err.text
+
+
 # --------------------------------------------------------------------------- one error line
 
 

@@ -7,6 +7,7 @@ congruence closure) on random small terms.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import signal
@@ -422,14 +423,24 @@ def test_solve_exit_codes_and_plan(pack_file):
     assert text.exit_code == 0 and "solved" in text.stdout and "3. " in text.stdout
 
 
-def test_solve_progress_path_runs(pack_file):
+def test_solve_progress_path_runs(pack_file, monkeypatch):
     """The progress-bar code path (used when stderr is a TTY) gives the same result."""
     from grammar.levels import load_pack_file
-    from tui.games.termcraft.cli import _Cancel, _run_with_progress
+    from tui.cli.output import StopOnCtrlC
+    from tui.games.termcraft.cli import _run_with_progress
 
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.setenv("TERM", "xterm-256color")
+    for name in ("FORCE_TERMINAL", "TTY_INTERACTIVE", "TTY_COMPATIBLE"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(sys, "stderr", Terminal())
     level = load_pack_file(pack_file).levels[0]
-    result = _run_with_progress(level, 1, {}, _Cancel(), True)
+    result = _run_with_progress(level, 1, {}, StopOnCtrlC(), True)
     assert result.status == "solved" and len(result.plan) == 3
+    assert "level 1:" in sys.stderr.getvalue()  # the bar was drawn
 
 
 HARD = """game termcraft

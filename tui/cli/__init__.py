@@ -26,7 +26,7 @@ import click
 
 from core import registry
 from core.text import plural
-from tui.cli.options import level_option
+from tui.cli.options import level_option, numbered_levels
 from tui.cli.output import (
     choose_levels,
     debug_mode,
@@ -439,7 +439,7 @@ def _level_number(pack: Any, spec: str | None, path: str) -> int:
         if not 1 <= number <= len(pack.levels):
             fail(f"there is no level {number}: {path} has {plural(len(pack.levels), 'level')}")
         return number
-    ((number, _),) = choose_levels(list(enumerate(pack.levels, start=1)), text, path)
+    ((number, _),) = choose_levels(numbered_levels(pack), text, path)
     return number
 
 

@@ -10,8 +10,8 @@ from typing import Any
 
 import click
 
-from tui.cli.options import json_option, level_option
-from tui.cli.output import choose_levels, emit_json, fail, read_input, user_errors
+from tui.cli.options import json_option, level_option, pick_levels
+from tui.cli.output import emit_json, fail, read_input, user_errors
 
 __all__ = ["level_id_command"]
 
@@ -66,12 +66,12 @@ def level_id_command(source: str, level: str | None, as_json: bool, game: str | 
         from grammar.levels import load_pack
         from tui.ids import level_id
 
-        text, name = read_input(source, level_id=True)
+        text, name = read_input(source)
         with user_errors():
             pack = load_pack(text, filename=name, game=game)
         if not pack.levels:
             fail(f"{name} holds no level")
-        for number, chosen in choose_levels(list(enumerate(pack.levels, start=1)), level):
+        for number, chosen in pick_levels(pack, level):
             try:
                 made = level_id(pack.game, None, chosen)
             except ValueError as error:

@@ -27,13 +27,21 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 import click
 
 from core.text import escape_controls
-from tui.cli.output import IntBetween, Seconds, did_you_mean, fail, read_input, user_errors
+from tui.cli.output import (
+    IntBetween,
+    Seconds,
+    choose_levels,
+    did_you_mean,
+    fail,
+    read_input,
+    user_errors,
+)
 
 __all__ = [
     "FORCE_HELP",
@@ -47,14 +55,17 @@ __all__ = [
     "SharedOption",
     "check_output",
     "check_pack",
+    "check_seed_run",
     "json_option",
     "level_option",
     "load_level_pack",
     "numbered_levels",
     "output_option",
     "parse_level_pack",
+    "pick_levels",
     "read_level_source",
     "seed_option",
+    "stack_options",
     "time_limit_option",
     "write_output",
 ]
@@ -110,8 +121,9 @@ class SharedOption(click.Option):
         return extra
 
 
-def _stack(func: _F, decorators: list[Callable[[_F], _F]]) -> _F:
-    """Apply ``decorators`` so that ``--help`` lists them in the order given."""
+def stack_options(func: _F, decorators: Sequence[Callable[[Any], Any]]) -> _F:
+    """Apply ``decorators`` (click options and arguments) so that ``--help`` lists them in
+    the order given: the one way a game declares an option group its commands share."""
     for decorator in reversed(decorators):
         func = decorator(func)
     return func
@@ -226,6 +238,19 @@ def seed_option(default: int | None = None, *, required: bool = False) -> Callab
     )
 
 
+def check_seed_run(seed: int, count: int, option: str) -> None:
+    """Refuse ``count`` levels or games from ``--seed`` (each the next seed) that would go
+    past :data:`SEED_MAX`: exit 2 before any work, never wrap round.
+
+    Args:
+        seed: The ``--seed`` value.
+        count: How many seeds the command takes in turn.
+        option: The option giving ``count`` (``"--count"``, ``"--games"``), for the message.
+    """
+    if seed + count - 1 > SEED_MAX:
+        fail(f"{option} {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
+
+
 # --------------------------------------------------------------------------- -o/--output
 
 
@@ -241,7 +266,7 @@ def output_option(func: _F) -> _F:
     Returns:
         ``func`` with both options.
     """
-    return _stack(
+    return stack_options(
         func,
         [
             click.option(
@@ -309,11 +334,6 @@ _PACK_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 ``dir/x`` are always files)."""
 
 
-def _short_pack(pack_id: str) -> str:
-    """``01-arduboy`` -> ``arduboy``: the name a person types (IDs use the same)."""
-    return re.sub(r"^\d+-", "", pack_id)
-
-
 def _bundled_text(name: str, game: str) -> tuple[str, str]:
     """The text of ``game``'s bundled pack called ``name``, and its name for messages.
 
@@ -322,15 +342,16 @@ def _bundled_text(name: str, game: str) -> tuple[str, str]:
     """
     from core import registry
     from levels import pack_files
+    from tui.ids import short_pack_name
 
     files = pack_files(game)
     for entry in files:
         pack_id = entry.name.removesuffix(".levels")
-        if name in (pack_id, _short_pack(pack_id)):
+        if name in (pack_id, short_pack_name(pack_id)):
             return entry.read_text(encoding="utf-8"), f"levels/{game}/{entry.name}"
     info = registry.get(game)
     title = info.title if info is not None else game
-    names = [_short_pack(entry.name.removesuffix(".levels")) for entry in files]
+    names = [short_pack_name(entry.name.removesuffix(".levels")) for entry in files]
     known = f"its packs: {', '.join(names)}" if names else f"{title} ships no pack"
     fail(
         f"{name}: no such file, and no bundled {title} pack of that name"
@@ -439,3 +460,19 @@ def numbered_levels(pack: Any) -> list[tuple[int, Any]]:
         The pairs, in file order.
     """
     return list(enumerate(pack.levels, start=1))
+
+
+def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
+    """The levels of ``pack`` that ``--level`` chooses (:func:`tui.cli.output.choose_levels`).
+
+    Args:
+        pack: A level pack (from :func:`load_level_pack`).
+        spec: The ``--level`` value: None for every level, a 1-based number or a title.
+
+    Returns:
+        ``(1-based number, level)`` pairs.
+
+    Raises:
+        click.exceptions.Exit: Status 2 when nothing matches.
+    """
+    return choose_levels(numbered_levels(pack), spec)

@@ -24,15 +24,17 @@ import errno
 import json
 import math
 import os
+import signal
 import sys
-from collections.abc import Iterable, Iterator, Sequence
+import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
 from typing import IO, TYPE_CHECKING, Any, NoReturn
 
 import click
 
-from core.text import escape_controls, plural
+from core.text import escape_controls, plural, shorten
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from rich.console import Console
@@ -47,6 +49,7 @@ __all__ = [
     "IntBetween",
     "RunPolicy",
     "Seconds",
+    "StopOnCtrlC",
     "bulk_command",
     "choose_levels",
     "console",
@@ -55,11 +58,13 @@ __all__ = [
     "error_line",
     "fail",
     "format_parse_error",
-    "id_input",
     "is_parse_error",
+    "progress_bar",
+    "progress_wanted",
     "read_input",
     "report_exception",
     "report_parse_error",
+    "search_progress",
     "silence_closed_stdout",
     "to_jsonable",
     "user_errors",
@@ -213,6 +218,93 @@ def console(*, stderr: bool = False) -> Console:
         honouring NO_COLOR, whose closed-pipe handling matches plain output (status 141).
     """
     return _pipe_safe_console_class()(stderr=stderr, highlight=False)
+
+
+@contextmanager
+def progress_bar(total: int, what: str, show: bool = True) -> Iterator[Callable[..., None]]:
+    """A transient progress bar on stderr, only when stderr is a terminal: the one bar of the
+    commands that work through levels (generate, solve, analyse, describe ...).
+
+    Args:
+        total: How many items (the bar's total); none is shown for fewer than 1.
+        what: What is being done, shown first (``"generating"``).
+        show: False to show nothing (the command's own reasons: ``--json`` ...).
+
+    Yields:
+        ``advance(label="", step=1)``: count ``step`` items done, and show ``label`` (the
+        item's title, control characters escaped, cut to 40 characters) beside the bar.
+    """
+    err = console(stderr=True)
+    if not show or total < 1 or not err.is_terminal:
+        yield lambda **_: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    progress = Progress(
+        TextColumn(f"[bold]{what}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[label]}"),
+        TimeElapsedColumn(),
+        console=err,
+        redirect_stdout=False,
+        redirect_stderr=False,
+        transient=True,
+    )
+    with progress:
+        task = progress.add_task(what, total=total, label="")
+
+        def advance(label: str = "", step: int = 1) -> None:
+            progress.update(task, advance=step, label=shorten(escape_controls(label), 40))
+
+        yield advance
+
+
+def progress_wanted(as_json: bool) -> bool:
+    """Whether a command may show :func:`progress_bar`: not while ``--json`` lines stream
+    to a terminal, where the bar's redraws would tear them."""
+    return not (as_json and sys.stdout.isatty())
+
+
+@contextmanager
+def search_progress(
+    label: str, total: int | None = None, show: bool = True
+) -> Iterator[Callable[..., None] | None]:
+    """A transient spinner on stderr with a search's counts, only when stderr is a terminal:
+    the one display of the solvers' ``progress(explored, frontier)`` callback.
+
+    Args:
+        label: What is searched (``level 2: 'Fork'``), shown first.
+        total: The state limit, to draw a bar against (explored plus queued states are the
+            ones kept), or None for a spinner alone.
+        show: False to show nothing (``--json`` ...).
+
+    Yields:
+        The ``progress(explored, frontier=0, ...)`` callback to hand the solver, or None
+        when nothing is shown (the solver then reports nothing).
+    """
+    err = console(stderr=True)
+    if not show or not err.is_terminal:
+        yield None
+        return
+    from rich.markup import escape
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns: list[Any] = [SpinnerColumn(), TextColumn("{task.description}")]
+    if total is not None:
+        columns.append(BarColumn())
+    columns += [
+        TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
+        TimeElapsedColumn(),
+    ]
+    with Progress(*columns, console=err, transient=True) as bar:
+        # A level's title is text, not markup, and must not drive the terminal.
+        task = bar.add_task(escape(escape_controls(label)), total=total, explored=0, frontier=0)
+
+        def progress(explored: int, frontier: int = 0, *rest: Any) -> None:
+            bar.update(task, completed=explored + frontier, explored=explored, frontier=frontier)
+
+        yield progress
 
 
 # --------------------------------------------------------------------------- errors
@@ -519,44 +611,53 @@ def user_errors(code: int = EXIT_BAD_INPUT) -> Iterator[None]:
         raise
 
 
+# --------------------------------------------------------------------------- ctrl+c
+
+
+class StopOnCtrlC:
+    """A stop flag set by ctrl+c (SIGINT) while a long search runs: ``with StopOnCtrlC() as
+    stop: solve(..., should_stop=stop)``.
+
+    Installing a handler (instead of letting KeyboardInterrupt unwind the search) lets the
+    search stop at a clean point and report ``unknown`` with what it explored. A second
+    ctrl+c raises KeyboardInterrupt at once (status 130), in case something does not poll.
+    Only in the main thread; elsewhere the flag is never set.
+    """
+
+    def __init__(self) -> None:
+        self.event = threading.Event()
+        self._previous: Any = None
+
+    def __enter__(self) -> StopOnCtrlC:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGINT, self._handle)
+        return self
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self.event.is_set():
+            raise KeyboardInterrupt
+        self.event.set()
+
+    def __exit__(self, *exc: Any) -> None:
+        if self._previous is not None:
+            signal.signal(signal.SIGINT, self._previous)
+
+    def __call__(self) -> bool:
+        """True once ctrl+c was pressed (the ``should_stop`` of the searches)."""
+        return self.event.is_set()
+
+
 # --------------------------------------------------------------------------- input
 
 
-def id_input(source: str) -> tuple[str, str] | None:
-    """The level an ID names, as a one-level file, when ``source`` is an ID (not a file).
+def read_input(source: str) -> tuple[str, str]:
+    """Read a text argument that names a file, or ``-`` for stdin.
 
-    An argument is an ID when it is not an existing path and starts with a game id and
-    ``:`` (``longcat:arduboy/17``, see :mod:`core.ids`); a file whose name has a colon is
-    still read as a file.
-
-    Returns:
-        ``(text, name)`` (name: the ID in angle brackets), or None when ``source`` is no ID.
-
-    Raises:
-        click.exceptions.Exit: Status 2 with the ID's problem in one line.
-    """
-    if source == "-" or os.path.exists(source):
-        return None
-    from tui.ids import looks_like_id
-
-    if not looks_like_id(source):
-        return None
-    from core.ids import IdError
-    from tui.ids import resolve_id
-
-    try:
-        resolved = resolve_id(source)
-        return resolved.text, f"<{resolved.id}>"
-    except IdError as error:
-        fail(str(error))
-
-
-def read_input(source: str, *, level_id: bool = False) -> tuple[str, str]:
-    """Read a text argument that names a file, or ``-`` for stdin (or a level ID).
+    A level-file argument, which may also be a level ID or a bundled pack's name, is read
+    by :func:`tui.cli.options.read_level_source` instead.
 
     Args:
-        source: A path, or ``-``; with ``level_id``, also an ID (:func:`id_input`).
-        level_id: The argument is a level file, so an ID may stand for it.
+        source: A path, or ``-``.
 
     Returns:
         ``(text, filename)`` where filename is ``"<stdin>"`` for ``-``.
@@ -564,9 +665,6 @@ def read_input(source: str, *, level_id: bool = False) -> tuple[str, str]:
     Raises:
         click.exceptions.Exit: With status 2 and a message if the file cannot be read.
     """
-    from_id = id_input(source) if level_id else None
-    if from_id is not None:
-        return from_id
     with user_errors():
         if source == "-":
             data = sys.stdin.buffer.read() if hasattr(sys.stdin, "buffer") else sys.stdin.read()

@@ -40,6 +40,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
+from core.text import plural
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_CLOSED_PIPE,
@@ -168,12 +169,12 @@ def build_tree(
             continue
         if depth >= max_depth:
             hidden = node.size - 1
-            branch.add(f"… {hidden} more node{'s' if hidden != 1 else ''} below", style="dim")
+            branch.add(f"… {plural(hidden, 'more node')} below", style="dim")
             continue
         for index, child in enumerate(node.args):
             if index >= max_width or shown >= max_nodes:
                 rest = len(node.args) - index
-                branch.add(f"… {rest} more argument{'s' if rest != 1 else ''}", style="dim")
+                branch.add(f"… {plural(rest, 'more argument')}", style="dim")
                 break
             shown += 1
             queue.append((child, branch.add(_node_label(child, show_size)), depth + 1))

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.text import escape_controls
+from core.text import escape_controls, plural
 from tui.serve.limits import ServeLimits, valid_user_name
 from tui.serve.spec import EXIT_CPU, EXIT_OK, SessionSpec, exit_reason
 
@@ -41,8 +41,7 @@ def goodbye(reason: str, limits: ServeLimits) -> str:
     if reason == "idle":
         minutes = max(1, round(limits.idle_timeout / 60))
         return (
-            f"Closed after {minutes} minute{'s' if minutes != 1 else ''} without a key "
-            "press. Your games are saved."
+            f"Closed after {plural(minutes, 'minute')} without a key press. Your games are saved."
         )
     if reason == "shutdown":
         return "The arcade is closing for now. Your games are saved."

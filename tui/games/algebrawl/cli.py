@@ -37,16 +37,18 @@ from typing import Any
 
 import click
 
+from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
-    SEED_MAX,
     check_output,
+    check_seed_run,
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
     output_option,
+    pick_levels,
     seed_option,
+    stack_options,
     time_limit_option,
     write_output,
 )
@@ -55,9 +57,10 @@ from tui.cli.output import (
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
-    choose_levels,
     emit_json,
     fail,
+    progress_bar,
+    progress_wanted,
     report_parse_error,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -253,16 +256,6 @@ def hand_json(
 # --------------------------------------------------------------------------- level files
 
 
-def _load_pack(level_file: str) -> Any:
-    """An Algebrawl level pack (:func:`tui.cli.options.load_level_pack`)."""
-    return load_level_pack(level_file, "algebrawl")
-
-
-def _pick(pack: Any, spec: str | None) -> list[tuple[int, Any]]:
-    """``--level``: every level (None), a 1-based number, or a title."""
-    return choose_levels(numbered_levels(pack), spec)
-
-
 def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:
     """Solve one level: the shortest solution, its moves, and the distinct solutions.
 
@@ -374,9 +367,7 @@ def _hand_options(func: Any) -> Any:
             '= (a + b) / 2" (each usable up to N-1 times).',
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack_options(func, options)
 
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
@@ -418,19 +409,10 @@ def solve(
     elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
     when a hand or level is unsolvable or unknown.
     """
-    for arg in args:
-        if arg.startswith("--"):
-            raise click.UsageError(f"no such option {arg!r}")
-    if not numbers_mode:
-        if countdown or cards_text is not None:
-            raise click.UsageError("--countdown and --cards go with --numbers")
-        if len(args) != 1:
-            raise click.UsageError("give one level FILE, or --numbers with a hand")
+    rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
+    if rule is None:
         _solve_levels(args[0], level, count, time_limit, as_json)
         return
-    if level is not None:
-        raise click.UsageError("--level goes with a level FILE, not --numbers")
-    rule = _rule(countdown, cards_text)
     try:
         target = parse_number(target_text)
     except ValueError as error:
@@ -447,6 +429,29 @@ def solve(
     data = hand_json(hand, target, rule, limit, time_limit)
     _show_hand(data, as_json)
     raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
+
+
+def _hand_rule(
+    args: tuple[str, ...],
+    numbers_mode: bool,
+    countdown: bool,
+    cards_text: str | None,
+    level: str | None,
+) -> _HandRule | None:
+    """Check the arguments shared by ``solve`` and ``dot``: the hand's rule with
+    ``--numbers``, None for one level FILE (``args[0]``); a usage error otherwise."""
+    for arg in args:
+        if arg.startswith("--"):
+            raise click.UsageError(f"no such option {arg!r}")
+    if not numbers_mode:
+        if countdown or cards_text is not None:
+            raise click.UsageError("--countdown and --cards go with --numbers")
+        if len(args) != 1:
+            raise click.UsageError("give one level FILE, or --numbers with a hand")
+        return None
+    if level is not None:
+        raise click.UsageError("--level goes with a level FILE, not --numbers")
+    return _rule(countdown, cards_text)
 
 
 def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
@@ -485,7 +490,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
         return
     count = data["count"]
     counted = (
-        f"{count} distinct solution{'s' if count != 1 else ''}"
+        plural(count, "distinct solution")
         if count is not None
         else "solvable (counting ran out of time)"
     )
@@ -527,9 +532,9 @@ def _solve_batch(
 def _solve_levels(
     level_file: str, spec: str | None, count: bool, seconds: float, as_json: bool
 ) -> None:
-    pack = _load_pack(level_file)
+    pack = load_level_pack(level_file, "algebrawl")
     status = EXIT_OK
-    for number, lvl in _pick(pack, spec):
+    for number, lvl in pick_levels(pack, spec):
         data = level_json(number, lvl, count, seconds)
         if data["status"] != "solved":
             status = EXIT_NEGATIVE
@@ -540,7 +545,7 @@ def _solve_levels(
         shortest = f"shortest {data['shortest']} moves" if data["shortest"] else data["status"]
         counted = ""
         if data.get("count") is not None:
-            counted = f", {data['count']} distinct solution{'s' if data['count'] != 1 else ''}"
+            counted = ", " + plural(data["count"], "distinct solution")
             counted += "" if data.get("complete") else " (at least)"
         click.echo(f"level {number} {lvl.title!r}: {shortest}{par}{counted}")
         for index, move in enumerate(data["moves"], start=1):
@@ -611,11 +616,10 @@ def generate(
         check_band(low, high, generator.limits, generator.unit)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--difficulty") from None
-    if seed + count - 1 > SEED_MAX:
-        fail(f"--count {count} from --seed {seed} would go past the last seed, {SEED_MAX}")
+    check_seed_run(seed, count, "--count")
     check_output(output, force)
     levels = []
-    with _progress(count, output is None) as advance:
+    with progress_bar(count, "generating", count >= 3 and progress_wanted(as_json)) as advance:
         for index in range(count):
             try:
                 level = generator.generate(seed + index, low, high)
@@ -642,25 +646,7 @@ def generate(
     )
     if output is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
-    write_output(output, dump_pack(pack), force, f"{count} level{'s' if count != 1 else ''}")
-
-
-@contextmanager
-def _progress(total: int, quiet_stdout: bool) -> Iterator[Any]:
-    """A progress bar on stderr when it is a terminal; yields ``advance()``."""
-    from tui.cli.output import console
-
-    err = console(stderr=True)
-    if not err.is_terminal or total < 3:
-        yield lambda: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn
-
-    with Progress(
-        TextColumn("generating"), BarColumn(), MofNCompleteColumn(), console=err, transient=True
-    ) as bar:
-        task = bar.add_task("levels", total=total)
-        yield lambda: bar.advance(task)
+    write_output(output, dump_pack(pack), force, plural(count, "level"))
 
 
 # --------------------------------------------------------------------------- dot
@@ -691,14 +677,9 @@ def dot(
     """
     from core.algebrawl import solution_to_dot
 
-    for arg in args:
-        if arg.startswith("--"):
-            raise click.UsageError(f"no such option {arg!r}")
+    rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
     check_output(output, force)
-    if numbers_mode:
-        if level is not None:
-            raise click.UsageError("--level goes with a level FILE, not --numbers")
-        rule = _rule(countdown, cards_text)
+    if rule is not None:
         try:
             target = parse_number(target_text)
             hand = tuple(parse_number(arg) for arg in args)
@@ -712,12 +693,8 @@ def dot(
             fail("no solution" if solvable is False else "no solution found in time", EXIT_NEGATIVE)
         text = solution_to_dot((target,), ((0, trees[0]),))
     else:
-        if countdown or cards_text is not None:
-            raise click.UsageError("--countdown and --cards go with --numbers")
-        if len(args) != 1:
-            raise click.UsageError("give one level FILE, or --numbers with a hand")
-        pack = _load_pack(args[0])
-        _, chosen = _pick(pack, level or "1")[0]
+        pack = load_level_pack(args[0], "algebrawl")
+        _, chosen = pick_levels(pack, level or "1")[0]
         from core.algebrawl.par import shortest
 
         best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT)

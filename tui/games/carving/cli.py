@@ -22,9 +22,6 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-import signal
-import sys
-import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -51,12 +48,14 @@ from tui.cli.output import (
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
+    StopOnCtrlC,
     choose_levels,
-    console,
     emit_json,
     fail,
+    progress_bar,
     read_input,
     report_parse_error,
+    search_progress,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -340,26 +339,6 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
 # --------------------------------------------------------------------------- solve
 
 
-class _Cancel:
-    """A flag set by ctrl+c (SIGINT) so a long search stops at a clean point."""
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self._previous: Any = None
-
-    def __enter__(self) -> _Cancel:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, lambda *_: self.event.set())
-        return self
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-    def __call__(self) -> bool:
-        return self.event.is_set()
-
-
 @carving.command()
 @click.argument("level_file", metavar="LEVEL")
 @level_option("every level")
@@ -386,12 +365,12 @@ def solve(
 
     chosen = _pick(load_levels(level_file), level, default_all=True)
     status = EXIT_OK
-    with _Cancel() as cancel:
+    with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             if cancel():
                 break
-            with _spinner(
-                f"level {number}: {lvl.title or 'untitled'}", disable=as_json
+            with search_progress(
+                f"level {number}: {lvl.title or 'untitled'}", show=not as_json
             ) as progress:
                 try:
                     result = run_solver(
@@ -433,40 +412,6 @@ def solve(
         click.echo("interrupted: the search was stopped", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
     raise click.exceptions.Exit(status)
-
-
-class _spinner:
-    """A transient rich spinner on stderr with the solver's counts (terminals only)."""
-
-    def __init__(self, label: str, disable: bool) -> None:
-        self.label = label
-        self.enabled = not disable and sys.stderr.isatty()
-        self._progress: Any = None
-
-    def __enter__(self) -> Callable[[int, int], None] | None:
-        if not self.enabled:
-            return None
-        from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
-        self._progress = Progress(
-            SpinnerColumn(),
-            TextColumn(self.label),
-            TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
-            TimeElapsedColumn(),
-            console=console(stderr=True),
-            transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task(self.label, total=None, explored=0, frontier=0)
-
-        def update(explored: int, frontier: int) -> None:
-            self._progress.update(task, explored=explored, frontier=frontier)
-
-        return update
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)
 
 
 # --------------------------------------------------------------------------- generate
@@ -531,7 +476,7 @@ def generate(
     generator = GENERATORS[difficulty]
     levels: list[Any] = []
     current = seed
-    with _bar(count, disable=as_json) as advance:
+    with progress_bar(count, "generating", not as_json) as advance:
         while len(levels) < count:
             if current > SEED_MAX:
                 fail(f"ran out of seeds ({SEED_MAX} is the last)")
@@ -558,32 +503,3 @@ def generate(
     if target is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
     write_output(target, dump_pack(pack), force, "" if as_json else plural(len(levels), "level"))
-
-
-class _bar:
-    """A rich progress bar on stderr (terminals only); ``advance()`` counts a level."""
-
-    def __init__(self, total: int, disable: bool) -> None:
-        self.total = total
-        self.enabled = not disable and sys.stderr.isatty()
-        self._progress: Any = None
-
-    def __enter__(self) -> Callable[[], None]:
-        if not self.enabled:
-            return lambda: None
-        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedColumn
-
-        self._progress = Progress(
-            BarColumn(),
-            MofNCompleteColumn(),
-            TimeElapsedColumn(),
-            console=console(stderr=True),
-            transient=True,
-        )
-        self._progress.__enter__()
-        task = self._progress.add_task("levels", total=self.total)
-        return lambda: self._progress.update(task, advance=1)
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._progress is not None:
-            self._progress.__exit__(*exc)

@@ -60,19 +60,19 @@ from core.game2048 import (
 from core.game2048.game import start_game
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
-    SEED_MAX,
     SeedType,
+    check_seed_run,
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
+    pick_levels,
     seed_option,
+    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
-    choose_levels,
     console,
     emit_json,
     fail,
@@ -224,9 +224,7 @@ def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
             help="Winning tile (default: the rule's; 0 for none).",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack_options(func, options)
 
 
 def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
@@ -408,18 +406,17 @@ def _ask_hint(state: GameState, depth: int | None, time_limit: float | None) -> 
 def _play_out(
     state: GameState, max_moves: int, depth: int | None, time_limit: float
 ) -> Iterator[tuple[GameState, int]]:
-    """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves)."""
-    count = 0
-    while not state.is_game_over and count < max_moves:
-        direction = _ask_hint(state, depth, time_limit)
-        if direction is None:
-            return
-        nxt = move(state, direction)
-        if nxt is state:  # a hint that changes nothing would loop forever
-            return
-        state = nxt
-        count += 1
-        yield state, count
+    """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves):
+    :func:`core.game2048.ai.autoplay`, with a missing or unsupported AI as a clean error."""
+    try:
+        from core.game2048.ai import autoplay as ai_autoplay
+
+        played = ai_autoplay(state, max_moves, depth=depth, time_limit=time_limit)
+        yield from ((after, count) for count, after in enumerate(played, start=1))
+    except ImportError as error:
+        fail(f"the 2048 AI is not available ({error})")
+    except ValueError as error:
+        fail(f"the 2048 AI cannot play this game: {error}")
 
 
 def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
@@ -467,8 +464,7 @@ def autoplay(
     as_json: bool,
 ) -> None:
     """Let the expectimax AI play whole games and report how far it got."""
-    if seed + games - 1 > SEED_MAX:
-        fail(f"--games {games} from --seed {seed} would go past the last seed, {SEED_MAX}")
+    check_seed_run(seed, games, "--games")
     config_from_options(seed, size, merge, distribution, tiles, goal)  # check before playing
     results: list[dict[str, Any]] = []
     with _progress_bar(games, disable=as_json) as (progress, task):
@@ -553,11 +549,6 @@ def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
 # --------------------------------------------------------------------------- level files
 
 
-def _load_pack(level_file: str) -> Any:
-    """A 2048 level pack (:func:`tui.cli.options.load_level_pack`)."""
-    return load_level_pack(level_file, "2048")
-
-
 def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     """One level's ``check --json`` object: its fields, then the designer's verdict.
 
@@ -629,9 +620,9 @@ def check(
     """
     from core.game2048.design import assess, describe
 
-    pack = _load_pack(level_file)
+    pack = load_level_pack(level_file, "2048")
     failed = False
-    for number, level in choose_levels(numbered_levels(pack), spec):
+    for number, level in pick_levels(pack, spec):
         design = assess(level, moves=estimate_moves, time_limit=time_limit)
         failed = failed or not design.legal or design.over
         if as_json:

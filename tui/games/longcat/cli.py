@@ -58,15 +58,13 @@ Every search is bounded per level by ``--time-limit`` (seconds) and ``--max-stat
 from __future__ import annotations
 
 import math
-import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import click
 
-from core.text import escape_controls, plural, shorten
+from core.text import escape_controls, plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
     SEED_MAX,
@@ -74,19 +72,21 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
     output_option,
+    pick_levels,
     seed_option,
+    stack_options,
     time_limit_option,
     write_output,
 )
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
-    choose_levels,
     console,
     emit_json,
     fail,
+    progress_bar,
+    progress_wanted,
     user_errors,
 )
 
@@ -94,14 +94,12 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.levelpack import LevelPack
     from core.longcat import Level
 
-__all__ = ["analyze_json", "longcat", "pick_levels", "solve_json"]
+__all__ = ["analyze_json", "longcat", "solve_json"]
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds a level's searches may take (per level)."""
 DEFAULT_MAX_STATES = 500_000
 """Positions a level's state graph may have before the counts are given up."""
-SEED_LIMIT = SEED_MAX
-"""Largest seed (the shared limit of :mod:`tui.cli.options`)."""
 
 
 # --------------------------------------------------------------------------- input
@@ -113,55 +111,9 @@ def load_levels(source: str) -> LevelPack:
     return load_level_pack(source, "longcat")
 
 
-def pick_levels(pack: LevelPack, spec: str | None) -> list[tuple[int, Level]]:
-    """Select levels by ``--level``: None for all, a 1-based number, or a title.
-
-    Returns:
-        ``(1-based number, level)`` pairs.
-
-    Raises:
-        click.exceptions.Exit: Status 2 when nothing matches.
-    """
-    return choose_levels(numbered_levels(pack), spec)
-
-
 def _deadline(seconds: float) -> Callable[[], bool]:
     end = time.monotonic() + seconds
     return lambda: time.monotonic() > end
-
-
-@contextmanager
-def _progress(total: int, what: str, show: bool) -> Iterator[Callable[..., None]]:
-    """A progress bar on stderr when it is a terminal; yields ``advance(label=...)``."""
-    err = console(stderr=True)
-    if not show or total < 1 or not err.is_terminal:
-        yield lambda **_: None
-        return
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-
-    progress = Progress(
-        TextColumn(f"[bold]{what}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("{task.fields[label]}"),
-        TimeElapsedColumn(),
-        console=err,
-        redirect_stdout=False,
-        redirect_stderr=False,
-        transient=True,
-    )
-    with progress:
-        task = progress.add_task(what, total=total, label="")
-
-        def advance(label: str = "", step: int = 1) -> None:
-            progress.update(task, advance=step, label=shorten(escape_controls(label), 40))
-
-        yield advance
-
-
-def _bar_wanted(as_json: bool) -> bool:
-    # JSON lines streaming to a terminal would be torn by the bar's redraws.
-    return not (as_json and sys.stdout.isatty())
 
 
 _LIMIT_OPTIONS = [
@@ -178,9 +130,7 @@ _LIMIT_OPTIONS = [
 
 def limit_options(func: Callable) -> Callable:
     """``--time-limit`` and ``--max-states``."""
-    for option in reversed(_LIMIT_OPTIONS):
-        func = option(func)
-    return func
+    return stack_options(func, _LIMIT_OPTIONS)
 
 
 # --------------------------------------------------------------------------- the group
@@ -300,7 +250,7 @@ def solve(
     chosen = pick_levels(load_levels(level_file), level)
     rows = []
     negative = False
-    with _progress(len(chosen), "solving", _bar_wanted(as_json) and len(chosen) > 1) as step:
+    with progress_bar(len(chosen), "solving", progress_wanted(as_json) and len(chosen) > 1) as step:
         for number, lvl in chosen:
             result = solve_json(number, lvl, time_limit, max_states)
             negative = negative or result["solvable"] is not True
@@ -511,8 +461,8 @@ def analyze(
         raise click.UsageError("choose --json or --dot, not both")
     chosen = pick_levels(load_levels(level_file), level)
     negative = False
-    with _progress(
-        len(chosen), "analysing", not dot and _bar_wanted(as_json) and len(chosen) > 1
+    with progress_bar(
+        len(chosen), "analysing", not dot and progress_wanted(as_json) and len(chosen) > 1
     ) as step:
         for number, lvl in chosen:
             try:
@@ -753,9 +703,9 @@ def generate(
     keys: set[tuple[int, int, int, tuple[int, int]]] = set()
     last_error = ""
     tries = max(3 * count, count + 20)
-    with _progress(count, "generating", _bar_wanted(as_json)) as step:
+    with progress_bar(count, "generating", progress_wanted(as_json)) as step:
         for k in range(tries):
-            if len(levels) == count or seed + k > SEED_LIMIT:
+            if len(levels) == count or seed + k > SEED_MAX:
                 break
             method = methods[k % len(methods)]
             extra: dict[str, Any] = {}
@@ -890,7 +840,7 @@ def describe(
     check_output(output, force)
     pack = load_levels(level_file)
     levels = []
-    with _progress(len(pack.levels), "describing", True) as step:
+    with progress_bar(len(pack.levels), "describing", True) as step:
         for number, level in enumerate(pack.levels, start=1):
             stop = _deadline(time_limit)
             solvable = is_solvable(level, max_states=max_states, should_stop=stop)

@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
-import signal
 import sys
-import threading
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -45,17 +43,20 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
-    numbered_levels,
+    pick_levels,
+    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    StopOnCtrlC,
     bulk_command,
-    choose_levels,
+    console,
     emit_json,
     fail,
+    search_progress,
     user_errors,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -70,7 +71,6 @@ __all__ = [
     "action_json",
     "actions_json",
     "count_json",
-    "pick_levels",
     "plan_json",
     "termcraft",
 ]
@@ -132,23 +132,6 @@ def _parse_term_arg(text: str, what: str) -> Term:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def pick_levels(pack: Any, spec: str | None) -> list[tuple[int, Level]]:
-    """Select levels of a pack by ``--level``.
-
-    Args:
-        pack: The loaded pack.
-        spec: ``None`` for every level; a 1-based number; or a level title (exact match
-            first, then case-insensitive).
-
-    Returns:
-        ``(1-based number, level)`` pairs.
-
-    Raises:
-        click.exceptions.Exit: With status 2 and a message when nothing matches.
-    """
-    return choose_levels(numbered_levels(pack), spec)
-
-
 def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     """The options that choose a position, shared by every command.
 
@@ -183,9 +166,7 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     ]
 
     def decorate(func: Callable) -> Callable:
-        for option in reversed(options):
-            func = option(func)
-        return func
+        return stack_options(func, options)
 
     return decorate
 
@@ -344,36 +325,6 @@ def plan_json(plan: Iterable[Any]) -> list[Any]:
 
 
 # --------------------------------------------------------------------------- progress, ctrl+c
-
-
-class _Cancel:
-    """A cancel flag set by ctrl+c (SIGINT) while the solver or linter runs.
-
-    Installing a handler (instead of letting KeyboardInterrupt unwind the solver) lets the
-    solver stop at a clean point and report ``unknown`` with what it explored.  A second
-    ctrl+c raises KeyboardInterrupt at once, in case something does not poll.
-    """
-
-    def __init__(self) -> None:
-        self.event = threading.Event()
-        self._previous: Any = None
-
-    def __enter__(self) -> _Cancel:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGINT, self._handle)
-        return self
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self.event.is_set():
-            raise KeyboardInterrupt
-        self.event.set()
-
-    def __exit__(self, *exc: Any) -> None:
-        if self._previous is not None:
-            signal.signal(signal.SIGINT, self._previous)
-
-    def __call__(self) -> bool:
-        return self.event.is_set()
 
 
 class _StageProgress:
@@ -536,7 +487,6 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
     table titled with the total count, then placeholders and warnings."""
     from itertools import islice
 
-    from rich.console import Console
     from rich.table import Table
 
     from core.termcraft import (
@@ -550,7 +500,7 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
     total = count_rewrite_actions(state, watch)
     rows = list(islice(iter_rewrite_actions(state, watch=watch), limit))
     progress.done()
-    console = Console(highlight=False)
+    out = console()
     title = f"{plural(total, 'rewrite action')} (fuel {state.fuel}, budget {state.budget})"
     if len(rows) < total:
         title += f"; the first {len(rows):,} shown (--limit, --json)"
@@ -569,19 +519,19 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
             shorten(to_str(action.replacement), 40),
         )
     if rows:
-        console.print(table)
+        out.print(table)
     else:
-        console.print(title if state.fuel else "no rewrite action (no fuel left)")
+        out.print(title if state.fuel else "no rewrite action (no fuel left)")
     sites = placeholder_sites(state.term)
     if sites:
-        console.print(
+        out.print(
             f"placeholders (construct, budget {state.budget}): "
             + ", ".join(format_path(path) for path in sites)
         )
     else:
-        console.print("no placeholder")
+        out.print("no placeholder")
     for warning in warnings(state.term):
-        console.print(f"warning: {warning}", style="yellow")
+        out.print(f"warning: {warning}", style="yellow")
 
 
 def _actions_batch(
@@ -794,9 +744,7 @@ def _limit_options(func: Callable) -> Callable:
             "many MiB [default: 256].",
         ),
     ]
-    for option in reversed(options):
-        func = option(func)
-    return func
+    return stack_options(func, options)
 
 
 def _solve_kwargs(
@@ -854,8 +802,8 @@ def solve(
     chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
     kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
-    show_bar = not as_json and sys.stderr.isatty()
-    with _Cancel() as cancel:
+    show_bar = not as_json
+    with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             if cancel():
                 break
@@ -890,35 +838,15 @@ def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> No
 
 
 def _run_with_progress(
-    level: Level, number: int, kwargs: dict[str, Any], cancel: _Cancel, show_bar: bool
+    level: Level, number: int, kwargs: dict[str, Any], cancel: StopOnCtrlC, show_bar: bool
 ) -> Any:
     """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
     from core.termcraft import solve as solve_level
     from core.termcraft.solver import DEFAULT_MAX_STATES
 
-    if not show_bar:
-        return solve_level(level, should_stop=cancel, **kwargs)
-    from rich.console import Console
-    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
-
     total = kwargs.get("max_states", DEFAULT_MAX_STATES)
-    with Progress(
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        TextColumn("{task.fields[explored]} explored, {task.fields[frontier]} queued"),
-        TimeElapsedColumn(),
-        console=Console(stderr=True, highlight=False),
-        transient=True,
-    ) as bar:
-        task = bar.add_task(
-            f"level {number}: {shorten(level.title, 30)}", total=total, explored=0, frontier=0
-        )
-
-        def progress(explored: int, frontier: int = 0, *rest: Any) -> None:
-            # The state limit counts kept states: expanded plus still queued.
-            bar.update(task, completed=explored + frontier, explored=explored, frontier=frontier)
-
+    label = f"level {number}: {shorten(level.title, 30)}"
+    with search_progress(label, total, show_bar) as progress:
         return solve_level(level, should_stop=cancel, progress=progress, **kwargs)
 
 
@@ -973,7 +901,7 @@ def lint(
     chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
     kwargs = _solve_kwargs(max_states, time_limit, max_memory)
     exit_code = EXIT_OK
-    with _Cancel() as cancel:
+    with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             progress = _StageProgress()
             try:
