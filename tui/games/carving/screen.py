@@ -252,8 +252,7 @@ class CarvingScreen(PuzzleScreen):
             return (
                 "The path can be finished (f), or go on."
                 if after.path and self._can_finish(after)
-                else f"Path: {len(after.path)} step{'s' if len(after.path) != 1 else ''}; "
-                "keep going towards the new edge ★."
+                else f"Path: {plural(len(after.path), 'step')}; keep going towards the new edge ★."
             )
         if isinstance(move, Finish):
             removed = len({e for e, _ in before.path})
