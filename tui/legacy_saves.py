@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from core.saves import SAVE_VERSION, V1_SLOT, decode_save
+from core.saves import V1_SLOT, decode_save, migrate
 from tui.sources import LevelRef, level_to_text
 
 __all__ = ["adopt_v1_save", "v1_level", "v1_ref"]
@@ -109,16 +109,13 @@ def adopt_v1_save(store: Any, game: str) -> LevelRef | None:
     data = store.load_game(game, V1_SLOT)
     if not isinstance(data, dict) or data.get("version") != 1:
         return None
-    saved = decode_save(data, game, v1_level)
+    # core.saves writes the current format (no checkpoint yet: the first resume replays
+    # once); decode_save checks it as a resume will.
+    migrated = migrate(data, game, v1_level)
+    saved = decode_save(migrated, game)
     ref = v1_ref(game, data)
     if store.save_info(game, ref.slot) is not None:
         return None
-    migrated = {
-        "version": SAVE_VERSION,
-        "level": saved.level,
-        "session": {"moves": list(saved.moves), "index": saved.index},
-        "checkpoint": None,  # made at the first save after the resume (which replays once)
-    }
     level = _v1_level_value(game, data.get("config" if game == "2048" else "level"))
     summary = {"title": level.title or ref.key, "status": "playing", "moves": saved.index}
     store.save_game(game, ref.slot, migrated, summary=summary)

@@ -63,17 +63,18 @@ _BUTTONS: dict[str, tuple[tuple[str, str, str], ...]] = {
 }
 
 
-def par_verdict(moves: int, par: int | None) -> str:
+def par_verdict(moves: int, par: int | None, word: str = "move") -> str:
     """Describe ``moves`` against ``par`` in words.
 
     Args:
         moves: Moves the player used.
         par: The designer's move count, or None.
+        word: What par counts (Carving: ``"step"``).
 
     Returns:
         E.g. ``"3 moves (par 3): on par"``.
     """
-    used = plural(moves, "move")
+    used = plural(moves, word)
     if par is None:
         return f"{used} (this level has no par)"
     if moves < par:

@@ -702,38 +702,51 @@ class LevelTextDesigner(DesignerScreen):
         if level is not None:
             self.text_area.text = dump_level(level, self.info.id)
 
+    _loaded: tuple[str, Any, ParseError | str | None] | None = None
+    """The last text loaded, with its level or what is wrong with it (:meth:`_load_text`)."""
+
+    def _load_text(self) -> tuple[Any, ParseError | str | None]:
+        """The level the text holds, or None and why not (a parse error, or a sentence).
+
+        Loaded once per text: the canvas that follows the text, the live verdict and the
+        buttons all ask for the level of the same text.
+        """
+        from grammar.levels import format_for, load_pack
+
+        text = self.text_area.text
+        loaded = self._loaded
+        if loaded is not None and loaded[0] == text:
+            return loaded[1], loaded[2]
+        level: Any = None
+        problem: ParseError | str | None = None
+        try:
+            pack = load_pack(text, filename="<editor>")
+        except ParseError as error:
+            problem = error
+        else:
+            if len(pack.levels) != 1:
+                problem = (
+                    f"The editor holds one level; the text has {len(pack.levels)} level blocks."
+                )
+            elif not isinstance(pack.levels[0], format_for(self.info.id).level_type):
+                problem = f"This editor makes {self.info.id} levels: keep “game {self.info.id}”."
+            else:
+                level = pack.levels[0]
+        self._loaded = (text, level, problem)
+        return level, problem
+
     def text_level(self) -> Any:
         """The level the text holds, or None while it does not load (no message shown: for
         widgets that follow the text, such as a canvas)."""
-        from grammar.levels import format_for, load_pack
-
-        try:
-            pack = load_pack(self.text_area.text, filename="<editor>")
-        except ParseError:
-            return None
-        if len(pack.levels) != 1 or not isinstance(
-            pack.levels[0], format_for(self.info.id).level_type
-        ):
-            return None
-        return pack.levels[0]
+        return self._load_text()[0]
 
     def read_level(self, quiet: bool = False) -> Any:
-        from grammar.levels import format_for, load_pack
-
-        area = self.text_area
-        try:
-            pack = load_pack(area.text, filename="<editor>")
-        except ParseError as error:
-            self.show_parse_error(error, area, quiet)
+        level, problem = self._load_text()
+        if isinstance(problem, ParseError):
+            self.show_parse_error(problem, self.text_area, quiet)
             return None
-        if len(pack.levels) != 1:
-            self.show_error(
-                f"The editor holds one level; the text has {len(pack.levels)} level blocks."
-            )
-            return None
-        level = pack.levels[0]
-        if not isinstance(level, format_for(self.info.id).level_type):
-            self.show_error(f"This editor makes {self.info.id} levels: keep “game {self.info.id}”.")
+        if problem is not None:
+            self.show_error(problem)
             return None
         self.clear_error()
         return level

@@ -164,13 +164,9 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         self.query_one("#packs", ChoiceList).highlighted = index
         self._fill_levels(0)
 
-    def _word(self, which: str) -> str:
-        """The game's word for a session move (``MOVE_WORD``) or a result (``RESULT_WORD``):
-        Carving's results count steps, its saves actions."""
-        screen = self.launcher.screen_class
-        return screen.RESULT_WORD if which == "RESULT_WORD" else screen.MOVE_WORD
-
     def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> str:
+        # The game's words: a result's (Carving: steps) and a saved game's moves (its actions).
+        screen = self.launcher.screen_class
         best = solved.get(entry.ref.key)
         save = saves.get(entry.ref.slot)
         mark = " "
@@ -179,14 +175,12 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             mark = SOLVED_MARK
             if best is not None:
                 notes.append(
-                    f"best {plural(best, self._word('RESULT_WORD'))}"
+                    f"best {plural(best, screen.RESULT_WORD)}"
                     + (f" (par {entry.par})" if entry.par is not None else "")
                 )
         if save is not None and save.get("status", "playing") == "playing":
             mark = PROGRESS_MARK if mark == " " else mark
-            notes.append(
-                f"in progress, {plural(int(save.get('moves', 0)), self._word('MOVE_WORD'))}"
-            )
+            notes.append(f"in progress, {plural(int(save.get('moves', 0)), screen.MOVE_WORD)}")
         elif save is not None and save.get("status") == "won" and save.get("autoplayed") is True:
             # The saved game was won with the computer playing: shown, but not as a solve.
             mark = BY_COMPUTER_MARK if mark == " " else mark

@@ -42,6 +42,7 @@ from core.algebrawl.play import State
 from core.algebrawl.values import format_value
 from core.levelpack import LevelFieldError
 from core.registry import GameInfo
+from core.text import plural
 from grammar.algebrawl import cards_text, parse_cards, parse_numbers
 from grammar.errors import ParseError
 from tui.screens.designer import DesignerScreen, Values
@@ -171,11 +172,11 @@ def describe_verdict(level: Level, verdict: Verdict) -> str:
     lines = []
     count = verdict.count
     if count is not None:
-        plural = "s" if count != 1 else ""
+        solutions = plural(count, "distinct solution")
         counted = (
-            f"{count} distinct solution{plural}"
+            solutions
             if verdict.count_complete
-            else f"at least {count} distinct solution{plural} (not all counted within {limit})"
+            else f"at least {solutions} (not all counted within {limit})"
         )
     else:
         counted = f"distinct solutions {verdict.count_note}"

@@ -235,8 +235,11 @@ class AlgebrawlScreen(PuzzleScreen):
     # -- cursor ------------------------------------------------------------------------------
 
     def _row(self, section: str) -> int:
-        tiles = tiles_of(self.state)[section]
-        return len(tiles)
+        """How many tiles the row ``section`` has (as many as :func:`tiles_of` makes)."""
+        state: State = self.state
+        if section == "monsters":
+            return len(monster_values(state))
+        return len(state.puzzle.cards if section == "cards" else state.pool)
 
     def _clamp_cursor(self) -> None:
         section, pos = self.cursor

@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 
 from core.carving import State
 from core.carving.game import Extend, Finish, Succeed
+from core.text import plural
 
 from .view import edge_label, vertex_label
 
@@ -111,7 +112,7 @@ class CarvingActions(OptionList):
         if isinstance(move, Finish):
             removed = len({e for e, _ in state.path})
             text.append("finish", "bold")
-            text.append(f": remove the {removed} edge{'s' if removed != 1 else ''} of the path")
+            text.append(f": remove the {plural(removed, 'edge')} of the path")
         elif isinstance(move, Extend):
             kind = "V" if move.edge not in state.tree else "T"
             text.append("→ ")

@@ -27,7 +27,7 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from rich.text import Text
 from textual import on
@@ -338,8 +338,7 @@ class CarvingDesigner(LevelTextDesigner):
     def _text_level(self) -> Level | None:
         """The level in the text, quietly: no message, the controls left alone (None when the
         text has an error, which the live check shows)."""
-        level = self._loads_to(self.text_area.text)
-        return level if isinstance(level, Level) else None
+        return cast("Level | None", self.text_level())
 
     @on(Select.Changed, "#carving-density")
     def _density_changed(self, event: Select.Changed) -> None:

@@ -45,6 +45,7 @@ from tui.games.carving.view import (
     edge_label,
     vertex_label,
 )
+from tui.modals.outcome import par_verdict
 from tui.screens.puzzle import Hint, PuzzleScreen
 
 __all__ = ["CarvingScreen"]
@@ -196,8 +197,8 @@ class CarvingScreen(PuzzleScreen):
     def outcome_detail(self, kind: str) -> str:
         if kind == "lost":
             return super().outcome_detail(kind)
-        return "A component is isomorphic to the target: " + step_verdict(
-            self.state.steps, self.state.level.par
+        return "A component is isomorphic to the target: " + par_verdict(
+            self.state.steps, self.state.level.par, self.RESULT_WORD
         )
 
     def record_win(self, session: Session) -> None:
@@ -251,8 +252,7 @@ class CarvingScreen(PuzzleScreen):
             return (
                 "The path can be finished (f), or go on."
                 if after.path and self._can_finish(after)
-                else f"Path: {len(after.path)} step{'s' if len(after.path) != 1 else ''}; "
-                "keep going towards the new edge ★."
+                else f"Path: {plural(len(after.path), 'step')}; keep going towards the new edge ★."
             )
         if isinstance(move, Finish):
             removed = len({e for e, _ in before.path})
@@ -446,18 +446,6 @@ class CarvingScreen(PuzzleScreen):
             moves.focus()
         edges = [move.edge] if isinstance(move, (Construct, Extend)) else []  # moves with an edge
         self.query_one(GraphView).show(self.state, edges)
-
-
-def step_verdict(steps: int, par: int | None) -> str:
-    """``"2 steps (par 2): on par"`` (par counts steps)."""
-    used = plural(steps, "step")
-    if par is None:
-        return f"{used} (this level has no par)"
-    if steps < par:
-        return f"{used} (par {par}): under par, better than the designer!"
-    if steps == par:
-        return f"{used} (par {par}): on par"
-    return f"{used} (par {par}): {steps - par} over par"
 
 
 def level_info(state: State) -> Text:

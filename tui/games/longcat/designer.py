@@ -40,8 +40,8 @@ from textual.worker import Worker, WorkerState
 
 from core.longcat.design import Assessment, Cancelled, assess, edit_grid
 from core.longcat.graph import CLASSES
-from core.longcat.level import DIRECTIONS, LETTERS, Level, bits
-from core.longcat.rules import State, apply_move, body_path, initial
+from core.longcat.level import Level, bits
+from core.longcat.rules import State, apply_move, body_path, initial, solution_string
 from core.registry import GameInfo
 from core.text import plural
 from tui.games.longcat.board import BoardPicture
@@ -507,7 +507,7 @@ class LongcatDesigner(LevelTextDesigner):
         self.playing = list(result.solution)
         self._play_state = initial(level)
         self._play_heads = [level.start_index]
-        letters = "".join(LETTERS[DIRECTIONS.index(m)] for m in result.solution)
+        letters = solution_string(result.solution)
         self.say(
             f"Playing the shortest solution: {letters} (any key stops; the level is unchanged).",
             ok=True,

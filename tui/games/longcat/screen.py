@@ -34,7 +34,7 @@ from core.longcat import AnalysisLimit, analyse, predict_difficulty
 from core.longcat.catalog import GENERATORS, difficulty_label
 from core.longcat.level import DIRECTIONS, Level, bits
 from core.longcat.prune import empty_regions
-from core.longcat.rules import State, body_from_history, slide
+from core.longcat.rules import State, body_from_history, slide, solution_string
 from core.longcat.solver import solution_from
 from core.session import Session
 from core.text import escape_controls, plural
@@ -358,7 +358,7 @@ class LongcatScreen(PuzzleScreen):
             self._demo = list(solution.moves)
             self.say(
                 f"The solution from here: {plural(len(self._demo), 'move')} "
-                f"({''.join(m[0].upper() for m in self._demo)}); p stops."
+                f"({solution_string(self._demo)}); p stops."
             )
             self._demo_timer = self.set_interval(SOLUTION_STEP, self._demo_step)
             self._demo_step()
