@@ -147,11 +147,21 @@ async def test_quit_without_game_is_immediate() -> None:
         assert not app.is_running
 
 
+async def test_escape_on_the_home_screen_does_nothing() -> None:
+    """Backing out of a game with escape, one press too many quit the arcade (SPEC: escape
+    on the home screen does nothing)."""
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("escape", "escape")
+        await pilot.pause()
+        assert app.is_running and isinstance(app.screen, HomeScreen)
+
+
 async def test_quit_with_game_in_progress_asks_first() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         app.game_in_progress = True
-        await pilot.press("escape")
+        await pilot.press("q")
         await pilot.pause()
         assert isinstance(app.screen, ConfirmModal)
         await pilot.press("n")

@@ -44,7 +44,7 @@ class HomeScreen(ScreenHooks, Screen[None]):
     """The list of games, with taglines; games that are not playable yet are dimmed.
 
     Keys: ``j``/``k``/arrows move, ``enter``/``space`` start the game, ``L`` leaderboards,
-    ``?`` help, ``q``/``escape`` quit (asking first when a game is in progress).
+    ``?`` help, ``q`` quit (asking first when a game is in progress); ``escape`` does nothing.
     """
 
     HELP_TOPIC: ClassVar[str] = "home"
@@ -52,7 +52,9 @@ class HomeScreen(ScreenHooks, Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority, so the footer shows it although the focused list also binds enter.
-        Binding("q,escape", "app.request_quit", "Quit", id="home.quit", key_display="q"),
+        # Not escape: pressing escape to back out of a game must stop here, not quit (SPEC:
+        # "escape on the home screen does nothing").
+        Binding("q", "app.request_quit", "Quit", id="home.quit"),
         Binding("L", "leaderboard", "Leaderboards", id="home.leaderboard"),
     ]
 
