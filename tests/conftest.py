@@ -8,6 +8,8 @@ removed so Textual snapshots are rendered in colour whatever the developer's she
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -28,6 +30,27 @@ def isolated_data_dir(
     monkeypatch.delenv("COLUMNS", raising=False)
     monkeypatch.delenv("LINES", raising=False)
     return data
+
+
+@pytest.fixture(autouse=True)
+def restored_logging() -> Iterator[None]:
+    """Put the arcade's loggers back as they were after each test.
+
+    ``termarcade serve`` (run in-process by the CLI tests) configures logging for a host: its own
+    handler and ``propagate = False``. Left in place, later tests in the same worker would see
+    no records in ``caplog``, which listens on the root logger.
+    """
+    names = ("termarcade", "termarcade.tui", "asyncssh")
+    saved = {}
+    for name in names:
+        logger = logging.getLogger(name)
+        saved[name] = (logger.handlers[:], logger.level, logger.propagate)
+    yield
+    for name, (handlers, level, propagate) in saved.items():
+        logger = logging.getLogger(name)
+        logger.handlers[:] = handlers
+        logger.setLevel(level)
+        logger.propagate = propagate
 
 
 @pytest.fixture
