@@ -80,6 +80,7 @@ from core.game2048.state import (
     parse_moves,
     place_new_tile,
     replay,
+    replay_from,
     select_weighted_value,
     state_from_board,
 )
@@ -153,6 +154,7 @@ __all__ = [
     "process_line",
     "register_merge_preset",
     "replay",
+    "replay_from",
     "resolve_merge_logic",
     "reverse_items",
     "select_weighted_value",

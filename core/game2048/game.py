@@ -15,7 +15,7 @@ stays as it is; this adapter gives it the protocol's shape:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -30,10 +30,11 @@ from .state import (
     has_won,
     legal_moves,
     move,
+    replay_from,
     state_from_board,
 )
 
-__all__ = ["GAME", "Game2048", "start_game"]
+__all__ = ["GAME", "Game2048", "replay_session", "start_game"]
 
 
 def start_game(config: GameConfig) -> GameState:
@@ -53,6 +54,16 @@ def start_game(config: GameConfig) -> GameState:
     if check_if_game_over(state):
         return replace(state, is_game_over=True)
     return state
+
+
+def replay_session(config: GameConfig, moves: Iterable[str]) -> tuple[GameState, int]:
+    """Replay directions from the session's start (:func:`start_game`: a board dealt dead is
+    over at once, where the seed's :func:`replay` would let the first move decide).
+
+    Returns:
+        ``(final_state, moves_applied)`` as :func:`replay` counts them.
+    """
+    return replay_from(start_game(config), moves)
 
 
 class Game2048:

@@ -735,7 +735,12 @@ def replay(config: GameConfig, moves: Iterable[str]) -> tuple[GameState, int]:
     Raises:
         ValueError: For an invalid direction.
     """
-    state = create_game(config)
+    return replay_from(create_game(config), moves)
+
+
+def replay_from(state: GameState, moves: Iterable[str]) -> tuple[GameState, int]:
+    """Replay directions from ``state``; returns ``(final_state, moves_applied)`` as
+    :func:`replay` counts them."""
     applied = 0
     for direction in moves:
         nxt = move(state, direction)

@@ -392,10 +392,10 @@ def test_longcat_plan_decodes_through_the_engine() -> None:
 
 def test_2048_state_and_hint_decode_through_the_engine() -> None:
     from core.game2048 import GameConfig
-    from core.game2048.game import GAME
-    from tui.games.game2048.cli import HINT_DERIVED, REPLAY_DERIVED, replay_game
+    from core.game2048.game import GAME, replay_session
+    from tui.games.game2048.cli import HINT_DERIVED, REPLAY_DERIVED
 
-    state, _ = replay_game(GameConfig(initial_seed=7), ("left", "up", "right", "down"))
+    state, _ = replay_session(GameConfig(initial_seed=7), ("left", "up", "right", "down"))
     [printed] = _json_lines(invoke("2048", "replay", "--seed", "7", "--moves", "LURD", "--json"))
     assert engine_state(GAME, printed, REPLAY_DERIVED) == state
     assert (printed["game_over"], printed["seed"]) == (state.is_game_over, state.current_seed)

@@ -585,3 +585,26 @@ def test_internal_state_builder_matches_the_dataclass():
     built = _new_state(**values)
     assert set(vars(built)) == set(values)
     assert built == GameState(**values) and hash(built) == hash(GameState(**values))
+
+
+def test_replay_session_ends_a_game_dealt_dead_where_the_seed_replay_waits() -> None:
+    """A 2×2 board dealt four tiles is sometimes dealt with no move at all (no two equal
+    neighbours): the session's replay (the app's and the CLI's) says over at once; the seed's
+    replay leaves ``is_game_over`` false until a move is tried (seed 004 §4). Live deals agree."""
+    from core.game2048.game import replay_session
+
+    dead = live = 0
+    for seed in range(200):
+        config = GameConfig(board_size=2, initial_seed=seed, number_of_initial_tiles=4)
+        start = create_game(config)
+        b = start.board
+        mergeable = b[0][0] in (b[0][1], b[1][0]) or b[1][1] in (b[0][1], b[1][0])
+        session, applied = replay_session(config, ())
+        assert applied == 0 and session.board == b
+        assert session.is_game_over is (not mergeable)
+        assert replay(config, ())[0].is_game_over is False
+        dead += not mergeable
+        live += mergeable
+        if mergeable:
+            assert replay_session(config, ("left", "up")) == replay(config, ("left", "up"))
+    assert dead and live  # both kinds were dealt

@@ -170,6 +170,28 @@ async def test_every_game_plays_by_its_keys_undoes_restarts_and_resumes(
         assert as_json(game, again.state) == previous
 
 
+@pytest.mark.parametrize("game_id", GAMES)
+async def test_the_base_mounts_each_game_screen_once(game_id: str, toy, arcade_app, monkeypatch):
+    """Textual calls ``on_mount`` of every class along a screen's MRO: a game screen whose own
+    ``on_mount`` called ``super().on_mount()`` ran the base's twice (TermCraft, Algebrawl and
+    Carving did). Games write :meth:`PuzzleScreen.after_mount`, run once, after the base."""
+    info = registry.get(game_id)
+    assert info is not None
+    level_id, _ = level_to_play(info, SEED, TOY_LEVELS if game_id == TOY.id else ())
+    mounts: list[type] = []
+    base_mount = PuzzleScreen.on_mount
+
+    def on_mount(self: PuzzleScreen) -> None:
+        mounts.append(type(self))
+        base_mount(self)
+
+    monkeypatch.setattr(PuzzleScreen, "on_mount", on_mount)
+    async with arcade_app().run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, level_id)
+        await pilot.pause()
+        assert mounts == [type(screen)]
+
+
 async def test_keys_follow_the_players_keymap_and_an_unknown_binding_is_an_error(toy) -> None:
     from tests.toygame.screen import ToyScreen
     from tui.app import ArcadeApp

@@ -54,10 +54,9 @@ from core.game2048 import (
     GameState,
     has_won,
     max_tile,
-    move,
     parse_moves,
 )
-from core.game2048.game import start_game
+from core.game2048.game import replay_session, start_game
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
     SeedType,
@@ -248,20 +247,6 @@ def _read_moves(moves: str) -> tuple[str, ...]:
         fail(f"--moves: {error}")
 
 
-def replay_game(config: GameConfig, directions: tuple[str, ...]) -> tuple[GameState, int]:
-    """Replay from the session's start (:func:`start_game`: a board dealt dead is over at once).
-
-    Returns:
-        ``(final_state, moves_applied)`` as :func:`core.game2048.replay` counts them.
-    """
-    state, applied = start_game(config), 0
-    for direction in directions:
-        nxt = move(state, direction)
-        applied += nxt is not state
-        state = nxt
-    return state, applied
-
-
 def _board_table(state: GameState) -> Any:
     """A rich table of the board (empty cells shown as dots)."""
     from rich import box
@@ -339,7 +324,7 @@ def replay(
     """
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     directions = _read_moves(moves)
-    state, applied = replay_game(config, directions)
+    state, applied = replay_session(config, directions)
     if as_json:
         emit_json(
             {
@@ -380,7 +365,7 @@ def hint(
     from core.game2048.game import GAME
 
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
-    state, _ = replay_game(config, _read_moves(moves))
+    state, _ = replay_session(config, _read_moves(moves))
     direction = _ask_hint(state, depth, time_limit)
     if as_json:
         move = None if direction is None else move_json(GAME, direction)
