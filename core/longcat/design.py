@@ -22,10 +22,10 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from core.longcat.difficulty import band, predict_difficulty
-from core.longcat.graph import AnalysisLimit, Metrics, analyse
+from core.longcat.graph import Analysis, AnalysisLimit, Metrics, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
 
@@ -68,6 +68,8 @@ class Assessment:
         difficulty: Predicted difficulty (expected moves of the simulated player, the
             default predictor); None without metrics or when unsolvable.
         limit: ``(max_states, seconds)``: the bound the assessment ran under.
+        analysis: The full analysis (for what the metrics do not hold, such as the
+            solution's letters or expected moves); None with the metrics.
     """
 
     level: Level
@@ -84,6 +86,8 @@ class Assessment:
     """Predicted difficulty (None: unknown or unsolvable)."""
     limit: tuple[int, float]
     """``(max_states, seconds)`` of the bound."""
+    analysis: Analysis | None = field(default=None, compare=False, repr=False)
+    """The full state graph's analysis the verdict came from (None: beyond the limit)."""
 
     @property
     def solvable(self) -> bool | None:
@@ -166,6 +170,7 @@ def assess(
             analysis.class_counts(),
             predict_difficulty(metrics) if solvable else None,
             limit,
+            analysis,
         )
     left = deadline - time.monotonic()
     if left <= 0:

@@ -169,28 +169,26 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
     Returns:
         The object, keys in the documented order.
     """
-    from core.longcat import AnalysisLimit, analyse, predict_difficulty, shortest_solution
+    from core.longcat import predict_difficulty, solution_string
+    from core.longcat.design import assess
 
-    stop = _deadline(time_limit)
-    try:
-        analysis = analyse(level, max_states=max_states, should_stop=stop)
-    except AnalysisLimit:
-        # The full graph is out of reach: the pruned solver may still decide the level.
-        remaining = max(0.05, time_limit / 4)
-        solution = shortest_solution(level, max_states=max_states, time_limit=remaining)
-        solved = solution.status == "solved"
+    # The full state graph when it fits the limits, else the pruned solver decides the level.
+    verdict = assess(level, max_states=max_states, time_limit=time_limit)
+    analysis = verdict.analysis
+    if analysis is None:
+        letters = solution_string(verdict.solution or ())
         return {
             "level": number,
-            "solvable": None if solution.status == "unknown" else solved,
+            "solvable": verdict.solvable,
             "solutions": None,
             "success_states": None,
             "solution_paths": None,
             "states": None,
-            "shortest": len(solution.moves) if solved else None,
-            "solution": solution.letters if solved else None,
+            "shortest": verdict.shortest,
+            "solution": letters if verdict.solvable else None,
             "metrics": None,
             "difficulty": None,
-            "plan": _plan(solution.letters if solved else ""),
+            "plan": _plan(letters),
         }
     metrics = analysis.metrics
     solvable = metrics.solvable
