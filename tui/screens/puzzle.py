@@ -402,6 +402,16 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self._ready = True
         self._restore_play_record()
         self._refresh_all(None)
+        self.after_mount()
+
+    def after_mount(self) -> None:
+        """Called once the screen is mounted and its first position drawn: focus a widget,
+        start a timer or a background job. The default does nothing.
+
+        A game writes this rather than its own ``on_mount``: Textual calls ``on_mount`` of
+        every class along the MRO, so an override calling ``super().on_mount()`` ran the base's
+        twice (the play record read and the first position drawn twice).
+        """
 
     def on_screen_resume(self) -> None:
         """On top again (or for the first time): play time counts."""

@@ -145,8 +145,7 @@ class AlgebrawlScreen(PuzzleScreen):
                 trees.border_title = "Trees"
                 yield AstView(id="ab-ast")
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def after_mount(self) -> None:
         self.query_one(BrawlBoard).focus()
         self._start_count()
 

@@ -108,8 +108,7 @@ class CarvingScreen(PuzzleScreen):
         moves.border_title = "Moves"
         yield moves
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def after_mount(self) -> None:
         self.query_one(CarvingActions).focus()
 
     # -- rendering ---------------------------------------------------------------------------

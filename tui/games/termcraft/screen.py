@@ -260,8 +260,7 @@ class TermCraftScreen(PuzzleScreen):
                 yield WorkLine(id="tc-work")
                 yield ActionDetails(id="tc-details")
 
-    def on_mount(self) -> None:
-        super().on_mount()
+    def after_mount(self) -> None:
         self.query_one(ActionList).focus()
         self.set_interval(0.25, self._show_work)
 
