@@ -40,6 +40,7 @@ SCREEN_HOOKS = (
     "record_win",
     "prepare_position",
     "show_position",
+    "after_mount",
     "score",
     "best_score",
     "record_progress",
