@@ -407,6 +407,11 @@ class Sources:
         listed += self.generators
         return listed
 
+    def generator(self, name: str) -> GeneratorSource | None:
+        """The source of the generator called ``name`` (``"sd"``), with the current parameters;
+        None when the game has no such generator."""
+        return next((g for g in self.generators if generator_name(g.id) == name), None)
+
     def get(self, source_id: str) -> LevelSource | None:
         """The source with this id (None when it is not one of them).
 
@@ -433,8 +438,7 @@ class Sources:
         """The current generator source with the same generator name as ``source_id``."""
         if not source_id.startswith("gen:"):
             return None
-        name = generator_name(source_id)
-        return next((g for g in self.generators if generator_name(g.id) == name), None)
+        return self.generator(generator_name(source_id))
 
     def level(self, ref: LevelRef) -> Any:
         """The level a ref names (LookupError when its source does not have it)."""

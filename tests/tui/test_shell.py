@@ -270,6 +270,23 @@ async def test_level_select_without_packs() -> None:
         assert launcher.opened == [] and not isinstance(app.screen, LevelSelectScreen)
 
 
+def test_sources_find_a_generator_by_name_with_its_current_parameters(data_dir) -> None:
+    from core.longcat.catalog import GENERATORS
+    from tui.store import Store
+
+    info = registry.get("longcat")
+    assert info is not None
+    params = {"sd": {"size": "6x6"}, "bsp": {"size": "9x9"}}
+    with Store() as store:
+        sources = Sources(
+            info, store, generators={n: (GENERATORS[n], p) for n, p in params.items()}
+        )
+    sd = sources.generator("sd")
+    assert sd is not None and sd.id == "gen:sd?size=6x6"
+    assert sources.generator("bsp") is sources.get("gen:bsp?size=9x9")
+    assert sources.generator("rl") is None and sources.generator("") is None
+
+
 async def test_level_select_help_is_the_games() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:

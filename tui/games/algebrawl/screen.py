@@ -644,18 +644,11 @@ class AlgebrawlScreen(PuzzleScreen):
         self.app.push_screen(GeneratorModal(settings), chosen)
 
     def _open_generated(self, choice: Any) -> None:
-        from tui.sources import GeneratorSource, generator_name
+        from tui.sources import GeneratorSource
 
         source = None
         if self.launcher is not None:
-            source = next(
-                (
-                    g
-                    for g in self.launcher.sources.generators
-                    if generator_name(g.id) == choice.generator
-                ),
-                None,
-            )
+            source = self.launcher.sources.generator(choice.generator)
         if source is None:
             from core.algebrawl.generators import GENERATORS
 

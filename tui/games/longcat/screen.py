@@ -46,7 +46,6 @@ from tui.games.longcat.settings_modal import (
     LongcatSettingsModal,
 )
 from tui.screens.puzzle import Hint, PuzzleScreen
-from tui.sources import generator_name
 from tui.workers import cancelled, report_failure
 
 __all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen"]
@@ -427,14 +426,7 @@ class LongcatScreen(PuzzleScreen):
             self.say("Still generating…")
             return
         settings = self.settings
-        source = next(
-            (
-                g
-                for g in self.launcher.sources.generators
-                if generator_name(g.id) == settings.method
-            ),
-            None,
-        )
+        source = self.launcher.sources.generator(settings.method)
         if source is None:  # pragma: no cover - every method has a source
             self.say(f"There is no {settings.method} generator.", "error")
             return
