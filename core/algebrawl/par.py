@@ -21,11 +21,11 @@ from dataclasses import dataclass
 
 from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE
-from .play import State, initial_state, monster_values
+from .play import Move, State, apply_move, initial_state, monster_values
 from .puzzle import Puzzle
-from .solver import _Limit, _Tables
+from .solver import _Limit, _Tables, solution_moves, solve_state
 
-__all__ = ["Shortest", "shortest", "shortest_state"]
+__all__ = ["Line", "Shortest", "shortest", "shortest_state", "winning_line"]
 
 
 @dataclass(frozen=True)
@@ -158,3 +158,60 @@ def shortest(puzzle: Puzzle, **options) -> Shortest:
     """The fewest moves that win ``puzzle`` from its start (options as
     :func:`shortest_state`)."""
     return shortest_state(initial_state(puzzle), **options)
+
+
+@dataclass(frozen=True)
+class Line:
+    """The outcome of :func:`winning_line`.
+
+    Attributes:
+        status: ``"solved"``, ``"unsolvable"`` or ``"unknown"`` (a limit was hit).
+        moves: The moves that win from the position (empty unless solved).
+        shortest: Whether ``moves`` are the fewest (False when any win had to do).
+        strikes: ``(target index, tree)`` of each strike those moves make, in order.
+    """
+
+    status: str
+    """``"solved"``, ``"unsolvable"`` or ``"unknown"``."""
+    moves: tuple[Move, ...] = ()
+    """The winning moves."""
+    shortest: bool = False
+    """Whether they are the fewest."""
+    strikes: tuple[tuple[int, Ast], ...] = ()
+    """The strikes they make."""
+
+
+def winning_line(
+    state: State,
+    *,
+    time_limit: float = 10.0,
+    should_stop: Callable[[], bool] | None = None,
+) -> Line:
+    """The shortest win from ``state`` when :func:`shortest_state` answers, else any win.
+
+    The shortest-solution tables can give up (a limit, or cards that act on monsters, which
+    they do not model) where the solver's search still finds a win: a level's solution is then
+    that win, not marked shortest.
+
+    Args:
+        state: The position.
+        time_limit: Seconds for each of the two searches.
+        should_stop: Called now and then; returning True cancels (``"unknown"``).
+
+    Returns:
+        A :class:`Line`.
+    """
+    best = shortest_state(state, time_limit=time_limit, should_stop=should_stop)
+    if best.status == "solved":
+        return Line("solved", solution_moves(state, best.strikes), True, best.strikes)
+    if best.status == "unsolvable":
+        return Line("unsolvable")
+    found = solve_state(state, time_limit=time_limit, should_stop=should_stop)
+    if found.status != "solved":
+        return Line(found.status)
+    if not found.moves:
+        return Line("solved", solution_moves(state, found.strikes), False, found.strikes)
+    end = state
+    for move in found.moves:  # casts change the monsters: the strikes are what was played
+        end = apply_move(end, move)
+    return Line("solved", found.moves, False, end.struck[len(state.struck) :])

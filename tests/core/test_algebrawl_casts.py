@@ -38,7 +38,7 @@ from core.algebrawl import (
     solve,
     status,
 )
-from core.algebrawl.par import shortest
+from core.algebrawl.par import shortest, winning_line
 from core.algebrawl.solver import CASTS_NOT_COUNTED, _search_with_casts
 from core.game import IllegalMove
 from grammar.levels import load_pack
@@ -227,6 +227,14 @@ def test_counting_par_and_hints_with_cast_cards() -> None:
         solve(puzzle, count=True)
     assert "does not cover" in CASTS_NOT_COUNTED
     assert shortest(puzzle).status == "unknown"
+    # A level's solution (solve --json) is then any win: the casts' line, not called shortest.
+    line = winning_line(initial_state(puzzle))
+    assert line.status == "solved" and not line.shortest
+    assert any(isinstance(m, Cast) for m in line.moves)
+    end = _play(puzzle, *line.moves)
+    assert status(end) == "won" and end.struck == line.strikes
+    # Poison with the 3 takes 3 from the odd monsters (3 falls, 5 becomes 2): two strikes of 2.
+    assert sorted(t for t, _ in line.strikes) == [1, 2]
     move = hint(initial_state(puzzle))
     assert move is not None and move in legal_moves(initial_state(puzzle))
     # Once the cast card is played, the ordinary solver counts the rest again.

@@ -40,7 +40,7 @@ from core.algebrawl.countdown import countdown_solutions
 from core.algebrawl.expr import Arg, BinOp, Num
 from core.algebrawl.generators import BRAWL_LIMITS, GENERATORS, brawl_config, check_band
 from core.algebrawl.level import Level, level_of
-from core.algebrawl.par import shortest, shortest_state
+from core.algebrawl.par import shortest, shortest_state, winning_line
 from core.levelpack import LevelFieldError
 from grammar.levels import bundled_packs
 
@@ -140,6 +140,21 @@ def test_shortest_equals_breadth_first_search_of_the_game(puzzle: Puzzle) -> Non
     # The witness is a real solution of that length.
     moves = solution_moves(initial_state(puzzle), found.strikes)
     assert len(moves) == expected
+
+
+@settings(max_examples=100, deadline=None)
+@given(small_puzzles())
+def test_winning_line_is_a_shortest_win_by_breadth_first_search(puzzle: Puzzle) -> None:
+    expected = bfs_shortest(puzzle)
+    line = winning_line(initial_state(puzzle))
+    if expected is None:
+        assert line == type(line)("unsolvable")
+        return
+    assert line.status == "solved" and line.shortest and len(line.moves) == expected
+    state = initial_state(puzzle)
+    for move in line.moves:
+        state = apply_move(state, move)
+    assert status(state) == "won" and state.struck == line.strikes
 
 
 def test_shortest_reports_unknown_when_a_limit_is_hit() -> None:

@@ -262,35 +262,20 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
     ``moves`` describes the solution's moves for people; ``plan`` holds the same moves in
     the engine's JSON form (:meth:`core.algebrawl.game.AlgebrawlGame.move_to_json`).
     """
-    from core.algebrawl import (
-        GAME,
-        describe_move,
-        format_value,
-        initial_state,
-        monster_values,
-        solution_moves,
-        solve,
-    )
-    from core.algebrawl.par import shortest_state
-    from core.algebrawl.play import apply_move
+    from core.algebrawl import GAME, describe_move, format_value, initial_state, solve
+    from core.algebrawl.par import winning_line
+    from core.algebrawl.play import apply_move, monster_values
 
     start = initial_state(level.puzzle)
-    best = shortest_state(start, time_limit=seconds)
+    line = winning_line(start, time_limit=seconds)
     data: dict[str, Any] = {
         "level": number,
         "title": level.title,
-        "status": best.status,
-        "shortest": best.moves,
+        "status": line.status,
+        "shortest": len(line.moves) if line.shortest else None,
         "par": level.par,
     }
-    played: tuple = ()
-    if best.status == "unknown":  # no shortest in time (or cast cards): any solution will do
-        quick = solve(level.puzzle, time_limit=seconds)
-        data["status"] = quick.status
-        strikes, played = quick.strikes, quick.moves
-    else:
-        strikes = best.strikes
-    if count and data["status"] == "solved":
+    if count and line.status == "solved":
         try:
             counted = solve(level.puzzle, count=True, time_limit=seconds)
             data["count"] = counted.count if counted.status == "solved" else None
@@ -298,14 +283,13 @@ def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str
         except ValueError as error:  # poison_wizard / traitor: outside the count
             data["count"], data["complete"], data["count_note"] = None, False, str(error)
     moves, plan, state = [], [], start
-    for move in played or (solution_moves(start, strikes) if strikes else ()):
+    for move in line.moves:
         moves.append(describe_move(state, move))
         plan.append(move_json(GAME, move))
         state = apply_move(state, move)
     hp = monster_values(state)  # what each monster had when struck (casts change HP)
     data["solution"] = [
-        {"target": format_value(hp[t]), "expression": expression(tree)}
-        for t, tree in (state.struck if played else strikes)
+        {"target": format_value(hp[t]), "expression": expression(tree)} for t, tree in line.strikes
     ]
     data["moves"] = moves
     data["plan"] = plan
