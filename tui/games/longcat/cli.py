@@ -30,7 +30,8 @@ JSON shapes (one object per level, in file order, keys in this order):
   ``solutions`` keep their old meaning, ``open_cells`` and ``solution_paths``), ``difficulty``
   the predicted difficulty (3 decimals). When a limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
-  the pruned solver (null too when it was stopped as well); ``plan`` is ``solution`` in the
+  the pruned solver in the time left (null too when it was stopped as well), the verdict of
+  :func:`core.longcat.design.assess`; ``plan`` is ``solution`` in the
   engine's move form (``["up", "left", ...]``, :meth:`core.longcat.game.LongcatGame.move_to_json`,
   empty when there is none), as in every game's ``solve --json``.
 * check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
