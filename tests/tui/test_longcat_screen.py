@@ -272,7 +272,8 @@ async def test_settings_change_what_new_levels_are() -> None:
 
 
 async def test_slides_are_animated_cell_by_cell(monkeypatch) -> None:
-    monkeypatch.setattr(screen_module, "SLIDE_STEP", 0.3)
+    # A long step: the test sees one step's picture however loaded the machine is.
+    monkeypatch.setattr(screen_module, "SLIDE_STEP", 1.0)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_level(pilot, "longcat", Level.from_rows(["@....", "....."]))
@@ -280,7 +281,10 @@ async def test_slides_are_animated_cell_by_cell(monkeypatch) -> None:
         board = screen.query_one(LongcatBoard)
         assert screen.animating and board.shown_cells == 1
         assert len(board.picture.path) == 5 and screen.state.head_xy == (4, 0)
-        await pilot.pause(0.35)
+        for _ in range(250):  # the first step, then the next cell: one at a time
+            await pilot.pause(0.02)
+            if board.shown_cells != 1:
+                break
         assert board.shown_cells == 2
         # a move during a slide finishes the first one at once, and draws the next one
         await pilot.press("down")
