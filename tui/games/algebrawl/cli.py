@@ -37,6 +37,7 @@ from typing import Any
 
 import click
 
+from core.algebrawl.handrule import HandRule, TimeUp
 from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
@@ -78,15 +79,12 @@ MAX_LINE = 4096
 # --------------------------------------------------------------------------- time limits
 
 
-class TimeUp(BaseException):
-    """The solver ran out of its time (a BaseException: no library code swallows it)."""
-
-
 @contextmanager
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise :class:`TimeUp` inside the block once ``seconds`` have passed.
 
-    The 24-game and Countdown solvers are memoised pure functions without a cancel hook;
+    The command line's :data:`core.algebrawl.handrule.TimeLimit`. The 24-game and Countdown
+    solvers are memoised pure functions without a cancel hook;
     an interval timer interrupts them between two Python operations instead (nothing is
     cached half-way, because a memoised call stores its result only when it returns). Only
     in the main thread of a Unix process; elsewhere the block runs without a limit.
@@ -157,91 +155,12 @@ def parse_band(text: str) -> tuple[int, int]:
 # --------------------------------------------------------------------------- hands
 
 
-class _HandRule:
-    """How a hand is solved: the 24 rule, Countdown, or the 24 rule with other cards."""
-
-    def __init__(self, countdown: bool, cards: tuple | None = None) -> None:
-        self.countdown = countdown
-        self.cards = cards
-
-    def check(self, numbers: Sequence[Fraction], target: Fraction) -> None:
-        """Refuse hands the rule cannot take (ValueError in words)."""
-        from core.algebrawl.hands import MAX_HAND
-
-        if not 1 <= len(numbers) <= MAX_HAND:
-            raise ValueError(f"a hand has 1 to {MAX_HAND} numbers, not {len(numbers)}")
-        if self.countdown and not all(
-            v.denominator == 1 and 1 <= v <= 10**6 for v in (*numbers, target)
-        ):
-            raise ValueError("Countdown takes whole numbers from 1 to 1,000,000")
-        if self.cards is not None:
-            from core.algebrawl.puzzle import MAX_CARDS
-
-            copies = (len(numbers) - 1) * len(set(self.cards))
-            if copies > MAX_CARDS:
-                raise ValueError(
-                    f"{len(numbers)} numbers with {len(set(self.cards))} cards "
-                    f"need {copies} cards in hand (at most {MAX_CARDS})"
-                )
-
-    def solve(
-        self, numbers: Sequence[Fraction], target: Fraction, seconds: float
-    ) -> tuple[bool | None, int | None, bool, list]:
-        """``(solvable, count, complete, trees)``; ``None`` where time ran out."""
-        if self.cards is not None:
-            return self._with_cards(numbers, target, seconds)
-        if self.countdown:
-            from core.algebrawl.countdown import countdown_solutions
-
-            ints = [int(v) for v in numbers]
-            t = int(target)
-            try:
-                with time_limit(seconds):
-                    found = countdown_solutions(ints, t)
-            except TimeUp:
-                return None, None, False, []
-            return bool(found), len(found), True, [tree for _, tree in found]
-        from core.algebrawl.hands import solutions24, solvable24, solve24
-
-        solvable: bool | None = None
-        try:
-            with time_limit(seconds):
-                solvable = solvable24(numbers, target)
-                if not solvable:
-                    return False, 0, True, []
-                solutions = solutions24(numbers, target)
-        except TimeUp:
-            if solvable:  # solvable, but the distinct solutions could not all be counted
-                tree = solve24(numbers, target)  # its tables are memoised by now: instant
-                return True, None, False, [tree] if tree is not None else []
-            return None, None, False, []
-        return True, len(solutions), True, [s.tree for s in solutions]
-
-    def _with_cards(
-        self, numbers: Sequence[Fraction], target: Fraction, seconds: float
-    ) -> tuple[bool | None, int | None, bool, list]:
-        from core.algebrawl import Puzzle, solve
-
-        distinct = tuple(dict.fromkeys(self.cards or ()))  # only called with cards
-        hand = tuple(card for card in distinct for _ in range(len(numbers) - 1))
-        puzzle = Puzzle(tuple(numbers), (target,), hand, use_all=True)
-        result = solve(puzzle, count=True, time_limit=seconds)
-        trees = [strikes[0][1] for strikes in result.solutions] or [
-            tree for _, tree in result.strikes
-        ]
-        if result.status == "unknown":
-            return None, None, False, []
-        if result.status == "unsolvable":
-            return False, 0, True, []
-        return True, result.count, result.complete, trees
-
-
 def hand_json(
-    numbers: Sequence[Fraction], target: Fraction, rule: _HandRule, limit: int, seconds: float
+    numbers: Sequence[Fraction], target: Fraction, rule: HandRule, limit: int, seconds: float
 ) -> dict[str, Any]:
     """Solve one hand: ``{"numbers", "target", "solvable", "count", "solutions",
     "complete"}`` (``solvable`` and ``count`` null when the time ran out)."""
-    solvable, count, complete, trees = rule.solve(numbers, target, seconds)
+    solvable, count, complete, trees = rule.solve(numbers, target, seconds, time_limit)
     shown = trees if limit == 0 else trees[:limit]
     return {
         "numbers": [_json_number(v) for v in numbers],
@@ -421,7 +340,7 @@ def _hand_rule(
     countdown: bool,
     cards_text: str | None,
     level: str | None,
-) -> _HandRule | None:
+) -> HandRule | None:
     """Check the arguments shared by ``solve`` and ``dot``: the hand's rule with
     ``--numbers``, None for one level FILE (``args[0]``); a usage error otherwise."""
     for arg in args:
@@ -438,9 +357,9 @@ def _hand_rule(
     return _rule(countdown, cards_text)
 
 
-def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
+def _rule(countdown: bool, cards_text: str | None) -> HandRule:
     if cards_text is None:
-        return _HandRule(countdown)
+        return HandRule(countdown)
     if countdown:
         raise click.UsageError("--countdown plays + - * / only; leave out --cards")
     from grammar.algebrawl import parse_cards
@@ -458,7 +377,7 @@ def _rule(countdown: bool, cards_text: str | None) -> _HandRule:
             f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
             "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'"
         )
-    return _HandRule(False, cards)
+    return HandRule(False, tuple(cards))
 
 
 def _show_hand(data: dict[str, Any], as_json: bool) -> None:
@@ -486,7 +405,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
 
 
 def _solve_batch(
-    target: Fraction, rule: _HandRule, limit: int, seconds: float, as_json: bool
+    target: Fraction, rule: HandRule, limit: int, seconds: float, as_json: bool
 ) -> int:
     """One hand per stdin line; returns the exit status (2 after a bad line, else 1 when
     some hand is unsolvable or unknown, else 0)."""
@@ -672,7 +591,7 @@ def dot(
             rule.check(hand, target)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--numbers") from None
-        solvable, _, _, trees = rule.solve(hand, target, DEFAULT_TIME_LIMIT)
+        solvable, _, _, trees = rule.solve(hand, target, DEFAULT_TIME_LIMIT, time_limit)
         if not trees:
             fail("no solution" if solvable is False else "no solution found in time", EXIT_NEGATIVE)
         text = solution_to_dot((target,), ((0, trees[0]),))
