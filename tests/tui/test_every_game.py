@@ -215,6 +215,6 @@ async def test_keys_follow_the_players_keymap_and_an_unknown_binding_is_an_error
         with pytest.raises(LookupError):
             screen.binding_key("toy.up", OutcomeModal)
     # Outside a running app (the terminal tour's screens): the declared keys.
-    offline = ToyScreen(screen.session, level=level)
+    offline = ToyScreen(screen.session, level=level, info=TOY)
     assert offline.keys_for("left") == ("left",)
     assert offline.keys_for("right") == ("right",)

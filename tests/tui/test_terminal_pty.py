@@ -212,7 +212,7 @@ def _play_one_move(app: PtyApp, info: registry.GameInfo) -> None:
     # Keys come from a screen made here, in the position the app shows: the tour's level
     # as just opened (no save: this test's data directory is new).
     state = game.initial(level)
-    offline = screen_class(Session.begin(game, state), level=level)
+    offline = screen_class(Session.begin(game, state), level=level, info=info)
     playable = [(move, tuple(offline.keys_for(move))) for move in game.moves(state)]
     typed = [(move, keys) for move, keys in playable if keys]
     assert typed, f"{info.title}: no move of {level_id} can be typed"

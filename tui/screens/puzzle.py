@@ -131,27 +131,6 @@ class PuzzleHeader(Static):
     """
 
 
-def registration_of(screen_class: type) -> GameInfo:
-    """The registered game whose ``screen`` reference names ``screen_class``.
-
-    Args:
-        screen_class: A game screen class.
-
-    Returns:
-        Its registration.
-
-    Raises:
-        ValueError: When no registered game names the class.
-    """
-    from core import registry
-
-    ref = f"{screen_class.__module__}:{screen_class.__qualname__}"
-    for info in registry.games():
-        if info.screen == ref:
-            return info
-    raise ValueError(f"no registered game has the screen {ref} (pass its info)")
-
-
 class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     """Base of every game screen; dismisses with the level ref to highlight in the level list.
 
@@ -166,13 +145,11 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         ref: Where the level comes from (its save slot), or None for a level that is not
             saved (a preview).
         launcher: The game's launcher (sources, saves); None in isolated tests.
-        info: The game's registration; default: the launcher's, else the registered game
-            whose screen is this class (a screen drawn outside the app, as the terminal
-            tour does).
+        info: The game's registration; default: the launcher's. A screen made without a
+            launcher (tests, the terminal tour) is given it.
 
     Raises:
-        ValueError: Without ``info`` or a launcher, when no registered game names this
-            screen class (the screen would not know its game).
+        TypeError: Neither ``info`` nor a launcher (the screen would not know its game).
     """
 
     HINT_TIME_LIMIT: ClassVar[float] = 5.0
@@ -258,7 +235,9 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     ) -> None:
         super().__init__()
         if info is None:
-            info = launcher.info if launcher is not None else registration_of(type(self))
+            if launcher is None:
+                raise TypeError(f"{type(self).__name__} needs its registration: pass info=")
+            info = launcher.info
         self.info: GameInfo = info
         """The game's registration (id, title, editor, ...)."""
         self.set_reactive(PuzzleScreen.session, session)
