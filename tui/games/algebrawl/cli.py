@@ -83,8 +83,9 @@ MAX_LINE = 4096
 def time_limit(seconds: float | None) -> Iterator[None]:
     """Raise :class:`TimeUp` inside the block once ``seconds`` have passed.
 
-    The command line's :data:`core.algebrawl.handrule.TimeLimit`. The 24-game and Countdown
-    solvers are memoised pure functions without a cancel hook;
+    The command line's time limit for :meth:`core.algebrawl.handrule.HandRule.solve` (a
+    :data:`~core.algebrawl.handrule.TimeLimit`). The 24-game and Countdown solvers are
+    memoised pure functions without a cancel hook;
     an interval timer interrupts them between two Python operations instead (nothing is
     cached half-way, because a memoised call stores its result only when it returns). Only
     in the main thread of a Unix process; elsewhere the block runs without a limit.
