@@ -109,3 +109,70 @@ async def test_unsaved_edits_ask_before_closing_then_save_and_play(game_id: str)
         shared = level_id(game_id, None, screen.level)
         assert shared.startswith(f"{game_id}:L")
         assert resolve_id(shared).level == screen.level
+
+
+async def _retitle(pilot, bench, game_id: str, level, title: str) -> None:
+    if isinstance(bench, LevelTextDesigner):
+        bench.text_area.text = dump_level(level, game_id).replace(level.title, title, 1)
+    else:
+        from textual.widgets import Input
+
+        bench.query_one("#dev-title-input", Input).value = title
+    await pilot.pause()
+
+
+async def _until(pilot, done, what: str) -> None:
+    import time
+
+    deadline = time.monotonic() + 5
+    await pilot.pause()
+    while not done():
+        assert time.monotonic() < deadline, f"timed out waiting: {what}"
+        await pilot.pause(0.02)
+
+
+@pytest.mark.parametrize("key", ["f2", "f3"])
+@pytest.mark.parametrize("game_id", EDITORS)
+async def test_replacing_the_level_being_played_does_not_bring_its_old_game_back(
+    game_id: str, key: str
+) -> None:
+    """Playing one of My levels, the player edits it and agrees to replace it ("its game in
+    progress would be deleted"). Before, the game screen wrote the old game back into the
+    level's slot (when switching to the new version with Play, or at its next save after
+    Save and Close), so opening the level resumed the old version. Now the screen plays the
+    new version, and the deleted game stays deleted."""
+    from tui.modals.choice import ChoiceModal
+
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen, bench, level = await _open_bench(pilot, game_id)
+        await _retitle(pilot, bench, game_id, level, "Mine, first version")
+        await pilot.press("f2")  # save in My levels and play it
+        await _until(pilot, lambda: app.screen is screen, "the game screen")
+        ref = screen.ref
+        assert ref is not None and ref.source == "mine"
+        game = screen.game
+        move, keys = next(
+            (m, tuple(screen.keys_for(m))) for m in game.moves(screen.state) if screen.keys_for(m)
+        )
+        await pilot.press(*keys)
+        await _until(pilot, lambda: screen.session.moves_made == 1, f"the move {move}")
+        assert app.store.load_game(game_id, ref.slot) is not None
+
+        await pilot.press("E")
+        await _until(pilot, lambda: isinstance(app.screen, DesignerScreen), "the editor")
+        bench = app.screen
+        await _retitle(pilot, bench, game_id, screen.level, "Mine, second version")
+        await pilot.press(key)
+        await _until(pilot, lambda: isinstance(app.screen, ChoiceModal), "the replace question")
+        await pilot.press("r")  # replace: its game in progress is deleted
+        if key == "f3":  # saved: close the editor
+            await _until(pilot, lambda: app.screen is bench, "the editor again")
+            await pilot.press("escape")
+        await _until(pilot, lambda: app.screen is screen, "the game screen again")
+        assert screen.ref == ref and screen.level_title == "Mine, second version"
+        assert screen.session.moves_made == 0
+        assert app.store.load_game(game_id, ref.slot) is None
+        await pilot.press("escape")  # leaving saves nothing: the new game has no move
+        await _until(pilot, lambda: app.screen is not screen, "the level list")
+        assert app.store.load_game(game_id, ref.slot) is None

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
 
 from rich.text import Text
 from textual import on, work
@@ -60,13 +60,29 @@ from tui.workers import cancelled, report_failure
 if TYPE_CHECKING:  # pragma: no cover
     from core.registry import GameInfo
 
-__all__ = ["DesignerScreen", "LevelTextDesigner", "Values"]
+__all__ = ["DesignerScreen", "Edited", "LevelTextDesigner", "Values"]
 
 Values = tuple[Any, ...]
 """Every field's value at one moment (:meth:`DesignerScreen.field_values`)."""
 
 
-class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["tuple[LevelRef, Any] | None"]):
+class Edited(NamedTuple):
+    """What the editor hands back to the game screen when it closes.
+
+    The editor dismisses with one when the player asked to play a saved level, or when a save
+    replaced a level of My levels (its game in progress was deleted: the screen playing it must
+    not write that game back).
+    """
+
+    ref: LevelRef
+    """The saved level's place in My levels."""
+    level: Any
+    """The saved level."""
+    play: bool
+    """Whether the player asked to play it (Play), rather than only saved it."""
+
+
+class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]):
     """Base of every game's level editor (see the module docstring).
 
     Args:
@@ -137,6 +153,8 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["tuple[LevelRef,
         self.state = state
         """The game in progress ("Current position" copies it)."""
         self._mine_id = mine_id
+        self._replaced: Edited | None = None
+        """The last save that replaced a level of My levels (handed back on closing)."""
         self._saved: Values | None = None
         self._undo: list[tuple[Values, Values]] = []
         """Editor-made changes as (before, after) field values."""
@@ -458,14 +476,16 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["tuple[LevelRef,
             if item is None:
                 self.show_error("Could not save the level (see the storage warning).")
                 return
+            ref = LevelRef("mine", str(item.id))
             if replace_id is not None:  # the old version's game no longer fits the level
                 store.delete_game(game, slot(replace_id))
+                self._replaced = Edited(ref, level, play=False)
             self._mine_id = item.id
             self._saved = self.field_values()
             self.show_error(f"Saved in My levels as “{level.title}”.", ok=True)
             if then_play:
                 self.action_cancel_job()
-                self.dismiss((LevelRef("mine", str(item.id)), level))
+                self.dismiss(Edited(ref, level, play=True))
 
         def ask(existing_id: int, consequence: str) -> None:
             from tui.modals.choice import ChoiceModal
@@ -516,13 +536,13 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["tuple[LevelRef,
             self.action_cancel_job()
             return
         if not self.edited:
-            self.dismiss(None)
+            self.dismiss(self._replaced)
             return
         from tui.modals.confirm import ConfirmModal
 
         def decided(discard: bool | None) -> None:
             if discard:
-                self.dismiss(None)
+                self.dismiss(self._replaced)
 
         self.app.push_screen(
             ConfirmModal(

@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from core.registry import GameInfo
     from tui.arcade import Arcade
     from tui.launch import Launcher
+    from tui.screens.designer import Edited
 
 __all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "Score"]
 
@@ -763,10 +764,21 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """What to press after a win: ``N: next level · esc: levels``, without N at the end."""
         return "N: next level · esc: levels" if self.has_next_level else "esc: levels"
 
-    def switch_level(self, ref: LevelRef, level: Any, session: Session) -> None:
-        """Play another level in this screen (the current game is already saved)."""
+    def switch_level(
+        self, ref: LevelRef, level: Any, session: Session, *, save_current: bool = True
+    ) -> None:
+        """Play another level in this screen.
+
+        Args:
+            ref: Where the level comes from.
+            level: The level.
+            session: Its game (new or resumed).
+            save_current: Save the game being left (its play time); False when that game was
+                deleted on purpose (the editor replaced its level).
+        """
         self.cancel_hint()
-        self._save(fresh=True)  # The previous level keeps its play time.
+        if save_current:
+            self._save(fresh=True)  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
         self.ref, self.level, self._level_text = ref, level, None
         self._best, self._run_recorded = None, None  # another level: another score board
@@ -802,17 +814,20 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             editor(self.level, self.state, mine_id=mine_id, info=self.info), self._edited
         )
 
-    def _edited(self, result: Any) -> None:
-        """The editor closed: play the edited level if it asked to."""
+    def _edited(self, result: Edited | None) -> None:
+        """The editor closed: play the edited level if it asked to, or if it replaced the
+        level being played (whose game the player agreed to delete: it is not saved again)."""
         if result is None or self.launcher is None:
             return
-        ref, level = result
+        replaced = result.ref == self.ref
+        if not (result.play or replaced):
+            return
         try:
-            opened = self.launcher.prepare(ref)
+            opened = self.launcher.prepare(result.ref)
         except Exception as error:  # Its slot holds a save this version cannot resume (kept).
             self.say(f"The edited level cannot be opened: {error}", "error")
             return
-        self.switch_level(opened[0], level, opened[2])
+        self.switch_level(opened[0], result.level, opened[2], save_current=not replaced)
         self.say(f"Playing the edited level “{self.level_title}”.")
 
     # -- game IDs ---------------------------------------------------------------------------------
