@@ -30,27 +30,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
-from core.search import KeyVisited, Watch, bfs
-
 from .ast import Node, postorder, to_infix
 from .cards import ADD, DIV, MUL, SUB
 from .generator import DEFAULT_SCORES
 from .level import Level
-from .par import shortest_state
+from .par import shortest_state, winning_line
 from .play import (
     Cast,
-    Move,
     PlayCard,
     State,
     apply_move,
     describe_move,
     initial_state,
-    legal_moves,
     monster_values,
-    status,
 )
 from .puzzle import MAX_NUMBERS
-from .solver import _state_key, solve_state
+from .solver import solve_state
 from .values import MAX_INPUT, format_value, within
 
 __all__ = [
@@ -121,10 +116,6 @@ class Verdict:
     distinct: tuple[str, ...] = ()
 
 
-class _Stopped(Exception):
-    """The time limit was hit or the caller asked to stop."""
-
-
 def seconds_band(seconds: float) -> str:
     """The band of a predicted solve time (:data:`SECONDS_BANDS`)."""
     return next(name for top, name in SECONDS_BANDS if seconds < top)
@@ -138,31 +129,6 @@ def score_band(score: int) -> str:
 def card_score(card_names: list[str]) -> int:
     """Total difficulty score of the cards played (the Brawl generator's measure)."""
     return sum(DEFAULT_SCORES.get(name, OTHER_CARD_SCORE) for name in card_names)
-
-
-def _shortest_with_casts(
-    state: State, deadline: float, should_stop: Callable[[], bool] | None, max_states: int
-) -> tuple[Move, ...] | None:
-    """The fewest of the game's moves that win (:func:`core.search.bfs`), or None when no win
-    exists. Positions with equal :func:`.solver._state_key` have the same future and are
-    visited once.
-
-    Raises:
-        _Stopped: On the deadline, ``should_stop`` or ``max_states`` positions.
-    """
-    found = bfs(
-        state,
-        lambda here: ((move, apply_move(here, move)) for move in legal_moves(here)),
-        lambda here: status(here) == "won",
-        visited=KeyVisited(_state_key),
-        max_states=max_states,
-        watch=Watch(should_stop=should_stop, deadline=deadline),
-    )
-    if found.status == "solved":
-        return found.plan
-    if found.status == "exhausted":
-        return None
-    raise _Stopped
 
 
 def _predictor(level: Level) -> tuple[float, str] | None:
@@ -225,12 +191,14 @@ def design_verdict(
     casts = any(level.puzzle.cards[c].effect for c in start.hand)
     names: list[str] = []
     if casts:
-        try:
-            path = _shortest_with_casts(start, deadline, should_stop, max_entries)
-        except _Stopped:
-            return base
-        if path is None:
+        line = winning_line(
+            start, time_limit=left(), max_entries=max_entries, should_stop=should_stop
+        )
+        if line.status == "unsolvable":
             return replace(base, status="unsolvable")
+        if line.status != "solved":
+            return base
+        path = line.moves
         state, shown = start, []
         for move in path:
             shown.append(describe_move(state, move))

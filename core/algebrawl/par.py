@@ -19,11 +19,13 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from core.search import KeyVisited, Watch, bfs
+
 from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE
-from .play import Move, State, apply_move, initial_state, monster_values
+from .play import Move, State, apply_move, initial_state, legal_moves, monster_values, status
 from .puzzle import Puzzle
-from .solver import _Limit, _Tables, solution_moves, solve_state
+from .solver import _Limit, _state_key, _Tables, solution_moves, solve_state
 
 __all__ = ["Line", "Shortest", "shortest", "shortest_state", "winning_line"]
 
@@ -185,33 +187,65 @@ def winning_line(
     state: State,
     *,
     time_limit: float = 10.0,
+    max_entries: int = 300_000,
     should_stop: Callable[[], bool] | None = None,
 ) -> Line:
-    """The shortest win from ``state`` when :func:`shortest_state` answers, else any win.
+    """The shortest win from ``state`` when one is found in time, else any win.
 
-    The shortest-solution tables can give up (a limit, or cards that act on monsters, which
-    they do not model) where the solver's search still finds a win: a level's solution is then
-    that win, not marked shortest.
+    The solver's tables do not model cards cast on the monsters: a hand holding one is
+    searched over the game's own moves, breadth first (positions with the same future are
+    visited once), which gives the shortest win too. Otherwise the tables give the shortest
+    win; when they give up (a limit), the solver's search may still find a win in the time
+    left: that win, not marked shortest.
 
     Args:
         state: The position.
-        time_limit: Seconds for each of the two searches.
+        time_limit: Seconds for all of it.
+        max_entries: Most values the tables hold (positions, for the breadth-first search).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
 
     Returns:
         A :class:`Line`.
     """
-    best = shortest_state(state, time_limit=time_limit, should_stop=should_stop)
+    deadline = time.monotonic() + time_limit
+    if any(state.puzzle.cards[c].effect for c in state.hand):
+        return _shortest_with_casts(state, deadline, should_stop, max_entries)
+    best = shortest_state(
+        state, max_entries=max_entries, time_limit=time_limit, should_stop=should_stop
+    )
     if best.status == "solved":
         return Line("solved", solution_moves(state, best.strikes), True, best.strikes)
     if best.status == "unsolvable":
         return Line("unsolvable")
-    found = solve_state(state, time_limit=time_limit, should_stop=should_stop)
+    left = max(0.0, deadline - time.monotonic())
+    found = solve_state(state, time_limit=left, max_entries=max_entries, should_stop=should_stop)
     if found.status != "solved":
         return Line(found.status)
-    if not found.moves:
-        return Line("solved", solution_moves(state, found.strikes), False, found.strikes)
+    return _played(state, solution_moves(state, found.strikes), shortest=False)
+
+
+def _shortest_with_casts(
+    state: State, deadline: float, should_stop: Callable[[], bool] | None, max_states: int
+) -> Line:
+    """The fewest of the game's moves that win (:func:`core.search.bfs`); positions with
+    equal :func:`.solver._state_key` have the same future and are visited once."""
+    found = bfs(
+        state,
+        lambda here: ((move, apply_move(here, move)) for move in legal_moves(here)),
+        lambda here: status(here) == "won",
+        visited=KeyVisited(_state_key),
+        max_states=max_states,
+        watch=Watch(should_stop=should_stop, deadline=deadline),
+    )
+    if found.status == "solved":
+        return _played(state, tuple(found.plan), shortest=True)
+    return Line("unsolvable" if found.status == "exhausted" else "unknown")
+
+
+def _played(state: State, moves: tuple[Move, ...], *, shortest: bool) -> Line:
+    """A win's line: its moves and the strikes they make (casts change the monsters, so the
+    strikes are read from the play)."""
     end = state
-    for move in found.moves:  # casts change the monsters: the strikes are what was played
+    for move in moves:
         end = apply_move(end, move)
-    return Line("solved", found.moves, False, end.struck[len(state.struck) :])
+    return Line("solved", moves, shortest, end.struck[len(state.struck) :])

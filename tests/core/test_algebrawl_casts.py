@@ -227,9 +227,13 @@ def test_counting_par_and_hints_with_cast_cards() -> None:
         solve(puzzle, count=True)
     assert "does not cover" in CASTS_NOT_COUNTED
     assert shortest(puzzle).status == "unknown"
-    # A level's solution (solve --json) is then any win: the casts' line, not called shortest.
+    # A level's solution (solve --json, the editor's par) comes from a breadth-first search
+    # of the game's own moves instead: still the shortest, the same as a plain BFS finds.
+    from tests.core.test_algebrawl_levels import bfs_shortest
+
     line = winning_line(initial_state(puzzle))
-    assert line.status == "solved" and not line.shortest
+    assert line.status == "solved" and line.shortest
+    assert len(line.moves) == bfs_shortest(puzzle) == 3
     assert any(isinstance(m, Cast) for m in line.moves)
     end = _play(puzzle, *line.moves)
     assert status(end) == "won" and end.struck == line.strikes
