@@ -217,15 +217,12 @@ def assess(
         should_stop=should_stop,
         progress=progress,
     )
-    reason = result.reason
-    if result.status == "unknown" and should_stop is not None and should_stop():
-        reason = "cancelled"
     return replace(
         sizes,
         status=result.status,
         steps=result.steps if result.status == "solved" else None,
         plan=result.plan,
-        reason=reason if result.status == "unknown" else "",
+        reason=result.reason,
         explored=result.explored,
         elapsed=time.monotonic() - t0,
     )

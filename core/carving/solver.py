@@ -152,6 +152,8 @@ class _Search:
         self.deadline = deadline
         self.should_stop = should_stop
         self.truncated = False
+        self.stopped = ""
+        """Why an expansion was cut short: ``"limit"`` or ``"cancelled"`` ("" when not)."""
 
     def key(self, state: State) -> tuple:
         return canonical_key(
@@ -160,12 +162,14 @@ class _Search:
 
     def _interrupted(self) -> bool:
         """True when the time is up or cancelled: the expansion in progress stops early."""
-        if (self.deadline is not None and time.monotonic() > self.deadline) or (
-            self.should_stop is not None and self.should_stop()
-        ):
-            self.truncated = True
-            return True
-        return False
+        if self.should_stop is not None and self.should_stop():
+            self.stopped = "cancelled"
+        elif self.deadline is not None and time.monotonic() > self.deadline:
+            self.stopped = "limit"
+        else:
+            return False
+        self.truncated = True
+        return True
 
     def successors(self, state: State) -> Iterator[tuple[tuple, State]]:
         if state.phase == "construct":
@@ -326,7 +330,9 @@ def solve(
         )
     if result.status == "exhausted" and not search.truncated:
         return SolveResult("unsolvable", (), 0, result.explored, "", elapsed)
-    reason = "truncated" if result.status == "exhausted" else result.status
+    # An expansion cut short by the clock or a cancel says so; one cut at walk_states is
+    # "truncated".
+    reason = (search.stopped or "truncated") if result.status == "exhausted" else result.status
     return SolveResult("unknown", (), 0, result.explored, reason, elapsed)
 
 

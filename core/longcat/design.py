@@ -145,14 +145,11 @@ def assess(
         Cancelled: ``should_stop`` turned True.
     """
     deadline = time.monotonic() + time_limit
-    timed_out = False
 
     def stop() -> bool:
-        nonlocal timed_out
         if should_stop is not None and should_stop():
             raise Cancelled
-        timed_out = time.monotonic() > deadline
-        return timed_out
+        return time.monotonic() > deadline
 
     limit = (max_states, time_limit)
     try:

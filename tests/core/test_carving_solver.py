@@ -157,6 +157,8 @@ def test_limits_and_cancellation_give_unknown():
     assert cancelled.status == "unknown" and cancelled.reason == "cancelled"
     timed = solve(level, time_limit=0.05)
     assert timed.status == "unknown" and timed.elapsed < 5
+    # The clock can run out inside one expansion (cut short): still "limit", not "truncated".
+    assert timed.reason == "limit"
 
 
 def test_vertex_sets_and_their_realisations():
