@@ -315,10 +315,9 @@ def generated_level_id(
 ) -> str:
     """The ID of a level a generator made (``generate --json`` rows): its generated ID when
     the parameters can be spelled in one, else its custom ID."""
-    from tui.sources import GeneratorSource
+    from tui.sources import generator_source_id
 
-    source = GeneratorSource(generator, None, params)
-    return level_id(game, LevelRef(source.id, str(seed)), level)
+    return level_id(game, LevelRef(generator_source_id(generator, params), str(seed)), level)
 
 
 def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from core.saves import V1_SLOT, decode_save, migrate
-from tui.sources import LevelRef, level_to_text
+from tui.sources import LevelRef, generator_source_id, level_to_text
 
 __all__ = ["adopt_v1_save", "v1_level", "v1_ref"]
 
@@ -80,7 +80,8 @@ def v1_ref(game: str, data: dict[str, Any]) -> LevelRef:
         config = data.get("config") or {}
         size = config.get("board_size", 4)
         rule = config.get("merge_logic", "standard")
-        return LevelRef(f"gen:new?size={size}&rule={rule}", str(config.get("initial_seed", 0)))
+        source = generator_source_id("new", {"size": size, "rule": rule})
+        return LevelRef(source, str(config.get("initial_seed", 0)))
     old = data.get("ref")
     level = data.get("level") or {}
     if isinstance(old, list) and len(old) == 2 and isinstance(level, dict):

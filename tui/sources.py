@@ -248,16 +248,12 @@ class GeneratorSource(LevelSource):
     def __init__(
         self,
         generator_id: str,
-        generator: LevelGenerator | None,
+        generator: LevelGenerator,
         params: Mapping[str, Any],
         store: Any = None,
         game: str = "",
     ) -> None:
-        query = "&".join(f"{k}={params[k]}" for k in sorted(params))
-        super().__init__(
-            f"gen:{generator_id}" + (f"?{query}" if query else ""),
-            generator.title if generator is not None else generator_id,
-        )
+        super().__init__(generator_source_id(generator_id, params), generator.title)
         self.generator = generator
         """The core generator."""
         self.params = dict(params)
@@ -271,8 +267,6 @@ class GeneratorSource(LevelSource):
             seed = int(key)
         except ValueError:
             raise LookupError(key) from None
-        if self.generator is None:  # a source made only for its id
-            raise LookupError(key)
         if seed not in self._cache:
             self._cache[seed] = self.generator.generate(seed, **self.params)
         return self._cache[seed]
@@ -468,6 +462,13 @@ class Sources:
             if entries:
                 return entries[0].ref
         return None
+
+
+def generator_source_id(name: str, params: Mapping[str, Any]) -> str:
+    """The source id of a generator with these parameters (``gen:sd?size=8x8&unique=1``):
+    the parameters sorted by name, as :func:`generator_params` reads them back."""
+    query = "&".join(f"{k}={params[k]}" for k in sorted(params))
+    return f"gen:{name}" + (f"?{query}" if query else "")
 
 
 def generator_name(source_id: str) -> str:

@@ -15,6 +15,7 @@ from core.saves import CHECKPOINT_EVERY, SAVE_VERSION
 from tests.tui.test_2048_screen import still
 from tui.app import ArcadeApp
 from tui.games.game2048.screen import Game2048Screen
+from tui.ids import resolve_id
 from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef
 from tui.store import Store
@@ -22,7 +23,7 @@ from tui.store import Store
 pytestmark = pytest.mark.pilot
 
 DATA = Path(__file__).resolve().parents[1] / "data" / "saves"
-SLOT = LevelRef("gen:new?size=4&rule=standard", "5").slot
+SLOT = LevelRef("gen:new?rule=standard&size=4", "5").slot
 """A generated 2048 level's slot (listed in progress, so opening 2048 resumes it)."""
 
 
@@ -175,7 +176,9 @@ async def test_a_format_1_save_moves_to_its_level_and_resumes() -> None:
         assert isinstance(screen, Game2048Screen)
         assert [list(row) for row in screen.state.board] == case["expect"]["board"]
         assert screen.state.score == case["expect"]["score"]
-        assert screen.ref == LevelRef("gen:new?size=4&rule=standard", "7")
+        assert screen.ref == LevelRef("gen:new?rule=standard&size=4", "7")
+        # the slot a new game of that seed gets (its ID's ref): one slot per level, not two
+        assert screen.ref == resolve_id("2048:new#7").ref
         assert app.store.load_game("2048", "current") is None
         saved = app.store.load_game("2048", screen.ref.slot)
         assert saved is not None and saved["version"] == SAVE_VERSION
@@ -207,7 +210,7 @@ def test_a_format_1_save_never_overwrites_a_newer_game_of_its_level() -> None:
     from tui.legacy_saves import adopt_v1_save
 
     case = json.loads((DATA / "v1-2048.json").read_text(encoding="utf-8"))
-    target = LevelRef("gen:new?size=4&rule=standard", "7").slot
+    target = LevelRef("gen:new?rule=standard&size=4", "7").slot
     newer = {"version": SAVE_VERSION, "level": None, "session": {"moves": [], "index": 0}}
     with Store() as store:
         store.save_game("2048", target, newer)
