@@ -110,12 +110,8 @@ class Launcher:
             LookupError, ValueError: When neither the save nor the source has the level
                 (the message says why; ParseError for a damaged level text).
         """
-        saved = self.app.store.load_game(self.info.id, ref.slot)
-        if saved is None and self.app.store.save_info(self.info.id, ref.slot) is not None:
-            # The slot holds a save the store could not parse: report it, never play over it.
-            raise UnreadableSave("its data is not JSON")
-        if saved is not None:
-            record = decode_save(saved, self.info.id, v1_level)
+        record = self._saved_game(ref)
+        if record is not None:
             level = self._saved_level(ref, record)
             start = self.game.initial(level)
             resumed = resume(self.game, start, record)
@@ -130,6 +126,25 @@ class Launcher:
         if level is None:
             level = self.sources.level(ref)
         return ref, level, Session.begin(self.game, self.game.initial(level)), ""
+
+    def level_of(self, ref: LevelRef) -> Any:
+        """The level of ``ref`` as :meth:`prepare` would open it (its save's copy, else the
+        source's), without resuming the game.
+
+        Raises:
+            The errors of :meth:`prepare`.
+        """
+        record = self._saved_game(ref)
+        return self.sources.level(ref) if record is None else self._saved_level(ref, record)
+
+    def _saved_game(self, ref: LevelRef) -> SavedGame | None:
+        """The decoded save in ``ref``'s slot (None: no save; SaveError: one that cannot be
+        resumed, kept in its slot)."""
+        saved = self.app.store.load_game(self.info.id, ref.slot)
+        if saved is None and self.app.store.save_info(self.info.id, ref.slot) is not None:
+            # The slot holds a save the store could not parse: report it, never play over it.
+            raise UnreadableSave("its data is not JSON")
+        return None if saved is None else decode_save(saved, self.info.id, v1_level)
 
     def _saved_level(self, ref: LevelRef, saved: SavedGame) -> Any:
         if saved.level:

@@ -310,6 +310,8 @@ async def test_a_custom_level_opened_again_by_its_id_resumes() -> None:
         assert [entry.ref.source for entry in entries] == [CUSTOM_SOURCE]
         _, resumed, session, note = launcher.prepare(entries[0].ref)
         assert resumed == level and session.moves_made == 1 and "Resumed" in note
+        # the level alone (the level list's ID), read from the save without resuming it
+        assert launcher.level_of(entries[0].ref) == level
 
 
 async def test_the_level_select_offers_the_highlighted_levels_id() -> None:

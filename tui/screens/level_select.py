@@ -325,7 +325,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         if found is not None or entry.ref.source.startswith("gen:"):
             return found
         try:  # its save's copy of the level, else its source's
-            level = self.launcher.prepare(entry.ref)[1]
+            level = self.launcher.level_of(entry.ref)
             return level_id(self.game_id, entry.ref, level)
         except Exception:  # a damaged level has no ID
             return None
