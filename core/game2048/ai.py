@@ -35,7 +35,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from math import log2
-from time import perf_counter
+from time import monotonic, perf_counter
 from typing import Any
 
 from core.game2048 import fastboard as fb
@@ -724,6 +724,8 @@ def autoplay(
     depth: int | None = None,
     time_budget_ms: float | None = None,
     time_limit: float | None = None,
+    deadline: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
 ) -> Iterator[Any]:
     """Let the AI play: yield each new state until the game ends.
 
@@ -733,6 +735,10 @@ def autoplay(
         depth: Passed to :func:`hint`.
         time_budget_ms: Passed to :func:`hint`.
         time_limit: Passed to :func:`hint` (a bound per move).
+        deadline: A ``time.monotonic()`` time: play stops there, and each hint may think
+            until then (only the end of the budget cuts a search short, so a run that ends in
+            time does not depend on the machine's speed).
+        should_stop: Polled before each move; True stops play.
 
     Yields:
         The state after each move.
@@ -743,7 +749,15 @@ def autoplay(
     while max_moves is None or played < max_moves:
         if getattr(state, "is_game_over", False):
             return
-        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms, time_limit=time_limit)
+        if should_stop is not None and should_stop():
+            return
+        per_move = time_limit
+        if deadline is not None:
+            left = deadline - monotonic()
+            if left <= 0:
+                return
+            per_move = left if per_move is None else min(per_move, left)
+        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms, time_limit=per_move)
         if direction is None:
             return
         nxt = game_move(state, direction)

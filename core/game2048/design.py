@@ -32,7 +32,7 @@ from core.game2048.board import Board, get_empty_cells, max_tile
 from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, Level
 from core.game2048.merge import PRESET_DEFAULTS, resolve_merge_logic
-from core.game2048.state import GameState, has_won, legal_moves, move
+from core.game2048.state import GameState, has_won, legal_moves
 
 __all__ = [
     "ARROWS",
@@ -331,29 +331,17 @@ def assess(
 def _autoplay(
     start: GameState, limit: int, time_limit: float, should_stop: Callable[[], bool]
 ) -> Estimate:
-    from core.game2048.ai import hint
+    from core.game2048.ai import autoplay
 
     began = time.monotonic()
-    deadline = began + time_limit
     state = start
     played: list[str] = []
     goal_at = 0 if has_won(start) else None
-    complete = True
-    while len(played) < limit and not state.is_game_over:
-        left = deadline - time.monotonic()
-        if left <= 0 or should_stop():
-            complete = False
-            break
-        # The whole time left bounds each hint: only the end of the budget cuts a search
-        # short, so an estimate that finishes in time does not depend on the machine.
-        direction = hint(state, depth=1, time_limit=left)
-        if direction is None:
-            break
-        nxt = move(state, direction)
-        if nxt is state:  # pragma: no cover - a hinted move always changes the board
-            break
-        state = nxt
-        played.append(direction)
+    for state in autoplay(
+        start, limit, depth=1, deadline=began + time_limit, should_stop=should_stop
+    ):
+        assert state.last_move is not None  # a played move says what it did
+        played.append(state.last_move.direction)
         if goal_at is None and has_won(state):
             goal_at = len(played)
     return Estimate(
@@ -361,7 +349,7 @@ def _autoplay(
         final=state,
         goal_at=goal_at,
         over=state.is_game_over,
-        complete=complete,
+        complete=len(played) == limit or state.is_game_over,
         seconds=time.monotonic() - began,
     )
 

@@ -342,3 +342,20 @@ def test_time_limit_on_a_locked_board_is_none():
     assert ai.hint(state_from_board(locked), time_limit=0.1) is None
     locked3 = ((2, 4, 2), (4, 2, 4), (2, 4, 2))
     assert ai.hint(state_from_board(locked3), time_limit=0.1) is None
+
+
+def test_autoplay_stops_at_its_deadline_or_when_asked():
+    import time
+
+    state = create_game(GameConfig(initial_seed=5))
+    assert list(ai.autoplay(state, 10, depth=1, deadline=time.monotonic() - 1)) == []
+    assert list(ai.autoplay(state, 10, depth=1, should_stop=lambda: True)) == []
+    seen: list = []
+    states = ai.autoplay(state, 10, depth=1, should_stop=lambda: len(seen) >= 3)
+    for s in states:
+        seen.append(s)
+    assert len(seen) == 3  # polled before each move
+    far = time.monotonic() + 60
+    assert list(ai.autoplay(state, 5, depth=1, deadline=far)) == list(
+        ai.autoplay(state, 5, depth=1)
+    )
