@@ -46,7 +46,8 @@ moves and cursor saved beside it (a save edited or damaged by hand, or stitched 
 saves, fails). Either failure falls back to replaying the moves, as version 2 did. What a
 digest cannot see, an engine whose rules changed since the save, shows when the earlier
 states are rebuilt (the first undo): the replay must end in the checkpoint state, and a
-difference is reported by the session's steps (:class:`core.session.Session`).
+difference is reported (:attr:`core.session.Session.replay_problem`; the game screen says it
+at that undo).
 
 Errors
 ------

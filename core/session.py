@@ -46,6 +46,12 @@ class Step:
     move: Any = None
     """The move that led here, as JSON."""
 
+    @property
+    def problem(self) -> str | None:
+        """Why this step's state may not be the saved game's: never, for a played step (a
+        step rebuilt from a save's moves can say so, :class:`_ReplayedStep`)."""
+        return None
+
 
 REPLAY_ERRORS = (IllegalMove, ValueError, TypeError, KeyError, IndexError)
 """What a saved move (or state) that no longer replays raises in an engine, decoding or
@@ -278,6 +284,13 @@ class Session:
     def last_move(self) -> Any:
         """The move (JSON) that led to the current state; None at the start."""
         return self.history.current.move
+
+    @property
+    def replay_problem(self) -> str | None:
+        """Why the current state may not be the saved game's: a resumed game's earlier states
+        are rebuilt from its moves on the first undo, and an engine whose rules changed since
+        the save may not replay them to the saved position (None when all is well)."""
+        return self.history.current.problem
 
     @property
     def moves_made(self) -> int:

@@ -395,6 +395,7 @@ def test_an_engine_that_changed_since_the_save_shows_at_the_first_undo() -> None
     resumed = Session.resume(TOY, TOY_START, changed.moves, changed.index, session.state)
     step = resumed.undo().history.current
     assert step.state is not None
-    problem = step.problem  # type: ignore[attr-defined]
+    problem = resumed.undo().replay_problem
     assert problem is not None and "no longer replays" in problem
+    assert session.undo().replay_problem is None  # a game played here has no such doubt
     assert resumed.to_json()["moves"] == list(changed.moves)  # nothing lost

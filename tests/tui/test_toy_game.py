@@ -93,3 +93,26 @@ def test_toy_cli_speaks_the_shared_vocabulary(toy) -> None:
     assert json.loads(result.output) == {"level": 2, "row": ".123"}
     result = CliRunner().invoke(main, ["toy", "rows", "no-such-pack"])
     assert result.exit_code == 2 and "Traceback" not in result.output
+
+
+async def test_an_undo_into_a_past_that_no_longer_replays_says_so(toy) -> None:
+    """A resumed game rebuilds its earlier states on the first undo; when the engine no
+    longer replays the saved moves to the saved position, the player is told, not shown a
+    different past in silence (core.session.Session.replay_problem)."""
+    from core.session import Session
+
+    app = ArcadeApp(start_game="toy", level_file=str(LEVELS), level=1)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ToyScreen) and screen.state.row == "1.23"
+        game, start = screen.game, screen.session.start
+        played = Session.begin(game, start).play("right").play("left").play("left")
+        moves = ["left", "left", "left"]  # "left" from the start is not what was played
+        screen.session = Session.resume(game, start, moves, len(moves), played.state)
+        await pilot.pause()
+        await pilot.press("u")
+        assert "no longer replays" in screen.last_message
+        assert "may not be the position you played" in screen.last_message
+        played_here = screen.session  # the state shown is the replay's, the move count kept
+        assert played_here.moves_made == 2

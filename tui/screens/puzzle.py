@@ -701,6 +701,10 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             self.say("Nothing to undo.", transient=True)
             return
         self.session = self.session.undo()
+        problem = self.session.replay_problem
+        if problem is not None:  # the saved past does not replay as it was played
+            self.say(f"Undone, but {problem}: this may not be the position you played.", "warning")
+            return
         self.say(
             "Undone." + ("" if self.session.can_undo else " This is the start."), transient=True
         )
