@@ -447,7 +447,9 @@ def test_play_a_level_file(launches: list[dict[str, Any]]) -> None:
     ]
     result = invoke(["play", "termcraft", FILE, "--level", str(count + 1)])
     assert result.exit_code == 2
-    assert result.stderr == f"error: there is no level {count + 1}: {FILE} has {count} levels\n"
+    assert result.stderr == (
+        f"error: there is no level {count + 1}: {FILE} has {count} levels (numbered from 1)\n"
+    )
     assert len(launches) == 2
 
 

@@ -25,7 +25,6 @@ from typing import Any
 import click
 
 from core import registry
-from core.text import plural
 from tui.cli.options import level_option, numbered_levels
 from tui.cli.output import (
     choose_levels,
@@ -431,15 +430,7 @@ def _level_number(pack: Any, spec: str | None, path: str) -> int:
     Returns:
         The number.
     """
-    if spec is None:
-        return 1
-    text = spec.strip()
-    if text.isascii() and text.isdigit():
-        number = int(text)
-        if not 1 <= number <= len(pack.levels):
-            fail(f"there is no level {number}: {path} has {plural(len(pack.levels), 'level')}")
-        return number
-    ((number, _),) = choose_levels(numbered_levels(pack), text, path)
+    ((number, _),) = choose_levels(numbered_levels(pack), spec or "1", path)
     return number
 
 
