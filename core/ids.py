@@ -172,7 +172,7 @@ def decode_custom(game: str, body: str) -> CustomId:
             (mistyped, truncated or corrupted).
     """
     if len(body) < 2 or not body[1].isdigit():
-        raise IdError(f"{game}:{body[:12]}… is not a custom level ID (it starts with L1)")
+        raise IdError(f"{game}:{shorten(body, 12)} is not a custom level ID (it starts with L1)")
     version = int(body[1])
     if version > CUSTOM_VERSION:
         raise IdError(

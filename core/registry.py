@@ -202,7 +202,9 @@ def _folder_games(package_name: str) -> Iterator[tuple[str, Any]]:
     one that fails to import is reported as ``(where, error)``.
     """
     package = importlib.import_module(package_name)
-    for module in sorted(pkgutil.iter_modules(getattr(package, "__path__", [])), key=str):
+    for module in sorted(
+        pkgutil.iter_modules(getattr(package, "__path__", [])), key=lambda found: found.name
+    ):
         if not module.ispkg:
             continue
         where = f"{package_name}.{module.name}"

@@ -19,11 +19,12 @@ workers shape every caller:
 from __future__ import annotations
 
 import logging
+from typing import Any
 
 from textual.dom import DOMNode
-from textual.worker import Worker, active_worker
+from textual.worker import Worker, WorkerState, active_worker
 
-__all__ = ["cancelled", "failure_line", "log", "report_failure"]
+__all__ = ["cancelled", "failure_line", "is_running", "log", "report_failure"]
 
 log = logging.getLogger("termarcade.tui")
 """Where failed background jobs are logged (with their traceback)."""
@@ -42,6 +43,18 @@ def cancelled() -> bool:
     # up to once per node, so read the context variable without an exception.
     worker = active_worker.get(None)
     return worker is not None and worker.is_cancelled
+
+
+def is_running(worker: Worker[Any] | None) -> bool:
+    """Whether ``worker`` is still at work: pending or running, and not cancelled.
+
+    Not the state alone: a worker cancelled before its task started stays RUNNING.
+    """
+    return (
+        worker is not None
+        and not worker.is_cancelled
+        and worker.state in (WorkerState.PENDING, WorkerState.RUNNING)
+    )
 
 
 def failure_line(what: str, error: BaseException | None) -> str:

@@ -33,6 +33,7 @@ from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, Level
 from core.game2048.merge import PRESET_DEFAULTS, resolve_merge_logic
 from core.game2048.state import GameState, has_won, legal_moves
+from core.text import plural
 
 __all__ = [
     "ARROWS",
@@ -404,7 +405,7 @@ def describe(design: Design) -> str:
         final = estimate.final
         first = ARROWS[estimate.first_move] if estimate.first_move else "-"
         played = len(estimate.directions)
-        moves = f"{played} move{'' if played == 1 else 's'}"
+        moves = plural(played, "move")
         reached = max_tile(final.board)
         if estimate.goal_at:  # not 0: a goal already on the board is said above
             outcome = f"goal {goal} at move {estimate.goal_at}"

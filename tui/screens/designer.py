@@ -55,7 +55,7 @@ from tui.screens.common import ScreenHooks
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
 from tui.unsaved import HoldsUnsavedWork
-from tui.workers import cancelled, report_failure
+from tui.workers import cancelled, is_running, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
     from core.registry import GameInfo
@@ -414,8 +414,7 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
 
     @work(thread=True, exclusive=True, group="designer-verdict", exit_on_error=False)
     def _live_worker(self, level: Any) -> str | None:
-        worker = get_current_worker()
-        return self.live_verdict(level, lambda: worker.is_cancelled)
+        return self.live_verdict(level, cancelled)
 
     def _show_verdict(self, text: str) -> None:
         self.verdict_text = text
@@ -570,13 +569,7 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
 
     @property
     def _job_running(self) -> bool:
-        job = self._job
-        # Not the state alone: a worker cancelled before its task started stays RUNNING.
-        return (
-            job is not None
-            and not job.is_cancelled
-            and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
-        )
+        return is_running(self._job)
 
     @work(thread=True, exclusive=True, group="designer-job", exit_on_error=False)
     def _run_job(self, job: Callable[[Callable[[], bool]], str]) -> str:

@@ -49,7 +49,7 @@ from tui.screens.common import ScreenHooks
 from tui.screens.playtime import PlayClock, play_record, restored
 from tui.sources import LevelRef, level_to_text
 from tui.widgets.footer import ArcadeFooter
-from tui.workers import cancelled, report_failure
+from tui.workers import cancelled, is_running, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.dom import DOMNode
@@ -1015,13 +1015,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     @property
     def hint_running(self) -> bool:
         """True while a hint worker is thinking (a cancelled one no longer counts)."""
-        job = self._hint_job
-        # Not the state alone: a worker cancelled before its task started stays RUNNING.
-        return (
-            job is not None
-            and not job.is_cancelled
-            and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
-        )
+        return is_running(self._hint_job)
 
     def request_hint(self) -> None:
         """Start the hint worker for the current position; a hint worker still running is

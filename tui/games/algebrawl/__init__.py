@@ -15,4 +15,4 @@ INFO = GameInfo(
     id_params=(("low", None), ("high", None)),
     order=30,
 )
-"""The registration read through the ``termarcade.games`` entry point."""
+"""The registration, found by :mod:`core.registry` in this game folder."""

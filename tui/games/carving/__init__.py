@@ -14,4 +14,4 @@ INFO = GameInfo(
     editor="tui.games.carving.designer:CarvingDesigner",
     order=20,
 )
-"""The registration read through the ``termarcade.games`` entry point."""
+"""The registration, found by :mod:`core.registry` in this game folder."""

@@ -15,4 +15,4 @@ INFO = GameInfo(
     id_params=(("size", 4), ("rule", "standard")),
     order=50,
 )
-"""The registration read through the ``termarcade.games`` entry point."""
+"""The registration, found by :mod:`core.registry` in this game folder."""

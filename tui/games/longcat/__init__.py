@@ -17,4 +17,4 @@ INFO = GameInfo(
     id_params=(("size", "8x8"), ("band", "any"), ("unique", 0)),
     order=40,
 )
-"""The registration read through the ``termarcade.games`` entry point."""
+"""The registration, found by :mod:`core.registry` in this game folder."""

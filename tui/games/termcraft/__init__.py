@@ -13,4 +13,4 @@ INFO = GameInfo(
     editor="tui.games.termcraft.dev_panel:DevPanel",
     order=10,
 )
-"""The registration read through the ``termarcade.games`` entry point."""
+"""The registration, found by :mod:`core.registry` in this game folder."""

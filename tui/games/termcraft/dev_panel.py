@@ -28,6 +28,7 @@ from textual.widgets import Button, Input, Label, TextArea
 from core.search import Interrupted
 from core.termcraft import Level, LintIssue, SolveResult, State, lint, solve
 from core.termcraft.terms import COMPOUND, Term, to_str
+from core.text import plural
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 from tui.screens.designer import DesignerScreen
@@ -330,7 +331,7 @@ def describe_solve(result: SolveResult) -> str:
     """
     if result.status == "solved":
         lines = [
-            f"Solvable: shortest plan has {len(result.plan)} move(s) "
+            f"Solvable: shortest plan has {plural(len(result.plan), 'move')} "
             f"({result.explored:,} states, {result.elapsed:.2f}s)."
         ]
         lines += [f"{i}. {action}" for i, action in enumerate(result.plan, start=1)]
