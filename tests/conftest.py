@@ -13,6 +13,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# Property tests are judged on their answers, never on the machine's speed: CI has two loaded
+# cores, where Hypothesis's timing health check (data generation "too slow") fails a test
+# whose every example is right. Tests that set their own checks list too_slow as well.
+settings.register_profile("termarcade", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("termarcade")
 
 
 @pytest.fixture(autouse=True)

@@ -221,7 +221,11 @@ def test_every_2048_pack_the_constructors_accept_round_trips(pack):
     _round_trip(pack)
 
 
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow],
+)
 @given(termcraft_levels() | game2048_levels())
 def test_every_single_level_round_trips(level):
     assume(level is not None)
