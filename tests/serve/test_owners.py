@@ -83,7 +83,7 @@ async def _refused(port: int, user: str, **options: Any) -> list[str]:
     """Log in and expect a refusal; returns the banners the client was shown."""
     banners: list[str] = []
 
-    class Client(asyncssh.SSHClient):  # type: ignore[misc]
+    class Client(asyncssh.SSHClient):
         def auth_banner_received(self, msg: str, lang: str) -> None:
             banners.append(msg)
 
