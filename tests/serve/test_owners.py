@@ -265,3 +265,28 @@ def test_bad_operator_input_is_one_line(tmp_path: Path) -> None:
     result = _cli("--names", "shared", "--ssh")
     assert result.exit_code == 2 and "owned" in result.output
     assert "Traceback" not in result.output
+
+
+@pytest.mark.slow
+@pytest.mark.postgres
+async def test_hosts_on_one_postgresql_store_share_the_owners(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from tests.postgres_server import postgres_url
+
+    url = postgres_url(request)
+    alice_key, other_key = _key(), _key()
+    book_a = NameBook.for_arcade(data_dir() / "a", url)
+    book_b = NameBook.for_arcade(data_dir() / "b", url)
+    async with arcade_with(book_a) as (_, port_a), arcade_with(book_b) as (_, port_b):
+        async with await connect(port_a, "alice", client_keys=[alice_key]):
+            pass
+        # Through the other host, alice is still hers.
+        await _refused(port_b, "alice", client_keys=[other_key])
+        async with await connect(port_b, "alice", client_keys=[alice_key]):
+            pass
+    # The operator sees (and manages) the shared book with the store's URL, as serve is given it.
+    monkeypatch.setenv("TERMARCADE_STORE", url)
+    listed = _cli("--list-names")
+    assert listed.exit_code == 0 and listed.output.split()[:2] == ["alice", _fingerprint(alice_key)]
+    assert not (data_dir() / NAMES_FILENAME).exists()  # nothing kept per host

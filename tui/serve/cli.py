@@ -226,7 +226,7 @@ def _serve_ssh(
         data_dir=data,
         glyphs=glyphs,
         store=os.environ.get(ENV_STORE, ""),
-        names=NameBook.in_folder(data) if owned_names else None,
+        names=NameBook.for_arcade(data, os.environ.get(ENV_STORE, "")) if owned_names else None,
     )
     try:
         asyncio.run(
@@ -279,7 +279,7 @@ def _manage_names(
     from tui.store import data_dir
 
     manage_names(
-        NameBook.in_folder(data_dir()),
+        NameBook.for_arcade(data_dir(), os.environ.get(ENV_STORE, "")),
         list_names=list_names,
         release=release_names,
         give=give_name,

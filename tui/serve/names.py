@@ -7,7 +7,6 @@ one transaction), and print one line per name or change.
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from pathlib import Path
 
@@ -47,8 +46,8 @@ def manage_names(
         if list_names:
             for owner in book.names():
                 click.echo(_row(owner))
-    except (OSError, sqlite3.Error) as error:
-        fail(f"cannot use the owners of names in {book.path}: {error}")
+    except book.errors as error:
+        fail(f"cannot use the owners of names ({book.where}): {error}")
     if missing:
         fail(f"not owned: {', '.join(escape_controls(name) for name in missing)}", EXIT_NEGATIVE)
 

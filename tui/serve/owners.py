@@ -2,16 +2,22 @@
 
 A name belongs to the first SSH public key that plays it; later sessions under that name must
 present that key. Clients without a key play as guests (``guest-XXXX``) whose progress lasts
-for the session. The book of owners is a small SQLite file, :data:`NAMES_FILENAME`, in the
-arcade's data directory, created ``0600`` in a ``0700`` folder (fingerprints and first/last
-use are the operator's business, not other local users'); every change is one transaction,
-so a crash never leaves half an entry, and the operator's ``termarcade serve --release-name``
-may run while the server does.
+for the session.
 
-Why a file of its own and not a table in the store: the store's schema is one migration list
-shared by SQLite and PostgreSQL, and an owner book must be readable before any session (and so
-any store) exists. An arcade of several hosts on one PostgreSQL store therefore keeps one book
-per host (docs/remote.md, "Who is who: names and keys").
+Where the book of owners lives follows the store, so that every host that shares players'
+saves also shares who owns them:
+
+* with the default store (or a SQLite ``--store``), a small SQLite file,
+  :data:`NAMES_FILENAME`, in the arcade's data directory, created ``0600`` in a ``0700``
+  folder (fingerprints and first/last use are the operator's business, not other local
+  users');
+* with a PostgreSQL ``--store`` (several hosts), the table :data:`NAMES_TABLE` in that
+  database's current schema, so a name claimed through one host is owned on all of them.
+
+It is kept apart from the store's own tables (and their migrations) because the book belongs
+to the server, not to a player's session: it is read before any session exists, and no session
+process can read or change it. Every change is one transaction, so a crash never leaves half an
+entry, and the operator's ``termarcade serve --release-name`` may run while servers do.
 """
 
 from __future__ import annotations
@@ -21,7 +27,7 @@ import os
 import secrets
 import sqlite3
 import time
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -37,20 +43,24 @@ __all__ = [
 ]
 
 NAMES_FILENAME = "names.sqlite3"
-"""The owner book's file name inside the data directory."""
+"""The owner book's file name inside the data directory (SQLite stores)."""
+
+NAMES_TABLE = "termarcade_names"
+"""The owner book's table in a PostgreSQL store."""
 
 GUEST_PREFIX = "guest-"
 """Names starting with this are handed out to guests and never owned."""
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS names (
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS {NAMES_TABLE} (
     name        TEXT PRIMARY KEY,
     key         TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
-    first_used  REAL NOT NULL,
-    last_used   REAL NOT NULL
+    first_used  DOUBLE PRECISION NOT NULL,
+    last_used   DOUBLE PRECISION NOT NULL
 )
 """
+_COLUMNS = "name, key, fingerprint, first_used, last_used"
 
 
 @dataclass(frozen=True)
@@ -86,41 +96,78 @@ def key_identity(key: Any) -> tuple[str, str]:
 
 
 class NameBook:
-    """The owners of an arcade's names, kept in one SQLite file.
+    """The owners of an arcade's names, kept in one SQLite file (or a PostgreSQL table: see
+    :meth:`for_arcade`).
 
-    Every method opens the file, does one transaction and closes it, so the server and the
-    operator's command never hold it between calls.
+    Every method connects, does one transaction and disconnects, so the servers and the
+    operator's command never hold the book between calls.
 
     Args:
         path: The book's file (created on first use, with its folder).
+        url: A PostgreSQL URL: the book is the table :data:`NAMES_TABLE` there instead.
     """
 
-    def __init__(self, path: Path) -> None:
+    def __init__(self, path: Path, url: str = "") -> None:
         self.path = path
+        self.url = url
 
     @classmethod
     def in_folder(cls, folder: str | os.PathLike[str]) -> NameBook:
-        """The book of the arcade whose data directory is ``folder``."""
+        """The SQLite book of the arcade whose data directory is ``folder``."""
         return cls(Path(folder) / NAMES_FILENAME)
 
+    @classmethod
+    def for_arcade(cls, folder: str | os.PathLike[str], store: str) -> NameBook:
+        """The book of an arcade: in its PostgreSQL store if it has one, else in ``folder``.
+
+        Args:
+            folder: The data directory.
+            store: The ``--store`` value ("" for the default file).
+        """
+        if store.strip().lower().startswith(("postgresql:", "postgres:")):
+            return cls(Path(folder) / NAMES_FILENAME, url=store.strip())
+        return cls.in_folder(folder)
+
+    @property
+    def where(self) -> str:
+        """The book's place for messages and logs (never a password)."""
+        if self.url:
+            from tui.store import redact
+
+            return f"{NAMES_TABLE} in {redact(self.url)}"
+        return str(self.path)
+
+    @property
+    def errors(self) -> tuple[type[BaseException], ...]:
+        """What a failing book raises: to catch, log and refuse with."""
+        if self.url:
+            import psycopg
+
+            return (OSError, psycopg.Error)
+        return (OSError, sqlite3.Error)
+
     @contextlib.contextmanager
-    def _db(self) -> Iterator[sqlite3.Connection]:
-        """A connection inside one immediate transaction (committed when the block ends).
+    def _db(self) -> Iterator[_Cursor]:
+        """A connection inside one transaction (committed when the block ends).
 
         Raises:
-            OSError, sqlite3.Error: When the file cannot be created or read.
+            OSError, sqlite3.Error, psycopg.Error: When the book cannot be created or read.
         """
+        if self.url:
+            with _postgres(self.url) as cursor:
+                yield cursor
+            return
         self._create_private()
-        conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+        db = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
         try:
-            conn.execute("BEGIN IMMEDIATE")
-            conn.execute(_SCHEMA)
-            yield conn
-            conn.execute("COMMIT")
+            db.execute("BEGIN IMMEDIATE")
+            db.execute(_SCHEMA)
+            yield _Cursor(db.execute)
+            db.execute("COMMIT")
         finally:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            conn.close()
+            if db.in_transaction:
+                db.execute("ROLLBACK")
+            db.close()
 
     def _create_private(self) -> None:
         """Create the folder (0700) and the file (0600) before SQLite does, so that neither
@@ -134,7 +181,7 @@ class NameBook:
         """The owner of ``name``, or None when it is free."""
         with self._db() as conn:
             row = conn.execute(
-                "SELECT name, key, fingerprint, first_used, last_used FROM names WHERE name = ?",
+                f"SELECT {_COLUMNS} FROM {NAMES_TABLE} WHERE name = ?",
                 (name,),
             ).fetchone()
         return NameOwner(*row) if row else None
@@ -154,11 +201,12 @@ class NameBook:
         now = time.time()
         with self._db() as conn:
             conn.execute(
-                "INSERT OR IGNORE INTO names VALUES (?, ?, ?, ?, ?)",
+                f"INSERT INTO {NAMES_TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (name) DO NOTHING",
                 (name, key, fingerprint, now, now),
             )
             updated = conn.execute(
-                "UPDATE names SET last_used = ? WHERE name = ? AND fingerprint = ?",
+                f"UPDATE {NAMES_TABLE} SET last_used = ? WHERE name = ? AND fingerprint = ?",
                 (now, name, fingerprint),
             ).rowcount
         return updated == 1
@@ -173,7 +221,10 @@ class NameBook:
         now = time.time()
         with self._db() as conn:
             conn.execute(
-                "INSERT OR REPLACE INTO names VALUES (?, ?, ?, ?, ?)",
+                f"INSERT INTO {NAMES_TABLE} ({_COLUMNS}) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (name) DO UPDATE SET key = excluded.key, "
+                "fingerprint = excluded.fingerprint, first_used = excluded.first_used, "
+                "last_used = excluded.last_used",
                 (name, key, fingerprint, now, now),
             )
         return before
@@ -185,15 +236,50 @@ class NameBook:
             False when the name was not owned.
         """
         with self._db() as conn:
-            return conn.execute("DELETE FROM names WHERE name = ?", (name,)).rowcount == 1
+            return conn.execute(f"DELETE FROM {NAMES_TABLE} WHERE name = ?", (name,)).rowcount == 1
 
     def names(self) -> list[NameOwner]:
         """Every owned name, in name order."""
         with self._db() as conn:
-            rows = conn.execute(
-                "SELECT name, key, fingerprint, first_used, last_used FROM names ORDER BY name"
-            ).fetchall()
+            rows = conn.execute(f"SELECT {_COLUMNS} FROM {NAMES_TABLE} ORDER BY name").fetchall()
         return [NameOwner(*row) for row in rows]
+
+
+class _Cursor:
+    """One backend's ``execute`` in the book's SQL (``?`` placeholders).
+
+    Args:
+        execute: The connection's ``execute``.
+        placeholder: The driver's placeholder for ``?``.
+    """
+
+    def __init__(self, execute: Callable[..., Any], placeholder: str = "?") -> None:
+        self._execute = execute
+        self._placeholder = placeholder
+
+    def execute(self, sql: str, params: tuple[Any, ...] = ()) -> Any:
+        """Run one statement; returns the driver's cursor."""
+        return self._execute(sql.replace("?", self._placeholder), params)
+
+
+@contextlib.contextmanager
+def _postgres(url: str) -> Iterator[_Cursor]:
+    """A psycopg connection inside one transaction, the book's table made if missing.
+
+    A short connect timeout: a login waits for the book, and a database that does not
+    answer must not hold players at the door (they are told to try again instead).
+    """
+    import psycopg
+
+    with (
+        psycopg.connect(url, connect_timeout=3, prepare_threshold=None) as conn,
+        conn.transaction(),
+    ):
+        conn.execute("SET LOCAL lock_timeout = 5000")
+        # Two hosts creating the table at once: one waits on this lock instead of failing.
+        conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (NAMES_TABLE,))
+        conn.execute(_SCHEMA)
+        yield _Cursor(conn.execute, "%s")
 
 
 def guest_name(taken: Collection[str]) -> str:

@@ -23,7 +23,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -131,7 +130,7 @@ class ArcadeConnection(asyncssh.SSHServer):
     def public_key_auth_supported(self) -> bool:
         return self.arcade.names is not None
 
-    def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
         book = self.arcade.names
         if book is None:  # open names: only asyncssh's authorized keys get here, and pass it
             return False
@@ -139,19 +138,23 @@ class ArcadeConnection(asyncssh.SSHServer):
             self.authorized.validate(key, self.address, self.address) is None
         ):
             return False
-        if not self._may_use(book, username, key):
+        if not await self._may_use(book, username, key):
             return False
         self._key = key
         self.guest = False
         return True
 
-    def _may_use(self, book: NameBook, username: str, key: asyncssh.SSHKey) -> bool:
-        """Whether ``key`` owns ``username`` or the name is free (claimed once logged in)."""
+    async def _may_use(self, book: NameBook, username: str, key: asyncssh.SSHKey) -> bool:
+        """Whether ``key`` owns ``username`` or the name is free (claimed once logged in).
+
+        The book is read in a thread: a slow disk or database delays this login only."""
         try:
-            owner = book.owner(username)
-        except (OSError, sqlite3.Error) as error:
+            owner = await asyncio.to_thread(book.owner, username)
+        except book.errors as error:
             log.error("connection %d: cannot read the owners of names: %s", self.conn_id, error)
-            return False  # closed, not open: a broken book must not hand out names
+            # Closed, not open: a book that cannot be read must not hand out names.
+            self._name_taken = "The arcade cannot check names right now; please try again later."
+            return False
         if owner is None or owner.fingerprint == key_identity(key)[1]:
             return True
         log.info(
@@ -196,13 +199,13 @@ class ArcadeConnection(asyncssh.SSHServer):
         self.guest = True
         return True
 
-    def auth_completed(self) -> None:
+    async def auth_completed(self) -> None:
         how = " with an authorized key" if self.restricted else ""
         if self.arcade.names is not None:
-            how = " as a guest" if self.guest else self._claim(self.arcade.names)
+            how = " as a guest" if self.guest else await self._claim(self.arcade.names)
         log.info("connection %d user %s logged in%s", self.conn_id, quoted(self.user), how)
 
-    def _claim(self, book: NameBook, /) -> str:
+    async def _claim(self, book: NameBook, /) -> str:
         """The key that logged in takes its name if free; returns how it logged in (for the
         log), and sets :attr:`refusal` when it may not play the name after all."""
         if self._key is None:  # cannot happen: with an owner book every login is one of two
@@ -214,8 +217,8 @@ class ArcadeConnection(asyncssh.SSHServer):
             return ""  # an unusable name is refused with its message when the session opens
         key, fingerprint = key_identity(self._key)
         try:
-            claimed = book.claim(self.user, key, fingerprint)
-        except (OSError, sqlite3.Error) as error:
+            claimed = await asyncio.to_thread(book.claim, self.user, key, fingerprint)
+        except book.errors as error:
             log.error("connection %d: cannot record the owner of a name: %s", self.conn_id, error)
             self.refusal = "The arcade cannot check names right now; please try again later."
             return ""
@@ -519,7 +522,7 @@ async def start_ssh_server(
     own = arcade.names is not None
     log.info(
         "names: %s",
-        f"owned by SSH keys ({arcade.names.path}), guests without a key"
+        f"owned by SSH keys ({arcade.names.where}), guests without a key"
         if arcade.names is not None
         else "open (any client may play any name)",
     )
