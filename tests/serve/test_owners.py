@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -121,6 +122,22 @@ def test_the_first_claim_wins_and_the_book_is_private(tmp_path: Path) -> None:
     assert stat.S_IMODE(os.stat(book.path.parent).st_mode) == 0o700
     assert book.release("alice") and not book.release("alice")
     assert book.claim("alice", *second)
+
+
+def test_a_guest_gets_a_fresh_name_and_a_session_of_its_own() -> None:
+    arcade = Arcade(ServeLimits(max_per_address=20), data_dir=str(data_dir()), names=_book())
+    named, _ = arcade.admit(1, "alice", "10.0.0.1")
+    guests = [arcade.admit(2 + number, "alice", "10.0.0.1", guest=True)[0] for number in range(9)]
+    assert named is not None and (named.user, named.guest) == ("alice", False)
+    assert all(seat is not None and seat.guest for seat in guests)
+    names = [seat.user for seat in guests if seat is not None]
+    assert all(re.fullmatch(r"guest-[0-9a-f]{4}", name) for name in names)
+    assert len(set(names)) == len(names)  # never two guests of one name at once
+    first = guests[0]
+    assert first is not None
+    spec = arcade.spec(first, "/dev/pts/9", "xterm", {})
+    assert spec.guest and spec.user == names[0]
+    assert not arcade.spec(named, "/dev/pts/8", "xterm", {}).guest
 
 
 # -- a real arcade ------------------------------------------------------------------------------

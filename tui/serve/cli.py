@@ -152,7 +152,8 @@ def serve(
 
     Every player gets their own arcade in its own process, with their own saves (kept under
     their SSH user name), and nothing else: no shell, no commands, no file transfer, no port
-    forwarding. docs/remote.md, "Playing remotely, and running an arcade", says how to run a
+    forwarding. A name belongs to the first SSH key that plays it; clients without a key
+    play as guests (--names). docs/remote.md, "Playing remotely, and running an arcade", says how to run a
     public arcade safely, on one host and on several.
 
     \b
