@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import os
 import re
+import shutil
 import stat
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -307,3 +309,58 @@ async def test_hosts_on_one_postgresql_store_share_the_owners(
     listed = _cli("--list-names")
     assert listed.exit_code == 0 and listed.output.split()[:2] == ["alice", _fingerprint(alice_key)]
     assert not (data_dir() / NAMES_FILENAME).exists()  # nothing kept per host
+
+
+async def _openssh(port: int, user: str, *options: str) -> tuple[int, str]:
+    """``ssh -T user@127.0.0.1`` with stdin at its end (no terminal: an admitted client is
+    told it needs one, so exit status 1 means "logged in", 255 "refused at login")."""
+    ssh = await asyncio.create_subprocess_exec(
+        "ssh",
+        "-p",
+        str(port),
+        "-F",
+        "/dev/null",
+        "-o",
+        "StrictHostKeyChecking=no",
+        "-o",
+        "UserKnownHostsFile=/dev/null",
+        "-o",
+        "IdentitiesOnly=yes",
+        *options,
+        "-T",
+        f"{user}@127.0.0.1",
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        start_new_session=True,  # no terminal to ask a password on: a prompt fails, never waits
+    )
+    try:
+        _, err = await asyncio.wait_for(ssh.communicate(), TIMEOUT)
+    except TimeoutError:
+        ssh.kill()
+        await ssh.wait()
+        pytest.fail("ssh hung")
+    return ssh.returncode or 0, err.decode()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("ssh") is None, reason="no OpenSSH client (ssh) installed")
+async def test_openssh_reads_why_its_key_is_refused(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    keys = {}
+    for name in ("owner", "other"):
+        keys[name] = tmp_path / name
+        _key().write_private_key(str(keys[name]))
+        keys[name].chmod(0o600)
+    caplog.set_level(logging.INFO, "termarcade")
+    async with arcade_with(_book()) as (_, port):
+        status, err = await _openssh(port, "alice", "-i", str(keys["owner"]))
+        assert status == 1 and "needs a terminal" in err  # logged in, and alice is its
+        status, err = await _openssh(port, "alice", "-i", str(keys["other"]))
+        assert status == 255 and "The name alice belongs to another SSH key." in err
+        assert "Permission denied" in err
+        # Without a key OpenSSH goes on to keyboard-interactive: a guest, without a question.
+        status, err = await _openssh(port, "alice", "-o", "PubkeyAuthentication=no")
+        assert status == 1 and "needs a terminal" in err
+    assert "user 'alice' logged in as a guest" in caplog.text

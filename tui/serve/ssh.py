@@ -29,6 +29,7 @@ from typing import Any
 
 import asyncssh
 
+from core.text import escape_controls
 from tui.serve.arcade import RESET_TERMINAL, Arcade, Seat, quoted
 from tui.serve.limits import InputGate, TokenBucket, valid_user_name
 from tui.serve.owners import GUEST_PREFIX, NameBook, key_identity
@@ -165,8 +166,8 @@ class ArcadeConnection(asyncssh.SSHServer):
             owner.fingerprint,
         )
         self._name_taken = (
-            f"The name {username} belongs to another SSH key. Connect with that key, "
-            "or choose another name (ssh -p PORT othername@HOST)."
+            f"The name {escape_controls(username[:64])} belongs to another SSH key. Connect "
+            "with that key, or choose another name (ssh -p PORT othername@HOST)."
         )
         return False
 
