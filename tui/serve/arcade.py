@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from core.text import escape_controls, plural
 from tui.serve.limits import ServeLimits, valid_user_name
+from tui.serve.owners import NameBook, guest_name
 from tui.serve.spec import EXIT_CPU, EXIT_OK, SessionSpec, exit_reason
 
 __all__ = ["RESET_TERMINAL", "Arcade", "goodbye"]
@@ -75,6 +76,8 @@ class Seat:
     """Ends the session for a reason (set by the protocol's session)."""
     pid: int | None = None
     """The session process, once started."""
+    guest: bool = False
+    """A guest: a made-up name and progress kept only for the session."""
 
 
 class Arcade:
@@ -86,15 +89,24 @@ class Arcade:
         glyphs: A glyph set forced on every session (``--ascii``), or None.
         store: The store handed to every session (``--store``: a PostgreSQL URL shared by
             several hosts, or a SQLite path); empty for the default file in ``data_dir``.
+        names: The owners of player names (``--names owned``), or None when any client may
+            play any name (``--names open``).
     """
 
     def __init__(
-        self, limits: ServeLimits, *, data_dir: str, glyphs: str | None = None, store: str = ""
+        self,
+        limits: ServeLimits,
+        *,
+        data_dir: str,
+        glyphs: str | None = None,
+        store: str = "",
+        names: NameBook | None = None,
     ) -> None:
         self.limits = limits
         self.data_dir = data_dir
         self.store = store
         self.glyphs = glyphs
+        self.names = names
         self.seats: dict[int, Seat] = {}
         """Sessions running or starting, by id."""
         self._ids = itertools.count(1)
@@ -104,12 +116,22 @@ class Arcade:
         """A new connection/session number (for logs)."""
         return next(self._ids)
 
-    def admit(self, session_id: int, user: str, address: str) -> tuple[Seat | None, str]:
+    def admit(
+        self, session_id: int, user: str, address: str, *, guest: bool = False
+    ) -> tuple[Seat | None, str]:
         """Give a session a seat, or say why not.
+
+        Args:
+            session_id: The session's number.
+            user: The name the client asked for.
+            address: Its IP address.
+            guest: Play as a guest: a fresh ``guest-XXXX`` name instead of ``user``.
 
         Returns:
             ``(seat, "")``, or ``(None, message for the player)``.
         """
+        if guest:  # whatever name a key-less client asked for, it is not theirs to use
+            user = guest_name({seat.user for seat in self.seats.values()})
         if not valid_user_name(user):
             return None, (
                 "Choose a player name of letters, digits, '.', '_' or '-' (up to 32), "
@@ -124,7 +146,7 @@ class Arcade:
             return None, (
                 f"Too many sessions from {address} ({self.limits.max_per_address} at most)."
             )
-        seat = Seat(session_id, user, address)
+        seat = Seat(session_id, user, address, guest=guest)
         self.seats[session_id] = seat
         self._per_address[address] += 1
         return seat, ""
@@ -149,6 +171,7 @@ class Arcade:
             store=self.store,
             cpu_limit=self.limits.cpu_limit,
             nice=self.limits.nice,
+            guest=seat.guest,
         )
 
     def ended(self, seat: Seat, code: int | None, seconds: float) -> tuple[str, int]:

@@ -121,12 +121,23 @@ def run_session(spec: SessionSpec) -> None:
     apply_limits(spec.cpu_limit, spec.nice)
     code = EXIT_ERROR
     try:
-        app = ServedApp(spec.user, glyphs=spec.glyphs)
+        store, greeting = _guest_store(spec)
+        app = ServedApp(spec.user, glyphs=spec.glyphs, store=store, greeting=greeting)
         app.run()
         code = {0: EXIT_OK, EXIT_CPU: EXIT_CPU}.get(app.return_code or 0, EXIT_ERROR)
     except BaseException:  # Logged for the host; the player gets one line from the server.
         log.exception("session %d: the app failed", spec.session_id)
     sys.exit(code)
+
+
+def _guest_store(spec: SessionSpec) -> tuple[Store | None, str]:
+    """A guest's store lives in memory (as a web player's does) and ends with the session;
+    the greeting says so. Others get the arcade's store (None) and no greeting."""
+    if not spec.guest:
+        return None, ""
+    from tui.serve.owners import guest_greeting
+
+    return Store(":memory:", user=spec.user), guest_greeting(spec.user)
 
 
 def _configure_logging(spec: SessionSpec) -> None:
