@@ -149,6 +149,7 @@ class Arcade:
             store=self.store,
             cpu_limit=self.limits.cpu_limit,
             nice=self.limits.nice,
+            memory_limit=self.limits.memory_limit,
         )
 
     def ended(self, seat: Seat, code: int | None, seconds: float) -> tuple[str, int]:
