@@ -305,7 +305,11 @@ class ArcadeApp(Arcade):
         return await super()._dispatch_action(namespace, action_name, params)
 
     def _refused(self, what: str, detail: str) -> None:
-        log.warning("served session refused %s (%s)", escape_controls(what[:80]), detail[:80])
+        log.warning(
+            "served session refused %s (%s)",
+            escape_controls(what[:80]),
+            escape_controls(detail[:80]),
+        )
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None:
         """Open a URL in the player's browser; served, refused (the terminal driver would

@@ -22,6 +22,9 @@ from tests.tui.every_game import level_to_play
 from tests.tui.helpers import open_level
 from tui.allowlist import action_allowed, declared_actions
 from tui.app import ArcadeApp
+from tui.screens.designer import DesignerScreen
+from tui.screens.help import HelpScreen
+from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.pilot
 
@@ -144,23 +147,54 @@ def bound_actions(app: Any, node: Any) -> list[tuple[str, Any, str, tuple[object
     return found
 
 
+async def check_every_binding(pilot: Any, screen: Any) -> int:
+    """Assert that every binding of ``screen`` and its widgets is allowed (each widget focused
+    in turn, as its keys need); return how many were checked."""
+    app = pilot.app
+    checked = 0
+    for node in [app, screen, *screen.walk_children()]:
+        if getattr(node, "focusable", False):  # a widget's bindings fire while it has focus
+            node.focus()
+            await pilot.pause()
+        for action, target, name, params in bound_actions(app, node):
+            assert action_allowed(app, target, name, params), (type(node).__name__, action)
+            checked += 1
+    assert checked >= len(list(declared_actions(screen))) > 0
+    return checked
+
+
 @pytest.mark.parametrize("game_id", [info.id for info in registry.games() if info.playable])
 async def test_every_action_a_game_screen_binds_is_allowed_when_served(game_id: str) -> None:
+    """The game's screen, and its level editor (opened with its key, through the allowlist)."""
     info = registry.get(game_id)
     assert info is not None
     _level_id, level = level_to_play(info, 2026)
     app = ArcadeApp(served=True)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_level(pilot, game_id, level)
-        nodes = [app, screen, *screen.walk_children()]
-        checked = 0
-        for node in nodes:
-            if getattr(
-                node, "focusable", False
-            ):  # a widget's bindings fire while it (or a child) has focus
-                node.focus()
-                await pilot.pause()
-            for action, target, name, params in bound_actions(app, node):
-                assert action_allowed(app, target, name, params), (type(node).__name__, action)
-                checked += 1
-        assert checked >= len(list(declared_actions(screen))) > 0
+        await check_every_binding(pilot, screen)
+        if info.editor is not None:
+            screen.focus()
+            await pilot.press("E")
+            await pilot.pause()
+            assert isinstance(app.screen, DesignerScreen), game_id
+            await check_every_binding(pilot, app.screen)
+
+
+async def test_every_action_the_shell_screens_bind_is_allowed_when_served() -> None:
+    """Home, its help page (opened by key), and a game's level list."""
+    app = ArcadeApp(served=True)
+    async with app.run_test(size=SIZE) as pilot:
+        home = app.screen
+        await check_every_binding(pilot, home)
+        home.focus_next()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert isinstance(app.screen, HelpScreen)
+        await check_every_binding(pilot, app.screen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.start_game("longcat")
+        await pilot.pause()
+        assert isinstance(app.screen, LevelSelectScreen)
+        await check_every_binding(pilot, app.screen)

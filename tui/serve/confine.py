@@ -26,6 +26,7 @@ import platform
 import re
 import resource
 import struct
+import threading
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -127,7 +128,15 @@ def confine_writes(folders: Iterable[str], files: Iterable[str] = ()) -> Confine
     Returns:
         What was done; where the kernel has no Landlock the process is left as it was (a
         warning is logged).
+
+    Raises:
+        OSError: When the kernel has Landlock but refuses the rules.
+
+    Landlock confines the calling thread and what it starts later, not threads already running:
+    call it before the app starts any (the session process is single-threaded until then).
     """
+    if threading.active_count() > 1:
+        log.warning("confining a process that already runs threads: those stay unconfined")
     abi = landlock_abi()
     if abi < 1:
         log.warning("no Landlock in this kernel: the session's writes are not confined")
