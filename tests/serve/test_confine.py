@@ -221,3 +221,21 @@ async def test_a_served_session_cannot_write_through_a_link_out_of_its_folder(
         finally:
             conn.close()
     assert victim.read_bytes() == b""
+
+
+def test_without_landlock_a_session_says_so_and_goes_on(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A kernel without Landlock (or another system): one warning, nothing confined."""
+    from tui.serve import confine
+
+    monkeypatch.setattr(confine, "landlock_abi", lambda: 0)
+    caplog.set_level("WARNING", "termarcade.serve.session")
+    logger = confine.log
+    monkeypatch.setattr(logger, "propagate", True)
+    done = confine.confine_writes([str(tmp_path / "data")])
+    assert (done.abi, done.applied) == (0, False)
+    assert [r.getMessage() for r in caplog.records] == [
+        "no Landlock in this kernel: the session's writes are not confined"
+    ]
+    (tmp_path / "elsewhere.txt").write_text("still writable")  # this process was left alone

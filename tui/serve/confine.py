@@ -135,12 +135,12 @@ def confine_writes(folders: Iterable[str], files: Iterable[str] = ()) -> Confine
     Landlock confines the calling thread and what it starts later, not threads already running:
     call it before the app starts any (the session process is single-threaded until then).
     """
-    if threading.active_count() > 1:
-        log.warning("confining a process that already runs threads: those stay unconfined")
     abi = landlock_abi()
     if abi < 1:
         log.warning("no Landlock in this kernel: the session's writes are not confined")
         return Confinement(0, False, "Landlock is not available")
+    if threading.active_count() > 1:
+        log.warning("confining a process that already runs threads: those stay unconfined")
     libc = _libc()
     ruleset = _create_ruleset(libc, _handled_rights(abi))
     try:
