@@ -198,3 +198,18 @@ async def test_every_action_the_shell_screens_bind_is_allowed_when_served() -> N
         await pilot.pause()
         assert isinstance(app.screen, LevelSelectScreen)
         await check_every_binding(pilot, app.screen)
+
+
+async def test_the_served_palette_still_runs_the_arcades_commands_and_screen_actions() -> None:
+    app = ArcadeApp(served=True)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("ctrl+p", *"Levels of Longcat")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, LevelSelectScreen) and app.screen.game_id == "longcat"
+        # A screen action by name (it runs through node.run_action, so through the allowlist).
+        commands = {c.title: c for c in app.get_system_commands(app.screen)}
+        commands["Back"].callback()
+        await pilot.pause(0.3)
+        assert not isinstance(app.screen, LevelSelectScreen)
