@@ -37,8 +37,6 @@ TEXTUAL_ACTIONS = frozenset(
         "focus_next",
         "focus_previous",
         "back",
-        "pop_screen",
-        "dismiss",
         "quit",
         "help_quit",
         # the command palette and the keys panel it offers
@@ -69,6 +67,8 @@ refused unless a node declares them in its bindings: ``screenshot`` (writes a fi
 host), ``toggle``/``add_class``/``remove_class``/``toggle_class`` (any attribute or style of
 any node), ``push_screen``/``switch_screen``/``switch_mode``, ``focus`` (by selector),
 ``notify`` (text of the clicker's choosing), ``simulate_key``, ``suspend_process``,
+``pop_screen`` and ``dismiss`` (on the bottom screen they end the session: ``back`` is the
+safe one; a modal declares its own ``dismiss``),
 ``change_theme``/``toggle_dark`` (the palette's "Theme" entry covers themes), ``link`` and
 ``open_link`` (a URL opened on the host)."""
 
