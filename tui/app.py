@@ -287,7 +287,16 @@ class ArcadeApp(Arcade):
         namespaces: Mapping[str, DOMNode] | None = None,
     ) -> bool:
         """Run an action; served, a malformed one (from a click on stray markup) is refused
-        and logged instead of ending the session."""
+        and logged instead of ending the session.
+
+        Args:
+            action: The action string (or Textual's parsed form).
+            default_namespace: The node it runs on when it names none (None: the app).
+            namespaces: Extra namespaces by name.
+
+        Returns:
+            True when the action ran.
+        """
         try:
             return await super().run_action(action, default_namespace, namespaces)
         except (ActionError, ActionSyntaxError) as error:  # an unknown namespace; bad syntax
@@ -313,7 +322,12 @@ class ArcadeApp(Arcade):
 
     def open_url(self, url: str, *, new_tab: bool = True) -> None:
         """Open a URL in the player's browser; served, refused (the terminal driver would
-        start a browser on the host)."""
+        start a browser on the host).
+
+        Args:
+            url: The address.
+            new_tab: Whether a web browser opens it in a new tab.
+        """
         if self.served:
             self._refused("opening a URL", escape_controls(url[:80]))
             return
