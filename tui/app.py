@@ -26,17 +26,23 @@ output driver translates, e.g. ASCII for the Linux console or ``--ascii``), whet
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from textual import events
-from textual.app import App, SystemCommand
+from textual.actions import ActionError as ActionSyntaxError
+from textual.actions import ActionParseResult
+from textual.app import ActionError, App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
 from textual.screen import Screen
 
 from core import registry
 from core.registry import GameInfo, RegistryError
+from core.text import escape_controls
 from tui import terminal
+from tui.allowlist import action_allowed
 from tui.arcade import Arcade, arcade_of
 from tui.commands import ArcadeCommands, open_level_id
 from tui.launch import launcher_for
@@ -46,6 +52,12 @@ __all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
 
 THEME_SETTING = "theme"
 """Store setting: the name of the theme the player picked (command palette)."""
+
+SERVED_TEXTUAL_COMMANDS = frozenset({"Theme", "Keys", "Maximize", "Minimize"})
+"""Textual's own palette entries a served player is offered (an allowlist: a Textual upgrade
+that adds one, like "Screenshot" which writes a file on the host, adds nothing here)."""
+
+log = logging.getLogger("termarcade.tui")
 
 
 class ArcadeApp(Arcade):
@@ -259,11 +271,76 @@ class ArcadeApp(Arcade):
             "Quit termarcade (asks first while a game is in progress)",
             self.action_request_quit,
         )
-        # Served: a screenshot would be written into the host's Downloads folder.
-        hidden = ("Quit", "Help", "Screenshot") if self.served else ("Quit", "Help")
         for command in super().get_system_commands(screen):
-            if command.title not in hidden:
+            if command.title in ("Quit", "Help"):
+                continue
+            # Served: only the listed entries ("Screenshot" would write on the host's disk).
+            if not self.served or command.title in SERVED_TEXTUAL_COMMANDS:
                 yield command
+
+    # -- served mode: the action allowlist (tui.allowlist) and no host files or programs ----
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Run an action; served, a malformed one (from a click on stray markup) is refused
+        and logged instead of ending the session.
+
+        Args:
+            action: The action string (or Textual's parsed form).
+            default_namespace: The node it runs on when it names none (None: the app).
+            namespaces: Extra namespaces by name.
+
+        Returns:
+            True when the action ran.
+        """
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except (ActionError, ActionSyntaxError) as error:  # an unknown namespace; bad syntax
+            if not self.served:
+                raise
+            self._refused("a malformed action", str(error))
+            return False
+
+    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+        """Every action passes here (keys, bindings, ``@click`` markup, buttons, the palette,
+        ``run_action``): served, one not on the allowlist is refused and logged."""
+        if self.served and not action_allowed(self, namespace, action_name, tuple(params)):
+            self._refused(f"the action {action_name!r}", type(namespace).__name__)
+            return False
+        return await super()._dispatch_action(namespace, action_name, params)
+
+    def _refused(self, what: str, detail: str) -> None:
+        log.warning(
+            "served session refused %s (%s)",
+            escape_controls(what[:80]),
+            escape_controls(detail[:80]),
+        )
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Open a URL in the player's browser; served, refused (the terminal driver would
+        start a browser on the host).
+
+        Args:
+            url: The address.
+            new_tab: Whether a web browser opens it in a new tab.
+        """
+        if self.served:
+            self._refused("opening a URL", escape_controls(url[:80]))
+            return
+        super().open_url(url, new_tab=new_tab)
+
+    def _deliver_binary(self, binary: Any, **options: Any) -> str | None:
+        """Where Textual saves a file (a screenshot, ``deliver_text``, ``deliver_binary``);
+        served, refused: it would write on the host's disk, where the arguments say."""
+        if self.served:
+            where = f"{options.get('save_directory')}/{options.get('save_filename')}"
+            self._refused("saving a file", escape_controls(where[:80]))
+            return None
+        return super()._deliver_binary(binary, **options)
 
     def on_unmount(self) -> None:
         """Close the store cleanly."""

@@ -172,6 +172,7 @@ class Arcade:
             cpu_limit=self.limits.cpu_limit,
             nice=self.limits.nice,
             guest=seat.guest,
+            memory_limit=self.limits.memory_limit,
         )
 
     def ended(self, seat: Seat, code: int | None, seconds: float) -> tuple[str, int]:

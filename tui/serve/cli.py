@@ -80,6 +80,14 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
     help="CPU seconds one session may use, hints and solvers included (0: no limit).",
 )
 @click.option(
+    "--memory-limit",
+    default="2G",
+    show_default=True,
+    metavar="SIZE",
+    help="Address space one session may map, e.g. 1G or 512M (at least; none: no limit): "
+    "past it, that session's allocation fails, not the host.",
+)
+@click.option(
     "--input-rate",
     type=click.FloatRange(64),
     default=4096,
@@ -139,6 +147,7 @@ def serve(
     max_per_address: int,
     idle_timeout: float,
     cpu_limit: float,
+    memory_limit: str,
     input_rate: float,
     public_url: str | None,
     ascii_: bool,
@@ -168,10 +177,18 @@ def serve(
         fail("choose --ssh or --web")
     if sys.platform == "win32":
         fail("termarcade serve needs Linux, macOS or another POSIX system")
+    from tui.serve.confine import MIN_MEMORY_LIMIT, parse_size
     from tui.serve.limits import ServeLimits
     from tui.store import data_dir
 
+    try:
+        memory_bytes = parse_size(memory_limit)
+    except ValueError as error:
+        fail(f"--memory-limit: {error}")
+    if 0 < memory_bytes < MIN_MEMORY_LIMIT:  # no session could even start
+        fail("--memory-limit: a session needs at least 512M (or none for no limit)")
     limits = ServeLimits(
+        memory_limit=memory_bytes,
         max_sessions=max_sessions,
         max_per_address=max_per_address,
         idle_timeout=idle_timeout,

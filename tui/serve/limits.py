@@ -12,6 +12,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tui.serve.confine import DEFAULT_MEMORY_LIMIT
+
 __all__ = ["InputGate", "ServeLimits", "TokenBucket", "valid_user_name"]
 
 _USER_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,31}")
@@ -36,6 +38,7 @@ class ServeLimits:
         input_burst: Bytes a session may send at once above that rate.
         nice: Niceness added to session processes, so the server itself stays responsive.
         login_timeout: Seconds a client has to finish logging in.
+        memory_limit: Bytes of address space one session may map (0: no limit).
     """
 
     max_sessions: int = 50
@@ -46,6 +49,7 @@ class ServeLimits:
     input_burst: float = 16384.0
     nice: int = 5
     login_timeout: float = 30.0
+    memory_limit: int = DEFAULT_MEMORY_LIMIT
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.max_per_address < 1:
@@ -54,6 +58,8 @@ class ServeLimits:
             raise ValueError("time limits cannot be negative")
         if self.input_rate <= 0 or self.input_burst <= 0:
             raise ValueError("the input rate and burst must be positive")
+        if self.memory_limit < 0:
+            raise ValueError("the memory limit cannot be negative")
         if not 0 <= self.nice <= 19:
             raise ValueError("nice must be between 0 and 19")
 
