@@ -82,6 +82,14 @@ def _fingerprint(key: Any) -> str:
     return key_identity(key)[1]
 
 
+async def _claimed(book: NameBook, name: str) -> None:
+    """Wait (up to TIMEOUT) until ``book`` shows ``name`` owned."""
+    deadline = asyncio.get_running_loop().time() + TIMEOUT
+    while await asyncio.to_thread(book.owner, name) is None:
+        assert asyncio.get_running_loop().time() < deadline, f"{name} was never claimed"
+        await asyncio.sleep(0.05)
+
+
 async def _refused(port: int, user: str, **options: Any) -> list[str]:
     """Log in and expect a refusal; returns the banners the client was shown."""
     banners: list[str] = []
@@ -165,8 +173,10 @@ async def test_a_name_belongs_to_the_first_key_that_plays_it() -> None:
         # The owner is let in again; the other key may take a free name of its own.
         async with await connect(port, "alice", client_keys=[alice_key]):
             pass
+        await _claimed(_book(), "alice")
         async with await connect(port, "mallory", client_keys=[other_key]):
             pass
+        await _claimed(_book(), "mallory")
         await wait_until(lambda: not arcade.seats, TIMEOUT, lambda: "every seat released")
     assert _book().owner("mallory").fingerprint == _fingerprint(other_key)  # type: ignore[union-attr]
     assert _book().owner("alice").fingerprint == _fingerprint(alice_key)  # type: ignore[union-attr]
@@ -234,11 +244,13 @@ async def test_authorized_keys_still_decide_who_comes_in(tmp_path: Path) -> None
     async with arcade_with(_book(), keys_file) as (_arcade, port):
         async with await connect(port, "alice", client_keys=[alice_key]):
             pass
+        await _claimed(_book(), "alice")
         await _refused(port, "alice", client_keys=[bob_key], password="")
         await _refused(port, "stranger", client_keys=[stranger], password="")
         await _refused(port, "anyone", password="")  # no guests on a closed arcade
         async with await connect(port, "bob", client_keys=[bob_key]):
             pass
+        await _claimed(_book(), "bob")
     assert [owner.name for owner in _book().names()] == ["alice", "bob"]
 
 
@@ -248,6 +260,7 @@ async def test_the_operator_lists_releases_and_gives_names(tmp_path: Path) -> No
     async with arcade_with(_book()) as (_arcade, port):
         async with await connect(port, "alice", client_keys=[alice_key]):
             pass
+        await _claimed(_book(), "alice")
         listed = _cli("--list-names")
         assert listed.exit_code == 0
         assert listed.output.split()[:2] == ["alice", _fingerprint(alice_key)]
@@ -262,6 +275,7 @@ async def test_the_operator_lists_releases_and_gives_names(tmp_path: Path) -> No
         # Released: a new key claims it, and the old one is refused from now on.
         async with await connect(port, "alice", client_keys=[new_key]):
             pass
+        await _claimed(_book(), "alice")
         await _refused(port, "alice", client_keys=[alice_key])
 
         # The operator gives the name back to the old key (a player's lost key, say).
@@ -271,6 +285,7 @@ async def test_the_operator_lists_releases_and_gives_names(tmp_path: Path) -> No
         assert given.exit_code == 0 and f"was {_fingerprint(new_key)}" in given.output
         async with await connect(port, "alice", client_keys=[alice_key]):
             pass
+        await _claimed(_book(), "alice")
         await _refused(port, "alice", client_keys=[new_key])
 
 
@@ -300,6 +315,9 @@ async def test_hosts_on_one_postgresql_store_share_the_owners(
     async with arcade_with(book_a) as (_, port_a), arcade_with(book_b) as (_, port_b):
         async with await connect(port_a, "alice", client_keys=[alice_key]):
             pass
+        # SSH tells the client it is in before the server's auth_completed records the claim
+        # (in a thread): wait for the record, as a second player would come later.
+        await _claimed(book_b, "alice")
         # Through the other host, alice is still hers.
         await _refused(port_b, "alice", client_keys=[other_key])
         async with await connect(port_b, "alice", client_keys=[alice_key]):
