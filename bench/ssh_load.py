@@ -23,9 +23,11 @@ on the home screen. It reports those players' p95 key-to-screen time unloaded (t
 sessions open but idle) and loaded, and the ratio, twice in the same run: with the session's
 background threads at the loop's priority (``TERMARCADE_BACKGROUND_NICE=0``: the baseline)
 and at the default +10 (``tui.workers``). The goal is a loaded/unloaded ratio of 1.5 or less.
+``--cpus N`` pins the server and its sessions to N CPUs, so that the load contends for them
+whatever the machine's size.
 
 Usage: python bench/ssh_load.py [--levels 10,50,100] [--rounds 5] [--quick] [--json]
-       python bench/ssh_load.py --fair [--heavy 4] [--players 3] [--rounds 10] [--quick]
+       python bench/ssh_load.py --fair [--heavy 4] [--players 3] [--rounds 15] [--cpus N] [--quick]
 """
 
 from __future__ import annotations
@@ -173,9 +175,11 @@ def percentile(values: list[float], fraction: float) -> float:
 class Server:
     """``termarcade serve --ssh`` in its own process; reads its log for session pids."""
 
-    def __init__(self, data_dir: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, data_dir: str, env: dict[str, str] | None = None, cpus: int = 0) -> None:
         self.data_dir = data_dir
         self.env = env or {}
+        self.cpus = cpus
+        """Run the server and its sessions on the first this many CPUs (0: on any)."""
         self.process: Any = None
         self.port = 0
         self.session_pids: dict[str, int] = {}
@@ -206,6 +210,7 @@ class Server:
             "0",
             stderr=asyncio.subprocess.PIPE,
             env=env,
+            preexec_fn=self._pin if self.cpus else None,
         )
         ready = asyncio.Event()
 
@@ -221,6 +226,9 @@ class Server:
 
         self._reader = asyncio.create_task(read_log())
         await asyncio.wait_for(ready.wait(), 120)
+
+    def _pin(self) -> None:
+        os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[: self.cpus]))
 
     def fork_server_pids(self) -> list[int]:
         """The fork server: the server's child running multiprocessing's forkserver."""
@@ -300,20 +308,23 @@ async def open_2048(client: Client, timeout: float) -> None:
     await client.wait_for(b"Moves", timeout)
 
 
-async def fair(heavy: int, players: int, rounds: int, as_json: bool) -> list[dict[str, Any]]:
+async def fair(
+    heavy: int, players: int, rounds: int, as_json: bool, cpus: int = 0
+) -> list[dict[str, Any]]:
     """The fair-sharing comparison: the same load with the background threads at the loop's
     priority (``off``) and lowered (``on``), each on a fresh server."""
     reports = []
     for mode, nice in (("off", "0"), ("on", "10")):
         env = {"TERMARCADE_BACKGROUND_NICE": nice}  # 10: tui.workers.BACKGROUND_NICE
         with tempfile.TemporaryDirectory(prefix="termarcade-bench-") as data_dir:
-            server = Server(data_dir, env)
+            server = Server(data_dir, env, cpus)
             await server.start(heavy + players)
             try:
                 report = await fair_round(server, heavy, players, rounds)
             finally:
                 await server.stop()
         report["background_nice"] = mode
+        report["server_cpus"] = cpus or os.cpu_count()
         emit_fair(report, as_json)
         reports.append(report)
     return reports
@@ -368,7 +379,8 @@ def emit_fair(report: dict[str, Any], as_json: bool) -> None:
         print(json.dumps(report), flush=True)
         return
     print(
-        f"background nice {report['background_nice']:>3}: {report['heavy']} autoplaying, "
+        f"background nice {report['background_nice']:>3} on {report['server_cpus']} CPUs: "
+        f"{report['heavy']} autoplaying, "
         f"{report['players']} players, keys={report['keys']} lost={report['lost']}  "
         f"p95 unloaded={report['unloaded_p95_ms']}ms loaded={report['loaded_p95_ms']}ms  "
         f"(p50 {report['unloaded_p50_ms']}/{report['loaded_p50_ms']}ms)  "
@@ -439,6 +451,9 @@ def main() -> None:
     parser.add_argument("--fair", action="store_true", help="autoplay load vs other players")
     parser.add_argument("--heavy", type=int, default=4, help="--fair: autoplaying sessions")
     parser.add_argument("--players", type=int, default=3, help="--fair: measured players")
+    parser.add_argument(
+        "--cpus", type=int, default=0, help="--fair: pin the server to this many CPUs (0: all)"
+    )
     args = parser.parse_args()
     if not sys.platform.startswith("linux"):
         parser.error("this benchmark reads /proc: Linux only")
@@ -451,7 +466,7 @@ def main() -> None:
                 f"# {platform.python_implementation()} {platform.python_version()}, "
                 f"{os.cpu_count()} CPUs; loopback SSH; key-to-screen of the players"
             )
-        asyncio.run(fair(args.heavy, args.players, rounds, args.json))
+        asyncio.run(fair(args.heavy, args.players, rounds, args.json, max(0, args.cpus)))
         return
     levels = [10] if args.quick else sorted({int(part) for part in args.levels.split(",")})
     rounds = 3 if args.quick else (args.rounds or 5)
