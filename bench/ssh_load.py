@@ -27,7 +27,8 @@ and at the default +10 (``tui.workers``). The goal is a loaded/unloaded ratio of
 whatever the machine's size.
 
 Usage: python bench/ssh_load.py [--levels 10,50,100] [--rounds 5] [--quick] [--json]
-       python bench/ssh_load.py --fair [--heavy 4] [--players 3] [--rounds 15] [--cpus N] [--quick]
+       python bench/ssh_load.py --fair [--heavy 4] [--players 3] [--rounds 15] [--cpus N]
+                                     [--repeat 2] [--quick]
 """
 
 from __future__ import annotations
@@ -309,28 +310,42 @@ async def open_2048(client: Client, timeout: float) -> None:
 
 
 async def fair(
-    heavy: int, players: int, rounds: int, as_json: bool, cpus: int = 0
+    heavy: int, players: int, rounds: int, as_json: bool, cpus: int = 0, repeat: int = 1
 ) -> list[dict[str, Any]]:
     """The fair-sharing comparison: the same load with the background threads at the loop's
-    priority (``off``) and lowered (``on``), each on a fresh server."""
+    priority (``off``) and lowered (``on``), each on a fresh server, alternating ``repeat``
+    times (a shared machine's load drifts); then each mode's samples pooled."""
+    pooled: dict[str, dict[str, list[float]]] = {}
     reports = []
-    for mode, nice in (("off", "0"), ("on", "10")):
-        env = {"TERMARCADE_BACKGROUND_NICE": nice}  # 10: tui.workers.BACKGROUND_NICE
-        with tempfile.TemporaryDirectory(prefix="termarcade-bench-") as data_dir:
-            server = Server(data_dir, env, cpus)
-            await server.start(heavy + players)
-            try:
-                report = await fair_round(server, heavy, players, rounds)
-            finally:
-                await server.stop()
-        report["background_nice"] = mode
-        report["server_cpus"] = cpus or os.cpu_count()
-        emit_fair(report, as_json)
-        reports.append(report)
+    for _ in range(repeat):
+        for mode, nice in (("off", "0"), ("on", "10")):
+            env = {"TERMARCADE_BACKGROUND_NICE": nice}  # 10: tui.workers.BACKGROUND_NICE
+            with tempfile.TemporaryDirectory(prefix="termarcade-bench-") as data_dir:
+                server = Server(data_dir, env, cpus)
+                await server.start(heavy + players)
+                try:
+                    samples = await fair_round(server, heavy, players, rounds)
+                finally:
+                    await server.stop()
+            into = pooled.setdefault(mode, {})
+            for name, values in samples.items():
+                into.setdefault(name, []).extend(values)
+            report = fair_report(mode, samples, heavy, players, cpus)
+            emit_fair(report, as_json)
+            reports.append(report)
+    if repeat > 1:
+        for mode, samples in pooled.items():
+            report = fair_report(mode, samples, heavy, players, cpus, pooled=True)
+            emit_fair(report, as_json)
+            reports.append(report)
     return reports
 
 
-async def fair_round(server: Server, heavy: int, players: int, rounds: int) -> dict[str, Any]:
+async def fair_round(
+    server: Server, heavy: int, players: int, rounds: int
+) -> dict[str, list[float]]:
+    """One server: the players' key times without and with the autoplay load (seconds), the
+    keys lost, and the CPUs the autoplaying sessions used meanwhile."""
     held = [await open_session(server.port, number, 120.0) for number in range(heavy + players)]
     try:
         workers = [client for _, client, _ in held[:heavy]]
@@ -351,19 +366,39 @@ async def fair_round(server: Server, heavy: int, players: int, rounds: int) -> d
     finally:
         for conn, _, _ in held:
             conn.close()
+    return {
+        "quiet": quiet,
+        "loaded": loaded,
+        "lost": [float(quiet_lost + loaded_lost)],
+        "busy": [busy],
+    }
+
+
+def fair_report(
+    mode: str,
+    samples: dict[str, list[float]],
+    heavy: int,
+    players: int,
+    cpus: int,
+    pooled: bool = False,
+) -> dict[str, Any]:
+    quiet, loaded = samples["quiet"], samples["loaded"]
     quiet_p95 = percentile(quiet, 0.95) * 1000 if quiet else float("nan")
     loaded_p95 = percentile(loaded, 0.95) * 1000 if loaded else float("nan")
     return {
+        "background_nice": mode,
+        "pooled": pooled,
+        "server_cpus": cpus or os.cpu_count(),
         "heavy": heavy,
         "players": players,
         "keys": len(quiet) + len(loaded),
-        "lost": quiet_lost + loaded_lost,
+        "lost": int(sum(samples["lost"])),
         "unloaded_p95_ms": round(quiet_p95, 1),
         "loaded_p95_ms": round(loaded_p95, 1),
         "unloaded_p50_ms": round(percentile(quiet, 0.5) * 1000, 1) if quiet else None,
         "loaded_p50_ms": round(percentile(loaded, 0.5) * 1000, 1) if loaded else None,
         "ratio_p95": round(loaded_p95 / quiet_p95, 2) if quiet_p95 else None,
-        "autoplay_cpus": round(busy, 2),
+        "autoplay_cpus": round(statistics.mean(samples["busy"]), 2),
     }
 
 
@@ -379,6 +414,7 @@ def emit_fair(report: dict[str, Any], as_json: bool) -> None:
         print(json.dumps(report), flush=True)
         return
     print(
+        f"{'pooled ' if report['pooled'] else ''}"
         f"background nice {report['background_nice']:>3} on {report['server_cpus']} CPUs: "
         f"{report['heavy']} autoplaying, "
         f"{report['players']} players, keys={report['keys']} lost={report['lost']}  "
@@ -454,6 +490,7 @@ def main() -> None:
     parser.add_argument(
         "--cpus", type=int, default=0, help="--fair: pin the server to this many CPUs (0: all)"
     )
+    parser.add_argument("--repeat", type=int, default=2, help="--fair: off/on runs (2)")
     args = parser.parse_args()
     if not sys.platform.startswith("linux"):
         parser.error("this benchmark reads /proc: Linux only")
@@ -466,7 +503,8 @@ def main() -> None:
                 f"# {platform.python_implementation()} {platform.python_version()}, "
                 f"{os.cpu_count()} CPUs; loopback SSH; key-to-screen of the players"
             )
-        asyncio.run(fair(args.heavy, args.players, rounds, args.json, max(0, args.cpus)))
+        repeat = 1 if args.quick else max(1, min(args.repeat, 10))
+        asyncio.run(fair(args.heavy, args.players, rounds, args.json, max(0, args.cpus), repeat))
         return
     levels = [10] if args.quick else sorted({int(part) for part in args.levels.split(",")})
     rounds = 3 if args.quick else (args.rounds or 5)
