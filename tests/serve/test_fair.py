@@ -185,6 +185,29 @@ def test_a_lowered_soft_limit_stops_a_running_process() -> None:
     assert set_soft_cpu_limit(child.pid, 5) is None
 
 
+@LINUX
+def test_sessions_sharing_a_name_get_equal_parts_and_one_ending_gives_its_part_back() -> None:
+    """The server's side of sharing, on two real processes standing in for sessions."""
+    import resource
+
+    arcade = ledger_arcade(Clock(), cpu_limit=100)
+    first, _ = arcade.admit(1, "alice", "10.0.0.1")
+    second, _ = arcade.admit(2, "alice", "10.0.0.2")
+    assert first is not None and second is not None
+    sleepers = [subprocess.Popen(["sleep", "60"]) for _ in range(2)]
+    try:
+        first.pid, second.pid = (sleeper.pid for sleeper in sleepers)
+        arcade.share_cpu()
+        for sleeper in sleepers:  # asleep, they used nothing: 50 s each
+            assert resource.prlimit(sleeper.pid, resource.RLIMIT_CPU)[0] == 50
+        arcade.release(second)
+        assert resource.prlimit(sleepers[0].pid, resource.RLIMIT_CPU)[0] == 100
+    finally:
+        for sleeper in sleepers:
+            sleeper.kill()
+            sleeper.wait()
+
+
 # -- background work below the interactive loop -------------------------------------------------
 
 
