@@ -29,7 +29,7 @@ from core.ids import IdError
 from core.text import escape_controls
 from tui.ids import Resolved, resolve_id
 from tui.modals.dialog import Dialog
-from tui.workers import failure_line, log
+from tui.workers import failure_line, log, lower_this_thread
 
 __all__ = ["LevelIdModal", "open_id_error", "resolve_in_background"]
 
@@ -72,6 +72,7 @@ def resolve_in_background(
             app.notify(failure_line("Opening the level", error), severity="error", timeout=10)
 
     def work() -> None:
+        lower_this_thread()  # generating a level is background work (tui.workers)
         resolved, problem = open_id_error(text)
         try:
             app.call_from_thread(deliver, resolved, problem)

@@ -43,6 +43,7 @@ from tui.app import ArcadeApp
 from tui.serve.confine import confine_writes, keep_sqlite_temp_files_in, limit_memory
 from tui.serve.spec import CLIENT_ENV, EXIT_CPU, EXIT_ERROR, EXIT_OK, EXIT_START, SessionSpec
 from tui.store import ENV_DATA_DIR, ENV_STORE, Store, data_dir, parse_store_url
+from tui.workers import run_workers_at_low_priority
 
 __all__ = ["CPU_GRACE", "ServedApp", "apply_limits", "run_session"]
 
@@ -88,6 +89,8 @@ class ServedApp(ArcadeApp):
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
+        # Solvers, autoplay and generators give way to every player's interactive loop.
+        run_workers_at_low_priority(loop)
         for number in (signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(number, self.exit)
         loop.add_signal_handler(signal.SIGXCPU, self.exit, None, EXIT_CPU)

@@ -77,7 +77,11 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
     type=click.FloatRange(0),
     default=600,
     show_default=True,
-    help="CPU seconds one session may use, hints and solvers included (0: no limit).",
+    help=(
+        "CPU seconds a player may use per hour, hints and solvers included, across "
+        "reconnects; an address gets four players' worth (SSH; a web session gets it "
+        "alone) (0: no limit)."
+    ),
 )
 @click.option(
     "--memory-limit",

@@ -33,7 +33,8 @@ class ServeLimits:
         max_sessions: Sessions at once (the whole server); more are told to come back later.
         max_per_address: Sessions at once from one IP address.
         idle_timeout: Seconds without input before a session is closed (0: never).
-        cpu_limit: CPU seconds one session may use, hints and solvers included (0: no limit).
+        cpu_limit: CPU seconds a player may use per hour, hints and solvers included (an
+            address: :data:`tui.serve.ledger.ADDRESS_PLAYERS` times it; 0: no limit).
         input_rate: Bytes per second of input a session may send, on average.
         input_burst: Bytes a session may send at once above that rate.
         nice: Niceness added to session processes, so the server itself stays responsive.
