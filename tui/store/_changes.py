@@ -30,7 +30,7 @@ class Change:
 
     Attributes:
         op: What to do: ``"save"``, ``"delete_save"``, ``"solved"``, ``"result"``,
-            ``"move_results"``, ``"game_score"``, ``"setting"``, ``"delete_level"``.
+            ``"move_results"``, ``"game_score"``, ``"score"``, ``"setting"``, ``"delete_level"``.
         row: The statement's parameters, in order; the first that names a player is the
             store's user.
     """
@@ -143,6 +143,21 @@ def _game_score(db: Database, row: tuple[Any, ...], late: bool) -> None:
     )
 
 
+def _score(db: Database, row: tuple[Any, ...], late: bool) -> None:
+    *values, lower_is_better = row
+    better = "<" if lower_is_better else ">"  # Monotone: running it late or twice is harmless.
+    db.execute(
+        f"""
+        INSERT INTO scores ("user", game, key, score, recorded_at)
+        VALUES (?, ?, ?, ?, ?)
+        ON CONFLICT ("user", game, key) DO UPDATE SET
+            score = excluded.score, recorded_at = excluded.recorded_at
+        WHERE excluded.score {better} scores.score
+        """,
+        values,
+    )
+
+
 def _setting(db: Database, row: tuple[Any, ...], late: bool) -> None:
     db.execute(
         'INSERT INTO settings ("user", key, value) VALUES (?, ?, ?) '
@@ -168,6 +183,7 @@ _OPS: dict[str, Callable[[Database, tuple[Any, ...], bool], None]] = {
     "result": _result,
     "move_results": _move_results,
     "game_score": _game_score,
+    "score": _score,
     "setting": _setting,
     "delete_level": _delete_level,
 }

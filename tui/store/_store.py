@@ -341,10 +341,14 @@ class Store(Leaderboards):
             lower_is_better: Compare for the smallest value (moves, time) instead of the largest.
 
         Returns:
-            True if ``score`` is the new best (including the first score recorded).
+            True if ``score`` is the new best (including the first score recorded); False
+            also while the database cannot take it (the score is then kept and written when
+            it can, as a move is).
         """
+        change = Change(
+            "score", (self.user, game, key, int(score), time.time(), bool(lower_is_better))
+        )
         better = "<" if lower_is_better else ">"
-        row = (self.user, game, key, int(score), time.time())
 
         def work(db: Database) -> bool:
             cursor = db.execute(
@@ -355,11 +359,13 @@ class Store(Leaderboards):
                     score = excluded.score, recorded_at = excluded.recorded_at
                 WHERE excluded.score {better} scores.score
                 """,
-                row,
+                change.row[:-1],
             )
             return cursor.rowcount > 0
 
-        return self._write(False, work)
+        # Kept (and answered False) while the database cannot take it: a best score reached
+        # during an outage is written when the store returns, like a move.
+        return self._write(False, work, deferrable=True, change=change)
 
     # -- settings --------------------------------------------------------------------------
 
