@@ -34,6 +34,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
 
+from core.text import plural
+
 from ._changes import Change, change_work
 from ._db import Database, SqliteDatabase
 from ._journal import Journal, journal_dir
@@ -572,8 +574,8 @@ class StoreBase:
             break
         if replayed:
             self.warnings.append(
-                f"{replayed} change(s) kept on this host while the store could not be reached "
-                "were saved."
+                f"Store back: {plural(replayed, 'change')} kept on this host by an earlier "
+                "session saved."
             )
 
     def _busy(self, default: T) -> T:
@@ -617,9 +619,9 @@ class StoreBase:
         where = self.journal_path
         if where is not None:
             message = (
-                f"{count} change(s) could not be saved yet: the store {self.location} could "
-                f"not be reached; they are kept in {where} and will be written when it returns "
-                "(the player's next session writes them)."
+                f"{count} change(s) could not be saved yet: the store {self.location} did not "
+                f"take them (unreachable or locked); they are kept in {where} and will be "
+                "written when it returns (the player's next session writes them)."
             )
         else:
             problem = self._journal.problem if self._journal is not None else None
@@ -627,7 +629,8 @@ class StoreBase:
                 f" and the journal failed ({problem})." if problem else "."
             )
         self.warnings.append(message)
-        log.warning("user %r: %s", self.user, message)
+        # The session's exit leaves a trace for the operator too (stderr without a handler).
+        log.warning("%s%s", f"player {self.user!r}: " if self.user else "", message)
 
     def __enter__(self) -> Any:
         return self
