@@ -21,7 +21,7 @@ from typing import Any
 
 from ._db import Database
 
-__all__ = ["Change", "change_work"]
+__all__ = ["Change", "change_work", "coalesce", "replaces"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,29 @@ class Change:
         if op not in _OPS or not isinstance(row, list):
             return None
         return cls(op, tuple(row))
+
+
+def replaces(later: Change, earlier: Change) -> bool:
+    """True when running ``later`` makes running ``earlier`` pointless.
+
+    Only a save does that, for an earlier save of the same slot: the later one overwrites it
+    whatever ran in between (a move's save holds the whole game). An outage of many moves
+    then writes one save per slot, not one per move.
+    """
+    return later.op == earlier.op == "save" and later.row[:3] == earlier.row[:3]
+
+
+def coalesce(changes: list[Change]) -> list[Change]:
+    """``changes`` without those a later one replaces (:func:`replaces`), order kept."""
+    last: dict[tuple[Any, ...], int] = {}
+    for index, change in enumerate(changes):
+        if change.op == "save":
+            last[change.row[:3]] = index
+    return [
+        change
+        for index, change in enumerate(changes)
+        if change.op != "save" or last[change.row[:3]] == index
+    ]
 
 
 def change_work(change: Change, *, late: bool = False) -> Callable[[Database], None]:

@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 
 from core.text import plural
 
-from ._changes import Change, change_work
+from ._changes import Change, change_work, coalesce, replaces
 from ._db import Database, SqliteDatabase
 from ._journal import Journal, journal_dir
 from ._opening import Opened, connect, open_database
@@ -62,6 +62,11 @@ QUICK_BUSY_MS = 50
 """How long writing the queue waits for a SQLite lock while a busy spell lasts: a move must
 not wait the full busy timeout on a file another program keeps locked (the background retry
 tries again)."""
+
+KEEP_AFTER_MS = 2_000
+"""How long a change that needs no answer waits for a SQLite lock before it is kept for
+later: longer than any write of another session, far shorter than the busy timeout (the
+first move after another program locked the file froze the screen for 5 s)."""
 
 
 @dataclass(frozen=True)
@@ -381,7 +386,8 @@ class StoreBase:
                     return self._defer(work, default, change)
                 return self._busy(default)
             try:
-                return self._attempt(lambda db: self._transaction(db, work), retry=retry)
+                with self._short_waits(KEEP_AFTER_MS if deferrable else None):
+                    return self._attempt(lambda db: self._transaction(db, work), retry=retry)
             except _Failure as failure:
                 if deferrable and failure.kind in ("busy", "lost"):
                     return self._defer(work, default, change)
@@ -412,7 +418,7 @@ class StoreBase:
         if not self._pending:
             self._busy_warned = False
             return True
-        with self._short_waits(quick):
+        with self._short_waits(QUICK_BUSY_MS if quick else None):
             while self._pending:
                 work = self._pending[0][0]
                 try:
@@ -427,18 +433,19 @@ class StoreBase:
         return True
 
     @contextlib.contextmanager
-    def _short_waits(self, quick: bool) -> Iterator[None]:
-        """With ``quick``, make a SQLite connection give up on a lock after a moment."""
+    def _short_waits(self, wait_ms: int | None) -> Iterator[None]:
+        """Make a SQLite connection give up on a lock after ``wait_ms`` (None: as usual)."""
         db = self._db
-        if not quick or not isinstance(db, SqliteDatabase):
+        usual = int(self._busy_timeout * 1000)
+        if wait_ms is None or wait_ms >= usual or not isinstance(db, SqliteDatabase):
             yield
             return
         try:
-            db.conn.execute(f"PRAGMA busy_timeout = {QUICK_BUSY_MS}")
+            db.conn.execute(f"PRAGMA busy_timeout = {wait_ms}")
             yield
         finally:
             with contextlib.suppress(sqlite3.Error):
-                db.conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout * 1000)}")
+                db.conn.execute(f"PRAGMA busy_timeout = {usual}")
 
     def _back_off(self) -> None:
         """A failed background try: space out the next ones, doubling the wait each time."""
@@ -456,12 +463,16 @@ class StoreBase:
             if self._journal is not None:
                 self._journal.append(change)
             self._kept(change)
+            # The queue needs no save the new one overwrites (the journal keeps every line).
+            self._pending = [
+                item for item in self._pending if item[1] is None or not replaces(change, item[1])
+            ]
         self._pending.append((work, change))
         self._kept_in_spell += 1
         self._warn_busy()
         if not self._down:
             self._down = True
-            self._tell(StoreStatus(False, len(self._pending), 0, self.journal_path))
+            self._tell(StoreStatus(False, self._kept_in_spell, 0, self.journal_path))
         self._start_retrier()
         return default
 
@@ -498,7 +509,7 @@ class StoreBase:
     def status(self) -> StoreStatus:
         """Whether changes are written now, and how many wait (for the quit dialog)."""
         with self._lock:
-            kept = len(self._pending)
+            kept = self._kept_in_spell if self._pending else 0
             return StoreStatus(not kept, kept, 0, self.journal_path if kept else None)
 
     @property
@@ -547,31 +558,34 @@ class StoreBase:
                 if self._retry_at <= time.monotonic():
                     self._back_off()
 
+    def _replay(self, changes: list[Change]) -> bool:
+        """Run journalled changes in order as late changes; False if the database went away."""
+        for change in changes:
+            work = change_work(change, late=True)
+            try:
+                self._attempt(lambda db: self._transaction(db, work), retry=True)  # noqa: B023 - runs now
+            except _Failure as failure:
+                if failure.kind in ("busy", "lost"):
+                    return False
+                self._storage_error(failure.error)  # It will never succeed: say so, go on.
+        return True
+
     def _replay_leftovers(self) -> None:
         """Write the journals that ended sessions left behind (their changes, in order)."""
         self._leftovers_due = False
         if self._journal is None or self.backend == "memory":
             return
         replayed = 0
-        for leftover in self._journal.leftovers():
-            for index, change in enumerate(leftover.changes):
-                work = change_work(change, late=True)
-                try:
-                    self._attempt(lambda db: self._transaction(db, work), retry=True)  # noqa: B023 - runs now
-                except _Failure as failure:
-                    if failure.kind not in ("busy", "lost"):
-                        self._storage_error(failure.error)
-                        continue
-                    # Gone again: leave the file for later (what ran will run again: no harm).
+        with self._short_waits(QUICK_BUSY_MS):  # A login must not wait on a locked file.
+            for leftover in self._journal.leftovers():
+                if not self._replay(coalesce(leftover.changes)):
+                    # Gone again: leave the file for later (what ran runs again: no harm).
                     leftover.release()
                     self._leftovers_due = True
-                    replayed += index
+                    self._start_retrier()
                     break
-            else:
                 leftover.done()
                 replayed += len(leftover.changes)
-                continue
-            break
         if replayed:
             self.warnings.append(
                 f"Store back: {plural(replayed, 'change')} kept on this host by an earlier "
@@ -615,7 +629,7 @@ class StoreBase:
 
     def _report_kept(self) -> None:
         """Closing with changes not written: say where they are (warning and log line)."""
-        count = len(self._pending)
+        count = self._kept_in_spell  # The player's changes (the queue holds one save a slot).
         where = self.journal_path
         if where is not None:
             message = (
