@@ -122,8 +122,8 @@ class StoreBase:
             ``data_dir()/termarcade.sqlite3``.
         user: Whose data the store reads and writes; ``""`` is the local player.
         busy_timeout: Seconds a statement waits for another session's lock. Opening retries
-            a locked database (or an unreachable server) for twice as long before carrying
-            on without it.
+            a locked database for twice as long before carrying on without it; an
+            unreachable server is tried once (the journal takes the changes meanwhile).
 
     Raises:
         TypeError: If ``user`` is not a string.

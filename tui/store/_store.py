@@ -124,9 +124,13 @@ class Store(Leaderboards):
     are those of the local player ``""``).
 
     When the database is busy (another program holds it locked, or the server does not
-    answer), the store keeps its connection: changes that return nothing (saves, deletions,
-    solved levels, results, settings) are queued in order and written before the next write
-    or at :meth:`close`; reads do not wait for them. A warning says so once per busy spell.
+    answer), the store keeps its connection: changes that need no answer (saves, deletions,
+    solved levels, results, scores, settings) are kept, queued in order and appended to a
+    local journal, and written by a background retry, before the next write, or at
+    :meth:`close`; a journal left by a session that ended first is replayed by the next one
+    (see :mod:`._journal`). Reads do not wait for them; this session reads its kept saves
+    back. :meth:`watch` tells the app when this starts and ends; a warning says so once per
+    busy spell.
 
     Args:
         path: Where the data is: ``None`` for ``$TERMARCADE_STORE`` or else
@@ -134,8 +138,8 @@ class Store(Leaderboards):
             (needs the ``postgres`` extra, psycopg 3); ``":memory:"`` for a throw-away store.
         user: Whose data this store reads and writes; ``""`` is the local player.
         busy_timeout: Seconds a statement waits for another session's lock. Opening retries
-            a locked database (or an unreachable server) for twice as long before carrying
-            on without it.
+            a locked database for twice as long before carrying on without it; an
+            unreachable server is tried once (the journal takes the changes meanwhile).
     """
 
     @classmethod
