@@ -46,7 +46,7 @@ from tui.allowlist import action_allowed
 from tui.arcade import Arcade, arcade_of
 from tui.commands import ArcadeCommands, open_level_id
 from tui.launch import launcher_for
-from tui.store import KEYMAP_SETTING, Store
+from tui.store import KEYMAP_SETTING, Store, StoreStatus
 
 __all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
 
@@ -149,6 +149,7 @@ class ArcadeApp(Arcade):
             self.theme = chosen  # the player's own pick wins over the terminal's default
         self._remember_theme = True  # from now on a change is the player's
         terminal.check_size(self)
+        self.store.watch(self.store_status_changed)
         self.show_store_warnings()
         for problem in registry.problems():
             self.notify(problem, title="Games", severity="warning", timeout=10)
@@ -171,6 +172,17 @@ class ArcadeApp(Arcade):
         for message in self.store.warnings:
             self.notify(message, title="Storage", severity="warning", timeout=10)
         self.store.warnings.clear()
+
+    def store_status_changed(self, status: StoreStatus) -> None:
+        """The store went away or came back: tell the player (safe from the store's thread).
+
+        Args:
+            status: What the store reported (:meth:`tui.store.Store.watch`).
+        """
+        from tui.unsaved import store_notice
+
+        # call_later posts to the app's own loop: never blocks the store's retry thread.
+        self.call_later(store_notice, self, status)
 
     def game_info(self, game_id: str) -> GameInfo | None:
         """The registration of a game (None when no game has that id)."""
@@ -224,12 +236,13 @@ class ArcadeApp(Arcade):
     def action_request_quit(self) -> None:
         """Quit, asking first when an editor holds unsaved edits or a game is in progress."""
         from tui.modals.confirm import ConfirmModal
-        from tui.unsaved import confirm_leaving, unsaved_work
+        from tui.unsaved import confirm_leaving, quit_question, unsaved_work
 
         if unsaved_work(self.screen_stack):
             confirm_leaving(self, self.exit, verb="Quit termarcade", yes="Lose edits and quit")
             return
-        if not self.game_in_progress:
+        question = quit_question(self.store, self.game_in_progress)
+        if question is None:
             self.exit()
             return
         if isinstance(self.screen, ConfirmModal):
@@ -239,12 +252,7 @@ class ArcadeApp(Arcade):
             if quit_now:
                 self.exit()
 
-        self.push_screen(
-            ConfirmModal(
-                "A game is in progress (it is saved). Quit termarcade?", yes="Quit", no="Stay"
-            ),
-            decided,
-        )
+        self.push_screen(ConfirmModal(question, yes="Quit", no="Stay"), decided)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette: the current screen's actions by name, then the app's own.
