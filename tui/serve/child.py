@@ -157,8 +157,9 @@ def _configure_logging(spec: SessionSpec) -> None:
     handler.setFormatter(
         logging.Formatter(f"%(asctime)s %(levelname)s session {spec.session_id}: %(message)s")
     )
-    # termarcade.tui: the app's own lines (a refused action) reach the server's log too.
-    for logger in (log, logging.getLogger("termarcade.tui")):
+    # termarcade.tui and .store: the app's own lines (a refused action, changes kept in the
+    # journal while the store is down) reach the server's log too.
+    for logger in (log, logging.getLogger("termarcade.tui"), logging.getLogger("termarcade.store")):
         logger.handlers[:] = [handler]
         logger.propagate = False
 
