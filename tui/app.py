@@ -29,9 +29,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
-from textual import events
+from textual import events, on
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from core import registry
@@ -41,6 +42,7 @@ from tui.arcade import Arcade, arcade_of
 from tui.commands import ArcadeCommands, open_level_id
 from tui.launch import launcher_for
 from tui.store import KEYMAP_SETTING, Store
+from tui.text import visible
 
 __all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
 
@@ -159,6 +161,55 @@ class ArcadeApp(Arcade):
         for message in self.store.warnings:
             self.notify(message, title="Storage", severity="warning", timeout=10)
         self.store.warnings.clear()
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification whose message and title are plain text, whatever ``markup`` says.
+
+        Textual reads a notification as markup by default (every widget's ``notify`` passes
+        ``markup=True``), and the arcade's messages quote level titles, IDs, parse errors and
+        file names: a ``[@click=...]`` in them would become an action. So markup is never
+        interpreted here, and control characters are shown as escapes.
+
+        Args:
+            message: The message (plain text; line breaks are kept).
+            title: Its heading (plain text).
+            severity: ``"information"``, ``"warning"`` or ``"error"``.
+            timeout: Seconds it stays (None: Textual's default).
+            markup: Ignored: kept for Textual's signature (its own messages pass it).
+        """
+        del markup  # never markup: see above
+        super().notify(
+            visible(message, multiline=True),
+            title=visible(title),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        # Textual's own notice is markup, which notify() above would show as brackets.
+        if event.name == "screenshot":
+            event.prevent_default()
+            where = "" if event.path is None else f" to {event.path}"
+            self.notify(f"Saved screenshot{where}", title="Screenshot")
+
+    def action_help_quit(self) -> None:
+        """Textual's ``ctrl+c`` reminder, in plain words (its own is markup)."""
+        keys = [
+            key
+            for key, active in self.active_bindings.items()
+            if active.binding.action in ("request_quit", "app.request_quit")
+        ]
+        self.notify(f"Press {keys[0] if keys else 'ctrl+q'} to quit", title="Do you want to quit?")
 
     def game_info(self, game_id: str) -> GameInfo | None:
         """The registration of a game (None when no game has that id)."""
