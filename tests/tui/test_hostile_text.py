@@ -25,10 +25,11 @@ from grammar.levels import bundled_packs, dump_pack
 from tests.tui.helpers import fixed_registry
 from tests.tui.hostile import CLICKABLE, CONTROLS, HOSTILE, LONG, MARKUP, TITLES, on_screen
 from tui.app import ArcadeApp
-from tui.commands import open_levels
+from tui.commands import level_id_dialog, open_levels
 from tui.exporting import save_to_my_levels
 from tui.modals.choice import ChoiceModal
 from tui.modals.confirm import ConfirmModal
+from tui.modals.level_id import LevelIdModal
 from tui.modals.outcome import OutcomeModal
 from tui.modals.text_view import TextModal
 from tui.screens.leaderboard import BoardList, LeaderboardScreen
@@ -289,3 +290,26 @@ async def test_an_id_typed_in_the_palette_is_shown_literally() -> None:
         app.screen.query_one(Input).value = typed
         # The command's own line (the input box above it shows what was typed anyway).
         await shown_and_inert(pilot, spy, "Open level ID " + typed, click=False, length=60)
+
+
+async def test_the_level_id_dialog_quotes_typed_text_literally() -> None:
+    # A guard: the dialog already drew its ID and its error as Text (the ID's own characters
+    # are the ID codec's, so the typed text is what a player controls here).
+    save_my_levels()
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        spy = ActionSpy(app)
+        await open_my_levels(pilot)
+        level_id_dialog(app)
+        await wait_for(
+            pilot,
+            lambda: isinstance(app.screen, LevelIdModal) and bool(app.screen.query(Input)),
+            "the ID dialog",
+        )
+        assert isinstance(app.screen, LevelIdModal) and app.screen.current  # the level's ID
+        # Markup only: the input box itself shows its value's control characters raw
+        # (Textual's Input), which is the typist's own terminal.
+        for text in CLICKABLE:
+            app.screen.query_one(Input).value = text
+            await pilot.press("enter")
+            await shown_and_inert(pilot, spy, f"{text!r} is not a level ID")
