@@ -37,6 +37,7 @@ from textual.screen import Screen
 
 from core import registry
 from core.registry import GameInfo, RegistryError
+from core.text import shorten
 from tui import terminal
 from tui.arcade import Arcade, arcade_of
 from tui.commands import ArcadeCommands, open_level_id
@@ -44,10 +45,12 @@ from tui.launch import launcher_for
 from tui.store import KEYMAP_SETTING, Store
 from tui.text import visible
 
-__all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
+__all__ = ["NOTIFY_LIMIT", "THEME_SETTING", "ArcadeApp", "arcade_of"]
 
 THEME_SETTING = "theme"
 """Store setting: the name of the theme the player picked (command palette)."""
+NOTIFY_LIMIT = 600
+"""The most characters of a notification shown (about a dozen lines of a toast)."""
 
 
 class ArcadeApp(Arcade):
@@ -176,10 +179,12 @@ class ArcadeApp(Arcade):
         Textual reads a notification as markup by default (every widget's ``notify`` passes
         ``markup=True``), and the arcade's messages quote level titles, IDs, parse errors and
         file names: a ``[@click=...]`` in them would become an action. So markup is never
-        interpreted here, and control characters are shown as escapes.
+        interpreted here, control characters are shown as escapes, and a message quoting a
+        huge text is cut (a toast of hundreds of lines would cover the game).
 
         Args:
-            message: The message (plain text; line breaks are kept).
+            message: The message (plain text; line breaks are kept; at most
+                :data:`NOTIFY_LIMIT` characters are shown).
             title: Its heading (plain text).
             severity: ``"information"``, ``"warning"`` or ``"error"``.
             timeout: Seconds it stays (None: Textual's default).
@@ -187,8 +192,8 @@ class ArcadeApp(Arcade):
         """
         del markup  # never markup: see above
         super().notify(
-            visible(message, multiline=True),
-            title=visible(title),
+            shorten(visible(message, multiline=True), NOTIFY_LIMIT),
+            title=shorten(visible(title), NOTIFY_LIMIT),
             severity=severity,
             timeout=timeout,
             markup=False,
