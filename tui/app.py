@@ -30,28 +30,32 @@ import logging
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from textual import events
+from textual import events, on
 from textual.actions import ActionError as ActionSyntaxError
 from textual.actions import ActionParseResult
 from textual.app import ActionError, App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from core import registry
 from core.registry import GameInfo, RegistryError
-from core.text import escape_controls
+from core.text import escape_controls, shorten
 from tui import terminal
 from tui.allowlist import action_allowed
 from tui.arcade import Arcade, arcade_of
 from tui.commands import ArcadeCommands, open_level_id
 from tui.launch import launcher_for
 from tui.store import KEYMAP_SETTING, Store, StoreStatus
+from tui.text import visible
 
-__all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
+__all__ = ["NOTIFY_LIMIT", "THEME_SETTING", "ArcadeApp", "arcade_of"]
 
 THEME_SETTING = "theme"
 """Store setting: the name of the theme the player picked (command palette)."""
+NOTIFY_LIMIT = 600
+"""The most characters of a notification shown (about a dozen lines of a toast)."""
 
 SERVED_TEXTUAL_COMMANDS = frozenset({"Theme", "Keys", "Maximize", "Minimize"})
 """Textual's own palette entries a served player is offered (an allowlist: a Textual upgrade
@@ -183,6 +187,57 @@ class ArcadeApp(Arcade):
 
         # call_later posts to the app's own loop: never blocks the store's retry thread.
         self.call_later(store_notice, self, status)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification whose message and title are plain text, whatever ``markup`` says.
+
+        Textual reads a notification as markup by default (every widget's ``notify`` passes
+        ``markup=True``), and the arcade's messages quote level titles, IDs, parse errors and
+        file names: a ``[@click=...]`` in them would become an action. So markup is never
+        interpreted here, control characters are shown as escapes, and a message quoting a
+        huge text is cut (a toast of hundreds of lines would cover the game).
+
+        Args:
+            message: The message (plain text; line breaks are kept; at most
+                :data:`NOTIFY_LIMIT` characters are shown).
+            title: Its heading (plain text).
+            severity: ``"information"``, ``"warning"`` or ``"error"``.
+            timeout: Seconds it stays (None: Textual's default).
+            markup: Ignored: kept for Textual's signature (its own messages pass it).
+        """
+        del markup  # never markup: see above
+        super().notify(
+            shorten(visible(message, multiline=True), NOTIFY_LIMIT),
+            title=shorten(visible(title), NOTIFY_LIMIT),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        # Textual's own notice is markup, which notify() above would show as brackets.
+        if event.name == "screenshot":
+            event.prevent_default()
+            where = "" if event.path is None else f" to {event.path}"
+            self.notify(f"Saved screenshot{where}", title="Screenshot")
+
+    def action_help_quit(self) -> None:
+        """Textual's ``ctrl+c`` reminder, in plain words (its own is markup)."""
+        keys = [
+            key
+            for key, active in self.active_bindings.items()
+            if active.binding.action in ("request_quit", "app.request_quit")
+        ]
+        self.notify(f"Press {keys[0] if keys else 'ctrl+q'} to quit", title="Do you want to quit?")
 
     def game_info(self, game_id: str) -> GameInfo | None:
         """The registration of a game (None when no game has that id)."""

@@ -29,6 +29,7 @@ from core.ids import IdError
 from core.text import escape_controls
 from tui.ids import Resolved, resolve_id
 from tui.modals.dialog import Dialog
+from tui.text import plain
 from tui.workers import failure_line, log, lower_this_thread
 
 __all__ = ["LevelIdModal", "open_id_error", "resolve_in_background"]
@@ -115,7 +116,8 @@ class LevelIdModal(Dialog[Resolved | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="level-id-dialog"):
             yield Label("Game ID / seed: share this level by its ID")
-            yield Static(Text(self.current or "(no level is being played)"), id="level-id-current")
+            current = plain(self.current or "(no level is being played)")
+            yield Static(current, id="level-id-current")
             yield Static("", id="level-id-note")
             yield Label("Open a level by its ID:")
             yield Input(placeholder=EXAMPLES, id="level-id-input")
