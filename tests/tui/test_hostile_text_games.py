@@ -304,7 +304,30 @@ async def carving_extras(pilot: Any, spy: Spy, folder: Path, shown: str) -> None
     await until(pilot, lambda: pilot.app.screen is screen, "back from the level dialog")
 
 
-GAME_EXTRAS = {"algebrawl": algebrawl_extras, "carving": carving_extras}
+async def termcraft_extras(pilot: Any, spy: Spy, folder: Path, shown: str) -> None:
+    """The construct dialog (``c``): typed hostile text is quoted by its parse error."""
+    from tui.games.termcraft.screen import TermCraftScreen
+
+    app = pilot.app
+    screen = app.screen
+    assert isinstance(screen, TermCraftScreen)
+    await until(pilot, lambda: bool(screen._placeholders), "the position analysed")
+    await pilot.press("c")
+    await until(pilot, lambda: app.screen is not screen, "the construct dialog")
+    field = app.screen.query_one(Input)
+    field.value = f"pair({click_markup(folder)}[b]B[/]{CONTROLS}"
+    await pilot.pause(0.3)
+    text = await check_screen(pilot, spy, folder, "termcraft construct dialog")
+    assert text.count("[@click=app") >= 2, "the field and the error line show it"
+    await pilot.press("escape")
+    await until(pilot, lambda: app.screen is screen, "back from the construct dialog")
+
+
+GAME_EXTRAS = {
+    "algebrawl": algebrawl_extras,
+    "carving": carving_extras,
+    "termcraft": termcraft_extras,
+}
 """Each game's own screens and dialogs that show level text, beyond the board."""
 
 
@@ -345,3 +368,17 @@ async def type_hostile(pilot: Any, spy: Spy, bench: Widget, folder: Path, where:
             assert field.value.startswith(click_markup(folder) + "[b]B[/]\\e[31mRED")
         set_field(field, before)
         await pilot.pause(0.3)
+
+
+def test_longcat_solve_table_shows_a_markup_title_literally() -> None:
+    """``termarcade longcat solve``'s table: a title made of markup is text (a lone ``[/]``
+    made Rich raise, a ``[b]`` restyled the row)."""
+    from click.testing import CliRunner
+
+    from tui.games.longcat.cli import longcat
+
+    title = "[/] [b]B[/b]"  # the table's title column is 20 wide
+    levels = f'game longcat\nlevel "{title}" {{\n  grid\n    @..\n}}\n'
+    result = CliRunner().invoke(longcat, ["solve", "-"], input=levels)
+    assert result.exception is None, result.output
+    assert title in result.stdout
