@@ -186,6 +186,11 @@ async def click_literals(pilot: Any, app: ArcadeApp, literal: str = "[@click=") 
     return clicked
 
 
+def shows(app: ArcadeApp, text: str) -> Callable[[], bool]:
+    """A condition for :func:`until`: the screen shows ``text``."""
+    return lambda: text in screen_text(app)
+
+
 async def until(pilot: Any, done: Callable[[], bool], what: str) -> None:
     """Let the app run until ``done()`` (fail after :data:`WAIT` seconds)."""
     deadline = time.monotonic() + WAIT
@@ -284,11 +289,13 @@ async def algebrawl_extras(pilot: Any, spy: Spy, folder: Path, shown: str) -> No
     assert "description:" in shown and CLICK in shown and QUIT in shown
     screen = pilot.app.screen
     for index, symbol in enumerate(("[/]", "[b]")):
-        await pilot.press("escape") if index else None
+        if index:
+            await pilot.press("escape")  # drop the first card's pick
         screen.cursor = ("cards", index)
         await pilot.press("enter")
-        text = await check_screen(pilot, spy, folder, f"algebrawl card {symbol}")
-        assert f"Playing _ {symbol} _" in text
+        building = f"Playing _ {symbol} _"
+        await until(pilot, shows(pilot.app, building), building)
+        await check_screen(pilot, spy, folder, f"algebrawl card {symbol}")
 
 
 async def carving_extras(pilot: Any, spy: Spy, folder: Path, shown: str) -> None:
@@ -316,9 +323,11 @@ async def termcraft_extras(pilot: Any, spy: Spy, folder: Path, shown: str) -> No
     await until(pilot, lambda: app.screen is not screen, "the construct dialog")
     field = app.screen.query_one(Input)
     field.value = f"pair({click_markup(folder)}[b]B[/]{CONTROLS}"
-    await pilot.pause(0.3)
-    text = await check_screen(pilot, spy, folder, "termcraft construct dialog")
-    assert text.count("[@click=app") >= 2, "the field and the error line show it"
+    # The field and, once the dialog has read it, the parse error's line show it.
+    await until(
+        pilot, lambda: screen_text(app).count("[@click=app") >= 2, "the construct error line"
+    )
+    await check_screen(pilot, spy, folder, "termcraft construct dialog")
     await pilot.press("escape")
     await until(pilot, lambda: app.screen is screen, "back from the construct dialog")
 
@@ -360,11 +369,17 @@ async def type_hostile(pilot: Any, spy: Spy, bench: Widget, folder: Path, where:
     for field in text_fields(bench):
         before = field_text(field)
         set_field(field, hostile)
-        await pilot.pause(0.3)
-        text = await check_screen(pilot, spy, folder, f"{where}, typed into #{field.id}")
         if isinstance(field, TextArea):
-            assert text.count(CLICK) >= 2, f"{where}: the text and its error quote it"
-        else:
+            # The text area shows the line, and the parse error (once the bench has read
+            # the text) quotes it.
+            await until(
+                pilot,
+                lambda: screen_text(pilot.app).count(CLICK) >= 2,
+                f"{where}: the parse error quoting #{field.id}",
+            )
+        await pilot.pause(0.3)
+        await check_screen(pilot, spy, folder, f"{where}, typed into #{field.id}")
+        if not isinstance(field, TextArea):
             assert field.value.startswith(click_markup(folder) + "[b]B[/]\\e[31mRED")
         set_field(field, before)
         await pilot.pause(0.3)
