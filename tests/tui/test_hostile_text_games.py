@@ -397,3 +397,30 @@ def test_longcat_solve_table_shows_a_markup_title_literally() -> None:
     result = CliRunner().invoke(longcat, ["solve", "-"], input=levels)
     assert result.exception is None, result.output
     assert title in result.stdout
+
+
+async def test_pasted_control_characters_are_escaped_in_game_fields() -> None:
+    """A paste (the one way a player's terminal sends ESC or a bidi override into a field)
+    lands in the games' fields as visible escapes (line breaks and tabs kept)."""
+    from textual import events
+    from textual.app import App, ComposeResult
+
+    from tui.games.plain_fields import PlainInput, PlainTextArea
+
+    class Fields(App[None]):
+        def compose(self) -> ComposeResult:
+            yield PlainInput(id="field")
+            yield PlainTextArea("x", id="area")
+
+    app = Fields()
+    async with app.run_test() as pilot:
+        field, area = app.query_one(PlainInput), app.query_one(PlainTextArea)
+        pasted = "a\x1b[31mb\r\nc\u202ed\te"
+        for widget in (field, area):
+            widget.focus()
+            await pilot.pause()
+            widget.post_message(events.Paste(pasted))
+            await pilot.pause()
+        assert field.value == "a\\e[31mb"  # an input takes the first line
+        area_text = area.text
+        assert "a\\e[31mb\nc\\u202ed\te" in area_text and "\x1b" not in area_text
