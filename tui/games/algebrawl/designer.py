@@ -45,6 +45,7 @@ from core.registry import GameInfo
 from core.text import plural
 from grammar.algebrawl import cards_text, parse_cards, parse_numbers
 from grammar.errors import ParseError
+from tui.games.plain_fields import PlainInput
 from tui.screens.designer import DesignerScreen, Values
 
 __all__ = ["AlgebrawlDesigner", "CardPicker", "describe_solve", "describe_verdict"]
@@ -268,9 +269,9 @@ class AlgebrawlDesigner(DesignerScreen):
         level, puzzle = self.level, self.level.puzzle
         with Horizontal(id="dev-fields"):
             yield Label("Title ")
-            yield Input(level.title, id="dev-title-input", compact=True)
+            yield PlainInput(level.title, id="dev-title-input", compact=True)
             yield Label(" Par ")
-            yield Input(
+            yield PlainInput(
                 "" if level.par is None else str(level.par),
                 id="dev-par-input",
                 compact=True,
@@ -285,14 +286,14 @@ class AlgebrawlDesigner(DesignerScreen):
             )
         with Horizontal(classes="alg-row"):
             yield Label("Numbers")
-            yield Input(
+            yield PlainInput(
                 " ".join(format_value(v) for v in puzzle.numbers),
                 id="alg-numbers",
                 compact=True,
                 placeholder="3 4 5 7/2",
             )
             yield Label("Monsters", id="alg-monsters-label")
-            yield Input(
+            yield PlainInput(
                 " ".join(format_value(v) for v in puzzle.targets),
                 id="alg-monsters",
                 compact=True,
@@ -303,7 +304,7 @@ class AlgebrawlDesigner(DesignerScreen):
             yield CardPicker(id="alg-picker")
         with Horizontal(classes="alg-row"):
             yield Label("")
-            yield Input(
+            yield PlainInput(
                 cards_text(puzzle.cards),
                 id="alg-cards",
                 compact=True,
@@ -318,13 +319,13 @@ class AlgebrawlDesigner(DesignerScreen):
             )
             yield RuleBox("use every number", puzzle.use_all, id="alg-use-all", compact=True)
             yield Label("Author", id="alg-author-label")
-            yield Input(level.author, id="alg-author", compact=True)
+            yield PlainInput(level.author, id="alg-author", compact=True)
         with Horizontal(classes="alg-row"):
             yield Label("Hint")
-            yield Input(level.hint, id="dev-hint-input", compact=True)
+            yield PlainInput(level.hint, id="dev-hint-input", compact=True)
         with Horizontal(classes="alg-row"):
             yield Label("About")
-            yield Input(
+            yield PlainInput(
                 level.description,
                 id="alg-description",
                 compact=True,

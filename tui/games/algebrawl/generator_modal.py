@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,6 +19,8 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Input, Label, Select, Static
 
 from core.algebrawl.generators import GENERATORS, check_band
+from core.text import escape_controls
+from tui.games.plain_fields import PlainInput
 from tui.modals.dialog import Dialog
 
 __all__ = ["GeneratorChoice", "GeneratorModal", "read_choice"]
@@ -115,10 +118,10 @@ class GeneratorModal(Dialog[GeneratorChoice | None]):
             )
             yield Label(self._unit(name), id="gen-unit")
             with Horizontal(id="gen-band"):
-                yield Input(str(low), id="gen-low", type="integer")
-                yield Input(str(high), id="gen-high", type="integer")
+                yield PlainInput(str(low), id="gen-low", type="integer")
+                yield PlainInput(str(high), id="gen-high", type="integer")
             yield Label("Seed (empty: a random one)")
-            yield Input("", id="gen-seed", type="integer", placeholder="random")
+            yield PlainInput("", id="gen-seed", type="integer", placeholder="random")
             yield Static("", id="gen-error")
             with Horizontal(id="gen-buttons"):
                 yield Button("Generate (ctrl+s)", id="gen-apply", variant="primary")
@@ -159,7 +162,9 @@ class GeneratorModal(Dialog[GeneratorChoice | None]):
         try:
             choice = self.chosen()
         except ValueError as error:
-            self.query_one("#gen-error", Static).update(str(error)[:1].upper() + str(error)[1:])
+            # The message may quote what was typed: text, never markup.
+            message = escape_controls(str(error))
+            self.query_one("#gen-error", Static).update(Text(message[:1].upper() + message[1:]))
             return
         self.dismiss(choice)
 

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -177,10 +178,12 @@ class AlgebrawlScreen(PuzzleScreen):
         self.query_one(AstView).show(
             state.pool, pos if section == "pool" else None, state.struck, monster_values(state)
         )
-        self.query_one("#ab-building", Static).update(self._building_text())
-        self.query_one("#ab-rules", Static).update(self._rules_text())
+        # Text, not markup: the building line quotes card symbols and names, and the
+        # description is the level author's; a "[/]" symbol or "[@click=...]" stays text.
+        self.query_one("#ab-building", Static).update(Text(escape_controls(self._building_text())))
+        self.query_one("#ab-rules", Static).update(Text(self._rules_text()))
         description = self.level.description
-        self.query_one("#ab-description", Static).update(escape_controls(description))
+        self.query_one("#ab-description", Static).update(Text(escape_controls(description)))
 
     def _rules_text(self) -> str:
         puzzle = self.state.puzzle

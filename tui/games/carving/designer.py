@@ -34,13 +34,14 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Input, Label, Select, Static, TextArea
+from textual.widgets import Button, Input, Label, Select, Static
 
 from core.carving import DENSITY_READINGS, Level
 from core.carving.design import LIVE_TIME_LIMIT, Verdict, assess, plan_steps
 from core.registry import GameInfo
 from core.text import plural
 from tui.games.carving.view import edge_label, target_text, vertex_label
+from tui.games.plain_fields import PlainInput, PlainTextArea
 from tui.screens.designer import LevelTextDesigner
 
 __all__ = ["SOLVE_MAX_STATES", "SOLVE_TIME_LIMIT", "CarvingDesigner", "describe_verdict"]
@@ -253,7 +254,7 @@ class CarvingDesigner(LevelTextDesigner):
                 tooltip="The reading of Φ_dense: contiguous (the default) or subsequence",
             )
             yield Label("Par")
-            yield Input(
+            yield PlainInput(
                 "" if level.par is None else str(level.par),
                 id="carving-par",
                 compact=True,
@@ -268,7 +269,7 @@ class CarvingDesigner(LevelTextDesigner):
                 tooltip="Set par to the shortest solution found",
             )
         with Horizontal(id="carving-body"):
-            yield TextArea(
+            yield PlainTextArea(
                 dump_level(level, self.info.id),
                 id="dev-level-text",
                 soft_wrap=True,

@@ -31,6 +31,7 @@ from core.carving.draft import SLOT_NAMES, EdgeDraft
 from core.carving.formula import THETA
 from grammar.carving import parse_operator
 from grammar.errors import ParseError
+from tui.games.plain_fields import PlainInput
 from tui.modals.dialog import Dialog
 
 from .view import KIND_SYMBOL, vertex_label
@@ -150,7 +151,7 @@ class EdgeBuilder(Dialog[Operator | None]):
             yield SlotRow(-1, id="edge-kind")
             for index in range(5):
                 yield SlotRow(index, id=f"edge-slot{index}")
-            yield Input(
+            yield PlainInput(
                 "",
                 placeholder="theta(N(x,x,x), D(x,x,x), D(x,x,x), D(x,x,x), D(x,x,x))",
                 id="edge-input",

@@ -36,7 +36,7 @@ from core.carving import GAME, Operator, State
 from core.carving.draft import construct_verdict
 from core.carving.game import Construct, Extend, Finish, Succeed
 from core.session import Session
-from core.text import plural
+from core.text import escape_controls, plural
 from tui.games.carving.actions import BuildEntry, CarvingActions
 from tui.games.carving.view import (
     CarvingTargetView,
@@ -408,9 +408,13 @@ class CarvingScreen(PuzzleScreen):
         """The level's language, closure and target, in a dialog."""
         from tui.modals.text_view import TextModal
 
-        self.app.push_screen(
-            TextModal(f"Level: {self.level_title or 'untitled'}", level_info(self.state))
-        )
+        # The title is the level author's text: it goes in the body (a Text), not in the
+        # dialog's heading, which is read as markup.
+        body = Text("Level: ", "bold")
+        body.append(self.level_title or "untitled")
+        body.append("\n\n")
+        body.append_text(level_info(self.state))
+        self.app.push_screen(TextModal("Level", body))
 
     # -- tip ---------------------------------------------------------------------------------
 
@@ -454,7 +458,8 @@ def level_info(state: State) -> Text:
     compact = _compact(level)
     out = Text()
     if level.description:
-        out.append(level.description + "\n\n")
+        # The level author's text: its control characters are shown, never sent raw.
+        out.append(escape_controls(level.description, keep_newlines=True) + "\n\n")
     out.append("Types ", "bold")
     out.append(", ".join(level.types) + "\n")
     out.append("Variables ", "bold")

@@ -56,6 +56,7 @@ from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, MAX_SEED, MAX_SIZE, Level
 from core.registry import GameInfo
 from tui.games.game2048.board import EMPTY_STYLE, tile_style
+from tui.games.plain_fields import PlainInput
 from tui.screens.designer import LevelTextDesigner
 
 __all__ = ["BoardCanvas", "Game2048Designer"]
@@ -319,10 +320,10 @@ class Game2048Designer(LevelTextDesigner):
             with Vertical(id="g2048ed-fields"):
                 with Horizontal():
                     yield Label("Title")
-                    yield Input(level.title, id="g2048ed-title", compact=True)
+                    yield PlainInput(level.title, id="g2048ed-title", compact=True)
                 with Horizontal():
                     yield Label("Size")
-                    yield Input(
+                    yield PlainInput(
                         str(config.board_size), id="g2048ed-size", compact=True, restrict=r"\d*"
                     )
                     yield Label("Rule")
@@ -335,7 +336,7 @@ class Game2048Designer(LevelTextDesigner):
                     )
                 with Horizontal():
                     yield Label("Goal")
-                    yield Input(
+                    yield PlainInput(
                         _goal_text(config.goal),
                         id="g2048ed-goal",
                         compact=True,
@@ -344,7 +345,7 @@ class Game2048Designer(LevelTextDesigner):
                         tooltip="The winning tile (a tile of the rule); empty: endless",
                     )
                     yield Label("Seed")
-                    yield Input(
+                    yield PlainInput(
                         str(config.initial_seed), id="g2048ed-seed", compact=True, restrict=r"\d*"
                     )
                 with Horizontal():
@@ -357,7 +358,7 @@ class Game2048Designer(LevelTextDesigner):
                         compact=True,
                     )
                     yield Label("Tiles")
-                    yield Input(
+                    yield PlainInput(
                         str(config.number_of_initial_tiles),
                         id="g2048ed-tiles",
                         compact=True,
@@ -367,7 +368,7 @@ class Game2048Designer(LevelTextDesigner):
                     )
                 with Horizontal():
                     yield Label("Spawn")
-                    yield Input(
+                    yield PlainInput(
                         _spawn_text(config),
                         id="g2048ed-spawn",
                         compact=True,
@@ -375,7 +376,7 @@ class Game2048Designer(LevelTextDesigner):
                     )
                 with Horizontal():
                     yield Label("Hint ")
-                    yield Input(level.hint, id="g2048ed-hint", compact=True)
+                    yield PlainInput(level.hint, id="g2048ed-hint", compact=True)
         yield Static("", id="g2048ed-cell")
         yield from super().compose_fields()
 

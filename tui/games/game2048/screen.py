@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
@@ -117,14 +118,17 @@ class Game2048Screen(PuzzleScreen):
             self._flash_timer = self.set_timer(FLASH_SECONDS, board.clear_highlight)
         config = state.config
         goal = f"goal {config.goal}" if config.goal else "no goal"
+        # Text throughout: these lines come from a level's settings, never markup.
         self.query_one("#g2048-rules", Static).update(
-            f"{config.board_size}×{config.board_size} {config.merge_rule}, {goal}"
+            Text(f"{config.board_size}×{config.board_size} {config.merge_rule}, {goal}")
         )
         best = self.best_score
         gained = f" (+{info.points_earned})" if info is not None and info.points_earned else ""
         self.query_one("#g2048-score", Static).update(
-            f"Score  {state.score}{gained}\nBest   {best}\nMoves  {state.move_count}\n"
-            f"Max    {max_tile(state.board)}\nSeed   {config.initial_seed}"
+            Text(
+                f"Score  {state.score}{gained}\nBest   {best}\nMoves  {state.move_count}\n"
+                f"Max    {max_tile(state.board)}\nSeed   {config.initial_seed}"
+            )
         )
         lines = []
         if state.is_game_over:
@@ -133,7 +137,7 @@ class Game2048Screen(PuzzleScreen):
             lines.append(f"Won! ({config.goal} reached)")
         if self.autoplaying:
             lines.append("Autoplay ON (p stops)")
-        self.query_one("#g2048-status", Static).update("\n".join(lines))
+        self.query_one("#g2048-status", Static).update(Text("\n".join(lines)))
         if state.is_game_over:
             self.stop_autoplay()
 

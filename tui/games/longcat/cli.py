@@ -261,6 +261,7 @@ def solve(
     if not as_json:
         from rich import box
         from rich.table import Table
+        from rich.text import Text
 
         table = Table(
             title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
@@ -292,7 +293,7 @@ def solve(
         for lvl, r in rows:
             table.add_row(
                 str(r["level"]),
-                escape_controls(lvl.title),
+                Text(escape_controls(lvl.title)),  # a title is text, never markup
                 f"{lvl.width}x{lvl.height}",
                 _yes_no(r["solvable"]),
                 _solution_counts(r),

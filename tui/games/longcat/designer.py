@@ -320,7 +320,7 @@ class LongcatDesigner(LevelTextDesigner):
             line += f"\nrow {y + 1} col {x + 1}: {what}"
         if stale:
             line = "The text does not load:\nthis is the last grid that did"
-        self.query_one("#lc-ed-cursor", Static).update(line)
+        self.query_one("#lc-ed-cursor", Static).update(Text(line))
 
     # -- painting ------------------------------------------------------------------------------
 

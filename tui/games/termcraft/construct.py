@@ -23,6 +23,7 @@ from textual.widgets import Button, Input, Label, Static
 from core.termcraft.terms import Path, Term, format_path
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
+from tui.games.plain_fields import PlainInput
 from tui.modals.dialog import Dialog
 
 __all__ = ["Check", "ConstructModal"]
@@ -92,7 +93,9 @@ class ConstructModal(Dialog["Term | None"]):
                 "A ground term; its Size (node count) is taken from the budget.",
                 id="construct-help",
             )
-            yield Input(self._initial, placeholder="e.g. done or pair(a,b)", id="construct-input")
+            yield PlainInput(
+                self._initial, placeholder="e.g. done or pair(a,b)", id="construct-input"
+            )
             yield Static("", id="construct-info")
             yield Static("", id="construct-error")
             with Horizontal(id="construct-buttons"):

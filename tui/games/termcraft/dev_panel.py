@@ -31,6 +31,7 @@ from core.termcraft.terms import COMPOUND, Term, to_str
 from core.text import plural
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
+from tui.games.plain_fields import PlainInput, PlainTextArea
 from tui.screens.designer import DesignerScreen
 
 __all__ = ["DevPanel", "describe_lint", "describe_solve", "format_term_for_editing", "parse_field"]
@@ -150,9 +151,9 @@ class DevPanel(DesignerScreen):
         level = self.level
         with Horizontal(id="dev-fields"):
             yield Label("Title")
-            yield Input(level.title, id="dev-title-input", compact=True)
+            yield PlainInput(level.title, id="dev-title-input", compact=True)
             yield Label("Fuel")
-            yield Input(
+            yield PlainInput(
                 str(level.fuel),
                 id="dev-fuel-input",
                 compact=True,
@@ -160,7 +161,7 @@ class DevPanel(DesignerScreen):
                 restrict=r"[0-9]*",
             )
             yield Label("Budget")
-            yield Input(
+            yield PlainInput(
                 str(level.budget),
                 id="dev-budget-input",
                 compact=True,
@@ -168,7 +169,7 @@ class DevPanel(DesignerScreen):
                 restrict=r"[0-9]*",
             )
             yield Label("Par")
-            yield Input(
+            yield PlainInput(
                 "" if level.par is None else str(level.par),
                 id="dev-par-input",
                 compact=True,
@@ -176,16 +177,16 @@ class DevPanel(DesignerScreen):
             )
         with Horizontal(id="dev-fields2"):
             yield Label("Hint ")
-            yield Input(level.hint, id="dev-hint-input", compact=True)
+            yield PlainInput(level.hint, id="dev-hint-input", compact=True)
         yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
-        yield TextArea(
+        yield PlainTextArea(
             format_term_for_editing(level.current),
             id="dev-current-term-input",
             soft_wrap=True,
             tab_behavior="focus",
         )
         yield Label("Target term", classes="dev-label")
-        yield TextArea(
+        yield PlainTextArea(
             format_term_for_editing(level.target),
             id="dev-target-term-input",
             soft_wrap=True,
