@@ -25,7 +25,7 @@ from typing import Any
 import asyncssh
 
 from tui.serve.arcade import RESET_TERMINAL, Arcade, Seat, quoted
-from tui.serve.limits import InputGate, TokenBucket
+from tui.serve.limits import ConnectionGate, InputGate, TokenBucket
 from tui.serve.process import AppProcess
 from tui.serve.spec import CLIENT_ENV
 
@@ -51,9 +51,10 @@ class ArcadeConnection(asyncssh.SSHServer):
         restricted: True when only authorized keys may log in.
     """
 
-    def __init__(self, arcade: Arcade, restricted: bool) -> None:
+    def __init__(self, arcade: Arcade, restricted: bool, gate: ConnectionGate) -> None:
         self.arcade = arcade
         self.restricted = restricted
+        self.gate = gate
         self.conn_id = arcade.next_id()
         self.address = "?"
         self.peer = "?"
@@ -61,24 +62,71 @@ class ArcadeConnection(asyncssh.SSHServer):
         self.session: ArcadeSession | None = None
         self._conn: Any = None
         self._opened = time.monotonic()
+        self._refused = False
+        """Refused by the gate: closed before the handshake, and not logged one by one."""
+        self._waiting = False
+        """Counted by the gate: open without a session."""
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
+        if not self.gate.enter(self.address):
+            # Past a bound: closed before asyncssh sends its version, the cheapest refusal
+            # there is; the gate's report logs the whole burst in a line or two.
+            self._refused = True
+            conn.abort()
+            return
+        self._waiting = True
         log.info("connection %d from %s", self.conn_id, self.peer)
-        # A connection that logged in but never opens a session is closed like a slow login.
-        asyncio.get_running_loop().call_later(
-            2 * self.arcade.limits.login_timeout + 1, self._close_if_unused
-        )
+        # asyncssh closes a login slower than login_timeout; a connection that logged in but
+        # never opens a session is closed here, a little later.
+        self._arm_timer(2 * self.arcade.limits.login_timeout + 1)
+
+    def _arm_timer(self, delay: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(delay, self._close_if_unused)
 
     def _close_if_unused(self) -> None:
+        self._timer = None
         if self.session is None and self._conn is not None:
             log.info("connection %d closed: no session opened", self.conn_id)
             self._conn.close()
 
+    def _stop_waiting(self) -> None:
+        """The connection has its session or is gone: the gate no longer counts it."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._waiting:
+            self._waiting = False
+            self.gate.leave(self.address)
+
+    def session_closed(self, session: ArcadeSession) -> None:
+        """A session channel closed: the connection, should it stay open without another,
+        counts again as waiting (and is closed after the login timeout)."""
+        if self.session is session:
+            self.session = None
+        # Later: when the whole connection is closing, asyncssh closes its channels first.
+        asyncio.get_running_loop().call_soon(self._wait_again)
+
+    def _wait_again(self) -> None:
+        if self._conn is None or self.session is not None or self._waiting:
+            return
+        if not self.gate.enter(self.address):
+            self._conn.close()
+            return
+        self._waiting = True
+        self._arm_timer(self.arcade.limits.login_timeout)
+
     def connection_lost(self, exc: Exception | None) -> None:
+        self._conn = None
+        if self._refused:
+            return
+        self._stop_waiting()  # no longer waiting: counted out, the timer stopped
         why = f": {exc}" if exc else ""
         log.info(
             "connection %d from %s closed after %.0f s%s",
@@ -87,7 +135,6 @@ class ArcadeConnection(asyncssh.SSHServer):
             time.monotonic() - self._opened,
             why,
         )
-        self._conn = None
 
     def begin_auth(self, username: str) -> bool:
         self.user = username
@@ -106,6 +153,7 @@ class ArcadeConnection(asyncssh.SSHServer):
             log.info("connection %d: second session refused", self.conn_id)
             return False
         self.session = ArcadeSession(self)
+        self._stop_waiting()
         return self.session
 
     def connection_requested(
@@ -324,8 +372,7 @@ class ArcadeSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
         self._client_left()
-        if self.connection.session is self:  # the channel is closed: another may open
-            self.connection.session = None
+        self.connection.session_closed(self)  # the channel is closed: another may open
 
     def _client_left(self) -> None:
         if self._gone:
@@ -360,7 +407,13 @@ class ArcadeSession(asyncssh.SSHServerSession):
 
 
 async def start_ssh_server(
-    arcade: Arcade, host: str, port: int, host_key: Any, *, authorized_keys: Path | None = None
+    arcade: Arcade,
+    host: str,
+    port: int,
+    host_key: Any,
+    *,
+    gate: ConnectionGate,
+    authorized_keys: Path | None = None,
 ) -> Any:
     """Listen for players.
 
@@ -369,6 +422,7 @@ async def start_ssh_server(
         host: Address to listen on.
         port: TCP port (0: any free port; see the returned server's sockets).
         host_key: The server's private host key (``asyncssh.SSHKey``).
+        gate: Bounds the connections that have no session yet (shared by all of them).
         authorized_keys: An ``authorized_keys`` file: only those keys may log in. None: anyone.
 
     Returns:
@@ -389,7 +443,7 @@ async def start_ssh_server(
             ) from None
     limits = arcade.limits
     return await asyncssh.create_server(
-        lambda: ArcadeConnection(arcade, restricted),
+        lambda: ArcadeConnection(arcade, restricted, gate),
         host,
         port,
         server_host_keys=[host_key],
@@ -400,7 +454,7 @@ async def start_ssh_server(
         x11_forwarding=False,
         allow_scp=False,
         sftp_factory=None,
-        login_timeout=limits.login_timeout,
+        login_timeout=limits.login_timeout,  # a pre-auth connection holds a slot at most this long
         keepalive_interval=30,
         keepalive_count_max=3,  # a vanished client is noticed within ~90 s
         server_version="termarcade",
