@@ -240,3 +240,22 @@ def test_a_burst_ends_after_a_quiet_spell() -> None:
     assert bursts.due("a", "x") == 0
     assert bursts.take("a", "x") == (2, 1.5)
     assert bursts.add("a", "x")  # a new burst
+
+
+def test_the_documented_systemd_unit_fences_the_server() -> None:
+    """docs/remote.md's unit: descriptors, memory, a read-only system but for the data folder
+    given to --data-dir, a private /tmp, no new privileges."""
+    page = (Path(__file__).parents[2] / "docs" / "remote.md").read_text(encoding="utf-8")
+    unit = re.search(r"```ini\n(.*?)```", page, re.S)
+    assert unit is not None
+    settings: dict[str, str] = {}
+    for line in unit.group(1).splitlines():
+        key, equals, value = line.strip().partition("=")
+        if equals and not key.startswith("#"):
+            settings[key] = value
+    assert int(settings["LimitNOFILE"]) >= 4096
+    assert settings["MemoryMax"]
+    assert settings["ProtectSystem"] == "strict"
+    assert settings["PrivateTmp"] == settings["NoNewPrivileges"] == "yes"
+    data = re.search(r"--data-dir (\S+)", settings["ExecStart"])
+    assert data is not None and settings["ReadWritePaths"] == data.group(1)
