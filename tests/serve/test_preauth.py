@@ -16,7 +16,13 @@ from pathlib import Path
 import pytest
 
 from tests.serve.helpers import TIMEOUT, connect, open_player, running_arcade
-from tui.serve.limits import Bursts, ConnectionGate, ServeLimits, connection_bound
+from tui.serve.limits import (
+    Bursts,
+    ConnectionGate,
+    ServeLimits,
+    address_group,
+    connection_bound,
+)
 from tui.serve.running import QuietLog
 
 BANNER = b"SSH-2.0-termarcade"
@@ -91,6 +97,22 @@ async def test_a_connection_with_a_session_no_longer_counts() -> None:
         async with await connect(port, "ben") as second:
             other = await open_player(second)
             await other.wait_for("Pick a game")
+
+
+@pytest.mark.slow
+async def test_a_connection_whose_session_ended_must_open_another_or_go() -> None:
+    """A connection that stays open after its session ended counts as waiting again: it is
+    closed after the login timeout (it used to stay for good once its first check had passed)."""
+    async with running_arcade(login_timeout=2) as (_, port):
+        conn = await connect(port, "fay")
+        opened = time.monotonic()
+        player = await open_player(conn)
+        await player.wait_for("Pick a game")
+        while time.monotonic() - opened < 6:  # past the check 2 × 2 + 1 s after connecting
+            await asyncio.sleep(0.1)
+        player.press("ctrl+q")
+        await asyncio.wait_for(player.closed.wait(), TIMEOUT)
+        await asyncio.wait_for(conn.wait_closed(), TIMEOUT)
 
 
 _WITH_64_FILES = (
@@ -169,6 +191,21 @@ def test_the_gate_bounds_each_address_and_the_total() -> None:
     assert refusals == [("a", "per-address bound 2"), ("c", "total bound 3")]
     gate.leave("a")
     assert gate.waiting == 2 and gate.enter("c") and not gate.enter("d")
+
+
+def test_an_ipv6_network_counts_as_one_address() -> None:
+    assert address_group("192.0.2.7") == "192.0.2.7"
+    assert address_group("::ffff:192.0.2.7") == "192.0.2.7"
+    assert address_group("2001:db8:1:2:aaaa::1") == "2001:db8:1:2::/64"
+    assert address_group("fe80::1%eth0") == "fe80::/64"
+    refusals: list[str] = []
+    gate = ConnectionGate(2, 100, lambda address, why: refusals.append(address))
+    assert gate.enter("2001:db8:1:2::1") and gate.enter("2001:db8:1:2::2")
+    assert not gate.enter("2001:db8:1:2:ffff::3")
+    assert gate.enter("2001:db8:1:3::1")  # another /64
+    assert refusals == ["2001:db8:1:2::/64"]
+    gate.leave("2001:db8:1:2::1")
+    assert gate.enter("2001:db8:1:2::9")
 
 
 def test_the_total_bound_follows_the_open_file_limit() -> None:

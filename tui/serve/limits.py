@@ -6,6 +6,7 @@ arcade safely", says how they add up on one host.
 
 from __future__ import annotations
 
+import ipaddress
 import re
 import time
 from collections import Counter, deque
@@ -18,6 +19,7 @@ __all__ = [
     "InputGate",
     "ServeLimits",
     "TokenBucket",
+    "address_group",
     "connection_bound",
     "valid_user_name",
 ]
@@ -90,8 +92,27 @@ def connection_bound(limits: ServeLimits, open_files: int) -> int:
     return max(1, min(256, open_files // 4))
 
 
+def address_group(address: str) -> str:
+    """What the per-address bound counts: the IPv4 address, or the /64 network of an IPv6 one
+    (one customer commonly holds a whole /64, so counting single IPv6 addresses bounds nothing).
+
+    Args:
+        address: The peer's address as the socket reports it (e.g. ``::ffff:192.0.2.7``).
+    """
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 class ConnectionGate:
-    """Counts the connections that have no session yet, per address and in total.
+    """Counts the connections that have no session yet, per address (an IPv6 /64 counting as
+    one, see :func:`address_group`) and in total.
 
     A connection enters when it is accepted and leaves when it opens its session or closes
     (it enters again when its session ends and it stays open). Past a bound it is refused.
@@ -117,6 +138,7 @@ class ConnectionGate:
 
     def enter(self, address: str) -> bool:
         """Count a connection from ``address`` in; False (and report) when it must be refused."""
+        address = address_group(address)
         if self._waiting[address] >= self.per_address:
             self._on_refused(address, f"per-address bound {self.per_address}")
             return False
@@ -128,6 +150,7 @@ class ConnectionGate:
 
     def leave(self, address: str) -> None:
         """Count a connection from ``address`` out (it opened a session or closed)."""
+        address = address_group(address)
         self._waiting[address] -= 1
         if self._waiting[address] <= 0:
             del self._waiting[address]
