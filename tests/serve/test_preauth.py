@@ -21,7 +21,7 @@ from tui.serve.limits import (
     ConnectionGate,
     ServeLimits,
     address_group,
-    connection_bound,
+    connection_bounds,
 )
 from tui.serve.running import QuietLog
 
@@ -208,11 +208,13 @@ def test_an_ipv6_network_counts_as_one_address() -> None:
     assert gate.enter("2001:db8:1:2::9")
 
 
-def test_the_total_bound_follows_the_open_file_limit() -> None:
-    assert connection_bound(ServeLimits(), 1024) == 256
-    assert connection_bound(ServeLimits(), 400) == 100
-    assert connection_bound(ServeLimits(), 1_000_000) == 256
-    assert connection_bound(ServeLimits(max_connections=7), 1024) == 7
+def test_the_bounds_follow_the_open_file_limit_and_the_sessions_per_address() -> None:
+    assert connection_bounds(ServeLimits(), 1024) == (10, 256)
+    assert connection_bounds(ServeLimits(), 400) == (10, 100)
+    assert connection_bounds(ServeLimits(), 1_000_000) == (10, 256)
+    assert connection_bounds(ServeLimits(max_per_address=25), 1024) == (25, 256)
+    limits = ServeLimits(max_per_address=25, max_connections_per_address=3, max_connections=7)
+    assert connection_bounds(limits, 1024) == (3, 7)
 
 
 class _Clock:

@@ -96,9 +96,9 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
 @click.option(
     "--max-connections-per-address",
     type=click.IntRange(1, 10_000),
-    default=10,
-    show_default=True,
-    help="--ssh: connections at once from one IP address that have not opened a session yet.",
+    default=None,
+    help="--ssh: connections at once from one IP address that have not opened a session yet "
+    "[default: 10, or --max-per-address when that is more].",
 )
 @click.option(
     "--login-timeout",
@@ -131,7 +131,7 @@ def serve(
     cpu_limit: float,
     input_rate: float,
     max_connections: int | None,
-    max_connections_per_address: int,
+    max_connections_per_address: int | None,
     login_timeout: float,
     public_url: str | None,
     ascii_: bool,
@@ -164,7 +164,7 @@ def serve(
         input_rate=input_rate,
         input_burst=4 * input_rate,
         max_connections=max_connections or 0,  # 0: derived from the open-file limit
-        max_connections_per_address=max_connections_per_address,
+        max_connections_per_address=max_connections_per_address or 0,
         login_timeout=login_timeout,
     )
     glyphs = "ascii" if ascii_ else None

@@ -20,7 +20,7 @@ __all__ = [
     "ServeLimits",
     "TokenBucket",
     "address_group",
-    "connection_bound",
+    "connection_bounds",
     "valid_user_name",
 ]
 
@@ -48,8 +48,10 @@ class ServeLimits:
         login_timeout: Seconds a client has to finish logging in (and, once more, to open its
             session after that).
         max_connections: Connections at once that have no session yet (the whole server);
-            0: derived from the open-file limit at start (:func:`connection_bound`).
-        max_connections_per_address: Connections at once without a session from one IP address.
+            0: derived from the open-file limit at start (:func:`connection_bounds`).
+        max_connections_per_address: Connections at once without a session from one IP address;
+            0: 10, or ``max_per_address`` when that is more (players from one address may all
+            log in at once).
     """
 
     max_sessions: int = 50
@@ -61,13 +63,13 @@ class ServeLimits:
     nice: int = 5
     login_timeout: float = 15.0
     max_connections: int = 0
-    max_connections_per_address: int = 10
+    max_connections_per_address: int = 0
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.max_per_address < 1:
             raise ValueError("session limits must be at least 1")
-        if self.max_connections < 0 or self.max_connections_per_address < 1:
-            raise ValueError("connection limits must be at least 1")
+        if min(self.max_connections, self.max_connections_per_address) < 0:
+            raise ValueError("connection limits cannot be negative")
         if min(self.idle_timeout, self.cpu_limit, self.login_timeout) < 0:
             raise ValueError("time limits cannot be negative")
         if self.input_rate <= 0 or self.input_burst <= 0:
@@ -76,20 +78,21 @@ class ServeLimits:
             raise ValueError("nice must be between 0 and 19")
 
 
-def connection_bound(limits: ServeLimits, open_files: int) -> int:
+def connection_bounds(limits: ServeLimits, open_files: int) -> tuple[int, int]:
     """How many connections without a session the server lets in at once.
 
     Args:
-        limits: The arcade's limits (``max_connections`` 0: derive it).
+        limits: The arcade's limits (a bound of 0: derive it).
         open_files: The process's (soft) open-file limit.
 
     Returns:
-        ``max_connections``, or a quarter of the open files (at most 256, at least 1), so that
-        a flood of idle connections leaves the descriptors that sessions need.
+        ``(per address, in total)``: ``max_connections_per_address`` or the larger of 10 and
+        ``max_per_address``; ``max_connections`` or a quarter of the open files (at most 256,
+        at least 1), so that a flood of idle connections leaves the descriptors sessions need.
     """
-    if limits.max_connections:
-        return limits.max_connections
-    return max(1, min(256, open_files // 4))
+    per_address = limits.max_connections_per_address or max(10, limits.max_per_address)
+    total = limits.max_connections or max(1, min(256, open_files // 4))
+    return per_address, total
 
 
 def address_group(address: str) -> str:

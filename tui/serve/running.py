@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from tui.serve.arcade import Arcade
-from tui.serve.limits import Bursts, ConnectionGate, connection_bound
+from tui.serve.limits import Bursts, ConnectionGate, connection_bounds
 from tui.serve.process import KILL_AFTER
 from tui.store import DB_FILENAME, redact
 
@@ -180,11 +180,7 @@ async def run_ssh_arcade(
     open_files = raise_open_file_limit()  # before the fork server, so sessions inherit it
     await loop.run_in_executor(None, start_fork_server)
     quiet = QuietLog(loop.call_later)
-    gate = ConnectionGate(
-        arcade.limits.max_connections_per_address,
-        connection_bound(arcade.limits, open_files),
-        quiet.refused,
-    )
+    gate = ConnectionGate(*connection_bounds(arcade.limits, open_files), quiet.refused)
     try:
         server = await start_ssh_server(
             arcade, host, port, key, authorized_keys=authorized_keys, gate=gate
