@@ -17,13 +17,25 @@ Bounded: at most ``--max-sessions`` (100, hard cap 200) sessions, opened ``--par
 time, and the whole run stops after ``--max-seconds`` (default 900) with what it has. Linux
 only (memory comes from /proc).
 
+``--fair`` measures fair sharing instead: ``--heavy`` sessions (4) open 2048 and start its
+autoplay (the expectimax AI thinks without a break) while ``--players`` others (3) press keys
+on the home screen. It reports those players' p95 key-to-screen time unloaded (the heavy
+sessions open but idle) and loaded, and the ratio, twice in the same run: with the session's
+background threads at the loop's priority (``TERMARCADE_BACKGROUND_NICE=0``: the baseline)
+and at the default +10 (``tui.workers``). The goal is a loaded/unloaded ratio of 1.5 or less.
+``--cpus N`` pins the server and its sessions to N CPUs, so that the load contends for them
+whatever the machine's size.
+
 Usage: python bench/ssh_load.py [--levels 10,50,100] [--rounds 5] [--quick] [--json]
+       python bench/ssh_load.py --fair [--heavy 4] [--players 3] [--rounds 15] [--cpus N]
+                                     [--repeat 2] [--quick]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import platform
@@ -55,6 +67,8 @@ class Client(asyncssh.SSHClientSession):
         self.home = asyncio.Event()
         self.response = asyncio.Event()
         self.chan: Any = None
+        self.watching = False
+        """Keep the output after the home screen (to wait for a later screen)."""
 
     def connection_made(self, chan: Any) -> None:
         self.chan = chan
@@ -66,6 +80,19 @@ class Client(asyncssh.SSHClientSession):
             if b"Pick a game" in self.seen:
                 self.home.set()
                 self.seen.clear()
+        elif self.watching:
+            self.seen += data
+
+    async def wait_for(self, wanted: bytes, timeout: float) -> None:
+        """Wait until ``wanted`` was drawn since the last call."""
+        deadline = time.monotonic() + timeout
+        while wanted not in self.seen:
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{wanted!r} never came")
+            self.response.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.response.wait(), 0.5)
+        self.seen.clear()
 
 
 async def open_session(port: int, number: int, timeout: float) -> tuple[Any, Client, float]:
@@ -149,8 +176,11 @@ def percentile(values: list[float], fraction: float) -> float:
 class Server:
     """``termarcade serve --ssh`` in its own process; reads its log for session pids."""
 
-    def __init__(self, data_dir: str) -> None:
+    def __init__(self, data_dir: str, env: dict[str, str] | None = None, cpus: int = 0) -> None:
         self.data_dir = data_dir
+        self.env = env or {}
+        self.cpus = cpus
+        """Run the server and its sessions on the first this many CPUs (0: on any)."""
         self.process: Any = None
         self.port = 0
         self.session_pids: dict[str, int] = {}
@@ -160,7 +190,7 @@ class Server:
         with socket.socket() as probe:
             probe.bind(("127.0.0.1", 0))
             self.port = probe.getsockname()[1]
-        env = {**os.environ, "TERMARCADE_DATA_DIR": self.data_dir}
+        env = {**os.environ, "TERMARCADE_DATA_DIR": self.data_dir, **self.env}
         self.process = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
@@ -181,6 +211,7 @@ class Server:
             "0",
             stderr=asyncio.subprocess.PIPE,
             env=env,
+            preexec_fn=self._pin if self.cpus else None,
         )
         ready = asyncio.Event()
 
@@ -196,6 +227,9 @@ class Server:
 
         self._reader = asyncio.create_task(read_log())
         await asyncio.wait_for(ready.wait(), 120)
+
+    def _pin(self) -> None:
+        os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[: self.cpus]))
 
     def fork_server_pids(self) -> list[int]:
         """The fork server: the server's child running multiprocessing's forkserver."""
@@ -264,6 +298,133 @@ async def run(
             await server.stop()
 
 
+async def open_2048(client: Client, timeout: float) -> None:
+    """From the home screen into 2048 (its row in the registry's order)."""
+    from core import registry
+
+    row = [info.id for info in registry.games()].index("2048")
+    client.watching = True
+    client.seen.clear()
+    client.chan.write(KEYS[0] * row + b"\r")
+    await client.wait_for(b"Moves", timeout)
+
+
+async def fair(
+    heavy: int, players: int, rounds: int, as_json: bool, cpus: int = 0, repeat: int = 1
+) -> list[dict[str, Any]]:
+    """The fair-sharing comparison: the same load with the background threads at the loop's
+    priority (``off``) and lowered (``on``), each on a fresh server, alternating ``repeat``
+    times (a shared machine's load drifts); then each mode's samples pooled."""
+    pooled: dict[str, dict[str, list[float]]] = {}
+    reports = []
+    for _ in range(repeat):
+        for mode, nice in (("off", "0"), ("on", "10")):
+            env = {"TERMARCADE_BACKGROUND_NICE": nice}  # 10: tui.workers.BACKGROUND_NICE
+            with tempfile.TemporaryDirectory(prefix="termarcade-bench-") as data_dir:
+                server = Server(data_dir, env, cpus)
+                await server.start(heavy + players)
+                try:
+                    samples = await fair_round(server, heavy, players, rounds)
+                finally:
+                    await server.stop()
+            into = pooled.setdefault(mode, {})
+            for name, values in samples.items():
+                into.setdefault(name, []).extend(values)
+            report = fair_report(mode, samples, heavy, players, cpus)
+            emit_fair(report, as_json)
+            reports.append(report)
+    if repeat > 1:
+        for mode, samples in pooled.items():
+            report = fair_report(mode, samples, heavy, players, cpus, pooled=True)
+            emit_fair(report, as_json)
+            reports.append(report)
+    return reports
+
+
+async def fair_round(
+    server: Server, heavy: int, players: int, rounds: int
+) -> dict[str, list[float]]:
+    """One server: the players' key times without and with the autoplay load (seconds), the
+    keys lost, and the CPUs the autoplaying sessions used meanwhile."""
+    held = [await open_session(server.port, number, 120.0) for number in range(heavy + players)]
+    try:
+        workers = [client for _, client, _ in held[:heavy]]
+        watched = [client for _, client, _ in held[heavy:]]
+        for client in workers:
+            await open_2048(client, 60.0)
+        await asyncio.sleep(1.0)
+        quiet, quiet_lost = await latency_rounds(watched, rounds)
+        for client in workers:
+            client.chan.write(b"p")  # autoplay on
+        await asyncio.sleep(2.0)  # let it reach full speed
+        pids = [server.session_pids.get(f"load{number}") for number in range(heavy)]
+        before, started = cpu_seconds(pids), time.perf_counter()
+        loaded, loaded_lost = await latency_rounds(watched, rounds)
+        busy = (cpu_seconds(pids) - before) / (time.perf_counter() - started)
+        for client in workers:
+            client.chan.write(b"p")  # and off
+    finally:
+        for conn, _, _ in held:
+            conn.close()
+    return {
+        "quiet": quiet,
+        "loaded": loaded,
+        "lost": [float(quiet_lost + loaded_lost)],
+        "busy": [busy],
+    }
+
+
+def fair_report(
+    mode: str,
+    samples: dict[str, list[float]],
+    heavy: int,
+    players: int,
+    cpus: int,
+    pooled: bool = False,
+) -> dict[str, Any]:
+    quiet, loaded = samples["quiet"], samples["loaded"]
+    quiet_p95 = percentile(quiet, 0.95) * 1000 if quiet else float("nan")
+    loaded_p95 = percentile(loaded, 0.95) * 1000 if loaded else float("nan")
+    return {
+        "background_nice": mode,
+        "pooled": pooled,
+        "server_cpus": cpus or os.cpu_count(),
+        "heavy": heavy,
+        "players": players,
+        "keys": len(quiet) + len(loaded),
+        "lost": int(sum(samples["lost"])),
+        "unloaded_p95_ms": round(quiet_p95, 1),
+        "loaded_p95_ms": round(loaded_p95, 1),
+        "unloaded_p50_ms": round(percentile(quiet, 0.5) * 1000, 1) if quiet else None,
+        "loaded_p50_ms": round(percentile(loaded, 0.5) * 1000, 1) if loaded else None,
+        "ratio_p95": round(loaded_p95 / quiet_p95, 2) if quiet_p95 else None,
+        "autoplay_cpus": round(statistics.mean(samples["busy"]), 2),
+    }
+
+
+def cpu_seconds(pids: list[int | None]) -> float:
+    """CPU seconds the processes used so far (the autoplaying sessions: proof of load)."""
+    from tui.serve.ledger import process_cpu_seconds
+
+    return sum(process_cpu_seconds(pid) or 0.0 for pid in pids if pid)
+
+
+def emit_fair(report: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(report), flush=True)
+        return
+    print(
+        f"{'pooled ' if report['pooled'] else ''}"
+        f"background nice {report['background_nice']:>3} on {report['server_cpus']} CPUs: "
+        f"{report['heavy']} autoplaying, "
+        f"{report['players']} players, keys={report['keys']} lost={report['lost']}  "
+        f"p95 unloaded={report['unloaded_p95_ms']}ms loaded={report['loaded_p95_ms']}ms  "
+        f"(p50 {report['unloaded_p50_ms']}/{report['loaded_p50_ms']}ms)  "
+        f"ratio={report['ratio_p95']}x  autoplay used {report['autoplay_cpus']} CPUs",
+        flush=True,
+    )
+
+
 def measure(
     server: Server, held: list[tuple[Any, Client, float]], level: int, failed: list[BaseException]
 ) -> dict[str, Any]:
@@ -316,16 +477,37 @@ def emit(report: dict[str, Any], as_json: bool) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--levels", default="10,50,100", help="session counts (default 10,50,100)")
-    parser.add_argument("--rounds", type=int, default=5, help="key presses per player per level")
+    parser.add_argument(
+        "--rounds", type=int, help="key presses per player per level (5; --fair: 15 per phase)"
+    )
     parser.add_argument("--parallel", type=int, default=8, help="sessions opened at once")
     parser.add_argument("--max-seconds", type=float, default=900.0, help="stop after this long")
     parser.add_argument("--quick", action="store_true", help="10 sessions, 3 rounds")
     parser.add_argument("--json", action="store_true", help="JSON lines")
+    parser.add_argument("--fair", action="store_true", help="autoplay load vs other players")
+    parser.add_argument("--heavy", type=int, default=4, help="--fair: autoplaying sessions")
+    parser.add_argument("--players", type=int, default=3, help="--fair: measured players")
+    parser.add_argument(
+        "--cpus", type=int, default=0, help="--fair: pin the server to this many CPUs (0: all)"
+    )
+    parser.add_argument("--repeat", type=int, default=2, help="--fair: off/on runs (2)")
     args = parser.parse_args()
     if not sys.platform.startswith("linux"):
         parser.error("this benchmark reads /proc: Linux only")
+    if args.fair:
+        if not (0 <= args.heavy <= 16 and 1 <= args.players <= 16):
+            parser.error("--heavy 0-16, --players 1-16")
+        rounds = 8 if args.quick else (args.rounds or 15)
+        if not args.json:
+            print(
+                f"# {platform.python_implementation()} {platform.python_version()}, "
+                f"{os.cpu_count()} CPUs; loopback SSH; key-to-screen of the players"
+            )
+        repeat = 1 if args.quick else max(1, min(args.repeat, 10))
+        asyncio.run(fair(args.heavy, args.players, rounds, args.json, max(0, args.cpus), repeat))
+        return
     levels = [10] if args.quick else sorted({int(part) for part in args.levels.split(",")})
-    rounds = 3 if args.quick else args.rounds
+    rounds = 3 if args.quick else (args.rounds or 5)
     if not levels or min(levels) < 1 or max(levels) > HARD_CAP:
         parser.error(f"levels must be between 1 and {HARD_CAP}")
     if not args.json:

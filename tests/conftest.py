@@ -47,7 +47,7 @@ def restored_logging() -> Iterator[None]:
     handler and ``propagate = False``. Left in place, later tests in the same worker would see
     no records in ``caplog``, which listens on the root logger.
     """
-    names = ("termarcade", "termarcade.tui", "asyncssh")
+    names = ("termarcade", "termarcade.tui", "termarcade.store", "asyncssh")
     saved = {}
     for name in names:
         logger = logging.getLogger(name)

@@ -26,26 +26,42 @@ output driver translates, e.g. ASCII for the Linux console or ``--ascii``), whet
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import logging
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from textual import events
-from textual.app import App, SystemCommand
+from textual import events, on
+from textual.actions import ActionError as ActionSyntaxError
+from textual.actions import ActionParseResult
+from textual.app import ActionError, App, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.dom import DOMNode
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from core import registry
 from core.registry import GameInfo, RegistryError
+from core.text import escape_controls, shorten
 from tui import terminal
+from tui.allowlist import action_allowed
 from tui.arcade import Arcade, arcade_of
 from tui.commands import ArcadeCommands, open_level_id
 from tui.launch import launcher_for
-from tui.store import KEYMAP_SETTING, Store
+from tui.store import KEYMAP_SETTING, Store, StoreStatus
+from tui.text import visible
 
-__all__ = ["THEME_SETTING", "ArcadeApp", "arcade_of"]
+__all__ = ["NOTIFY_LIMIT", "THEME_SETTING", "ArcadeApp", "arcade_of"]
 
 THEME_SETTING = "theme"
 """Store setting: the name of the theme the player picked (command palette)."""
+NOTIFY_LIMIT = 600
+"""The most characters of a notification shown (about a dozen lines of a toast)."""
+
+SERVED_TEXTUAL_COMMANDS = frozenset({"Theme", "Keys", "Maximize", "Minimize"})
+"""Textual's own palette entries a served player is offered (an allowlist: a Textual upgrade
+that adds one, like "Screenshot" which writes a file on the host, adds nothing here)."""
+
+log = logging.getLogger("termarcade.tui")
 
 
 class ArcadeApp(Arcade):
@@ -137,6 +153,7 @@ class ArcadeApp(Arcade):
             self.theme = chosen  # the player's own pick wins over the terminal's default
         self._remember_theme = True  # from now on a change is the player's
         terminal.check_size(self)
+        self.store.watch(self.store_status_changed)
         self.show_store_warnings()
         for problem in registry.problems():
             self.notify(problem, title="Games", severity="warning", timeout=10)
@@ -159,6 +176,68 @@ class ArcadeApp(Arcade):
         for message in self.store.warnings:
             self.notify(message, title="Storage", severity="warning", timeout=10)
         self.store.warnings.clear()
+
+    def store_status_changed(self, status: StoreStatus) -> None:
+        """The store went away or came back: tell the player (safe from the store's thread).
+
+        Args:
+            status: What the store reported (:meth:`tui.store.Store.watch`).
+        """
+        from tui.unsaved import store_notice
+
+        # call_later posts to the app's own loop: never blocks the store's retry thread.
+        self.call_later(store_notice, self, status)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a notification whose message and title are plain text, whatever ``markup`` says.
+
+        Textual reads a notification as markup by default (every widget's ``notify`` passes
+        ``markup=True``), and the arcade's messages quote level titles, IDs, parse errors and
+        file names: a ``[@click=...]`` in them would become an action. So markup is never
+        interpreted here, control characters are shown as escapes, and a message quoting a
+        huge text is cut (a toast of hundreds of lines would cover the game).
+
+        Args:
+            message: The message (plain text; line breaks are kept; at most
+                :data:`NOTIFY_LIMIT` characters are shown).
+            title: Its heading (plain text).
+            severity: ``"information"``, ``"warning"`` or ``"error"``.
+            timeout: Seconds it stays (None: Textual's default).
+            markup: Ignored: kept for Textual's signature (its own messages pass it).
+        """
+        del markup  # never markup: see above
+        super().notify(
+            shorten(visible(message, multiline=True), NOTIFY_LIMIT),
+            title=shorten(visible(title), NOTIFY_LIMIT),
+            severity=severity,
+            timeout=timeout,
+            markup=False,
+        )
+
+    @on(events.DeliveryComplete)
+    def _screenshot_saved(self, event: events.DeliveryComplete) -> None:
+        # Textual's own notice is markup, which notify() above would show as brackets.
+        if event.name == "screenshot":
+            event.prevent_default()
+            where = "" if event.path is None else f" to {event.path}"
+            self.notify(f"Saved screenshot{where}", title="Screenshot")
+
+    def action_help_quit(self) -> None:
+        """Textual's ``ctrl+c`` reminder, in plain words (its own is markup)."""
+        keys = [
+            key
+            for key, active in self.active_bindings.items()
+            if active.binding.action in ("request_quit", "app.request_quit")
+        ]
+        self.notify(f"Press {keys[0] if keys else 'ctrl+q'} to quit", title="Do you want to quit?")
 
     def game_info(self, game_id: str) -> GameInfo | None:
         """The registration of a game (None when no game has that id)."""
@@ -212,12 +291,13 @@ class ArcadeApp(Arcade):
     def action_request_quit(self) -> None:
         """Quit, asking first when an editor holds unsaved edits or a game is in progress."""
         from tui.modals.confirm import ConfirmModal
-        from tui.unsaved import confirm_leaving, unsaved_work
+        from tui.unsaved import confirm_leaving, quit_question, unsaved_work
 
         if unsaved_work(self.screen_stack):
             confirm_leaving(self, self.exit, verb="Quit termarcade", yes="Lose edits and quit")
             return
-        if not self.game_in_progress:
+        question = quit_question(self.store, self.game_in_progress)
+        if question is None:
             self.exit()
             return
         if isinstance(self.screen, ConfirmModal):
@@ -227,12 +307,7 @@ class ArcadeApp(Arcade):
             if quit_now:
                 self.exit()
 
-        self.push_screen(
-            ConfirmModal(
-                "A game is in progress (it is saved). Quit termarcade?", yes="Quit", no="Stay"
-            ),
-            decided,
-        )
+        self.push_screen(ConfirmModal(question, yes="Quit", no="Stay"), decided)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette: the current screen's actions by name, then the app's own.
@@ -259,11 +334,76 @@ class ArcadeApp(Arcade):
             "Quit termarcade (asks first while a game is in progress)",
             self.action_request_quit,
         )
-        # Served: a screenshot would be written into the host's Downloads folder.
-        hidden = ("Quit", "Help", "Screenshot") if self.served else ("Quit", "Help")
         for command in super().get_system_commands(screen):
-            if command.title not in hidden:
+            if command.title in ("Quit", "Help"):
+                continue
+            # Served: only the listed entries ("Screenshot" would write on the host's disk).
+            if not self.served or command.title in SERVED_TEXTUAL_COMMANDS:
                 yield command
+
+    # -- served mode: the action allowlist (tui.allowlist) and no host files or programs ----
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Run an action; served, a malformed one (from a click on stray markup) is refused
+        and logged instead of ending the session.
+
+        Args:
+            action: The action string (or Textual's parsed form).
+            default_namespace: The node it runs on when it names none (None: the app).
+            namespaces: Extra namespaces by name.
+
+        Returns:
+            True when the action ran.
+        """
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except (ActionError, ActionSyntaxError) as error:  # an unknown namespace; bad syntax
+            if not self.served:
+                raise
+            self._refused("a malformed action", str(error))
+            return False
+
+    async def _dispatch_action(self, namespace: DOMNode, action_name: str, params: Any) -> bool:
+        """Every action passes here (keys, bindings, ``@click`` markup, buttons, the palette,
+        ``run_action``): served, one not on the allowlist is refused and logged."""
+        if self.served and not action_allowed(self, namespace, action_name, tuple(params)):
+            self._refused(f"the action {action_name!r}", type(namespace).__name__)
+            return False
+        return await super()._dispatch_action(namespace, action_name, params)
+
+    def _refused(self, what: str, detail: str) -> None:
+        log.warning(
+            "served session refused %s (%s)",
+            escape_controls(what[:80]),
+            escape_controls(detail[:80]),
+        )
+
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Open a URL in the player's browser; served, refused (the terminal driver would
+        start a browser on the host).
+
+        Args:
+            url: The address.
+            new_tab: Whether a web browser opens it in a new tab.
+        """
+        if self.served:
+            self._refused("opening a URL", escape_controls(url[:80]))
+            return
+        super().open_url(url, new_tab=new_tab)
+
+    def _deliver_binary(self, binary: Any, **options: Any) -> str | None:
+        """Where Textual saves a file (a screenshot, ``deliver_text``, ``deliver_binary``);
+        served, refused: it would write on the host's disk, where the arguments say."""
+        if self.served:
+            where = f"{options.get('save_directory')}/{options.get('save_filename')}"
+            self._refused("saving a file", escape_controls(where[:80]))
+            return None
+        return super()._deliver_binary(binary, **options)
 
     def on_unmount(self) -> None:
         """Close the store cleanly."""

@@ -26,8 +26,10 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.content import Content
 
 from core import registry
+from tui.text import plain
 
 if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
@@ -318,7 +320,8 @@ class ArcadeCommands(Provider):
             if looks_like_id(level_id):
                 yield Hit(
                     1.0,
-                    f"Open level ID {level_id}",
+                    # What the player typed: shown as text, never read as markup.
+                    Content("Open level ID ") + plain(level_id),
                     partial(open_level_id, self.arcade, level_id),
                     help="Play the level this ID names (a bad ID says what is wrong)",
                 )

@@ -4,6 +4,11 @@ A game in progress is always saved, but an editor's fields are not until the des
 them. Every way out that would close such a screen (``ctrl+q``, the command palette's
 commands that go home first) asks through :func:`confirm_leaving`, as the editor's own
 ``escape`` does, so nothing a designer typed is lost without a yes.
+
+Moves are unsaved too while the store cannot take them (PostgreSQL stopped, a SQLite file
+locked by another program): the store keeps them in a local journal and writes them when it
+returns (:mod:`tui.store._journal`). :func:`quit_question` says so when the player quits, and
+:func:`store_notice` tells the player at once when the store goes away and when it is back.
 """
 
 from __future__ import annotations
@@ -11,7 +16,23 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-__all__ = ["HoldsUnsavedWork", "confirm_leaving", "unsaved_work"]
+from core.text import plural
+from tui.store import Store, StoreStatus
+
+__all__ = [
+    "STORE_BACK",
+    "STORE_GONE",
+    "HoldsUnsavedWork",
+    "confirm_leaving",
+    "quit_question",
+    "store_notice",
+    "unsaved_work",
+]
+
+STORE_GONE = "The store is unreachable: your moves are kept here and will be saved when it returns."
+"""The notice shown the moment the store stops taking changes."""
+STORE_BACK = "Store back: {changes} saved."
+"""The notice shown once the kept changes are written (``{changes}``: "3 changes")."""
 
 
 class HoldsUnsavedWork:
@@ -62,3 +83,39 @@ def confirm_leaving(
 
     question = " ".join(lost) + f" {verb} and lose them?"
     app.push_screen(ConfirmModal(question, yes=yes, no="Keep editing"), decided)
+
+
+def quit_question(store: Store, game_in_progress: bool) -> str | None:
+    """The question to ask before quitting, or None when quitting loses nothing.
+
+    Args:
+        store: The app's store (are changes waiting to be written?).
+        game_in_progress: A game is open (it is saved, or kept, move by move).
+
+    Returns:
+        The question; it says that moves are kept, not saved, while the store is away.
+    """
+    kept = store.status.kept
+    if kept:
+        where = "in the journal on this host" if store.journal_path else "in memory only"
+        return (
+            f"The store is unreachable: {plural(kept, 'change')} not saved yet, kept {where}; "
+            "they will be written when the store returns. Quit termarcade anyway?"
+        )
+    if game_in_progress:
+        return "A game is in progress (it is saved). Quit termarcade?"
+    return None
+
+
+def store_notice(app: Any, status: StoreStatus) -> None:
+    """Tell the player that the store went away, or that it is back (an app notification).
+
+    Args:
+        app: The running app (its ``notify``).
+        status: What the store reported (:meth:`tui.store.Store.watch`).
+    """
+    if status.reachable:
+        message = STORE_BACK.format(changes=plural(status.saved, "change"))
+        app.notify(message, title="Storage", timeout=8)
+    else:
+        app.notify(STORE_GONE, title="Storage", severity="warning", timeout=15)

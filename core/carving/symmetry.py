@@ -10,13 +10,15 @@ renamings through :func:`canonical_key`.
 
 Only the first ``cap`` renamings are used when there are more. That is still sound: two
 states get the same key only if some composition of used renamings maps one to the other.
+The renamings are enumerated lazily, so the work and memory spent here grow with ``cap``,
+never with the n! orderings of a type's n variables.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from itertools import permutations, product
+from itertools import islice, permutations
 
 from .formula import Formula, Operator
 from .world import World
@@ -46,14 +48,26 @@ def _rename(f: Formula, sigma: dict[str, str]) -> Formula:
     return Formula(f.head, sigma[f.x], sigma[f.y], sigma[f.z])
 
 
+def _orderings(groups: Sequence[Sequence[str]]) -> Iterator[tuple[tuple[str, ...], ...]]:
+    """Every choice of one ordering per group, lazily.
+
+    ``itertools.product`` would first turn each group's ``permutations`` into a tuple of all
+    n! orderings; this walks them one at a time (the recursion is one level per type).
+    """
+    if not groups:
+        yield ()
+        return
+    for head in permutations(groups[0]):
+        for rest in _orderings(groups[1:]):
+            yield (head, *rest)
+
+
 def _renamings(world: World, cap: int) -> Iterable[dict[str, str]]:
     by_type: dict[str, list[str]] = {}
     for v, t in world.level.variables:
         by_type.setdefault(t, []).append(v)
     groups = list(by_type.values())
-    for count, choice in enumerate(product(*(permutations(g) for g in groups))):
-        if count >= cap:
-            return
+    for choice in islice(_orderings(groups), max(cap, 0)):
         yield {v: w for g, p in zip(groups, choice, strict=True) for v, w in zip(g, p, strict=True)}
 
 

@@ -129,7 +129,8 @@ async def test_out_of_file_descriptors_the_server_logs_a_line_and_goes_on(tmp_pa
     and once the flood is gone a player gets in."""
     server = subprocess.Popen(
         [sys.executable, "-c", _WITH_64_FILES, "--data-dir", str(tmp_path), "serve", "--ssh"]
-        + ["--port", "0", "--max-connections", "1000", "--max-connections-per-address", "1000"],
+        + ["--port", "0", "--names", "open", "--login-timeout", "20"]
+        + ["--max-connections", "1000", "--max-connections-per-address", "1000"],
         stderr=subprocess.PIPE,
         stdin=subprocess.DEVNULL,
         env=dict(os.environ),
@@ -140,6 +141,11 @@ async def test_out_of_file_descriptors_the_server_logs_a_line_and_goes_on(tmp_pa
     flood: list[asyncio.StreamWriter] = []
     try:
         port = int(await _wait_for_line(lines, r"SSH arcade on 127\.0\.0\.1:(\d+)", server))
+        # The options reach the server (it logs them) and the limit could not be raised.
+        await _wait_for_line(
+            lines, r"1000 connections \(1000 per address\), login within 20s", server
+        )
+        await _wait_for_line(lines, r"; 64 open files", server)
         for _ in range(90):  # more than 64 files, fewer than the listening backlog (100)
             flood.append((await asyncio.open_connection("127.0.0.1", port))[1])
         await _wait_for_line(lines, r"cannot accept connections: Too many open files", server)

@@ -35,7 +35,15 @@ from tui.cli.output import (
     silence_closed_stdout,
     user_errors,
 )
-from tui.store import ENV_DATA_DIR, ENV_STORE, parse_store_url
+from tui.store import (
+    ENV_DATA_DIR,
+    ENV_PASSWORD,
+    ENV_STORE,
+    PASSWORD_ON_COMMAND_LINE,
+    has_password,
+    parse_store_url,
+    read_password_file,
+)
 
 __all__ = ["LAZY_COMMANDS", "LazyGroup", "launch_app", "main"]
 
@@ -271,8 +279,21 @@ def _set_store(ctx: click.Context, param: click.Parameter, value: str | None) ->
             parse_store_url(value)
         except ValueError as error:
             raise click.BadParameter(str(error)) from None
+        # Issue 27: a command line is visible to every local user (ps); the value is not
+        # echoed back either.
+        if has_password(value):
+            raise click.BadParameter(PASSWORD_ON_COMMAND_LINE)
         os.environ[ENV_STORE] = value
     return value
+
+
+def _set_store_password(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """``--store-password-file``: the store's password from a file, into libpq's variable."""
+    if value:
+        try:
+            os.environ[ENV_PASSWORD] = read_password_file(value)
+        except ValueError as error:
+            raise click.BadParameter(str(error)) from None
 
 
 def _set_ascii(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
@@ -372,7 +393,17 @@ def launch_app(
     is_eager=True,
     help="Database for progress and leaderboards: postgresql://user@host/db (needs "
     "termarcade[postgres]) shared by several servers, or a SQLite file path (default: "
-    f"termarcade.sqlite3 in the data dir; env {ENV_STORE}).",
+    f"termarcade.sqlite3 in the data dir; env {ENV_STORE}). A URL holding a password is "
+    f"refused (ps shows it): use {ENV_STORE} or --store-password-file.",
+)
+@click.option(
+    "--store-password-file",
+    metavar="FILE",
+    callback=_set_store_password,
+    expose_value=False,
+    is_eager=True,
+    help=f"Read the PostgreSQL store's password from the first line of FILE (kept out of the "
+    f"command line; env {ENV_PASSWORD}).",
 )
 @click.pass_context
 def main(ctx: click.Context) -> None:

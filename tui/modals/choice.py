@@ -9,10 +9,11 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Label
 
-from core.text import escape_controls
 from tui.modals.dialog import Dialog
+from tui.text import plain
 
 __all__ = ["ChoiceModal"]
 
@@ -23,7 +24,8 @@ class ChoiceModal(Dialog[str | None]):
     The first answer has the focus, so put the safe one first.
 
     Args:
-        question: The question.
+        question: The question: a plain string is shown as it is (never read as markup, as
+            it often quotes a title or a path), a :class:`Content` keeps its styles.
         answers: ``(id, label, key)`` per answer; ``key`` (one character) chooses it.
     """
 
@@ -42,7 +44,7 @@ class ChoiceModal(Dialog[str | None]):
     #choice-buttons Button { margin: 0 1 0 0; min-width: 8; }
     """
 
-    def __init__(self, question: str, answers: Sequence[tuple[str, str, str]]) -> None:
+    def __init__(self, question: str | Content, answers: Sequence[tuple[str, str, str]]) -> None:
         super().__init__()
         self.question = question
         """The question."""
@@ -51,10 +53,10 @@ class ChoiceModal(Dialog[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-dialog"):
-            yield Label(escape_controls(self.question), id="choice-question")
+            yield Label(plain(self.question), id="choice-question")
             with Horizontal(id="choice-buttons"):
                 for answer, label, key in self.answers:
-                    yield Button(f"{label} ({key})", id=f"choice-{answer}")
+                    yield Button(plain(f"{label} ({key})"), id=f"choice-{answer}")
 
     def on_mount(self) -> None:
         self.query_one("#choice-buttons Button", Button).focus()

@@ -7,9 +7,11 @@ from typing import ClassVar
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Button, Label
 
 from tui.modals.dialog import Dialog
+from tui.text import plain
 
 
 class ConfirmModal(Dialog[bool]):
@@ -20,7 +22,8 @@ class ConfirmModal(Dialog[bool]):
     ``left``/``right``/``tab`` move between the buttons.
 
     Args:
-        message: The question.
+        message: The question: a plain string is shown as it is (never read as markup, as
+            it often quotes a title), a :class:`Content` keeps its styles.
         yes: Label of the confirming button.
         no: Label of the declining button.
     """
@@ -32,7 +35,7 @@ class ConfirmModal(Dialog[bool]):
         Binding("right,l", "app.focus_next", "Next", show=False, id="confirm.right"),
     ]
 
-    def __init__(self, message: str, yes: str = "Yes", no: str = "No") -> None:
+    def __init__(self, message: str | Content, yes: str = "Yes", no: str = "No") -> None:
         super().__init__()
         self.message = message
         """The question shown."""
@@ -43,10 +46,11 @@ class ConfirmModal(Dialog[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-dialog"):
-            yield Label(self.message, id="confirm-message")
+            yield Label(plain(self.message), id="confirm-message")
             with Horizontal(id="confirm-buttons"):
-                yield Button(f"{self.yes_label} (y)", id="confirm-yes", variant="error")
-                yield Button(f"{self.no_label} (n)", id="confirm-no", variant="primary")
+                yes, no = plain(f"{self.yes_label} (y)"), plain(f"{self.no_label} (n)")
+                yield Button(yes, id="confirm-yes", variant="error")
+                yield Button(no, id="confirm-no", variant="primary")
 
     def on_mount(self) -> None:
         self.query_one("#confirm-no", Button).focus()

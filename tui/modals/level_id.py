@@ -29,7 +29,8 @@ from core.ids import IdError
 from core.text import escape_controls
 from tui.ids import Resolved, resolve_id
 from tui.modals.dialog import Dialog
-from tui.workers import failure_line, log
+from tui.text import plain
+from tui.workers import failure_line, log, lower_this_thread
 
 __all__ = ["LevelIdModal", "open_id_error", "resolve_in_background"]
 
@@ -72,6 +73,7 @@ def resolve_in_background(
             app.notify(failure_line("Opening the level", error), severity="error", timeout=10)
 
     def work() -> None:
+        lower_this_thread()  # generating a level is background work (tui.workers)
         resolved, problem = open_id_error(text)
         try:
             app.call_from_thread(deliver, resolved, problem)
@@ -114,7 +116,8 @@ class LevelIdModal(Dialog[Resolved | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="level-id-dialog"):
             yield Label("Game ID / seed: share this level by its ID")
-            yield Static(Text(self.current or "(no level is being played)"), id="level-id-current")
+            current = plain(self.current or "(no level is being played)")
+            yield Static(current, id="level-id-current")
             yield Static("", id="level-id-note")
             yield Label("Open a level by its ID:")
             yield Input(placeholder=EXAMPLES, id="level-id-input")

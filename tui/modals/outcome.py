@@ -25,8 +25,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, Label, Static
 
-from core.text import escape_controls, plural
+from core.text import plural
 from tui.modals.dialog import Dialog
+from tui.text import plain
 
 __all__ = ["OutcomeModal", "par_verdict"]
 
@@ -161,8 +162,9 @@ class OutcomeModal(Dialog[str]):
     def compose(self) -> ComposeResult:
         with Vertical(id="outcome-dialog", classes=f"-{self.kind}"):
             yield Label(self.heading, id="outcome-heading")
-            yield Label(escape_controls(self.level_title), id="outcome-title")
-            detail = escape_controls(self.detail)
+            # The title (and a detail quoting the game) are text, never markup.
+            yield Label(plain(self.level_title), id="outcome-title")
+            detail = plain(self.detail)
             if self.by_computer:
                 detail += "\n" + BY_COMPUTER_NOTE
             yield Static(detail, id="outcome-detail")

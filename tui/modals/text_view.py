@@ -8,9 +8,11 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.widgets import Label, Static
 
 from tui.modals.dialog import Dialog
+from tui.text import plain, visible
 from tui.widgets.footer import ArcadeFooter
 
 __all__ = ["TextModal"]
@@ -20,8 +22,10 @@ class TextModal(Dialog[None]):
     """Show ``body`` under ``title``; ``escape``/``q``/``enter`` close, arrows/j/k scroll.
 
     Args:
-        title: The heading.
-        body: The text (Rich text keeps its styles; a plain string is shown as is).
+        title: The heading (a plain string is shown as it is, never read as markup: it often
+            quotes a level's title).
+        body: The text (Rich text keeps its styles; a plain string is shown as is, its
+            control characters as escapes).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -38,16 +42,16 @@ class TextModal(Dialog[None]):
     #text-scroll { height: auto; max-height: 100%; }
     """
 
-    def __init__(self, title: str, body: Text | str) -> None:
+    def __init__(self, title: str | Content, body: Text | str) -> None:
         super().__init__()
         self.title_text = title
         """The heading."""
-        self.body = body if isinstance(body, Text) else Text(body)
+        self.body = body if isinstance(body, Text) else Text(visible(body, multiline=True))
         """The text shown."""
 
     def compose(self) -> ComposeResult:
         with Vertical(id="text-dialog"):
-            yield Label(self.title_text, id="text-title")
+            yield Label(plain(self.title_text), id="text-title")
             with VerticalScroll(id="text-scroll"):
                 yield Static(self.body, id="text-body")
         yield ArcadeFooter(compact=True)

@@ -54,6 +54,7 @@ from tui.arcade import arcade_of
 from tui.screens.common import ScreenHooks
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
+from tui.text import plain
 from tui.unsaved import HoldsUnsavedWork
 from tui.workers import cancelled, is_running, report_failure
 
@@ -614,7 +615,8 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         progress = self.query_one("#dev-progress")
         if running is not None:
             progress.set_class(running, "-running")
-        self.query_one("#dev-progress-text", Static).update(text)
+        # A job's line may quote the level (its title): text, never markup.
+        self.query_one("#dev-progress-text", Static).update(plain(text))
 
     class Progress(Message):
         """A job's progress line, posted from its worker thread.

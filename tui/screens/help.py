@@ -12,6 +12,7 @@ from textual.screen import Screen
 from textual.widgets import Markdown, Static
 
 from core import registry
+from tui.text import plain
 from tui.widgets.footer import ArcadeFooter
 
 FALLBACK = """\
@@ -102,7 +103,7 @@ class HelpScreen(Screen[None]):
             if self.topic == "home"
             else self.topic
         )
-        yield Static(f"Help: {name}    (escape to close)", id="help-title")
+        yield Static(plain(f"Help: {name}    (escape to close)"), id="help-title")
         with VerticalScroll(id="help-body"):
             yield Markdown(load_help(self.topic), id="help-text")
         yield ArcadeFooter()

@@ -27,6 +27,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
@@ -37,6 +38,7 @@ from core.text import escape_controls, shorten
 from tui.ids import CUSTOM_SOURCE
 from tui.screens.common import NavOptionList, ScreenHooks
 from tui.store import BY_MOVES, BY_TIME, BoardEntry
+from tui.text import plain
 from tui.widgets.footer import ArcadeFooter
 
 __all__ = ["BoardChoice", "LeaderboardScreen", "board_choices", "format_seconds", "par_note"]
@@ -323,13 +325,14 @@ class LeaderboardScreen(ScreenHooks, Screen[None]):
         solved: dict[str, set[str]] = {}
         for choice in self.choices:
             if choice.kind == "heading":
-                listing.add_option(Option(Text(choice.title, style="bold"), disabled=True))
+                listing.add_option(Option(plain(choice.title, "bold"), disabled=True))
                 continue
             source, key = choice.progress or (choice.source, choice.key)
             if choice.kind == "level" and game is not None and source not in solved:
                 solved[source] = self.store.solved_levels(game.id, source)
             mark = "✓" if key in solved.get(source, ()) else " "
-            listing.add_option(Option(f"{mark} {escape_controls(choice.title)}"))
+            # A title is the player's text: content, never markup.
+            listing.add_option(Option(Content(f"{mark} ") + plain(choice.title)))
         first = next((i for i, c in enumerate(self.choices) if c.kind != "heading"), None)
         if first is not None:
             listing.highlighted = first
@@ -381,7 +384,9 @@ class LeaderboardScreen(ScreenHooks, Screen[None]):
                 game.id, choice.key, autoplayed=self.autoplayed, limit=self._lines(1)
             )
             first.update(board_table(lines, me, ("score", "moves", "time")))
-            first.border_title = f"Best scores · {choice.title} · {who}"
+            first.border_title = Content.assemble(
+                "Best scores · ", plain(choice.title), f" · {who}"
+            )
             second.display = False
             return
         lines = self._lines(2)

@@ -19,9 +19,10 @@ from textual.screen import Screen
 from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
 
-from core.text import escape_controls, plural, shorten
+from core.text import plural, shorten
 from tui.screens.common import NavOptionList, ScreenHooks
 from tui.sources import GeneratorSource, LevelEntry, LevelRef, LevelSource
+from tui.text import plain, visible
 from tui.widgets.footer import ArcadeFooter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +93,8 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def compose(self) -> ComposeResult:
         yield Header()
-        yield Static(f"{self.launcher.info.title}: choose a level", id="level-select-title")
+        title = plain(self.launcher.info.title) + ": choose a level"
+        yield Static(title, id="level-select-title")
         with Horizontal(id="level-select"):
             with Vertical(id="packs-column"):
                 yield Label("Sources", classes="column-title")
@@ -151,9 +153,9 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             else:
                 detail = plural(len(entries), "level")
             prompt = Content.assemble(
-                (escape_controls(source.title), "bold"),
+                plain(source.title, "bold"),
                 "\n",
-                (shorten(escape_controls(detail), 40), "dim"),
+                plain(shorten(visible(detail), 40), "dim"),
             )
             packs.add_option(Option(prompt))
         if self._sources:
@@ -164,7 +166,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         self.query_one("#packs", ChoiceList).highlighted = index
         self._fill_levels(0)
 
-    def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> str:
+    def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> Content:
         # The game's words: a result's (Carving: steps) and a saved game's moves (its actions).
         screen = self.launcher.screen_class
         best = solved.get(entry.ref.key)
@@ -188,8 +190,10 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         elif entry.par is not None and best is None:
             notes.append(f"par {entry.par}")
         number = f"{entry.number:>2}. " if entry.number else ""
-        text = f"{mark} {number}{escape_controls(entry.title)}"
-        return text + (f"   ({'; '.join(notes)})" if notes else "")
+        # The title is the player's text: content, never markup (a title may read
+        # "[@click=app.quit]" and must be shown, not run).
+        row = Content(f"{mark} {number}") + plain(entry.title)
+        return row + (f"   ({'; '.join(notes)})" if notes else "")
 
     def _fill_levels(self, highlight: int = 0) -> None:
         levels = self.query_one("#levels", ChoiceList)
@@ -286,11 +290,13 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         source = self._sources[self._source_index]
         has_save = entry.ref.slot in self._saves()
         if source.kind == "mine":
-            question = f"Delete your level “{escape_controls(entry.title)}”" + (
-                " and its saved game?" if has_save else "?"
+            question = Content.assemble(
+                "Delete your level “",
+                plain(entry.title),
+                "” and its saved game?" if has_save else "”?",
             )
         elif has_save:
-            question = f"Delete the saved game of “{escape_controls(entry.title)}”?"
+            question = Content.assemble("Delete the saved game of “", plain(entry.title), "”?")
         else:
             self.notify("Nothing to delete here.", timeout=3)
             return

@@ -10,8 +10,11 @@ for every player. Here it
    of the host's terminal settings;
 3. lowers its priority and sets its CPU-time limit (``RLIMIT_CPU``): at the soft limit the
    kernel sends ``SIGXCPU`` and the app closes itself cleanly; ten CPU seconds later the hard
-   limit kills it, should it not manage;
-4. runs :class:`ServedApp` with the player's own store (``Store(user=...)``).
+   limit kills it, should it not manage; and caps its address space (``RLIMIT_AS``);
+4. confines itself (:mod:`tui.serve.confine`, Landlock where the kernel has it): from here on
+   it can write only in the data folder (and the store's, for a SQLite file elsewhere), its
+   terminal and ``/dev/null``;
+5. runs :class:`ServedApp` with the player's own store (``Store(user=...)``).
 
 Standard error stays the server's log: Textual prints a crash report to ``sys.stderr`` after it
 has left the screen, so no traceback ever reaches the player, who gets a one-line message from
@@ -37,8 +40,10 @@ from textual import events
 
 import tui.app
 from tui.app import ArcadeApp
+from tui.serve.confine import confine_writes, keep_sqlite_temp_files_in, limit_memory
 from tui.serve.spec import CLIENT_ENV, EXIT_CPU, EXIT_ERROR, EXIT_OK, EXIT_START, SessionSpec
-from tui.store import ENV_DATA_DIR, ENV_STORE, Store
+from tui.store import ENV_DATA_DIR, ENV_STORE, Store, data_dir, parse_store_url
+from tui.workers import run_workers_at_low_priority
 
 __all__ = ["CPU_GRACE", "ServedApp", "apply_limits", "run_session"]
 
@@ -84,6 +89,8 @@ class ServedApp(ArcadeApp):
 
     def on_mount(self) -> None:
         loop = asyncio.get_running_loop()
+        # Solvers, autoplay and generators give way to every player's interactive loop.
+        run_workers_at_low_priority(loop)
         for number in (signal.SIGTERM, signal.SIGHUP):
             loop.add_signal_handler(number, self.exit)
         loop.add_signal_handler(signal.SIGXCPU, self.exit, None, EXIT_CPU)
@@ -118,10 +125,16 @@ def run_session(spec: SessionSpec) -> None:
         )
         sys.exit(EXIT_START)
     _prepare_environment(spec)
-    apply_limits(spec.cpu_limit, spec.nice)
+    apply_limits(spec.cpu_limit, spec.nice, spec.memory_limit)
+    try:
+        _confine(spec)
+    except OSError as error:  # never play unconfined where confinement was possible
+        log.error("session %d: cannot confine its writes: %s", spec.session_id, error)
+        sys.exit(EXIT_START)
     code = EXIT_ERROR
     try:
-        app = ServedApp(spec.user, glyphs=spec.glyphs)
+        store, greeting = _guest_store(spec)
+        app = ServedApp(spec.user, glyphs=spec.glyphs, store=store, greeting=greeting)
         app.run()
         code = {0: EXIT_OK, EXIT_CPU: EXIT_CPU}.get(app.return_code or 0, EXIT_ERROR)
     except BaseException:  # Logged for the host; the player gets one line from the server.
@@ -129,13 +142,53 @@ def run_session(spec: SessionSpec) -> None:
     sys.exit(code)
 
 
+def _guest_store(spec: SessionSpec) -> tuple[Store | None, str]:
+    """A guest's store lives in memory (as a web player's does) and ends with the session;
+    the greeting says so. Others get the arcade's store (None) and no greeting."""
+    if not spec.guest:
+        return None, ""
+    from tui.serve.owners import guest_greeting
+
+    return Store(":memory:", user=spec.user), guest_greeting(spec.user)
+
+
 def _configure_logging(spec: SessionSpec) -> None:
     handler = logging.StreamHandler(sys.stderr)
     handler.setFormatter(
         logging.Formatter(f"%(asctime)s %(levelname)s session {spec.session_id}: %(message)s")
     )
-    log.handlers[:] = [handler]
-    log.propagate = False
+    # termarcade.tui and .store: the app's own lines (a refused action, changes kept in the
+    # journal while the store is down) reach the server's log too.
+    for logger in (log, logging.getLogger("termarcade.tui"), logging.getLogger("termarcade.store")):
+        logger.handlers[:] = [handler]
+        logger.propagate = False
+
+
+def writable_folders(spec: SessionSpec) -> list[str]:
+    """The folders a session may write in: the data folder (the store, its journals), and the
+    SQLite store's own folder when ``--store`` names a file elsewhere.
+
+    Args:
+        spec: The session.
+
+    Returns:
+        Absolute paths.
+    """
+    folders = [os.path.abspath(spec.data_dir or data_dir())]
+    if spec.store:
+        with contextlib.suppress(ValueError):
+            target = parse_store_url(spec.store)
+            if target.path is not None:
+                folders.append(os.path.abspath(target.path.expanduser().parent))
+    return folders
+
+
+def _confine(spec: SessionSpec) -> None:
+    """Write only where :func:`writable_folders` says, the terminal and ``/dev/null``."""
+    folders = writable_folders(spec)
+    confinement = confine_writes(folders, [spec.tty_path, "/dev/tty", os.devnull])
+    if confinement.applied:
+        keep_sqlite_temp_files_in(folders[0])
 
 
 def _attach_terminal(tty_path: str) -> None:
@@ -173,13 +226,16 @@ def _prepare_environment(spec: SessionSpec) -> None:
         os.environ[ENV_STORE] = spec.store
 
 
-def apply_limits(cpu_limit: float, nice: int) -> None:
-    """Lower this process's priority, set its CPU-time limit, and never write core files.
+def apply_limits(cpu_limit: float, nice: int, memory_limit: int = 0) -> None:
+    """Lower this process's priority, set its CPU-time and memory limits, and never write
+    core files.
 
     Args:
         cpu_limit: CPU seconds before ``SIGXCPU`` (0: no limit); the hard limit, which kills,
             comes :data:`CPU_GRACE` seconds later.
         nice: Niceness to add.
+        memory_limit: Bytes of address space (``RLIMIT_AS``; 0: no limit): beyond it an
+            allocation raises ``MemoryError`` in this session only.
     """
     try:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
@@ -193,5 +249,6 @@ def apply_limits(cpu_limit: float, nice: int) -> None:
                 hard = min(hard, hard_now)
                 soft = min(soft, hard)
             resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+        limit_memory(memory_limit)
     except (OSError, ValueError) as error:
         log.warning("cannot set the session's limits: %s", error)

@@ -77,7 +77,19 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
     type=click.FloatRange(0),
     default=600,
     show_default=True,
-    help="CPU seconds one session may use, hints and solvers included (0: no limit).",
+    help=(
+        "CPU seconds a player may use per hour, hints and solvers included, across "
+        "reconnects; an address gets four players' worth (SSH; a web session gets it "
+        "alone) (0: no limit)."
+    ),
+)
+@click.option(
+    "--memory-limit",
+    default="2G",
+    show_default=True,
+    metavar="SIZE",
+    help="Address space one session may map, e.g. 1G or 512M (at least; none: no limit): "
+    "past it, that session's allocation fails, not the host.",
 )
 @click.option(
     "--input-rate",
@@ -118,6 +130,37 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
     is_flag=True,
     help="Draw with ASCII only for every player (e.g. for old terminals).",
 )
+# -- who is who (docs/remote.md, "Who is who: names and keys") --------------------------------
+@click.option(
+    "--names",
+    "names_mode",
+    type=click.Choice(["owned", "open"]),
+    default="owned",
+    show_default=True,
+    help="--ssh: owned: a name belongs to the first SSH key that plays it, clients without a "
+    "key play as guests (progress kept for the session); open: anyone plays any name "
+    "(a LAN of people you trust).",
+)
+@click.option(
+    "--list-names",
+    is_flag=True,
+    help="List the owned names (key fingerprint, first and last use) and exit.",
+)
+@click.option(
+    "--release-name",
+    "release_names",
+    metavar="NAME",
+    multiple=True,
+    help="Free a name (the next key that plays it owns it) and exit; may be repeated.",
+)
+@click.option(
+    "--give-name",
+    nargs=2,
+    type=(str, click.Path(dir_okay=False, path_type=Path)),
+    default=None,
+    metavar="NAME KEYFILE",
+    help="Make the public key in KEYFILE the owner of NAME (e.g. a player's new key) and exit.",
+)
 @click.option("--verbose", "-v", is_flag=True, help="Log more.")
 def serve(
     mode: str | None,
@@ -129,19 +172,25 @@ def serve(
     max_per_address: int,
     idle_timeout: float,
     cpu_limit: float,
+    memory_limit: str,
     input_rate: float,
     max_connections: int | None,
     max_connections_per_address: int | None,
     login_timeout: float,
     public_url: str | None,
     ascii_: bool,
+    names_mode: str,
+    list_names: bool,
+    release_names: tuple[str, ...],
+    give_name: tuple[str, Path] | None,
     verbose: bool,
 ) -> None:
     """Run a termarcade arcade for many players.
 
     Every player gets their own arcade in its own process, with their own saves (kept under
     their SSH user name), and nothing else: no shell, no commands, no file transfer, no port
-    forwarding. docs/remote.md, "Playing remotely, and running an arcade", says how to run a
+    forwarding. A name belongs to the first SSH key that plays it; clients without a key
+    play as guests (--names). docs/remote.md, "Playing remotely, and running an arcade", says how to run a
     public arcade safely, on one host and on several.
 
     \b
@@ -149,14 +198,25 @@ def serve(
       ssh -p 2222 theirname@HOST      (--ssh)
       http://HOST:8000                (--web)
     """
+    if list_names or release_names or give_name:
+        _manage_names(list_names, release_names, give_name)
+        return
     if mode is None:
         fail("choose --ssh or --web")
     if sys.platform == "win32":
         fail("termarcade serve needs Linux, macOS or another POSIX system")
+    from tui.serve.confine import MIN_MEMORY_LIMIT, parse_size
     from tui.serve.limits import ServeLimits
     from tui.store import data_dir
 
+    try:
+        memory_bytes = parse_size(memory_limit)
+    except ValueError as error:
+        fail(f"--memory-limit: {error}")
+    if 0 < memory_bytes < MIN_MEMORY_LIMIT:  # no session could even start
+        fail("--memory-limit: a session needs at least 512M (or none for no limit)")
     limits = ServeLimits(
+        memory_limit=memory_bytes,
         max_sessions=max_sessions,
         max_per_address=max_per_address,
         idle_timeout=idle_timeout,
@@ -170,7 +230,17 @@ def serve(
     glyphs = "ascii" if ascii_ else None
     port = DEFAULT_PORTS[mode] if port is None else port
     if mode == "ssh":
-        _serve_ssh(limits, str(data_dir()), glyphs, host, port, host_key, authorized_keys, verbose)
+        _serve_ssh(
+            limits,
+            str(data_dir()),
+            glyphs,
+            host,
+            port,
+            host_key,
+            authorized_keys,
+            verbose,
+            owned_names=names_mode == "owned",
+        )
     else:
         if host_key is not None or authorized_keys is not None:
             fail("--host-key and --authorized-keys are for --ssh")
@@ -186,6 +256,8 @@ def _serve_ssh(
     host_key: Path | None,
     authorized_keys: Path | None,
     verbose: bool,
+    *,
+    owned_names: bool = True,
 ) -> None:
     try:
         import asyncssh  # noqa: F401  (a dependency; checked for a clear message)
@@ -194,6 +266,7 @@ def _serve_ssh(
     import asyncio
 
     from tui.serve.arcade import Arcade
+    from tui.serve.owners import NameBook
     from tui.serve.running import ServeError, configure_logging, run_ssh_arcade
 
     configure_logging(verbose)
@@ -202,6 +275,7 @@ def _serve_ssh(
         data_dir=data,
         glyphs=glyphs,
         store=os.environ.get(ENV_STORE, ""),
+        names=NameBook.for_arcade(data, os.environ.get(ENV_STORE, "")) if owned_names else None,
     )
     try:
         asyncio.run(
@@ -243,3 +317,19 @@ def _serve_web(
         ).run()
     except ServeError as error:
         fail(str(error))
+
+
+def _manage_names(
+    list_names: bool, release_names: tuple[str, ...], give_name: tuple[str, Path] | None
+) -> None:
+    """The operator's name commands, on the book in the data directory."""
+    from tui.serve.names import manage_names
+    from tui.serve.owners import NameBook
+    from tui.store import data_dir
+
+    manage_names(
+        NameBook.for_arcade(data_dir(), os.environ.get(ENV_STORE, "")),
+        list_names=list_names,
+        release=release_names,
+        give=give_name,
+    )

@@ -13,6 +13,8 @@ from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tui.serve.confine import DEFAULT_MEMORY_LIMIT
+
 __all__ = [
     "Bursts",
     "ConnectionGate",
@@ -41,7 +43,8 @@ class ServeLimits:
         max_sessions: Sessions at once (the whole server); more are told to come back later.
         max_per_address: Sessions at once from one IP address.
         idle_timeout: Seconds without input before a session is closed (0: never).
-        cpu_limit: CPU seconds one session may use, hints and solvers included (0: no limit).
+        cpu_limit: CPU seconds a player may use per hour, hints and solvers included (an
+            address: :data:`tui.serve.ledger.ADDRESS_PLAYERS` times it; 0: no limit).
         input_rate: Bytes per second of input a session may send, on average.
         input_burst: Bytes a session may send at once above that rate.
         nice: Niceness added to session processes, so the server itself stays responsive.
@@ -52,6 +55,7 @@ class ServeLimits:
         max_connections_per_address: Connections at once without a session from one IP address;
             0: 10, or ``max_per_address`` when that is more (players from one address may all
             log in at once).
+        memory_limit: Bytes of address space one session may map (0: no limit).
     """
 
     max_sessions: int = 50
@@ -64,6 +68,7 @@ class ServeLimits:
     login_timeout: float = 15.0
     max_connections: int = 0
     max_connections_per_address: int = 0
+    memory_limit: int = DEFAULT_MEMORY_LIMIT
 
     def __post_init__(self) -> None:
         if self.max_sessions < 1 or self.max_per_address < 1:
@@ -74,6 +79,8 @@ class ServeLimits:
             raise ValueError("time limits cannot be negative")
         if self.input_rate <= 0 or self.input_burst <= 0:
             raise ValueError("the input rate and burst must be positive")
+        if self.memory_limit < 0:
+            raise ValueError("the memory limit cannot be negative")
         if not 0 <= self.nice <= 19:
             raise ValueError("nice must be between 0 and 19")
 

@@ -49,6 +49,8 @@ class SessionSpec:
             a SQLite path; empty for the default file in ``data_dir``.
         cpu_limit: CPU seconds the session may use (0: no limit).
         nice: Scheduling niceness added to the process (keeps the server responsive).
+        guest: A guest (no SSH key): an in-memory store, gone when the session ends.
+        memory_limit: Bytes of address space the session may map (``RLIMIT_AS``; 0: none).
     """
 
     session_id: int
@@ -61,6 +63,8 @@ class SessionSpec:
     store: str = ""
     cpu_limit: float = 0.0
     nice: int = 0
+    guest: bool = False
+    memory_limit: int = 0
 
 
 def run(spec: SessionSpec) -> None:

@@ -4,8 +4,13 @@ Every connection may open one session channel; a shell request with a PTY starts
 own app process (:class:`tui.serve.process.AppProcess`) at the size of their window, keyed by
 their SSH user name. Everything else SSH can do is refused: exec requests get a one-line
 explanation and exit status 1, and subsystems (SFTP), port and socket forwarding, agent and X11
-forwarding, and tunnels are rejected by the protocol. Authentication is open (any user name,
-no password) unless ``authorized_keys`` is given.
+forwarding, and tunnels are rejected by the protocol.
+
+Who may play which name (:mod:`tui.serve.owners`): with an owner book (``--names owned``, the
+default), a name belongs to the first public key that plays it, a key that does not own the
+name is refused, and a client that offers no key (keyboard-interactive or password, with any
+answer) plays as a guest. Without one (``--names open``) authentication is open (any user
+name, no password). Either way ``authorized_keys`` restricts which keys may log in at all.
 
 The server's event loop only moves bytes: keys from the player through the input rate limiter
 into the session's terminal, and the app's output back into the SSH channel, with flow control
@@ -24,8 +29,10 @@ from typing import Any
 
 import asyncssh
 
+from core.text import escape_controls
 from tui.serve.arcade import RESET_TERMINAL, Arcade, Seat, quoted
-from tui.serve.limits import ConnectionGate, InputGate, TokenBucket
+from tui.serve.limits import ConnectionGate, InputGate, TokenBucket, valid_user_name
+from tui.serve.owners import GUEST_PREFIX, NameBook, key_identity
 from tui.serve.process import AppProcess
 from tui.serve.spec import CLIENT_ENV
 
@@ -47,14 +54,36 @@ class ArcadeConnection(asyncssh.SSHServer):
     """One SSH connection: authentication, forwarding refusals, at most one session.
 
     Args:
-        arcade: The server's sessions and limits.
+        arcade: The server's sessions and limits (and the owners of names).
         restricted: True when only authorized keys may log in.
+        authorized: The authorized keys, when the arcade checks them itself (owned names);
+            None when asyncssh checks them (open names) or anyone may log in.
+        gate: Counts the connections that have no session yet (shared by all of them).
     """
 
-    def __init__(self, arcade: Arcade, restricted: bool, gate: ConnectionGate) -> None:
+    def __init__(
+        self,
+        arcade: Arcade,
+        restricted: bool,
+        authorized: asyncssh.SSHAuthorizedKeys | None = None,
+        *,
+        gate: ConnectionGate,
+    ) -> None:
         self.arcade = arcade
         self.restricted = restricted
+        self.authorized = authorized
         self.gate = gate
+        self.guest = False
+        """The client logged in without a key: it plays as a guest."""
+        self.refusal = ""
+        """Why this connection's session must be refused (a name it may not use)."""
+        self._key: Any = None
+        """The public key that last passed :meth:`validate_public_key` (the one that logged
+        in, when authentication completes with a key)."""
+        self._name_taken = ""
+        """Set when a key was refused because another key owns the name: the message."""
+        self._told = False
+        """The refusal was sent as a banner: no guest login is offered any more."""
         self.conn_id = arcade.next_id()
         self.address = "?"
         self.peer = "?"
@@ -136,17 +165,120 @@ class ArcadeConnection(asyncssh.SSHServer):
             why,
         )
 
-    def begin_auth(self, username: str) -> bool:
-        self.user = username
-        return self.restricted  # False: no authentication needed (an open arcade)
+    # -- authentication ---------------------------------------------------------------------
+    # asyncssh calls these as the client tries its methods: keys first (each probed, then
+    # signed), then keyboard-interactive and password. The last hook that said yes decides who
+    # logged in: a key (owner of the name) or nobody in particular (a guest).
 
-    def auth_completed(self) -> None:
+    def begin_auth(self, username: str) -> bool:
+        # A client may change its user name between attempts: what was learnt is forgotten.
+        self.user = username
+        self._key = None
+        self.guest = False
+        self._name_taken = ""
+        self._told = False
+        if self.arcade.names is None:
+            return self.restricted  # False: no authentication needed (an open arcade)
+        return True
+
+    def public_key_auth_supported(self) -> bool:
+        return self.arcade.names is not None
+
+    async def validate_public_key(self, username: str, key: asyncssh.SSHKey) -> bool:
+        book = self.arcade.names
+        if book is None:  # open names: only asyncssh's authorized keys get here, and pass it
+            return False
+        if self.authorized is not None and (
+            self.authorized.validate(key, self.address, self.address) is None
+        ):
+            return False
+        if not await self._may_use(book, username, key):
+            return False
+        self._key = key
+        self.guest = False
+        return True
+
+    async def _may_use(self, book: NameBook, username: str, key: asyncssh.SSHKey) -> bool:
+        """Whether ``key`` owns ``username`` or the name is free (claimed once logged in).
+
+        The book is read in a thread: a slow disk or database delays this login only."""
+        try:
+            owner = await asyncio.to_thread(book.owner, username)
+        except book.errors as error:
+            log.error("connection %d: cannot read the owners of names: %s", self.conn_id, error)
+            # Closed, not open: a book that cannot be read must not hand out names.
+            self._name_taken = "The arcade cannot check names right now; please try again later."
+            return False
+        if owner is None or owner.fingerprint == key_identity(key)[1]:
+            return True
         log.info(
-            "connection %d user %s logged in%s",
+            "connection %d: key %s refused for user %s (owned by %s)",
             self.conn_id,
-            quoted(self.user),
-            " with an authorized key" if self.restricted else "",
+            key.get_fingerprint(),
+            quoted(username),
+            owner.fingerprint,
         )
+        self._name_taken = (
+            f"The name {escape_controls(username[:64])} belongs to another SSH key. Connect "
+            "with that key, or choose another name (ssh -p PORT othername@HOST)."
+        )
+        return False
+
+    def kbdint_auth_supported(self) -> bool:
+        return self._guests_welcome()
+
+    def password_auth_supported(self) -> bool:
+        return self._guests_welcome()
+
+    def _guests_welcome(self) -> bool:
+        """Key-less clients are guests on an arcade of owned names open to anyone."""
+        return self.arcade.names is not None and not self.restricted and not self._told
+
+    def get_kbdint_challenge(self, username: str, lang: str, submethods: str) -> bool:
+        return self._as_guest()  # True: in without a question
+
+    def validate_password(self, username: str, password: str) -> bool:
+        return self._as_guest()  # any password: a guest has no secret
+
+    def _as_guest(self) -> bool:
+        """Let a key-less client in as a guest, unless its key was refused for the name:
+        then it reads why (a banner: OpenSSH prints it) and no guest login is offered."""
+        if self._name_taken:
+            if not self._told:
+                self._told = True
+                with contextlib.suppress(OSError, asyncssh.Error):
+                    self._conn.send_auth_banner(self._name_taken + "\r\n")
+            return False
+        self._key = None
+        self.guest = True
+        return True
+
+    async def auth_completed(self) -> None:
+        how = " with an authorized key" if self.restricted else ""
+        if self.arcade.names is not None:
+            how = " as a guest" if self.guest else await self._claim(self.arcade.names)
+        log.info("connection %d user %s logged in%s", self.conn_id, quoted(self.user), how)
+
+    async def _claim(self, book: NameBook, /) -> str:
+        """The key that logged in takes its name if free; returns how it logged in (for the
+        log), and sets :attr:`refusal` when it may not play the name after all."""
+        if self._key is None:  # cannot happen: with an owner book every login is one of two
+            self.refusal = "The arcade could not tell who you are; please try again."
+            return ""
+        if not valid_user_name(self.user) or self.user.startswith(GUEST_PREFIX):
+            if self.user.startswith(GUEST_PREFIX):
+                self.refusal = f"Names starting with {GUEST_PREFIX} are for guests (no key)."
+            return ""  # an unusable name is refused with its message when the session opens
+        key, fingerprint = key_identity(self._key)
+        try:
+            claimed = await asyncio.to_thread(book.claim, self.user, key, fingerprint)
+        except book.errors as error:
+            log.error("connection %d: cannot record the owner of a name: %s", self.conn_id, error)
+            self.refusal = "The arcade cannot check names right now; please try again later."
+            return ""
+        if not claimed:  # another key claimed it between the check and now
+            self.refusal = f"The name {self.user} belongs to another SSH key."
+        return f" with key {fingerprint}"
 
     def session_requested(self) -> Any:
         if self.session is not None:  # one channel at a time: one process per connection
@@ -242,7 +374,11 @@ class ArcadeSession(asyncssh.SSHServerSession):
         if self._term is None:
             self._refuse("termarcade needs a terminal: connect with ssh -t ...")
             return
-        seat, refusal = self.arcade.admit(conn.conn_id, conn.user, conn.address)
+        seat, refusal = (
+            (None, conn.refusal)
+            if conn.refusal
+            else self.arcade.admit(conn.conn_id, conn.user, conn.address, guest=conn.guest)
+        )
         if seat is None:
             log.info("connection %d user %s refused: %s", conn.conn_id, quoted(conn.user), refusal)
             self._refuse(refusal)
@@ -433,7 +569,7 @@ async def start_ssh_server(
         ValueError: When the authorized keys file cannot be read.
     """
     restricted = authorized_keys is not None
-    client_keys = None
+    client_keys: asyncssh.SSHAuthorizedKeys | None = None
     if authorized_keys is not None:
         try:
             client_keys = asyncssh.read_authorized_keys(str(authorized_keys))
@@ -442,12 +578,21 @@ async def start_ssh_server(
                 f"cannot read {authorized_keys}: {getattr(error, 'strerror', None) or error}"
             ) from None
     limits = arcade.limits
+    # Owned names: the arcade checks authorized keys itself, with the name's owner (asyncssh
+    # would accept an authorized key without asking who owns the name).
+    own = arcade.names is not None
+    log.info(
+        "names: %s",
+        f"owned by SSH keys ({arcade.names.where}), guests without a key"
+        if arcade.names is not None
+        else "open (any client may play any name)",
+    )
     return await asyncssh.create_server(
-        lambda: ArcadeConnection(arcade, restricted, gate),
+        lambda: ArcadeConnection(arcade, restricted, client_keys if own else None, gate=gate),
         host,
         port,
         server_host_keys=[host_key],
-        authorized_client_keys=client_keys,
+        authorized_client_keys=None if own else client_keys,
         encoding=None,  # bytes both ways: the app's terminal speaks UTF-8 on its own
         line_editor=False,  # keys go to the app as typed
         agent_forwarding=False,

@@ -24,6 +24,11 @@ file is moved aside once, by one session, under an advisory lock, to
 the store keeps progress in memory for the session. Every such event adds a message to
 :attr:`Store.warnings`, which the app shows as a notification.
 
+While the database cannot take changes (a server stopped, a file locked), changes are kept in
+the session and in a local journal under the data directory, written when it returns, and
+replayed by the next session if this one ends first (:mod:`._journal`);
+:meth:`Store.watch` tells the app when that starts and ends.
+
 Layout: :mod:`._files` (data directory, :func:`atomic_write_text` for the level editor),
 :mod:`._target` (paths and URLs), :mod:`._dialect` (SQL differences), :mod:`._db` (one
 connection per backend), :mod:`._schema` (tables and migrations), :mod:`._opening` (opening a
@@ -35,7 +40,7 @@ SQLite file, locking, setting aside), :mod:`._postgres` (the PostgreSQL backend)
 from __future__ import annotations
 
 from ._boards import BY_MOVES, BY_TIME, BoardEntry
-from ._engine import BUSY_TIMEOUT_MS
+from ._engine import BUSY_TIMEOUT_MS, StoreStatus
 from ._files import DB_FILENAME, ENV_DATA_DIR, atomic_write_text, data_dir
 from ._opening import LOCK_SUFFIX
 from ._schema import SCHEMA_VERSION
@@ -47,7 +52,15 @@ from ._store import (
     SaveInfo,
     Store,
 )
-from ._target import ENV_STORE, parse_store_url, redact
+from ._target import (
+    ENV_PASSWORD,
+    ENV_STORE,
+    PASSWORD_ON_COMMAND_LINE,
+    has_password,
+    parse_store_url,
+    read_password_file,
+    redact,
+)
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -55,9 +68,11 @@ __all__ = [
     "BY_TIME",
     "DB_FILENAME",
     "ENV_DATA_DIR",
+    "ENV_PASSWORD",
     "ENV_STORE",
     "KEYMAP_SETTING",
     "LOCK_SUFFIX",
+    "PASSWORD_ON_COMMAND_LINE",
     "SCHEMA_VERSION",
     "BoardEntry",
     "DuplicateTitle",
@@ -65,8 +80,11 @@ __all__ = [
     "Result",
     "SaveInfo",
     "Store",
+    "StoreStatus",
     "atomic_write_text",
     "data_dir",
+    "has_password",
     "parse_store_url",
+    "read_password_file",
     "redact",
 ]

@@ -23,6 +23,7 @@ import time
 import uuid
 from dataclasses import dataclass
 
+from ._changes import Change
 from ._db import Database
 from ._engine import StoreBase
 
@@ -178,20 +179,8 @@ class Leaderboards(StoreBase):
             now,
         )
 
-        def work(db: Database) -> None:
-            db.execute(
-                """
-                INSERT INTO results
-                    (id, "user", game, source, level, moves, seconds, autoplayed, recorded_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT (id) DO NOTHING
-                """,
-                row,
-            )
-            if not autoplayed:
-                upsert_solved(db, (self.user, game, source, level, row[5], now))
-
-        self._write(None, work, deferrable=True)
+        # Progress (solved) goes under the level's own ref, the result on its board.
+        self._change(Change("result", (*row, source, level)))
 
     def move_results(self, game: str, old: tuple[str, str], new: tuple[str, str]) -> None:
         """Move this player's results from one board to another (``(source, level)`` each).
@@ -202,14 +191,7 @@ class Leaderboards(StoreBase):
         if old == new:
             return
 
-        def work(db: Database) -> None:
-            db.execute(
-                'UPDATE results SET source = ?, level = ? WHERE "user" = ? AND game = ? '
-                "AND source = ? AND level = ?",
-                (new[0], new[1], self.user, game, old[0], old[1]),
-            )
-
-        self._write(None, work, deferrable=True)
+        self._change(Change("move_results", (new[0], new[1], self.user, game, old[0], old[1])))
 
     def record_game_score(
         self,
@@ -247,28 +229,7 @@ class Leaderboards(StoreBase):
             int(bool(autoplayed)),
             time.time(),
         )
-        better = "excluded.score > game_scores.score"
-        self._write(
-            None,
-            lambda db: db.execute(
-                f"""
-                INSERT INTO game_scores
-                    ("user", game, run, board, score, moves, seconds, autoplayed, recorded_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT ("user", game, run) DO UPDATE SET
-                    autoplayed = CASE WHEN excluded.autoplayed > game_scores.autoplayed
-                                      THEN excluded.autoplayed ELSE game_scores.autoplayed END,
-                    moves = CASE WHEN {better} THEN excluded.moves ELSE game_scores.moves END,
-                    seconds = CASE WHEN {better} THEN excluded.seconds
-                                   ELSE game_scores.seconds END,
-                    recorded_at = CASE WHEN {better} THEN excluded.recorded_at
-                                       ELSE game_scores.recorded_at END,
-                    score = CASE WHEN {better} THEN excluded.score ELSE game_scores.score END
-                """,
-                row,
-            ),
-            deferrable=True,
-        )
+        self._change(Change("game_score", row))
 
     # -- boards ------------------------------------------------------------------------------
 

@@ -14,7 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ._boards import Leaderboards, upsert_solved
+from ._boards import Leaderboards
+from ._changes import Change
 from ._db import Database
 
 KEYMAP_SETTING = "keymap"
@@ -80,6 +81,18 @@ class DuplicateTitle(ValueError):
         self.existing_id = existing_id
 
 
+@dataclass(frozen=True)
+class _KeptSave:
+    """A save not written yet (the database could not take it): the row's last columns."""
+
+    data: str
+    summary: str | None
+    saved_at: float
+
+    def info(self, slot: str) -> SaveInfo:
+        return SaveInfo(slot, self.saved_at, _loads_dict(self.summary))
+
+
 def _dumps(value: Any) -> str:
     """Serialise a JSON value with a stable key order."""
     return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
@@ -111,9 +124,13 @@ class Store(Leaderboards):
     are those of the local player ``""``).
 
     When the database is busy (another program holds it locked, or the server does not
-    answer), the store keeps its connection: changes that return nothing (saves, deletions,
-    solved levels, results, settings) are queued in order and written before the next write
-    or at :meth:`close`; reads do not wait for them. A warning says so once per busy spell.
+    answer), the store keeps its connection: changes that need no answer (saves, deletions,
+    solved levels, results, scores, settings) are kept, queued in order and appended to a
+    local journal, and written by a background retry, before the next write, or at
+    :meth:`close`; a journal left by a session that ended first is replayed by the next one
+    (see :mod:`._journal`). Reads do not wait for them; this session reads its kept saves
+    back. :meth:`watch` tells the app when this starts and ends; a warning says so once per
+    busy spell.
 
     Args:
         path: Where the data is: ``None`` for ``$TERMARCADE_STORE`` or else
@@ -121,8 +138,8 @@ class Store(Leaderboards):
             (needs the ``postgres`` extra, psycopg 3); ``":memory:"`` for a throw-away store.
         user: Whose data this store reads and writes; ``""`` is the local player.
         busy_timeout: Seconds a statement waits for another session's lock. Opening retries
-            a locked database (or an unreachable server) for twice as long before carrying
-            on without it.
+            a locked database for twice as long before carrying on without it; an
+            unreachable server is tried once (the journal takes the changes meanwhile).
     """
 
     @classmethod
@@ -142,6 +159,28 @@ class Store(Leaderboards):
     def __enter__(self) -> Store:
         return self
 
+    # -- saves kept while the database cannot take them ----------------------------------------
+
+    def _kept(self, change: Change) -> None:
+        """Remember a kept save (or deletion): this session reads it back until it is written.
+
+        A player who leaves a level during an outage and opens it again resumes where they
+        were, not at the last save the database holds (whose later save would then win).
+        """
+        if change.op in ("save", "delete_save"):
+            _, game, slot, *rest = change.row
+            kept = _KeptSave(*rest) if change.op == "save" else None
+            self.__dict__.setdefault("_kept_saves", {})[(game, slot)] = kept
+
+    def _written(self) -> None:
+        self.__dict__.pop("_kept_saves", None)
+
+    def _kept_saves_of(self, game: str) -> dict[str, _KeptSave | None]:
+        """``{slot: kept save, or None for a kept deletion}`` of a game (empty: none kept)."""
+        with self._lock:
+            kept = self.__dict__.get("_kept_saves", {})
+            return {slot: value for (of, slot), value in kept.items() if of == game}
+
     # -- solved levels ---------------------------------------------------------------------
 
     def mark_solved(self, game: str, pack: str, level: str, moves: int | None = None) -> None:
@@ -156,7 +195,7 @@ class Store(Leaderboards):
             moves: Moves used, if the game counts them.
         """
         row = (self.user, game, pack, level, moves, time.time())
-        self._write(None, lambda db: upsert_solved(db, row), deferrable=True)
+        self._change(Change("solved", row))
 
     def solved_levels(self, game: str, pack: str) -> set[str]:
         """Return the ids of the solved levels of a pack."""
@@ -209,20 +248,14 @@ class Store(Leaderboards):
             None if summary is None else _dumps(summary),
             time.time(),
         )
-        self._write(
-            None,
-            lambda db: db.execute(
-                'INSERT INTO saves ("user", game, slot, data, summary, saved_at) '
-                "VALUES (?, ?, ?, ?, ?, ?) "
-                'ON CONFLICT ("user", game, slot) DO UPDATE SET data = excluded.data, '
-                "summary = excluded.summary, saved_at = excluded.saved_at",
-                row,
-            ),
-            deferrable=True,
-        )
+        self._change(Change("save", row))
 
     def load_game(self, game: str, slot: str) -> dict[str, Any] | None:
         """Return the saved data of a slot, or ``None`` if there is none (or it is unreadable)."""
+        kept = self._kept_saves_of(game)
+        if slot in kept:
+            save = kept[slot]
+            return None if save is None else _loads_dict(save.data)
 
         def work(db: Database) -> dict[str, Any] | None:
             row = db.execute(
@@ -240,14 +273,7 @@ class Store(Leaderboards):
 
     def delete_game(self, game: str, slot: str) -> None:
         """Delete a saved game (no error if the slot is empty)."""
-        key = (self.user, game, slot)
-        self._write(
-            None,
-            lambda db: db.execute(
-                'DELETE FROM saves WHERE "user" = ? AND game = ? AND slot = ?', key
-            ),
-            deferrable=True,
-        )
+        self._change(Change("delete_save", (self.user, game, slot, time.time())))
 
     def saved_slots(self, game: str) -> list[str]:
         """Return the slot names that hold a saved game, newest first."""
@@ -255,7 +281,7 @@ class Store(Leaderboards):
 
     def saves(self, game: str) -> list[SaveInfo]:
         """Return the saves of a game, newest first, with their summaries (not their data)."""
-        return self._read(
+        stored: list[SaveInfo] = self._read(
             [],
             lambda db: [
                 SaveInfo(slot, saved_at, _loads_dict(summary))
@@ -266,9 +292,20 @@ class Store(Leaderboards):
                 ).fetchall()
             ],
         )
+        kept = self._kept_saves_of(game)
+        if not kept:
+            return stored
+        merged = [info for info in stored if info.slot not in kept] + [
+            save.info(slot) for slot, save in kept.items() if save is not None
+        ]
+        return sorted(merged, key=lambda info: (-info.saved_at, info.slot))
 
     def save_info(self, game: str, slot: str) -> SaveInfo | None:
         """Return one save's summary (not its data), or None when the slot is empty."""
+        kept = self._kept_saves_of(game)
+        if slot in kept:
+            save = kept[slot]
+            return None if save is None else save.info(slot)
 
         def work(db: Database) -> SaveInfo | None:
             row = db.execute(
@@ -308,10 +345,14 @@ class Store(Leaderboards):
             lower_is_better: Compare for the smallest value (moves, time) instead of the largest.
 
         Returns:
-            True if ``score`` is the new best (including the first score recorded).
+            True if ``score`` is the new best (including the first score recorded); False
+            also while the database cannot take it (the score is then kept and written when
+            it can, as a move is).
         """
+        change = Change(
+            "score", (self.user, game, key, int(score), time.time(), bool(lower_is_better))
+        )
         better = "<" if lower_is_better else ">"
-        row = (self.user, game, key, int(score), time.time())
 
         def work(db: Database) -> bool:
             cursor = db.execute(
@@ -322,11 +363,13 @@ class Store(Leaderboards):
                     score = excluded.score, recorded_at = excluded.recorded_at
                 WHERE excluded.score {better} scores.score
                 """,
-                row,
+                change.row[:-1],
             )
             return cursor.rowcount > 0
 
-        return self._write(False, work)
+        # Kept (and answered False) while the database cannot take it: a best score reached
+        # during an outage is written when the store returns, like a move.
+        return self._write(False, work, deferrable=True, change=change)
 
     # -- settings --------------------------------------------------------------------------
 
@@ -352,16 +395,7 @@ class Store(Leaderboards):
         Raises:
             TypeError: If ``value`` cannot be serialised to JSON (a programming error).
         """
-        row = (self.user, key, _dumps(value))
-        self._write(
-            None,
-            lambda db: db.execute(
-                'INSERT INTO settings ("user", key, value) VALUES (?, ?, ?) '
-                'ON CONFLICT ("user", key) DO UPDATE SET value = excluded.value',
-                row,
-            ),
-            deferrable=True,
-        )
+        self._change(Change("setting", (self.user, key, _dumps(value))))
 
     # -- my levels -------------------------------------------------------------------------
 
@@ -449,14 +483,7 @@ class Store(Leaderboards):
 
     def delete_my_level(self, game: str, level_id: int) -> None:
         """Delete one of the player's own levels (no error if there is no such level)."""
-        key = (int(level_id), self.user, game)
-        self._write(
-            None,
-            lambda db: db.execute(
-                'DELETE FROM my_levels WHERE id = ? AND "user" = ? AND game = ?', key
-            ),
-            deferrable=True,
-        )
+        self._change(Change("delete_level", (int(level_id), self.user, game, time.time())))
 
 
 _LEVEL_COLUMNS = "id, title, text, created_at, updated_at"

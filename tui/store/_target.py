@@ -18,10 +18,31 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ._files import DB_FILENAME, data_dir
 
-__all__ = ["ENV_STORE", "StoreTarget", "parse_store_url", "redact", "resolve_target"]
+__all__ = [
+    "ENV_PASSWORD",
+    "ENV_STORE",
+    "PASSWORD_ON_COMMAND_LINE",
+    "StoreTarget",
+    "has_password",
+    "parse_store_url",
+    "read_password_file",
+    "redact",
+    "resolve_target",
+]
 
 ENV_STORE = "TERMARCADE_STORE"
 """Environment variable naming the store (a URL or path); ``--store`` sets it."""
+
+ENV_PASSWORD = "PGPASSWORD"
+"""libpq's own variable for the password: ``--store-password-file`` puts the file's password
+there (read by psycopg when the URL holds none; inherited by every session process)."""
+
+PASSWORD_ON_COMMAND_LINE = (
+    "the store URL holds a password, and a command line is visible to every local user "
+    f"(ps): put the URL in the environment variable {ENV_STORE} instead, or leave the "
+    "password out of the URL and name a file holding it with --store-password-file"
+)
+"""Why ``--store`` refuses a URL with a password."""
 
 _POSTGRES_SCHEMES = ("postgresql", "postgres")
 
@@ -126,3 +147,42 @@ def redact(url: str) -> str:
         return urlunsplit((parts.scheme, netloc, parts.path, query, parts.fragment))
     except ValueError:  # Unparseable (bad port ...): show nothing that could be secret.
         return url.partition(":")[0] + "://…"
+
+
+def has_password(text: str) -> bool:
+    """True when a store URL carries a password (``user:PASSWORD@`` or ``?password=``).
+
+    Args:
+        text: A ``--store`` value (a URL or a path).
+    """
+    value = text.strip()
+    if value.partition(":")[0].lower() not in _POSTGRES_SCHEMES:
+        return False
+    authority = value.partition("//")[2].partition("/")[0].partition("?")[0]
+    user_info, at, _ = authority.rpartition("@")
+    if at and ":" in user_info:
+        return True
+    query = value.partition("?")[2]
+    return any(pair.strip().lower().startswith("password=") for pair in query.split("&"))
+
+
+def read_password_file(path: str | os.PathLike[str]) -> str:
+    """The password in a file (its first line, without the line end).
+
+    Args:
+        path: The file (keep it readable by the server's user only).
+
+    Returns:
+        The password.
+
+    Raises:
+        ValueError: The file cannot be read or its first line is empty.
+    """
+    try:
+        with open(path, encoding="utf-8") as stream:
+            first = stream.readline().rstrip("\r\n")
+    except (OSError, UnicodeDecodeError) as error:
+        raise ValueError(f"cannot read the password file {path}: {error}") from None
+    if not first:
+        raise ValueError(f"the password file {path} is empty")
+    return first
