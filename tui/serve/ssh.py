@@ -16,6 +16,10 @@ The server's event loop only moves bytes: keys from the player through the input
 into the session's terminal, and the app's output back into the SSH channel, with flow control
 both ways (a slow client pauses the app's output; a flooding client is paused by SSH's window).
 Idle sessions are closed after ``idle_timeout`` seconds without input.
+
+Connections that have not opened a session yet are counted by a
+:class:`tui.serve.limits.ConnectionGate` (per address and in total): past its bounds a connection
+is closed before asyncssh sends a byte, and an idle one is closed after the login timeout.
 """
 
 from __future__ import annotations
