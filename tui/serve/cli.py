@@ -99,6 +99,27 @@ DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
     help="Bytes per second of input a session may send (bursts of 4x that pass).",
 )
 @click.option(
+    "--max-connections",
+    type=click.IntRange(1, 100_000),
+    default=None,
+    help="--ssh: connections at once that have not opened a session yet; past it they are "
+    "closed at once [default: a quarter of the open-file limit, at most 256].",
+)
+@click.option(
+    "--max-connections-per-address",
+    type=click.IntRange(1, 10_000),
+    default=None,
+    help="--ssh: connections at once from one IP address that have not opened a session yet "
+    "[default: 10, or --max-per-address when that is more].",
+)
+@click.option(
+    "--login-timeout",
+    type=click.FloatRange(1, 600),
+    default=15,
+    show_default=True,
+    help="--ssh: seconds a client has to log in (and again to open its session).",
+)
+@click.option(
     "--public-url",
     default=None,
     help="--web: the address players use, when behind a proxy (e.g. https://arcade.example.org).",
@@ -153,6 +174,9 @@ def serve(
     cpu_limit: float,
     memory_limit: str,
     input_rate: float,
+    max_connections: int | None,
+    max_connections_per_address: int | None,
+    login_timeout: float,
     public_url: str | None,
     ascii_: bool,
     names_mode: str,
@@ -199,6 +223,9 @@ def serve(
         cpu_limit=cpu_limit,
         input_rate=input_rate,
         input_burst=4 * input_rate,
+        max_connections=max_connections or 0,  # 0: derived from the open-file limit
+        max_connections_per_address=max_connections_per_address or 0,
+        login_timeout=login_timeout,
     )
     glyphs = "ascii" if ascii_ else None
     port = DEFAULT_PORTS[mode] if port is None else port

@@ -16,6 +16,10 @@ The server's event loop only moves bytes: keys from the player through the input
 into the session's terminal, and the app's output back into the SSH channel, with flow control
 both ways (a slow client pauses the app's output; a flooding client is paused by SSH's window).
 Idle sessions are closed after ``idle_timeout`` seconds without input.
+
+Connections that have not opened a session yet are counted by a
+:class:`tui.serve.limits.ConnectionGate` (per address and in total): past its bounds a connection
+is closed before asyncssh sends a byte, and an idle one is closed after the login timeout.
 """
 
 from __future__ import annotations
@@ -31,7 +35,7 @@ import asyncssh
 
 from core.text import escape_controls
 from tui.serve.arcade import RESET_TERMINAL, Arcade, Seat, quoted
-from tui.serve.limits import InputGate, TokenBucket, valid_user_name
+from tui.serve.limits import ConnectionGate, InputGate, TokenBucket, valid_user_name
 from tui.serve.owners import GUEST_PREFIX, NameBook, key_identity
 from tui.serve.process import AppProcess
 from tui.serve.spec import CLIENT_ENV
@@ -58,14 +62,21 @@ class ArcadeConnection(asyncssh.SSHServer):
         restricted: True when only authorized keys may log in.
         authorized: The authorized keys, when the arcade checks them itself (owned names);
             None when asyncssh checks them (open names) or anyone may log in.
+        gate: Counts the connections that have no session yet (shared by all of them).
     """
 
     def __init__(
-        self, arcade: Arcade, restricted: bool, authorized: asyncssh.SSHAuthorizedKeys | None = None
+        self,
+        arcade: Arcade,
+        restricted: bool,
+        authorized: asyncssh.SSHAuthorizedKeys | None = None,
+        *,
+        gate: ConnectionGate,
     ) -> None:
         self.arcade = arcade
         self.restricted = restricted
         self.authorized = authorized
+        self.gate = gate
         self.guest = False
         """The client logged in without a key: it plays as a guest."""
         self.refusal = ""
@@ -84,24 +95,71 @@ class ArcadeConnection(asyncssh.SSHServer):
         self.session: ArcadeSession | None = None
         self._conn: Any = None
         self._opened = time.monotonic()
+        self._refused = False
+        """Refused by the gate: closed before the handshake, and not logged one by one."""
+        self._waiting = False
+        """Counted by the gate: open without a session."""
+        self._timer: asyncio.TimerHandle | None = None
 
     def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
         self._conn = conn
         peer = conn.get_extra_info("peername") or ("?", 0)
         self.address = str(peer[0])
         self.peer = f"{peer[0]}:{peer[1]}"
+        if not self.gate.enter(self.address):
+            # Past a bound: closed before asyncssh sends its version, the cheapest refusal
+            # there is; the gate's report logs the whole burst in a line or two.
+            self._refused = True
+            conn.abort()
+            return
+        self._waiting = True
         log.info("connection %d from %s", self.conn_id, self.peer)
-        # A connection that logged in but never opens a session is closed like a slow login.
-        asyncio.get_running_loop().call_later(
-            2 * self.arcade.limits.login_timeout + 1, self._close_if_unused
-        )
+        # asyncssh closes a login slower than login_timeout; a connection that logged in but
+        # never opens a session is closed here, a little later.
+        self._arm_timer(2 * self.arcade.limits.login_timeout + 1)
+
+    def _arm_timer(self, delay: float) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = asyncio.get_running_loop().call_later(delay, self._close_if_unused)
 
     def _close_if_unused(self) -> None:
+        self._timer = None
         if self.session is None and self._conn is not None:
             log.info("connection %d closed: no session opened", self.conn_id)
             self._conn.close()
 
+    def _stop_waiting(self) -> None:
+        """The connection has its session or is gone: the gate no longer counts it."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        if self._waiting:
+            self._waiting = False
+            self.gate.leave(self.address)
+
+    def session_closed(self, session: ArcadeSession) -> None:
+        """A session channel closed: the connection, should it stay open without another,
+        counts again as waiting (and is closed after the login timeout)."""
+        if self.session is session:
+            self.session = None
+        # Later: when the whole connection is closing, asyncssh closes its channels first.
+        asyncio.get_running_loop().call_soon(self._wait_again)
+
+    def _wait_again(self) -> None:
+        if self._conn is None or self.session is not None or self._waiting:
+            return
+        if not self.gate.enter(self.address):
+            self._conn.close()
+            return
+        self._waiting = True
+        self._arm_timer(self.arcade.limits.login_timeout)
+
     def connection_lost(self, exc: Exception | None) -> None:
+        self._conn = None
+        if self._refused:
+            return
+        self._stop_waiting()  # no longer waiting: counted out, the timer stopped
         why = f": {exc}" if exc else ""
         log.info(
             "connection %d from %s closed after %.0f s%s",
@@ -110,7 +168,6 @@ class ArcadeConnection(asyncssh.SSHServer):
             time.monotonic() - self._opened,
             why,
         )
-        self._conn = None
 
     # -- authentication ---------------------------------------------------------------------
     # asyncssh calls these as the client tries its methods: keys first (each probed, then
@@ -232,6 +289,7 @@ class ArcadeConnection(asyncssh.SSHServer):
             log.info("connection %d: second session refused", self.conn_id)
             return False
         self.session = ArcadeSession(self)
+        self._stop_waiting()
         return self.session
 
     def connection_requested(
@@ -454,8 +512,7 @@ class ArcadeSession(asyncssh.SSHServerSession):
     def connection_lost(self, exc: Exception | None) -> None:
         self._closed = True
         self._client_left()
-        if self.connection.session is self:  # the channel is closed: another may open
-            self.connection.session = None
+        self.connection.session_closed(self)  # the channel is closed: another may open
 
     def _client_left(self) -> None:
         if self._gone:
@@ -490,7 +547,13 @@ class ArcadeSession(asyncssh.SSHServerSession):
 
 
 async def start_ssh_server(
-    arcade: Arcade, host: str, port: int, host_key: Any, *, authorized_keys: Path | None = None
+    arcade: Arcade,
+    host: str,
+    port: int,
+    host_key: Any,
+    *,
+    gate: ConnectionGate,
+    authorized_keys: Path | None = None,
 ) -> Any:
     """Listen for players.
 
@@ -499,6 +562,7 @@ async def start_ssh_server(
         host: Address to listen on.
         port: TCP port (0: any free port; see the returned server's sockets).
         host_key: The server's private host key (``asyncssh.SSHKey``).
+        gate: Bounds the connections that have no session yet (shared by all of them).
         authorized_keys: An ``authorized_keys`` file: only those keys may log in. None: anyone.
 
     Returns:
@@ -528,7 +592,7 @@ async def start_ssh_server(
         else "open (any client may play any name)",
     )
     return await asyncssh.create_server(
-        lambda: ArcadeConnection(arcade, restricted, client_keys if own else None),
+        lambda: ArcadeConnection(arcade, restricted, client_keys if own else None, gate=gate),
         host,
         port,
         server_host_keys=[host_key],
@@ -539,7 +603,7 @@ async def start_ssh_server(
         x11_forwarding=False,
         allow_scp=False,
         sftp_factory=None,
-        login_timeout=limits.login_timeout,
+        login_timeout=limits.login_timeout,  # a pre-auth connection holds a slot at most this long
         keepalive_interval=30,
         keepalive_count_max=3,  # a vanished client is noticed within ~90 s
         server_version="termarcade",
