@@ -125,13 +125,6 @@ def screen_text(app: ArcadeApp) -> str:
     return "\n".join(strip.text for strip in app.screen._compositor.render_strips())
 
 
-SHELL_IDS = {"dev-level-text"}
-"""Widgets the shell's bench (``tui.screens.designer.LevelTextDesigner``) composes inside a
-game's bench when they are plain Textual widgets: its level text area, whose pasted control
-characters are the shell's to escape (Textual's TextArea draws them raw). A game that
-composes its own (Carving: a ``PlainTextArea``) is checked here."""
-
-
 def shell_owned(app: ArcadeApp, x: int, y: int) -> bool:
     """Whether the cell at ``(x, y)`` is drawn by the shell rather than by a game.
 
@@ -144,8 +137,6 @@ def shell_owned(app: ArcadeApp, x: int, y: int) -> bool:
     except NoWidget:  # no widget there: nothing of a game's
         return True
     for node in [widget, *widget.ancestors]:
-        if node.id in SHELL_IDS and type(node) is TextArea:
-            return True
         module = type(node).__module__
         if module.startswith("tui."):
             return not module.startswith("tui.games.")
@@ -405,7 +396,7 @@ async def test_pasted_control_characters_are_escaped_in_game_fields() -> None:
     from textual import events
     from textual.app import App, ComposeResult
 
-    from tui.games.plain_fields import PlainInput, PlainTextArea
+    from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
     class Fields(App[None]):
         def compose(self) -> ComposeResult:

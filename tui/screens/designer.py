@@ -56,6 +56,7 @@ from tui.sources import LevelRef
 from tui.store import DuplicateTitle
 from tui.text import plain
 from tui.unsaved import HoldsUnsavedWork
+from tui.widgets.plain_fields import PlainTextArea
 from tui.workers import cancelled, is_running, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -670,7 +671,7 @@ class LevelTextDesigner(DesignerScreen):
         from grammar.levels import dump_level
 
         yield Label(self.TEXT_LABEL, classes="dev-label")
-        yield TextArea(
+        yield PlainTextArea(
             dump_level(self.level, self.info.id),
             id="dev-level-text",
             soft_wrap=True,

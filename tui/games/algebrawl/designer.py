@@ -45,8 +45,8 @@ from core.registry import GameInfo
 from core.text import plural
 from grammar.algebrawl import cards_text, parse_cards, parse_numbers
 from grammar.errors import ParseError
-from tui.games.plain_fields import PlainInput
 from tui.screens.designer import DesignerScreen, Values
+from tui.widgets.plain_fields import PlainInput
 
 __all__ = ["AlgebrawlDesigner", "CardPicker", "describe_solve", "describe_verdict"]
 

@@ -20,8 +20,8 @@ from textual.widgets import Button, Input, Label, Select, Static
 
 from core.algebrawl.generators import GENERATORS, check_band
 from core.text import escape_controls
-from tui.games.plain_fields import PlainInput
 from tui.modals.dialog import Dialog
+from tui.widgets.plain_fields import PlainInput
 
 __all__ = ["GeneratorChoice", "GeneratorModal", "read_choice"]
 

@@ -41,8 +41,8 @@ from core.carving.design import LIVE_TIME_LIMIT, Verdict, assess, plan_steps
 from core.registry import GameInfo
 from core.text import plural
 from tui.games.carving.view import edge_label, target_text, vertex_label
-from tui.games.plain_fields import PlainInput, PlainTextArea
 from tui.screens.designer import LevelTextDesigner
+from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
 __all__ = ["SOLVE_MAX_STATES", "SOLVE_TIME_LIMIT", "CarvingDesigner", "describe_verdict"]
 

@@ -31,8 +31,8 @@ from core.carving.draft import SLOT_NAMES, EdgeDraft
 from core.carving.formula import THETA
 from grammar.carving import parse_operator
 from grammar.errors import ParseError
-from tui.games.plain_fields import PlainInput
 from tui.modals.dialog import Dialog
+from tui.widgets.plain_fields import PlainInput
 
 from .view import KIND_SYMBOL, vertex_label
 

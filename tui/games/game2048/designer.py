@@ -56,8 +56,8 @@ from core.game2048.game import GAME
 from core.game2048.level import MAX_NUMBER, MAX_SEED, MAX_SIZE, Level
 from core.registry import GameInfo
 from tui.games.game2048.board import EMPTY_STYLE, tile_style
-from tui.games.plain_fields import PlainInput
 from tui.screens.designer import LevelTextDesigner
+from tui.widgets.plain_fields import PlainInput
 
 __all__ = ["BoardCanvas", "Game2048Designer"]
 

@@ -23,8 +23,8 @@ from textual.widgets import Button, Input, Label, Static
 from core.termcraft.terms import Path, Term, format_path
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
-from tui.games.plain_fields import PlainInput
 from tui.modals.dialog import Dialog
+from tui.widgets.plain_fields import PlainInput
 
 __all__ = ["Check", "ConstructModal"]
 

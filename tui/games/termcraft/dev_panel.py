@@ -31,8 +31,8 @@ from core.termcraft.terms import COMPOUND, Term, to_str
 from core.text import plural
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
-from tui.games.plain_fields import PlainInput, PlainTextArea
 from tui.screens.designer import DesignerScreen
+from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
 __all__ = ["DevPanel", "describe_lint", "describe_solve", "format_term_for_editing", "parse_field"]
 

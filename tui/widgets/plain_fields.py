@@ -1,4 +1,4 @@
-"""Text fields for the games' benches and dialogs that never hold a control character.
+"""Text fields for the benches and dialogs that never hold a control character.
 
 Textual's :class:`~textual.widgets.Input` and :class:`~textual.widgets.TextArea` draw their
 text as it is, so an ESC, a C1 control or a bidi override in a level's hint or author
@@ -7,8 +7,6 @@ an ANSI or OSC sequence could restyle the screen or retitle the window, a bidi o
 could hide text. These fields write each such character as its visible escape (``\\e``,
 ``\\x07``, ``\\u202e``: :func:`core.text.escape_controls`, used wherever text from a player
 is shown), so a field shows, and the level keeps, what the player can see.
-
-Not a game: this module is no subpackage, so the registry's folder scan skips it.
 """
 
 from __future__ import annotations
