@@ -12,7 +12,9 @@ explored: no plan exists), ``"limit"`` (a node, weight or time limit was hit) or
 ``"cancelled"`` (``should_stop`` returned true).
 
 Long computations anywhere in ``core`` take a :class:`Watch`: the one object that carries a
-deadline, a cancel test and a progress callback.  Loops call :meth:`Watch.poll` every few
+deadline, a work budget, a cancel test and a progress callback.  The budget counts work in
+the computation's own unit (states, nodes, moves, terms) through :meth:`Watch.spend`, so an
+answer cut short by it is the same on an idle and on a busy machine, where a deadline is not.  Loops call :meth:`Watch.poll` every few
 thousand steps; it raises :class:`Interrupted` when the time is up or the caller cancelled,
 so a closure over a million terms stops within milliseconds instead of running to the end.
 :func:`bfs` polls the same watch between *and inside* expansions (once per successor), so a
@@ -76,7 +78,8 @@ class Interrupted(Exception):
     """A computation stopped by its :class:`Watch`.
 
     Attributes:
-        reason: ``"limit"`` (the deadline passed) or ``"cancelled"`` (``should_stop``).
+        reason: ``"limit"`` (the deadline passed), ``"budget"`` (the work budget is spent) or
+            ``"cancelled"`` (``should_stop``).
     """
 
     def __init__(self, reason: str):
@@ -97,9 +100,20 @@ class Watch:
             ``done``/``total`` count its work (``total`` 0 when unknown).
         interval: Minimum seconds between two progress calls.
         deadline: An absolute :func:`time.monotonic` deadline instead of ``time_limit``.
+        budget: Work units :meth:`spend` may count before it raises ``Interrupted("budget")``
+            (None: no budget).
     """
 
-    __slots__ = ("_next_report", "deadline", "interval", "progress", "should_stop", "started")
+    __slots__ = (
+        "_next_report",
+        "budget",
+        "deadline",
+        "interval",
+        "progress",
+        "should_stop",
+        "spent",
+        "started",
+    )
 
     def __init__(
         self,
@@ -108,6 +122,7 @@ class Watch:
         progress: Callable[[str, int, int], None] | None = None,
         interval: float = 0.1,
         deadline: float | None = None,
+        budget: int | None = None,
     ):
         self.started = time.monotonic()
         """When the watch was made (monotonic seconds)."""
@@ -122,6 +137,28 @@ class Watch:
         self.interval = interval
         """Minimum seconds between progress calls."""
         self._next_report = self.started + interval
+        self.budget = budget
+        """Work units the computation may spend (None: no budget)."""
+        self.spent = 0
+        """Work units spent so far."""
+
+    def spend(self, units: int = 1) -> None:
+        """Count ``units`` of work; stop the computation when the budget is spent.
+
+        Args:
+            units: Work done since the last call (states expanded, nodes visited ...).
+
+        Raises:
+            Interrupted: ``"budget"`` when more than :attr:`budget` units have been spent.
+        """
+        self.spent += units
+        if self.budget is not None and self.spent > self.budget:
+            raise Interrupted("budget")
+
+    @property
+    def budget_left(self) -> int | None:
+        """Work units left (None: no budget)."""
+        return None if self.budget is None else max(self.budget - self.spent, 0)
 
     def poll(self, stage: str = "", done: int = 0, total: int = 0) -> None:
         """Stop the computation if it is cancelled or out of time; report progress.
