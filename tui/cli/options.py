@@ -8,6 +8,9 @@ game's group and fails on a copy that drifted):
 * :func:`level_option` ``-l/--level N|TITLE``: a level of the level file, by 1-based number
   or title (read by :func:`tui.cli.output.choose_levels`);
 * :func:`time_limit_option` ``--time-limit SECONDS``: the time one search may take;
+  :func:`command_started` is when the command began (loading counts against the limit);
+* :func:`budget_option` ``--budget N``: the work one search may do, in the command's own unit
+  (states, nodes, moves): unlike time, the same on an idle and on a busy machine;
 * :func:`seed_option` ``-s/--seed``: a seed from 0 to 2**32 - 1, never reduced;
 * :func:`output_option` ``-o/--output FILE`` and ``--force``: where a command writes, never
   over an existing file without ``--force``, always through a temporary file and a rename
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
@@ -53,9 +57,11 @@ __all__ = [
     "TIME_LIMIT_HELP",
     "SeedType",
     "SharedOption",
+    "budget_option",
     "check_output",
     "check_pack",
     "check_seed_run",
+    "command_started",
     "json_option",
     "level_option",
     "load_level_pack",
@@ -87,6 +93,12 @@ TIME_LIMIT_HELP = (
     "the answer is the best found so far, or unknown."
 )
 """The one help text of ``--time-limit``."""
+BUDGET_HELP = (
+    "The most work one search may do, counted in the command's own unit (states, nodes or "
+    "moves: see the command's help); when it is spent the answer is the best found so far, "
+    "or unknown, and says which bound was hit. 0: no budget."
+)
+"""The one help text of ``--budget``."""
 SEED_HELP = (
     f"Seed, 0 to {SEED_MAX}: the same seed gives the same result; further levels or games "
     "take the next seeds."
@@ -191,6 +203,56 @@ def time_limit_option(default: float) -> Callable[[_F], _F]:
         show_default=True,
         metavar="SECONDS",
         help=TIME_LIMIT_HELP,
+        callback=_note_start,
+    )
+
+
+_STARTED = "termarcade.started"
+"""Key in click's ``ctx.meta``: when the command's options were read (monotonic seconds)."""
+
+
+def _note_start(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+    """Remember when the command began: its options are read before it loads anything."""
+    ctx.meta.setdefault(_STARTED, time.monotonic())
+    return value
+
+
+def command_started() -> float:
+    """When the running command began (``time.monotonic()``), loading and parsing included.
+
+    A command that takes ``--time-limit`` computes its deadline from this, so the time spent
+    reading a level (or unpacking an ID) counts against the limit. Outside a click command,
+    or when nothing noted the start, it is now.
+
+    Returns:
+        Monotonic seconds.
+    """
+    ctx = click.get_current_context(silent=True)
+    if ctx is None:
+        return time.monotonic()
+    return float(ctx.meta.get(_STARTED, time.monotonic()))
+
+
+# --------------------------------------------------------------------------- --budget
+
+
+def budget_option(default: int) -> Callable[[_F], _F]:
+    """``--budget N`` (an integer from 0; the ``budget`` parameter; 0 means no budget).
+
+    Args:
+        default: The command's default, in its own unit (say which in the command's help).
+
+    Returns:
+        The decorator.
+    """
+    return click.option(
+        "--budget",
+        cls=SharedOption,
+        type=IntBetween(0, what="the budget"),
+        default=default,
+        show_default=True,
+        metavar="N",
+        help=BUDGET_HELP,
     )
 
 
