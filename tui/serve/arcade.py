@@ -14,7 +14,7 @@ from core.text import escape_controls, plural
 from tui.serve.limits import ServeLimits, valid_user_name
 from tui.serve.spec import EXIT_CPU, EXIT_OK, SessionSpec, exit_reason
 
-__all__ = ["RESET_TERMINAL", "Arcade", "goodbye"]
+__all__ = ["RESET_TERMINAL", "Arcade", "duration", "goodbye"]
 
 log = logging.getLogger("termarcade.serve")
 
@@ -39,9 +39,9 @@ def goodbye(reason: str, limits: ServeLimits) -> str:
     if reason == "quit":
         return ""
     if reason == "idle":
-        minutes = max(1, round(limits.idle_timeout / 60))
         return (
-            f"Closed after {plural(minutes, 'minute')} without a key press. Your games are saved."
+            f"Closed after {duration(limits.idle_timeout)} without a key press. "
+            "Your games are saved."
         )
     if reason == "shutdown":
         return "The arcade is closing for now. Your games are saved."
@@ -176,6 +176,22 @@ class Arcade:
             len(self.seats) - (seat.session_id in self.seats),
         )
         return goodbye(reason, self.limits), (0 if reason in ("quit", "idle", "shutdown") else 1)
+
+
+def duration(seconds: float) -> str:
+    """A time limit in words, as exact as the limit itself ("15 seconds", "1 minute 30 seconds").
+
+    Args:
+        seconds: The limit (rounded to whole seconds; under one second reads "1 second").
+
+    Returns:
+        Minutes and seconds, each named only when not zero.
+    """
+    minutes, rest = divmod(max(1, round(seconds)), 60)
+    parts = [plural(minutes, "minute")] if minutes else []
+    if rest:
+        parts.append(plural(rest, "second"))
+    return " ".join(parts)
 
 
 def quoted(text: str) -> str:
