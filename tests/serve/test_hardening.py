@@ -5,11 +5,19 @@ listings, and an idle message that names the real limit."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 import logging
 import os
+import shlex
 import stat
+import sys
+import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
+import aiohttp
 import pytest
 from click.testing import CliRunner
 
@@ -67,7 +75,7 @@ def test_an_existing_open_store_is_tightened_with_a_log_line(data_dir, caplog) -
     os.chmod(data_dir, 0o755)
     for path in _store_files(data_dir):
         os.chmod(path, 0o644)
-    caplog.set_level(logging.WARNING, logger="termarcade.store")
+    caplog.set_level(logging.INFO, logger="termarcade.store")
     with Store.open(user="alice") as store:
         assert store.solved_levels("2048", "pack") == {"one"}
         files = _store_files(data_dir)
@@ -202,3 +210,135 @@ async def test_a_client_sending_junk_variables_plays_on(caplog) -> None:
         player.press("ctrl+q")
         await asyncio.wait_for(player.closed.wait(), TIMEOUT)
         assert player.exit_status == 0 and not arcade.seats
+
+
+# -- serve --web ----------------------------------------------------------------------------
+
+RECORDER = """
+import sys
+sys.stdout.write("__GANGLION__\\n")
+sys.stdout.flush()
+source = sys.stdin.buffer
+with open(sys.argv[1], "ab") as out:
+    while len(head := source.read(5)) == 5:
+        body = source.read(int.from_bytes(head[1:], "big"))
+        out.write(head + body)
+        out.flush()
+        if head[:1] == b"M" and b'"quit"' in body:
+            break
+"""
+"""A stand-in for the app behind a browser tab: it writes every packet it is sent to a file."""
+
+
+def _packets(path: Path) -> list[tuple[bytes, bytes]]:
+    """The ``(type, payload)`` packets the stand-in app received."""
+    data = path.read_bytes() if path.exists() else b""
+    packets = []
+    while len(data) >= 5:
+        size = int.from_bytes(data[1:5], "big")
+        packets.append((data[:1], data[5 : 5 + size]))
+        data = data[5 + size :]
+    return packets
+
+
+def _keys_received(path: Path) -> list[str]:
+    return [payload.decode() for kind, payload in _packets(path) if kind == b"D"]
+
+
+@contextlib.asynccontextmanager
+async def _web_arcade(received: Path, **limits: Any) -> AsyncIterator[tuple[Any, Any]]:
+    """``serve --web``'s server in this event loop, each tab running the stand-in app.
+
+    Yields:
+        ``(client, server)``: an aiohttp test client, and the textual-serve server.
+    """
+    pytest.importorskip("textual_serve")
+    from aiohttp.test_utils import TestClient, TestServer
+
+    from tui.serve.web import WebArcade
+
+    arcade = WebArcade(ServeLimits(**limits), data_dir="", glyphs=None, host="127.0.0.1", port=0)
+    server = arcade.server()
+    server.command = shlex.join([sys.executable, "-c", RECORDER, str(received)])
+    async with TestClient(TestServer(await server._make_app(), host="127.0.0.1")) as client:
+        yield client, server
+
+
+async def _until(condition: Any, timeout: float = 60.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        await asyncio.sleep(0.02)
+
+
+async def _close(page: Any, server: Any) -> None:
+    """Close a tab and wait until the server has seen its app end (none outlives the test)."""
+    await page.close()
+    await _until(lambda: server.active == 0)
+
+
+@pytest.mark.slow
+async def test_web_static_files_are_served_but_no_folder_is_listed(tmp_path) -> None:
+    async with _web_arcade(tmp_path / "received") as (client, _server):
+        for folder in ("/static/", "/static/js/", "/static/css/"):
+            response = await client.get(folder)
+            assert response.status in (403, 404), folder
+            assert "Index of" not in await response.text()
+        response = await client.get("/static/css/xterm.css")
+        assert response.status == 200 and "xterm" in await response.text()
+
+
+@pytest.mark.slow
+async def test_web_sessions_are_capped_per_address(tmp_path) -> None:
+    received = tmp_path / "received"
+    async with _web_arcade(received, max_per_address=1, max_sessions=10) as (client, server):
+        async with client.ws_connect("/ws") as first, client.ws_connect("/ws") as second:
+            refusal = await second.receive(timeout=60)
+            assert refusal.type == aiohttp.WSMsgType.BINARY
+            assert b"Too many sessions from 127.0.0.1 (1 at most)." in refusal.data
+            closing = await second.receive(timeout=60)
+            assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+            await first.send_str(json.dumps(["stdin", "first"]))
+            await _until(lambda: "first" in _keys_received(received))
+            await _close(first, server)
+        # Its seat is free again: a new tab from the same address plays.
+        async with client.ws_connect("/ws") as third:
+            await third.send_str(json.dumps(["stdin", "third"]))
+            await _until(lambda: "third" in _keys_received(received))
+            await _close(third, server)
+
+
+@pytest.mark.slow
+async def test_web_input_is_rate_limited_in_whole_keys(tmp_path) -> None:
+    received = tmp_path / "received"
+    # 60 kB in one message, text and arrow keys: a cut every 4,000 characters would land
+    # inside an arrow key ("abc\x1b" | "[A...").
+    keys = "abc\x1b[A" * 10_000
+    limits = {"input_rate": 20_000.0, "input_burst": 4_000.0}
+    async with (
+        _web_arcade(received, **limits) as (client, server),
+        client.ws_connect("/ws") as page,
+    ):
+        sent = time.monotonic()
+        await page.send_str(json.dumps(["stdin", keys]))
+        await _until(lambda: sum(map(len, _keys_received(received))) >= len(keys))
+        took = time.monotonic() - sent
+        await _close(page, server)
+    pieces = _keys_received(received)
+    assert "".join(pieces) == keys  # nothing lost, nothing added
+    assert len(pieces) > 1 and max(map(len, pieces)) <= 4_000
+    assert not any(piece.endswith(("\x1b", "\x1b[")) for piece in pieces)  # no key cut in two
+    # A lower bound (never flaky): 56 kB over the burst at 20 kB a second.
+    assert took >= (len(keys) - 4_000) / 20_000
+
+
+@pytest.mark.slow
+async def test_web_malformed_messages_are_dropped_and_the_session_lives(tmp_path) -> None:
+    received = tmp_path / "received"
+    async with _web_arcade(received) as (client, server), client.ws_connect("/ws") as page:
+        for junk in ("not json", "{}", "[]", '["stdin", 5]', '["resize", {}]', '["x", 1]'):
+            await page.send_str(junk)
+        await page.send_str(json.dumps(["stdin", "still here"]))
+        await _until(lambda: "still here" in _keys_received(received))
+        assert _keys_received(received) == ["still here"]
+        await _close(page, server)

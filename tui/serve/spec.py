@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 __all__ = [
     "CLIENT_ENV",
@@ -48,7 +49,7 @@ _CLIENT_VALUES = {
 }
 
 
-def clean_client_env(env: Mapping[object, object]) -> tuple[dict[str, str], list[str]]:
+def clean_client_env(env: Mapping[Any, Any]) -> tuple[dict[str, str], list[str]]:
     """Keep the client variables the app understands, each with a well-formed value.
 
     A client's environment is a stranger's input: a value the app cannot use (an unknown glyph

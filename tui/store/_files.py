@@ -217,9 +217,10 @@ def tighten(path: Path, mode: int) -> bool:
     try:
         os.chmod(path, old & mode)
     except OSError as error:  # not ours (another user's file): say so, go on
-        log.warning("%s has mode %04o; cannot make it private: %s", path, old, error.strerror)
+        log.info("%s has mode %04o; cannot make it private: %s", path, old, error.strerror)
         return False
-    log.warning(
+    # INFO: a served arcade logs it; a local app must not print over its own screen.
+    log.info(
         "%s had mode %04o: other users could read players' data; it is now %04o",
         path,
         old,
