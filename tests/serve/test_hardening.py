@@ -293,10 +293,11 @@ async def test_web_sessions_are_capped_per_address(tmp_path) -> None:
     received = tmp_path / "received"
     async with _web_arcade(received, max_per_address=1, max_sessions=10) as (client, server):
         async with client.ws_connect("/ws") as first, client.ws_connect("/ws") as second:
-            refusal = await second.receive(timeout=60)
+            # wait_for: aiohttp's own receive timeout starts again at every heartbeat ping.
+            refusal = await asyncio.wait_for(second.receive(), 60)
             assert refusal.type == aiohttp.WSMsgType.BINARY
             assert b"Too many sessions from 127.0.0.1 (1 at most)." in refusal.data
-            closing = await second.receive(timeout=60)
+            closing = await asyncio.wait_for(second.receive(), 60)
             assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
             await first.send_str(json.dumps(["stdin", "first"]))
             await _until(lambda: "first" in _keys_received(received))
