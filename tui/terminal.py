@@ -111,19 +111,24 @@ def detect_profile(
     Args:
         env: The environment (default ``os.environ``).
         glyphs: A glyph set chosen by the player (``--ascii`` gives ``"ascii"``); wins over
-            ``TERMARCADE_GLYPHS``, which wins over what ``TERM`` suggests.
+            ``TERMARCADE_GLYPHS``, which wins over what ``TERM`` suggests. A
+            ``TERMARCADE_GLYPHS`` that names no glyph set is ignored (it may come from a
+            stranger's SSH client: a bad value must not end their session).
 
     Returns:
         The profile.
 
     Raises:
-        ValueError: For an unknown glyph set name.
+        ValueError: For an unknown glyph set name in ``glyphs`` (a caller's mistake).
     """
     env = os.environ if env is None else env
     term = env.get("TERM", "").strip().lower()
-    chosen = glyphs or env.get(ENV_GLYPHS, "").strip().lower() or _glyphs_for_term(term)
-    if chosen not in GLYPH_SETS:
-        raise ValueError(f"unknown glyph set {chosen!r} (choose from {', '.join(GLYPH_SETS)})")
+    if glyphs is not None and glyphs not in GLYPH_SETS:
+        raise ValueError(f"unknown glyph set {glyphs!r} (choose from {', '.join(GLYPH_SETS)})")
+    from_env = env.get(ENV_GLYPHS, "").strip().lower()
+    if from_env not in GLYPH_SETS:
+        from_env = ""
+    chosen = glyphs or from_env or _glyphs_for_term(term)
     return TerminalProfile(
         term=term, glyphs=chosen, colors=_colors(env, term), no_color="NO_COLOR" in env
     )  # set at all, as Textual reads it

@@ -46,7 +46,9 @@ def test_profile_from_the_environment(env, glyphs, colors) -> None:
 def test_the_players_choice_wins_and_nonsense_is_refused() -> None:
     assert detect_profile({"TERM": "linux"}, glyphs="ascii").glyphs == "ascii"
     with pytest.raises(ValueError):
-        detect_profile({"TERMARCADE_GLYPHS": "ebcdic"})
+        detect_profile({}, glyphs="ebcdic")
+    # Issue 27: a variable may come from a stranger's SSH client; it is ignored, not fatal.
+    assert detect_profile({"TERM": "linux", "TERMARCADE_GLYPHS": "ebcdic"}).glyphs == "cp437"
 
 
 def test_sixteen_colours_get_the_ansi_theme_and_no_color_keeps_textuals_greys() -> None:

@@ -23,7 +23,7 @@ from tui.serve.limits import ServeLimits, valid_user_name
 from tui.serve.owners import NameBook, guest_name
 from tui.serve.spec import EXIT_CPU, EXIT_OK, SessionSpec, exit_reason
 
-__all__ = ["LEDGER_POLL", "RESET_TERMINAL", "Arcade", "clock_time", "goodbye"]
+__all__ = ["LEDGER_POLL", "RESET_TERMINAL", "Arcade", "clock_time", "duration", "goodbye"]
 
 LEDGER_POLL = 2.0
 """Seconds between two readings of the running sessions' CPU time (what a session uses in its
@@ -59,9 +59,9 @@ def goodbye(reason: str, limits: ServeLimits, retry_at: str = "") -> str:
     if reason == "quit":
         return ""
     if reason == "idle":
-        minutes = max(1, round(limits.idle_timeout / 60))
         return (
-            f"Closed after {plural(minutes, 'minute')} without a key press. Your games are saved."
+            f"Closed after {duration(limits.idle_timeout)} without a key press. "
+            "Your games are saved."
         )
     if reason == "shutdown":
         return "The arcade is closing for now. Your games are saved."
@@ -291,6 +291,22 @@ class Arcade:
                 retry = clock_time(self.ledger.retry_at(seat.user, seat.address))
         status = 0 if reason in ("quit", "idle", "shutdown") else 1
         return goodbye(reason, self.limits, retry), status
+
+
+def duration(seconds: float) -> str:
+    """A time limit in words, as exact as the limit itself ("15 seconds", "1 minute 30 seconds").
+
+    Args:
+        seconds: The limit (rounded to whole seconds; under one second reads "1 second").
+
+    Returns:
+        Minutes and seconds, each named only when not zero.
+    """
+    minutes, rest = divmod(max(1, round(seconds)), 60)
+    parts = [plural(minutes, "minute")] if minutes else []
+    if rest:
+        parts.append(plural(rest, "second"))
+    return " ".join(parts)
 
 
 def quoted(text: str) -> str:

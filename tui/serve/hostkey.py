@@ -2,6 +2,7 @@
 
 Players' SSH clients remember the host key and warn when it changes, so it must survive
 restarts: it lives in the data directory (``ssh_host_ed25519_key``, readable by its owner only).
+A key file other users may read or write, given or found, is refused (as OpenSSH refuses one).
 """
 
 from __future__ import annotations
@@ -34,7 +35,8 @@ def load_or_create_host_key(path: str | os.PathLike[str] | None = None) -> tuple
         made by this call.
 
     Raises:
-        HostKeyError: When the file cannot be read, parsed or written.
+        HostKeyError: When the file cannot be read, parsed or written, or when other users
+            may read or write it.
     """
     import asyncssh
 
@@ -42,12 +44,14 @@ def load_or_create_host_key(path: str | os.PathLike[str] | None = None) -> tuple
     key_path = Path(path) if path is not None else data_dir() / HOST_KEY_NAME
     if given or key_path.exists():
         try:
-            return asyncssh.read_private_key(str(key_path)), key_path, False
+            key = asyncssh.read_private_key(str(key_path))
         except (OSError, asyncssh.KeyImportError) as error:
             raise HostKeyError(f"cannot read the host key {key_path}: {_reason(error)}") from None
+        _check_private(key_path)
+        return key, key_path, False
     key = asyncssh.generate_private_key("ssh-ed25519")
     try:
-        key_path.parent.mkdir(parents=True, exist_ok=True)
+        key_path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)  # as the store makes it
         # O_EXCL: two servers starting at once must not both write (one would lose its key).
         fd = os.open(key_path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -57,6 +61,27 @@ def load_or_create_host_key(path: str | os.PathLike[str] | None = None) -> tuple
     with os.fdopen(fd, "wb") as handle:
         handle.write(key.export_private_key())
     return key, key_path, True
+
+
+def _check_private(key_path: Path) -> None:
+    """Refuse a key file that other users may read or change, as OpenSSH does.
+
+    Whoever can read the host key can pose as this server to every player (and read what
+    they type); whoever can write it can swap it.
+
+    Raises:
+        HostKeyError: Naming the file, its mode and the command that fixes it.
+    """
+    try:
+        mode = key_path.stat().st_mode & 0o777
+    except OSError as error:
+        raise HostKeyError(f"cannot read the host key {key_path}: {_reason(error)}") from None
+    if mode & 0o077:
+        raise HostKeyError(
+            f"UNPROTECTED PRIVATE KEY FILE: the host key {key_path} has mode {mode:04o}, so "
+            "other users of this machine can read it (and pose as this server); it is "
+            f"refused. Make it private: chmod 600 {key_path}"
+        )
 
 
 def _reason(error: BaseException) -> str:

@@ -38,7 +38,7 @@ from tui.serve.arcade import RESET_TERMINAL, Arcade, Seat, quoted
 from tui.serve.limits import ConnectionGate, InputGate, TokenBucket, valid_user_name
 from tui.serve.owners import GUEST_PREFIX, NameBook, key_identity
 from tui.serve.process import AppProcess
-from tui.serve.spec import CLIENT_ENV
+from tui.serve.spec import clean_client_env
 
 __all__ = ["ArcadeConnection", "ArcadeSession", "start_ssh_server"]
 
@@ -399,7 +399,7 @@ class ArcadeSession(asyncssh.SSHServerSession):
             call_later=loop.call_later,
         )
         term = _clean_term(self._term)
-        env = {key: str(value)[:64] for key, value in self._client_env().items()}
+        env = self._client_env(seat.session_id)
         self._app = AppProcess(
             lambda tty: self.arcade.spec(seat, tty, term, env),
             on_output=self._output,
@@ -433,9 +433,12 @@ class ArcadeSession(asyncssh.SSHServerSession):
         self._gate.pump()
         self._schedule_idle_check(limits.idle_timeout)
 
-    def _client_env(self) -> dict[str, str]:
-        env = self._chan.get_environment() or {}
-        return {str(key): str(value) for key, value in env.items() if str(key) in CLIENT_ENV}
+    def _client_env(self, session_id: int) -> dict[str, str]:
+        """The client's variables that pass :func:`clean_client_env` (the rest are logged)."""
+        env, dropped = clean_client_env(self._chan.get_environment() or {})
+        if dropped:
+            log.info("session %d: ignored the client's %s", session_id, ", ".join(dropped))
+        return env
 
     def _refuse(self, message: str) -> None:
         """Tell the client why in one line and close with exit status 1.

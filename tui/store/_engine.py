@@ -38,6 +38,7 @@ from core.text import plural
 
 from ._changes import Change, change_work, coalesce, replaces
 from ._db import Database, SqliteDatabase
+from ._files import make_private_dir
 from ._journal import Journal, journal_dir
 from ._opening import Opened, connect, open_database
 from ._schema import migrate
@@ -246,7 +247,7 @@ class StoreBase:
         """Open a SQLite file (see :mod:`._opening`); None if its directory cannot be made."""
         assert target.path is not None
         try:
-            target.path.parent.mkdir(parents=True, exist_ok=True)
+            make_private_dir(target.path.parent)  # 0700: other local users read no saves
         except OSError as error:
             self.warnings.append(
                 f"Cannot create the data directory {target.path.parent} "

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import secrets
+import stat
 from pathlib import Path
 
 ENV_DATA_DIR = "TERMARCADE_DATA_DIR"
@@ -15,6 +17,15 @@ DB_FILENAME = "termarcade.sqlite3"
 
 _NEW_FILE_MODE = 0o666
 """Mode asked for a new file; the kernel applies the umask, as for any editor's file."""
+
+PRIVATE_FILE_MODE = 0o600
+"""Mode of the store's files (database, WAL, SHM, lock): every player's data is in them, and
+on a shared host the other local users must not read it."""
+
+PRIVATE_DIR_MODE = 0o700
+"""Mode of the data directory (the store, the host key, anything kept next to them)."""
+
+log = logging.getLogger("termarcade.store")
 
 
 def data_dir() -> Path:
@@ -145,3 +156,81 @@ def _sync_directory(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# -- private files --------------------------------------------------------------------------
+
+
+def make_private_dir(directory: Path) -> None:
+    """Create ``directory`` (and missing parents) for the store; its own mode is 0700.
+
+    An existing data directory (:func:`data_dir`) that other users may enter is tightened to
+    0700, with a log line; any other existing folder (the parent of a ``--store`` file,
+    perhaps shared on purpose) is left as it is.
+
+    Args:
+        directory: The folder that holds the database.
+
+    Raises:
+        OSError: When it cannot be created.
+    """
+    directory.mkdir(mode=PRIVATE_DIR_MODE, parents=True, exist_ok=True)
+    if _same_path(directory, data_dir()):
+        tighten(directory, PRIVATE_DIR_MODE)
+
+
+def create_private_file(path: Path) -> None:
+    """Create ``path`` empty with mode 0600 unless it exists; tighten it if it does.
+
+    SQLite then opens the empty file as a new database, and gives its WAL and SHM files the
+    database's mode, so all of them are private (SQLite alone would create 0644 files).
+    Best effort: where the file cannot be created, SQLite's own open reports why.
+
+    Args:
+        path: The database file.
+    """
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE_MODE))
+    except FileExistsError:
+        tighten(path, PRIVATE_FILE_MODE)
+    except OSError:
+        pass
+
+
+def tighten(path: Path, mode: int) -> bool:
+    """Take away the permission bits ``path`` has beyond ``mode`` (logged when it happens).
+
+    Args:
+        path: A file or folder that may exist.
+        mode: The most it may allow (0600 or 0700).
+
+    Returns:
+        True if its mode was changed.
+    """
+    try:
+        status = path.stat()
+    except OSError:
+        return False
+    old = stat.S_IMODE(status.st_mode)
+    if not old & ~mode & 0o777:
+        return False
+    try:
+        os.chmod(path, old & mode)
+    except OSError as error:  # not ours (another user's file): say so, go on
+        log.info("%s has mode %04o; cannot make it private: %s", path, old, error.strerror)
+        return False
+    # INFO: a served arcade logs it; a local app must not print over its own screen.
+    log.info(
+        "%s had mode %04o: other users could read players' data; it is now %04o",
+        path,
+        old,
+        old & mode,
+    )
+    return True
+
+
+def _same_path(one: Path, other: Path) -> bool:
+    try:
+        return os.path.samefile(one, other)
+    except OSError:
+        return False

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ._db import Database, SqliteDatabase, sqlite_error_kind
+from ._files import PRIVATE_FILE_MODE, create_private_file, tighten
 from ._schema import SCHEMA_VERSION, NewerSchema, migrate
 
 try:
@@ -48,6 +49,8 @@ __all__ = ["LOCK_SUFFIX", "Opened", "connect", "error_kind", "open_database"]
 
 LOCK_SUFFIX = ".lock"
 """Suffix of the advisory lock file next to the database."""
+
+_SQLITE_SIDE_FILES = ("-wal", "-shm")
 
 _COMPANIONS = ("-wal", "-shm", "-journal")
 """Files that belong to a database and move aside with it (the WAL may hold committed data)."""
@@ -132,6 +135,8 @@ def open_database(path: Path, busy_timeout: float, patience: float) -> Opened:
         The outcome; never raises for storage problems.
     """
     lock = _LockFile(path.with_name(path.name + LOCK_SUFFIX))
+    for suffix in _SQLITE_SIDE_FILES:  # left 0644 by an older termarcade: private now
+        tighten(path.with_name(path.name + suffix), PRIVATE_FILE_MODE)
     try:
         return _open_loop(path, busy_timeout, time.monotonic() + patience, patience, lock)
     finally:
@@ -211,6 +216,7 @@ def _attempt(path: Path, busy_timeout: float, deadline: float, lock: _LockFile) 
     without a lock file (read-only directory) the attempt goes ahead all the same.
     """
     with lock.hold(exclusive=False, deadline=deadline):
+        create_private_file(path)  # 0600, and so are the WAL and SHM SQLite makes next to it
         before = _identity(path)
         # Wait no longer than the patience left, so opening is bounded by the patience.
         wait = min(busy_timeout, max(_POLL_S, deadline - time.monotonic()))
@@ -431,7 +437,8 @@ class _LockFile:
         if not self._tried:
             self._tried = True
             try:
-                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o666)
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, PRIVATE_FILE_MODE)
+                tighten(self.path, PRIVATE_FILE_MODE)
             except OSError as error:
                 try:  # A read-only directory may still hold the lock file from earlier.
                     self._fd = os.open(self.path, os.O_RDONLY)
