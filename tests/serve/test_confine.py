@@ -239,3 +239,31 @@ def test_without_landlock_a_session_says_so_and_goes_on(
         "no Landlock in this kernel: the session's writes are not confined"
     ]
     (tmp_path / "elsewhere.txt").write_text("still writable")  # this process was left alone
+
+
+@needs_landlock
+def test_a_web_tab_writes_no_file_and_has_the_memory_limit(tmp_path: Path) -> None:
+    # A web guest's store is in memory: its tab process may write nowhere but /dev/null.
+    from tui.serve.limits import ServeLimits
+    from tui.serve.web import WebArcade
+
+    web = WebArcade(ServeLimits(), data_dir=str(tmp_path), glyphs=None, host="127.0.0.1", port=0)
+    command = web.command()
+    assert f"--memory-limit {DEFAULT_MEMORY_LIMIT}" in command
+    result = run_python(
+        f"""
+        import os
+        from tui.serve.webchild import _confine
+        _confine()
+        with open(os.devnull, "w") as f:
+            f.write("x")
+        try:
+            open({str(tmp_path / "new.txt")!r}, "w")
+            print("written")
+        except PermissionError:
+            print("refused")
+        """
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["refused"]
+    assert not (tmp_path / "new.txt").exists()

@@ -234,6 +234,8 @@ class WebArcade:
                 f"{limits.idle_timeout:g}",
                 "--nice",
                 str(limits.nice),
+                "--memory-limit",
+                str(limits.memory_limit),
             ]
         )
 
