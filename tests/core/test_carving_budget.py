@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import time
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -115,7 +116,7 @@ def test_eleven_interchangeable_variables_cost_memory_by_the_budget_not_by_n_fac
 def test_the_generator_refines_within_its_budget() -> None:
     """A budget too small for the refining search leaves the play-out's par (unrefined);
     no budget (the arcade's generators) gives the same level as before budgets existed."""
-    knobs = dict(variables=3, types=1, steps=3, max_states=3_000, time_limit=None)
+    knobs: dict[str, Any] = dict(variables=3, types=1, steps=3, max_states=3_000, time_limit=None)
     seed = next(s for s in range(50) if generate(s, **knobs).refined)
     refined = generate(seed, **knobs)
     starved = generate(seed, budget=1, **knobs)
