@@ -55,7 +55,7 @@ from .state import (
     path_graph,
     succession_candidates,
 )
-from .symmetry import Symmetry, canonical_key, symmetries
+from .symmetry import DEFAULT_CAP, Symmetry, canonical_key, symmetries
 from .world import World
 
 __all__ = [
@@ -177,8 +177,8 @@ class _Search:
     def __init__(self, world: World, use_symmetry: bool, walk_states: int, watch: Watch):
         self.world = world
         self.watch = watch
-        self.syms: tuple[Symmetry, ...] = (
-            symmetries(world) if use_symmetry else symmetries(world, cap=1)
+        self.syms: tuple[Symmetry, ...] = symmetries(
+            world, cap=DEFAULT_CAP if use_symmetry else 1, watch=watch
         )
         self.walk_states = walk_states
         self.truncated = False
@@ -343,12 +343,12 @@ def solve(
     try:
         watch.poll("search")  # a command's loading may have spent its whole limit already
         state = initial_state(start) if isinstance(start, Level) else start
+        if state.phase in ("won", "lost"):
+            status = "solved" if state.phase == "won" else "unsolvable"
+            return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
+        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls per renaming
     except Interrupted as stop:
         return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], time.monotonic() - t0)
-    if state.phase in ("won", "lost"):
-        status = "solved" if state.phase == "won" else "unsolvable"
-        return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
-    search = _Search(state.world, symmetry, max_walk_states, watch)
     result = bfs(
         state,
         search.successors,

@@ -157,7 +157,8 @@ def test_solve_budget_names_the_bound_in_text_and_json(long_division: str) -> No
     assert text.exit_code == 1
     assert ": unknown, par 3 (" in text.stdout and " states, work budget, " in text.stdout
     # --budget 0 is no budget: the level is solved.
-    free = json.loads(run("solve", long_division, "--budget", "0", "--json").stdout)
+    unbounded = ("--budget", "0", "--time-limit", str(NO_HANG), "--json")
+    free = json.loads(run("solve", long_division, *unbounded).stdout)
     assert free["status"] == "solved" and free["reason"] == ""
 
 
@@ -172,3 +173,25 @@ def test_solve_time_limit_counts_from_the_commands_start(long_division: str, mon
     assert result.exit_code == 1
     assert data["status"] == "unknown" and data["reason"] == "time limit"
     assert data["explored"] == 0
+
+
+def test_listing_the_renamings_answers_to_the_watch() -> None:
+    """Each renaming maps all of F* and E_Ω (up to the closure's 200,000): the listing polls
+    the deadline and the cancel test once per renaming, so 120 of them cannot overrun."""
+    from core.carving import world_of
+    from core.carving.symmetry import symmetries
+    from core.search import Interrupted, Watch
+
+    world = world_of(interchangeable(6))
+    assert len(symmetries(world)) == 120  # 6! = 720 renamings, capped
+    asked: list[int] = []
+
+    def stop_after_ten() -> bool:
+        asked.append(1)
+        return len(asked) > 10
+
+    with pytest.raises(Interrupted) as stopped:
+        symmetries(world, watch=Watch(should_stop=stop_after_ten))
+    assert stopped.value.reason == "cancelled" and len(asked) == 11
+    late = solve(interchangeable(6), deadline=time.monotonic() - 1)
+    assert late.reason == "time limit"
