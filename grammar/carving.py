@@ -29,6 +29,7 @@ scripts (:func:`parse_script`, one step per line). Each error is a
 from __future__ import annotations
 
 import json
+import re
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -460,13 +461,13 @@ def _split_path(path: str) -> list[str | int]:
     return parts
 
 
-_WS = " \t\r\n"
+_WS = re.compile(r"[ \t\r\n]*")
 
 
 def _skip(text: str, i: int) -> int:
-    while i < len(text) and text[i] in _WS:
-        i += 1
-    return i
+    # A regular expression, not a loop over characters: a refused JSON level padded with
+    # megabytes of whitespace must cost what json.loads costs on it (issue 28).
+    return _WS.match(text, i).end()  # type: ignore[union-attr]  # matches ""
 
 
 def _find_path(text: str, parts: list[str | int]) -> int | None:

@@ -24,7 +24,7 @@ from .closure import ClosureTooLarge
 from .formula import Formula, Operator
 from .game import Construct, Extend, Move, Succeed
 from .level import Level, Target
-from .solver import DEFAULT_MAX_STATES, solve
+from .solver import DEFAULT_BUDGET, DEFAULT_MAX_STATES, solve
 from .state import initial_state
 from .world import world_of
 
@@ -118,10 +118,12 @@ class Verdict:
         steps: Time steps of a shortest plan (None unless solved).
         plan: A shortest plan's moves (empty unless solved).
         why: Why the level is unsolvable before any search, or ``""``.
-        reason: Why unknown: ``"limit"``, ``"cancelled"`` or ``"truncated"``.
+        reason: Why unknown: the bound hit, ``"time limit"``, ``"work budget"``, ``"state
+            limit"``, ``"cancelled"`` or ``"truncated"`` (:data:`core.carving.solver.REASONS`).
         explored: States the solver expanded.
         elapsed: Seconds spent.
         time_limit: The solver's time limit.
+        budget: The solver's work budget.
     """
 
     formulas: int | None
@@ -152,6 +154,8 @@ class Verdict:
     """Seconds spent."""
     time_limit: float | None = None
     """The solver's time limit."""
+    budget: int | None = None
+    """The solver's work budget (state images, :func:`~core.carving.solver.solve`)."""
 
 
 def _cannot_fit(target: Target, formulas: int, deltas: int) -> str:
@@ -177,6 +181,7 @@ def assess(
     max_states: int = DEFAULT_MAX_STATES,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    budget: int | None = DEFAULT_BUDGET,
 ) -> Verdict:
     """The closure's size, solvability and a shortest plan of ``level``, within limits.
 
@@ -187,6 +192,8 @@ def assess(
         should_stop: Polled by the solver; True stops it (the verdict is then unknown,
             reason ``"cancelled"``).
         progress: Passed to the solver: ``progress(explored, frontier)``.
+        budget: The solver's work budget in state images (None: none); unlike the
+            time limit, it gives the same verdict on a busy machine as on an idle one.
 
     Returns:
         The :class:`Verdict`.
@@ -204,6 +211,7 @@ def assess(
         intrinsic=len(world.intrinsic),
         left_out=len(closure.dropped_rotations | closure.dropped_conclusions),
         time_limit=time_limit,
+        budget=budget,
     )
     why = _cannot_fit(level.target, len(world.vertices), len(world.deltas))
     if not why and initial_state(level).phase == "lost":
@@ -216,6 +224,7 @@ def assess(
         max_states=max_states,
         should_stop=should_stop,
         progress=progress,
+        budget=budget,
     )
     return replace(
         sizes,

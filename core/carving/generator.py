@@ -187,6 +187,7 @@ def generate(
     max_states: int = 3_000,
     time_limit: float | None = 5.0,
     attempts: int = 50,
+    budget: int | None = None,
 ) -> Generated:
     """Generate a solvable level (solution-down).
 
@@ -203,6 +204,10 @@ def generate(
         time_limit: Solver time limit when refining (seconds); None for none, which keeps
             the result independent of the machine's speed.
         attempts: Play-outs tried before giving up.
+        budget: Solver work budget when refining, in state images (None: none, the
+            default: the arcade's generators bound the refinement by ``max_states`` alone,
+            so a seed gives the same level as before budgets existed and its ID still
+            regenerates it).
 
     Returns:
         The :class:`Generated` level with its solution.
@@ -220,7 +225,7 @@ def generate(
             continue
         found = _play(rng, draft, steps, seed, min_edges)
         if found is not None:
-            return _refined(found, max_states, time_limit) if refine else found
+            return _refined(found, max_states, time_limit, budget) if refine else found
     raise ValueError(f"no usable level after {attempts} attempts (seed {seed})")
 
 
@@ -255,8 +260,10 @@ def _play(
     return Generated(replace(level, par=replay.steps), tuple(solution), seed)
 
 
-def _refined(found: Generated, max_states: int, time_limit: float | None) -> Generated:
-    result = solve(found.level, max_states=max_states, time_limit=time_limit)
+def _refined(
+    found: Generated, max_states: int, time_limit: float | None, budget: int | None
+) -> Generated:
+    result = solve(found.level, max_states=max_states, time_limit=time_limit, budget=budget)
     if result.status != "solved" or result.steps >= (found.level.par or 0):
         return found
     level = replace(found.level, par=result.steps)

@@ -18,9 +18,17 @@ variable renamings that keep F*), with virtual edges compared by vertex sets. A 
 sequence of :mod:`.game` moves ready to replay.
 
 Statuses: ``"solved"`` (shortest plan), ``"unsolvable"`` (the whole state space was explored
-and no elimination enumeration was cut short), ``"unknown"`` (a limit was hit, the search was
+and no elimination enumeration was cut short), ``"unknown"`` (a bound was hit, the search was
 cancelled, or an enumeration was cut short). The state space is finite but grows very fast;
 this is a tool for small levels (a handful of variables, few steps).
+
+Bounds (issue 28): a **work budget** counted in state images (every successor an expansion
+yields, duplicates included, once per renaming its key tries: what the search's time
+follows; a level without symmetries pays one a state, one with 120 renamings 120), a bound on
+the states kept, a deadline and a cancel test, all carried by one :class:`core.search.Watch`
+that is polled for every vertex set and every successor. An unknown result's ``reason`` names
+the bound that stopped it (:data:`REASONS`). The budget gives the same answer on a busy
+machine as on an idle one; the deadline does not, so tests use the budget.
 """
 
 from __future__ import annotations
@@ -30,7 +38,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from core.search import KeyVisited, bfs
+from core.search import Interrupted, KeyVisited, Watch, bfs
 
 from .formula import Operator
 from .game import Construct, Extend, Finish, Move, Succeed
@@ -47,10 +55,18 @@ from .state import (
     path_graph,
     succession_candidates,
 )
-from .symmetry import Symmetry, canonical_key, symmetries
+from .symmetry import DEFAULT_CAP, Symmetry, canonical_key, symmetries
 from .world import World
 
-__all__ = ["SolveResult", "hint", "realisations", "solve", "vertex_sets"]
+__all__ = [
+    "DEFAULT_BUDGET",
+    "REASONS",
+    "SolveResult",
+    "hint",
+    "realisations",
+    "solve",
+    "vertex_sets",
+]
 
 DEFAULT_MAX_STATES = 20_000
 """Default bound on the states the solver keeps."""
@@ -58,6 +74,20 @@ DEFAULT_TIME_LIMIT = 10.0
 """Default bound on the solver's running time, in seconds."""
 DEFAULT_WALK_STATES = 5_000
 """Default bound on the product states of one removal-set enumeration."""
+DEFAULT_BUDGET = 2_000_000
+"""Default work budget in state images. The bundled levels need at most 391,374 (``Long
+Division``, measured: 2.5 s of CPU); an image costs 6 to 75 µs, so the budget ends a search
+within some 15 to 150 s of CPU on any machine, while the default time limit still ends it first
+on an idle one (today's answers). Memory is bounded by ``max_states``, not by the budget."""
+
+REASONS = {
+    "limit": "time limit",
+    "budget": "work budget",
+    "states": "state limit",
+    "cancelled": "cancelled",
+    "truncated": "truncated",
+}
+"""Why a result is unknown, by the search's word for the bound: the words results carry."""
 
 
 @dataclass(frozen=True)
@@ -69,8 +99,13 @@ class SolveResult:
         plan: The moves of a shortest plan (empty unless solved).
         steps: The number of time steps the plan completes (its length in par units).
         explored: States expanded.
-        reason: ``"limit"``, ``"cancelled"`` or ``"truncated"`` when unknown, else ``""``.
+        reason: When unknown, the bound that stopped the search: ``"time limit"``, ``"work
+            budget"``, ``"state limit"`` (``max_states``), ``"cancelled"`` or
+            ``"truncated"`` (a removal-set enumeration was cut at ``max_walk_states``);
+            else ``""``.
         elapsed: Seconds spent.
+        generated: Work spent in state images: states generated, duplicates included, times
+            the renamings tried (what the budget counts).
     """
 
     status: str
@@ -85,6 +120,8 @@ class SolveResult:
     """Why unknown."""
     elapsed: float = 0.0
     """Seconds spent."""
+    generated: int = 0
+    """Work spent, in state images (the budget's unit)."""
 
 
 def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
@@ -132,46 +169,35 @@ class _Search:
         world: The world.
         use_symmetry: Identify states up to variable renamings.
         walk_states: Bound on each removal-set enumeration.
-        deadline: ``time.monotonic()`` value after which expansions stop early (or None).
-        should_stop: Cancellation poll (or None).
+        watch: Deadline, work budget and cancel test: polled for every vertex set and
+            charged one unit per successor and renaming (raising
+            :class:`~core.search.Interrupted`).
     """
 
-    def __init__(
-        self,
-        world: World,
-        use_symmetry: bool,
-        walk_states: int,
-        deadline: float | None,
-        should_stop: Callable[[], bool] | None,
-    ):
+    def __init__(self, world: World, use_symmetry: bool, walk_states: int, watch: Watch):
         self.world = world
-        self.syms: tuple[Symmetry, ...] = (
-            symmetries(world) if use_symmetry else symmetries(world, cap=1)
+        self.watch = watch
+        self.syms: tuple[Symmetry, ...] = symmetries(
+            world, cap=DEFAULT_CAP if use_symmetry else 1, watch=watch
         )
         self.walk_states = walk_states
-        self.deadline = deadline
-        self.should_stop = should_stop
         self.truncated = False
-        self.stopped = ""
-        """Why an expansion was cut short: ``"limit"`` or ``"cancelled"`` ("" when not)."""
 
     def key(self, state: State) -> tuple:
         return canonical_key(
             self.world, self.syms, state.tree, state.virtual, state.base, state.phase
         )
 
-    def _interrupted(self) -> bool:
-        """True when the time is up or cancelled: the expansion in progress stops early."""
-        if self.should_stop is not None and self.should_stop():
-            self.stopped = "cancelled"
-        elif self.deadline is not None and time.monotonic() > self.deadline:
-            self.stopped = "limit"
-        else:
-            return False
-        self.truncated = True
-        return True
-
     def successors(self, state: State) -> Iterator[tuple[tuple, State]]:
+        """Every outcome of one step from ``state``, each charged to the work budget."""
+        spend, cost = self.watch.spend, len(self.syms)
+        for found in self._outcomes(state):
+            # Keying a state costs one image per renaming: what the CPU time follows (a
+            # level with 120 renamings keys 120 times slower than one without).
+            spend(cost)  # raises Interrupted("budget"): bfs turns it into its status
+            yield found
+
+    def _outcomes(self, state: State) -> Iterator[tuple[tuple, State]]:
         if state.phase == "construct":
             yield from self._constructs(state)
         elif state.phase == "path":
@@ -186,9 +212,9 @@ class _Search:
         present: dict[tuple[int, ...], Operator] = {}
         for op in sorted(state.virtual):
             present.setdefault(tuple(sorted(world.verts_of(op))), op)
-        for vset in vertex_sets(world):
-            if self._interrupted():
-                return
+        for done, vset in enumerate(vertex_sets(world)):
+            # Many vertex sets yield nothing new: poll here too, not only per successor.
+            self.watch.poll("search", done)
             fresh = next(
                 (
                     op
@@ -288,6 +314,8 @@ def solve(
     progress: Callable[[int, int], None] | None = None,
     symmetry: bool = True,
     max_walk_states: int = DEFAULT_WALK_STATES,
+    budget: int | None = DEFAULT_BUDGET,
+    deadline: float | None = None,
 ) -> SolveResult:
     """Find a plan with the fewest time steps from a level's start or from any state.
 
@@ -299,41 +327,57 @@ def solve(
         progress: Called as ``progress(explored, frontier)``.
         symmetry: Identify states up to the level's variable renamings.
         max_walk_states: Bound on each removal-set enumeration.
+        budget: Work budget in state images: states generated, duplicates included, times
+            the renamings keying them (None: none). The bound whose answer does not depend
+            on the machine's load.
+        deadline: An absolute :func:`time.monotonic` deadline (e.g. when the command
+            began plus its limit); used instead of ``time_limit`` when given.
 
     Returns:
-        The :class:`SolveResult`.
+        The :class:`SolveResult`; an unknown one names the bound hit in ``reason``.
     """
     t0 = time.monotonic()
-    state = initial_state(start) if isinstance(start, Level) else start
-    if state.phase in ("won", "lost"):
-        status = "solved" if state.phase == "won" else "unsolvable"
-        return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
-    deadline = None if time_limit is None else t0 + time_limit
-    search = _Search(state.world, symmetry, max_walk_states, deadline, should_stop)
+    if deadline is None and time_limit is not None:
+        deadline = t0 + time_limit
+    watch = Watch(should_stop=should_stop, deadline=deadline, budget=budget)
+    try:
+        watch.poll("search")  # a command's loading may have spent its whole limit already
+        state = initial_state(start) if isinstance(start, Level) else start
+        if state.phase in ("won", "lost"):
+            status = "solved" if state.phase == "won" else "unsolvable"
+            return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
+        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls per renaming
+    except Interrupted as stop:
+        return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], time.monotonic() - t0)
     result = bfs(
         state,
         search.successors,
         lambda s: s.phase == "won",
         visited=KeyVisited(search.key),
         max_states=max_states,
-        time_limit=time_limit,
-        should_stop=should_stop,
         progress=progress,
         check_every=1,
+        watch=watch,
     )
     elapsed = time.monotonic() - t0
+
+    def unknown(reason: str) -> SolveResult:
+        return SolveResult("unknown", (), 0, result.explored, reason, elapsed, watch.spent)
+
     if result.status == "solved":
         plan = search.moves(state, result.plan)
         assert result.goal is not None  # a solved search has its goal state
-        return SolveResult(
-            "solved", plan, result.goal.steps - state.steps, result.explored, "", elapsed
-        )
-    if result.status == "exhausted" and not search.truncated:
-        return SolveResult("unsolvable", (), 0, result.explored, "", elapsed)
-    # An expansion cut short by the clock or a cancel says so; one cut at walk_states is
-    # "truncated".
-    reason = (search.stopped or "truncated") if result.status == "exhausted" else result.status
-    return SolveResult("unknown", (), 0, result.explored, reason, elapsed)
+        steps = result.goal.steps - state.steps
+        return SolveResult("solved", plan, steps, result.explored, "", elapsed, watch.spent)
+    if result.status == "exhausted":
+        # Explored everything, but an elimination enumeration cut at max_walk_states may
+        # have hidden a way: unknown, "truncated".
+        if search.truncated:
+            return unknown(REASONS["truncated"])
+        return SolveResult("unsolvable", (), 0, result.explored, "", elapsed, watch.spent)
+    if result.status == "limit" and result.generated >= max_states:
+        return unknown(REASONS["states"])  # bfs says "limit" for max_states too
+    return unknown(REASONS[result.status])
 
 
 def hint(state: State, **limits: object) -> Move | None:

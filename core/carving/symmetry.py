@@ -20,6 +20,8 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import islice, permutations
 
+from core.search import NO_WATCH, Watch
+
 from .formula import Formula, Operator
 from .world import World
 
@@ -71,18 +73,26 @@ def _renamings(world: World, cap: int) -> Iterable[dict[str, str]]:
         yield {v: w for g, p in zip(groups, choice, strict=True) for v, w in zip(g, p, strict=True)}
 
 
-def symmetries(world: World, cap: int = DEFAULT_CAP) -> tuple[Symmetry, ...]:
+def symmetries(
+    world: World, cap: int = DEFAULT_CAP, watch: Watch = NO_WATCH
+) -> tuple[Symmetry, ...]:
     """The type-preserving renamings that map the axioms into F* (identity first).
 
     Args:
         world: The world.
         cap: Most renamings to consider.
+        watch: Polled once per renaming: each maps all of F* and E_Ω (up to the closure's
+            200,000), so the cap's 120 can take seconds the caller's deadline must cover.
 
     Returns:
         The renamings as :class:`Symmetry` values.
+
+    Raises:
+        Interrupted: When ``watch`` says the time is up or the caller cancelled.
     """
     out = []
-    for sigma in _renamings(world, cap):
+    for done, sigma in enumerate(_renamings(world, cap)):
+        watch.poll("symmetries", done, cap)
         if any(_rename(f, sigma) not in world.vid for f in world.level.axioms):
             continue
         vmap = tuple(world.vid[_rename(f, sigma)] for f in world.vertices)

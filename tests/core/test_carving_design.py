@@ -20,6 +20,10 @@ D = lambda *v: Formula("D", *(v * 3 if len(v) == 1 else v))  # noqa: E731
 N = lambda *v: Formula("N", *(v * 3 if len(v) == 1 else v))  # noqa: E731
 
 TUTORIAL = {level.title: level for level in bundled_packs("carving")[0][1].levels}
+BUDGET = 1_000_000
+"""A work budget (state images) well above the tutorial's largest, Long Division's 391,374:
+the verdicts below are the same on a busy machine as on an idle one (issue 28), and the time
+limit beside it is one only a hang would reach."""
 
 
 def one_type(names: tuple[str, ...], target: Target, **fields) -> Level:
@@ -37,7 +41,7 @@ def one_type(names: tuple[str, ...], target: Target, **fields) -> Level:
 @pytest.mark.parametrize("title", list(TUTORIAL))
 def test_the_shortest_solution_is_the_tutorials_par(title: str) -> None:
     level = TUTORIAL[title]
-    verdict = assess(level, time_limit=15)
+    verdict = assess(level, time_limit=600, budget=BUDGET)
     assert verdict.status == "solved", (verdict.status, verdict.reason)
     assert verdict.steps == level.par
     end = replay_moves(GAME, GAME.initial(level), [GAME.move_to_json(m) for m in verdict.plan])
@@ -97,7 +101,7 @@ def test_a_closure_too_large_to_play_is_reported() -> None:
 def test_the_time_limit_and_cancelling_leave_the_answer_unknown() -> None:
     level = TUTORIAL["Long Division"]  # three steps: the solver needs well over 0.01 s
     limited = assess(level, time_limit=0.01)
-    assert limited.status == "unknown" and limited.reason == "limit"
+    assert limited.status == "unknown" and limited.reason == "time limit"
     assert limited.steps is None and limited.plan == ()
     cancelled = assess(level, time_limit=None, should_stop=lambda: True)
     assert cancelled.status == "unknown" and cancelled.reason == "cancelled"
@@ -105,7 +109,7 @@ def test_the_time_limit_and_cancelling_leave_the_answer_unknown() -> None:
 
 def test_plan_steps_group_the_moves_by_time_step() -> None:
     level = TUTORIAL["Step Aside"]
-    verdict = assess(level, time_limit=15)
+    verdict = assess(level, time_limit=600, budget=BUDGET)
     steps = plan_steps(level, verdict.plan)
     assert len(steps) == verdict.steps == 2
     assert [s.edge for s in steps] == [m.edge for m in verdict.plan if isinstance(m, Construct)]
@@ -125,7 +129,7 @@ def test_an_edge_out_of_reach_stays_and_its_step_has_no_walk() -> None:
     """ "Out of Reach": from ▲xxx nothing reaches the y and z pairs, so the one step keeps
     its edge as a virtual edge: no walk, no succession."""
     level = TUTORIAL["Out of Reach"]
-    verdict = assess(level, time_limit=15)
+    verdict = assess(level, time_limit=600, budget=BUDGET)
     assert plan_steps(level, verdict.plan) == (
         PlanStep(verdict.plan[0].edge, (), None),  # type: ignore[union-attr]
     )

@@ -5,7 +5,7 @@ Commands (docs/carving.md has every JSON shape)::
     termarcade carving closure LEVEL [--json]
     termarcade carving eliminable LEVEL --edge OPERATOR [--json]
     termarcade carving play-script LEVEL --script FILE [--json]
-    termarcade carving solve LEVEL [--time-limit S] [--max-states N] [--json]
+    termarcade carving solve LEVEL [--time-limit S] [--budget N] [--max-states N] [--json]
     termarcade carving generate [-o FILE [--force]] [--count N] [--seed S] [--difficulty D] [--json]
     termarcade carving play
 
@@ -22,6 +22,7 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,9 @@ from core.text import plural
 from tui.cli.codec import state_json as engine_state_json
 from tui.cli.options import (
     SEED_MAX,
+    budget_option,
     check_output,
+    command_started,
     json_option,
     level_option,
     load_level_pack,
@@ -343,6 +346,7 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
 @click.argument("level_file", metavar="LEVEL")
 @level_option("every level")
 @time_limit_option(10.0)
+@budget_option(2_000_000)
 @click.option(
     "--max-states",
     type=IntBetween(1, what="the state limit"),
@@ -352,17 +356,27 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
 )
 @json_option
 def solve(
-    level_file: str, level: str | None, time_limit: float, max_states: int, as_json: bool
+    level_file: str,
+    level: str | None,
+    time_limit: float,
+    budget: int,
+    max_states: int,
+    as_json: bool,
 ) -> None:
     """Fewest steps to a win: a shortest plan, unsolvable, or unknown within the limits.
 
-    The plan is printed as a play script (play-script reads it back). Exit 0 when every
-    chosen level is solved, 1 otherwise, 130 after ctrl+c (which stops the search cleanly).
+    The plan is printed as a play script (play-script reads it back). --budget counts state
+    images per level (each state generated, once per renaming of the level's variables that
+    keys it; 6 to 75 µs each). The first level's --time-limit counts from the command's
+    start, reading the file included. An unknown answer names the bound hit: time limit,
+    work budget, state limit, cancelled or truncated. Exit 0 when every chosen level is solved, 1 otherwise, 130 after ctrl+c (which stops
+    the search cleanly).
     """
     from core.carving import GAME
     from core.carving import solve as run_solver
     from grammar.carving import script_text
 
+    began = command_started()  # the first level's limit counts its loading too
     chosen = _pick(load_levels(level_file), level, default_all=True)
     status = EXIT_OK
     with StopOnCtrlC() as cancel:
@@ -375,13 +389,15 @@ def solve(
                 try:
                     result = run_solver(
                         lvl,
-                        time_limit=time_limit,
+                        deadline=began + time_limit,
+                        budget=budget or None,
                         max_states=max_states,
                         should_stop=cancel,
                         progress=progress,
                     )
                 except ValueError as error:  # ClosureTooLarge
                     fail(f"level {number}: {error}", EXIT_NEGATIVE)
+            began = time.monotonic()  # each further level has its own limit (the help's)
             if result.status != "solved":
                 status = EXIT_NEGATIVE
             reason = "cancelled" if cancel() and result.status == "unknown" else result.reason
@@ -393,6 +409,7 @@ def solve(
                 "par": lvl.par,
                 "plan": [GAME.move_to_json(m) for m in result.plan],
                 "explored": result.explored,
+                "generated": result.generated,
                 "reason": reason,
                 "elapsed": round(result.elapsed, 3),
             }

@@ -124,6 +124,8 @@ def describe_verdict(level: Level, verdict: Verdict) -> str:
         limit = verdict.time_limit
         within = "cancelled" if verdict.reason == "cancelled" else "unknown within"
         bound = f" the {limit:g} s limit" if limit is not None else " the limits"
+        if verdict.reason in ("work budget", "state limit"):  # the bound hit, not the clock
+            bound = f" the {verdict.reason}"
         if verdict.reason == "cancelled":
             lines.append(f"Solvable? Cancelled ({cost}); {par}.")
         else:

@@ -1,0 +1,197 @@
+"""Carving's work budget (issue 28): a bound counted in the search's own unit, state images.
+
+The solver charges one unit per successor and per renaming its key tries
+(:func:`core.carving.solver.solve`), so a budget ends the search at the same point on a busy
+machine as on an idle one, and the result says which bound ended it. Every outcome below is
+asserted under a budget; the time limits beside them are ones only a hang would reach.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from core.carving import Formula, Level, Target, generate, solve
+from core.carving.design import assess
+from core.carving.solver import DEFAULT_BUDGET, REASONS
+from core.levelpack import LevelPack
+from grammar.levels import bundled_packs, dump_pack
+
+TUTORIAL = {level.title: level for level in bundled_packs("carving")[0][1].levels}
+NO_HANG = 600.0
+"""A time limit only a hang would reach."""
+TRIANGLE = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
+
+
+def interchangeable(n: int) -> Level:
+    """``n`` variables of one type: n! renamings, of which the solver uses at most 120."""
+    names = tuple(f"v{i}" for i in range(n))
+    return Level(
+        types=("t",),
+        variables=tuple((v, "t") for v in names),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=Formula("D", "v0", "v0", "v0"),
+        target=TRIANGLE,
+        title="Interchangeable",
+    )
+
+
+def test_a_spent_budget_says_so_and_stops_at_the_same_state_every_time() -> None:
+    level = TUTORIAL["Long Division"]
+    first = solve(level, time_limit=NO_HANG, budget=5_000)
+    second = solve(level, time_limit=NO_HANG, budget=5_000)
+    assert first.status == "unknown" and first.reason == "work budget" and first.plan == ()
+    # spend() stops at the first charge past the budget: one successor's worth at most.
+    assert 5_000 < first.generated <= 5_000 + 120
+    assert (second.explored, second.generated) == (first.explored, first.generated)
+
+
+def test_the_budget_a_solve_needs_is_exactly_enough() -> None:
+    """The work a solve reports is the budget it needs: one unit less leaves it unknown."""
+    level = TUTORIAL["Step Aside"]
+    free = solve(level, time_limit=NO_HANG, budget=None)
+    assert free.status == "solved" and free.steps == level.par
+    needed = free.generated
+    assert needed > 0
+    exact = solve(level, time_limit=NO_HANG, budget=needed)
+    assert exact.status == "solved" and exact.plan == free.plan
+    short = solve(level, time_limit=NO_HANG, budget=needed - 1)
+    assert short.status == "unknown" and short.reason == "work budget"
+
+
+@pytest.mark.slow
+def test_the_default_budget_leaves_every_bundled_answer_alone() -> None:
+    """Long Division is the bundled level that needs the most work (measured: 391,374 state
+    images); the default budget is several times that."""
+    level = TUTORIAL["Long Division"]
+    result = solve(level, time_limit=NO_HANG, budget=DEFAULT_BUDGET)
+    assert result.status == "solved" and result.steps == level.par
+    assert result.generated * 4 < DEFAULT_BUDGET
+
+
+def test_each_bound_is_named() -> None:
+    level = TUTORIAL["Long Division"]
+    assert solve(level, time_limit=NO_HANG, max_states=20).reason == "state limit"
+    cancelled = solve(level, time_limit=NO_HANG, should_stop=lambda: True)
+    assert cancelled.reason == "cancelled"
+    # A deadline already past (a command whose loading spent its limit) is the time limit.
+    late = solve(level, deadline=time.monotonic() - 1)
+    assert late.status == "unknown" and late.reason == "time limit" and late.explored == 0
+    assert set(REASONS.values()) == {
+        "time limit",
+        "work budget",
+        "state limit",
+        "cancelled",
+        "truncated",
+    }
+
+
+def test_the_verdict_names_the_work_budget() -> None:
+    verdict = assess(TUTORIAL["Long Division"], time_limit=NO_HANG, budget=1_000)
+    assert verdict.status == "unknown" and verdict.reason == "work budget"
+    assert verdict.budget == 1_000 and verdict.steps is None and verdict.plan == ()
+
+
+def test_eleven_interchangeable_variables_cost_memory_by_the_budget_not_by_n_factorial() -> None:
+    """Issue 28 (1): 11 variables of one type were 11! orderings, a MemoryError at 3 GiB.
+    Under a budget the search ends as unknown, the same way each time."""
+    import tracemalloc
+
+    level = interchangeable(11)
+    tracemalloc.start()
+    try:
+        result = solve(level, time_limit=NO_HANG, budget=20_000)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.status == "unknown" and result.reason == "work budget"
+    assert peak < 200 * 2**20, f"{peak / 2**20:.0f} MiB"
+
+
+def test_the_generator_refines_within_its_budget() -> None:
+    """A budget too small for the refining search leaves the play-out's par (unrefined);
+    no budget (the arcade's generators) gives the same level as before budgets existed."""
+    knobs: dict[str, Any] = dict(variables=3, types=1, steps=3, max_states=3_000, time_limit=None)
+    seed = next(s for s in range(50) if generate(s, **knobs).refined)
+    refined = generate(seed, **knobs)
+    starved = generate(seed, budget=1, **knobs)
+    assert not starved.refined and starved.level.par is not None
+    assert refined.level.par is not None and refined.level.par < starved.level.par
+    assert generate(seed, budget=None, **knobs) == refined
+
+
+# -- the command line -------------------------------------------------------------------------
+
+
+def run(*args: str):
+    from tui.games.carving.cli import carving
+
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(carving, list(args))
+
+
+@pytest.fixture
+def long_division(tmp_path) -> str:
+    path = tmp_path / "p.levels"
+    pack = LevelPack(title="p", levels=(TUTORIAL["Long Division"],), game="carving")
+    path.write_text(dump_pack(pack), encoding="utf-8")
+    return str(path)
+
+
+def test_solve_budget_names_the_bound_in_text_and_json(long_division: str) -> None:
+    args = ("solve", long_division, "--time-limit", str(NO_HANG), "--budget", "5000")
+    result = run(*args, "--json")
+    assert result.exit_code == 1, result.stderr
+    data = json.loads(result.stdout)
+    assert data["status"] == "unknown" and data["reason"] == "work budget"
+    assert 5_000 < data["generated"] <= 5_120
+    text = run(*args)
+    assert text.exit_code == 1
+    assert ": unknown, par 3 (" in text.stdout and " states, work budget, " in text.stdout
+    # --budget 0 is no budget: the level is solved.
+    unbounded = ("--budget", "0", "--time-limit", str(NO_HANG), "--json")
+    free = json.loads(run("solve", long_division, *unbounded).stdout)
+    assert free["status"] == "solved" and free["reason"] == ""
+
+
+def test_solve_time_limit_counts_from_the_commands_start(long_division: str, monkeypatch) -> None:
+    """The deadline is command_started() + --time-limit: loading counts. A command that
+    (as far as the clock is concerned) began long ago has no time left for the search."""
+    import tui.games.carving.cli as cli
+
+    monkeypatch.setattr(cli, "command_started", lambda: time.monotonic() - 3_600)
+    result = run("solve", long_division, "--time-limit", "60", "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert data["status"] == "unknown" and data["reason"] == "time limit"
+    assert data["explored"] == 0
+
+
+def test_listing_the_renamings_answers_to_the_watch() -> None:
+    """Each renaming maps all of F* and E_Ω (up to the closure's 200,000): the listing polls
+    the deadline and the cancel test once per renaming, so 120 of them cannot overrun."""
+    from core.carving import world_of
+    from core.carving.symmetry import symmetries
+    from core.search import Interrupted, Watch
+
+    world = world_of(interchangeable(6))
+    assert len(symmetries(world)) == 120  # 6! = 720 renamings, capped
+    asked: list[int] = []
+
+    def stop_after_ten() -> bool:
+        asked.append(1)
+        return len(asked) > 10
+
+    with pytest.raises(Interrupted) as stopped:
+        symmetries(world, watch=Watch(should_stop=stop_after_ten))
+    assert stopped.value.reason == "cancelled" and len(asked) == 11
+    late = solve(interchangeable(6), deadline=time.monotonic() - 1)
+    assert late.reason == "time limit"
