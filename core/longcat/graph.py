@@ -206,6 +206,8 @@ def build_graph(
             if j is None:
                 j = len(heads)
                 if j >= max_states:
+                    if watch is not None:  # the nodes expanded count, whatever stopped them
+                        watch.spent += k & 1023
                     raise AnalysisLimit("limit", j)
                 index[moved] = j
                 heads.append(moved[0])

@@ -69,8 +69,10 @@ def solvable_from(
         head: Board index of the start cell (an empty cell).
         max_states: Position limit (None: none).
         should_stop: Cancellation poll.
-        watch: Work budget (positions, spent in blocks of 256) and deadline; when either
-            is hit the answer is None (the watch tells which: ``budget_left == 0``).
+        watch: Work budget (one state per position expanded, spent in blocks of 256 and
+            the rest at the end: an answer that needed more than the budget is None too, so
+            it is the same on every machine) and deadline; when either is hit the answer is
+            None (the watch tells which: ``budget_left == 0``).
 
     Returns:
         True, False, or None when stopped by a limit.
@@ -82,25 +84,39 @@ def solvable_from(
         return False
     seen = {start}
     stack = [start]
+    expanded = 0
+    answer: bool | None = False
     while stack:
-        if len(seen) & 255 == 0:
-            if should_stop is not None and should_stop():
-                return None
-            if watch is not None and not _spent(watch, 256):
-                return None
+        if len(seen) & 255 == 0 and should_stop is not None and should_stop():
+            return None
+        if expanded & 255 == 0 and expanded and watch is not None and not _spent(watch, 256):
+            return None
         head, filled = stack.pop()
-        for d in range(4):
-            moved = slide(board, head, filled, d)
-            if moved is None or moved in seen:
-                continue
-            if moved[1] == board.free:
-                return True
-            seen.add(moved)
-            if is_hopeless(board, *moved):
-                continue
-            stack.append(moved)
+        expanded += 1
+        if _wins_next(board, head, filled, seen, stack):
+            answer = True
+            break
         if max_states is not None and len(seen) > max_states:
             return None
+    if watch is not None and not _spent(watch, expanded & 255):
+        return None
+    return answer
+
+
+def _wins_next(
+    board: Board, head: int, filled: int, seen: set[tuple[int, int]], stack: list
+) -> bool:
+    """Expand one position of :func:`solvable_from`: push its new, hopeful successors; True
+    when one of them fills the board."""
+    for d in range(4):
+        moved = slide(board, head, filled, d)
+        if moved is None or moved in seen:
+            continue
+        if moved[1] == board.free:
+            return True
+        seen.add(moved)
+        if not is_hopeless(board, *moved):
+            stack.append(moved)
     return False
 
 
