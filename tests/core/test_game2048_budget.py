@@ -84,3 +84,20 @@ def test_autoplay_stops_at_the_goal() -> None:
     # Stopping changes nothing before the goal: the same moves, then no more.
     assert stopped == free[: len(stopped)]
     assert len(free) > len(stopped)
+
+
+def test_the_benchs_estimate_keeps_to_a_node_budget_per_move() -> None:
+    from core.game2048.design import assess
+    from core.game2048.level import Level
+
+    level = Level("L", GameConfig(initial_seed=4))
+    design = assess(level, moves=30, time_limit=3600.0, budget=1)
+    assert design.estimate is not None and design.estimate.complete
+    # One node a move cannot pay for the depth-1 look-ahead: every move is depth 0's.
+    greedy = list(autoplay(start_game(level.config), 30, depth=0))
+    assert design.estimate.directions == tuple(s.last_move.direction for s in greedy)
+    assert design.estimate.final == greedy[-1]
+    unbounded = assess(level, moves=30, time_limit=3600.0)
+    assert unbounded.estimate is not None and unbounded.estimate.directions != (
+        design.estimate.directions
+    )  # the budget, not the clock, made the difference

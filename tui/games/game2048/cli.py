@@ -7,7 +7,8 @@ Commands::
     termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--budget N] [--json]
     termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S]
         [--think-time S] [--budget N] [--json]
-    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--json]
+    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--budget N]
+        [--json]
 
 Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|fibonacci|threes``,
 ``--distribution "2:9,4:1"`` (value:weight pairs), ``--tiles K`` (initial tiles) and
@@ -770,23 +771,31 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     help="Moves of the estimate's autoplay (0: no estimate).",
 )
 @time_limit_option(1.0)
+@budget_option(DEFAULT_BUDGET)
 @json_option
 def check(
-    level_file: str, spec: str | None, estimate_moves: int, time_limit: float, as_json: bool
+    level_file: str,
+    spec: str | None,
+    estimate_moves: int,
+    time_limit: float,
+    budget: int,
+    as_json: bool,
 ) -> None:
     """Check the levels of LEVEL_FILE as the level editor's live verdict does.
 
     For each level: are its tiles, goal and spawns legal for its merge rule, is the start
     already over or won, the empty cells, the largest tile against the goal, and an
-    estimate (a seeded autoplay by the AI within --time-limit). Exit 1 when a level is not
-    legal or is over at the start.
+    estimate (a seeded autoplay by the AI within --time-limit per level, the first level's
+    counted from the command's start, and --budget nodes per move). Exit 1 when a level is
+    not legal or is over at the start.
     """
     from core.game2048.design import assess, describe
 
     pack = load_level_pack(level_file, "2048")
     failed = False
-    for number, level in pick_levels(pack, spec):
-        design = assess(level, moves=estimate_moves, time_limit=time_limit)
+    for index, (number, level) in enumerate(pick_levels(pack, spec)):
+        seconds = _seconds_left(time_limit) if index == 0 else time_limit
+        design = assess(level, moves=estimate_moves, time_limit=seconds, budget=budget or None)
         failed = failed or not design.legal or design.over
         if as_json:
             emit_json(check_json(number, level, design))
