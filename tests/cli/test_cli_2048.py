@@ -460,3 +460,16 @@ def test_autoplay_time_limit_bounds_the_whole_run(monkeypatch: pytest.MonkeyPatc
     assert games and games[-1]["reason"] == "time limit"
     assert 1 <= sum(g["moves"] for g in games) < 20
     assert f"was up after {len(games)} of 3 games" in result.stderr
+
+
+def test_hint_time_limit_counts_from_the_command_start(monkeypatch) -> None:
+    """Issue 28: the limit covered only the search, not replaying the moves before it."""
+    import time
+
+    import tui.games.game2048.cli as cli
+
+    seen: list[dict] = []
+    monkeypatch.setattr(ai, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))
+    monkeypatch.setattr(cli, "command_started", lambda: time.monotonic() - 3600.0)
+    assert run("hint", "--seed", "4", "--json").exit_code == 0
+    assert seen[0]["time_limit"] == 0.0 and seen[0]["budget"] == cli.DEFAULT_BUDGET

@@ -534,3 +534,17 @@ def test_a_work_budget_stops_generate_and_says_so() -> None:
     assert result.exit_code == 1
     assert "within the work budget of 50 states" in result.stderr
     assert run(*args, "--json").exit_code == 0
+
+
+def test_the_time_limit_counts_from_the_command_start(monkeypatch) -> None:
+    """Issue 28: loading counted against no limit. A command that started long ago (as if
+    reading its file had taken an hour) has no time left for its first level."""
+    import time
+
+    import tui.games.longcat.cli as cli
+
+    monkeypatch.setattr(cli, "command_started", lambda: time.monotonic() - 3600.0)
+    result = run("solve", ARDUBOY, "--level", "100", "--json")
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert data["solvable"] is None and data["why"] == "time limit"
