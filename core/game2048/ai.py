@@ -50,6 +50,7 @@ __all__ = [
     "CPROB_THRESHOLD",
     "GENERAL_MAX_DEPTH",
     "MAX_DEPTH",
+    "NodeBudget",
     "OutOfTime",
     "adaptive_depth",
     "autoplay",
@@ -81,7 +82,40 @@ _EMPTY_WEIGHT = 270.0
 
 
 class OutOfTime(Exception):
-    """Raised inside a search when its deadline has passed (caught by the deepening loop)."""
+    """Raised inside a search when its deadline has passed or its node budget is spent
+    (caught by the deepening loop)."""
+
+
+class NodeBudget:
+    """The nodes one hint may still expand, shared by its deepening iterations.
+
+    A budget bounds a search the same way on an idle and on a busy machine (a deadline does
+    not), and bounds its memory: the transposition table holds at most one entry per node.
+
+    Args:
+        nodes: Nodes (chance and move nodes) the search may expand.
+    """
+
+    __slots__ = ("left",)
+
+    def __init__(self, nodes: int):
+        self.left = nodes
+        """Nodes left; the search stops (:class:`OutOfTime`) when it falls below zero."""
+
+    def spend(self) -> None:
+        """Count one node.
+
+        Raises:
+            OutOfTime: When the budget is spent.
+        """
+        self.left -= 1
+        if self.left < 0:
+            raise OutOfTime
+
+
+def _nodes(budget: int | None) -> NodeBudget | None:
+    """A fresh :class:`NodeBudget` for ``budget`` nodes (None or 0: no budget)."""
+    return NodeBudget(budget) if budget else None
 
 
 def _check_clock(deadline: float | None) -> None:
@@ -209,14 +243,17 @@ def _fast_searcher(
     Returns:
         ``scores(board, depth, deadline=None) -> {direction: expected heuristic}`` for the
         legal moves; with a ``deadline`` (a ``perf_counter`` time) it raises
-        :class:`OutOfTime` once the deadline has passed.
+        :class:`OutOfTime` once the deadline has passed, and with ``nodes`` (a
+        :class:`NodeBudget`, counting chance nodes) once the budget is spent.
     """
     left_t, right_t, up_t, down_t = fb.ROW_LEFT, fb.ROW_RIGHT, fb.COL_UP, fb.COL_DOWN
     h = HEUR_TABLE
     masks0, masks1, masks2, masks3 = fb.EMPTY_MASKS
     transpose = fb.transpose
 
-    def scores(root: int, depth: int, deadline: float | None = None) -> dict[str, float]:
+    def scores(
+        root: int, depth: int, deadline: float | None = None, nodes: NodeBudget | None = None
+    ) -> dict[str, float]:
         tt: dict[int, tuple[int, float]] = {}
         tt_get = tt.get
         heur_cache: dict[int, float] = {}
@@ -227,6 +264,8 @@ def _fast_searcher(
             # The caller has checked depth_left > 0 and cprob >= threshold.
             if deadline is not None and perf_counter() > deadline:
                 raise OutOfTime  # one clock read per chance node: under 1 % of its cost
+            if nodes is not None:
+                nodes.spend()
             entry = tt_get(b)
             if entry is not None and entry[0] >= depth_left:
                 return entry[1]
@@ -327,6 +366,7 @@ def move_scores_fast(
     spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
     threshold: float = CPROB_THRESHOLD,
     deadline: float | None = None,
+    nodes: NodeBudget | None = None,
 ) -> dict[str, float]:
     """Expected heuristic value of each legal move of a packed board.
 
@@ -336,15 +376,17 @@ def move_scores_fast(
         spawns: ``(rank, probability)`` pairs of the new tiles (default 2: 0.9, 4: 0.1).
         threshold: Probability below which chance branches are not expanded.
         deadline: A ``perf_counter`` time after which the search gives up.
+        nodes: A node budget (chance nodes) after which the search gives up.
 
     Returns:
         ``{direction: value}`` for the moves that change the board (empty when none does).
 
     Raises:
-        OutOfTime: When ``deadline`` passes before the search is complete.
+        OutOfTime: When ``deadline`` passes or ``nodes`` runs out before the search is
+            complete.
     """
     depth = max(0, min(int(depth), MAX_DEPTH))
-    return _searcher(spawns, threshold)(board, depth, deadline)
+    return _searcher(spawns, threshold)(board, depth, deadline, nodes)
 
 
 def _pick(scores: dict[str, float]) -> str | None:
@@ -370,6 +412,7 @@ def best_move_fast(
     time_budget_ms: float | None = None,
     time_limit: float | None = None,
     spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
+    budget: int | None = None,
 ) -> str | None:
     """Best move on a packed 4×4 board.
 
@@ -380,19 +423,22 @@ def best_move_fast(
             1 while the next iteration is predicted to fit in the budget.
         time_limit: Hard bound in seconds (see the module docstring).
         spawns: ``(rank, probability)`` pairs of the new tiles.
+        budget: Chance nodes the whole hint may expand (None or 0: no budget); like
+            ``time_limit``, a search cut short answers with the deepest one that finished.
 
     Returns:
         A direction, or None when no move changes the board.
     """
     deadline = _deadline(time_limit)
+    nodes = _nodes(budget)
 
     def search(d: int, limit: float | None) -> dict[str, float]:
-        return move_scores_fast(board, d, spawns=spawns, deadline=limit)
+        return move_scores_fast(board, d, spawns=spawns, deadline=limit, nodes=nodes)
 
     if time_budget_ms is not None and depth is None:
         return _pick(_deepen(search, MAX_DEPTH, deadline=deadline, budget_ms=time_budget_ms))
     target = adaptive_depth(board) if depth is None else max(0, min(depth, MAX_DEPTH))
-    if deadline is None:
+    if deadline is None and nodes is None:
         return _pick(search(target, None))
     return _pick(_deepen(search, target, deadline=deadline))
 
@@ -421,7 +467,7 @@ def _deepen(
         The scores of the deepest iteration that finished.
     """
     start = perf_counter()
-    scores = search(0, None)
+    scores = search(0, None)  # depth 0 expands no chance node: the budget cannot cut it
     depth = 0
     last = 0.0
     growth = 20.0  # a first guess of how much longer one more spawn of look-ahead takes
@@ -509,17 +555,21 @@ def _general_scores(
     spawns: tuple[tuple[int, float], ...],
     depth: int,
     deadline: float | None,
+    nodes: NodeBudget | None = None,
 ) -> dict[str, float]:
     """Expectimax value of each legal move on the pure API (see :func:`best_move_general`).
 
     Raises:
-        OutOfTime: When ``deadline`` passes first (the clock is read at every node: one node
-            costs a whole move and heuristic on the board, far more than the clock).
+        OutOfTime: When ``deadline`` passes or ``nodes`` runs out first (the clock is read
+            at every node: one node costs a whole move and heuristic on the board, far more
+            than the clock).
     """
     tt: dict[Board, tuple[int, float]] = {}
 
     def max_node(b: Board, depth_left: int) -> float:
         _check_clock(deadline)
+        if nodes is not None:
+            nodes.spend()
         best = 0.0
         found = False
         for d in DIRECTIONS:
@@ -567,6 +617,7 @@ def best_move_general(
     *,
     depth: int = 1,
     time_limit: float | None = None,
+    budget: int | None = None,
 ) -> str | None:
     """Expectimax on the pure API, for any board and rules.
 
@@ -577,6 +628,7 @@ def best_move_general(
         depth: Spawns to look ahead (default 1: my move, a spawn, my move, heuristic),
             capped at :data:`GENERAL_MAX_DEPTH`.
         time_limit: Hard bound in seconds (see the module docstring).
+        budget: Move nodes the whole hint may expand (None or 0: no budget).
 
     Returns:
         A direction, or None when no move changes the board.
@@ -586,11 +638,12 @@ def best_move_general(
     depth = max(0, min(int(depth), GENERAL_MAX_DEPTH))
     rows = tuple(tuple(row) for row in board)
     deadline = _deadline(time_limit)
+    nodes = _nodes(budget)
 
     def search(d: int, limit: float | None) -> dict[str, float]:
-        return _general_scores(rows, merge_logic, spawns, d, limit)
+        return _general_scores(rows, merge_logic, spawns, d, limit, nodes)
 
-    if deadline is None:
+    if deadline is None and nodes is None:
         return _pick(search(depth, None))
     return _pick(_deepen(search, depth, deadline=deadline))
 
@@ -677,6 +730,7 @@ def hint(
     depth: int | None = None,
     time_budget_ms: float | None = None,
     time_limit: float | None = None,
+    budget: int | None = None,
 ) -> str | None:
     """Suggest a move for a 2048 game state.
 
@@ -689,6 +743,10 @@ def hint(
             ignored by the general path; the answer then depends on the machine's speed).
         time_limit: Optional hard bound in seconds, on both paths: the answer comes from
             the deepest search that finished in time (see the module docstring).
+        budget: Optional work bound: the nodes the search may expand (chance nodes on the
+            fast path, move nodes on the general one; None or 0: none). Like ``time_limit``
+            it keeps the deepest search that finished, but the answer is the same on any
+            machine, and the transposition table never holds more than ``budget`` entries.
 
     Returns:
         ``"up"``, ``"down"``, ``"left"`` or ``"right"``, or None when no move changes the
@@ -707,6 +765,7 @@ def hint(
             time_budget_ms=time_budget_ms,
             time_limit=time_limit,
             spawns=spawns,
+            budget=budget,
         )
     return best_move_general(
         board,
@@ -714,6 +773,7 @@ def hint(
         distribution,
         depth=1 if depth is None else depth,
         time_limit=time_limit,
+        budget=budget,
     )
 
 
@@ -726,6 +786,8 @@ def autoplay(
     time_limit: float | None = None,
     deadline: float | None = None,
     should_stop: Callable[[], bool] | None = None,
+    budget: int | None = None,
+    stop_at_goal: bool = False,
 ) -> Iterator[Any]:
     """Let the AI play: yield each new state until the game ends.
 
@@ -739,15 +801,20 @@ def autoplay(
             until then (only the end of the budget cuts a search short, so a run that ends in
             time does not depend on the machine's speed).
         should_stop: Polled before each move; True stops play.
+        budget: Passed to :func:`hint` (nodes per move).
+        stop_at_goal: Stop once the game is won (its config's goal tile is on the board).
 
     Yields:
         The state after each move.
     """
+    from core.game2048 import has_won
     from core.game2048 import move as game_move
 
     played = 0
     while max_moves is None or played < max_moves:
         if getattr(state, "is_game_over", False):
+            return
+        if stop_at_goal and has_won(state):
             return
         if should_stop is not None and should_stop():
             return
@@ -757,7 +824,13 @@ def autoplay(
             if left <= 0:
                 return
             per_move = left if per_move is None else min(per_move, left)
-        direction = hint(state, depth=depth, time_budget_ms=time_budget_ms, time_limit=per_move)
+        direction = hint(
+            state,
+            depth=depth,
+            time_budget_ms=time_budget_ms,
+            time_limit=per_move,
+            budget=budget,
+        )
         if direction is None:
             return
         nxt = game_move(state, direction)

@@ -289,6 +289,7 @@ def assess(
     moves: int = ESTIMATE_MOVES,
     time_limit: float = 1.0,
     should_stop: Callable[[], bool] = lambda: False,
+    budget: int | None = None,
 ) -> Design:
     """Judge a level: legality, the start, and an autoplay estimate within a time limit.
 
@@ -298,6 +299,8 @@ def assess(
         time_limit: Seconds the estimate may take (a bound: it stops at the first move
             after it and says it was cut short).
         should_stop: Polled between moves; True stops the estimate early.
+        budget: Nodes the AI may expand for each move of the estimate (None: no budget;
+            see :func:`core.game2048.ai.hint`).
 
     Returns:
         The :class:`Design`.
@@ -312,7 +315,7 @@ def assess(
     legal = legal_moves(start)
     estimate = None
     if moves > 0 and legal:
-        estimate = _autoplay(start, moves, time_limit, should_stop)
+        estimate = _autoplay(start, moves, time_limit, should_stop, budget)
     return Design(
         rule=rule,
         goal=config.goal,
@@ -330,7 +333,11 @@ def assess(
 
 
 def _autoplay(
-    start: GameState, limit: int, time_limit: float, should_stop: Callable[[], bool]
+    start: GameState,
+    limit: int,
+    time_limit: float,
+    should_stop: Callable[[], bool],
+    budget: int | None = None,
 ) -> Estimate:
     from core.game2048.ai import autoplay
 
@@ -339,7 +346,12 @@ def _autoplay(
     played: list[str] = []
     goal_at = 0 if has_won(start) else None
     for state in autoplay(
-        start, limit, depth=1, deadline=began + time_limit, should_stop=should_stop
+        start,
+        limit,
+        depth=1,
+        deadline=began + time_limit,
+        should_stop=should_stop,
+        budget=budget,
     ):
         assert state.last_move is not None  # a played move says what it did
         played.append(state.last_move.direction)

@@ -9,11 +9,13 @@ select's generator sources, ``N`` in the game, the ``longcat generate`` command)
 * every level comes out *described*: its par is the shortest solution, and its title says
   what made it and how hard it is predicted to be (``"sd 8x8 #7 · easy 31"``), which is
   how the generic level select shows the difficulty;
-* every call is bounded: a number of attempts per method (deterministic) and a wall-clock
-  guard (:data:`TIME_GUARD`) that only a very slow machine should ever meet.
+* every call is bounded: a number of attempts per method (deterministic), an optional work
+  budget (states of the state graphs analysed, deterministic too) and a wall-clock guard
+  (:data:`TIME_GUARD`) that only a very slow machine should ever meet.
 
 Pure: no I/O; the same arguments give the same level (or the same error), except when the
-time guard stops a search that would have succeeded later.
+time guard stops a search that would have succeeded later. A bound that stops a level says
+which it was (``"... within the work budget of N states"``, ``"... within 10 s"``).
 """
 
 from __future__ import annotations
@@ -37,6 +39,7 @@ from core.longcat.generate import MAX_TEMPERATURE, GenerationError, generate
 from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
+from core.search import Watch
 from core.text import plural
 
 __all__ = [
@@ -171,6 +174,7 @@ def describe(
     max_states: int = ANALYSIS_LIMIT,
     should_stop: Callable[[], bool] | None = None,
     predictor: str = DEFAULT_PREDICTOR,
+    watch: Watch | None = None,
 ) -> Level:
     """The level with its par (shortest solution) and a title that ends with its difficulty.
 
@@ -183,12 +187,17 @@ def describe(
         predictor: The difficulty predictor (a name of
             :data:`core.longcat.difficulty.PREDICTORS`); ``solution-paths`` also keeps the
             old note ("N solutions", counting move sequences) so old packs are reproduced.
+        watch: Work budget (states) and deadline of the analysis and the solver.
 
     Returns:
         A copy with ``title``, ``par`` and the difficulty at the end of the description.
+
+    Raises:
+        GenerationError: The watch's budget or deadline stopped the description (a level
+            described within them would depend on them).
     """
     try:
-        analysis = analyse(level, max_states=max_states, should_stop=should_stop)
+        analysis = analyse(level, max_states=max_states, should_stop=should_stop, watch=watch)
         predicted = predict_difficulty(analysis, predictor)
         difficulty: float | None = predicted
         par = analysis.metrics.shortest_solution
@@ -196,10 +205,16 @@ def describe(
             f"Predicted difficulty {predicted:.1f} ({band_of(predicted)}); "
             f"{_counts_note(analysis.metrics, predictor)}."
         )
-    except AnalysisLimit:
+    except AnalysisLimit as stopped:
+        if stopped.reason in ("budget", "time"):
+            raise GenerationError(f"stopped by the {stopped.why}") from None
         difficulty = None
         # The pruned solver visits far fewer positions than the full graph has.
-        solution = shortest_solution(level, max_states=SOLVER_STATES, should_stop=should_stop)
+        solution = shortest_solution(
+            level, max_states=SOLVER_STATES, should_stop=should_stop, watch=watch
+        )
+        if solution.reason == "budget":
+            raise GenerationError("stopped by the work budget") from None
         par = len(solution.moves) if solution.status == "solved" else None
         note = "The state graph is too large to predict the difficulty."
     first = level.description.rstrip(". ")
@@ -229,6 +244,7 @@ def make_level(
     time_guard: float = TIME_GUARD,
     should_stop: Callable[[], bool] | None = None,
     predictor: str = DEFAULT_PREDICTOR,
+    budget: int | None = None,
     **options: Any,
 ) -> Level:
     """One described level (see :func:`describe`) of a method, size and band.
@@ -245,6 +261,9 @@ def make_level(
         time_guard: Give up after this many seconds.
         should_stop: Polled between candidates; True gives up.
         predictor: The difficulty predictor of ``band`` and of the title.
+        budget: States the level's state graphs and solver may expand in all (None: no
+            budget): a bound that, unlike ``time_guard``, gives the same answer on any
+            machine.
         **options: The method's own options.
 
     Returns:
@@ -259,6 +278,7 @@ def make_level(
         raise GenerationError(f"unknown generator {method!r} (one of {', '.join(METHODS)})")
     deadline = time.monotonic() + time_guard
     timed_out = False
+    watch = Watch(deadline=deadline, budget=budget)
 
     def stop() -> bool:
         nonlocal timed_out
@@ -282,15 +302,38 @@ def make_level(
             max_attempts=attempts,
             should_stop=stop,
             predictor=predictor,
+            watch=watch,
             **merged,
         )
+        return _described(
+            level, (method, seed, width, height), options, merged, predictor, should_stop, watch
+        )
     except GenerationError as error:
-        if timed_out:
+        if timed_out or time.monotonic() > deadline:
             raise GenerationError(
                 f"no acceptable {method} level within {time_guard:g} s "
                 f"(seed {seed}, {width}x{height})"
             ) from None
+        if watch.budget_left == 0:
+            raise GenerationError(
+                f"no acceptable {method} level within the work budget of "
+                f"{plural(budget or 0, 'state')} (seed {seed}, {width}x{height})"
+            ) from None
         raise GenerationError(f"{error}{maker.failure_note}") from None
+
+
+def _described(
+    level: Level,
+    made: tuple[str, int, int, int],
+    options: Mapping[str, Any],
+    merged: Mapping[str, Any],
+    predictor: str,
+    should_stop: Callable[[], bool] | None,
+    watch: Watch,
+) -> Level:
+    """:func:`make_level`'s generated level (``made``: method, seed, width, height), titled
+    and described within ``watch``."""
+    method, seed, width, height = made
     # Explicit options name the level too (the same seed at another temperature is another
     # level): "rl T0.3 8x8 #7".
     named = dict(options)
@@ -305,6 +348,7 @@ def make_level(
         f"{method}{shown} {width}x{height} #{seed}",
         should_stop=should_stop,
         predictor=predictor,
+        watch=watch,
     )
 
 

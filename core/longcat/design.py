@@ -15,7 +15,10 @@ can be reached (in Longcat: one final head cell), however many move sequences re
 When the full state graph is larger than the bound, the pruned solver
 (:func:`core.longcat.solver.shortest_solution`, far fewer positions) still answers
 solvable / unsolvable and the shortest solution, and the metrics are reported as unknown.
-When that is out of bounds too, the answer is "unknown within the limit". Pure: no I/O.
+When that is out of bounds too, the answer is "unknown within the limit", and
+:attr:`Assessment.why` says which bound was hit: ``"state limit"``, ``"work budget"`` (a
+``budget`` of states counted over both searches, the same on every machine) or ``"time
+limit"``. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -25,9 +28,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from core.longcat.difficulty import band, predict_difficulty
-from core.longcat.graph import Analysis, AnalysisLimit, Metrics, analyse
+from core.longcat.graph import WHY, Analysis, AnalysisLimit, Metrics, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
+from core.search import Watch
 
 __all__ = [
     "DESIGN_STATES",
@@ -70,6 +74,9 @@ class Assessment:
         limit: ``(max_states, seconds)``: the bound the assessment ran under.
         analysis: The full analysis (for what the metrics do not hold, such as the
             solution's letters or expected moves); None with the metrics.
+        why: Which bound stopped the full state graph, or the whole verdict when
+            ``status`` is ``"unknown"``: ``"state limit"``, ``"work budget"`` or ``"time
+            limit"``; ``""`` when nothing did.
     """
 
     level: Level
@@ -88,6 +95,8 @@ class Assessment:
     """``(max_states, seconds)`` of the bound."""
     analysis: Analysis | None = field(default=None, compare=False, repr=False)
     """The full state graph's analysis the verdict came from (None: beyond the limit)."""
+    why: str = ""
+    """Which bound was hit (``""``: none)."""
 
     @property
     def solvable(self) -> bool | None:
@@ -129,6 +138,8 @@ def assess(
     max_states: int = DESIGN_STATES,
     time_limit: float = DESIGN_TIME,
     should_stop: Callable[[], bool] | None = None,
+    budget: int | None = None,
+    deadline: float | None = None,
 ) -> Assessment:
     """The bench's verdict on ``level``, within ``max_states`` states and ``time_limit``.
 
@@ -137,6 +148,10 @@ def assess(
         max_states: Largest full state graph analysed; also the pruned solver's bound.
         time_limit: Seconds for the whole assessment.
         should_stop: Polled regularly; True raises :class:`Cancelled`.
+        budget: States both searches may expand together (None: no budget): the state graph's
+            nodes, then the pruned solver's positions.
+        deadline: A ``time.monotonic()`` time to stop at instead of ``time_limit`` from
+            now (a command's limit counted from its start).
 
     Returns:
         The :class:`Assessment`.
@@ -144,7 +159,9 @@ def assess(
     Raises:
         Cancelled: ``should_stop`` turned True.
     """
-    deadline = time.monotonic() + time_limit
+    if deadline is None:
+        deadline = time.monotonic() + time_limit
+    watch = Watch(deadline=deadline, budget=budget)
 
     def stop() -> bool:
         if should_stop is not None and should_stop():
@@ -153,9 +170,10 @@ def assess(
 
     limit = (max_states, time_limit)
     try:
-        analysis = analyse(level, max_states=max_states, should_stop=stop)
-    except AnalysisLimit:
-        pass  # too large (or too slow): the pruned solver may still answer
+        analysis = analyse(level, max_states=max_states, should_stop=stop, watch=watch)
+    except AnalysisLimit as stopped:
+        # Too large (or too slow): the pruned solver may still answer.
+        why = stopped.why if stopped.reason != "cancelled" else WHY["time"]
     else:
         metrics = analysis.metrics
         solvable = metrics.success_states > 0
@@ -170,14 +188,17 @@ def assess(
             analysis,
         )
     left = deadline - time.monotonic()
-    if left <= 0:
-        return Assessment(level, "unknown", None, None, None, None, limit)
-    found = shortest_solution(level, max_states=max_states, time_limit=left, should_stop=stop)
+    if left <= 0 or watch.budget_left == 0:
+        return Assessment(level, "unknown", None, None, None, None, limit, None, why)
+    found = shortest_solution(level, max_states=max_states, should_stop=stop, watch=watch)
     if found.status == "solved":
-        return Assessment(level, "solvable", found.moves, None, None, None, limit)
+        return Assessment(level, "solvable", found.moves, None, None, None, limit, None, why)
     if found.status == "unsolvable":
-        return Assessment(level, "unsolvable", None, None, None, None, limit)
-    return Assessment(level, "unknown", None, None, None, None, limit)
+        return Assessment(level, "unsolvable", None, None, None, None, limit, None, why)
+    why = {"budget": WHY["budget"], "cancelled": WHY["time"]}.get(found.reason, why)
+    if found.reason == "limit" and time.monotonic() > deadline:
+        why = WHY["time"]
+    return Assessment(level, "unknown", None, None, None, None, limit, None, why)
 
 
 EDITS: tuple[str, ...] = (

@@ -47,6 +47,7 @@ from core.longcat.graph import AnalysisLimit, analyse
 from core.longcat.level import MAX_SIZE, Board, Level, bits
 from core.longcat.sdpu import puzzle_up, solution_down
 from core.longcat.solver import solvable_from
+from core.search import Watch
 
 __all__ = [
     "GENERATORS",
@@ -466,6 +467,7 @@ def generate(
     max_states: int = 200_000,
     should_stop: Callable[[], bool] | None = None,
     predictor: str = DEFAULT_PREDICTOR,
+    watch: Watch | None = None,
     **options: Any,
 ) -> Level:
     """Generate one solvable level.
@@ -484,13 +486,17 @@ def generate(
         should_stop: Polled between attempts; True gives up (GenerationError).
         predictor: The difficulty predictor of ``band`` (a name of
             :data:`core.longcat.difficulty.PREDICTORS`).
+        watch: Work budget (the states of the filters' state graphs, counted over every
+            attempt) and deadline; when either is hit generation stops (GenerationError
+            naming the bound) instead of running on.
         **options: The method's options (see :data:`GENERATORS`).
 
     Returns:
         The level, titled ``"<method> <seed>"``.
 
     Raises:
-        GenerationError: Unknown method or option, bad size, or no acceptable level.
+        GenerationError: Unknown method or option, bad size, no acceptable level, or a
+            bound of ``watch`` hit.
     """
     gen = _generator(method, width, height)
     opts = _options(gen, options)
@@ -503,7 +509,7 @@ def generate(
         if (
             level is not None
             and level.size >= min_size
-            and _keep(level, unique, band, max_states, predictor)
+            and _keep(level, unique, band, max_states, predictor, watch)
         ):
             return Level(
                 level.width,
@@ -521,14 +527,23 @@ def generate(
 
 
 def _keep(
-    level: Level, unique: bool, band: tuple[float, float] | None, max_states: int, predictor: str
+    level: Level,
+    unique: bool,
+    band: tuple[float, float] | None,
+    max_states: int,
+    predictor: str,
+    watch: Watch | None = None,
 ) -> bool:
     if not unique and band is None:
         return True
     try:
-        analysis = analyse(level, max_states=max_states)
-    except AnalysisLimit:
-        return False
+        analysis = analyse(level, max_states=max_states, watch=watch)
+    except AnalysisLimit as stopped:
+        if stopped.reason == "limit":
+            return False  # a graph too large for the filters: the next candidate
+        # The work budget or the deadline: rejecting this candidate would make the level
+        # depend on them; stop and say which bound it was.
+        raise GenerationError(f"stopped by the {stopped.why}") from None
     if unique and analysis.metrics.solution_paths != 1:
         return False
     return band is None or band[0] <= predict_difficulty(analysis, predictor) < band[1]

@@ -38,6 +38,7 @@ from dataclasses import dataclass
 from core.longcat.level import DIRECTIONS, LETTERS, Level
 from core.longcat.prune import is_dead
 from core.longcat.rules import slide
+from core.search import Interrupted, Watch
 
 __all__ = [
     "CLASSES",
@@ -73,20 +74,56 @@ DEPRECATED_ALIASES: dict[str, str] = {"size": "open_cells", "solutions": "soluti
 carries the old keys, and :meth:`Metrics.from_dict` reads records that only have them."""
 
 
+WHY = {
+    "limit": "state limit",
+    "budget": "work budget",
+    "time": "time limit",
+    "cancelled": "cancelled",
+}
+"""The words for each reason a bounded Longcat computation stopped (CLI text and JSON)."""
+
+
 class AnalysisLimit(RuntimeError):
-    """The state graph grew past the limit, or the caller cancelled.
+    """The state graph grew past the limit, a watch's bound was hit, or the caller cancelled.
 
     Attributes:
-        reason: ``"limit"`` or ``"cancelled"``.
+        reason: ``"limit"`` (``max_states``), ``"budget"`` (the watch's work budget),
+            ``"time"`` (the watch's deadline) or ``"cancelled"``.
         states: Nodes built when it stopped.
     """
 
     def __init__(self, reason: str, states: int):
         super().__init__(f"state graph analysis stopped ({reason}) after {states} states")
         self.reason = reason
-        """``"limit"`` or ``"cancelled"``."""
+        """``"limit"``, ``"budget"``, ``"time"`` or ``"cancelled"``."""
         self.states = states
         """Nodes built when it stopped."""
+
+    @property
+    def why(self) -> str:
+        """The reason in words (:data:`WHY`): ``"work budget"``, ``"time limit"`` ..."""
+        return WHY.get(self.reason, self.reason)
+
+
+def watch_reason(stop: Interrupted) -> str:
+    """The Longcat reason (a key of :data:`WHY`) of a watch's :class:`Interrupted`.
+
+    Args:
+        stop: What the watch raised.
+
+    Returns:
+        ``"time"`` for its deadline, else its own reason (``"budget"``, ``"cancelled"``).
+    """
+    return "time" if stop.reason == "limit" else stop.reason
+
+
+def _spend(watch: Watch, states: int, built: int) -> None:
+    """Spend ``states`` of the watch's budget and poll it; its stop as an AnalysisLimit."""
+    try:
+        watch.spend(states)
+        watch.poll("state graph", built, 0)
+    except Interrupted as stop:
+        raise AnalysisLimit(watch_reason(stop), built) from None
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,6 +163,7 @@ def build_graph(
     max_states: int = 1_000_000,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    watch: Watch | None = None,
 ) -> StateGraph:
     """Enumerate every position reachable from the start, without pruning.
 
@@ -135,12 +173,14 @@ def build_graph(
         should_stop: Polled before the first node and every 1024 nodes; True raises
             :class:`AnalysisLimit` (cancelled).
         progress: ``progress(expanded, known)``, called every 1024 nodes.
+        watch: Spent one state per node expanded (in blocks of 1024, the rest at the end:
+            the same count on every machine) and polled every 1024 nodes.
 
     Returns:
         The :class:`StateGraph`.
 
     Raises:
-        AnalysisLimit: Too many states, or cancelled.
+        AnalysisLimit: Too many states, the watch's budget or deadline, or cancelled.
     """
     board = level.board
     head = level.start_index
@@ -152,6 +192,8 @@ def build_graph(
         if k & 1023 == 0:
             if should_stop is not None and should_stop():
                 raise AnalysisLimit("cancelled", len(heads))
+            if watch is not None:
+                _spend(watch, 1024 if k else 0, len(heads))
             if progress is not None:
                 progress(k, len(heads))
         h, f = heads[k], filled[k]
@@ -164,6 +206,8 @@ def build_graph(
             if j is None:
                 j = len(heads)
                 if j >= max_states:
+                    if watch is not None:  # the nodes expanded count, whatever stopped them
+                        watch.spent += k & 1023
                     raise AnalysisLimit("limit", j)
                 index[moved] = j
                 heads.append(moved[0])
@@ -171,6 +215,8 @@ def build_graph(
             out.append((d, j))
         edges.append(tuple(out))
         k += 1
+    if watch is not None:
+        _spend(watch, k & 1023, len(heads))  # the nodes since the last block: k in all
     return StateGraph(level, tuple(heads), tuple(filled), tuple(edges))
 
 
@@ -392,6 +438,7 @@ def analyse(
     max_states: int = 1_000_000,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    watch: Watch | None = None,
 ) -> Analysis:
     """Build the full state graph of ``level``, classify every node and compute the metrics.
 
@@ -400,14 +447,17 @@ def analyse(
         max_states: Limit on the number of nodes (see :func:`build_graph`).
         should_stop: Cancellation poll (see :func:`build_graph`).
         progress: Progress callback (see :func:`build_graph`).
+        watch: Work budget (states) and deadline (see :func:`build_graph`).
 
     Returns:
         The :class:`Analysis`.
 
     Raises:
-        AnalysisLimit: Too many states, or cancelled.
+        AnalysisLimit: Too many states, the watch's budget or deadline, or cancelled.
     """
-    graph = build_graph(level, max_states=max_states, should_stop=should_stop, progress=progress)
+    graph = build_graph(
+        level, max_states=max_states, should_stop=should_stop, progress=progress, watch=watch
+    )
     kinds, paths, dist = _kinds(graph, graph.topological_order())
     counts = dict.fromkeys(KINDS, 0)
     branches = indeterminate_branches = solution_branches = n_edges = 0

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from core.longcat.level import DIRECTIONS, Board, Level
 from core.longcat.prune import is_hopeless
 from core.longcat.rules import slide, solution_string
-from core.search import bfs
+from core.search import Interrupted, Watch, bfs
 
 if TYPE_CHECKING:  # pragma: no cover
     from core.longcat.rules import State
@@ -33,7 +33,11 @@ __all__ = [
 
 
 def is_solvable(
-    level: Level, *, max_states: int | None = None, should_stop: Callable[[], bool] | None = None
+    level: Level,
+    *,
+    max_states: int | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    watch: Watch | None = None,
 ) -> bool | None:
     """Decide whether ``level`` can be won (depth-first, pruned, each position once).
 
@@ -46,7 +50,7 @@ def is_solvable(
         True or False, or None when a limit stopped the search first.
     """
     return solvable_from(
-        level.board, level.start_index, max_states=max_states, should_stop=should_stop
+        level.board, level.start_index, max_states=max_states, should_stop=should_stop, watch=watch
     )
 
 
@@ -56,6 +60,7 @@ def solvable_from(
     *,
     max_states: int | None = None,
     should_stop: Callable[[], bool] | None = None,
+    watch: Watch | None = None,
 ) -> bool | None:
     """:func:`is_solvable` on raw values: the cat starts on cell ``head`` of ``board``.
 
@@ -64,6 +69,10 @@ def solvable_from(
         head: Board index of the start cell (an empty cell).
         max_states: Position limit (None: none).
         should_stop: Cancellation poll.
+        watch: Work budget (one state per position expanded, spent in blocks of 256 and
+            the rest at the end: an answer that needed more than the budget is None too, so
+            it is the same on every machine) and deadline; when either is hit the answer is
+            None (the watch tells which: ``budget_left == 0``).
 
     Returns:
         True, False, or None when stopped by a limit.
@@ -75,23 +84,50 @@ def solvable_from(
         return False
     seen = {start}
     stack = [start]
+    expanded = 0
+    answer: bool | None = False
     while stack:
         if len(seen) & 255 == 0 and should_stop is not None and should_stop():
             return None
+        if expanded & 255 == 0 and expanded and watch is not None and not _spent(watch, 256):
+            return None
         head, filled = stack.pop()
-        for d in range(4):
-            moved = slide(board, head, filled, d)
-            if moved is None or moved in seen:
-                continue
-            if moved[1] == board.free:
-                return True
-            seen.add(moved)
-            if is_hopeless(board, *moved):
-                continue
-            stack.append(moved)
+        expanded += 1
+        if _wins_next(board, head, filled, seen, stack):
+            answer = True
+            break
         if max_states is not None and len(seen) > max_states:
             return None
+    if watch is not None and not _spent(watch, expanded & 255):
+        return None
+    return answer
+
+
+def _wins_next(
+    board: Board, head: int, filled: int, seen: set[tuple[int, int]], stack: list
+) -> bool:
+    """Expand one position of :func:`solvable_from`: push its new, hopeful successors; True
+    when one of them fills the board."""
+    for d in range(4):
+        moved = slide(board, head, filled, d)
+        if moved is None or moved in seen:
+            continue
+        if moved[1] == board.free:
+            return True
+        seen.add(moved)
+        if not is_hopeless(board, *moved):
+            stack.append(moved)
     return False
+
+
+def _spent(watch: Watch, positions: int) -> bool:
+    """Spend ``positions`` of the watch's budget and poll it; False once it stops."""
+    try:
+        watch.spend(positions)
+        watch.poll("solve")
+    except Interrupted:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,6 +164,7 @@ def shortest_solution(
     time_limit: float | None = None,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    watch: Watch | None = None,
 ) -> Solution:
     """Find a solution with the fewest moves (breadth-first through :func:`core.search.bfs`).
 
@@ -137,12 +174,16 @@ def shortest_solution(
         time_limit: Stop with ``"unknown"`` after this many seconds (None: none).
         should_stop: Polled regularly; True cancels (``"unknown"``, reason ``"cancelled"``).
         progress: ``progress(explored, frontier)``, called regularly.
+        watch: Work budget (one state per position expanded: ``"unknown"``, reason
+            ``"budget"``) and deadline (reason ``"limit"``); ``time_limit`` is then ignored.
 
     Returns:
         The :class:`Solution`.
     """
     head = level.start_index
-    return _shortest(level.board, head, 1 << head, max_states, time_limit, should_stop, progress)
+    return _shortest(
+        level.board, head, 1 << head, max_states, time_limit, should_stop, progress, watch
+    )
 
 
 def shortest_from(
@@ -176,12 +217,18 @@ def _shortest(
     time_limit: float | None,
     should_stop: Callable[[], bool] | None,
     progress: Callable[[int, int], None] | None,
+    watch: Watch | None = None,
 ) -> Solution:
     start = (head, filled)
     if start[1] != board.free and is_hopeless(board, *start):
         return Solution("unsolvable", (), 0)
 
     def successors(pos: tuple[int, int]):
+        if watch is not None:
+            # bfs polls a given watch but not should_stop: poll it here, once per expansion.
+            watch.spend(1)
+            if should_stop is not None and should_stop():
+                raise Interrupted("cancelled")
         for d in range(4):
             moved = slide(board, pos[0], pos[1], d)
             if moved is not None and not is_hopeless(board, *moved):
@@ -195,6 +242,7 @@ def _shortest(
         time_limit=time_limit,
         should_stop=should_stop,
         progress=progress,
+        watch=watch,
     )
     if result.status == "solved":
         return Solution("solved", tuple(result.plan), result.explored)

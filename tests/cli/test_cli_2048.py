@@ -222,7 +222,12 @@ def test_hint_has_a_default_time_limit(monkeypatch) -> None:
         run("autoplay", "--seed", "4", "--max-moves", "1", "--time-limit", "3", "--json").exit_code
         == 0
     )
-    assert [kw["time_limit"] for kw in seen] == [DEFAULT_TIME_LIMIT, 0.25, 3.0]
+    # hint's limit counts from the command's start (so a little is spent replaying); autoplay's
+    # --time-limit bounds the whole run and each move gets --think-time within it (issue 28).
+    limits = [kw["time_limit"] for kw in seen]
+    assert DEFAULT_TIME_LIMIT - 1 < limits[0] <= DEFAULT_TIME_LIMIT
+    assert 0 < limits[1] <= 0.25
+    assert 1 < limits[2] <= DEFAULT_TIME_LIMIT
     assert 0 < DEFAULT_TIME_LIMIT <= 5
 
 
@@ -241,7 +246,7 @@ def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [d["seed"] for d in lines] == [10, 11, 12]
     for d in lines:
-        assert list(d) == ["seed", "score", "max_tile", "moves", "reached"]
+        assert list(d) == ["seed", "score", "max_tile", "moves", "reached", "reason"]
         state = create_game(GameConfig(board_size=3, initial_seed=d["seed"]))
         count = 0
         while not state.is_game_over and count < 150:
@@ -255,6 +260,7 @@ def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
         assert d["reached"] == {
             k: max_tile(state.board) >= int(k) for k in ("2048", "4096", "8192")
         }
+        assert d["reason"] == ("game over" if state.is_game_over else "max moves")
 
 
 def test_autoplay_text_mode_summary(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -382,3 +388,88 @@ def test_check_takes_a_level_id_as_every_file_reading_command_does(tmp_path) -> 
     assert {**json.loads(from_id.stdout), "level": 2} == json.loads(from_file.stdout)
     damaged = run("check", custom[:-3] + ("AAA" if custom[-3:] != "AAA" else "BBB"))
     assert damaged.exit_code == 2 and len(damaged.stderr.strip().splitlines()) == 1
+
+
+def test_autoplay_stops_each_game_at_the_goal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defect (issue 28): ``--goal G`` was ignored and the summary said "reached 2048: 0%"."""
+    monkeypatch.setattr(ai, "hint", _first_legal)
+    result = run("autoplay", "--seed", "3", "--games", "2", "--goal", "32", "--json")
+    assert result.exit_code == 0, result.output
+    for d in map(json.loads, result.stdout.splitlines()):
+        state = create_game(GameConfig(initial_seed=d["seed"], goal=32))
+        count = 0
+        while max_tile(state.board) < 32 and not state.is_game_over:
+            state = move(state, _first_legal(state))
+            count += 1
+        assert (d["moves"], d["max_tile"], d["score"]) == (count, 32, state.score)
+        assert d["reached"] == {"32": True} and d["reason"] == "goal"
+    text = run("autoplay", "--seed", "3", "--games", "2", "--goal", "32")
+    assert "2 game(s); reached 32: 100%" in text.stdout
+
+
+def test_autoplay_progress_goes_to_stderr_when_it_is_a_file(tmp_path) -> None:
+    """Defect (issue 28): the progress showed only when stderr was a terminal."""
+    import subprocess
+    import sys
+
+    from tests.shared_data import ROOT
+
+    log = tmp_path / "progress.txt"
+    with log.open("w") as err:
+        done = subprocess.run(
+            [sys.executable, "-m", "tui", "2048", "autoplay", "--games", "3", "--max-moves", "4"],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=err,
+            text=True,
+            timeout=600,
+            env={**__import__("os").environ, "PYTHONPATH": str(ROOT)},
+        )
+    assert done.returncode == 0, log.read_text()
+    lines = log.read_text().splitlines()
+    assert [line.split(":")[0] for line in lines] == ["game 1/3", "game 2/3", "game 3/3"]
+    assert all("moves 4" in line for line in lines)
+    assert "3 game(s)" in done.stdout
+
+
+def test_autoplay_progress_lines_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tui.games.game2048.cli import PLAIN_PROGRESS_LINES
+
+    monkeypatch.setattr(ai, "hint", _first_legal)
+    games = PLAIN_PROGRESS_LINES * 2 + 1
+    result = shell("2048", "autoplay", "--games", str(games), "--max-moves", "1")
+    assert result.exit_code == 0
+    lines = result.stderr.splitlines()
+    assert len(lines) <= PLAIN_PROGRESS_LINES + 1
+    assert lines[-1].startswith(f"game {games}/{games}:")
+
+
+def test_autoplay_time_limit_bounds_the_whole_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Defect (issue 28): the limit was per move, so ``--size 64`` ran for minutes. A fake
+    clock (one second per reading) makes the run's limit fall at a known point."""
+    import tui.games.game2048.cli as cli
+
+    clock = iter(range(10**9))
+    monkeypatch.setattr(ai, "hint", _first_legal)
+    monkeypatch.setattr(ai, "monotonic", lambda: float(next(clock)))
+    monkeypatch.setattr(cli.time, "monotonic", ai.monotonic)
+    monkeypatch.setattr(cli, "command_started", lambda: 0.0)
+    result = shell("2048", "autoplay", "--games", "3", "--time-limit", "20", "--json")
+    assert result.exit_code == 1
+    games = [json.loads(line) for line in result.stdout.splitlines()]
+    assert games and games[-1]["reason"] == "time limit"
+    assert 1 <= sum(g["moves"] for g in games) < 20
+    assert f"was up after {len(games)} of 3 games" in result.stderr
+
+
+def test_hint_time_limit_counts_from_the_command_start(monkeypatch) -> None:
+    """Issue 28: the limit covered only the search, not replaying the moves before it."""
+    import time
+
+    import tui.games.game2048.cli as cli
+
+    seen: list[dict] = []
+    monkeypatch.setattr(ai, "hint", lambda state, **kw: seen.append(kw) or _first_legal(state))
+    monkeypatch.setattr(cli, "command_started", lambda: time.monotonic() - 3600.0)
+    assert run("hint", "--seed", "4", "--json").exit_code == 0
+    assert seen[0]["time_limit"] == 0.0 and seen[0]["budget"] == cli.DEFAULT_BUDGET

@@ -4,9 +4,11 @@ Commands::
 
     termarcade 2048 play                                  # open the TUI on 2048
     termarcade 2048 replay --seed 7 --moves LLRUD [--json]
-    termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--json]
-    termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S] [--json]
-    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--json]
+    termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--budget N] [--json]
+    termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S]
+        [--think-time S] [--budget N] [--json]
+    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--budget N]
+        [--json]
 
 Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|fibonacci|threes``,
 ``--distribution "2:9,4:1"`` (value:weight pairs), ``--tiles K`` (initial tiles) and
@@ -23,14 +25,23 @@ JSON shapes (one object per line, keys in this order, each line flushed when wri
 * hint: the engine's state, then :data:`HINT_DERIVED` ``{"direction", "game_over"}``
   (``direction`` the engine's move, null when no move helps; exit 1 then);
 * autoplay: per game ``{"seed", "score", "max_tile", "moves", "reached": {"2048", "4096",
-  "8192"}}``;
+  "8192"}, "reason"}`` (with ``--goal G``: ``"reached": {"G"}``); ``reason`` says why the
+  game ended: ``"game over"``, ``"goal"``, ``"max moves"`` or ``"time limit"``;
 * check: per level ``{"level", "title", "size", "rule", "seed", "tiles", "goal",
   "distribution", "board", "legal", "illegal_tiles", "illegal_spawns", "goal_legal",
   "empty_cells", "largest", "over", "won", "moves", "estimate"}`` (see :func:`check_json`;
   exit 1 when a level is not legal for its rule or is over at the start).
 
-The AI's search is bounded by ``--time-limit`` (seconds, per move; default
-:data:`DEFAULT_TIME_LIMIT`): when time is up it answers with the deepest search it finished.
+Bounds (issue 28). ``hint``: ``--time-limit`` (seconds, default :data:`DEFAULT_TIME_LIMIT`)
+bounds the whole command, counted from its start (replaying the moves included), and
+``--budget`` the nodes the search may expand (default :data:`DEFAULT_BUDGET`); when either is
+hit the AI answers with the deepest search it finished. ``autoplay``: ``--time-limit``
+(default :data:`DEFAULT_RUN_LIMIT`) bounds the whole run, every game together: a game it
+stops is reported with reason ``"time limit"`` and the games not started are not played
+(exit 1); ``--think-time`` (default :data:`DEFAULT_TIME_LIMIT`) and ``--budget`` bound each
+move. ``--goal G`` stops each game when G is reached. The progress goes to stderr: a bar on
+a terminal, else one plain line per finished game (at most :data:`PLAIN_PROGRESS_LINES`);
+none with ``--json``.
 
 Exit status: 0 success, 1 negative answer (hint with no move, check finding a level
 illegal or over at the start), 2 bad input.
@@ -40,6 +51,7 @@ Textual is imported only by ``play``.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -60,7 +72,9 @@ from core.game2048.game import replay_session, start_game
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
     SeedType,
+    budget_option,
     check_seed_run,
+    command_started,
     json_option,
     level_option,
     load_level_pack,
@@ -72,6 +86,7 @@ from tui.cli.options import (
 from tui.cli.output import (
     EXIT_NEGATIVE,
     IntBetween,
+    Seconds,
     console,
     emit_json,
     fail,
@@ -79,6 +94,8 @@ from tui.cli.output import (
 )
 
 __all__ = [
+    "DEFAULT_BUDGET",
+    "DEFAULT_RUN_LIMIT",
     "DEFAULT_TIME_LIMIT",
     "SeedType",
     "check_json",
@@ -93,6 +110,18 @@ REACH_THRESHOLDS = (2048, 4096, 8192)
 DEFAULT_TIME_LIMIT = 2.0
 """Seconds the AI may think about one move. The standard 4×4 game needs well under a second;
 on big boards (16×16 and more) the limit is what keeps a hint from taking minutes."""
+
+DEFAULT_BUDGET = 200_000
+"""Nodes the AI may expand for one move (chance nodes on the 4×4 fast path, move nodes on
+other boards). Measured on the standard game (seeds 1 and 2, 800 moves): at most 35,944 and
+3,415 on average, so the default never changes a move there; it bounds the memory of one
+search (one transposition-table entry per node) and its work on a busy machine."""
+
+DEFAULT_RUN_LIMIT = 600.0
+"""Seconds a whole ``autoplay`` run may take (every game together)."""
+
+PLAIN_PROGRESS_LINES = 100
+"""At most this many progress lines when stderr is not a terminal (a file, a pipe)."""
 
 _DISTRIBUTION_EXAMPLE = "value:weight pairs such as 2:9,4:1"
 
@@ -226,15 +255,49 @@ def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
     return stack_options(func, options)
 
 
-def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Add the AI's ``--depth`` and ``--time-limit`` options."""
-    func = time_limit_option(DEFAULT_TIME_LIMIT)(func)
+def _depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the AI's ``--depth``."""
     return click.option(
         "--depth",
         type=IntBetween(0, 6, what="the search depth"),
         default=None,
         help="New tiles the AI looks ahead (default: its own choice for the board).",
     )(func)
+
+
+def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """Add the AI's ``--depth``, ``--time-limit`` (``hint``: the whole command) and
+    ``--budget`` (nodes) options."""
+    return stack_options(
+        func, [_depth_option, time_limit_option(DEFAULT_TIME_LIMIT), budget_option(DEFAULT_BUDGET)]
+    )
+
+
+def autoplay_options(func: Callable[..., Any]) -> Callable[..., Any]:
+    """``autoplay``'s bounds: ``--depth``, ``--time-limit`` (the whole run), ``--think-time``
+    (one move) and ``--budget`` (nodes per move)."""
+    think = click.option(
+        "--think-time",
+        type=Seconds(),
+        default=DEFAULT_TIME_LIMIT,
+        show_default=True,
+        metavar="SECONDS",
+        help="Seconds the AI may think about one move (--time-limit bounds the whole run).",
+    )
+    return stack_options(
+        func,
+        [
+            _depth_option,
+            time_limit_option(DEFAULT_RUN_LIMIT),
+            think,
+            budget_option(DEFAULT_BUDGET),
+        ],
+    )
+
+
+def _seconds_left(time_limit: float) -> float:
+    """What is left of ``time_limit`` counted from the command's start (at least 0)."""
+    return max(0.0, command_started() + time_limit - time.monotonic())
 
 
 def _read_moves(moves: str) -> tuple[str, ...]:
@@ -356,17 +419,19 @@ def hint(
     goal: int | None,
     depth: int | None,
     time_limit: float,
+    budget: int,
     as_json: bool,
 ) -> None:
     """Suggest the next move after replaying MOVES (exit 1 when no move helps).
 
-    When --time-limit is up, the AI plays the best move found so far.
+    When --time-limit is up (it counts from the command's start, replaying MOVES included)
+    or the --budget of nodes is spent, the AI plays the best move found so far.
     """
     from core.game2048.game import GAME
 
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     state, _ = replay_session(config, _read_moves(moves))
-    direction = _ask_hint(state, depth, time_limit)
+    direction = _ask_hint(state, depth, _seconds_left(time_limit), budget)
     if as_json:
         move = None if direction is None else move_json(GAME, direction)
         emit_json(_state_json(state, direction=move))
@@ -376,27 +441,61 @@ def hint(
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
 
-def _ask_hint(state: GameState, depth: int | None, time_limit: float | None) -> str | None:
+def _ask_hint(
+    state: GameState, depth: int | None, time_limit: float | None, budget: int = 0
+) -> str | None:
     """Call the expectimax hint, turning a missing or unsupported AI into a clean error."""
     try:
         import core.game2048 as engine
 
-        return engine.hint(state, depth=depth, time_limit=time_limit)
+        return engine.hint(state, depth=depth, time_limit=time_limit, budget=budget or None)
     except ImportError as error:
         fail(f"the 2048 AI is not available ({error})")
     except ValueError as error:
         fail(f"the 2048 AI cannot play this game: {error}")
 
 
-def _play_out(
-    state: GameState, max_moves: int, depth: int | None, time_limit: float
-) -> Iterator[tuple[GameState, int]]:
-    """Let the AI play ``state`` to the end (or ``max_moves``), yielding (state, moves):
-    :func:`core.game2048.ai.autoplay`, with a missing or unsupported AI as a clean error."""
+class _Bounds:
+    """How autoplay's AI may play: its depth, per-move bounds and the run's deadline.
+
+    Attributes:
+        depth: ``--depth`` (None: the AI's own choice).
+        think: Seconds per move (``--think-time``).
+        budget: Nodes per move (0: none).
+        deadline: ``time.monotonic()`` time at which the whole run stops.
+        stop_at_goal: Stop each game at its goal (``--goal`` given).
+    """
+
+    def __init__(
+        self, depth: int | None, think: float, budget: int, deadline: float, stop_at_goal: bool
+    ):
+        self.depth = depth
+        self.think = think
+        self.budget = budget
+        self.deadline = deadline
+        self.stop_at_goal = stop_at_goal
+
+    def time_is_up(self) -> bool:
+        """Whether the run's deadline has passed."""
+        return time.monotonic() >= self.deadline
+
+
+def _play_out(state: GameState, max_moves: int, bounds: _Bounds) -> Iterator[tuple[GameState, int]]:
+    """Let the AI play ``state`` to the end (or ``max_moves``, the goal, the deadline),
+    yielding (state, moves): :func:`core.game2048.ai.autoplay`, with a missing or unsupported
+    AI as a clean error."""
     try:
         from core.game2048.ai import autoplay as ai_autoplay
 
-        played = ai_autoplay(state, max_moves, depth=depth, time_limit=time_limit)
+        played = ai_autoplay(
+            state,
+            max_moves,
+            depth=bounds.depth,
+            time_limit=bounds.think,
+            deadline=bounds.deadline,
+            budget=bounds.budget or None,
+            stop_at_goal=bounds.stop_at_goal,
+        )
         yield from ((after, count) for count, after in enumerate(played, start=1))
     except ImportError as error:
         fail(f"the 2048 AI is not available ({error})")
@@ -404,7 +503,20 @@ def _play_out(
         fail(f"the 2048 AI cannot play this game: {error}")
 
 
-def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
+def _stop_reason(state: GameState, moves: int, max_moves: int, bounds: _Bounds) -> str:
+    """Why a game of autoplay ended: ``game over``, ``goal``, ``max moves`` or ``time limit``."""
+    if state.is_game_over:
+        return "game over"
+    if bounds.stop_at_goal and has_won(state):
+        return "goal"
+    if moves >= max_moves:
+        return "max moves"
+    return "time limit"
+
+
+def _game_result(
+    seed: int, state: GameState, moves: int, thresholds: tuple[int, ...], reason: str
+) -> dict[str, Any]:
     """autoplay's JSON object for one finished game."""
     top = max_tile(state.board)
     return {
@@ -412,7 +524,8 @@ def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
         "score": state.score,
         "max_tile": top,
         "moves": moves,
-        "reached": {str(t): top >= t for t in REACH_THRESHOLDS},
+        "reached": {str(t): top >= t for t in thresholds},
+        "reason": reason,
     }
 
 
@@ -433,7 +546,7 @@ def _game_result(seed: int, state: GameState, moves: int) -> dict[str, Any]:
     help="Stop a game after this many moves.",
 )
 @rule_options
-@ai_options
+@autoplay_options
 @json_option
 def autoplay(
     seed: int,
@@ -446,57 +559,123 @@ def autoplay(
     goal: int | None,
     depth: int | None,
     time_limit: float,
+    think_time: float,
+    budget: int,
     as_json: bool,
 ) -> None:
-    """Let the expectimax AI play whole games and report how far it got."""
+    """Let the expectimax AI play whole games and report how far it got.
+
+    --time-limit bounds the whole run (every game, from the command's start): a game it
+    cuts short ends with reason "time limit" and the games not started are not played
+    (exit 1). --think-time and --budget (nodes the search may expand) bound each move.
+    With --goal G each game stops when G is reached, and the summary reports reaching G.
+    Progress goes to stderr (a bar on a terminal, plain lines in a file; none with --json).
+    """
     check_seed_run(seed, games, "--games")
     config_from_options(seed, size, merge, distribution, tiles, goal)  # check before playing
+    bounds = _Bounds(depth, think_time, budget, command_started() + time_limit, bool(goal))
+    thresholds = (goal,) if goal else REACH_THRESHOLDS
     results: list[dict[str, Any]] = []
-    with _progress_bar(games, disable=as_json) as (progress, task):
+    with _progress(games, disable=as_json) as progress:
         for index in range(games):
+            if bounds.time_is_up():
+                break
             config = config_from_options(seed + index, size, merge, distribution, tiles, goal)
             start = start_game(config)
             state, count = start, 0
-            for state, count in _play_out(start, max_moves, depth, time_limit):
+            for state, count in _play_out(start, max_moves, bounds):
                 if count % 25 == 0:
-                    progress.update(
-                        task,
-                        game=index + 1,
-                        moves=count,
-                        score=state.score,
-                        best=max_tile(state.board),
-                    )
-            result = _game_result(config.initial_seed, state, count)
+                    progress.playing(index + 1, count, state.score, max_tile(state.board))
+            reason = _stop_reason(state, count, max_moves, bounds)
+            result = _game_result(config.initial_seed, state, count, thresholds, reason)
             results.append(result)
             if as_json:
                 emit_json(result)
-            progress.update(
-                task,
-                advance=1,
-                game=min(index + 2, games),
-                moves=count,
-                score=state.score,
-                best=result["max_tile"],
+            progress.finished(index + 1, count, state.score, result["max_tile"])
+    if results and not as_json:
+        _print_autoplay_summary(results, thresholds)
+    if len(results) < games:
+        click.echo(
+            f"error: --time-limit {time_limit:g} s was up after {len(results)} of {games} games",
+            err=True,
+        )
+        raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+class _PlainProgress:
+    """autoplay's progress as plain lines on stderr (a file or a pipe: no bar frames there):
+    one line per finished game, at most :data:`PLAIN_PROGRESS_LINES` in all."""
+
+    def __init__(self, games: int):
+        self.games = games
+        self.every = max(1, math.ceil(games / PLAIN_PROGRESS_LINES))
+
+    def playing(self, game: int, moves: int, score: int, best: int) -> None:
+        """A game goes on (nothing printed: lines come per finished game)."""
+
+    def finished(self, game: int, moves: int, score: int, best: int) -> None:
+        """Print a line for every ``every``-th game and for the last one."""
+        if game % self.every == 0 or game == self.games:
+            click.echo(
+                f"game {game}/{self.games}: moves {moves}  score {score}  max {best}", err=True
             )
-    if not as_json:
-        _print_autoplay_summary(results)
+
+
+class _BarProgress:
+    """autoplay's progress as a rich bar (stderr is a terminal)."""
+
+    def __init__(self, progress: Any, games: int):
+        self.progress = progress
+        self.games = games
+        self.task = progress.add_task("games", total=games, game=1, moves=0, score=0, best=0)
+
+    def playing(self, game: int, moves: int, score: int, best: int) -> None:
+        """Show the game being played."""
+        self.progress.update(self.task, game=game, moves=moves, score=score, best=best)
+
+    def finished(self, game: int, moves: int, score: int, best: int) -> None:
+        """Advance the bar by one game."""
+        self.progress.update(
+            self.task,
+            advance=1,
+            game=min(game + 1, self.games),
+            moves=moves,
+            score=score,
+            best=best,
+        )
+
+
+class _NoProgress:
+    """No progress at all (``--json``)."""
+
+    def playing(self, game: int, moves: int, score: int, best: int) -> None:
+        """Nothing."""
+
+    def finished(self, game: int, moves: int, score: int, best: int) -> None:
+        """Nothing."""
 
 
 @contextmanager
-def _progress_bar(games: int, disable: bool) -> Iterator[tuple[Any, Any]]:
-    """A rich progress bar on stderr, shown only when stderr is a terminal.
+def _progress(games: int, disable: bool) -> Iterator[Any]:
+    """autoplay's progress on stderr: a rich bar on a terminal, plain lines otherwise.
 
     Args:
         games: The number of games (the bar's total).
-        disable: True to show nothing (``--json``).
+        disable: True to show nothing (``--json``: its lines are the progress).
 
     Yields:
-        ``(progress, task)`` for ``progress.update(task, ...)``.
+        An object with ``playing(game, moves, score, best)`` and ``finished(...)``.
     """
+    err = console(stderr=True)
+    if disable:
+        yield _NoProgress()
+        return
+    if not err.is_terminal:
+        yield _PlainProgress(games)
+        return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    err = console(stderr=True)
-    progress = Progress(
+    bar = Progress(
         TextColumn("[bold]game {task.fields[game]}"),
         BarColumn(),
         MofNCompleteColumn(),
@@ -505,28 +684,28 @@ def _progress_bar(games: int, disable: bool) -> Iterator[tuple[Any, Any]]:
         ),
         TimeElapsedColumn(),
         console=err,
-        disable=disable or not err.is_terminal,  # no bar frames in logs or pipes
         transient=False,
     )
-    with progress:
-        yield progress, progress.add_task("games", total=games, game=1, moves=0, score=0, best=0)
+    with bar:
+        yield _BarProgress(bar, games)
 
 
-def _print_autoplay_summary(results: list[dict[str, Any]]) -> None:
-    """A table of the games and the share reaching each threshold."""
+def _print_autoplay_summary(results: list[dict[str, Any]], thresholds: tuple[int, ...]) -> None:
+    """A table of the games and the share reaching each threshold (the goal, when given)."""
     from rich.table import Table
 
     table = Table(title="2048 autoplay")
-    for name in ("seed", "score", "max tile", "moves"):
+    for name in ("seed", "score", "max tile", "moves", "ended by"):
         table.add_column(name, justify="right")
     for r in results:
-        table.add_row(str(r["seed"]), str(r["score"]), str(r["max_tile"]), str(r["moves"]))
+        table.add_row(
+            str(r["seed"]), str(r["score"]), str(r["max_tile"]), str(r["moves"]), r["reason"]
+        )
     out = console()
     out.print(table)
     n = len(results)
     shares = "  ".join(
-        f"{t}: {sum(r['reached'][str(t)] for r in results) * 100 / n:.0f}%"
-        for t in REACH_THRESHOLDS
+        f"{t}: {sum(r['reached'][str(t)] for r in results) * 100 / n:.0f}%" for t in thresholds
     )
     out.print(f"{n} game(s); reached {shares}")
 
@@ -592,23 +771,31 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     help="Moves of the estimate's autoplay (0: no estimate).",
 )
 @time_limit_option(1.0)
+@budget_option(DEFAULT_BUDGET)
 @json_option
 def check(
-    level_file: str, spec: str | None, estimate_moves: int, time_limit: float, as_json: bool
+    level_file: str,
+    spec: str | None,
+    estimate_moves: int,
+    time_limit: float,
+    budget: int,
+    as_json: bool,
 ) -> None:
     """Check the levels of LEVEL_FILE as the level editor's live verdict does.
 
     For each level: are its tiles, goal and spawns legal for its merge rule, is the start
     already over or won, the empty cells, the largest tile against the goal, and an
-    estimate (a seeded autoplay by the AI within --time-limit). Exit 1 when a level is not
-    legal or is over at the start.
+    estimate (a seeded autoplay by the AI within --time-limit per level, the first level's
+    counted from the command's start, and --budget nodes per move). Exit 1 when a level is
+    not legal or is over at the start.
     """
     from core.game2048.design import assess, describe
 
     pack = load_level_pack(level_file, "2048")
     failed = False
-    for number, level in pick_levels(pack, spec):
-        design = assess(level, moves=estimate_moves, time_limit=time_limit)
+    for index, (number, level) in enumerate(pick_levels(pack, spec)):
+        seconds = _seconds_left(time_limit) if index == 0 else time_limit
+        design = assess(level, moves=estimate_moves, time_limit=seconds, budget=budget or None)
         failed = failed or not design.legal or design.over
         if as_json:
             emit_json(check_json(number, level, design))

@@ -2,12 +2,13 @@
 
 Commands::
 
-    termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N]
+    termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N] [--budget N]
     termarcade longcat check FILE --moves UDLR... [--level N] [--json]
     termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
+        [--budget N]
     termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal|shapes|notch|rl[,...]]
         [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND] [--temperature T]
-        [--time-limit S] [--predictor success-states|solution-paths] [--title T]
+        [--time-limit S] [--budget N] [--predictor success-states|solution-paths] [--title T]
         [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
         [--comment LINE ...] [--predictor P] [-o FILE [--force]]
@@ -20,7 +21,7 @@ number or a level title.
 JSON shapes (one object per level, in file order, keys in this order):
 
 * solve: ``{"level", "solvable", "solutions", "success_states", "solution_paths", "states",
-  "shortest", "solution", "metrics", "difficulty"}``; ``level`` counts from 1,
+  "shortest", "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
   ``success_states`` is the seed's number of solutions (distinct won positions),
   ``solution_paths`` the winning move sequences, and ``solutions`` a deprecated alias of
   ``solution_paths`` (its meaning before issue 21); ``solution`` is a ``UDLR`` string of one
@@ -33,7 +34,9 @@ JSON shapes (one object per level, in file order, keys in this order):
   the pruned solver in the time left (null too when it was stopped as well), the verdict of
   :func:`core.longcat.design.assess`; ``plan`` is ``solution`` in the
   engine's move form (``["up", "left", ...]``, :meth:`core.longcat.game.LongcatGame.move_to_json`,
-  empty when there is none), as in every game's ``solve --json``.
+  empty when there is none), as in every game's ``solve --json``; ``why`` names the bound
+  that stopped the full state graph or the verdict (``"state limit"``, ``"work budget"``,
+  ``"time limit"``; null when none did).
 * check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
   "reason", "head", "cells_left"}``; ``valid``: every move legal; ``filled``: no open cell
   left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
@@ -50,8 +53,11 @@ JSON shapes (one object per level, in file order, keys in this order):
 replaced without ``--force``); ``describe`` gives every level of a file its par (the
 shortest solution) and its predicted difficulty in the title, as the bundled packs have.
 
-Every search is bounded per level by ``--time-limit`` (seconds) and ``--max-states``
-(positions); ctrl+c stops at once (exit 130). Exit status: 0 success, 1 a negative answer
+Every search is bounded per level by ``--time-limit`` (seconds; the first level's time
+counts from the command's start, so reading the file counts too), ``--max-states``
+(positions of one state graph) and ``--budget`` (states the level's searches may expand in
+all, the same on every machine: :data:`DEFAULT_BUDGET`, :data:`DEFAULT_GENERATE_BUDGET` for
+``generate``); a level stopped by a bound says which one. ctrl+c stops at once (exit 130). Exit status: 0 success, 1 a negative answer
 (a level unsolvable or undecided within the limits, fewer levels generated than asked),
 2 bad input. Textual is imported only by ``play``.
 """
@@ -69,7 +75,9 @@ from core.text import escape_controls, plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
     SEED_MAX,
+    budget_option,
     check_output,
+    command_started,
     json_option,
     level_option,
     load_level_pack,
@@ -94,6 +102,7 @@ from tui.cli.output import (
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.levelpack import LevelPack
     from core.longcat import Level
+    from core.search import Watch
 
 __all__ = ["analyze_json", "longcat", "solve_json"]
 
@@ -101,6 +110,14 @@ DEFAULT_TIME_LIMIT = 10.0
 """Seconds a level's searches may take (per level)."""
 DEFAULT_MAX_STATES = 500_000
 """Positions a level's state graph may have before the counts are given up."""
+DEFAULT_BUDGET = 5_000_000
+"""States one level's searches (state graph, then pruned solver) may expand in all: ten
+times ``--max-states``, so it only bounds the solver after a graph over the state limit
+(the bundled levels need at most a few thousand)."""
+DEFAULT_GENERATE_BUDGET = 2_000_000
+"""States one generated level's filters and description may expand in all. Regenerating the
+bundled packs needs at most 9,997 per level; the bound keeps a level's work the same on a
+busy machine, where the per-level time limit would cut it short."""
 
 
 # --------------------------------------------------------------------------- input
@@ -112,9 +129,25 @@ def load_levels(source: str) -> LevelPack:
     return load_level_pack(source, "longcat")
 
 
-def _deadline(seconds: float) -> Callable[[], bool]:
-    end = time.monotonic() + seconds
-    return lambda: time.monotonic() > end
+def level_deadline(time_limit: float, first: bool) -> float:
+    """When one level's searches must stop (``time.monotonic()``): ``time_limit`` from now,
+    or for the first level from the command's start (reading the file counts too).
+
+    Args:
+        time_limit: ``--time-limit``.
+        first: The first level of the command.
+
+    Returns:
+        The deadline.
+    """
+    return (command_started() if first else time.monotonic()) + time_limit
+
+
+def level_watch(time_limit: float, budget: int, first: bool) -> Watch:
+    """The watch of one level's searches: its deadline and ``--budget`` (0: none)."""
+    from core.search import Watch
+
+    return Watch(deadline=level_deadline(time_limit, first), budget=budget or None)
 
 
 _LIMIT_OPTIONS = [
@@ -126,11 +159,12 @@ _LIMIT_OPTIONS = [
         show_default=True,
         help="Positions the state graph of one level may have.",
     ),
+    budget_option(DEFAULT_BUDGET),
 ]
 
 
 def limit_options(func: Callable) -> Callable:
-    """``--time-limit`` and ``--max-states``."""
+    """``--time-limit``, ``--max-states`` and ``--budget`` (states per level)."""
     return stack_options(func, _LIMIT_OPTIONS)
 
 
@@ -158,7 +192,14 @@ def _metrics_json(analysis: Any) -> dict[str, Any]:
     return data
 
 
-def solve_json(number: int, level: Level, time_limit: float, max_states: int) -> dict[str, Any]:
+def solve_json(
+    number: int,
+    level: Level,
+    time_limit: float,
+    max_states: int,
+    budget: int = 0,
+    deadline: float | None = None,
+) -> dict[str, Any]:
     """The ``solve --json`` object of one level (see the module docstring).
 
     Args:
@@ -166,6 +207,8 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
         level: The level.
         time_limit: Seconds for this level's searches.
         max_states: State limit.
+        budget: States both searches may expand (0: no budget).
+        deadline: ``time.monotonic()`` time to stop at instead of ``time_limit`` from now.
 
     Returns:
         The object, keys in the documented order.
@@ -174,7 +217,13 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
     from core.longcat.design import assess
 
     # The full state graph when it fits the limits, else the pruned solver decides the level.
-    verdict = assess(level, max_states=max_states, time_limit=time_limit)
+    verdict = assess(
+        level,
+        max_states=max_states,
+        time_limit=time_limit,
+        budget=budget or None,
+        deadline=deadline,
+    )
     analysis = verdict.analysis
     if analysis is None:
         letters = solution_string(verdict.solution or ())
@@ -190,6 +239,7 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
             "metrics": None,
             "difficulty": None,
             "plan": _plan(letters),
+            "why": verdict.why or None,
         }
     metrics = analysis.metrics
     solvable = metrics.solvable
@@ -205,6 +255,7 @@ def solve_json(number: int, level: Level, time_limit: float, max_states: int) ->
         "metrics": _metrics_json(analysis),
         "difficulty": round(predict_difficulty(analysis), 3),
         "plan": _plan(analysis.solution_letters if solvable else ""),
+        "why": None,
     }
 
 
@@ -238,11 +289,17 @@ def _solution_counts(result: dict[str, Any]) -> str:
 @json_option
 @limit_options
 def solve(
-    level_file: str, level: str | None, as_json: bool, time_limit: float, max_states: int
+    level_file: str,
+    level: str | None,
+    as_json: bool,
+    time_limit: float,
+    max_states: int,
+    budget: int,
 ) -> None:
     """Solve levels: solvable?, solutions, states, a shortest solution, difficulty.
 
-    Exit 1 when a level is unsolvable or undecided within the limits.
+    Exit 1 when a level is unsolvable or undecided within the limits (a note names the
+    bound). --budget counts states: the full state graph's, then the pruned solver's.
     """
     from core.longcat.catalog import difficulty_label
 
@@ -250,8 +307,9 @@ def solve(
     rows = []
     negative = False
     with progress_bar(len(chosen), "solving", progress_wanted(as_json) and len(chosen) > 1) as step:
-        for number, lvl in chosen:
-            result = solve_json(number, lvl, time_limit, max_states)
+        for index, (number, lvl) in enumerate(chosen):
+            deadline = level_deadline(time_limit, index == 0)
+            result = solve_json(number, lvl, time_limit, max_states, budget, deadline)
             negative = negative or result["solvable"] is not True
             if as_json:
                 emit_json(result)
@@ -303,6 +361,9 @@ def solve(
                 r["solution"] or "-",
             )
         console().print(table)
+        for _, r in rows:
+            if r["solvable"] is None:
+                click.echo(f"level {r['level']}: undecided within the {r['why']}")
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
@@ -447,7 +508,13 @@ def _print_analysis(data: dict[str, Any]) -> None:
 )
 @limit_options
 def analyze(
-    level_file: str, level: str | None, as_json: bool, dot: bool, time_limit: float, max_states: int
+    level_file: str,
+    level: str | None,
+    as_json: bool,
+    dot: bool,
+    time_limit: float,
+    max_states: int,
+    budget: int,
 ) -> None:
     """The state graph of levels: classes of states, metrics, predicted difficulty.
 
@@ -464,15 +531,15 @@ def analyze(
     with progress_bar(
         len(chosen), "analysing", not dot and progress_wanted(as_json) and len(chosen) > 1
     ) as step:
-        for number, lvl in chosen:
+        for index, (number, lvl) in enumerate(chosen):
+            watch = level_watch(time_limit, budget, index == 0)
             try:
-                analysis = analyse(lvl, max_states=max_states, should_stop=_deadline(time_limit))
+                analysis = analyse(lvl, max_states=max_states, watch=watch)
             except AnalysisLimit as stopped:
-                why = (
-                    f"more than {max_states} states (raise --max-states)"
-                    if stopped.reason == "limit"
-                    else f"not finished in {time_limit:g} s (raise --time-limit)"
-                )
+                why = {
+                    "limit": f"more than {max_states} states (raise --max-states)",
+                    "budget": f"more than the work budget of {budget} states (raise --budget)",
+                }.get(stopped.reason, f"not finished in {time_limit:g} s (raise --time-limit)")
                 click.echo(f"error: level {number}: the state graph has {why}", err=True)
                 negative = True
                 continue
@@ -645,6 +712,7 @@ def _command_line(
     "or a band: trivial, easy, hard, very_hard, extreme.",
 )
 @time_limit_option(DEFAULT_TIME_LIMIT)
+@budget_option(DEFAULT_GENERATE_BUDGET)
 @click.option(
     "--temperature",
     "-t",
@@ -665,6 +733,7 @@ def generate(
     unique: bool,
     band: tuple[str, Any] | None,
     time_limit: float,
+    budget: int,
     temperature: float | None,
     predictor: str,
     title: str | None,
@@ -678,6 +747,9 @@ def generate(
     earlier one, is skipped). Titles say the method, size, seed and predicted difficulty;
     par is the shortest solution. The pack's description records this command. --json
     prints one object per level on stdout (the pack still goes to --output when given).
+    Each level is bounded by --time-limit (the first one's time counts from the command's
+    start) and by --budget: states its filters and description may expand, a bound that
+    gives the same pack on a busy machine as on an idle one.
     """
     from core.levelpack import LevelPack
     from core.longcat import GenerationError
@@ -719,7 +791,8 @@ def generate(
                     size[1],
                     unique=unique,
                     band=band[1] if band else None,
-                    time_guard=time_limit,
+                    time_guard=level_deadline(time_limit, k == 0) - time.monotonic(),
+                    budget=budget or None,
                     predictor=predictor,
                     **extra,
                 )
@@ -797,6 +870,15 @@ def _comment_lines(comments: tuple[str, ...]) -> str:
     )
 
 
+def _undecided(watch: Watch) -> str:
+    """``undecided within the work budget`` or ``... the limits`` (time, states)."""
+    return (
+        "undecided within the work budget (raise --budget)"
+        if watch.budget_left == 0
+        else "undecided within the limits"
+    )
+
+
 @longcat.command()
 @click.argument("level_file", metavar="FILE")
 @click.option(
@@ -825,6 +907,7 @@ def describe(
     predictor: str,
     time_limit: float,
     max_states: int,
+    budget: int,
 ) -> None:
     """Write a pack with every level described: par = the shortest solution, and the
     predicted difficulty at the end of its title ('Level 3 · easy 31').
@@ -833,7 +916,7 @@ def describe(
     (writing nothing) when a level is unsolvable or undecided within the limits.
     """
     from core.levelpack import LevelPack
-    from core.longcat import Level, is_solvable
+    from core.longcat import GenerationError, Level, is_solvable
     from core.longcat.catalog import describe as describe_level
     from grammar.levels import dump_pack
 
@@ -842,12 +925,12 @@ def describe(
     levels = []
     with progress_bar(len(pack.levels), "describing", True) as step:
         for number, level in enumerate(pack.levels, start=1):
-            stop = _deadline(time_limit)
-            solvable = is_solvable(level, max_states=max_states, should_stop=stop)
+            watch = level_watch(time_limit, budget, number == 1)
+            solvable = is_solvable(level, max_states=max_states, watch=watch)
             if solvable is not True:
                 fail(
                     f"level {number} ({level.title!r}) is "
-                    f"{'unsolvable' if solvable is False else 'undecided within the limits'}",
+                    f"{'unsolvable' if solvable is False else _undecided(watch)}",
                     EXIT_NEGATIVE,
                 )
             base = f"{prefix} {number}" if prefix else level.title.split(" · ")[0]
@@ -863,11 +946,13 @@ def describe(
                     author,
                     level.par,
                 )
-            levels.append(
-                describe_level(
-                    level, base, max_states=max_states, should_stop=stop, predictor=predictor
+            try:
+                described_level = describe_level(
+                    level, base, max_states=max_states, predictor=predictor, watch=watch
                 )
-            )
+            except GenerationError as stopped:
+                fail(f"level {number} ({level.title!r}): {stopped}", EXIT_NEGATIVE)
+            levels.append(described_level)
             step(label=base)
     with user_errors():
         described = LevelPack(

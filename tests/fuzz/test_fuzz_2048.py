@@ -1,0 +1,134 @@
+"""Hostile 2048 inputs (issue 28): level files the loader refuses quickly, and huge boards
+whose AI is bounded by a node budget, never by the clock.
+
+Each case states its bound: memory through :mod:`tracemalloc`, work through a budget, time
+only as a generous multiple of the same work done on a valid input.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+import tracemalloc
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from core.game2048 import GameConfig, legal_moves
+from core.game2048.ai import autoplay, hint
+from core.game2048.game import start_game
+from grammar.errors import ParseError
+from grammar.levels import load_pack
+
+FUZZ = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+
+
+def _board(size: int, level: int) -> str:
+    """A ``size`` x ``size`` board of small powers of two (a few empty cells)."""
+    rows = (
+        "    ["
+        + " ".join(
+            str(0 if (r + c + level) % 7 == 0 else 2 ** (1 + (r * c) % 5)) for c in range(size)
+        )
+        + "]\n"
+        for r in range(size)
+    )
+    return "  board\n" + "".join(rows)
+
+
+def _pack(levels: int, size: int) -> str:
+    """A valid 2048 pack of ``levels`` puzzle boards of side ``size``."""
+    return "game 2048\n" + "".join(
+        f'level "P{n}" {{\n  size {size} tiles 0\n{_board(size, n)}}}\n\n' for n in range(levels)
+    )
+
+
+def _peak(run: Callable[[], object]) -> int:
+    """The peak of memory newly allocated by ``run()`` (bytes)."""
+    tracemalloc.start()
+    try:
+        run()
+        return tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+
+
+def _cpu(run: Callable[[], object]) -> float:
+    """CPU seconds of ``run()``, the least of three runs (CPU time: not the machine's load)."""
+    best = float("inf")
+    for _ in range(3):
+        start = time.process_time()
+        run()
+        best = min(best, time.process_time() - start)
+    return best
+
+
+def _load_or_refuse(text: str) -> None:
+    """Load ``text``; a refusal is a :class:`ParseError` (anything else fails the test)."""
+    with contextlib.suppress(ParseError):
+        load_pack(text, game="2048")
+
+
+_PIECES = st.sampled_from(
+    ["[", "]", "{", "}", '"', "size", "board", "goal", "0", "-1", "65536", "\n", " ", "\x00"]
+)
+
+
+@FUZZ
+@given(
+    st.lists(st.tuples(st.integers(0, 10_000), st.integers(0, 3), _PIECES), min_size=1, max_size=6)
+)
+def test_a_damaged_pack_is_loaded_or_refused_in_bounded_memory(edits) -> None:
+    text = _pack(8, 8)
+    for where, cut, piece in edits:
+        at = where % (len(text) + 1)
+        text = text[:at] + piece + text[at + cut :]
+    _load_or_refuse(text)  # a parser is built on its first use: not this input's cost
+    peak = _peak(lambda: _load_or_refuse(text))
+    assert peak < 200 * len(text) + 8_000_000  # bound: memory linear in the text
+
+
+@pytest.mark.slow
+@settings(max_examples=4, deadline=None, derandomize=True)
+@given(st.sampled_from(["bad_cell", "short_row", "late_field", "unclosed"]))
+def test_refusing_is_no_slower_than_loading(defect: str) -> None:
+    """Issue 28: time(refuse) <= 2 x time(load a valid file of the same size) + 0.5 s."""
+    valid = _pack(3, 64)  # ~30 KB of 64x64 boards
+    last_row = valid.rindex("[")
+    bad = {
+        "bad_cell": valid[: last_row + 1] + "x" + valid[last_row + 2 :],
+        "short_row": valid[: last_row + 1] + valid[last_row + 3 :],
+        "late_field": valid[: valid.rindex("}")] + "  colour 3\n}\n",
+        "unclosed": valid[: valid.rindex("}")],
+    }[defect]
+    assert abs(len(bad) - len(valid)) < 20
+    with pytest.raises(ParseError):
+        load_pack(bad, game="2048")
+    loading = _cpu(lambda: load_pack(valid, game="2048"))
+    refusing = _cpu(lambda: _load_or_refuse(bad))
+    assert refusing <= 2 * loading + 0.5, (refusing, loading)
+
+
+def test_a_hint_on_the_largest_board_keeps_to_its_node_budget() -> None:
+    """Issue 28: ``2048 hint --size 64`` was bounded only by the clock. (One node there is a
+    move and a heuristic over 4,096 cells, slow under tracemalloc: a small budget.)"""
+    budget = 6
+    state = start_game(GameConfig(board_size=64, initial_seed=11))
+    answers: list = []
+    peak = _peak(lambda: answers.append(hint(state, depth=2, budget=budget)))
+    assert answers[0] in legal_moves(state)
+    # bound: a 64x64 board is ~4,100 cells; each node keeps at most one board in the table.
+    assert peak < 100_000 * budget
+
+
+def test_autoplay_on_the_largest_board_is_bounded_by_its_budget() -> None:
+    """Issue 28: ``2048 autoplay --size 64`` still ran after 120 s: with a node budget per
+    move and a move limit, the work is bounded whatever the machine's load."""
+    state = start_game(GameConfig(board_size=64, initial_seed=3))
+    played = list(autoplay(state, 5, depth=1, budget=20))
+    assert len(played) == 5
+    assert all(after.move_count == n for n, after in enumerate(played, start=1))
