@@ -441,7 +441,7 @@ def solve_state(
     if any(state.puzzle.cards[c].effect for c in state.hand):
         if count:
             raise ValueError(CASTS_NOT_COUNTED)
-        return _search_with_casts(state, max_entries, watch)
+        return _search_with_casts(state, max_entries, watch=watch)
     tables = _Tables(state, count, equivalence, max_entries, 0.0, None, watch)
     assign = _Assign(tables, max_count)
 
@@ -504,13 +504,22 @@ def _state_key(state: State) -> tuple:
     )
 
 
-def _search_with_casts(state: State, max_states: int, watch: Watch) -> SolveResult:
+def _search_with_casts(
+    state: State,
+    max_states: int,
+    deadline: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    watch: Watch | None = None,
+) -> SolveResult:
     """Depth-first search over the game's own moves (:func:`.play.legal_moves`), for hands
     holding cards that act on monsters; positions already known lost are skipped.
 
     Every move uses up a card or a pool value, so the depth is at most the number of cards
-    plus values; the search keeps its own stack (no recursion).
+    plus values; the search keeps its own stack (no recursion). ``watch`` (its budget counts
+    moves tried) replaces ``deadline`` and ``should_stop``.
     """
+    if watch is None:
+        watch = Watch(should_stop=should_stop, deadline=deadline)
     start = time.monotonic()
     lost: set = set()
     path: list[Move] = []
