@@ -142,8 +142,8 @@ def cpu(text: str) -> float:
 @pytest.mark.parametrize(
     "bad", [too_many_numbers, garbage_at_the_end, bad_value_at_the_end, huge_number]
 )
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from([20_000, 100_000, 300_000]))
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from([20_000, 80_000]))
 def test_refusals_are_no_slower_than_acceptances(bad: Callable[[int], str], size: int) -> None:
     text = bad(size)
     with pytest.raises(ParseError):
