@@ -121,6 +121,8 @@ def test_algebrawl_level_editor(snap_compare, monkeypatch: pytest.MonkeyPatch) -
                 break
             await pilot.pause(0.05)
         await pilot.app.workers.wait_for_complete()
+        for widget in bench.query("Input, TextArea"):  # the cursor shown, whatever the time
+            widget.cursor_blink = False
         await pilot.pause()
 
     assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)
