@@ -20,6 +20,11 @@ subset dynamic programme on *multisets*, memoised across calls, in two layers:
 
 :func:`countdown_solve` finds an expression (exact or closest) for one target, with a plain
 witness-keeping subset DP.
+
+:func:`countdown_solutions` takes a :class:`core.search.Watch`: its budget counts pairs of
+values combined while the witness tables are built and normal forms combined while the
+solutions are listed (nothing there is memoised across calls, so a hand always costs the
+same units), and its deadline and cancel test are polled as often.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from collections.abc import Iterable, Iterator
 from functools import lru_cache
 from itertools import combinations
 from typing import NamedTuple
+
+from core.search import NO_WATCH, Watch
 
 from .ast import Ast, Leaf, make_node
 from .cards import ADD, DIV, MUL, SUB
@@ -278,8 +285,9 @@ def countdown_selections() -> Iterator[tuple[int, tuple[int, ...]]]:
 _CARD = {"+": ADD, "-": SUB, "*": MUL, "/": DIV}
 
 
-def _witness_tables(ms: tuple[int, ...]) -> list[dict]:
-    """For every mask of positions: value -> witness, using exactly those numbers."""
+def _witness_tables(ms: tuple[int, ...], watch: Watch = NO_WATCH) -> list[dict]:
+    """For every mask of positions: value -> witness, using exactly those numbers (each
+    pair of tables charged to ``watch`` before it is combined)."""
     n = len(ms)
     tables: list[dict] = [dict() for _ in range(1 << n)]
     for i, v in enumerate(ms):
@@ -292,6 +300,8 @@ def _witness_tables(ms: tuple[int, ...]) -> list[dict]:
         while sub:
             other = mask ^ sub
             if sub < other:
+                watch.spend(len(tables[sub]) * len(tables[other]))
+                watch.poll("countdown")
                 for x, wx in tables[sub].items():
                     for y, wy in tables[other].items():
                         _witness_pairs(x, wx, y, wy, out)
@@ -361,7 +371,7 @@ def _countdown_partners(x: int, v: int) -> Iterator[tuple[str, int, bool]]:
 
 
 def countdown_solutions(
-    numbers: Iterable[int], target: int, equivalence: str = "neutral"
+    numbers: Iterable[int], target: int, equivalence: str = "neutral", watch: Watch = NO_WATCH
 ) -> tuple[tuple[object, Ast], ...]:
     """Every distinct way to reach ``target`` under Countdown rules.
 
@@ -374,16 +384,21 @@ def countdown_solutions(
         numbers: The selection.
         target: The target.
         equivalence: ``"ac"``, ``"signs"`` or ``"neutral"``.
+        watch: The bounds (budget in pairs and normal forms combined; see the module
+            docstring).
 
     Returns:
         ``(normal form, tree)`` pairs, sorted by normal form.
+
+    Raises:
+        core.search.Interrupted: The watch's budget, deadline or cancel test stopped it.
     """
     from fractions import Fraction
 
     from .normal import nf_binary, nf_leaf
 
     ms = _numbers(numbers)
-    tables = _witness_tables(ms)
+    tables = _witness_tables(ms, watch)
     memo: dict = {}
 
     def forms(mask: int, v: int) -> dict:
@@ -399,13 +414,17 @@ def countdown_solutions(
         while sub:
             other = mask ^ sub
             if sub < other:
+                watch.spend(len(tables[sub]))
                 for x in tables[sub]:
                     for op, y, x_first in _countdown_partners(x, v):
                         if y not in tables[other]:
                             continue
                         left, right = ((sub, x), (other, y)) if x_first else ((other, y), (sub, x))
-                        for fa, ta in forms(*left).items():
-                            for fb, tb in forms(*right).items():
+                        first, second = forms(*left), forms(*right)
+                        watch.spend(len(first) * len(second) + 1)
+                        watch.poll("countdown")
+                        for fa, ta in first.items():
+                            for fb, tb in second.items():
                                 nf = nf_binary(op, fa, fb, equivalence, v)
                                 if nf not in out:
                                     out[nf] = make_node(_CARD[op], (ta, tb))

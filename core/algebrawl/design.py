@@ -167,6 +167,7 @@ def design_verdict(
     max_entries: int = 300_000,
     count_limit: int = 10_000,
     list_limit: int = 100,
+    budget: int | None = None,
 ) -> Verdict:
     """Solvability, par, distinct solutions, a shortest solution and predicted difficulty.
 
@@ -177,6 +178,9 @@ def design_verdict(
         max_entries: Most values the solver's tables may hold.
         count_limit: Stop counting at this many solutions (``count_complete`` False).
         list_limit: Most distinct solutions kept as text (:attr:`Verdict.distinct`).
+        budget: Work units for par and for counting, each (the solver's units: candidate
+            values computed; None: none). With ``max_entries`` it bounds the verdict the
+            same on any machine, where ``time_limit`` does not.
 
     Returns:
         A :class:`Verdict`.
@@ -192,7 +196,11 @@ def design_verdict(
     names: list[str] = []
     if casts:
         line = winning_line(
-            start, time_limit=left(), max_entries=max_entries, should_stop=should_stop
+            start,
+            time_limit=left(),
+            max_entries=max_entries,
+            should_stop=should_stop,
+            budget=budget,
         )
         if line.status == "unsolvable":
             return replace(base, status="unsolvable")
@@ -214,7 +222,11 @@ def design_verdict(
         )
     else:
         best = shortest_state(
-            start, max_entries=max_entries, time_limit=left(), should_stop=should_stop
+            start,
+            max_entries=max_entries,
+            time_limit=left(),
+            should_stop=should_stop,
+            budget=budget,
         )
         if best.status == "unsolvable":
             return replace(base, status="unsolvable")
@@ -236,6 +248,7 @@ def design_verdict(
             time_limit=left(),
             max_count=count_limit,
             should_stop=should_stop,
+            budget=budget,
         )
         if counted.status == "solved":
             verdict = replace(

@@ -54,6 +54,12 @@ HAND_BAND = (5, 20)
 PAR_MAX_ENTRIES = 50_000
 """Table entries the solver may store to find a generated level's par (a bound on work,
 not on time, so the same seed gives the same par on every machine)."""
+PAR_BUDGET = 5_000_000
+"""Work units (candidate values computed, :mod:`.solver`) the par search may spend beside
+:data:`PAR_MAX_ENTRIES`: values computed but not stored (duplicates) cost time too. Far above
+what a level needs (the bundled levels' par costs at most 22,000 units; 45 brawl levels
+drawn in the bands 3:6, 7:10 and 9:10, at most 157,000, where the entries ran out first), it
+only stops a pathological draw; like the entries, it gives the same par on every machine."""
 
 
 def check_band(low: int, high: int, limits: tuple[int, int], what: str) -> tuple[int, int]:
@@ -133,8 +139,9 @@ def brawl_config(low: int, high: int, ops: int | None = None) -> GeneratorConfig
 
 def _par(puzzle: Puzzle, fallback: int) -> int:
     """The shortest solution's moves; ``fallback`` (the generated solution's moves) when
-    the solver needs more than :data:`PAR_MAX_ENTRIES` entries."""
-    found = shortest(puzzle, max_entries=PAR_MAX_ENTRIES, time_limit=3600.0)
+    the solver needs more than :data:`PAR_MAX_ENTRIES` entries or :data:`PAR_BUDGET` units
+    (the hour's time limit only guards against a hang)."""
+    found = shortest(puzzle, max_entries=PAR_MAX_ENTRIES, budget=PAR_BUDGET, time_limit=3600.0)
     return found.moves if found.status == "solved" and found.moves is not None else fallback
 
 

@@ -1,11 +1,15 @@
 """How a hand is solved: the 24 rule, Countdown, or the 24 rule with other cards.
 
-A hand is numbers and one target, every number used once (``algebrawl solve --numbers``). The
-24-game and Countdown solvers (:mod:`.hands`, :mod:`.countdown`) are memoised pure functions
-without a cancel hook; the caller bounds them with a time limit of its own (the command line's
-interval timer) that raises :class:`TimeUp` inside the block. This module decides what a hand
-is under a rule and what is said when the time runs out: a hand found solvable whose distinct
-solutions could not all be counted is still solvable, with one solution and no count.
+A hand is numbers and one target, every number used once (``algebrawl solve --numbers``).
+Every solver is bounded by one :class:`core.search.Watch` per hand: a *work budget* (units of
+combinations: values or normal forms combined, see :mod:`.hands` and :mod:`.countdown`; values
+stored for other cards, see :mod:`.solver`), a deadline and a cancel test, polled inside the
+solvers' loops. The budget makes an answer the same on an idle and on a busy machine; the
+deadline only guards against a hang. A caller may still pass a time limit of its own that
+raises :class:`TimeUp` inside the block (a :data:`TimeLimit`). This module decides what a hand
+is under a rule and what is said when a bound is hit: a hand found solvable whose distinct
+solutions could not all be counted is still solvable, with one solution and no count, and
+:attr:`HandAnswer.reason` says which bound stopped it.
 """
 
 from __future__ import annotations
@@ -16,10 +20,15 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import NamedTuple
 
+from core.search import Interrupted, Watch
+
 from .ast import Ast
 from .cards import Card
 
-__all__ = ["HandAnswer", "HandRule", "TimeLimit", "TimeUp", "no_limit"]
+__all__ = ["REASONS", "HandAnswer", "HandRule", "TimeLimit", "TimeUp", "no_limit"]
+
+REASONS = {"limit": "time limit", "budget": "work budget", "cancelled": "cancelled"}
+"""What an answer cut short says, by :class:`core.search.Interrupted` reason."""
 
 
 class TimeUp(BaseException):
@@ -46,6 +55,9 @@ class HandAnswer(NamedTuple):
     """Whether ``distinct`` is exact."""
     trees: list[Ast]
     """The solutions' trees (one, when solvable but not counted)."""
+    reason: str = ""
+    """Which bound cut the answer short (``"time limit"``, ``"work budget"``,
+    ``"cancelled"``), or ``""`` when it is complete."""
 
 
 @dataclass(frozen=True)
@@ -85,28 +97,37 @@ class HandRule:
         self,
         numbers: Sequence[Fraction],
         target: Fraction,
-        seconds: float,
+        seconds: float | None,
         limit: TimeLimit = no_limit,
+        *,
+        budget: int | None = None,
+        deadline: float | None = None,
+        should_stop: Callable[[], bool] | None = None,
     ) -> HandAnswer:
         """Solve a hand and count its distinct solutions.
 
         Args:
             numbers: The hand (checked by :meth:`check`).
             target: The value to reach.
-            seconds: The time the solvers may take.
-            limit: Bounds the 24 and Countdown solvers (the cards' solver polls its own).
+            seconds: The time the solvers may take (None: no limit but ``deadline``).
+            limit: A time limit of the caller's own around the 24 and Countdown solvers.
+            budget: Work units the hand may cost, solving and counting together (None: no
+                budget); the unit is the solver's own (see the module docstring).
+            deadline: An absolute :func:`time.monotonic` deadline, instead of ``seconds``.
+            should_stop: Called now and then; True stops the solvers.
 
         Returns:
             A :class:`HandAnswer`.
         """
+        watch = Watch(seconds, should_stop, deadline=deadline, budget=budget)
         if self.cards is not None:
-            return self._with_cards(numbers, target, seconds)
+            return self._with_cards(numbers, target, watch)
         if self.countdown:
-            return _countdown(numbers, target, seconds, limit)
-        return _game24(numbers, target, seconds, limit)
+            return _countdown(numbers, target, watch, limit)
+        return _game24(numbers, target, watch, limit)
 
     def _with_cards(
-        self, numbers: Sequence[Fraction], target: Fraction, seconds: float
+        self, numbers: Sequence[Fraction], target: Fraction, watch: Watch
     ) -> HandAnswer:
         from .puzzle import Puzzle
         from .solver import solve
@@ -114,45 +135,60 @@ class HandRule:
         distinct = tuple(dict.fromkeys(self.cards or ()))
         hand = tuple(card for card in distinct for _ in range(len(numbers) - 1))
         puzzle = Puzzle(tuple(numbers), (target,), hand, use_all=True)
-        result = solve(puzzle, count=True, time_limit=seconds)
+        result = solve(puzzle, count=True, watch=watch)
         if result.status == "unknown":
-            return HandAnswer(None, None, False, [])
+            return HandAnswer(None, None, False, [], result.reason)
         if result.status == "unsolvable":
             return HandAnswer(False, 0, True, [])
         trees = [strikes[0][1] for strikes in result.solutions] or [
             tree for _, tree in result.strikes
         ]
-        return HandAnswer(True, result.count, result.complete, trees)
+        return HandAnswer(True, result.count, result.complete, trees, result.reason)
+
+
+def _seconds(watch: Watch) -> float:
+    """What is left of the watch's time, for a caller's :data:`TimeLimit` (an hour
+    without a deadline: that limit is a guard against a hang, not the bound)."""
+    if watch.deadline is None:
+        return 3600.0
+    return max(watch.deadline - watch.started, 0.0)
 
 
 def _countdown(
-    numbers: Sequence[Fraction], target: Fraction, seconds: float, limit: TimeLimit
+    numbers: Sequence[Fraction], target: Fraction, watch: Watch, limit: TimeLimit
 ) -> HandAnswer:
     from .countdown import countdown_solutions
 
     try:
-        with limit(seconds):
-            found = countdown_solutions([int(v) for v in numbers], int(target))
+        with limit(_seconds(watch)):
+            found = countdown_solutions([int(v) for v in numbers], int(target), watch=watch)
     except TimeUp:
-        return HandAnswer(None, None, False, [])
+        return HandAnswer(None, None, False, [], REASONS["limit"])
+    except Interrupted as stop:
+        return HandAnswer(None, None, False, [], REASONS[stop.reason])
     return HandAnswer(bool(found), len(found), True, [tree for _, tree in found])
 
 
 def _game24(
-    numbers: Sequence[Fraction], target: Fraction, seconds: float, limit: TimeLimit
+    numbers: Sequence[Fraction], target: Fraction, watch: Watch, limit: TimeLimit
 ) -> HandAnswer:
-    from .hands import solutions24, solvable24, solve24
+    from .hands import metered, solutions24, solvable24, solve24
 
     solvable: bool | None = None
+    reason = REASONS["limit"]
     try:
-        with limit(seconds):
+        with limit(_seconds(watch)), metered(watch):
             solvable = solvable24(numbers, target)
             if not solvable:
                 return HandAnswer(False, 0, True, [])
             solutions = solutions24(numbers, target)
     except TimeUp:
-        if solvable:  # solvable, but the distinct solutions could not all be counted
-            tree = solve24(numbers, target)  # its tables are memoised by now: instant
-            return HandAnswer(True, None, False, [tree] if tree is not None else [])
-        return HandAnswer(None, None, False, [])
-    return HandAnswer(True, len(solutions), True, [s.tree for s in solutions])
+        pass
+    except Interrupted as stop:
+        reason = REASONS[stop.reason]
+    else:
+        return HandAnswer(True, len(solutions), True, [s.tree for s in solutions])
+    if solvable:  # solvable, but the distinct solutions could not all be counted
+        tree = solve24(numbers, target)  # its tables are memoised by now: instant
+        return HandAnswer(True, None, False, [tree] if tree is not None else [], reason)
+    return HandAnswer(None, None, False, [], reason)

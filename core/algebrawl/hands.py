@@ -18,14 +18,25 @@ under a second:
 Distinct solutions use the same tables with, for each value, the set of normal forms
 (:mod:`.normal`) of the expressions reaching it; the top level only builds normal forms for
 the pairs that hit the target.
+
+Work is bounded by a :class:`core.search.Watch` given to :func:`metered` (a *work budget*
+in combinations, and a time limit): every table is charged, before it is built, the number
+of combinations it makes (``|left| × |right|`` values per split; for the counting tables,
+six operators times the normal forms of each side), and charged the same when it comes from the memo, once per metered
+block. So a hand costs the same units whatever was solved before it, and an answer cut by
+the budget is the same on an idle and on a busy machine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations_with_replacement
+
+from core.search import Watch
 
 from .ast import Ast, Leaf, make_node
 from .cards import ADD, DIV, MUL, SUB, Card
@@ -38,6 +49,7 @@ __all__ = [
     "all_hands",
     "clear_caches",
     "count_solutions24",
+    "metered",
     "solutions24",
     "solvable24",
     "solvable_with",
@@ -53,6 +65,81 @@ _CARDS: dict[str, Card] = {"+": ADD, "-": SUB, "*": MUL, "/": DIV}
 
 Witness = object
 """How a value was reached: a number of the hand or ``(op, left, right)``."""
+
+
+class _Meter:
+    """The watch of one metered block and the tables already charged in it."""
+
+    __slots__ = ("charged", "watch")
+
+    def __init__(self, watch: Watch):
+        self.watch = watch
+        self.charged: set = set()
+
+    def spend(self, units: int) -> None:
+        self.watch.spend(units)
+        self.watch.poll("hand")
+
+
+_METER: ContextVar[_Meter | None] = ContextVar("algebrawl_hand_meter", default=None)
+"""The running block's meter (a context variable: each thread of the app has its own)."""
+
+
+@contextmanager
+def metered(watch: Watch) -> Iterator[None]:
+    """Bound the solvers called inside the block by ``watch``.
+
+    Its budget counts combinations (see the module docstring); its deadline and cancel test
+    are polled between rows of every table. Past either, the solver raises
+    :class:`core.search.Interrupted`; a table interrupted half-way is not memoised.
+
+    Args:
+        watch: The bounds; one block charges each table once.
+
+    Yields:
+        Nothing.
+    """
+    token = _METER.set(_Meter(watch))
+    try:
+        yield
+    finally:
+        _METER.reset(token)
+
+
+def _poll() -> None:
+    """Poll the running block's watch (time and cancel; the budget was charged before)."""
+    meter = _METER.get()
+    if meter is not None:
+        meter.watch.poll("hand")
+
+
+def _values(ms: tuple) -> dict:
+    """:func:`_table`, charged to the running block (see :func:`metered`)."""
+    meter = _METER.get()
+    if meter is not None and len(ms) > 1 and ("v", ms) not in meter.charged:
+        meter.charged.add(("v", ms))
+        for left, right in splits(ms):
+            meter.spend(len(_values(left)) * len(_values(right)))
+    return _table(ms)
+
+
+def _forms(ms: tuple, equivalence: str) -> dict:
+    """:func:`_nf_table`, charged to the running block (normal forms combined)."""
+    meter = _METER.get()
+    if meter is not None and len(ms) > 1 and ("f", ms) not in meter.charged:
+        meter.charged.add(("f", ms))
+        for left, right in splits(ms):
+            _forms(left, equivalence)  # charge the parts first, memoised or not
+            _forms(right, equivalence)
+            # Six operators per pair of values, each combining every pair of their forms.
+            meter.spend(6 * _form_count(left, equivalence) * _form_count(right, equivalence))
+    return _nf_table(ms, equivalence)
+
+
+@lru_cache(maxsize=8192)
+def _form_count(ms: tuple, equivalence: str) -> int:
+    """How many (value, normal form) pairs the counting table of ``ms`` holds."""
+    return sum(len(bucket) for bucket in _nf_table(ms, equivalence).values())
 
 
 def _num(v: Fraction):
@@ -137,6 +224,7 @@ def _table(ms: tuple) -> dict:
     for left, right in splits(ms):
         tl, tr = _table(left), _table(right)
         for x, wx in tl.items():
+            _poll()
             for y, wy in tr.items():
                 for op, swapped, v in _combine(x, y):
                     if v not in out:
@@ -224,10 +312,13 @@ def _hit(tl: dict, tr: dict, t: Fraction):
 def _find(ms: tuple, t: Fraction) -> Witness | None:
     if len(ms) == 1:
         return ms[0] if ms[0] == t else None
+    meter = _METER.get()
     for left, right in splits(ms):
-        tl, tr = _table(left), _table(right)
+        tl, tr = _values(left), _values(right)
         if len(tr) < len(tl):
             tl, tr = tr, tl
+        if meter is not None:
+            meter.spend(len(tl))
         for w in _hit(tl, tr, t):
             return w
     return None
@@ -289,6 +380,7 @@ def _nf_table(ms: tuple, equivalence: str) -> dict:
     for left, right in splits(ms):
         tl, tr = _nf_table(left, equivalence), _nf_table(right, equivalence)
         for x, nx in tl.items():
+            _poll()
             for y, ny in tr.items():
                 for op, swapped, v in _combine(x, y):
                     bucket = out.setdefault(v, {})
@@ -323,14 +415,19 @@ def solutions24(
     if len(ms) == 1:
         return (HandSolution((nf_leaf(t), t)),) if ms[0] == t else ()
     found: dict = {}
+    meter = _METER.get()
     for left, right in splits(ms):
-        tl, tr = _nf_table(left, equivalence), _nf_table(right, equivalence)
+        tl, tr = _forms(left, equivalence), _forms(right, equivalence)
         for x, nx in tl.items():
             for op, x_left, y in _partners(x, t):
                 if y in tr and not (op == "/" and x_left and y == 0):
                     a, b = (nx, tr[y]) if x_left else (tr[y], nx)
+                    if meter is not None:
+                        meter.spend(len(a) * len(b))
                     _fill(found, op, a, b, equivalence, t)
             if x == 0 and t == 0:  # 0 × y and 0 ÷ y are 0 for every y
+                if meter is not None:
+                    meter.spend(len(nx) * _form_count(right, equivalence))
                 for y, ny in tr.items():
                     _fill(found, "*", nx, ny, equivalence, t)
                     if y:
@@ -347,7 +444,7 @@ def count_solutions24(
 
 def clear_caches() -> None:
     """Forget the memoised tables (they are pure; this only frees memory)."""
-    for f in (_split_patterns, _table, _nf_table, _restricted):
+    for f in (_split_patterns, _table, _nf_table, _restricted, _form_count):
         f.cache_clear()
 
 

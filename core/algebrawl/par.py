@@ -8,7 +8,8 @@ found here by a depth-first branch and bound over the targets (at most
 :data:`~core.algebrawl.puzzle.MAX_TARGETS` deep), cheapest candidates first.
 
 The answer is exact when the tables were built completely; hitting a limit gives
-``"unknown"``. A hand holding a card that acts on monsters (``poison_wizard``, ``traitor``)
+``"unknown"``, and ``reason`` says which (``"work budget"``: ``max_entries`` or ``budget``, the
+solver's units; ``"time limit"``; ``"cancelled"``). A hand holding a card that acts on monsters (``poison_wizard``, ``traitor``)
 is outside these tables: its par is ``"unknown"`` (the solver's search still says whether it
 is solvable).
 """
@@ -25,7 +26,7 @@ from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE
 from .play import Move, State, apply_move, initial_state, legal_moves, monster_values, status
 from .puzzle import Puzzle
-from .solver import _Limit, _state_key, _Tables, solution_moves, solve_state
+from .solver import REASONS, _Limit, _state_key, _Tables, solution_moves, solve_state
 
 __all__ = ["Line", "Shortest", "shortest", "shortest_state", "winning_line"]
 
@@ -49,6 +50,9 @@ class Shortest:
     """Cards played by that solution."""
     strikes: tuple[tuple[int, Ast], ...] = ()
     """One shortest solution."""
+    reason: str = ""
+    """Which bound made it ``"unknown"`` (``"work budget"``, ``"time limit"``,
+    ``"cancelled"``), or ``""``."""
 
 
 def _card_count(used: int, tables: _Tables) -> int:
@@ -65,6 +69,8 @@ def shortest_state(
     max_entries: int = 300_000,
     time_limit: float = 10.0,
     should_stop: Callable[[], bool] | None = None,
+    budget: int | None = None,
+    watch: Watch | None = None,
 ) -> Shortest:
     """The fewest moves that win from ``state``.
 
@@ -73,6 +79,9 @@ def shortest_state(
         max_entries: Most values stored before giving up (``"unknown"``).
         time_limit: Seconds before giving up (``"unknown"``).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
+        budget: Work units (the solver's: candidate values computed) before giving up.
+        watch: The bounds as one watch, instead of ``time_limit``, ``should_stop`` and
+            ``budget``.
 
     Returns:
         A :class:`Shortest`.
@@ -84,9 +93,9 @@ def shortest_state(
         return Shortest("unknown")  # casts act on monsters, outside the tables (see above)
     if not state.standing:
         return Shortest("unsolvable")  # every target struck, values left in a use_all game
-    tables = _Tables(
-        state, False, DEFAULT_EQUIVALENCE, max_entries, time.monotonic() + time_limit, should_stop
-    )
+    if watch is None:
+        watch = Watch(time_limit, should_stop, budget=budget)
+    tables = _Tables(state, False, DEFAULT_EQUIVALENCE, max_entries, 0.0, None, watch)
     monsters = monster_values(state)
     targets = [(t, monsters[t]) for t in state.standing]
     full = (1 << len(state.pool)) - 1 if puzzle.use_all else None
@@ -105,8 +114,8 @@ def shortest_state(
 
     try:
         tables.build(on_level)
-    except _Limit:
-        return Shortest("unknown")
+    except _Limit as stop:
+        return Shortest("unknown", reason=stop.reason)
     if found[0] is None:
         return Shortest("unsolvable")
     cards, chosen = found[0]
@@ -181,6 +190,9 @@ class Line:
     """Whether they are the fewest."""
     strikes: tuple[tuple[int, Ast], ...] = ()
     """The strikes they make."""
+    reason: str = ""
+    """Which bound made it ``"unknown"``, or stopped the search for the shortest (then
+    ``shortest`` is False): ``"work budget"``, ``"time limit"``, ``"cancelled"``; or ``""``."""
 
 
 def winning_line(
@@ -189,6 +201,8 @@ def winning_line(
     time_limit: float = 10.0,
     max_entries: int = 300_000,
     should_stop: Callable[[], bool] | None = None,
+    budget: int | None = None,
+    deadline: float | None = None,
 ) -> Line:
     """The shortest win from ``state`` when one is found in time, else any win.
 
@@ -203,43 +217,63 @@ def winning_line(
         time_limit: Seconds for all of it.
         max_entries: Most values the tables hold (positions, for the breadth-first search).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
+        budget: Work units for all of it (the solver's units; moves tried by the
+            breadth-first search), None for no budget.
+        deadline: An absolute :func:`time.monotonic` deadline instead of ``time_limit``.
 
     Returns:
         A :class:`Line`.
     """
-    deadline = time.monotonic() + time_limit
+    if deadline is None:
+        deadline = time.monotonic() + time_limit
+    watch = Watch(should_stop=should_stop, deadline=deadline, budget=budget)
     if any(state.puzzle.cards[c].effect for c in state.hand):
-        return _shortest_with_casts(state, deadline, should_stop, max_entries)
-    best = shortest_state(
-        state, max_entries=max_entries, time_limit=time_limit, should_stop=should_stop
-    )
+        return _shortest_with_casts(state, watch, max_entries)
+    best = shortest_state(state, max_entries=max_entries, watch=watch)
     if best.status == "solved":
         return Line("solved", solution_moves(state, best.strikes), True, best.strikes)
     if best.status == "unsolvable":
         return Line("unsolvable")
-    left = max(0.0, deadline - time.monotonic())
-    found = solve_state(state, time_limit=left, max_entries=max_entries, should_stop=should_stop)
+    # Any win, on what is left of the same bounds (the budget is shared, not renewed).
+    found = solve_state(state, max_entries=max_entries, watch=watch)
     if found.status != "solved":
-        return Line(found.status)
-    return _played(state, solution_moves(state, found.strikes), shortest=False)
+        return Line(found.status, reason=found.reason)
+    line = _played(state, solution_moves(state, found.strikes), shortest=False)
+    return Line(line.status, line.moves, False, line.strikes, best.reason)
 
 
-def _shortest_with_casts(
-    state: State, deadline: float, should_stop: Callable[[], bool] | None, max_states: int
-) -> Line:
+def _shortest_with_casts(state: State, watch: Watch, max_states: int) -> Line:
     """The fewest of the game's moves that win (:func:`core.search.bfs`); positions with
     equal :func:`.solver._state_key` have the same future and are visited once."""
     found = bfs(
         state,
-        lambda here: ((move, apply_move(here, move)) for move in legal_moves(here)),
+        lambda here: _successors(here, watch),
         lambda here: status(here) == "won",
         visited=KeyVisited(_state_key),
         max_states=max_states,
-        watch=Watch(should_stop=should_stop, deadline=deadline),
+        watch=watch,
     )
     if found.status == "solved":
         return _played(state, tuple(found.plan), shortest=True)
-    return Line("unsolvable" if found.status == "exhausted" else "unknown")
+    if found.status == "exhausted":
+        return Line("unsolvable")
+    return Line("unknown", reason=_bfs_reason(found.status, watch))
+
+
+def _successors(here: State, watch: Watch):
+    """The positions one move away, each charged one unit of the budget."""
+    for move in legal_moves(here):
+        watch.spend(1)
+        yield move, apply_move(here, move)
+
+
+def _bfs_reason(status: str, watch: Watch) -> str:
+    """Why :func:`core.search.bfs` stopped (its ``"limit"`` covers states and time)."""
+    if status in ("cancelled", "budget"):
+        return REASONS[status]
+    if watch.deadline is not None and time.monotonic() > watch.deadline:
+        return REASONS["limit"]
+    return REASONS["budget"]
 
 
 def _played(state: State, moves: tuple[Move, ...], *, shortest: bool) -> Line:

@@ -13,8 +13,12 @@ Card counts are packed in one integer with a radix of ``2 c + 1`` per distinct c
 copies), so two counts add without carries and a single set lookup tells whether the sum
 fits the hand (sums of more than two counts are checked one addition at a time).
 
-Work is bounded by ``max_entries`` (values stored), ``time_limit`` and a ``should_stop``
-callback; hitting one gives the status ``"unknown"``.
+Work is bounded by ``max_entries`` (values stored), a *work budget* (``budget``: candidate
+values and normal forms computed, each card's batch charged before it is computed, so the
+answer is the same on an idle and on a busy machine), ``time_limit`` and a ``should_stop``
+callback, all but the first carried by one :class:`core.search.Watch`; hitting one gives the
+status ``"unknown"`` and :attr:`SolveResult.reason` says which (``"work budget"`` for both
+work bounds, ``"time limit"``, ``"cancelled"``).
 """
 
 from __future__ import annotations
@@ -24,6 +28,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from itertools import product
+from math import prod
+
+from core.search import Interrupted, Watch
 
 from ..game import IllegalMove
 from .ast import Ast, Node, make_node
@@ -79,10 +86,21 @@ class SolveResult:
     moves: tuple[Move, ...] = ()
     """One solution as moves, from the search that covers cards acting on monsters
     (``poison_wizard``, ``traitor``); empty otherwise (use :func:`solution_moves`)."""
+    reason: str = ""
+    """Which bound cut the search short: ``"work budget"``, ``"time limit"`` or
+    ``"cancelled"`` (``""`` when none did)."""
+
+
+REASONS = {"limit": "time limit", "budget": "work budget", "cancelled": "cancelled"}
+"""What a result cut short says, by :class:`core.search.Interrupted` reason."""
 
 
 class _Limit(Exception):
-    """A work limit was hit."""
+    """A work limit was hit (``reason``: a value of :data:`REASONS`)."""
+
+    def __init__(self, reason: str = REASONS["budget"]):
+        super().__init__(reason)
+        self.reason = reason
 
 
 class _Tables:
@@ -96,9 +114,12 @@ class _Tables:
         max_entries: int,
         deadline: float,
         should_stop: Callable[[], bool] | None,
+        watch: Watch | None = None,
     ):
         self.state, self.counting, self.equivalence = state, counting, equivalence
-        self.max_entries, self.deadline, self.should_stop = max_entries, deadline, should_stop
+        self.max_entries = max_entries
+        self.watch = watch or Watch(should_stop=should_stop, deadline=deadline)
+        """Deadline, cancel test and work budget (charged by :meth:`charge`)."""
         cards = [state.puzzle.cards[i] for i in state.hand]
         self.types: list[Card] = list(dict.fromkeys(cards))
         self.counts = [cards.count(c) for c in self.types]
@@ -134,10 +155,19 @@ class _Tables:
                 return
 
     def _check_limits(self) -> None:
-        if self.stored > self.max_entries or time.monotonic() > self.deadline:
+        if self.stored > self.max_entries:
             raise _Limit
-        if self.should_stop is not None and self.should_stop():
-            raise _Limit
+        try:
+            self.watch.poll("tables")
+        except Interrupted as stop:
+            raise _Limit(REASONS[stop.reason]) from None
+
+    def charge(self, units: int) -> None:
+        """Spend ``units`` of the work budget before computing them (:class:`_Limit` past it)."""
+        try:
+            self.watch.spend(units)
+        except Interrupted as stop:
+            raise _Limit(REASONS[stop.reason]) from None
 
     def _grow(self, k: int, t: int, card: Card) -> None:
         """New entries of size ``k`` whose root is card type ``t``."""
@@ -173,6 +203,7 @@ class _Tables:
 
     def _apply(self, k: int, t: int, card: Card, keys: tuple, target_key: tuple) -> None:
         tables = [self.entries[key] for key in keys]
+        self.charge(prod(len(tbl) for tbl in tables))
         out = self.entries.get(target_key)
         integer_only = self.state.puzzle.integer_only
         for values in product(*(tbl.items() for tbl in tables)):
@@ -288,6 +319,7 @@ class _NormalForms:
 
     def _add(self, out: dict, card: Card, keys, values, value) -> None:
         forms = [self.of(k, v) for k, v in zip(keys, values)]
+        self.tables.charge(prod(len(f) for f in forms))
         eq = self.tables.equivalence
         for combo in product(*(f.items() for f in forms)):
             nf = nf_apply(card, [nf for nf, _ in combo], value, eq)
@@ -379,6 +411,8 @@ def solve_state(
     time_limit: float = 10.0,
     max_count: int = 10_000,
     should_stop: Callable[[], bool] | None = None,
+    budget: int | None = None,
+    watch: Watch | None = None,
 ) -> SolveResult:
     """Solve from any position: can every standing target still be struck?
 
@@ -390,19 +424,25 @@ def solve_state(
         time_limit: Seconds before giving up with ``"unknown"``.
         max_count: Stop counting at this many solutions (``complete`` is then False).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
+        budget: Work units (candidate values and normal forms computed) before giving up
+            with ``"unknown"`` (None: no budget).
+        watch: The bounds as one watch (its deadline, cancel test and budget), instead of
+            ``time_limit``, ``should_stop`` and ``budget``.
 
     Returns:
         A :class:`SolveResult`.
     """
     _flags(equivalence)
     start = time.monotonic()
+    if watch is None:
+        watch = Watch(time_limit, should_stop, budget=budget)
     if not state.standing and not (state.puzzle.use_all and state.pool):
         return SolveResult("solved", (), 1 if count else None)
     if any(state.puzzle.cards[c].effect for c in state.hand):
         if count:
             raise ValueError(CASTS_NOT_COUNTED)
-        return _search_with_casts(state, max_entries, start + time_limit, should_stop)
-    tables = _Tables(state, count, equivalence, max_entries, start + time_limit, should_stop)
+        return _search_with_casts(state, max_entries, watch=watch)
+    tables = _Tables(state, count, equivalence, max_entries, 0.0, None, watch)
     assign = _Assign(tables, max_count)
 
     def on_level(k: int) -> bool:
@@ -414,14 +454,14 @@ def solve_state(
         assign.run(first_only=True)
         return bool(assign.found)
 
-    limited = False
+    limited, reason = False, ""
     try:
         tables.build(on_level)
         if count:
             assign.run(first_only=False)
         status = "solved" if assign.found else "unsolvable"
-    except _Limit:
-        limited = True
+    except _Limit as stop:
+        limited, reason = True, stop.reason
         status = "solved" if assign.found else "unknown"
     n = len(assign.found) if count else None
     complete = not limited and (n is None or n < max_count)
@@ -441,6 +481,7 @@ def solve_state(
         tables.stored,
         time.monotonic() - start,
         every,
+        reason=reason,
     )
 
 
@@ -464,21 +505,38 @@ def _state_key(state: State) -> tuple:
 
 
 def _search_with_casts(
-    state: State, max_states: int, deadline: float, should_stop: Callable[[], bool] | None
+    state: State,
+    max_states: int,
+    deadline: float | None = None,
+    should_stop: Callable[[], bool] | None = None,
+    watch: Watch | None = None,
 ) -> SolveResult:
     """Depth-first search over the game's own moves (:func:`.play.legal_moves`), for hands
     holding cards that act on monsters; positions already known lost are skipped.
 
     Every move uses up a card or a pool value, so the depth is at most the number of cards
-    plus values; the search keeps its own stack (no recursion).
+    plus values; the search keeps its own stack (no recursion). ``watch`` (its budget counts
+    moves tried) replaces ``deadline`` and ``should_stop``.
     """
+    if watch is None:
+        watch = Watch(should_stop=should_stop, deadline=deadline)
     start = time.monotonic()
     lost: set = set()
     path: list[Move] = []
     stack: list = [(state, iter(legal_moves(state)))]
     while stack:
-        if len(lost) > max_states or time.monotonic() > deadline or (should_stop and should_stop()):
-            return SolveResult("unknown", entries=len(lost), elapsed=time.monotonic() - start)
+        try:
+            if len(lost) > max_states:
+                raise Interrupted("budget")
+            watch.spend(1)  # one move tried
+            watch.poll("moves")
+        except Interrupted as stop:
+            return SolveResult(
+                "unknown",
+                entries=len(lost),
+                elapsed=time.monotonic() - start,
+                reason=REASONS[stop.reason],
+            )
         here, moves = stack[-1]
         move = next(moves, None)
         if move is None:

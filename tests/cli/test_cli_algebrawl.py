@@ -89,6 +89,7 @@ def test_an_unsolvable_hand_exits_1() -> None:
             "count": 0,
             "solutions": [],
             "complete": True,
+            "reason": None,
         }
     ]
     text = run("solve", "--numbers", "1", "1", "1", "1")

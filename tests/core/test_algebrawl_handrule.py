@@ -44,7 +44,7 @@ def test_countdown_and_cards_hand_worked() -> None:
 def test_a_limit_that_fires_at_once_leaves_the_hand_unknown() -> None:
     for rule in (HandRule(), HandRule(countdown=True)):
         assert rule.solve(hand(4, 7, 8, 8), F(24), 10, fires_at_once) == HandAnswer(
-            None, None, False, []
+            None, None, False, [], "time limit"
         )
 
 

@@ -4,7 +4,7 @@ Commands::
 
     termarcade algebrawl play [FILE]
     termarcade algebrawl solve --numbers 4 7 8 8 [--target 24] [--countdown] [--cards "+ - * /"]
-                               [--limit N] [--time-limit S] [--json]
+                               [--limit N] [--time-limit S] [--budget N] [--json]
     termarcade algebrawl solve --numbers - [...]          # one hand per stdin line (batch)
     termarcade algebrawl solve LEVEL_FILE [--level N|TITLE] [--no-count] [--json]
     termarcade algebrawl generate [--generator brawl|24] [--difficulty LO:HI] [--count N]
@@ -17,8 +17,12 @@ files, each card usable up to N − 1 times); ``--countdown`` follows the Countd
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
 docs/algebrawl.md (one object per line, flushed line by line).
 
-Every solver call is bounded by ``--time-limit`` (an answer not reached in time is
-``"solvable": null`` / status ``"unknown"``); ctrl+c stops cleanly (status 130).
+Every solver call is bounded by a work budget, ``--budget`` (combinations for hands, candidate
+values for levels: the same answer on an idle and on a busy machine), and by ``--time-limit``,
+a guard against a hang that counts from the command's start for the first hand or level (its
+loading included); an answer cut short is ``"solvable": null`` / status ``"unknown"``, and its
+``"reason"`` says which bound was hit (``"work budget"``, ``"time limit"``); ctrl+c stops
+cleanly (status 130).
 
 Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unknown),
 2 bad input or usage. Textual is imported only by ``play``.
@@ -27,22 +31,22 @@ Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unkno
 from __future__ import annotations
 
 import shutil
-import signal
 import subprocess
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import time
+from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
 import click
 
-from core.algebrawl.handrule import HandRule, TimeUp
+from core.algebrawl.handrule import HandRule
 from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
+    budget_option,
     check_output,
     check_seed_run,
+    command_started,
     json_option,
     level_option,
     load_level_pack,
@@ -68,43 +72,48 @@ from tui.cli.parse import closed_pipe_safe
 
 __all__ = ["algebrawl", "hand_json", "parse_band", "parse_hand"]
 
-DEFAULT_TIME_LIMIT = 10.0
-"""Seconds a solver call may take by default."""
+DEFAULT_TIME_LIMIT = 120.0
+"""Seconds a solver call may take by default: a guard against a hang, well above what the
+default budget costs on a busy machine, so that the budget is what binds."""
+DEFAULT_BUDGET = 1_000_000
+"""Work units a hand or level may cost by default (combinations for hands, candidate values
+for levels). Measured (docs/algebrawl.md, "Bounds"): every 4- and 5-number hand and the
+6-number hands' counts fit in it with room to spare (the costliest 6-number count of a
+sample from 1-13, 456,000), as does the solvability of 7-number hands (at most 310,000);
+counting a 7-number hand's solutions does not, and stops at it."""
 DEFAULT_LIMIT = 100
 """Solutions listed by default (the count is always complete when time allows)."""
 MAX_LINE = 4096
 """Longest stdin line read in batch mode."""
 
 
-# --------------------------------------------------------------------------- time limits
+# --------------------------------------------------------------------------- bounds
 
 
-@contextmanager
-def time_limit(seconds: float | None) -> Iterator[None]:
-    """Raise :class:`TimeUp` inside the block once ``seconds`` have passed.
+class Bounds:
+    """The bounds of one command: ``--time-limit`` and ``--budget``, per hand or level.
 
-    The command line's time limit for :meth:`core.algebrawl.handrule.HandRule.solve` (a
-    :data:`~core.algebrawl.handrule.TimeLimit`). The 24-game and Countdown solvers are
-    memoised pure functions without a cancel hook;
-    an interval timer interrupts them between two Python operations instead (nothing is
-    cached half-way, because a memoised call stores its result only when it returns). Only
-    in the main thread of a Unix process; elsewhere the block runs without a limit.
+    The first hand or level's deadline counts from the command's start (loading and parsing
+    included: :func:`tui.cli.options.command_started`); each later one has the whole limit
+    from its own start, as ``--time-limit``'s help says.
+
+    Args:
+        seconds: ``--time-limit``.
+        budget: ``--budget`` (0: no budget).
     """
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if seconds is None or not usable:
-        yield
-        return
 
-    def expire(signum: int, frame: Any) -> None:
-        raise TimeUp
+    def __init__(self, seconds: float, budget: int):
+        self.seconds = seconds
+        """The time limit of one hand or level."""
+        self.budget: int | None = budget or None
+        """The work budget of one hand or level (None: none)."""
+        self._first = True
 
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+    def deadline(self) -> float:
+        """The next hand or level's deadline (monotonic seconds)."""
+        start = command_started() if self._first else time.monotonic()
+        self._first = False
+        return start + self.seconds
 
 
 # --------------------------------------------------------------------------- values
@@ -157,11 +166,14 @@ def parse_band(text: str) -> tuple[int, int]:
 
 
 def hand_json(
-    numbers: Sequence[Fraction], target: Fraction, rule: HandRule, limit: int, seconds: float
+    numbers: Sequence[Fraction], target: Fraction, rule: HandRule, limit: int, bounds: Bounds
 ) -> dict[str, Any]:
     """Solve one hand: ``{"numbers", "target", "solvable", "count", "solutions",
-    "complete"}`` (``solvable`` and ``count`` null when the time ran out)."""
-    solvable, count, complete, trees = rule.solve(numbers, target, seconds, time_limit)
+    "complete", "reason"}`` (``solvable`` and ``count`` null when a bound was hit first;
+    ``reason`` names it: ``"work budget"``, ``"time limit"``, or null when complete)."""
+    solvable, count, complete, trees, reason = rule.solve(
+        numbers, target, None, budget=bounds.budget, deadline=bounds.deadline()
+    )
     shown = trees if limit == 0 else trees[:limit]
     return {
         "numbers": [_json_number(v) for v in numbers],
@@ -170,36 +182,48 @@ def hand_json(
         "count": count,
         "solutions": [expression(tree) for tree in shown],
         "complete": complete,
+        "reason": reason or None,
     }
 
 
 # --------------------------------------------------------------------------- level files
 
 
-def level_json(number: int, level: Any, count: bool, seconds: float) -> dict[str, Any]:
+def level_json(number: int, level: Any, count: bool, bounds: Bounds) -> dict[str, Any]:
     """Solve one level: the shortest solution, its moves, and the distinct solutions.
 
     ``moves`` describes the solution's moves for people; ``plan`` holds the same moves in
     the engine's JSON form (:meth:`core.algebrawl.game.AlgebrawlGame.move_to_json`).
+    ``reason`` says which bound left the status unknown, the solution not the shortest or
+    the count incomplete (``"work budget"``, ``"time limit"``), or is null. Solving and
+    counting have a budget each, and share the deadline.
     """
     from core.algebrawl import GAME, describe_move, format_value, initial_state, solve
     from core.algebrawl.par import winning_line
     from core.algebrawl.play import apply_move, monster_values
 
     start = initial_state(level.puzzle)
-    line = winning_line(start, time_limit=seconds)
+    deadline = bounds.deadline()
+    line = winning_line(start, budget=bounds.budget, deadline=deadline)
     data: dict[str, Any] = {
         "level": number,
         "title": level.title,
         "status": line.status,
         "shortest": len(line.moves) if line.shortest else None,
         "par": level.par,
+        "reason": line.reason or None,
     }
     if count and line.status == "solved":
         try:
-            counted = solve(level.puzzle, count=True, time_limit=seconds)
+            counted = solve(
+                level.puzzle,
+                count=True,
+                time_limit=max(deadline - time.monotonic(), 0.0),
+                budget=bounds.budget,
+            )
             data["count"] = counted.count if counted.status == "solved" else None
             data["complete"] = counted.complete and counted.status == "solved"
+            data["reason"] = data["reason"] or counted.reason or None
         except ValueError as error:  # poison_wizard / traitor: outside the count
             data["count"], data["complete"], data["count_note"] = None, False, str(error)
     moves, plan, state = [], [], start
@@ -291,6 +315,7 @@ def _hand_options(func: Any) -> Any:
     help="Solutions listed per hand (0: all).",
 )
 @time_limit_option(DEFAULT_TIME_LIMIT)
+@budget_option(DEFAULT_BUDGET)
 @json_option
 @closed_pipe_safe
 def solve(
@@ -303,6 +328,7 @@ def solve(
     count: bool,
     limit: int,
     time_limit: float,
+    budget: int,
     as_json: bool,
 ) -> None:
     """Solve a hand (--numbers 4 7 8 8 --target 24), a stream of hands (--numbers -), or
@@ -312,17 +338,21 @@ def solve(
     Distinct solutions are counted modulo commutativity, associativity, signs and neutral
     elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
     when a hand or level is unsolvable or unknown.
+
+    --budget counts combinations for hands (pairs of values or of normal forms combined)
+    and candidate values for levels; an answer it cuts short says "work budget".
     """
+    bounds = Bounds(time_limit, budget)
     rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
     if rule is None:
-        _solve_levels(args[0], level, count, time_limit, as_json)
+        _solve_levels(args[0], level, count, bounds, as_json)
         return
     try:
         target = parse_number(target_text)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--target") from None
     if args == ("-",):
-        raise click.exceptions.Exit(_solve_batch(target, rule, limit, time_limit, as_json))
+        raise click.exceptions.Exit(_solve_batch(target, rule, limit, bounds, as_json))
     if not args:
         raise click.UsageError("give the numbers after --numbers (or - to read hands from stdin)")
     try:
@@ -330,7 +360,7 @@ def solve(
         rule.check(hand, target)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--numbers") from None
-    data = hand_json(hand, target, rule, limit, time_limit)
+    data = hand_json(hand, target, rule, limit, bounds)
     _show_hand(data, as_json)
     raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
 
@@ -387,7 +417,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
         return
     hand = " ".join(str(v) for v in data["numbers"])
     if data["solvable"] is None:
-        click.echo(f"{hand} → {data['target']}: unknown (time limit)")
+        click.echo(f"{hand} → {data['target']}: unknown ({data['reason']})")
         return
     if not data["solvable"]:
         click.echo(f"{hand} → {data['target']}: no solution")
@@ -396,7 +426,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
     counted = (
         plural(count, "distinct solution")
         if count is not None
-        else "solvable (counting ran out of time)"
+        else f"solvable (not counted: {data['reason']})"
     )
     click.echo(f"{hand} → {data['target']}: {counted}")
     for text in data["solutions"]:
@@ -406,7 +436,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
 
 
 def _solve_batch(
-    target: Fraction, rule: HandRule, limit: int, seconds: float, as_json: bool
+    target: Fraction, rule: HandRule, limit: int, bounds: Bounds, as_json: bool
 ) -> int:
     """One hand per stdin line; returns the exit status (2 after a bad line, else 1 when
     some hand is unsolvable or unknown, else 0)."""
@@ -427,19 +457,19 @@ def _solve_batch(
             click.echo(f"<stdin>:{number}: error: {error}", err=True)
             bad = True
             continue
-        data = hand_json(hand, target, rule, limit, seconds)
+        data = hand_json(hand, target, rule, limit, bounds)
         negative |= not data["solvable"]
         _show_hand(data, as_json)
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
 
 
 def _solve_levels(
-    level_file: str, spec: str | None, count: bool, seconds: float, as_json: bool
+    level_file: str, spec: str | None, count: bool, bounds: Bounds, as_json: bool
 ) -> None:
     pack = load_level_pack(level_file, "algebrawl")
     status = EXIT_OK
     for number, lvl in pick_levels(pack, spec):
-        data = level_json(number, lvl, count, seconds)
+        data = level_json(number, lvl, count, bounds)
         if data["status"] != "solved":
             status = EXIT_NEGATIVE
         if as_json:
@@ -447,10 +477,14 @@ def _solve_levels(
             continue
         par = f", par {data['par']}" if data["par"] is not None else ""
         shortest = f"shortest {data['shortest']} moves" if data["shortest"] else data["status"]
+        if data["status"] == "unknown":
+            shortest += f" ({data['reason']})"
         counted = ""
         if data.get("count") is not None:
             counted = ", " + plural(data["count"], "distinct solution")
             counted += "" if data.get("complete") else " (at least)"
+        elif data["status"] == "solved" and data["reason"]:
+            counted = f", not counted ({data['reason']})"
         click.echo(f"level {number} {lvl.title!r}: {shortest}{par}{counted}")
         for index, move in enumerate(data["moves"], start=1):
             click.echo(f"  {index}. {move}")
@@ -592,18 +626,24 @@ def dot(
             rule.check(hand, target)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--numbers") from None
-        solvable, _, _, trees = rule.solve(hand, target, DEFAULT_TIME_LIMIT, time_limit)
+        solvable, _, _, trees, reason = rule.solve(
+            hand, target, DEFAULT_TIME_LIMIT, budget=DEFAULT_BUDGET
+        )
         if not trees:
-            fail("no solution" if solvable is False else "no solution found in time", EXIT_NEGATIVE)
+            fail(
+                "no solution" if solvable is False else f"no solution found ({reason})",
+                EXIT_NEGATIVE,
+            )
         text = solution_to_dot((target,), ((0, trees[0]),))
     else:
         pack = load_level_pack(args[0], "algebrawl")
         _, chosen = pick_levels(pack, level or "1")[0]
         from core.algebrawl.par import shortest
 
-        best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT)
+        best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT, budget=DEFAULT_BUDGET)
         if best.status != "solved":
-            fail(f"level {chosen.title!r}: {best.status}", EXIT_NEGATIVE)
+            why = f" ({best.reason})" if best.reason else ""
+            fail(f"level {chosen.title!r}: {best.status}{why}", EXIT_NEGATIVE)
         text = solution_to_dot(chosen.puzzle.targets, best.strikes)
     write_output(output, _svg(text) if svg else text, force)
 
