@@ -144,6 +144,10 @@ def _readable(damaged: Path) -> Iterator[sqlite3.Connection | None]:
     """The best readable copy of ``damaged``: ``.recover``'s output, else the file itself."""
     recovered = damaged.with_name(damaged.name + ".recovered")
     _remove(recovered)
+    # A read-only connection cannot remove the -wal and -shm it creates: remove those (only
+    # those that were not there before: an existing WAL may hold committed rows).
+    companions = [damaged.with_name(damaged.name + suffix) for suffix in ("-wal", "-shm")]
+    made = [path for path in companions if not path.exists()]
     try:
         if _recover(damaged, recovered):
             with _closing(_connect_ro(recovered)) as conn:
@@ -154,6 +158,9 @@ def _readable(damaged: Path) -> Iterator[sqlite3.Connection | None]:
             yield conn
     finally:
         _remove(recovered)
+        for path in made:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
 
 
 @contextlib.contextmanager
