@@ -48,7 +48,9 @@ class Change:
         if not isinstance(value, dict):
             return None
         op, row = value.get("op"), value.get("row")
-        if op not in _OPS or not isinstance(row, list) or len(row) != _ARITY[op]:
+        if not isinstance(op, str) or op not in _OPS or not isinstance(row, list):
+            return None
+        if len(row) != _ARITY[op]:
             return None
         if not all(value is None or isinstance(value, str | int | float) for value in row):
             return None  # A damaged line: a nested value would fail in the driver.

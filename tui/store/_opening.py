@@ -78,7 +78,8 @@ def error_kind(error: BaseException) -> str:
         ``"corrupt"`` for SQLITE_CORRUPT / SQLITE_NOTADB (or a failed quick_check),
         ``"busy"`` for SQLITE_BUSY / SQLITE_LOCKED, ``"other"`` for anything else.
     """
-    if isinstance(error, _Damaged):
+    if isinstance(error, _Damaged | UnicodeDecodeError):
+        # Not UTF-8 where SQLite keeps text (its schema, an error quoting it): a damaged file.
         return "corrupt"
     kind = sqlite_error_kind(error)
     return "other" if kind == "unique" else kind
@@ -230,7 +231,7 @@ def _attempt(path: Path, busy_timeout: float, deadline: float, lock: _LockFile) 
                 f"{path} was written by a newer termarcade (schema {newer.version}); "
                 f"it was left untouched; {_SESSION_ONLY}."
             )
-        except (sqlite3.Error, _Damaged) as error:
+        except (sqlite3.Error, _Damaged, UnicodeDecodeError) as error:
             conn.close()
             return _classify(error, path, before)
         except BaseException:

@@ -19,7 +19,7 @@ How rows are read, most thorough first:
 Only the store's own tables are copied, column by column into the current schema (a file
 of an older schema version gains the columns it lacked, e.g. ``"user"`` = ``""``). Rows the
 new schema refuses (a NULL where none is allowed, a duplicate key) are skipped. The work is
-bounded by :data:`WORK_BUDGET` (rows read plus probes), and the ``sqlite3`` program by
+bounded by :data:`WORK_BUDGET` (rows read plus probes, by their cost), and the ``sqlite3`` program by
 :data:`RECOVER_TIMEOUT_S`.
 """
 
@@ -45,13 +45,18 @@ __all__ = ["RECOVER_TIMEOUT_S", "SALVAGE_SUFFIX", "WORK_BUDGET", "Salvaged", "sa
 SALVAGE_SUFFIX = ".salvage"
 """Suffix of the fresh database the salvaged rows are copied into."""
 
-WORK_BUDGET = 2_000_000
-"""Rows read plus probes, at most, per salvage: far above any player's progress, and a
-bound on the time a file of garbage pages can take."""
+WORK_BUDGET = 1_000_000
+"""Rows read plus :data:`PROBE_COST` per probe, at most, per salvage: far above one player's
+progress, and a bound (some seconds) on the time a file of garbage pages can take."""
+
+PROBE_COST = 20
+"""A probe (a seek that may fail) costs about as much as reading twenty rows."""
 
 RECOVER_TIMEOUT_S = 60.0
 """The longest the ``sqlite3`` program's ``.recover`` may run (it is skipped after that)."""
 
+_BATCH = 256
+"""Rows read at once while the table reads well."""
 _MAX_ROWID = 2**63 - 1
 _MIN_ROWID = -(2**63)
 
@@ -205,6 +210,7 @@ def _connect_ro(path: Path) -> sqlite3.Connection | None:
             conn = sqlite3.connect(f"file:{quote(str(path))}?{flags}", uri=True)
         except sqlite3.Error:
             continue
+        conn.text_factory = _text
         try:
             # A truncated file's header names more pages than the file holds, which SQLite
             # refuses unless the schema is "writable" (nothing is written: read-only); the
@@ -217,6 +223,15 @@ def _connect_ro(path: Path) -> sqlite3.Connection | None:
             continue
         return conn
     return None
+
+
+def _text(raw: bytes) -> str | bytes:
+    """A text value as ``str``; bytes that are not UTF-8 stay bytes (copied as they are: the
+    store's decoding sets such a row aside later), rather than failing the whole read."""
+    try:
+        return raw.decode()
+    except UnicodeDecodeError:
+        return raw
 
 
 def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
@@ -277,22 +292,49 @@ def _copy_table(
 def _rows(
     conn: sqlite3.Connection, table: str, columns: list[str], work: _Budget
 ) -> Iterator[tuple[object, ...]]:
-    """Yield the readable rows of ``table`` in rowid order, skipping damaged stretches."""
+    """Yield the readable rows of ``table`` in rowid order, skipping damaged stretches.
+
+    Rows are read in pages of :data:`_BATCH`; where a page fails, one row at a time (the
+    sqlite3 module reads a row ahead, so a plain scan would lose the row before the damage),
+    and past a row that cannot be read, from the next readable rowid.
+    """
     names = ", ".join(f'"{column}"' for column in columns)
-    select = f'SELECT rowid, {names} FROM "{table}"'
+    select = f'SELECT rowid, {names} FROM "{table}" WHERE rowid >= ? ORDER BY rowid LIMIT ?'
     start: int | None = _MIN_ROWID
     while start is not None and work.spend():
-        try:
-            for row in conn.execute(f"{select} WHERE rowid >= ? ORDER BY rowid", (start,)):
-                if not isinstance(row[0], int) or row[0] < start or not work.spend():
-                    raise sqlite3.DatabaseError("rowids out of order")  # garbage page
-                yield row[1:]
-                if row[0] == _MAX_ROWID:
-                    return
-                start = row[0] + 1
-            return
-        except sqlite3.Error:
+        batch = _read(conn, select, start, _BATCH) or _read(conn, select, start, 1)
+        if batch is None:
             start = _next_readable(conn, select, start, work)
+            continue
+        if not batch:
+            return
+        for row in batch:
+            if not work.spend():
+                return
+            yield row[1:]
+        last = int(batch[-1][0])  # type: ignore[call-overload]  # checked by _read
+        start = None if last == _MAX_ROWID else last + 1
+
+
+def _read(
+    conn: sqlite3.Connection, select: str, start: int, limit: int
+) -> list[tuple[object, ...]] | None:
+    """Up to ``limit`` rows from rowid ``start`` on, or None where the read fails.
+
+    A broken tree may answer with rowids out of order or before ``start``: that is a failure
+    too (the way forward is then found by probing).
+    """
+    try:
+        rows: list[tuple[object, ...]] = conn.execute(select, (start, limit)).fetchall()
+    except sqlite3.Error:
+        return None
+    previous = start - 1
+    for row in rows:
+        rowid = row[0]
+        if not isinstance(rowid, int) or rowid <= previous:
+            return None
+        previous = rowid
+    return rows
 
 
 def _next_readable(conn: sqlite3.Connection, select: str, failed: int, work: _Budget) -> int | None:
@@ -304,14 +346,14 @@ def _next_readable(conn: sqlite3.Connection, select: str, failed: int, work: _Bu
     low, step = failed, 1
     while True:
         high = min(_MAX_ROWID, failed + step)
-        if not work.spend():
+        if not work.spend(PROBE_COST):
             return None
         if _probe(conn, select, high):
             break
         if high == _MAX_ROWID:
             return None
         low, step = high, step * 2
-    while high - low > 1 and work.spend():
+    while high - low > 1 and work.spend(PROBE_COST):
         middle = (low + high) // 2
         if _probe(conn, select, middle):
             high = middle
@@ -322,11 +364,7 @@ def _next_readable(conn: sqlite3.Connection, select: str, failed: int, work: _Bu
 
 def _probe(conn: sqlite3.Connection, select: str, start: int) -> bool:
     """Whether reading from ``start`` on gives its first row (or the end) without an error."""
-    try:
-        conn.execute(f"{select} WHERE rowid >= ? ORDER BY rowid LIMIT 1", (start,)).fetchall()
-    except sqlite3.Error:
-        return False
-    return True
+    return _read(conn, select, start, 1) is not None
 
 
 def _has_keymap(target: sqlite3.Connection) -> bool:

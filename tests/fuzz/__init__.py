@@ -1,0 +1,1 @@
+"""Fuzz and regression cases for hostile inputs, one self-contained file per area (issue 28)."""
