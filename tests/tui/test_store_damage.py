@@ -19,6 +19,7 @@ import pytest
 from click.testing import CliRunner
 
 import tui.store._salvage as salvage_module
+from tests.postgres_server import BACKENDS, select_backend
 from tui.cli import main
 from tui.store import DB_FILENAME, KEYMAP_SETTING, Store
 from tui.store._decode import MAX_DEPTH, decode, too_deep
@@ -29,19 +30,27 @@ DEEP = "[" * 100_000 + "]" * 100_000
 """Valid JSON that CPython's decoder refuses with RecursionError (issue 28's hostile row)."""
 
 
+@pytest.fixture(params=BACKENDS)
+def backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run a row-damage test on SQLite and on PostgreSQL (skipped without a server)."""
+    return select_backend(request, monkeypatch)
+
+
 def _database(data_dir: Path) -> Path:
     return data_dir / DB_FILENAME
 
 
-def _poke(data_dir: Path, sql: str, params: tuple[Any, ...]) -> None:
-    """Change the database behind the store's back (what a bug or a bad disk does)."""
-    with sqlite3.connect(_database(data_dir)) as conn:
-        conn.execute(sql, params)
+def _poke(sql: str, params: tuple[Any, ...]) -> None:
+    """Change a row behind the store's back (what a bug, a tool or a bad disk does)."""
+    with Store() as store:
+        assert store._db is not None
+        store._db.execute(sql, params)
 
 
-def _damaged_rows(data_dir: Path) -> list[tuple[str, str, dict[str, Any]]]:
-    with sqlite3.connect(_database(data_dir)) as conn:
-        rows = conn.execute("SELECT source, row_key, content FROM damaged_rows").fetchall()
+def _damaged_rows() -> list[tuple[str, str, dict[str, Any]]]:
+    with Store() as store:
+        assert store._db is not None
+        rows = store._db.execute("SELECT source, row_key, content FROM damaged_rows").fetchall()
     return [(source, key, json.loads(content)) for source, key, content in rows]
 
 
@@ -70,11 +79,11 @@ def test_depth_counts_brackets_outside_strings_only() -> None:
 # -- damaged rows ---------------------------------------------------------------------------
 
 
-def test_nested_keymap_row_is_set_aside_and_other_settings_stay(data_dir: Path) -> None:
+def test_nested_keymap_row_is_set_aside_and_other_settings_stay(backend: str) -> None:
     with Store() as store:
         store.set_setting(KEYMAP_SETTING, {"app.help": "f2"})
         store.set_setting("theme", "dark")
-    _poke(data_dir, "UPDATE settings SET value = ? WHERE key = ?", (DEEP, KEYMAP_SETTING))
+    _poke("UPDATE settings SET value = ? WHERE key = ?", (DEEP, KEYMAP_SETTING))
     with Store() as store:
         assert store.get_setting(KEYMAP_SETTING, "none") == "none"
         assert store.get_setting("theme") == "dark"
@@ -83,14 +92,14 @@ def test_nested_keymap_row_is_set_aside_and_other_settings_stay(data_dir: Path) 
         assert "settings" in store.warnings[0] and "'keymap'" in store.warnings[0]
         store.set_setting(KEYMAP_SETTING, {"app.quit": "f10"})  # the setting works again
         assert store.get_setting(KEYMAP_SETTING) == {"app.quit": "f10"}
-    (row,) = _damaged_rows(data_dir)
+    (row,) = _damaged_rows()
     assert row[:2] == ("settings", KEYMAP_SETTING) and row[2]["value"] == DEEP  # kept whole
 
 
-def test_termarcade_keymap_survives_a_nested_keymap_row(data_dir: Path) -> None:
+def test_termarcade_keymap_survives_a_nested_keymap_row(backend: str) -> None:
     with Store() as store:
         store.set_setting(KEYMAP_SETTING, {"app.help": "f2"})
-    _poke(data_dir, "UPDATE settings SET value = ? WHERE key = ?", (DEEP, KEYMAP_SETTING))
+    _poke("UPDATE settings SET value = ? WHERE key = ?", (DEEP, KEYMAP_SETTING))
     result = CliRunner().invoke(main, ["keymap"])
     assert result.exit_code == 0, result.output
     assert "warning:" in result.output and "keymap" in result.output
@@ -101,13 +110,13 @@ def test_termarcade_keymap_survives_a_nested_keymap_row(data_dir: Path) -> None:
         assert store.get_setting(KEYMAP_SETTING) == {"app.help": "f3"}
 
 
-def test_nested_save_is_set_aside_and_the_other_saves_load(data_dir: Path) -> None:
+def test_nested_save_is_set_aside_and_the_other_saves_load(backend: str) -> None:
     with Store() as store:
         store.save_game("2048", "a", {"moves": [1, 2]}, {"moves": 2})
         store.save_game("2048", "b", {"moves": [3]}, {"moves": 1})
         store.save_game("2048", "c", {"moves": []}, {"moves": 0})
-    _poke(data_dir, "UPDATE saves SET data = ? WHERE slot = 'a'", (DEEP,))
-    _poke(data_dir, "UPDATE saves SET summary = ? WHERE slot = 'b'", ("{" * 50_000,))
+    _poke("UPDATE saves SET data = ? WHERE slot = 'a'", (DEEP,))
+    _poke("UPDATE saves SET summary = ? WHERE slot = 'b'", ("{" * 50_000,))
     with Store() as store:
         assert store.load_game("2048", "a") is None
         assert store.load_game("2048", "c") == {"moves": []}
@@ -117,26 +126,26 @@ def test_nested_save_is_set_aside_and_the_other_saves_load(data_dir: Path) -> No
         assert len(store.warnings) == 2
         assert any("saves" in w and "'2048/a'" in w for w in store.warnings)
         assert any("summary" in w and "'2048/b'" in w for w in store.warnings)
-    damaged = {(source, key): content for source, key, content in _damaged_rows(data_dir)}
+    damaged = {(source, key): content for source, key, content in _damaged_rows()}
     assert damaged[("saves", "2048/a")]["data"] == DEEP
     assert damaged[("saves.summary", "2048/b")]["summary"] == "{" * 50_000
 
 
-def test_a_row_of_the_wrong_type_is_damage_too(data_dir: Path) -> None:
+def test_a_row_of_the_wrong_type_is_damage_too() -> None:  # SQLite: PostgreSQL types its text
     with Store() as store:
         store.save_game("g", "s", {"x": 1})
-    _poke(data_dir, "UPDATE saves SET data = ? WHERE slot = 's'", (b"\xff\x00binary",))
+    _poke("UPDATE saves SET data = ? WHERE slot = 's'", (b"\xff\x00binary",))
     with Store() as store:
         assert store.load_game("g", "s") is None
         assert store.saved_slots("g") == []
         assert len(store.warnings) == 1
 
 
-async def test_the_arcade_starts_with_a_nested_keymap_row(data_dir: Path, arcade_app) -> None:
+async def test_the_arcade_starts_with_a_nested_keymap_row(backend: str, arcade_app) -> None:
     with Store() as store:
         store.set_setting(KEYMAP_SETTING, {"app.help": "f2"})
         store.save_game("2048", "autosave", {"x": 1}, {"moves": 3})
-    _poke(data_dir, "UPDATE settings SET value = ? WHERE key = ?", (DEEP, KEYMAP_SETTING))
+    _poke("UPDATE settings SET value = ? WHERE key = ?", (DEEP, KEYMAP_SETTING))
     app = arcade_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -45,7 +45,7 @@ def set_aside(
     reason: str,
     *,
     clear: str | None = None,
-) -> Callable[[Database], None]:
+) -> Callable[[Database], bool]:
     """The write that sets one damaged row aside.
 
     Args:
@@ -56,7 +56,7 @@ def set_aside(
             ``summary``), or None to move the row.
 
     Returns:
-        ``work(db)`` for a write transaction.
+        ``work(db)`` for a write transaction (True once done).
     """
     if table not in _TABLES:
         raise ValueError(f"no JSON rows in {table!r}")
@@ -64,7 +64,7 @@ def set_aside(
     params = tuple(key.values())
     row_key = "/".join(str(value) for column, value in key.items() if column != "user")
 
-    def work(db: Database) -> None:
+    def work(db: Database) -> bool:
         db.execute(db.dialect.ddl(_CREATE))
         cursor = db.execute(f"SELECT * FROM {table} WHERE {where}", params)
         rows = cursor.fetchall()
@@ -89,5 +89,6 @@ def set_aside(
             db.execute(f"DELETE FROM {table} WHERE {where}", params)
         else:
             db.execute(f"UPDATE {table} SET {clear} = NULL WHERE {where}", params)
+        return True
 
     return work

@@ -359,15 +359,18 @@ class Store(Leaderboards):
         The move is a write like any other: if the database cannot take it now, the row
         stays where it is and is found (and set aside) again on a later read.
         """
-        self._write(None, set_aside(table, key, problem, clear=clear))
+        moved = self._write(False, set_aside(table, key, problem, clear=clear))
         reported = self.__dict__.setdefault("_reported_damage", set())
         row_key = "/".join(str(value) for column, value in key.items() if column != "user")
         if (table, clear, row_key) in reported:
             return
         reported.add((table, clear, row_key))
+        where = f"table {table}, key {row_key!r}"
         self.warnings.append(
             f"{what} is unreadable ({problem}); it was set aside in the {DAMAGED_TABLE} "
-            f"table (table {table}, key {row_key!r})."
+            f"table ({where})."
+            if moved
+            else f"{what} is unreadable ({problem}) and stays where it is for now ({where})."
         )
 
     # -- best scores -----------------------------------------------------------------------
