@@ -22,9 +22,10 @@ __all__ = ["MAX_DEPTH", "MAX_ROW_CHARS", "Decoded", "decode", "too_deep"]
 MAX_ROW_CHARS = 64 * 1024 * 1024
 """The longest stored JSON text decoded (a save of a very long 2048 game is a few MiB)."""
 
-MAX_DEPTH = 200
-"""The deepest nesting decoded: no game stores anything near it (a save is a dict of lists),
-and it stays far below the interpreter's recursion limit, in any thread."""
+MAX_DEPTH = 500
+"""The deepest nesting decoded: no game stores anything near it (the deepest, an Algebrawl
+checkpoint, nests two brackets per card of a tree of at most a few dozen cards), and it
+stays below the interpreter's recursion limit (1000), in any thread."""
 
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*+"', re.DOTALL)
 """A JSON string (brackets inside one do not nest); possessive, so it never backtracks."""
