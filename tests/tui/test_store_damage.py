@@ -247,3 +247,24 @@ def test_a_file_beyond_reading_is_moved_aside_as_before(data_dir: Path, reader: 
         assert "moved to" in warning and "Recovered" not in warning
         assert store.saved_slots("g") == []
     assert not (data_dir / (DB_FILENAME + salvage_module.SALVAGE_SUFFIX)).exists()
+
+
+def test_a_crafted_file_cannot_make_the_salvage_run_forever(tmp_path: Path, reader: str) -> None:
+    crafted = tmp_path / "crafted.sqlite3"
+    with sqlite3.connect(crafted) as conn:
+        conn.execute(  # a view where the saves table should be, which never ends
+            "CREATE VIEW saves AS WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n)"
+            " SELECT '' AS user, 'g' AS game, i AS slot, '{}' AS data, NULL AS summary,"
+            " 0.0 AS saved_at FROM n"
+        )
+        conn.execute(
+            'CREATE TABLE solved ("user" TEXT, game TEXT, pack TEXT, level TEXT, moves INTEGER,'
+            " solved_at REAL)"
+        )
+        conn.execute("INSERT INTO solved VALUES ('', 'g', 'p', 'l1', 3, 1.0)")
+    into = tmp_path / "new.sqlite3"
+    kept = salvage_module.salvage(crafted, into, budget=100_000)
+    assert kept.counts == {"solved": 1} and kept.describe() == "1 solved mark"
+    with sqlite3.connect(into) as conn:
+        assert conn.execute("SELECT level, moves FROM solved").fetchall() == [("l1", 3)]
+        assert conn.execute("SELECT count(*) FROM saves").fetchone() == (0,)

@@ -49,6 +49,12 @@ WORK_BUDGET = 1_000_000
 """Rows read plus :data:`PROBE_COST` per probe, at most, per salvage: far above one player's
 progress, and a bound (some seconds) on the time a file of garbage pages can take."""
 
+VM_STEPS = 100_000
+"""SQLite virtual-machine steps between two charges to the work budget."""
+
+VM_COST = 50
+"""What those steps cost (a row read takes some hundreds: this only stops runaway SQL)."""
+
 PROBE_COST = 20
 """A probe (a seek that may fail) costs about as much as reading twenty rows."""
 
@@ -178,7 +184,12 @@ def _closing(conn: sqlite3.Connection | None) -> Iterator[sqlite3.Connection | N
 
 
 def _recover(damaged: Path, recovered: Path) -> bool:
-    """Run ``sqlite3 damaged .recover | sqlite3 recovered``; False when not possible."""
+    """Rebuild what ``sqlite3 damaged .recover`` reads into ``recovered``; False if not possible.
+
+    The program's output is SQL built from the damaged file's own text, so it is never fed
+    to the program's shell (whose dot-commands run programs): Python runs it as SQL only,
+    with ATTACH refused (no other file is touched) and the work bounded.
+    """
     program = shutil.which("sqlite3")
     if program is None:
         return False
@@ -189,18 +200,35 @@ def _recover(damaged: Path, recovered: Path) -> bool:
             timeout=RECOVER_TIMEOUT_S,
             check=False,
         )
-        if dump.returncode != 0 or not dump.stdout:
-            return False
-        subprocess.run(
-            [program, str(recovered)],
-            input=dump.stdout,
-            capture_output=True,
-            timeout=RECOVER_TIMEOUT_S,
-            check=False,
-        )
     except (OSError, subprocess.SubprocessError):
         return False
+    if not dump.stdout:
+        return False
+    conn = sqlite3.connect(str(recovered), isolation_level=None)
+    try:
+        conn.set_authorizer(_no_attach)
+        _bound(conn, _Budget(WORK_BUDGET))
+        conn.executescript(dump.stdout.decode(errors="replace"))
+    except (sqlite3.Error, ValueError, MemoryError):
+        pass  # What ran before the error is kept (the script commits as it goes).
+    finally:
+        conn.close()
     return recovered.exists()
+
+
+def _no_attach(action: int, *_: object) -> int:
+    """An authorizer refusing ATTACH and DETACH (a recovered script names no other file)."""
+    if action in (sqlite3.SQLITE_ATTACH, sqlite3.SQLITE_DETACH):
+        return sqlite3.SQLITE_DENY
+    return sqlite3.SQLITE_OK
+
+
+def _bound(conn: sqlite3.Connection, work: _Budget) -> None:
+    """Interrupt any statement of ``conn`` once :data:`VM_STEPS` * ``work`` steps have run.
+
+    A crafted schema (a view or a trigger in place of a table) cannot loop for ever.
+    """
+    conn.set_progress_handler(lambda: 0 if work.spend(VM_COST) else 1, VM_STEPS)
 
 
 def _connect_ro(path: Path) -> sqlite3.Connection | None:
@@ -237,7 +265,13 @@ def _text(raw: bytes) -> str | bytes:
 def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
     """The store's tables in ``conn`` and their columns (empty when the schema is unreadable)."""
     found: dict[str, list[str]] = {}
+    try:  # Tables only: a crafted file's view named like a table is not read.
+        kinds = dict(conn.execute("SELECT name, type FROM sqlite_master").fetchall())
+    except sqlite3.Error:
+        return found
     for table in _TABLES:
+        if kinds.get(table) != "table":
+            continue
         try:
             columns = [str(row[1]) for row in conn.execute(f'PRAGMA table_info("{table}")')]
         except sqlite3.Error:
@@ -249,6 +283,7 @@ def _tables(conn: sqlite3.Connection) -> dict[str, list[str]]:
 
 def _copy(source: sqlite3.Connection, into: Path, work: _Budget) -> Salvaged:
     """Build ``into`` with the current schema and copy the readable rows of ``source``."""
+    _bound(source, work)
     tables = _tables(source)
     result = Salvaged()
     if not tables:
