@@ -21,7 +21,10 @@ built or migrated in one exclusive transaction; only SQLite's own corruption cod
 file is moved aside once, by one session, under an advisory lock, to
 ``termarcade.sqlite3.corrupt-<timestamp>``, and never over another file. If that is impossible
 (read-only directory) or the database is newer than this code, the file is left untouched and
-the store keeps progress in memory for the session. Every such event adds a message to
+the store keeps progress in memory for the session. Before a damaged file is moved aside,
+its readable rows are copied into a fresh database that takes its place (:mod:`._salvage`);
+a row whose stored JSON cannot be decoded is reported and set aside in ``damaged_rows``
+(:mod:`._decode`, :mod:`._damage`), never raised. Every such event adds a message to
 :attr:`Store.warnings`, which the app shows as a notification.
 
 While the database cannot take changes (a server stopped, a file locked), changes are kept in

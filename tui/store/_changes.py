@@ -48,8 +48,12 @@ class Change:
         if not isinstance(value, dict):
             return None
         op, row = value.get("op"), value.get("row")
-        if op not in _OPS or not isinstance(row, list):
+        if not isinstance(op, str) or op not in _OPS or not isinstance(row, list):
             return None
+        if len(row) != _ARITY[op]:
+            return None
+        if not all(value is None or isinstance(value, str | int | float) for value in row):
+            return None  # A damaged line: a nested value would fail in the driver.
         return cls(op, tuple(row))
 
 
@@ -198,6 +202,19 @@ def _delete_level(db: Database, row: tuple[Any, ...], late: bool) -> None:
         (level_id, user, game, at) if late else (level_id, user, game),
     )
 
+
+_ARITY = {
+    "save": 6,
+    "delete_save": 4,
+    "solved": 6,
+    "result": 11,
+    "move_results": 6,
+    "game_score": 9,
+    "score": 6,
+    "setting": 3,
+    "delete_level": 4,
+}
+"""How many values each change's row holds (a journal line with another count is damaged)."""
 
 _OPS: dict[str, Callable[[Database, tuple[Any, ...], bool], None]] = {
     "save": _save,

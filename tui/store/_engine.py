@@ -97,7 +97,8 @@ Work = Callable[[Database], T]
 
 def _driver_errors() -> tuple[type[BaseException], ...]:
     """The error classes of every database driver in use (psycopg only once imported)."""
-    errors: tuple[type[BaseException], ...] = (sqlite3.Error,)
+    # UnicodeDecodeError: the sqlite3 module decoding a damaged file's text or error message.
+    errors: tuple[type[BaseException], ...] = (sqlite3.Error, UnicodeDecodeError)
     psycopg = sys.modules.get("psycopg")
     if psycopg is not None:
         errors += (psycopg.Error,)

@@ -29,6 +29,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ._changes import Change
+from ._decode import decode
 from ._files import data_dir
 
 try:
@@ -204,7 +205,5 @@ class Leftover:
 
 def _parse(line: bytes) -> Change | None:
     """The change on one journal line, or None for a torn or foreign line."""
-    try:
-        return Change.from_json(json.loads(line))
-    except ValueError:
-        return None
+    decoded = decode(line)  # Never raises: a torn, smashed or absurdly nested line is skipped.
+    return None if decoded.problem is not None else Change.from_json(decoded.value)

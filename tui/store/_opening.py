@@ -38,6 +38,7 @@ from pathlib import Path
 
 from ._db import Database, SqliteDatabase, sqlite_error_kind
 from ._files import PRIVATE_FILE_MODE, create_private_file, tighten
+from ._salvage import SALVAGE_SUFFIX, Salvaged, salvage
 from ._schema import SCHEMA_VERSION, NewerSchema, migrate
 
 try:
@@ -80,7 +81,8 @@ def error_kind(error: BaseException) -> str:
         ``"corrupt"`` for SQLITE_CORRUPT / SQLITE_NOTADB (or a failed quick_check),
         ``"busy"`` for SQLITE_BUSY / SQLITE_LOCKED, ``"other"`` for anything else.
     """
-    if isinstance(error, _Damaged):
+    if isinstance(error, _Damaged | UnicodeDecodeError):
+        # Not UTF-8 where SQLite keeps text (its schema, an error quoting it): a damaged file.
         return "corrupt"
     kind = sqlite_error_kind(error)
     return "other" if kind == "unique" else kind
@@ -235,7 +237,7 @@ def _attempt(path: Path, busy_timeout: float, deadline: float, lock: _LockFile) 
                 f"{path} was written by a newer termarcade (schema {newer.version}); "
                 f"it was left untouched; {_SESSION_ONLY}."
             )
-        except (sqlite3.Error, _Damaged) as error:
+        except (sqlite3.Error, _Damaged, UnicodeDecodeError) as error:
             conn.close()
             return _classify(error, path, before)
         except BaseException:
@@ -335,19 +337,46 @@ def _set_aside(path: Path, damaged: _Corrupt, lock: _LockFile, deadline: float) 
                 f"The progress database could not be read ({damaged.reason}); another session "
                 f"moved it aside next to {path} and a new one was started."
             )
+        # Salvage first, while the file is still where its WAL expects it.
+        salvaged = path.with_name(path.name + SALVAGE_SUFFIX)
+        kept = salvage(path, salvaged)
         stamp = time.strftime("%Y%m%d-%H%M%S")
         try:
             aside = _claim_name(path, f"{path.name}.corrupt-{stamp}")
         except OSError as error:
+            _unlink_quietly(salvaged)
             raise _CannotSetAside(error.strerror or str(error)) from error
         left = [suffix for suffix in _COMPANIONS if not _move_companion(path, aside, suffix)]
-    message = (
-        f"The progress database could not be read ({damaged.reason}); it was moved to {aside} "
-        "and a new one was started."
-    )
+        restored = _put_in_place(salvaged, path, kept, clean=not left)
+    if restored:
+        message = (
+            f"Recovered {kept.describe()} from a damaged progress database "
+            f"({damaged.reason}); the damaged file was moved to {aside}."
+        )
+    else:
+        message = (
+            f"The progress database could not be read ({damaged.reason}); it was moved to "
+            f"{aside} and a new one was started."
+        )
     if left:
         message += f" (Could not move its {', '.join(left)} file(s) along.)"
     return message
+
+
+def _put_in_place(salvaged: Path, path: Path, kept: Salvaged, *, clean: bool) -> bool:
+    """Make the salvaged database the one at ``path``; False (and it is removed) if not.
+
+    Not when a companion of the damaged file stayed behind (a new file must not start with
+    the old one's WAL), nor over a file that appeared meanwhile.
+    """
+    if kept.total and clean:
+        try:
+            _move_no_overwrite(salvaged, path)
+            return True
+        except OSError:
+            pass
+    _unlink_quietly(salvaged)
+    return False
 
 
 def _claim_name(source: Path, base: str) -> Path:

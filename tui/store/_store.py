@@ -16,7 +16,9 @@ from typing import Any
 
 from ._boards import Leaderboards
 from ._changes import Change
+from ._damage import DAMAGED_TABLE, set_aside
 from ._db import Database
+from ._decode import decode
 
 KEYMAP_SETTING = "keymap"
 """Setting holding the user's key remapping, ``{binding_id: "key1,key2"}``."""
@@ -100,13 +102,21 @@ def _dumps(value: Any) -> str:
 
 def _loads_dict(text: str | None) -> dict[str, Any] | None:
     """Parse stored JSON that should be a dict; None if absent, unreadable or not a dict."""
-    if text is None:
-        return None
-    try:
-        value = json.loads(text)
-    except ValueError:
-        return None
-    return value if isinstance(value, dict) else None
+    return None if text is None else _dict_or_problem(text)[0]
+
+
+def _dict_or_problem(text: object) -> tuple[dict[str, Any] | None, str | None]:
+    """Decode stored JSON that should be a dict, never raising.
+
+    Returns:
+        ``(dict, None)``, or ``(None, why it is unreadable)``.
+    """
+    decoded = decode(text)
+    if decoded.problem is not None:
+        return None, decoded.problem
+    if not isinstance(decoded.value, dict):
+        return None, f"not a JSON object ({type(decoded.value).__name__})"
+    return decoded.value, None
 
 
 class Store(Leaderboards):
@@ -257,19 +267,19 @@ class Store(Leaderboards):
             save = kept[slot]
             return None if save is None else _loads_dict(save.data)
 
-        def work(db: Database) -> dict[str, Any] | None:
-            row = db.execute(
+        row = self._read(
+            None,
+            lambda db: db.execute(
                 'SELECT data FROM saves WHERE "user" = ? AND game = ? AND slot = ?',
                 (self.user, game, slot),
-            ).fetchone()
-            if row is None:
-                return None
-            data = _loads_dict(row[0])
-            if data is None:
-                self.warnings.append(f"The saved {game} game in slot {slot!r} is unreadable.")
-            return data
-
-        return self._read(None, work)
+            ).fetchone(),
+        )
+        if row is None:
+            return None
+        data, problem = _dict_or_problem(row[0])
+        if problem is not None:
+            self._set_aside_save(game, slot, problem)
+        return data
 
     def delete_game(self, game: str, slot: str) -> None:
         """Delete a saved game (no error if the slot is empty)."""
@@ -281,17 +291,15 @@ class Store(Leaderboards):
 
     def saves(self, game: str) -> list[SaveInfo]:
         """Return the saves of a game, newest first, with their summaries (not their data)."""
-        stored: list[SaveInfo] = self._read(
+        rows: list[Any] = self._read(
             [],
-            lambda db: [
-                SaveInfo(slot, saved_at, _loads_dict(summary))
-                for slot, saved_at, summary in db.execute(
-                    'SELECT slot, saved_at, summary FROM saves WHERE "user" = ? AND game = ? '
-                    "ORDER BY saved_at DESC, slot",
-                    (self.user, game),
-                ).fetchall()
-            ],
+            lambda db: db.execute(
+                'SELECT slot, saved_at, summary FROM saves WHERE "user" = ? AND game = ? '
+                "ORDER BY saved_at DESC, slot",
+                (self.user, game),
+            ).fetchall(),
         )
+        stored = [SaveInfo(slot, at, self._summary(game, slot, text)) for slot, at, text in rows]
         kept = self._kept_saves_of(game)
         if not kept:
             return stored
@@ -307,14 +315,63 @@ class Store(Leaderboards):
             save = kept[slot]
             return None if save is None else save.info(slot)
 
-        def work(db: Database) -> SaveInfo | None:
-            row = db.execute(
+        def work(db: Database) -> Any:
+            return db.execute(
                 'SELECT saved_at, summary FROM saves WHERE "user" = ? AND game = ? AND slot = ?',
                 (self.user, game, slot),
             ).fetchone()
-            return None if row is None else SaveInfo(slot, row[0], _loads_dict(row[1]))
 
-        return self._read(None, work)
+        row = self._read(None, work)
+        return None if row is None else SaveInfo(slot, row[0], self._summary(game, slot, row[1]))
+
+    def _summary(self, game: str, slot: str, text: object) -> dict[str, Any] | None:
+        """A save's summary; a damaged one is set aside (the save itself stays)."""
+        if text is None:
+            return None
+        summary, problem = _dict_or_problem(text)
+        if problem is not None:
+            self._set_aside_save(game, slot, problem, summary_only=True)
+        return summary
+
+    def _set_aside_save(
+        self, game: str, slot: str, problem: str, *, summary_only: bool = False
+    ) -> None:
+        """Report a damaged save (or only its summary) and set it aside."""
+        what = f"saved {game} game in slot {slot!r}"
+        self._set_aside(
+            "saves",
+            {"user": self.user, "game": game, "slot": slot},
+            f"The summary of the {what}" if summary_only else f"The {what}",
+            problem,
+            clear="summary" if summary_only else None,
+        )
+
+    def _set_aside(
+        self,
+        table: str,
+        key: dict[str, Any],
+        what: str,
+        problem: str,
+        clear: str | None = None,
+    ) -> None:
+        """Report a damaged row once (naming its table and key) and move it to damaged_rows.
+
+        The move is a write like any other: if the database cannot take it now, the row
+        stays where it is and is found (and set aside) again on a later read.
+        """
+        moved = self._write(False, set_aside(table, key, problem, clear=clear))
+        reported = self.__dict__.setdefault("_reported_damage", set())
+        row_key = "/".join(str(value) for column, value in key.items() if column != "user")
+        if (table, clear, row_key) in reported:
+            return
+        reported.add((table, clear, row_key))
+        where = f"table {table}, key {row_key!r}"
+        self.warnings.append(
+            f"{what} is unreadable ({problem}); it was set aside in the {DAMAGED_TABLE} "
+            f"table ({where})."
+            if moved
+            else f"{what} is unreadable ({problem}) and stays where it is for now ({where})."
+        )
 
     # -- best scores -----------------------------------------------------------------------
 
@@ -376,18 +433,20 @@ class Store(Leaderboards):
     def get_setting(self, key: str, default: Any = None) -> Any:
         """Return one of this player's settings, or ``default`` when unset or unreadable."""
 
-        def work(db: Database) -> Any:
-            row = db.execute(
+        row = self._read(
+            None,
+            lambda db: db.execute(
                 'SELECT value FROM settings WHERE "user" = ? AND key = ?', (self.user, key)
-            ).fetchone()
-            if row is None:
-                return default
-            try:
-                return json.loads(row[0])
-            except ValueError:
-                return default
-
-        return self._read(default, work)
+            ).fetchone(),
+        )
+        if row is None:
+            return default
+        decoded = decode(row[0])
+        if decoded.problem is None:
+            return decoded.value
+        keyed = {"user": self.user, "key": key}
+        self._set_aside("settings", keyed, f"The setting {key!r}", decoded.problem)
+        return default
 
     def set_setting(self, key: str, value: Any) -> None:
         """Store a JSON-serialisable setting value for this player.
