@@ -50,6 +50,7 @@ from .values import MAX_INPUT, format_value, within
 
 __all__ = [
     "CASTS_NOTE",
+    "LIVE_BUDGET",
     "LIVE_TIME_LIMIT",
     "SCORE_BANDS",
     "SECONDS_BANDS",
@@ -63,6 +64,11 @@ __all__ = [
 
 LIVE_TIME_LIMIT = 3.0
 """Seconds the bench's live verdict may spend (par and counting together)."""
+LIVE_BUDGET = 1_000_000
+"""Work units the bench's verdicts (live and F4) may spend on par and on counting, each: the
+bound that decides on a busy machine, where a time limit would cut the same level short sooner
+(the bundled levels need at most about 22,000)."""
+
 SECONDS_BANDS = ((15.0, "easy"), (40.0, "medium"), (float("inf"), "hard"))
 """Bands of predicted seconds: under 15 s easy, under 40 s medium, else hard (the examples of
 :func:`.generator.generate_hand`: ``(5, 15)`` easy, ``(40, 300)`` hard)."""

@@ -36,7 +36,13 @@ from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Input, Label
 
 from core.algebrawl.cards import LIBRARY, Card
-from core.algebrawl.design import LIVE_TIME_LIMIT, Verdict, design_verdict, level_from_state
+from core.algebrawl.design import (
+    LIVE_BUDGET,
+    LIVE_TIME_LIMIT,
+    Verdict,
+    design_verdict,
+    level_from_state,
+)
 from core.algebrawl.level import Level, level_of
 from core.algebrawl.play import State
 from core.algebrawl.values import format_value
@@ -534,7 +540,9 @@ class AlgebrawlDesigner(DesignerScreen):
     # -- the verdict ---------------------------------------------------------------------------
 
     def live_verdict(self, level: Level, should_stop: Callable[[], bool]) -> str | None:
-        verdict = design_verdict(level, time_limit=LIVE_TIME_LIMIT, should_stop=should_stop)
+        verdict = design_verdict(
+            level, time_limit=LIVE_TIME_LIMIT, should_stop=should_stop, budget=LIVE_BUDGET
+        )
         if should_stop():
             return None
         self._verdict = (level, verdict)
@@ -563,7 +571,9 @@ class AlgebrawlDesigner(DesignerScreen):
             return
 
         def job(stop: Callable[[], bool]) -> str:
-            verdict = design_verdict(level, time_limit=SOLVE_TIME_LIMIT, should_stop=stop)
+            verdict = design_verdict(
+                level, time_limit=SOLVE_TIME_LIMIT, should_stop=stop, budget=LIVE_BUDGET
+            )
             if stop():
                 return "Cancelled."
             self._verdict = (level, verdict)
