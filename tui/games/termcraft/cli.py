@@ -909,7 +909,8 @@ def solve(
 
     Without --level, every level of LEVEL_FILE.  Constructs are limited to ground subterms
     of the target that fit the level's budget (--construct-budget).  --budget counts term
-    nodes: each state the search expands spends its term's Size.  The time limit of the
+    nodes: each state the search expands spends its term's Size, each successor it makes
+    the nodes it rebuilds.  The time limit of the
     first level counts from the command's start (reading the level included).  An unknown
     answer says which bound was hit ("why": time limit, work budget, state limit, memory
     limit, cancelled).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
