@@ -53,13 +53,19 @@ def _read_term(value: FieldValue) -> Term:
 
 
 def _write_term(term: Term, indent: str) -> str:
-    """A term value: canonical; a long compound gets one argument per line."""
-    text = to_str(term)
-    if len(text) + len(indent) <= WRAP + 12 or not term.is_compound or not term.args:
-        return text
+    """A term value: canonical; a long compound gets one argument per line.
+
+    Each argument is printed once: the one-line text is put together from the same pieces
+    (printing a 4 MiB term twice doubled the time to key a level by its text).
+    """
+    if not term.is_compound or not term.args:
+        return to_str(term)
+    args = [to_str(a) for a in term.args]
+    length = len(term.name) + 1 + sum(map(len, args)) + len(args)  # name ( args , ... )
+    if length + len(indent) <= WRAP + 12:
+        return f"{term.name}({','.join(args)})"
     inner = indent + "  "
-    args = (",\n" + inner).join(to_str(a) for a in term.args)
-    return f"{term.name}(\n{inner}{args}\n{indent})"
+    return f"{term.name}(\n{inner}" + (",\n" + inner).join(args) + f"\n{indent})"
 
 
 def _read_int(value: FieldValue) -> int:

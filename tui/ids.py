@@ -231,7 +231,7 @@ def _written_values(declared: tuple[tuple[str, Any], ...], params: dict[str, Any
 
 def _resolve_custom(info: GameInfo, parsed: CustomId) -> Resolved:
     from grammar.errors import ParseError
-    from grammar.levels import load_pack
+    from grammar.levels import dump_level, load_pack
 
     if info.level_format is None:
         raise IdError(f"{info.title} has no level files, so it has no custom level IDs")
@@ -245,14 +245,22 @@ def _resolve_custom(info: GameInfo, parsed: CustomId) -> Resolved:
     if pack.game != info.id or len(pack.levels) != 1:
         raise IdError(f"this ID does not hold one {info.title} level")
     level = pack.levels[0]
-    return Resolved(info, custom_ref(info.id, level), level, level_id(info.id, None, level))
+    # The level is printed once, for both its key and its canonical ID (a 4 MiB level took
+    # seconds per print).
+    text = dump_level(level, info.id)
+    ref = LevelRef(CUSTOM_SOURCE, _text_key(info.id, text))
+    return Resolved(info, ref, level, encode_custom(info.id, text))
 
 
 def custom_key(game: str, level: Any) -> str:
     """The key of a custom level: a digest of its level text (the same level, the same key)."""
     from grammar.levels import dump_level
 
-    text = dump_level(level, game)
+    return _text_key(game, dump_level(level, game))
+
+
+def _text_key(game: str, text: str) -> str:
+    """The key of a custom level printed as ``text``."""
     return hashlib.blake2s(f"{game}\n{text}".encode(), digest_size=10).hexdigest()
 
 

@@ -31,7 +31,7 @@ from typing import Any, cast
 
 from core.search import NO_WATCH, Watch, quiet_gc
 from core.termcraft.closure import CongruenceClosure
-from core.termcraft.links import collect_marked_positions, marked_positions
+from core.termcraft.links import collect_marked_links, marked_positions, path_of
 from core.termcraft.matching import (
     HeadIndex,
     Matches,
@@ -316,9 +316,10 @@ class _SiteTable:
         for rule in moves.analysis.rules:
             matched.update(moves.matches(rule.lhs, watch))
         poll = lambda: watch.poll("sites", 0, 0)  # noqa: E731 - a hook, not a function
-        # Every site's path and class root, in pre-order (a site's order is its index).
-        paths, roots = collect_marked_positions(moves.term, moves.marks(matched, watch), poll)
-        self.paths = paths
+        # Every site's link and class root, in pre-order (a site's order is its index); a path
+        # is made only for a site handed out (all paths of a deep chain are quadratic).
+        links, roots = collect_marked_links(moves.term, moves.marks(matched, watch), poll)
+        self.links = links
         self.roots = cast(list[int], roots)  # the marks are the class roots (ints)
         self.by_class: dict[int, list[int]] = {}  # class root -> its sites' orders, ascending
         by_class = self.by_class
@@ -336,7 +337,8 @@ class _SiteTable:
         else:  # several classes: merge their sites back into pre-order (plain ints)
             by_class = self.by_class
             orders = sorted([o for root in found for o in by_class.get(root, ())])
-        return zip(map(self.paths.__getitem__, orders), map(self.roots.__getitem__, orders))
+        paths = map(path_of, map(self.links.__getitem__, orders))
+        return zip(paths, map(self.roots.__getitem__, orders))
 
 
 _MOVES: TermCache[RewriteMoves] = TermCache(16, 1_000_000)

@@ -185,6 +185,10 @@ def _collect(
                 push((link, i, a))
         if t.kind == VAR or t.name not in special:
             continue
+        if t.name == RULE and len(args) == 2 and free_vars(args[1]) <= free_vars(args[0]):
+            # A valid rule keeps its link: a path for each of 20,000 nested rules is quadratic.
+            found_rules.append(Rule(None, args[0], args[1], link))
+            continue
         path = path_of(link)
         if t.name == RULE:
             if len(args) != 2:

@@ -21,6 +21,7 @@ from core.termcraft.terms import COMPOUND, VAR, Path, Term, to_str
 __all__ = [
     "Link",
     "TextSplicer",
+    "collect_marked_links",
     "collect_marked_positions",
     "distinct_subterms",
     "marked_below",
@@ -216,6 +217,51 @@ def collect_marked_positions(
         if not steps % _POLL and poll is not None:
             poll()
     return paths, tags
+
+
+def collect_marked_links(
+    term: Term, marks: Mapping[int, object], poll: Callable[[], None] | None = None
+) -> tuple[list[Link], list[object]]:
+    """:func:`collect_marked_positions` with links instead of paths: linear in the term.
+
+    Every reported position's path costs O(depth): on a chain 25,000 deep with a site at every
+    level, the paths alone are 300 million indices.  The links cost O(1) each; a caller turns
+    into a path (:func:`path_of`) only the positions it hands out.
+
+    Args:
+        term: The root.
+        marks: As for :func:`marked_positions`.
+        poll: As for :func:`marked_positions`.
+
+    Returns:
+        ``(links, tags)`` of the reported positions, in pre-order (the root's link is None).
+    """
+    links: list[Link] = []
+    tags: list[object] = []
+    if term.ground and term.id not in marks:
+        return links, tags
+    # Entries (parent link, child index, subterm) are the links themselves (see marked_positions).
+    stack: list[tuple] = [(None, None, term)]
+    push, pop, get = stack.append, stack.pop, marks.get
+    keep_link, keep_tag = links.append, tags.append
+    steps = 0
+    while stack:
+        entry = pop()
+        t = entry[2]
+        link = entry if entry[1] is not None else None
+        tag = get(t.id)
+        if tag is not None:
+            keep_link(link)
+            keep_tag(tag)
+        args = t.args
+        for i in range(len(args) - 1, -1, -1):
+            a = args[i]
+            if a.id in marks or not a.ground:
+                push((link, i, a))
+        steps += 1
+        if not steps % _POLL and poll is not None:
+            poll()
+    return links, tags
 
 
 _WIDE = 16

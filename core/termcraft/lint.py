@@ -28,7 +28,7 @@ from core.termcraft.terms import COMPOUND, CONST, Path, Term, format_path
 from .analysis import PLACEHOLDER, analyze
 from .engine import can_construct, has_rewrite_action, placeholder_sites
 from .level import Level
-from .solver import DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, solve
+from .solver import DEFAULT_BUDGET, DEFAULT_MAX_MEMORY, DEFAULT_MAX_STATES, solve
 from .state import State
 
 __all__ = ["LintIssue", "lint"]
@@ -133,6 +133,8 @@ def lint(
     max_memory: int | None = DEFAULT_MAX_MEMORY,
     should_stop: Callable[[], bool] | None = None,
     progress: Callable[[str, int, int], None] | None = None,
+    budget: int | None = DEFAULT_BUDGET,
+    deadline: float | None = None,
 ) -> tuple[LintIssue, ...]:
     """Check a level and report issues, most serious first.
 
@@ -145,12 +147,21 @@ def lint(
         should_stop: Polled throughout; returning True stops the solver (a
             ``solver-unknown`` issue) or, before it, raises ``core.search.Interrupted``.
         progress: Called as ``progress(stage, done, total)`` while the level is analysed.
+        budget: Work budget in term nodes (the analysis spends the level's Size, the solver
+            the Size of each state it expands; None or 0: none).
+        deadline: An absolute :func:`time.monotonic` deadline for the whole check (the
+            analysis included) instead of ``time_limit`` for the solver alone.
+
+    Raises:
+        core.search.Interrupted: When ``deadline``, ``budget`` or ``should_stop`` stops the
+            checks before the solver (the solver's own stop is a ``solver-unknown`` issue).
 
     Returns:
         The issues, errors first, then warnings, then infos (stable within a severity).
     """
     issues: list[LintIssue] = []
-    watch = Watch(None, should_stop, progress)
+    watch = Watch(None, should_stop, progress, deadline=deadline, budget=budget or None)
+    watch.spend(level.current.size)  # the analysis is linear in the term
     an = analyze(level.current, watch)
     for ig in an.ignored:
         issues.append(LintIssue("warning", ig.code, ig.message, ig.path))
@@ -204,6 +215,8 @@ def lint(
             time_limit=time_limit,
             should_stop=should_stop,
             max_memory=max_memory,
+            budget=max(watch.budget_left or 0, 1) if budget else None,
+            deadline=deadline,
         )
         if result.status == "unsolvable":
             issues.append(
@@ -219,7 +232,7 @@ def lint(
                 LintIssue(
                     "info",
                     "solver-unknown",
-                    f"the solver gave up ({result.reason}) after {result.explored} states",
+                    f"the solver gave up ({result.why}) after {result.explored} states",
                 )
             )
         else:

@@ -82,22 +82,56 @@ class State:
         return (self.term.id, self.target.id, self.fuel, self.budget)
 
 
-@dataclass(frozen=True, slots=True)
 class Rule:
-    """A valid rule ``rewrite(lhs, rhs)`` found in the current term.
+    """A valid rule ``rewrite(lhs, rhs)`` found in the current term (an immutable value).
 
     Attributes:
         path: Where the ``rewrite(...)`` subterm sits in the current term.
         lhs: The pattern (may contain variables).
         rhs: The replacement; its variables all occur in ``lhs``.
+
+    Args:
+        path: The rule's path, or None when ``link`` is given.
+        lhs: The pattern.
+        rhs: The replacement.
+        link: The rule's position as a parent link (:mod:`core.termcraft.links`): the path is
+            made from it when first asked for.  A chain of 20,000 nested rules has paths of
+            200 million indices in all; the analysis keeps the links, and a path is built for
+            the few rules a listing shows (issue 28).
     """
 
-    path: Path
-    """Where the ``rewrite(...)`` subterm sits."""
-    lhs: Term
-    """The pattern."""
-    rhs: Term
-    """The replacement."""
+    __slots__ = ("_link", "_path", "lhs", "rhs")
+
+    def __init__(self, path: Path | None, lhs: Term, rhs: Term, link: tuple | None = None):
+        self._path = path
+        self._link = link
+        self.lhs = lhs
+        """The pattern."""
+        self.rhs = rhs
+        """The replacement."""
+
+    @property
+    def path(self) -> Path:
+        """Where the ``rewrite(...)`` subterm sits (built from the link once, then kept)."""
+        if self._path is None:
+            from core.termcraft.links import path_of
+
+            self._path = path_of(self._link)
+        return self._path
+
+    def _key(self) -> tuple[Path, Term, Term]:
+        return (self.path, self.lhs, self.rhs)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Rule):
+            return NotImplemented
+        return self is other or self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        return f"Rule(path={self.path!r}, lhs={self.lhs!r}, rhs={self.rhs!r})"
 
     def __str__(self) -> str:
         return f"rewrite({to_str(self.lhs)},{to_str(self.rhs)})"

@@ -12,8 +12,8 @@ Sub-commands (docs/termcraft.md has every JSON shape):
 
 Every command takes a position the same way (:func:`_position_options`): a level file
 (``LEVEL_FILE`` with ``--level N``, 1-based, or a level title; ``-`` reads the file from
-stdin) or a term given directly (``--term TERM``, with ``--fuel`` default 1, ``--budget``
-default 0 and an optional ``--target``; without a target no position counts as won).
+stdin) or a term given directly (``--term TERM``, with ``--fuel`` default 1,
+``--construct-budget`` default 0 and an optional ``--target``; without a target no position counts as won).
 
 Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
 of ``rewrites`` is move N.  Nothing materialises every action: counts come from the engine's
@@ -40,6 +40,8 @@ from core.termcraft.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
+    budget_option,
+    command_started,
     json_option,
     level_option,
     load_level_pack,
@@ -102,6 +104,9 @@ DEFAULT_TIME_LIMIT = 10.0
 """Seconds ``solve`` gives one level (the solver's own default)."""
 LINT_TIME_LIMIT = 5.0
 """Seconds the linter's solver run gives one level."""
+DEFAULT_BUDGET = 5_000_000
+"""Term nodes ``solve`` and ``lint`` may spend on one level: the solver's own default
+(``core.termcraft.solver.DEFAULT_BUDGET``, not imported here to keep ``--help`` fast)."""
 
 
 # --------------------------------------------------------------------------- positions
@@ -135,11 +140,16 @@ def _parse_term_arg(text: str, what: str) -> Term:
 def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     """The options that choose a position, shared by every command.
 
+    The level's budget (Size available to constructs) is ``--construct-budget``; ``actions``
+    and ``apply`` also spell it ``--budget``, as before, while in ``solve`` and ``lint``
+    ``--budget`` is the shared work budget of the search (:func:`budget_option`).
+
     Args:
         every_level: Without ``--level``, take every level of the pack (solve, lint)
             instead of the first (actions, apply).
     """
     default = "every level" if every_level else "1"
+    spellings = ["--construct-budget"] if every_level else ["--budget", "--construct-budget"]
     options = [
         click.argument("level_file", required=False, metavar="[LEVEL_FILE]"),
         level_option(default),
@@ -158,10 +168,12 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
             help="Fuel (default: the level's; 1 with --term).",
         ),
         click.option(
-            "--budget",
+            *spellings,
+            "construct_budget",
             type=click.IntRange(0),
             default=None,
-            help="Budget (default: the level's; 0 with --term).",
+            help="The level's budget: the Size constructs may spend (default: the level's; "
+            "0 with --term).",
         ),
     ]
 
@@ -210,7 +222,7 @@ def _levels_from_source(
                 ),
             )
         ]
-    pack = load_level_pack(level_file, "termcraft")  # type: ignore[arg-type]
+    pack = _load_pack(level_file)  # type: ignore[arg-type]
     chosen = pick_levels(pack, level if level is not None or every_level else "1")
     changes: dict[str, Any] = {}
     if goal is not None:
@@ -220,6 +232,22 @@ def _levels_from_source(
     if budget is not None:
         changes["budget"] = budget
     return [(number, dataclasses.replace(lvl, **changes)) for number, lvl in chosen]
+
+
+def _load_pack(source: str) -> Any:
+    """The pack a LEVEL_FILE argument names (:func:`load_level_pack`); a level ID's level is
+    used as unpacked, not printed and read again (that doubled the cost of a 4 MiB ID)."""
+    import os
+
+    from tui.ids import looks_like_id
+
+    if source != "-" and not os.path.exists(source) and looks_like_id(source):
+        from core.levelpack import LevelPack
+        from tui.cli import resolve_level_id
+
+        resolved = resolve_level_id(source, "termcraft")
+        return LevelPack("", levels=(resolved.level,), game="termcraft")
+    return load_level_pack(source, "termcraft")
 
 
 def _state_from_source(
@@ -376,7 +404,8 @@ def termcraft() -> None:
     """TermCraft: inspect positions, play moves, solve and lint levels.
 
     A position is LEVEL_FILE with --level N (1-based, or a level title; "-" reads the file
-    from stdin), or --term TERM with --fuel (default 1), --budget (default 0) and --target
+    from stdin), or --term TERM with --fuel (default 1), --construct-budget (default 0; in
+    actions and apply also --budget) and --target
     (default: none, never won).  Moves are numbered from 1.  Exit: 0 ok, 1 negative answer,
     2 bad input.
     """
@@ -414,7 +443,7 @@ def actions(
     term: str | None,
     target: str | None,
     fuel: int | None,
-    budget: int | None,
+    construct_budget: int | None,
     as_json: bool,
     as_jsonl: bool,
     count: bool,
@@ -432,8 +461,8 @@ def actions(
         fail("choose one of --json, --jsonl and --count")
     mode = "count" if count else "json" if as_json else "jsonl" if as_jsonl else "table"
     if term == "-" and level_file is None:
-        raise click.exceptions.Exit(_actions_batch(target, fuel, budget, mode, limit))
-    state = _state_from_source(level_file, level, term, target, fuel, budget)
+        raise click.exceptions.Exit(_actions_batch(target, fuel, construct_budget, mode, limit))
+    state = _state_from_source(level_file, level, term, target, fuel, construct_budget)
     _show_actions(state, mode, limit)
 
 
@@ -685,7 +714,7 @@ def apply(
     term: str | None,
     target: str | None,
     fuel: int | None,
-    budget: int | None,
+    construct_budget: int | None,
     rewrite: tuple[int, ...],
     construct: tuple[str, ...],
     as_json: bool,
@@ -700,7 +729,7 @@ def apply(
     from core.termcraft import IllegalMove, ensure_not_won
     from core.termcraft import apply as play
 
-    state = _state_from_source(level_file, level, term, target, fuel, budget)
+    state = _state_from_source(level_file, level, term, target, fuel, construct_budget)
     for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
         label = f"--{kind} {value}"
         try:
@@ -747,18 +776,100 @@ def _limit_options(func: Callable) -> Callable:
     return stack_options(func, options)
 
 
-def _solve_kwargs(
-    max_states: int | None, time_limit: float | None, max_memory: int | None
-) -> dict[str, Any]:
-    """Keyword arguments for ``solve``/``lint``: only the limits given (else their defaults)."""
-    kwargs: dict[str, Any] = {}
+def _solve_kwargs(max_states: int | None, max_memory: int | None, budget: int) -> dict[str, Any]:
+    """Keyword arguments for ``solve``/``lint``: the limits given (else their defaults) and
+    the work budget (0: none)."""
+    kwargs: dict[str, Any] = {"budget": budget or None}
     if max_states is not None:
         kwargs["max_states"] = max_states
-    if time_limit is not None:
-        kwargs["time_limit"] = time_limit
     if max_memory is not None:
         kwargs["max_memory"] = max_memory * MIB
     return kwargs
+
+
+class _Deadlines:
+    """Each level's deadline: the first counts from the command's start (reading and keying
+    the level count against ``--time-limit``), each later one from when it begins."""
+
+    def __init__(self, time_limit: float):
+        self._limit = time_limit
+        self.first: float | None = command_started() + time_limit
+        """The first level's deadline (None once handed out)."""
+
+    def next(self) -> float:
+        """The deadline of the level about to be searched (monotonic seconds)."""
+        import time
+
+        first, self.first = self.first, None
+        return first if first is not None else time.monotonic() + self._limit
+
+
+class _OutOfTime(BaseException):
+    """The time limit passed while the levels were read (a BaseException, like ctrl+c, so
+    that no ``except Exception`` of the loader can take it for a bad input)."""
+
+
+class _ReadingDeadline:
+    """Stop reading the levels at ``deadline``: a timer signal interrupts the loader.
+
+    Reading is linear in the input but a 6 KB ID unpacks to 4 MiB of term nested 1.4 million
+    deep (10 s to read and key); the loader has no watch of its own, so the command's clock
+    interrupts it (SIGALRM, main thread only: elsewhere, or without ``setitimer``, reading
+    is only bounded by the 4 MiB limit on IDs and the size limit on files).
+
+    Args:
+        deadline: Monotonic seconds.
+    """
+
+    def __init__(self, deadline: float):
+        self._deadline = deadline
+        self._armed = False
+        self._old: Any = None
+
+    def _fire(self, signum: int, frame: Any) -> None:
+        raise _OutOfTime
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+        import time
+
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
+            threading.main_thread()
+        ):
+            return
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise _OutOfTime
+        self._old = signal.signal(signal.SIGALRM, self._fire)
+        self._armed = True
+        signal.setitimer(signal.ITIMER_REAL, remaining)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
+
+
+def _read_levels(
+    deadlines: _Deadlines, as_json: bool, time_limit: float, read: Callable[[], Any]
+) -> list[tuple[int, Level]]:
+    """:func:`_levels_from_source` within the first level's deadline; past it, the answer is
+    unknown (exit 1) and says that reading the level used up the time limit."""
+    try:
+        with _ReadingDeadline(deadlines.first or 0.0):
+            levels: list[tuple[int, Level]] = read()
+            return levels
+    except _OutOfTime:
+        pass
+    if as_json:
+        emit_json({"level": None, "status": "unknown", "reason": "limit", "why": "time limit"})
+    fail(
+        f"the time limit ({time_limit:g} s) ran out while reading the level: unknown",
+        EXIT_NEGATIVE,
+    )
 
 
 def _describe_step(step: Any) -> str:
@@ -778,6 +889,7 @@ def _describe_step(step: Any) -> str:
 @_position_options(every_level=True)
 @_limit_options
 @time_limit_option(DEFAULT_TIME_LIMIT)
+@budget_option(DEFAULT_BUDGET)
 @json_option
 @closed_pipe_safe
 def solve(
@@ -786,27 +898,39 @@ def solve(
     term: str | None,
     target: str | None,
     fuel: int | None,
-    budget: int | None,
+    construct_budget: int | None,
     max_states: int | None,
     max_memory: int | None,
     time_limit: float,
+    budget: int,
     as_json: bool,
 ) -> None:
     """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
 
     Without --level, every level of LEVEL_FILE.  Constructs are limited to ground subterms
-    of the target that fit the budget.  Exit 0 when every chosen level is solved, 1 when
-    one is unsolvable or unknown (also after ctrl+c, which stops the search cleanly), 2 on
-    bad input.
+    of the target that fit the level's budget (--construct-budget).  --budget counts term
+    nodes: each state the search expands spends its term's Size, each successor it makes
+    the nodes it rebuilds.  The time limit of the
+    first level counts from the command's start (reading the level included).  An unknown
+    answer says which bound was hit ("why": time limit, work budget, state limit, memory
+    limit, cancelled).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
+    or unknown (also after ctrl+c, which stops the search cleanly), 2 on bad input.
     """
-    chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
-    kwargs = _solve_kwargs(max_states, time_limit, max_memory)
+    deadlines = _Deadlines(time_limit)
+    chosen = _read_levels(
+        deadlines,
+        as_json,
+        time_limit,
+        lambda: _levels_from_source(level_file, level, term, target, fuel, construct_budget, True),
+    )
+    kwargs = _solve_kwargs(max_states, max_memory, budget)
     exit_code = EXIT_OK
     show_bar = not as_json
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             if cancel():
                 break
+            kwargs["deadline"] = deadlines.next()
             result = _run_with_progress(lvl, number, kwargs, cancel, show_bar)
             if result.status != "solved":
                 exit_code = EXIT_NEGATIVE
@@ -824,11 +948,13 @@ def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> No
         "plan": plan_json(result.plan),
         "explored": result.explored,
         "reason": result.reason,
+        "why": result.why,
+        "spent": result.spent,
     }
     if as_json:
         emit_json(data)
         return
-    why = f", {data['reason']}" if data["reason"] else ""
+    why = f", {result.why}: {_bound_text(result)}" if result.why else ""
     click.echo(
         f"level {number} {level.title!r}: {result.status} "
         f"({plural(result.explored, 'state')} explored{why})"
@@ -837,10 +963,19 @@ def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> No
         click.echo(f"  {index}. {_describe_step(step)}")
 
 
+def _bound_text(result: Any) -> str:
+    """How far the search went when a bound stopped it: ``12,000 nodes spent, 2.0 s``
+    (seconds since the command began: reading the level counts)."""
+    import time
+
+    return f"{result.spent:,} nodes spent, {time.monotonic() - command_started():.1f} s"
+
+
 def _run_with_progress(
     level: Level, number: int, kwargs: dict[str, Any], cancel: StopOnCtrlC, show_bar: bool
 ) -> Any:
-    """Run the solver, with a rich progress bar on stderr when ``show_bar``."""
+    """Run the solver, with a rich progress bar on stderr when ``show_bar`` (a deadline that
+    reading the level already passed gives an unknown result at once)."""
     from core.termcraft import solve as solve_level
     from core.termcraft.solver import DEFAULT_MAX_STATES
 
@@ -874,6 +1009,7 @@ def _issue_json(issue: Any) -> dict[str, Any]:
 )
 @_limit_options
 @time_limit_option(LINT_TIME_LIMIT)
+@budget_option(DEFAULT_BUDGET)
 @json_option
 @closed_pipe_safe
 def lint(
@@ -882,34 +1018,45 @@ def lint(
     term: str | None,
     target: str | None,
     fuel: int | None,
-    budget: int | None,
+    construct_budget: int | None,
     run_solver: bool,
     max_states: int | None,
     max_memory: int | None,
     time_limit: float,
+    budget: int,
     as_json: bool,
 ) -> None:
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
 
-    Without --level, every level of LEVEL_FILE.  Exit 1 when some issue has severity
-    "error" (or after ctrl+c), 0 otherwise (warnings and notes only), 2 on bad input.
+    Without --level, every level of LEVEL_FILE.  --time-limit and --budget (term nodes, as
+    in solve) bound the whole check of a level, its analysis included; the first level's
+    limit counts from the command's start.  Exit 1 when some issue has severity "error"
+    (or after ctrl+c, or when a bound stops the check before the solver), 0 otherwise
+    (warnings and notes only), 2 on bad input.
     """
     from core.search import Interrupted
     from core.termcraft import lint as lint_level
 
-    chosen = _levels_from_source(level_file, level, term, target, fuel, budget, True)
-    kwargs = _solve_kwargs(max_states, time_limit, max_memory)
+    deadlines = _Deadlines(time_limit)
+    chosen = _read_levels(
+        deadlines,
+        as_json,
+        time_limit,
+        lambda: _levels_from_source(level_file, level, term, target, fuel, construct_budget, True),
+    )
+    kwargs = _solve_kwargs(max_states, max_memory, budget)
     exit_code = EXIT_OK
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
             progress = _StageProgress()
+            kwargs["deadline"] = deadlines.next()
             try:
                 issues = lint_level(
                     lvl, run_solver=run_solver, should_stop=cancel, progress=progress, **kwargs
                 )
-            except Interrupted:
-                fail("interrupted: the level was not checked", EXIT_NEGATIVE)
+            except Interrupted as stop:
+                fail(f"{_stopped_by(stop.reason)}: the level was not checked", EXIT_NEGATIVE)
             finally:
                 progress.done()
             if any(issue.severity == "error" for issue in issues):
@@ -918,6 +1065,13 @@ def lint(
         if cancel():
             fail("interrupted: the solver was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
+
+
+def _stopped_by(reason: str) -> str:
+    """The words for a bound that stopped a check (``Interrupted.reason``)."""
+    from core.termcraft.solver import WHY
+
+    return "interrupted" if reason == "cancelled" else f"stopped by the {WHY.get(reason, reason)}"
 
 
 def _print_issues(number: int, level: Level, issues: Any, as_json: bool) -> None:
