@@ -1,4 +1,4 @@
-"""The shared ``--budget`` option and the command's start time that ``--time-limit`` counts from."""
+"""The shared ``--work-budget`` option and the command's start time that ``--time-limit`` counts from."""
 
 from __future__ import annotations
 
@@ -19,10 +19,10 @@ def probe(time_limit: float, budget: int) -> None:
 
 
 def test_the_start_is_noted_before_the_command_runs_and_stays_put():
-    result = CliRunner().invoke(probe, ["--budget", "0"])
+    result = CliRunner().invoke(probe, ["--work-budget", "0"])
     assert result.exit_code == 0 and result.output.split() == ["5.0", "0", "True", "True"]
 
 
 def test_a_negative_budget_is_a_usage_error():
-    result = CliRunner().invoke(probe, ["--budget", "-1"])
-    assert result.exit_code == 2 and "'--budget'" in result.output
+    result = CliRunner().invoke(probe, ["--work-budget", "-1"])
+    assert result.exit_code == 2 and "'--work-budget'" in result.output

@@ -510,27 +510,29 @@ def test_a_work_budget_stops_solve_and_says_so() -> None:
     """Issue 28: a budget of states, not the clock, decides; the answer names the bound."""
     # Level 100 has 145 states; its pruned solver needs fewer. 100 states stop the graph
     # (its blocks of 1024 are spent at the end: 145 > 100) and leave the solver none.
-    result = run("solve", ARDUBOY, "--level", "100", "--json", "--budget", "100")
+    result = run("solve", ARDUBOY, "--level", "100", "--json", "--work-budget", "100")
     data = json.loads(result.stdout)
     assert result.exit_code == 1
     assert data["solvable"] is None and data["states"] is None
     assert data["why"] == "work budget"
-    enough = json.loads(run("solve", ARDUBOY, "--level", "100", "--json", "--budget", "145").stdout)
+    enough = json.loads(
+        run("solve", ARDUBOY, "--level", "100", "--json", "--work-budget", "145").stdout
+    )
     assert enough["solvable"] is True and enough["states"] == 145 and enough["why"] is None
-    text = run("solve", ARDUBOY, "--level", "100", "--budget", "100")
+    text = run("solve", ARDUBOY, "--level", "100", "--work-budget", "100")
     assert "level 100: undecided within the work budget" in text.stdout
 
 
 def test_a_work_budget_stops_analyze_and_says_so() -> None:
-    result = run("analyze", ARDUBOY, "--level", "100", "--budget", "144")
+    result = run("analyze", ARDUBOY, "--level", "100", "--work-budget", "144")
     assert result.exit_code == 1
-    assert "more than the work budget of 144 states (raise --budget)" in result.stderr
-    assert run("analyze", ARDUBOY, "--level", "100", "--budget", "145").exit_code == 0
+    assert "more than the work budget of 144 states (raise --work-budget)" in result.stderr
+    assert run("analyze", ARDUBOY, "--level", "100", "--work-budget", "145").exit_code == 0
 
 
 def test_a_work_budget_stops_generate_and_says_so() -> None:
     args = ("generate", "-m", "sd", "-s", "3000", "-d", "very_hard", "--time-limit", "86400")
-    result = run(*args, "--budget", "50")
+    result = run(*args, "--work-budget", "50")
     assert result.exit_code == 1
     assert "within the work budget of 50 states" in result.stderr
     assert run(*args, "--json").exit_code == 0

@@ -1,6 +1,6 @@
-"""``termcraft solve``/``lint`` with a work budget (issue 28): the shared ``--budget`` option
-(term nodes), the level's own budget as ``--construct-budget``, and answers that say which
-bound was hit."""
+"""``termcraft solve``/``lint`` with a work budget (issue 28): the shared ``--work-budget`` option
+(term nodes), the level's own budget as ``--budget`` (or ``--construct-budget``), and answers
+that say which bound was hit."""
 
 from __future__ import annotations
 
@@ -23,20 +23,20 @@ def run(*args: str):
 
 
 def test_solve_says_the_work_budget_stopped_it() -> None:
-    common = ("--term", TERM, "--target", TARGET, "--construct-budget", "1")
-    stopped = run("solve", *common, "--budget", "3", "--json")
+    common = ("--term", TERM, "--target", TARGET, "--budget", "1")
+    stopped = run("solve", *common, "--work-budget", "3", "--json")
     assert stopped.exit_code == 1
     data = json.loads(stopped.output)
     assert (data["status"], data["reason"], data["why"]) == ("unknown", "budget", "work budget")
     assert data["spent"] == 4 and data["explored"] == 1
-    text = run("solve", *common, "--budget", "3")
+    text = run("solve", *common, "--work-budget", "3")
     assert "unknown (1 state explored, work budget: 4 nodes spent" in text.output
-    unbounded = run("solve", *common, "--budget", "0", "--json")  # 0: no budget
+    unbounded = run("solve", *common, "--work-budget", "0", "--json")  # 0: no budget
     assert unbounded.exit_code == 0
     spent = json.loads(unbounded.output)["spent"]
-    solved = run("solve", *common, "--budget", str(spent), "--json")
+    solved = run("solve", *common, "--work-budget", str(spent), "--json")
     assert solved.exit_code == 0 and json.loads(solved.output)["status"] == "solved"
-    short = run("solve", *common, "--budget", str(spent - 1), "--json")
+    short = run("solve", *common, "--work-budget", str(spent - 1), "--json")
     assert json.loads(short.output)["why"] == "work budget"
 
 
@@ -46,7 +46,7 @@ def test_the_level_budget_is_construct_budget_in_solve_and_lint() -> None:
     linted = run("lint", "--term", TERM, "--target", TARGET, "--construct-budget", "1", "--json")
     codes = {issue["code"] for issue in json.loads(linted.output)["issues"]}
     assert "solvable" in codes and "placeholder-no-budget" not in codes
-    stopped = run("lint", "--term", TERM, "--target", TARGET, "--budget", "2")
+    stopped = run("lint", "--term", TERM, "--target", TARGET, "--work-budget", "2")
     assert stopped.exit_code == 1 and "stopped by the work budget" in stopped.output
 
 

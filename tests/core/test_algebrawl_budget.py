@@ -138,7 +138,7 @@ def run_cli(*args: str) -> tuple[int, str]:
 def test_cli_budget_cuts_the_count_and_says_work_budget() -> None:
     numbers = (1, 5, 7, 9, 12)
     solving = cost(numbers, count=False)
-    args = ["solve", "--numbers", *map(str, numbers), "--budget", str(solving)]
+    args = ["solve", "--numbers", *map(str, numbers), "--work-budget", str(solving)]
     status, out = run_cli(*args, "--json")
     data = json.loads(out)
     assert status == 0
@@ -146,7 +146,7 @@ def test_cli_budget_cuts_the_count_and_says_work_budget() -> None:
     assert data["reason"] == "work budget"
     status, out = run_cli(*args)
     assert "solvable (not counted: work budget)" in out
-    status, out = run_cli("solve", "--numbers", "4", "7", "8", "8", "--budget", "1")
+    status, out = run_cli("solve", "--numbers", "4", "7", "8", "8", "--work-budget", "1")
     assert status == 1 and "unknown (work budget)" in out
     status, out = run_cli("solve", "--numbers", "4", "7", "8", "8", "--json")
     data = json.loads(out)
@@ -159,10 +159,10 @@ def test_cli_level_file_budget(tmp_path) -> None:
 
     path = tmp_path / "one.levels"
     path.write_text(dump_pack(LevelPack("p", levels=(LEVEL,), game="algebrawl")))
-    status, out = run_cli("solve", str(path), "--budget", "5", "--json")
+    status, out = run_cli("solve", str(path), "--work-budget", "5", "--json")
     data = json.loads(out)
     assert status == 1 and (data["status"], data["reason"]) == ("unknown", "work budget")
-    status, out = run_cli("solve", str(path), "--budget", "5")
+    status, out = run_cli("solve", str(path), "--work-budget", "5")
     assert "unknown (work budget)" in out
     status, out = run_cli("solve", str(path), "--json")
     data = json.loads(out)

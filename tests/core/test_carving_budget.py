@@ -147,7 +147,7 @@ def long_division(tmp_path) -> str:
 
 
 def test_solve_budget_names_the_bound_in_text_and_json(long_division: str) -> None:
-    args = ("solve", long_division, "--time-limit", str(NO_HANG), "--budget", "5000")
+    args = ("solve", long_division, "--time-limit", str(NO_HANG), "--work-budget", "5000")
     result = run(*args, "--json")
     assert result.exit_code == 1, result.stderr
     data = json.loads(result.stdout)
@@ -156,8 +156,8 @@ def test_solve_budget_names_the_bound_in_text_and_json(long_division: str) -> No
     text = run(*args)
     assert text.exit_code == 1
     assert ": unknown, par 3 (" in text.stdout and " states, work budget, " in text.stdout
-    # --budget 0 is no budget: the level is solved.
-    unbounded = ("--budget", "0", "--time-limit", str(NO_HANG), "--json")
+    # --work-budget 0 is no budget: the level is solved.
+    unbounded = ("--work-budget", "0", "--time-limit", str(NO_HANG), "--json")
     free = json.loads(run("solve", long_division, *unbounded).stdout)
     assert free["status"] == "solved" and free["reason"] == ""
 

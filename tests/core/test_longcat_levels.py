@@ -94,7 +94,7 @@ def test_a_generated_pack_is_its_own_command_run_again(pack_id: str) -> None:
     assert args[-2:] == ["--predictor", PREDICTOR]
     # Issue 28: the per-level --time-limit (10 s) decided this test on a busy machine. A
     # limit only a hang would reach leaves the outcome to the deterministic bounds: the
-    # methods' attempts and the default --budget of states per level.
+    # methods' attempts and the default --work-budget of states per level.
     limit = ["--time-limit", "86400"]
     result = CliRunner().invoke(longcat, args[2:] + ["--title", pack.title, *limit])
     assert result.exit_code == 0, result.output

@@ -74,7 +74,7 @@ def test_the_deep_term_id_is_bounded_by_the_time_limit() -> None:
         # The budget makes the answer the same on a machine fast enough to read the level
         # within the limit: the first state alone is over it.
         [sys.executable, "-m", "tui", "termcraft", "solve", ident, "--time-limit", "2"]
-        + ["--budget", "1000", "--json"],
+        + ["--work-budget", "1000", "--json"],
         cwd=REPO,
         env=env,
         capture_output=True,

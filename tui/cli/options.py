@@ -9,7 +9,7 @@ game's group and fails on a copy that drifted):
   or title (read by :func:`tui.cli.output.choose_levels`);
 * :func:`time_limit_option` ``--time-limit SECONDS``: the time one search may take;
   :func:`command_started` is when the command began (loading counts against the limit);
-* :func:`budget_option` ``--budget N``: the work one search may do, in the command's own unit
+* :func:`budget_option` ``--work-budget N``: the work one search may do, in the command's own unit
   (states, nodes, moves): unlike time, the same on an idle and on a busy machine;
 * :func:`seed_option` ``-s/--seed``: a seed from 0 to 2**32 - 1, never reduced;
 * :func:`output_option` ``-o/--output FILE`` and ``--force``: where a command writes, never
@@ -98,7 +98,7 @@ BUDGET_HELP = (
     "moves: see the command's help); when it is spent the answer is the best found so far, "
     "or unknown, and says which bound was hit. 0: no budget."
 )
-"""The one help text of ``--budget``."""
+"""The one help text of ``--work-budget``."""
 SEED_HELP = (
     f"Seed, 0 to {SEED_MAX}: the same seed gives the same result; further levels or games "
     "take the next seeds."
@@ -233,11 +233,11 @@ def command_started() -> float:
     return float(ctx.meta.get(_STARTED, time.monotonic()))
 
 
-# --------------------------------------------------------------------------- --budget
+# --------------------------------------------------------------------------- --work-budget
 
 
 def budget_option(default: int) -> Callable[[_F], _F]:
-    """``--budget N`` (an integer from 0; the ``budget`` parameter; 0 means no budget).
+    """``--work-budget N`` (an integer from 0; the ``budget`` parameter; 0 means no budget).
 
     Args:
         default: The command's default, in its own unit (say which in the command's help).
@@ -246,9 +246,10 @@ def budget_option(default: int) -> Callable[[_F], _F]:
         The decorator.
     """
     return click.option(
-        "--budget",
+        "--work-budget",
+        "budget",
         cls=SharedOption,
-        type=IntBetween(0, what="the budget"),
+        type=IntBetween(0, what="the work budget"),
         default=default,
         show_default=True,
         metavar="N",

@@ -4,7 +4,7 @@ Commands::
 
     termarcade algebrawl play [FILE]
     termarcade algebrawl solve --numbers 4 7 8 8 [--target 24] [--countdown] [--cards "+ - * /"]
-                               [--limit N] [--time-limit S] [--budget N] [--json]
+                               [--limit N] [--time-limit S] [--work-budget N] [--json]
     termarcade algebrawl solve --numbers - [...]          # one hand per stdin line (batch)
     termarcade algebrawl solve LEVEL_FILE [--level N|TITLE] [--no-count] [--json]
     termarcade algebrawl generate [--generator brawl|24] [--difficulty LO:HI] [--count N]
@@ -17,7 +17,7 @@ files, each card usable up to N − 1 times); ``--countdown`` follows the Countd
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
 docs/algebrawl.md (one object per line, flushed line by line).
 
-Every solver call is bounded by a work budget, ``--budget`` (combinations for hands, candidate
+Every solver call is bounded by a work budget, ``--work-budget`` (combinations for hands, candidate
 values for levels: the same answer on an idle and on a busy machine), and by ``--time-limit``,
 a guard against a hang that counts from the command's start for the first hand or level (its
 loading included); an answer cut short is ``"solvable": null`` / status ``"unknown"``, and its
@@ -91,7 +91,7 @@ MAX_LINE = 4096
 
 
 class Bounds:
-    """The bounds of one command: ``--time-limit`` and ``--budget``, per hand or level.
+    """The bounds of one command: ``--time-limit`` and ``--work-budget``, per hand or level.
 
     The first hand or level's deadline counts from the command's start (loading and parsing
     included: :func:`tui.cli.options.command_started`); each later one has the whole limit
@@ -99,7 +99,7 @@ class Bounds:
 
     Args:
         seconds: ``--time-limit``.
-        budget: ``--budget`` (0: no budget).
+        budget: ``--work-budget`` (0: no budget).
     """
 
     def __init__(self, seconds: float, budget: int):
@@ -339,7 +339,7 @@ def solve(
     elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
     when a hand or level is unsolvable or unknown.
 
-    --budget counts combinations for hands (pairs of values or of normal forms combined)
+    --work-budget counts combinations for hands (pairs of values or of normal forms combined)
     and candidate values for levels; an answer it cuts short says "work budget".
     """
     bounds = Bounds(time_limit, budget)

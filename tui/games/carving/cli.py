@@ -5,7 +5,7 @@ Commands (docs/carving.md has every JSON shape)::
     termarcade carving closure LEVEL [--json]
     termarcade carving eliminable LEVEL --edge OPERATOR [--json]
     termarcade carving play-script LEVEL --script FILE [--json]
-    termarcade carving solve LEVEL [--time-limit S] [--budget N] [--max-states N] [--json]
+    termarcade carving solve LEVEL [--time-limit S] [--work-budget N] [--max-states N] [--json]
     termarcade carving generate [-o FILE [--force]] [--count N] [--seed S] [--difficulty D] [--json]
     termarcade carving play
 
@@ -365,7 +365,7 @@ def solve(
 ) -> None:
     """Fewest steps to a win: a shortest plan, unsolvable, or unknown within the limits.
 
-    The plan is printed as a play script (play-script reads it back). --budget counts state
+    The plan is printed as a play script (play-script reads it back). --work-budget counts state
     images per level (each state generated, once per renaming of the level's variables that
     keys it; 6 to 75 µs each). The first level's --time-limit counts from the command's
     start, reading the file included. An unknown answer names the bound hit: time limit,

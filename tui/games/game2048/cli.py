@@ -4,10 +4,10 @@ Commands::
 
     termarcade 2048 play                                  # open the TUI on 2048
     termarcade 2048 replay --seed 7 --moves LLRUD [--json]
-    termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--budget N] [--json]
+    termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--work-budget N] [--json]
     termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S]
-        [--think-time S] [--budget N] [--json]
-    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--budget N]
+        [--think-time S] [--work-budget N] [--json]
+    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--work-budget N]
         [--json]
 
 Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|fibonacci|threes``,
@@ -34,11 +34,11 @@ JSON shapes (one object per line, keys in this order, each line flushed when wri
 
 Bounds (issue 28). ``hint``: ``--time-limit`` (seconds, default :data:`DEFAULT_TIME_LIMIT`)
 bounds the whole command, counted from its start (replaying the moves included), and
-``--budget`` the nodes the search may expand (default :data:`DEFAULT_BUDGET`); when either is
+``--work-budget`` the nodes the search may expand (default :data:`DEFAULT_BUDGET`); when either is
 hit the AI answers with the deepest search it finished. ``autoplay``: ``--time-limit``
 (default :data:`DEFAULT_RUN_LIMIT`) bounds the whole run, every game together: a game it
 stops is reported with reason ``"time limit"`` and the games not started are not played
-(exit 1); ``--think-time`` (default :data:`DEFAULT_TIME_LIMIT`) and ``--budget`` bound each
+(exit 1); ``--think-time`` (default :data:`DEFAULT_TIME_LIMIT`) and ``--work-budget`` bound each
 move. ``--goal G`` stops each game when G is reached. The progress goes to stderr: a bar on
 a terminal, else one plain line per finished game (at most :data:`PLAIN_PROGRESS_LINES`);
 none with ``--json``.
@@ -267,7 +267,7 @@ def _depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the AI's ``--depth``, ``--time-limit`` (``hint``: the whole command) and
-    ``--budget`` (nodes) options."""
+    ``--work-budget`` (nodes) options."""
     return stack_options(
         func, [_depth_option, time_limit_option(DEFAULT_TIME_LIMIT), budget_option(DEFAULT_BUDGET)]
     )
@@ -275,7 +275,7 @@ def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
 
 def autoplay_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """``autoplay``'s bounds: ``--depth``, ``--time-limit`` (the whole run), ``--think-time``
-    (one move) and ``--budget`` (nodes per move)."""
+    (one move) and ``--work-budget`` (nodes per move)."""
     think = click.option(
         "--think-time",
         type=Seconds(),
@@ -425,7 +425,7 @@ def hint(
     """Suggest the next move after replaying MOVES (exit 1 when no move helps).
 
     When --time-limit is up (it counts from the command's start, replaying MOVES included)
-    or the --budget of nodes is spent, the AI plays the best move found so far.
+    or the --work-budget of nodes is spent, the AI plays the best move found so far.
     """
     from core.game2048.game import GAME
 
@@ -567,7 +567,7 @@ def autoplay(
 
     --time-limit bounds the whole run (every game, from the command's start): a game it
     cuts short ends with reason "time limit" and the games not started are not played
-    (exit 1). --think-time and --budget (nodes the search may expand) bound each move.
+    (exit 1). --think-time and --work-budget (nodes the search may expand) bound each move.
     With --goal G each game stops when G is reached, and the summary reports reaching G.
     Progress goes to stderr (a bar on a terminal, plain lines in a file; none with --json).
     """
@@ -786,7 +786,7 @@ def check(
     For each level: are its tiles, goal and spawns legal for its merge rule, is the start
     already over or won, the empty cells, the largest tile against the goal, and an
     estimate (a seeded autoplay by the AI within --time-limit per level, the first level's
-    counted from the command's start, and --budget nodes per move). Exit 1 when a level is
+    counted from the command's start, and --work-budget nodes per move). Exit 1 when a level is
     not legal or is over at the start.
     """
     from core.game2048.design import assess, describe

@@ -2,13 +2,13 @@
 
 Commands::
 
-    termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N] [--budget N]
+    termarcade longcat solve FILE [--level N] [--json] [--time-limit S] [--max-states N] [--work-budget N]
     termarcade longcat check FILE --moves UDLR... [--level N] [--json]
     termarcade longcat analyze FILE [--level N] [--json | --dot] [--time-limit S] [--max-states N]
-        [--budget N]
+        [--work-budget N]
     termarcade longcat generate [--method sd|pu|template|ca|bsp|carve|fractal|shapes|notch|rl[,...]]
         [--size 8x8] [--count N] [--seed S] [--unique] [--difficulty LO:HI|BAND] [--temperature T]
-        [--time-limit S] [--budget N] [--predictor success-states|solution-paths] [--title T]
+        [--time-limit S] [--work-budget N] [--predictor success-states|solution-paths] [--title T]
         [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
         [--comment LINE ...] [--predictor P] [-o FILE [--force]]
@@ -55,7 +55,7 @@ shortest solution) and its predicted difficulty in the title, as the bundled pac
 
 Every search is bounded per level by ``--time-limit`` (seconds; the first level's time
 counts from the command's start, so reading the file counts too), ``--max-states``
-(positions of one state graph) and ``--budget`` (states the level's searches may expand in
+(positions of one state graph) and ``--work-budget`` (states the level's searches may expand in
 all, the same on every machine: :data:`DEFAULT_BUDGET`, :data:`DEFAULT_GENERATE_BUDGET` for
 ``generate``); a level stopped by a bound says which one. ctrl+c stops at once (exit 130). Exit status: 0 success, 1 a negative answer
 (a level unsolvable or undecided within the limits, fewer levels generated than asked),
@@ -144,7 +144,7 @@ def level_deadline(time_limit: float, first: bool) -> float:
 
 
 def level_watch(time_limit: float, budget: int, first: bool) -> Watch:
-    """The watch of one level's searches: its deadline and ``--budget`` (0: none)."""
+    """The watch of one level's searches: its deadline and ``--work-budget`` (0: none)."""
     from core.search import Watch
 
     return Watch(deadline=level_deadline(time_limit, first), budget=budget or None)
@@ -164,7 +164,7 @@ _LIMIT_OPTIONS = [
 
 
 def limit_options(func: Callable) -> Callable:
-    """``--time-limit``, ``--max-states`` and ``--budget`` (states per level)."""
+    """``--time-limit``, ``--max-states`` and ``--work-budget`` (states per level)."""
     return stack_options(func, _LIMIT_OPTIONS)
 
 
@@ -299,7 +299,7 @@ def solve(
     """Solve levels: solvable?, solutions, states, a shortest solution, difficulty.
 
     Exit 1 when a level is unsolvable or undecided within the limits (a note names the
-    bound). --budget counts states: the full state graph's, then the pruned solver's.
+    bound). --work-budget counts states: the full state graph's, then the pruned solver's.
     """
     from core.longcat.catalog import difficulty_label
 
@@ -538,7 +538,7 @@ def analyze(
             except AnalysisLimit as stopped:
                 why = {
                     "limit": f"more than {max_states} states (raise --max-states)",
-                    "budget": f"more than the work budget of {budget} states (raise --budget)",
+                    "budget": f"more than the work budget of {budget} states (raise --work-budget)",
                 }.get(stopped.reason, f"not finished in {time_limit:g} s (raise --time-limit)")
                 click.echo(f"error: level {number}: the state graph has {why}", err=True)
                 negative = True
@@ -748,7 +748,7 @@ def generate(
     par is the shortest solution. The pack's description records this command. --json
     prints one object per level on stdout (the pack still goes to --output when given).
     Each level is bounded by --time-limit (the first one's time counts from the command's
-    start) and by --budget: states its filters and description may expand, a bound that
+    start) and by --work-budget: states its filters and description may expand, a bound that
     gives the same pack on a busy machine as on an idle one.
     """
     from core.levelpack import LevelPack
@@ -873,7 +873,7 @@ def _comment_lines(comments: tuple[str, ...]) -> str:
 def _undecided(watch: Watch) -> str:
     """``undecided within the work budget`` or ``... the limits`` (time, states)."""
     return (
-        "undecided within the work budget (raise --budget)"
+        "undecided within the work budget (raise --work-budget)"
         if watch.budget_left == 0
         else "undecided within the limits"
     )

@@ -13,7 +13,7 @@ Sub-commands (docs/termcraft.md has every JSON shape):
 Every command takes a position the same way (:func:`_position_options`): a level file
 (``LEVEL_FILE`` with ``--level N``, 1-based, or a level title; ``-`` reads the file from
 stdin) or a term given directly (``--term TERM``, with ``--fuel`` default 1,
-``--construct-budget`` default 0 and an optional ``--target``; without a target no position counts as won).
+``--budget`` (or ``--construct-budget``) default 0 and an optional ``--target``; without a target no position counts as won).
 
 Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
 of ``rewrites`` is move N.  Nothing materialises every action: counts come from the engine's
@@ -140,16 +140,16 @@ def _parse_term_arg(text: str, what: str) -> Term:
 def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
     """The options that choose a position, shared by every command.
 
-    The level's budget (Size available to constructs) is ``--construct-budget``; ``actions``
-    and ``apply`` also spell it ``--budget``, as before, while in ``solve`` and ``lint``
-    ``--budget`` is the shared work budget of the search (:func:`budget_option`).
+    The level's budget (the seed's budget: Size available to constructs) is ``--budget``, also
+    spelled ``--construct-budget``; the search's work budget of ``solve`` and ``lint`` is the
+    shared ``--work-budget`` (:func:`budget_option`).
 
     Args:
         every_level: Without ``--level``, take every level of the pack (solve, lint)
             instead of the first (actions, apply).
     """
     default = "every level" if every_level else "1"
-    spellings = ["--construct-budget"] if every_level else ["--budget", "--construct-budget"]
+    spellings = ["--budget", "--construct-budget"]
     options = [
         click.argument("level_file", required=False, metavar="[LEVEL_FILE]"),
         level_option(default),
@@ -404,8 +404,8 @@ def termcraft() -> None:
     """TermCraft: inspect positions, play moves, solve and lint levels.
 
     A position is LEVEL_FILE with --level N (1-based, or a level title; "-" reads the file
-    from stdin), or --term TERM with --fuel (default 1), --construct-budget (default 0; in
-    actions and apply also --budget) and --target
+    from stdin), or --term TERM with --fuel (default 1), --budget (default 0; also
+    spelled --construct-budget) and --target
     (default: none, never won).  Moves are numbered from 1.  Exit: 0 ok, 1 negative answer,
     2 bad input.
     """
@@ -908,7 +908,7 @@ def solve(
     """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
 
     Without --level, every level of LEVEL_FILE.  Constructs are limited to ground subterms
-    of the target that fit the level's budget (--construct-budget).  --budget counts term
+    of the target that fit the level's budget (--budget).  --work-budget counts term
     nodes: each state the search expands spends its term's Size, each successor it makes
     the nodes it rebuilds.  The time limit of the
     first level counts from the command's start (reading the level included).  An unknown
@@ -1029,7 +1029,7 @@ def lint(
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
 
-    Without --level, every level of LEVEL_FILE.  --time-limit and --budget (term nodes, as
+    Without --level, every level of LEVEL_FILE.  --time-limit and --work-budget (term nodes, as
     in solve) bound the whole check of a level, its analysis included; the first level's
     limit counts from the command's start.  Exit 1 when some issue has severity "error"
     (or after ctrl+c, or when a bound stops the check before the solver), 0 otherwise
