@@ -62,7 +62,10 @@ WAIT_SECONDS = 30.0
 
 
 async def wait_until(
-    pilot: Any, predicate: Callable[[], object], what: str = "", timeout: float = WAIT_SECONDS
+    pilot: Any,
+    predicate: Callable[[], object],
+    what: str | Callable[[], str] = "",
+    timeout: float = WAIT_SECONDS,
 ) -> None:
     """Pause the app until ``predicate()`` holds (a redraw, a worker, a timer that fired).
 
@@ -72,7 +75,8 @@ async def wait_until(
     Args:
         pilot: The Textual pilot.
         predicate: What to wait for (called between short pauses).
-        what: What is awaited, for the failure message.
+        what: What is awaited, for the failure message (a callable: asked at the failure,
+            to show the state then).
         timeout: At most this many seconds (monotonic clock).
 
     Raises:
@@ -81,14 +85,17 @@ async def wait_until(
     deadline = time.monotonic() + timeout
     while not predicate():
         if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {timeout:g} s waiting for {what or predicate}")
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {said or predicate}")
         await pilot.pause(0.02)
 
 
 async def number_picked(pilot: Any, screen: Any) -> None:
     """Wait until a typed move number is picked (:data:`tui.screens.puzzle.DIGIT_WAIT` after
     a digit that a longer number could start with), instead of pausing past the timer."""
-    await wait_until(pilot, lambda: not screen._digits, "the typed move number to be picked")
+    await wait_until(
+        pilot, lambda: not getattr(screen, "_digits", ""), "the typed move number to be picked"
+    )
 
 
 async def palette_found(pilot: Any, wanted: str) -> None:

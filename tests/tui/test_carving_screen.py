@@ -11,7 +11,7 @@ from core.carving import Formula, Level, Operator, State, Target, world_of
 from core.carving.game import GAME, Construct, Extend, Finish, Succeed
 from core.carving.state import path_steps
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.games.carving.actions import CarvingActions
 from tui.games.carving.edge_modal import EdgeBuilder
 from tui.games.carving.screen import CarvingScreen
@@ -269,10 +269,7 @@ async def test_tip_and_level_info(arcade_app):
         await pilot.press("t")
         assert screen.last_message.startswith("Hint: " + level.hint[:20])
         await pilot.press("t")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if screen.last_message.startswith("Next"):
-                break
+        await wait_until(pilot, lambda: screen.last_message.startswith("Next"))
         assert screen.last_message.startswith("Next (2 more steps): build theta(N(x,x,y),")
         await pilot.press("c")
         await pilot.pause()
