@@ -166,7 +166,7 @@ async def test_typing_in_the_text_moves_the_controls_and_a_broken_text_holds_the
         assert "(last valid)" not in str(bench.query_one("#carving-target").render())
 
         area.text = area.text.replace("par 3", "par x")  # not a number: a loader error
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: "^" in bench.error_text, "the loader's error")
         assert "^" in bench.error_text and "par" in bench.error_text
         assert bench.query_one("#carving-par", Input).value == "3"  # waits for a valid text
         assert "(last valid)" in str(bench.query_one("#carving-target").render())

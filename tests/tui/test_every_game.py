@@ -39,8 +39,9 @@ SEED = 2026
 """Seed of the random move choices (and of the level choice: see ``level_to_play``)."""
 MOVES = 10
 """Moves each game plays through its keys."""
-WAIT = 5.0
-"""Seconds a key's effect may take (a digit waits for a second one; TermCraft analyses)."""
+WAIT = 30.0
+"""Seconds a key's effect may take (a digit waits for a second one; TermCraft analyses): a
+bound only a hang reaches, on a loaded 2-core machine too."""
 
 GAMES = [info.id for info in registry.games() if info.playable] + [TOY.id]
 """Every playable game of the registry, and the toy game (registered by the test)."""
