@@ -101,6 +101,7 @@ def step_twice(value: int) -> int:
     return 4 if value == 0 else value * 4
 
 
+@pytest.mark.slow
 async def test_fields_rule_size_goal_spawn_and_their_checks() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

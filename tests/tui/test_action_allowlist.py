@@ -173,6 +173,7 @@ async def check_every_binding(pilot: Any, screen: Any) -> int:
 
 
 @pytest.mark.parametrize("game_id", [info.id for info in registry.games() if info.playable])
+@pytest.mark.slow
 async def test_every_action_a_game_screen_binds_is_allowed_when_served(game_id: str) -> None:
     """The game's screen, and its level editor (opened with its key, through the allowlist)."""
     info = registry.get(game_id)

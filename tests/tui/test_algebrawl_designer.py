@@ -131,6 +131,7 @@ async def test_make_a_level_see_the_verdict_save_play_and_export(tmp_path, monke
         assert len(app.store.my_levels("algebrawl")) == 1
 
 
+@pytest.mark.slow
 async def test_custom_cards_and_errors_with_carets() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -69,6 +69,7 @@ async def type_par(pilot, bench: CarvingDesigner, digits: str) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_make_a_level_with_the_controls_then_save_export_and_play(tmp_path) -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -174,6 +175,7 @@ async def test_typing_in_the_text_moves_the_controls_and_a_broken_text_holds_the
         assert "par x" in area.text
 
 
+@pytest.mark.slow
 async def test_solve_job_shows_the_numbered_steps_and_cancel_stops_it(monkeypatch) -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -93,6 +93,7 @@ def toy():
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 async def test_every_game_plays_by_its_keys_undoes_restarts_and_resumes(
     game_id: str, toy, arcade_app
 ) -> None:

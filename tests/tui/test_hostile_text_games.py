@@ -240,6 +240,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 async def test_hostile_level_text_shows_literally_in_every_game(
     game_id: str, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

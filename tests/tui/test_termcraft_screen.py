@@ -863,6 +863,7 @@ def big_level(n_nodes: int = 20_000, seed: int = 12):
     return Level("Big", compound("puzzle_state", tuple(items)), const("goal"), 5, 0)
 
 
+@pytest.mark.slow
 async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> None:
     """Forced off the UI thread (no synchronous budget): the list shows the first page, then
     the total; moving down loads the next page; enter and a far digit play moves."""
