@@ -115,3 +115,18 @@ async def palette_found(pilot: Any, wanted: str) -> None:
         return wanted in str(getattr(option.prompt, "plain", option.prompt))
 
     await wait_until(pilot, found, f"the palette to offer {wanted!r}")
+
+
+async def verdict_settled(pilot: Any, bench: Any) -> None:
+    """Wait until a designer bench shows its live verdict on what its fields hold now: its
+    quiet delay has passed, its verdict worker has ended, and the verdict line is not empty."""
+
+    def settled() -> bool:
+        running = any(
+            worker.group == "designer-verdict" and not worker.is_finished
+            for worker in pilot.app.workers
+        )
+        return getattr(bench, "_live_timer", None) is None and not running
+
+    await wait_until(pilot, lambda: settled() and bench.verdict_text, "the live verdict")
+    await pilot.pause()

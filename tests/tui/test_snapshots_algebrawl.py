@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_level, verdict_settled
 from tui.app import ArcadeApp
 
 pytestmark = pytest.mark.snapshot
@@ -113,8 +113,11 @@ def test_algebrawl_level_editor(snap_compare, monkeypatch) -> None:
     async def run_before(pilot) -> None:
         await opener(lv, ["E"])(pilot)
         bench = pilot.app.screen
-        # The verdict's worker has answered.
-        await wait_until(pilot, lambda: bench.verdict_text)
+        # The focused field's cursor blinks every 0.5 s: which phase the picture caught
+        # depended on the machine's speed. Steady, it is always drawn (as recorded).
+        for widget in bench.query("Input, TextArea"):
+            widget.cursor_blink = False
+        await verdict_settled(pilot, bench)
         await pilot.app.workers.wait_for_complete()
         await pilot.pause()
 
