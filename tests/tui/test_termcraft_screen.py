@@ -882,6 +882,8 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         await app.workers.wait_for_complete()
         await pilot.pause()
         listing = screen.query_one(ActionList)
+        # The count runs in the background: wait for its total, not for a moment.
+        await wait_until(pilot, lambda: listing.total == total, "the count's total")
         assert list(listing.rewrites) == [nth_rewrite_action(start, i) for i in range(PAGE)]
         assert listing.total == total and not listing.complete
         more_line = str(listing.get_option_at_index(PAGE).prompt)
@@ -892,7 +894,7 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         listing.highlighted = PAGE - 1
         await pilot.pause()
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: len(listing.rewrites) >= 2 * PAGE, "the next page")
         assert len(listing.rewrites) == 2 * PAGE
         assert listing.rewrites[PAGE] == nth_rewrite_action(start, PAGE)
         assert listing.highlighted == PAGE - 1
@@ -900,19 +902,19 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         chosen = listing.current_entry
         await pilot.press("enter")
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.session.moves_made == 1, "the move played")
         assert screen.state == GAME.apply(start, chosen)
         assert screen.session.moves_made == 1
         # A number beyond the loaded page is found by the engine and played.
         after = screen.state
         await pilot.press("u")
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.state == start, "the undo")
         assert screen.state == start
         await pilot.press("2", "5", "0")
         await number_picked(pilot, screen)
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.state != start, "move 250 played")
         assert screen.state == GAME.apply(start, nth_rewrite_action(start, 249))
         assert screen.state != after
 
