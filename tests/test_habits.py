@@ -42,6 +42,7 @@ def test_ruff_finds_nothing() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
 
 
+@pytest.mark.slow
 def test_mypy_finds_nothing(tmp_path: Path) -> None:
     # A private cache: parallel runs (and a developer's own mypy) never share a half-written one.
     result = _run([*_tool("mypy"), "--cache-dir", str(tmp_path / "mypy-cache")])

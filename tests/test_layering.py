@@ -56,6 +56,7 @@ def _game_packages() -> list[Path]:
     return sorted(p for p in (ROOT / "core").iterdir() if (p / "__init__.py").is_file())
 
 
+@pytest.mark.slow
 def test_core_top_level_is_the_seam_every_game_shares() -> None:
     """A module at core/'s top level is used by two games or more (or by the shell's seam:
     registry, session, game protocol); one used by a single game lives in that game's

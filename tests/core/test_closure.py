@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -89,6 +90,7 @@ any_terms = st.recursive(st.one_of(leaves, zero_ary, st.just(var("X"))), _extend
     roots=st.lists(any_terms, min_size=1, max_size=4),
     pairs=st.lists(st.tuples(ground_terms, ground_terms), max_size=4),
 )
+@pytest.mark.slow
 def test_closure_equals_naive_fixpoint(roots, pairs):
     cc = CongruenceClosure(roots, pairs)
     universe, label = naive_closure(roots, pairs)

@@ -262,6 +262,7 @@ def levels(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(levels())
+@pytest.mark.slow
 def test_every_level_the_constructor_accepts_round_trips(level: Level) -> None:
     pack = LevelPack("p", levels=(level,), game="algebrawl")
     assert load_pack(dump_pack(pack)) == pack

@@ -149,6 +149,7 @@ def packs(draw):
 
 @settings(max_examples=150, deadline=None)
 @given(packs(), st.randoms(use_true_random=False))
+@pytest.mark.slow
 def test_fast_level_reader_equals_lark_on_printed_and_respaced_files(text, rnd):
     for variant in (text, _respace(text, rnd)):
         if "level" in variant:

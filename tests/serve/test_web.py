@@ -133,29 +133,52 @@ def _board(text: str) -> list[str]:
     return rows
 
 
-def test_home_screen_renders_and_a_key_moves_2048(web_arcade, browser) -> None:
+def _press(driver, *keys: str) -> None:
+    """Type ``keys`` as a player does: into whatever has the page's focus.
+
+    The terminal's text box is hidden from view (xterm.js reads keys through it): a recent
+    Chromium refuses ``send_keys`` on such an element ("element not interactable"), while
+    the keyboard events a player makes go to the focused element whatever it looks like.
+    """
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    ActionChains(driver).send_keys(*keys).perform()
+
+
+def _focus_terminal(driver) -> None:
+    """Click the terminal, as a player does before typing, and wait for it to take the keys."""
     from selenium.webdriver.common.by import By
+
+    driver.find_element(By.CSS_SELECTOR, ".xterm").click()
+    deadline = time.monotonic() + TIMEOUT
+    while not driver.execute_script(
+        "return document.activeElement && "
+        "document.activeElement.classList.contains('xterm-helper-textarea');"
+    ):
+        if time.monotonic() > deadline:
+            raise AssertionError("clicking the terminal did not give it the keyboard")
+        time.sleep(0.2)
+
+
+def test_home_screen_renders_and_a_key_moves_2048(web_arcade, browser) -> None:
     from selenium.webdriver.common.keys import Keys
+
+    from tests.tui.helpers import home_row
 
     browser.get(web_arcade)
     home = _wait_for_screen(browser, "Pick a game")
     assert "TermCraft" in home and "2048" in home
 
-    keyboard = browser.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
-    from tests.tui.helpers import home_row
-
-    keyboard.send_keys(*[Keys.ARROW_DOWN] * home_row("2048"), Keys.ENTER)
+    _focus_terminal(browser)
+    _press(browser, *[Keys.ARROW_DOWN] * home_row("2048"), Keys.ENTER)
     first = _wait_for_screen(browser, "Moves")
     start = _board(first)
     assert len(start) == 4, first
 
-    for key in (Keys.ARROW_LEFT, Keys.ARROW_RIGHT, Keys.ARROW_UP, Keys.ARROW_DOWN):
-        keyboard.send_keys(key)
-        try:
-            moved = _wait_for_screen(browser, lambda text: "Moves  0" not in text, timeout=5)
-        except AssertionError:
-            continue  # that way was blocked: nothing moved
-        break
-    else:
-        raise AssertionError("no arrow key moved the tiles")
+    # A new game always has a legal move, so one of the four ways moves the tiles; every move
+    # adds a tile to the board's sum, so the board after any move differs from the start.
+    # Waiting for the count to leave 0 (not for each key in turn) keeps a slow page from
+    # being mistaken for a blocked direction.
+    _press(browser, Keys.ARROW_LEFT, Keys.ARROW_RIGHT, Keys.ARROW_UP, Keys.ARROW_DOWN)
+    moved = _wait_for_screen(browser, lambda text: "Moves" in text and "Moves  0" not in text)
     assert _board(moved) != start

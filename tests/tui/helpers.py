@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
@@ -54,3 +55,78 @@ async def open_level(
     app.push_screen(screen)
     await pilot.pause()
     return screen
+
+
+WAIT_SECONDS = 30.0
+"""How long :func:`wait_until` waits: generous, so a busy machine only slows a test down."""
+
+
+async def wait_until(
+    pilot: Any,
+    predicate: Callable[[], object],
+    what: str | Callable[[], str] = "",
+    timeout: float = WAIT_SECONDS,
+) -> None:
+    """Pause the app until ``predicate()`` holds (a redraw, a worker, a timer that fired).
+
+    A fixed pause decides the outcome by the machine's speed; this waits for the condition
+    itself and only bounds the wait (a hang fails, with ``what`` in the message).
+
+    Args:
+        pilot: The Textual pilot.
+        predicate: What to wait for (called between short pauses).
+        what: What is awaited, for the failure message (a callable: asked at the failure,
+            to show the state then).
+        timeout: At most this many seconds (monotonic clock).
+
+    Raises:
+        AssertionError: When ``predicate()`` is still false after ``timeout`` seconds.
+    """
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        if time.monotonic() > deadline:
+            said = what() if callable(what) else what
+            raise AssertionError(f"timed out after {timeout:g} s waiting for {said or predicate}")
+        await pilot.pause(0.02)
+
+
+async def number_picked(pilot: Any, screen: Any) -> None:
+    """Wait until a typed move number is picked (:data:`tui.screens.puzzle.DIGIT_WAIT` after
+    a digit that a longer number could start with), instead of pausing past the timer."""
+    await wait_until(
+        pilot, lambda: not getattr(screen, "_digits", ""), "the typed move number to be picked"
+    )
+
+
+async def palette_found(pilot: Any, wanted: str) -> None:
+    """Wait until the open command palette highlights a hit whose text has ``wanted``.
+
+    The palette searches in the background as the query is typed: enter pressed before the
+    search of the whole query ends would pick an earlier query's hit, or nothing.
+    """
+    from textual.command import CommandList
+
+    def found() -> bool:
+        hits = pilot.app.screen.query(CommandList)
+        if not hits or hits.first().highlighted is None:
+            return False
+        listing = hits.first()
+        option = listing.get_option_at_index(listing.highlighted)
+        return wanted in str(getattr(option.prompt, "plain", option.prompt))
+
+    await wait_until(pilot, found, f"the palette to offer {wanted!r}")
+
+
+async def verdict_settled(pilot: Any, bench: Any) -> None:
+    """Wait until a designer bench shows its live verdict on what its fields hold now: its
+    quiet delay has passed, its verdict worker has ended, and the verdict line is not empty."""
+
+    def settled() -> bool:
+        running = any(
+            worker.group == "designer-verdict" and not worker.is_finished
+            for worker in pilot.app.workers
+        )
+        return getattr(bench, "_live_timer", None) is None and not running
+
+    await wait_until(pilot, lambda: settled() and bench.verdict_text, "the live verdict")
+    await pilot.pause()

@@ -12,7 +12,7 @@ from textual.widgets import Input, Select
 from core.game2048 import GameConfig, move
 from core.game2048.level import Level
 from grammar.levels import load_pack, load_pack_file
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.cli import main
 from tui.games.game2048.designer import BoardCanvas, Game2048Designer
@@ -35,11 +35,12 @@ async def _bench(pilot, level: Level, state=None) -> tuple[Game2048Screen, Game2
 
 async def _verdict(pilot, bench: Game2048Designer, contains: str) -> str:
     """Wait (bounded) for the live verdict to say ``contains``."""
-    for _ in range(100):
-        await pilot.pause(0.05)
-        if contains in bench.verdict_text:
-            return bench.verdict_text
-    raise AssertionError(f"the verdict never said {contains!r}: {bench.verdict_text!r}")
+    await wait_until(
+        pilot,
+        lambda: contains in bench.verdict_text,
+        lambda: f"the verdict to say {contains!r}: {bench.verdict_text!r}",
+    )
+    return bench.verdict_text
 
 
 def _text_level(bench: Game2048Designer) -> Level:
@@ -100,6 +101,7 @@ def step_twice(value: int) -> int:
     return 4 if value == 0 else value * 4
 
 
+@pytest.mark.slow
 async def test_fields_rule_size_goal_spawn_and_their_checks() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -6,7 +6,7 @@ import pytest
 
 from core.game2048 import GameConfig, create_game, move, replay
 from core.game2048.level import Level
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.game2048.board import Board2048, cell_geometry, tile_style
 from tui.games.game2048.screen import SETTINGS_KEY, Game2048Screen
@@ -221,10 +221,7 @@ async def test_autoplay_plays_moves_and_stops() -> None:
         still(app)
         screen = await open_level(pilot, "2048", level(9, board_size=3))
         await pilot.press("p")
-        for _ in range(60):
-            await pilot.pause(0.05)
-            if screen.state.move_count >= 5 or screen.state.is_game_over:
-                break
+        await wait_until(pilot, lambda: screen.state.move_count >= 5 or screen.state.is_game_over)
         await pilot.press("p")
         await app.workers.wait_for_complete()
         await pilot.pause()
@@ -238,8 +235,9 @@ async def test_autoplay_plays_moves_and_stops() -> None:
 
 
 async def test_flash_highlights_the_new_tile_when_animated(monkeypatch: pytest.MonkeyPatch) -> None:
-    # A long flash, so a loaded machine cannot clear it before the assertion.
-    monkeypatch.setattr("tui.games.game2048.screen.FLASH_SECONDS", 1.0)
+    # A long flash, so a loaded machine cannot clear it before the assertion (its end is
+    # awaited, so a longer one costs nothing unless the machine is that slow).
+    monkeypatch.setattr("tui.games.game2048.screen.FLASH_SECONDS", 3.0)
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         screen = await open_level(pilot, "2048", level(7))
@@ -250,7 +248,7 @@ async def test_flash_highlights_the_new_tile_when_animated(monkeypatch: pytest.M
                 break
         widget = screen.query_one(Board2048)
         assert screen.state.last_move.new_tile_position in widget.highlighted
-        await pilot.pause(1.6)
+        await wait_until(pilot, lambda: not widget.highlighted, "the flash to end")
         assert not widget.highlighted
 
 

@@ -19,7 +19,7 @@ from textual.widgets import Static
 
 from core import registry
 from tests.tui.every_game import level_to_play
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, palette_found, wait_until
 from tui.allowlist import action_allowed, declared_actions
 from tui.app import ArcadeApp
 from tui.screens.designer import DesignerScreen
@@ -37,6 +37,15 @@ def screenshot_action(folder: Path) -> str:
 
 def refusals(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.records if r.name == "termarcade.tui"]
+
+
+async def saved_or_refused(pilot: Any, shot: Path, served: bool) -> None:
+    """Wait for the screenshot to be written (local app); when served, give a refused action
+    a moment in which it could (wrongly) still write it: absence cannot be awaited."""
+    if served:
+        await pilot.pause(0.3)
+    else:
+        await wait_until(pilot, shot.exists, f"{shot.name} to be written")
 
 
 class ClickMe(Screen[None]):
@@ -58,7 +67,7 @@ async def test_run_action_screenshot_is_refused_only_when_served(
     app = ArcadeApp(served=served)
     async with app.run_test(size=SIZE) as pilot:
         ran = await app.run_action(screenshot_action(tmp_path))
-        await pilot.pause(0.3)
+        await saved_or_refused(pilot, tmp_path / "shot.svg", served)
     if served:
         assert not ran and not (tmp_path / "shot.svg").exists()
         assert any("'screenshot'" in line for line in refusals(caplog))
@@ -77,7 +86,7 @@ async def test_a_click_on_action_markup_runs_nothing_when_served(
         await app.push_screen(ClickMe(f"[@click={screenshot_action(tmp_path)}]CLICK ME[/]"))
         await pilot.pause()
         await pilot.click("#bait", offset=(2, 0))
-        await pilot.pause(0.3)
+        await saved_or_refused(pilot, tmp_path / "shot.svg", served)
     assert (tmp_path / "shot.svg").exists() is not served
     if served:
         assert any("'screenshot'" in line for line in refusals(caplog))
@@ -164,6 +173,7 @@ async def check_every_binding(pilot: Any, screen: Any) -> int:
 
 
 @pytest.mark.parametrize("game_id", [info.id for info in registry.games() if info.playable])
+@pytest.mark.slow
 async def test_every_action_a_game_screen_binds_is_allowed_when_served(game_id: str) -> None:
     """The game's screen, and its level editor (opened with its key, through the allowlist)."""
     info = registry.get(game_id)
@@ -204,12 +214,12 @@ async def test_the_served_palette_still_runs_the_arcades_commands_and_screen_act
     app = ArcadeApp(served=True)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("ctrl+p", *"Levels of Longcat")
-        await pilot.pause(0.5)
+        await palette_found(pilot, "Levels of Longcat")
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: isinstance(app.screen, LevelSelectScreen), "levels")
         assert isinstance(app.screen, LevelSelectScreen) and app.screen.game_id == "longcat"
         # A screen action by name (it runs through node.run_action, so through the allowlist).
         commands = {c.title: c for c in app.get_system_commands(app.screen)}
         commands["Back"].callback()
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: not isinstance(app.screen, LevelSelectScreen), "back")
         assert not isinstance(app.screen, LevelSelectScreen)

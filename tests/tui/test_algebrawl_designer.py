@@ -12,7 +12,7 @@ from textual.widgets import Button, Checkbox, Input
 from core import registry
 from core.algebrawl import PlayCard, Strike, apply_move, initial_state
 from grammar.levels import bundled_packs, load_pack_file
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.algebrawl.cli import algebrawl
 from tui.games.algebrawl.designer import AlgebrawlDesigner, CardPicker
@@ -35,11 +35,12 @@ async def open_bench(pilot, title: str, state=None) -> AlgebrawlDesigner:
 
 async def verdict_with(pilot, bench: AlgebrawlDesigner, *words: str) -> str:
     """Wait (bounded) until the live verdict holds every word."""
-    for _ in range(100):
-        await pilot.pause(0.05)
-        if bench.verdict_text and all(w in bench.verdict_text for w in words):
-            return bench.verdict_text
-    raise AssertionError(f"verdict {bench.verdict_text!r} lacks {words}")
+    await wait_until(
+        pilot,
+        lambda: bench.verdict_text and all(w in bench.verdict_text for w in words),
+        lambda: f"the verdict to hold {words} (it reads {bench.verdict_text!r})",
+    )
+    return bench.verdict_text
 
 
 async def type_into(pilot, bench: AlgebrawlDesigner, widget_id: str, text: str) -> None:
@@ -91,10 +92,8 @@ async def test_make_a_level_see_the_verdict_save_play_and_export(tmp_path, monke
         await pilot.click("#alg-use-par")
         await pilot.pause()
         assert bench.query_one("#dev-par-input", Input).value == "3"
-        for _ in range(100):  # the verdict no longer speaks of par
-            await pilot.pause(0.05)
-            if "Par 2" not in bench.verdict_text:
-                break
+        # The verdict no longer speaks of par.
+        await wait_until(pilot, lambda: "Par 2" not in bench.verdict_text)
         assert "Use par" not in bench.verdict_text and "par 3 moves" in bench.verdict_text
         # Save in My levels (F3), then export it (F8) and read the file back with the CLI.
         await pilot.press("f3")
@@ -132,13 +131,16 @@ async def test_make_a_level_see_the_verdict_save_play_and_export(tmp_path, monke
         assert len(app.store.my_levels("algebrawl")) == 1
 
 
+@pytest.mark.slow
 async def test_custom_cards_and_errors_with_carets() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         bench = await open_bench(pilot, "First Blood")
         await verdict_with(pilot, bench, "par 2")
         await type_into(pilot, bench, "alg-cards", "+, avg(a, b) = (a + c) / 2")
-        await pilot.pause(0.4)
+        await wait_until(
+            pilot, lambda: bench.error_text.startswith("cards:1:21:"), "the cards' error"
+        )
         assert bench.read_level(quiet=True) is None
         assert bench.error_text.startswith("cards:1:21: unknown name 'c'")
         assert "^" in bench.error_text
@@ -157,10 +159,7 @@ async def test_custom_cards_and_errors_with_carets() -> None:
         assert bench.read_level() is None and bench.error_text.startswith("monsters:")
         await type_into(pilot, bench, "alg-monsters", "4 4")
         await type_into(pilot, bench, "dev-par-input", "3")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if "Par 2" not in bench.verdict_text:
-                break
+        await wait_until(pilot, lambda: "Par 2" not in bench.verdict_text)
         text = await verdict_with(pilot, bench, "par 3 moves")
         assert "Par " not in text  # par 3 is the shortest solution: nothing to say
 
@@ -259,10 +258,7 @@ async def test_solve_lists_the_distinct_solutions_and_can_be_cancelled() -> None
     async with app.run_test(size=SIZE) as pilot:
         bench = await open_bench(pilot, "Order of Operations")  # 14 from 2 3 4, [+ *]
         await pilot.press("f4")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if bench.result_text:
-                break
+        await wait_until(pilot, lambda: bench.result_text)
         lines = bench.result_text.splitlines()
         assert lines[0].startswith("Solve, up to 120 s: ✓ Solvable · par 3 moves")
         assert "Distinct solutions:" in lines
@@ -275,12 +271,10 @@ async def test_solve_lists_the_distinct_solutions_and_can_be_cancelled() -> None
         bench.query_one("#alg-cards", Input).value = "+ + + + - - - - * * * * / / / /"
         await pilot.pause()
         await pilot.press("f4")
-        await pilot.pause(0.3)
+        progress = bench.query_one("#dev-progress")
+        await wait_until(pilot, lambda: progress.has_class("-running"), "the job's progress")
         assert bench.query_one("#dev-progress").has_class("-running")
         await pilot.press("escape")  # cancels the job; the editor stays open
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if bench.result_text == "Cancelled.":
-                break
+        await wait_until(pilot, lambda: bench.result_text == "Cancelled.")
         assert bench.result_text == "Cancelled." and app.screen is bench
         assert not bench.query_one("#dev-progress").has_class("-running")

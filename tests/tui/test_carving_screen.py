@@ -11,7 +11,7 @@ from core.carving import Formula, Level, Operator, State, Target, world_of
 from core.carving.game import GAME, Construct, Extend, Finish, Succeed
 from core.carving.state import path_steps
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level
+from tests.tui.helpers import number_picked, open_level, wait_until
 from tui.games.carving.actions import CarvingActions
 from tui.games.carving.edge_modal import EdgeBuilder
 from tui.games.carving.screen import CarvingScreen
@@ -55,7 +55,7 @@ async def press_number_of(pilot, screen: CarvingScreen, move) -> None:
     entries = moves_list(screen).entries
     assert move in entries, (move, entries)
     await pilot.press(*str(entries.index(move) + 1))
-    await pilot.pause(0.7)  # the digit waits briefly for a second digit
+    await number_picked(pilot, screen)  # the digit waits briefly for a second digit
 
 
 async def test_first_cut_won_by_keys_from_the_level_select(arcade_app):
@@ -269,10 +269,7 @@ async def test_tip_and_level_info(arcade_app):
         await pilot.press("t")
         assert screen.last_message.startswith("Hint: " + level.hint[:20])
         await pilot.press("t")
-        for _ in range(100):
-            await pilot.pause(0.05)
-            if screen.last_message.startswith("Next"):
-                break
+        await wait_until(pilot, lambda: screen.last_message.startswith("Next"))
         assert screen.last_message.startswith("Next (2 more steps): build theta(N(x,x,y),")
         await pilot.press("c")
         await pilot.pause()

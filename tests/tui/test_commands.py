@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from core import registry
+from tests.tui.helpers import palette_found, wait_until
 from tui.app import THEME_SETTING, ArcadeApp
 from tui.commands import ArcadeCommands
 from tui.games.game2048.screen import SETTINGS_KEY, Game2048Screen
@@ -32,9 +33,9 @@ async def test_the_palette_offers_the_arcades_commands_by_typing() -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"Levels of Longcat")
-        await pilot.pause(0.5)
+        await palette_found(pilot, "Levels of Longcat")
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: isinstance(app.screen, LevelSelectScreen), "levels")
         screen = app.screen
         assert isinstance(screen, LevelSelectScreen) and screen.game_id == "longcat"
 

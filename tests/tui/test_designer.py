@@ -133,6 +133,7 @@ async def _until(pilot, done, what: str) -> None:
 
 @pytest.mark.parametrize("key", ["f2", "f3"])
 @pytest.mark.parametrize("game_id", EDITORS)
+@pytest.mark.slow
 async def test_replacing_the_level_being_played_does_not_bring_its_old_game_back(
     game_id: str, key: str
 ) -> None:

@@ -81,7 +81,9 @@ async def opened_after(before: list[str], game_id: str) -> str:
             app.pop_screen()
             await pilot.pause()
         await open_level(pilot, game_id, first_level(app, game_id))
-        await pilot.pause(0.2)
+        # What the screen starts in the background (a count, a verdict) has ended.
+        await app.workers.wait_for_complete()
+        await pilot.pause()
         return screen_text(app)
 
 

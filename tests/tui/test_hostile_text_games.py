@@ -39,7 +39,7 @@ from tui.app import ArcadeApp
 pytestmark = pytest.mark.pilot
 
 SIZE = (100, 40)
-WAIT = 10.0
+WAIT = 30.0
 """Seconds a screen may take to appear (a loaded 2-core machine)."""
 
 LONG = "long " * 2000
@@ -240,6 +240,7 @@ def folder(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("game_id", GAMES)
+@pytest.mark.slow
 async def test_hostile_level_text_shows_literally_in_every_game(
     game_id: str, folder: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -353,6 +354,15 @@ def set_field(field: Input | TextArea, text: str) -> None:
         field.value = text
 
 
+async def bench_settled(pilot: Any, bench: Widget) -> None:
+    """Wait until the bench has read its changed fields (its quiet delay passed) and its live
+    verdict, if one started, has ended: what the change shows is then on the screen."""
+    await pilot.pause()  # the field's Changed message reaches the bench
+    await until(pilot, lambda: getattr(bench, "_live_timer", None) is None, "the bench's read")
+    await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
 async def type_hostile(pilot: Any, spy: Spy, bench: Widget, folder: Path, where: str) -> None:
     """Type hostile text into each of the bench's text fields in turn and check the bench
     each time: a text area's parse error quotes it, a field shows it as text."""
@@ -368,12 +378,12 @@ async def type_hostile(pilot: Any, spy: Spy, bench: Widget, folder: Path, where:
                 lambda: screen_text(pilot.app).count(CLICK) >= 2,
                 f"{where}: the parse error quoting #{field.id}",
             )
-        await pilot.pause(0.3)
+        await bench_settled(pilot, bench)
         await check_screen(pilot, spy, folder, f"{where}, typed into #{field.id}")
         if not isinstance(field, TextArea):
             assert field.value.startswith(click_markup(folder) + "[b]B[/]\\e[31mRED")
         set_field(field, before)
-        await pilot.pause(0.3)
+        await bench_settled(pilot, bench)
 
 
 def test_longcat_solve_table_shows_a_markup_title_literally() -> None:

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from grammar.levels import bundled_packs
+from tests.tui.helpers import wait_until
 from tui.app import ArcadeApp
 from tui.games.game2048.screen import Game2048Screen, score_key
 from tui.launch import Launcher, launcher_for
@@ -218,10 +219,7 @@ async def test_autoplay_marks_the_game_for_good_across_save_and_resume(
         assert ref is not None and not screen.autoplayed
         human_best = app.store.best_score("2048", key)
         await pilot.press("p")  # Autoplay on: the AI plays a few moves.
-        for _ in range(200):
-            await pilot.pause(0.02)
-            if screen.session.moves_made >= 6:
-                break
+        await wait_until(pilot, lambda: screen.session.moves_made >= 6)
         await pilot.press("p")  # Off again; the human goes on.
         await pilot.pause()
         assert screen.autoplayed and screen.session.moves_made >= 6

@@ -13,7 +13,7 @@ from core.longcat import analyse
 from core.longcat.level import Level
 from core.longcat.solver import shortest_solution
 from grammar.levels import bundled_packs, dump_level, load_pack_file
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat.canvas import LongcatCanvas
 from tui.games.longcat.cli import longcat
@@ -39,12 +39,13 @@ async def open_bench(pilot, level: Level = ARDUBOY_2, state=None) -> LongcatDesi
 
 async def verdict(pilot, bench: LongcatDesigner, level: Level) -> str:
     """Wait (bounded) for the live verdict on ``level``."""
-    for _ in range(200):
-        await pilot.pause(0.02)
+
+    def judged() -> bool:
         result = bench.assessment
-        if result is not None and result.level == level and bench.verdict_text:
-            return bench.verdict_text
-    raise AssertionError(f"no verdict on {level.rows()}: {bench.verdict_text!r}")
+        return result is not None and result.level == level and bool(bench.verdict_text)
+
+    await wait_until(pilot, judged, lambda: f"a verdict on {level.rows()}: {bench.verdict_text!r}")
+    return bench.verdict_text
 
 
 def cli(*args: str):
@@ -202,10 +203,8 @@ async def test_p_plays_the_shortest_solution_without_touching_the_level() -> Non
         await pilot.press("p")
         await pilot.pause()
         assert bench.playing is not None and canvas.cursor is None
-        for _ in range(200):  # 7 moves at 0.4 s
-            await pilot.pause(0.05)
-            if not bench.playing:
-                break
+        # The solution plays out: 7 moves at 0.4 s.
+        await wait_until(pilot, lambda: not bench.playing)
         # The body covers every empty cell: the solution won, on the canvas only.
         assert len(canvas.picture.path) == ARDUBOY_2.size
         assert bench.field_values() == before and not bench.edited
@@ -215,7 +214,7 @@ async def test_p_plays_the_shortest_solution_without_touching_the_level() -> Non
         assert bench.playing is None and canvas.picture.path == (ARDUBOY_2.start,)
         # A key in the middle stops it too, and p again stops it.
         await pilot.press("p")
-        await pilot.pause(0.5)
+        await wait_until(pilot, lambda: len(canvas.picture.path) > 1, "the first move played")
         assert bench.playing is not None
         await pilot.press("p")
         await pilot.pause()

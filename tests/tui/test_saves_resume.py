@@ -45,6 +45,7 @@ def messages(app: ArcadeApp) -> list[str]:
     return [str(n.message) for n in app._notifications]
 
 
+@pytest.mark.slow
 async def test_a_restarted_app_resumes_at_the_checkpoint_and_undo_replays_once(
     applied: list[int],
 ) -> None:

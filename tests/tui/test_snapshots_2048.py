@@ -10,7 +10,7 @@ import pytest
 
 from core.game2048 import GameConfig
 from core.game2048.level import Level
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.game2048.screen import SETTINGS_KEY
 from tui.games.game2048.settings_modal import Settings2048
@@ -96,10 +96,7 @@ def test_2048_level_editor(snap_compare, monkeypatch: pytest.MonkeyPatch) -> Non
         await opener(level, ["E"])(pilot)
         await pilot.press("down", "right", "1")
         bench = pilot.app.screen
-        for _ in range(200):
-            await pilot.pause(0.05)
-            if "Estimate" in bench.verdict_text:
-                break
+        await wait_until(pilot, lambda: "Estimate" in bench.verdict_text)
         await pilot.pause()
 
     assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from core.carving import Formula, Level, Target
-from tests.tui.helpers import open_level
+from tests.tui.helpers import number_picked, open_level, wait_until
 from tui.app import ArcadeApp
 
 pytestmark = pytest.mark.snapshot
@@ -36,7 +36,8 @@ def opener(*keys: str):
         await open_level(pilot, "carving", STEP_ASIDE)
         for key in keys:
             await pilot.press(key)
-            await pilot.pause(0.7 if key.isdigit() else 0)
+            if key.isdigit():  # each digit is its own move: wait for it to be picked
+                await number_picked(pilot, pilot.app.screen)
         for widget in pilot.app.screen.query("Input"):
             widget.cursor_blink = False
         await pilot.pause()
@@ -90,10 +91,7 @@ def test_carving_editor_80x24(snap_compare, monkeypatch) -> None:
         bench = pilot.app.screen
         for widget in bench.query("Input, TextArea"):
             widget.cursor_blink = False
-        for _ in range(1200):
-            if "Solvable:" in bench.verdict_text:
-                break
-            await pilot.pause(0.05)
+        await wait_until(pilot, lambda: "Solvable:" in bench.verdict_text, timeout=120)
         await pilot.pause()
 
     assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=(80, 24))

@@ -10,7 +10,7 @@ import pytest
 
 from core.longcat import Level
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings
 from tui.sources import LevelRef
@@ -95,11 +95,16 @@ def test_longcat_level_editor(snap_compare) -> None:
         await opener(level, ["E"])(pilot)
         await pilot.press("left", "left", "down", "down", "space")  # a wall: row 5, column 3
         bench = pilot.app.screen
-        for _ in range(200):  # the live verdict on the painted level
-            await pilot.pause(0.02)
+
+        def judged() -> bool:  # the live verdict on the painted level
             result = getattr(bench, "assessment", None)
-            if result is not None and result.level == bench.read_level() and bench.verdict_text:
-                break
+            return (
+                result is not None
+                and result.level == bench.read_level()
+                and bool(bench.verdict_text)
+            )
+
+        await wait_until(pilot, judged, "the live verdict on the painted level")
         await pilot.pause()
 
     assert snap_compare(ArcadeApp(), run_before=run_before, terminal_size=SIZE)

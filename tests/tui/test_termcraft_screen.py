@@ -18,6 +18,7 @@ from core.termcraft.terms import compound, const, to_str
 from core.termcraft.terms import short_str as short_text
 from grammar.levels import bundled_packs, load_pack_file
 from grammar.terms import parse_term
+from tests.tui.helpers import number_picked, palette_found, wait_until
 from tui.app import ArcadeApp
 from tui.games.termcraft.action_list import ActionList, ConstructEntry
 from tui.games.termcraft.construct import ConstructModal
@@ -199,7 +200,7 @@ async def test_choosing_another_level_keeps_the_first_levels_game() -> None:
         assert isinstance(second, TermCraftScreen)
         assert second.level.title == first_pack()[1].levels[1].title
         await pilot.press("1")  # play its first numbered move
-        await pilot.pause(0.8)
+        await number_picked(pilot, second)
         assert second.session.moves_made == 1
         await pilot.press("escape")
         await pilot.pause()
@@ -595,7 +596,7 @@ async def test_digits_pick_the_numbered_rewrites_as_the_cli_numbers_them() -> No
         numbered = rewrite_actions(start)
         assert len(numbered) >= 2
         await pilot.press("2")
-        await pilot.pause(0.8)  # a second digit could still follow
+        await number_picked(pilot, screen)  # a second digit could still follow
         assert screen.state == GAME.apply(start, numbered[1])
         listing = screen.query_one(ActionList)
         assert str(listing.get_option_at_index(0).prompt).lstrip().startswith("1.")
@@ -643,7 +644,7 @@ async def test_messages_never_cover_the_action_list() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
         await pilot.press("u", "U", "t", "9")
-        await pilot.pause(0.8)
+        await number_picked(pilot, screen)
         assert not list(app._notifications)
         assert screen.last_message
 
@@ -659,9 +660,10 @@ async def test_command_palette_offers_the_screens_actions() -> None:
         await pilot.press("ctrl+p")
         await pilot.pause()
         await pilot.press(*"undo")
-        await pilot.pause(0.5)
+        await palette_found(pilot, "Undo")
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: app.screen is screen, "the palette to close")
+        await wait_until(pilot, lambda: screen.session.moves_made == 0, "the undo to run")
         assert screen.session.moves_made == 0
 
 
@@ -861,6 +863,7 @@ def big_level(n_nodes: int = 20_000, seed: int = 12):
     return Level("Big", compound("puzzle_state", tuple(items)), const("goal"), 5, 0)
 
 
+@pytest.mark.slow
 async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> None:
     """Forced off the UI thread (no synchronous budget): the list shows the first page, then
     the total; moving down loads the next page; enter and a far digit play moves."""
@@ -879,6 +882,8 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         await app.workers.wait_for_complete()
         await pilot.pause()
         listing = screen.query_one(ActionList)
+        # The count runs in the background: wait for its total, not for a moment.
+        await wait_until(pilot, lambda: listing.total == total, "the count's total")
         assert list(listing.rewrites) == [nth_rewrite_action(start, i) for i in range(PAGE)]
         assert listing.total == total and not listing.complete
         more_line = str(listing.get_option_at_index(PAGE).prompt)
@@ -889,7 +894,7 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         listing.highlighted = PAGE - 1
         await pilot.pause()
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: len(listing.rewrites) >= 2 * PAGE, "the next page")
         assert len(listing.rewrites) == 2 * PAGE
         assert listing.rewrites[PAGE] == nth_rewrite_action(start, PAGE)
         assert listing.highlighted == PAGE - 1
@@ -897,19 +902,19 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         chosen = listing.current_entry
         await pilot.press("enter")
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.session.moves_made == 1, "the move played")
         assert screen.state == GAME.apply(start, chosen)
         assert screen.session.moves_made == 1
         # A number beyond the loaded page is found by the engine and played.
         after = screen.state
         await pilot.press("u")
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.state == start, "the undo")
         assert screen.state == start
         await pilot.press("2", "5", "0")
-        await pilot.pause(0.8)
+        await number_picked(pilot, screen)
         await app.workers.wait_for_complete()
-        await pilot.pause()
+        await wait_until(pilot, lambda: screen.state != start, "move 250 played")
         assert screen.state == GAME.apply(start, nth_rewrite_action(start, 249))
         assert screen.state != after
 
@@ -935,15 +940,21 @@ async def test_a_long_count_shows_work_and_is_cancelled_by_x(monkeypatch) -> Non
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_level(pilot, GAME_ID, level)
         await pilot.pause()
-        assert started.wait(5)
-        await pilot.pause(0.3)
+        assert started.wait(60)
         work = screen.query_one("#tc-work")
+        await wait_until(
+            pilot, lambda: work.display and "counting" in str(work.render()), "the work line"
+        )
         assert work.display and "counting" in str(work.render())
         assert "of ? (counting…)" in screen.query_one("#tc-side").border_title
         assert screen.check_action("cancel_work", ()) is True
         await pilot.press("x")
         await app.workers.wait_for_complete()
-        await pilot.pause(0.3)
+        await wait_until(
+            pilot,
+            lambda: "count cancelled" in screen.query_one("#tc-side").border_title,
+            "the side panel to say the count was cancelled",
+        )
         assert "count cancelled" in screen.query_one("#tc-side").border_title
         assert not screen.query_one("#tc-work").display
         assert screen.last_message.startswith("Cancelled the count")
@@ -1021,12 +1032,13 @@ async def test_digits_name_actions_and_undo_redo_words_do_not_stay(monkeypatch) 
     away at the next move and after a few seconds, like other acknowledgements."""
     from tui.screens import puzzle
 
-    monkeypatch.setattr(puzzle, "TRANSIENT_SECONDS", 1.0, raising=False)
+    # Long enough that a busy machine's slow key presses do not outlast it.
+    monkeypatch.setattr(puzzle, "TRANSIENT_SECONDS", 3.0, raising=False)
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
         await pilot.press("1")
-        await pilot.pause(0.8)  # a digit waits for a possible second one
+        await number_picked(pilot, screen)  # a digit waits for a possible second one
         assert screen.session.moves_made == 1
         assert screen.last_message.startswith("Action 1: ")
         await pilot.press("u", "U")
@@ -1035,7 +1047,7 @@ async def test_digits_name_actions_and_undo_redo_words_do_not_stay(monkeypatch) 
         assert screen.session.moves_made == 2 and screen.last_message != "Redone."
         await pilot.press("u", "U")
         assert screen.last_message == "Redone."
-        await pilot.pause(1.5)  # past TRANSIENT_SECONDS
+        await wait_until(pilot, lambda: screen.last_message == "", "TRANSIENT_SECONDS to pass")
         assert screen.last_message == ""
         assert "Redone." not in str(screen.query_one("MessageBar").render())
 
