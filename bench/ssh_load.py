@@ -209,6 +209,8 @@ class Server:
             "0",
             "--cpu-limit",
             "0",
+            "--names",  # the bench's players log in without keys, under names of their own
+            "open",
             stderr=asyncio.subprocess.PIPE,
             env=env,
             preexec_fn=self._pin if self.cpus else None,

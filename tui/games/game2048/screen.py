@@ -33,6 +33,10 @@ FLASH_SECONDS = 0.18
 """How long merged and new tiles stay highlighted."""
 AUTOPLAY_INTERVAL = 0.06
 """Seconds between autoplay ticks (a move is played when its hint is ready)."""
+SERVED_AUTOPLAY_INTERVAL = 0.25
+"""The same in a served session: every move redraws the board, saves the game and sends the
+new screen through the server's one event loop, which all players share; at four moves a
+second, an autoplaying player leaves the CPU and the server to the others' keys."""
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 
 
@@ -222,7 +226,8 @@ class Game2048Screen(PuzzleScreen):
             return
         self.mark_autoplayed()
         self.autoplaying = True
-        self._autoplay_timer = self.set_interval(AUTOPLAY_INTERVAL, self._autoplay_tick)
+        interval = SERVED_AUTOPLAY_INTERVAL if self.arcade.served else AUTOPLAY_INTERVAL
+        self._autoplay_timer = self.set_interval(interval, self._autoplay_tick)
         self.render_state(self.session)
 
     def _autoplay_tick(self) -> None:
