@@ -8,9 +8,6 @@ only as a generous multiple of the same work done on a valid input.
 from __future__ import annotations
 
 import contextlib
-import time
-import tracemalloc
-from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -21,6 +18,7 @@ from core.game2048.ai import autoplay, hint
 from core.game2048.game import start_game
 from grammar.errors import ParseError
 from grammar.levels import load_pack
+from tests.fuzz.bounds import cpu_seconds, peak_bytes
 
 FUZZ = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -47,26 +45,6 @@ def _pack(levels: int, size: int) -> str:
     )
 
 
-def _peak(run: Callable[[], object]) -> int:
-    """The peak of memory newly allocated by ``run()`` (bytes)."""
-    tracemalloc.start()
-    try:
-        run()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-def _cpu(run: Callable[[], object]) -> float:
-    """CPU seconds of ``run()``, the least of three runs (CPU time: not the machine's load)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def _load_or_refuse(text: str) -> None:
     """Load ``text``; a refusal is a :class:`ParseError` (anything else fails the test)."""
     with contextlib.suppress(ParseError):
@@ -88,7 +66,7 @@ def test_a_damaged_pack_is_loaded_or_refused_in_bounded_memory(edits) -> None:
         at = where % (len(text) + 1)
         text = text[:at] + piece + text[at + cut :]
     _load_or_refuse(text)  # a parser is built on its first use: not this input's cost
-    peak = _peak(lambda: _load_or_refuse(text))
+    peak = peak_bytes(lambda: _load_or_refuse(text))
     assert peak < 200 * len(text) + 8_000_000  # bound: memory linear in the text
 
 
@@ -108,8 +86,8 @@ def test_refusing_is_no_slower_than_loading(defect: str) -> None:
     assert abs(len(bad) - len(valid)) < 20
     with pytest.raises(ParseError):
         load_pack(bad, game="2048")
-    loading = _cpu(lambda: load_pack(valid, game="2048"))
-    refusing = _cpu(lambda: _load_or_refuse(bad))
+    loading = cpu_seconds(lambda: load_pack(valid, game="2048"))
+    refusing = cpu_seconds(lambda: _load_or_refuse(bad))
     assert refusing <= 2 * loading + 0.5, (refusing, loading)
 
 
@@ -119,7 +97,7 @@ def test_a_hint_on_the_largest_board_keeps_to_its_node_budget() -> None:
     budget = 6
     state = start_game(GameConfig(board_size=64, initial_seed=11))
     answers: list = []
-    peak = _peak(lambda: answers.append(hint(state, depth=2, budget=budget)))
+    peak = peak_bytes(lambda: answers.append(hint(state, depth=2, budget=budget)))
     assert answers[0] in legal_moves(state)
     # bound: a 64x64 board is ~4,100 cells; each node keeps at most one board in the table.
     assert peak < 100_000 * budget

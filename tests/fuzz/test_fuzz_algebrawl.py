@@ -11,8 +11,6 @@
 from __future__ import annotations
 
 import contextlib
-import time
-import tracemalloc
 from collections.abc import Callable
 from fractions import Fraction as F
 from pathlib import Path
@@ -25,6 +23,7 @@ from core.algebrawl import hands
 from core.algebrawl.handrule import HandRule
 from grammar.errors import ParseError
 from grammar.levels import load_pack
+from tests.fuzz.bounds import cpu_seconds, peak_bytes
 
 ROOT = Path(__file__).resolve().parents[2]
 VALID = (ROOT / "levels" / "algebrawl" / "02-workshop.levels").read_text(encoding="utf-8")
@@ -32,16 +31,6 @@ MEMORY_BOUND = 64 * 1024 * 1024
 """Bytes a small input may make the loader or a budgeted solver allocate at its peak."""
 HAND_BUDGET = 20_000
 """Work units per fuzzed hand (a few tenths of a second)."""
-
-
-def peak_bytes(work: Callable[[], object]) -> int:
-    """The peak of memory traced while ``work`` runs."""
-    tracemalloc.start()
-    try:
-        work()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
 
 
 def load_or_refuse(text: str) -> None:
@@ -130,12 +119,7 @@ def huge_number(size: int) -> str:
 
 def cpu(text: str) -> float:
     """CPU seconds to load or refuse ``text``: the least of three runs."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        load_or_refuse(text)
-        best = min(best, time.process_time() - start)
-    return best
+    return cpu_seconds(lambda: load_or_refuse(text))
 
 
 @pytest.mark.slow

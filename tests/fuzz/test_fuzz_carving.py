@@ -19,7 +19,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import tracemalloc
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from core.carving import Formula, Level, Target, level_to_json, solve
 from grammar.carving import load_level_json
 from grammar.errors import ParseError
 from grammar.levels import load_pack
+from tests.fuzz.bounds import cpu_seconds
 
 ROOT = Path(__file__).resolve().parents[2]
 TRIANGLE = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
@@ -141,13 +141,12 @@ def _giant_list(field: str, item: str) -> str:
 @functools.lru_cache(maxsize=8)  # the valid texts are measured once per module
 def _cpu(load, text: str) -> float:
     """CPU seconds of ``load(text)`` (min of 3 runs); a ParseError is a refusal."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
+
+    def attempt() -> None:
         with contextlib.suppress(ParseError):
             load(text)
-        best = min(best, time.process_time() - start)
-    return best
+
+    return cpu_seconds(attempt)
 
 
 def _load_file(text: str) -> None:

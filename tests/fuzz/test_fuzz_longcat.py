@@ -9,9 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import random
-import time
-import tracemalloc
-from collections.abc import Callable
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -24,6 +21,7 @@ from core.longcat.solver import shortest_solution
 from core.search import Watch
 from grammar.errors import ParseError
 from grammar.levels import bundled_packs, load_pack
+from tests.fuzz.bounds import cpu_seconds, peak_bytes
 
 FUZZ = settings(
     max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
@@ -38,26 +36,6 @@ def _pack(levels: int) -> str:
     return "game longcat\n" + "".join(
         f'level "L{n}" {{\n  par 15\n  grid\n{body}\n}}\n\n' for n in range(levels)
     )
-
-
-def _peak(run: Callable[[], object]) -> int:
-    """The peak of memory newly allocated by ``run()`` (bytes)."""
-    tracemalloc.start()
-    try:
-        run()
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-
-
-def _cpu(run: Callable[[], object]) -> float:
-    """CPU seconds of ``run()``, the least of three runs (CPU time: not the machine's load)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def _load_or_refuse(text: str) -> None:
@@ -81,7 +59,7 @@ def test_a_damaged_pack_is_loaded_or_refused_in_bounded_memory(edits) -> None:
         at = where % (len(text) + 1)
         text = text[:at] + piece + text[at + cut :]
     _load_or_refuse(text)  # a parser is built on its first use: not this input's cost
-    peak = _peak(lambda: _load_or_refuse(text))
+    peak = peak_bytes(lambda: _load_or_refuse(text))
     assert peak < 200 * len(text) + 8_000_000  # bound: memory linear in the text
 
 
@@ -101,8 +79,8 @@ def test_refusing_is_no_slower_than_loading(defect: str) -> None:
     assert abs(len(bad) - len(valid)) < 20
     with pytest.raises(ParseError):
         load_pack(bad, game="longcat")
-    loading = _cpu(lambda: load_pack(valid, game="longcat"))
-    refusing = _cpu(lambda: _load_or_refuse(bad))
+    loading = cpu_seconds(lambda: load_pack(valid, game="longcat"))
+    refusing = cpu_seconds(lambda: _load_or_refuse(bad))
     assert refusing <= 2 * loading + 0.5, (refusing, loading)
 
 
@@ -125,7 +103,7 @@ def _scattered(seed: int, size: int = 32, walls: float = 0.1) -> Level:
 def test_a_huge_state_graph_stops_at_the_budget_in_bounded_memory(budget: int) -> None:
     level = _scattered(2)
     results: list = []
-    peak = _peak(lambda: results.append(assess(level, budget=budget, time_limit=3600.0)))
+    peak = peak_bytes(lambda: results.append(assess(level, budget=budget, time_limit=3600.0)))
     verdict = results[0]
     # Far more states than the budget, and nothing left for the pruned solver: the budget,
     # not the clock, decides (a limit of an hour is only there should it hang).

@@ -22,6 +22,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tests.fuzz.bounds import cpu_seconds
 from tui.store import KEYMAP_SETTING, Store
 from tui.store._decode import MAX_DEPTH, decode
 from tui.store._journal import journal_dir
@@ -210,12 +211,7 @@ def _valid(size: int) -> str:
 
 def _cpu(text: str) -> float:
     """CPU seconds to decode ``text`` (the least of three runs)."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        decode(text)
-        best = min(best, time.process_time() - started)
-    return best
+    return cpu_seconds(lambda: decode(text))
 
 
 @settings(max_examples=8)

@@ -18,7 +18,6 @@ import subprocess
 import sys
 import time
 import uuid
-from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,6 +29,7 @@ from core.search import Interrupted
 from core.termcraft import lint, solve
 from grammar.errors import ParseError
 from grammar.levels import load_pack
+from tests.fuzz.bounds import cpu_seconds
 from tui.ids import resolve_id
 
 REPO = Path(__file__).resolve().parents[2]
@@ -120,16 +120,6 @@ def test_hostile_ids_resolve_and_solve_within_the_work_budget(current: str, budg
     else:
         issues = lint(level, budget=budget, time_limit=None)
         assert all(issue.severity in ("error", "warning", "info") for issue in issues)
-
-
-def cpu_seconds(action: Callable[[], object]) -> float:
-    """The least CPU time (``time.process_time``) of three runs of ``action``."""
-    best = float("inf")
-    for _ in range(3):
-        started = time.process_time()
-        action()
-        best = min(best, time.process_time() - started)
-    return best
 
 
 def refuse(text: str) -> None:
