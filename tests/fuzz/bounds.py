@@ -1,11 +1,18 @@
-"""The two measures the fuzz cases bound their inputs by: CPU time (not wall-clock time, so a
-busy machine does not change it much) and the peak of newly allocated memory."""
+"""What the fuzz cases share: the two measures they bound their inputs by (CPU time, not
+wall-clock time, so a busy machine does not change it much; the peak of newly allocated memory)
+and the damaging of a valid level file."""
 
 from __future__ import annotations
 
+import contextlib
 import time
 import tracemalloc
 from collections.abc import Callable
+
+from hypothesis import strategies as st
+
+from grammar.errors import ParseError
+from grammar.levels import load_pack
 
 
 def cpu_seconds(action: Callable[[], object]) -> float:
@@ -26,3 +33,31 @@ def peak_bytes(action: Callable[[], object]) -> int:
         return tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()
+
+
+def edits(pieces: st.SearchStrategy[str]) -> st.SearchStrategy[list[tuple[int, int, str]]]:
+    """Up to six damages to a text: at a place, cut 0-3 characters and put a piece there."""
+    return st.lists(
+        st.tuples(st.integers(0, 10_000), st.integers(0, 3), pieces), min_size=1, max_size=6
+    )
+
+
+def damaged(text: str, damages: list[tuple[int, int, str]]) -> str:
+    """``text`` with each of :func:`edits`' damages applied in turn."""
+    for where, cut, piece in damages:
+        at = where % (len(text) + 1)
+        text = text[:at] + piece + text[at + cut :]
+    return text
+
+
+def load_or_refuse(text: str, game: str) -> None:
+    """Load ``text`` as a ``game`` pack; a refusal is a ``ParseError`` (anything else fails)."""
+    with contextlib.suppress(ParseError):
+        load_pack(text, game=game)
+
+
+def loads_in_linear_memory(text: str, game: str) -> None:
+    """Loading or refusing ``text`` allocates at most memory linear in its length."""
+    load_or_refuse(text, game)  # a parser is built on its first use: not this input's cost
+    peak = peak_bytes(lambda: load_or_refuse(text, game))
+    assert peak < 200 * len(text) + 8_000_000, peak
