@@ -198,10 +198,10 @@ async def run_ssh_arcade(
         fingerprint,
         key_path,
         ", new" if created else "",
-        f"keys from {authorized_keys}" if authorized_keys else "open to everyone",
+        f"keys from {authorized_keys}" if authorized_keys else "any key or none may log in",
     )
     log.info(
-        "limits: %d sessions (%d per address), idle %gs, %g CPU s per session",
+        "limits: %d sessions (%d per address), idle %gs, %g CPU s per player an hour",
         arcade.limits.max_sessions,
         arcade.limits.max_per_address,
         arcade.limits.idle_timeout,
