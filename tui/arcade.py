@@ -51,6 +51,11 @@ class Arcade(App[None]):
         """Open the help page of the current screen."""
         raise NotImplementedError
 
+    def show_store_warnings(self) -> None:
+        """Tell the player what the store found since the last call (a damaged row it set
+        aside, say), as notifications."""
+        raise NotImplementedError
+
 
 def arcade_of(node: Any) -> Arcade:
     """The running arcade of a screen or widget, typed (no attribute probing).

@@ -182,6 +182,8 @@ class Launcher:
                 timeout=10,
             )
             return False
+        finally:  # what the store set aside while reading the save (a damaged row): say so now
+            self.app.show_store_warnings()
         screen = self.screen_class(session, level=level, ref=ref, launcher=self, info=self.info)
         self.app.push_screen(screen, self._closed)
         if note:

@@ -144,7 +144,10 @@ async def test_a_save_this_version_cannot_resume_is_reported_and_kept(data: Any,
         assert app.store.load_game("2048", SLOT) == data
 
 
-async def test_a_save_the_store_cannot_parse_is_reported_and_kept(data_dir: Path) -> None:
+async def test_a_save_the_store_cannot_parse_is_reported_and_set_aside(data_dir: Path) -> None:
+    """A save whose data is not JSON is moved whole to the damaged_rows table and the player
+    is told where (issue 28: a bad row is reported and set aside, every other row stays
+    usable); the level then opens as a new game, and the damaged data is still there."""
     with Store() as store:
         store.save_game("2048", SLOT, {"version": 3}, summary={"status": "playing"})
     import sqlite3
@@ -155,11 +158,14 @@ async def test_a_save_the_store_cannot_parse_is_reported_and_kept(data_dir: Path
     async with app.run_test(size=(80, 24)) as pilot:
         app.start_game("2048")
         await pilot.pause()
-        assert isinstance(app.screen, LevelSelectScreen)
-        assert any("cannot be resumed: its data is not JSON" in m for m in messages(app))
+        told = [m for m in messages(app) if "is unreadable" in m]
+        assert told and "set aside in the damaged_rows table" in told[0] and SLOT in told[0]
     with sqlite3.connect(data_dir / "termarcade.sqlite3") as db:
-        kept = db.execute("SELECT data FROM saves WHERE slot = ?", (SLOT,)).fetchone()
-    assert kept == ("{not json",)
+        kept = db.execute(
+            "SELECT content FROM damaged_rows WHERE source = 'saves' AND row_key LIKE ?",
+            (f"%{SLOT}",),
+        ).fetchall()
+    assert len(kept) == 1 and '"data": "{not json"' in kept[0][0]
 
 
 async def test_a_format_1_save_moves_to_its_level_and_resumes() -> None:
