@@ -67,7 +67,7 @@ def shortest_state(
     state: State,
     *,
     max_entries: int = 300_000,
-    time_limit: float = 10.0,
+    time_limit: float | None = 10.0,
     should_stop: Callable[[], bool] | None = None,
     budget: int | None = None,
     watch: Watch | None = None,
@@ -77,7 +77,7 @@ def shortest_state(
     Args:
         state: The position.
         max_entries: Most values stored before giving up (``"unknown"``).
-        time_limit: Seconds before giving up (``"unknown"``).
+        time_limit: Seconds before giving up (``"unknown"``; None: no time limit).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
         budget: Work units (the solver's: candidate values computed) before giving up.
         watch: The bounds as one watch, instead of ``time_limit``, ``should_stop`` and

@@ -408,7 +408,7 @@ def solve_state(
     count: bool = False,
     equivalence: str = DEFAULT_EQUIVALENCE,
     max_entries: int = 300_000,
-    time_limit: float = 10.0,
+    time_limit: float | None = 10.0,
     max_count: int = 10_000,
     should_stop: Callable[[], bool] | None = None,
     budget: int | None = None,
@@ -421,7 +421,7 @@ def solve_state(
         count: Also count the distinct solutions (builds every table; slower).
         equivalence: When two solutions are the same (see :mod:`.normal`).
         max_entries: Most values stored before giving up with ``"unknown"``.
-        time_limit: Seconds before giving up with ``"unknown"``.
+        time_limit: Seconds before giving up with ``"unknown"`` (None: no time limit).
         max_count: Stop counting at this many solutions (``complete`` is then False).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
         budget: Work units (candidate values and normal forms computed) before giving up
