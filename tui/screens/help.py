@@ -103,7 +103,9 @@ class HelpScreen(Screen[None]):
             if self.topic == "home"
             else self.topic
         )
-        yield Static(plain(f"Help: {name}    (escape to close)"), id="help-title")
+        yield Static(
+            plain("Help: ") + plain(name) + plain("    (escape to close)"), id="help-title"
+        )
         with VerticalScroll(id="help-body"):
             yield Markdown(load_help(self.topic), id="help-text")
         yield ArcadeFooter()
