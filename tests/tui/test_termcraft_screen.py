@@ -919,6 +919,41 @@ async def test_big_position_lists_a_page_then_counts_then_plays(monkeypatch) -> 
         assert screen.state != after
 
 
+@pytest.mark.slow
+async def test_a_far_action_number_is_found_in_the_background_and_played(monkeypatch) -> None:
+    """With no time to look on the UI thread, digits beyond the loaded page start a worker
+    that finds the action (in engine order, as the CLI numbers it) and plays it; a number
+    past the end is refused once counted."""
+    from core.termcraft import count_rewrite_actions, nth_rewrite_action
+    from tests.tui.helpers import open_level
+
+    monkeypatch.setattr(TermCraftScreen, "SYNC_BUDGET", 0.0)
+    monkeypatch.setattr(TermCraftScreen, "NTH_BUDGET", 0.0)
+    looked_for: list[int] = []
+    find = TermCraftScreen._find_worker
+
+    def spied_find(self, state, number):
+        looked_for.append(number)
+        return find(self, state, number)
+
+    monkeypatch.setattr(TermCraftScreen, "_find_worker", spied_find)
+    level = big_level()
+    start = State.from_level(level)
+    total = count_rewrite_actions(start)
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_level(pilot, GAME_ID, level)
+        listing = screen.query_one(ActionList)
+        await wait_until(pilot, lambda: listing.total == total, "the count's total")
+        await pilot.press("3", "0", "0")
+        await number_picked(pilot, screen)
+        await app.workers.wait_for_complete()
+        await wait_until(pilot, lambda: screen.state != start, "action 300 played")
+        assert screen.state == GAME.apply(start, nth_rewrite_action(start, 299))
+        assert screen.session.moves_made == 1
+        assert looked_for == [300]
+
+
 async def test_a_long_count_shows_work_and_is_cancelled_by_x(monkeypatch) -> None:
     """A count that would not end shows on the work line; x stops it and the list stays."""
     import threading

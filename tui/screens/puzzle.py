@@ -59,10 +59,16 @@ if TYPE_CHECKING:  # pragma: no cover
     from tui.launch import Launcher
     from tui.screens.designer import Edited
 
-__all__ = ["Hint", "MessageBar", "PuzzleHeader", "PuzzleScreen", "Score"]
+__all__ = ["Hint", "MessageBar", "MoveDeferred", "PuzzleHeader", "PuzzleScreen", "Score"]
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
+
+
+class MoveDeferred(LookupError):
+    """A numbered move that is being looked for in the background: the screen picks it
+    when it is found (the message says so; no bell, unlike a missing move)."""
+
 
 HINT_GROUP = "puzzle-hint"
 """The worker group of a screen's hint worker (one at a time: a new one cancels the old)."""
@@ -555,6 +561,9 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         number, self._digits = int(self._digits or "0"), ""
         try:
             move = self.numbered_move(number)
+        except MoveDeferred as deferred:
+            self.say(str(deferred))
+            return
         except LookupError as missing:
             count = self.numbered_count()
             self.app.bell()

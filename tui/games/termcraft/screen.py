@@ -54,7 +54,7 @@ from tui.games.termcraft.action_list import PAGE, ActionDetails, ActionList, Con
 from tui.games.termcraft.construct import ConstructModal
 from tui.games.termcraft.target_view import TermTargetView, term_text
 from tui.games.termcraft.term_tree import TermTree
-from tui.screens.puzzle import Hint, PuzzleHeader, PuzzleScreen
+from tui.screens.puzzle import Hint, MoveDeferred, PuzzleHeader, PuzzleScreen
 from tui.workers import cancelled, report_failure
 
 __all__ = ["TermCraftScreen"]
@@ -169,6 +169,7 @@ JOB_WORDS = {
     "analysing": "analysing",
     "counting": "counting",
     "loading": "loading",
+    "finding": "finding the action",
     "thinking": "tip",
 }
 """How the work line names each job."""
@@ -231,12 +232,15 @@ class TermCraftScreen(PuzzleScreen):
     """Seconds a new position may be analysed (and its actions counted) on the UI thread;
     beyond that the work goes on in a worker thread while the screen stays responsive."""
     NTH_BUDGET: ClassVar[float] = 0.5
-    """Seconds a numbered move beyond the loaded ones may be looked for on the UI thread."""
+    """Seconds a numbered move beyond the loaded ones may be looked for on the UI thread
+    (then a worker finds it and plays it, and x stops it)."""
 
     def __init__(self, session: Session, **kwargs: Any) -> None:
         super().__init__(session, **kwargs)
         self.tip_stage = 0
         """0: no tip yet in this position; 1: the level's hint was shown (then the solver)."""
+        self._finding = 0
+        """The action number the "finding" job looks for (digits typed beyond the page)."""
         self._placeholders: tuple[Path, ...] = ()
         self._shown_term: Term | None = None
         self._listing: _Listing | None = None
@@ -500,6 +504,11 @@ class TermCraftScreen(PuzzleScreen):
                 self._counted(job, None, "count failed")
             else:
                 self._counted(job, worker.result, "")
+        elif name == "finding":
+            if failed:
+                self.say(report_failure(self, worker, "Finding the action"), "error")
+            else:
+                self._found(job, worker.result)
         elif name == "loading":
             if failed:
                 self.say(report_failure(self, worker, "Listing more actions"), "error")
@@ -558,6 +567,8 @@ class TermCraftScreen(PuzzleScreen):
         if job is not None and job.cancel("counting"):
             self._counted(job, None, "count cancelled")
             stopped.append("the count")
+        if job is not None and job.cancel("finding"):
+            stopped.append(f"finding action {self._finding}")
         if job is not None and job.cancel("loading"):
             self._paged(job, None, None)  # a cancelled load ends its listing: start anew
             stopped.append("loading more actions")
@@ -666,10 +677,32 @@ class TermCraftScreen(PuzzleScreen):
         except IndexError:
             raise LookupError("") from None
         except Interrupted:
-            raise LookupError(
-                f"Move {number} is far down the list and was not found in "
-                f"{self.NTH_BUDGET:g} s; scroll down to it instead."
-            ) from None
+            pass
+        # Too far to find while the screen waits: a worker finds it and plays it then.
+        job.cancel("finding")
+        job.jobs["finding"] = _Job(self._find_worker(job.state, number), time.monotonic())
+        self._finding = number
+        self._show_work()
+        raise MoveDeferred(f"Looking for action {number}… (x stops)")
+
+    @work(thread=True, exclusive=True, group="termcraft-find", exit_on_error=False, name="find")
+    def _find_worker(self, state: State, number: int) -> RewriteAction | None:
+        """Rewrite ``number`` of ``state`` (None: there is none); x cancels it."""
+        try:
+            return nth_rewrite_action(state, number - 1, Watch(None, cancelled))
+        except IndexError:
+            return None
+
+    def _found(self, job: _Listing, move: RewriteAction | None) -> None:
+        """Play the action a finding job found, if its position is still the one shown."""
+        number = self._finding
+        if job is not self._listing or job.state is not self.state:
+            return
+        if move is None:
+            self.app.bell()
+            self.say(f"There is no action {number}.", "warning")
+            return
+        self.pick(move, number)
 
     def keys_for(self, move: Any) -> Sequence[str]:
         """A rewrite is picked by its number in the action list (the CLI's numbers), with the
