@@ -17,7 +17,10 @@ Three parts, all independent of any screen:
   the start is already over or already won, the largest tile against the goal, and an
   *estimate*: the expectimax AI's first move and a seeded autoplay of at most ``moves``
   moves within ``time_limit`` seconds (the tile it reached; "unknown within the limit" when
-  time ran out first).
+  time ran out first). The autoplay stops when the goal first appears, so every number the
+  verdict gives (move count, score, largest tile) is of one state: the one replaying its
+  moves from the start gives (issue 30: it once said "goal 16 at move 17, score 2640", the
+  move of the goal with the score of move 200).
 """
 
 from __future__ import annotations
@@ -208,12 +211,13 @@ class Estimate:
     final: GameState
     """Where it stopped."""
     goal_at: int | None
-    """The move after which the goal tile was first on the board (None: never)."""
+    """The move after which the goal tile was first on the board (0: it is there at the
+    start; None: never). When it is a move, it is the last one: the autoplay stops there."""
     over: bool
     """The game ended (no move left)."""
     complete: bool
-    """It played every move it was asked for, or the game ended; False when time (or a
-    change of the level) cut it short."""
+    """It played every move it was asked for, reached the goal, or the game ended; False
+    when time (or a change of the level) cut it short."""
     seconds: float
     """How long it took."""
 
@@ -345,6 +349,8 @@ def _autoplay(
     state = start
     played: list[str] = []
     goal_at = 0 if has_won(start) else None
+    # Stop at the goal (unless the start already shows it: then there is nothing to reach
+    # and the estimate plays on), so that the final state is the goal's own.
     for state in autoplay(
         start,
         limit,
@@ -352,17 +358,19 @@ def _autoplay(
         deadline=began + time_limit,
         should_stop=should_stop,
         budget=budget,
+        stop_at_goal=goal_at is None,
     ):
         assert state.last_move is not None  # a played move says what it did
         played.append(state.last_move.direction)
         if goal_at is None and has_won(state):
             goal_at = len(played)
+    reached = bool(goal_at)  # a move reached it (0: the start had it)
     return Estimate(
         directions=tuple(played),
         final=state,
         goal_at=goal_at,
         over=state.is_game_over,
-        complete=len(played) == limit or state.is_game_over,
+        complete=len(played) == limit or state.is_game_over or reached,
         seconds=time.monotonic() - began,
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 
+import click
 import pytest
 from click.testing import CliRunner
 
@@ -19,6 +20,7 @@ from core.game2048 import (
     move,
     replay,
 )
+from tui.cli.output import IntBetween
 from tui.games.game2048.cli import game2048, parse_distribution
 
 pytestmark = pytest.mark.cli
@@ -47,7 +49,8 @@ def test_replay_json_matches_core() -> None:
         assert data["score"] == state.score
         assert data["game_over"] == state.is_game_over
         assert data["moves_applied"] == applied
-        assert data["seed"] == state.current_seed
+        # issue 30: "seed" is the seed given, as in autoplay and check (it was current_seed)
+        assert data["seed"] == seed and data["current_seed"] == state.current_seed
         assert data["won"] is False
 
 
@@ -476,3 +479,122 @@ def test_hint_time_limit_counts_from_the_command_start(monkeypatch) -> None:
     monkeypatch.setattr(cli, "command_started", lambda: time.monotonic() - 3600.0)
     assert run("hint", "--seed", "4", "--json").exit_code == 0
     assert seen[0]["time_limit"] == 0.0 and seen[0]["budget"] == cli.DEFAULT_BUDGET
+
+
+# --------------------------------------------------------------------------- issue 30
+
+
+def _said_seeds(text: str) -> tuple[list[str], list[str]]:
+    """The numbers after ``seed`` (not ``current_seed``) and after ``current_seed``."""
+    import re
+
+    return re.findall(r"(?<![_\w])seed (\d+)", text), re.findall(r"current_seed (\d+)", text)
+
+
+@pytest.mark.parametrize("command", ["replay", "hint"])
+def test_replay_and_hint_print_the_seed_given(command: str, monkeypatch) -> None:
+    """Defect (issue 30): ``-s 1`` printed ``seed 1814098701``, the generator's state after the
+    moves; the seed given is printed, the state is labelled ``current_seed``."""
+    monkeypatch.setattr(ai, "hint", _first_legal)
+    result = run(command, "-s", "1", "-m", "LURD")
+    assert result.exit_code == 0, result.output
+    state, _ = replay(GameConfig(initial_seed=1), g.parse_moves("LURD"))
+    assert state.current_seed != 1  # else the test could not tell them apart
+    assert _said_seeds(result.stdout) == (["1"], [str(state.current_seed)])
+
+
+def test_autoplay_takes_n_for_the_number_of_games(monkeypatch) -> None:
+    """Defect (issue 30): ``autoplay -n`` was refused; ``-n`` is how many, as in every
+    generator's ``-n/--count``, and each game takes the next seed."""
+    monkeypatch.setattr(ai, "hint", _first_legal)
+    short = run("autoplay", "-s", "10", "-n", "3", "--max-moves", "4", "--size", "3", "--json")
+    assert short.exit_code == 0, short.output
+    lines = [json.loads(line) for line in short.stdout.splitlines()]
+    assert [d["seed"] for d in lines] == [10, 11, 12]
+    for d in lines:  # each game is the first-legal strategy's, worked here move by move
+        state = create_game(GameConfig(board_size=3, initial_seed=d["seed"]))
+        for _ in range(4):
+            state = move(state, _first_legal(state))
+        assert (d["score"], d["moves"]) == (state.score, 4)
+    long = run("autoplay", "-s", "10", "--games", "3", "--max-moves", "4", "--size", "3", "--json")
+    assert long.stdout == short.stdout
+
+
+def _options_2048() -> dict[str, dict[str, click.Option]]:
+    """Each visible option of each ``2048`` command, by its long name."""
+    found: dict[str, dict[str, click.Option]] = {}
+    for name, command in game2048.commands.items():
+        for param in command.params:
+            if isinstance(param, click.Option) and not param.hidden:
+                long = max(param.opts, key=len)
+                found.setdefault(long, {})[name] = param
+    return found
+
+
+def test_every_2048_option_means_one_thing_with_one_short_form() -> None:
+    """Defect (issue 30): ``check --moves 200`` was a count where ``replay --moves LURD`` is
+    letters; ``autoplay`` had no ``-n``, ``replay``/``hint`` no ``-m`` (``longcat check``'s)."""
+    options = _options_2048()
+    for long, by_command in options.items():
+        ways = {
+            (tuple(sorted(o.opts)), type(o.type).__name__, o.metavar) for o in by_command.values()
+        }
+        assert len(ways) == 1, (long, sorted(by_command))
+    shorts = {
+        long: sorted(opt for opt in next(iter(by_command.values())).opts if len(opt) == 2)
+        for long, by_command in options.items()
+    }
+    assert {long: s for long, s in shorts.items() if s} == {
+        "--seed": ["-s"],
+        "--moves": ["-m"],
+        "--games": ["-n"],
+        "--level": ["-l"],
+    }
+    assert sorted(options["--moves"]) == ["hint", "replay"]
+    assert sorted(options["--max-moves"]) == ["autoplay", "check"]
+    assert all(isinstance(o.type, click.types.StringParamType) for o in options["--moves"].values())
+
+
+def test_the_other_games_use_2048s_short_forms_alike() -> None:
+    """``-s`` is a seed, ``-l`` a level, ``-m`` moves as letters (where an option is called
+    --moves) and ``-n`` a number of things (levels, games) in every game's commands."""
+    import importlib
+
+    from core import registry
+
+    for info in registry.games():
+        if info.cli is None or info.id == "2048":
+            continue
+        module, _, attribute = info.cli.partition(":")
+        group = getattr(importlib.import_module(module), attribute)
+        for command in group.commands.values():
+            for param in getattr(command, "params", ()):
+                if not isinstance(param, click.Option):
+                    continue
+                if "--seed" in param.opts or "--level" in param.opts or "--moves" in param.opts:
+                    assert {"--seed": "-s", "--level": "-l", "--moves": "-m"}[
+                        max(param.opts, key=len)
+                    ] in param.opts
+                if "-n" in param.opts:
+                    assert param.name == "count" and isinstance(param.type, IntBetween)
+
+
+def test_check_stops_its_estimate_at_the_goal_with_that_moves_score(tmp_path) -> None:
+    """Defect (issue 30): ``check`` said "goal 16 at move 17, score 2640", the score of the
+    estimate's last move. Worked by hand: on [4 4]/[2 2] only left and right move, each
+    merging 4+4 (the goal, 8) and 2+2: goal at move 1, score 12, and there it stops."""
+    path = tmp_path / "goal.levels"
+    path.write_text(
+        'level "Eight" {\n  game 2048\n  size 2\n  goal 8\n  board\n    [4 4]\n    [2 2]\n}\n',
+        encoding="utf-8",
+    )
+    common = ("--max-moves", "200", "--time-limit", "600")  # 600 s: only a hang reaches it
+    data = json.loads(run("check", str(path), *common, "--json").stdout)
+    assert data["moves"] == ["left", "right"]
+    estimate = data["estimate"]
+    assert (estimate["moves"], estimate["goal_at"], estimate["score"]) == (1, 1, 12)
+    assert estimate["max_tile"] == 8 and estimate["complete"] and not estimate["over"]
+    text = run("check", str(path), *common)
+    assert "goal 8 at move 1, score 12" in text.stdout
+    old = run("check", str(path), "--moves", "0", "--json")  # the old spelling still works
+    assert json.loads(old.stdout)["estimate"] is None

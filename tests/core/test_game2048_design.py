@@ -168,3 +168,59 @@ def test_a_rule_change_moves_defaults_and_keeps_what_suits() -> None:
     assert change_rule(chosen, "standard") is chosen
     endless = change_rule(GameConfig(goal=None), "fibonacci")
     assert endless.goal is None
+
+
+def _replayed(design, count: int):
+    """The state after the estimate's first ``count`` moves, replayed move by move."""
+    state = design.start
+    for direction in design.estimate.directions[:count]:
+        nxt = move(state, direction)
+        assert nxt is not state
+        state = nxt
+    return state
+
+
+def test_the_goal_is_reported_with_the_score_of_its_own_move() -> None:
+    """Issue 30: the verdict said "goal 16 at move 17, score 2640": the move at which the
+    goal appeared, with the score of the autoplay's last move (200). Worked by hand: on
+    [4 4]/[2 2] only left and right move, and each merges 4+4 (the goal, 8) and 2+2 at
+    once: goal at move 1, score 8 + 4 = 12."""
+    config = GameConfig(board_size=2, goal=8)
+    design = assess(Level("eight", config, ((4, 4), (2, 2))), moves=200, time_limit=600)
+    assert design.moves == ("left", "right")
+    estimate = design.estimate
+    assert estimate is not None and estimate.goal_at == 1
+    assert estimate.final.score == 12 and len(estimate.directions) == 1
+    assert estimate.complete and not estimate.over
+    assert "goal 8 at move 1, score 12" in describe(design)
+
+
+@pytest.mark.parametrize("seed", [1, 7])
+def test_the_goal_move_and_score_agree_with_a_replay(seed: int) -> None:
+    """The numbers are those of the state that replaying the moves gives: the goal is on the
+    board after move ``goal_at`` and not before, with the score said."""
+    design = assess(
+        Level("sixteen", GameConfig(initial_seed=seed, goal=16)),
+        moves=200,
+        time_limit=600,  # only a hang reaches it: the work budget bounds each move
+        budget=20_000,
+    )
+    estimate = design.estimate
+    assert estimate is not None and estimate.goal_at is not None and estimate.goal_at > 0
+    at_goal = _replayed(design, estimate.goal_at)
+    before = _replayed(design, estimate.goal_at - 1)
+    assert max(max(row) for row in at_goal.board) >= 16 > max(max(row) for row in before.board)
+    assert at_goal == estimate.final
+    assert len(estimate.directions) == estimate.goal_at
+    line = f"goal 16 at move {estimate.goal_at}, score {at_goal.score}"
+    assert line in describe(design)
+
+
+def test_a_start_that_already_shows_the_goal_plays_on() -> None:
+    """Goal 4 on a board with a 4: nothing to reach, so the estimate plays its moves."""
+    board = ((4, 0, 0, 0), (0, 2, 0, 0), (0, 0, 0, 0), (0, 0, 0, 0))
+    design = assess(Level("won", GameConfig(goal=4), board), moves=5, time_limit=600)
+    estimate = design.estimate
+    assert estimate is not None and estimate.goal_at == 0 and len(estimate.directions) == 5
+    assert _replayed(design, 5) == estimate.final
+    assert f"after 5 moves (going on), score {estimate.final.score}" in describe(design)

@@ -3,12 +3,19 @@
 Commands::
 
     termarcade 2048 play                                  # open the TUI on 2048
-    termarcade 2048 replay --seed 7 --moves LLRUD [--json]
-    termarcade 2048 hint --seed 7 --moves LLRUD [--time-limit S] [--work-budget N] [--json]
-    termarcade 2048 autoplay --seed 1 --games 10 [--max-moves M] [--time-limit S]
+    termarcade 2048 replay -s 7 -m LLRUD [--json]
+    termarcade 2048 hint -s 7 -m LLRUD [--time-limit S] [--work-budget N] [--json]
+    termarcade 2048 autoplay -s 1 -n 10 [--max-moves M] [--time-limit S]
         [--think-time S] [--work-budget N] [--json]
-    termarcade 2048 check LEVEL_FILE [--level N|TITLE] [--moves M] [--time-limit S] [--work-budget N]
-        [--json]
+    termarcade 2048 check LEVEL_FILE [-l N|TITLE] [--max-moves M] [--time-limit S]
+        [--work-budget N] [--json]
+
+The same option means the same thing in every command (issue 30): ``-s/--seed`` the seed the
+player gives (and the seed printed back: the engine's generator state is ``current_seed``);
+``-m/--moves`` the moves played, as letters (as ``longcat check -m``); ``-n/--games`` how
+many games, each taking the next seed (as the generators' ``-n/--count``); ``--max-moves``
+where an autoplay stops (``autoplay``'s games, ``check``'s estimate; ``check --moves`` is
+its old, hidden spelling).
 
 Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|fibonacci|threes``,
 ``--distribution "2:9,4:1"`` (value:weight pairs), ``--tiles K`` (initial tiles) and
@@ -21,7 +28,8 @@ JSON shapes (one object per line, keys in this order, each line flushed when wri
 * replay: the engine's state (:meth:`core.game2048.game.Game2048.state_to_json`: ``{"board",
   "score", "config", "current_seed", "is_game_over", "tiles_placed_count", "move_count"}``),
   then :data:`REPLAY_DERIVED` ``{"game_over", "won", "moves_applied", "seed"}`` where
-  ``seed`` is the PRNG state after the last move (``current_seed`` again);
+  ``seed`` is the seed given (``-s``), as in autoplay's and check's objects (the PRNG state
+  after the last move is the engine's ``current_seed``);
 * hint: the engine's state, then :data:`HINT_DERIVED` ``{"direction", "game_over"}``
   (``direction`` the engine's move, null when no move helps; exit 1 then);
 * autoplay: per game ``{"seed", "score", "max_tile", "moves", "reached": {"2048", "4096",
@@ -324,13 +332,28 @@ def _board_table(state: GameState) -> Any:
     return table
 
 
+def status_line(state: GameState, extra: str) -> str:
+    """The status line under the board: score, ``extra``, whether play goes on, the seed.
+
+    Args:
+        state: The state shown.
+        extra: What the command adds (``moves 4/5``, ``hint: left``).
+
+    Returns:
+        The line. ``seed`` is the seed the game began from (what ``-s`` gave); the engine's
+        generator state after the last move is labelled ``current_seed``, its JSON key.
+    """
+    status = "game over" if state.is_game_over else "playing"
+    won = " — won!" if has_won(state) else ""
+    seeds = f"seed {state.config.initial_seed}  current_seed {state.current_seed}"
+    return f"score {state.score}  {extra}  {status}{won}  {seeds}"
+
+
 def _print_state(state: GameState, extra: str) -> None:
     """Print the board and a status line to stdout."""
     out = console()
     out.print(_board_table(state))
-    status = "game over" if state.is_game_over else "playing"
-    won = " — won!" if has_won(state) else ""
-    out.print(f"score {state.score}  {extra}  {status}{won}  seed {state.current_seed}")
+    out.print(status_line(state, extra), highlight=False)
 
 
 def _state_json(state: GameState, **derived: Any) -> dict[str, Any]:
@@ -360,15 +383,28 @@ def play(level_id: str | None) -> None:
     shell.launch_app(start_game="2048")
 
 
+def moves_option(what: str) -> Callable[[Any], Any]:
+    """``-m/--moves MOVES``: moves as letters, ``-`` for stdin (replay, hint).
+
+    Args:
+        what: Which moves, for the help (``Moves to replay``).
+
+    Returns:
+        The decorator (the ``moves`` parameter; default none).
+    """
+    return click.option(
+        "--moves",
+        "-m",
+        "moves",
+        default="",
+        metavar="MOVES",
+        help=f'{what}: letters L R U D (any case; commas/spaces allowed), "-" for stdin.',
+    )
+
+
 @game2048.command()
 @seed_option(required=True)
-@click.option(
-    "--moves",
-    default="",
-    show_default=False,
-    metavar="MOVES",
-    help='Directions: letters L R U D (any case; commas/spaces allowed), "-" for stdin.',
-)
+@moves_option("Moves to replay")
 @rule_options
 @json_option
 def replay(
@@ -394,7 +430,7 @@ def replay(
                 **_state_json(state),
                 "won": has_won(state),
                 "moves_applied": applied,
-                "seed": state.current_seed,
+                "seed": state.config.initial_seed,
             }
         )
         return
@@ -403,9 +439,7 @@ def replay(
 
 @game2048.command()
 @seed_option(required=True)
-@click.option(
-    "--moves", default="", metavar="MOVES", help='Moves played so far (L R U D), "-" for stdin.'
-)
+@moves_option("Moves played so far")
 @rule_options
 @ai_options
 @json_option
@@ -533,10 +567,12 @@ def _game_result(
 @seed_option(1)
 @click.option(
     "--games",
+    "-n",
+    "games",
     type=IntBetween(1, what="the number of games"),
     default=1,
     show_default=True,
-    help="How many games to play.",
+    help="How many games to play (seeds --seed, --seed + 1, ...).",
 )
 @click.option(
     "--max-moves",
@@ -763,12 +799,19 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
 @click.argument("level_file", metavar="LEVEL_FILE")
 @level_option("every level", name="spec")
 @click.option(
-    "--moves",
+    "--max-moves",
     "estimate_moves",
-    type=IntBetween(0, 100_000, what="--moves"),
+    type=IntBetween(0, 100_000, what="--max-moves"),
     default=200,
     show_default=True,
-    help="Moves of the estimate's autoplay (0: no estimate).",
+    help="Stop the estimate's autoplay after this many moves (0: no estimate).",
+)
+@click.option(  # the old spelling, kept for scripts: --moves is letters in replay and hint
+    "--moves",
+    "old_moves",
+    type=IntBetween(0, 100_000, what="--moves"),
+    default=None,
+    hidden=True,
 )
 @time_limit_option(1.0)
 @budget_option(DEFAULT_BUDGET)
@@ -777,6 +820,7 @@ def check(
     level_file: str,
     spec: str | None,
     estimate_moves: int,
+    old_moves: int | None,
     time_limit: float,
     budget: int,
     as_json: bool,
@@ -785,12 +829,15 @@ def check(
 
     For each level: are its tiles, goal and spawns legal for its merge rule, is the start
     already over or won, the empty cells, the largest tile against the goal, and an
-    estimate (a seeded autoplay by the AI within --time-limit per level, the first level's
-    counted from the command's start, and --work-budget nodes per move). Exit 1 when a level is
-    not legal or is over at the start.
+    estimate (a seeded autoplay by the AI of at most --max-moves moves, stopping at the goal,
+    within --time-limit per level, the first level's counted from the command's start, and
+    --work-budget nodes per move; its move count, score and largest tile are all of the state
+    where it stopped). Exit 1 when a level is not legal or is over at the start.
     """
     from core.game2048.design import assess, describe
 
+    if old_moves is not None:
+        estimate_moves = old_moves
     pack = load_level_pack(level_file, "2048")
     failed = False
     for index, (number, level) in enumerate(pick_levels(pack, spec)):

@@ -281,6 +281,9 @@ class Game2048Designer(LevelTextDesigner):
     """Moves the live verdict's autoplay estimate plays at most."""
     ESTIMATE_SECONDS: ClassVar[float] = 1.0
     """Seconds the estimate may take."""
+    ESTIMATE_BUDGET: ClassVar[int] = 200_000
+    """Nodes the AI may expand for each move of the estimate (``2048 check``'s default):
+    the bound that is the same on a busy machine as on an idle one."""
 
     DEFAULT_CSS = """
     #g2048ed-top { height: auto; max-height: 8; }
@@ -587,6 +590,7 @@ class Game2048Designer(LevelTextDesigner):
                 moves=self.ESTIMATE_MOVES,
                 time_limit=self.ESTIMATE_SECONDS,
                 should_stop=should_stop,
+                budget=self.ESTIMATE_BUDGET,
             )
         )
 
