@@ -80,6 +80,7 @@ from core.game2048.game import replay_session, start_game
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
     SeedType,
+    SharedOption,
     budget_option,
     check_seed_run,
     command_started,
@@ -396,6 +397,7 @@ def moves_option(what: str) -> Callable[[Any], Any]:
         "--moves",
         "-m",
         "moves",
+        cls=SharedOption,  # errors name --moves, as they did before -m
         default="",
         metavar="MOVES",
         help=f'{what}: letters L R U D (any case; commas/spaces allowed), "-" for stdin.',
@@ -417,9 +419,10 @@ def replay(
     goal: int | None,
     as_json: bool,
 ) -> None:
-    """Replay MOVES from a seed and print the final board and score.
+    """Replay MOVES from a seed and print the final board, the score and the seed given.
 
-    Moves into a wall change nothing and are not counted in moves_applied.
+    Moves into a wall change nothing and are not counted in moves_applied. The generator's
+    state after the last move is printed as current_seed.
     """
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     directions = _read_moves(moves)
@@ -569,6 +572,7 @@ def _game_result(
     "--games",
     "-n",
     "games",
+    cls=SharedOption,  # errors name --games, as they did before -n
     type=IntBetween(1, what="the number of games"),
     default=1,
     show_default=True,
@@ -801,7 +805,7 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
 @click.option(
     "--max-moves",
     "estimate_moves",
-    type=IntBetween(0, 100_000, what="--max-moves"),
+    type=IntBetween(0, 100_000, what="the number of moves"),
     default=200,
     show_default=True,
     help="Stop the estimate's autoplay after this many moves (0: no estimate).",
