@@ -313,3 +313,25 @@ async def test_f1_opens_2048s_help_from_the_editor() -> None:
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is bench
+
+
+def test_the_live_verdict_bounds_each_estimate_move_by_a_work_budget(monkeypatch) -> None:
+    """Issue 30 (every search takes a work budget): the bench's estimate gave its AI only a
+    time limit. Each move's search now gets ESTIMATE_BUDGET nodes; the goal at move 1 of
+    [4 4]/[2 2] (left or right merge into 8, scoring 8 + 4) says where it stopped."""
+    from types import SimpleNamespace
+
+    from core.game2048 import ai, legal_moves
+
+    seen: list[dict] = []
+
+    def first_legal(state, **kwargs):
+        seen.append(kwargs)
+        return legal_moves(state)[0]
+
+    monkeypatch.setattr(ai, "hint", first_legal)
+    bench = SimpleNamespace(ESTIMATE_MOVES=200, ESTIMATE_SECONDS=600.0, ESTIMATE_BUDGET=1234)
+    level = Level("eight", GameConfig(board_size=2, goal=8), ((4, 4), (2, 2)))
+    verdict = Game2048Designer.live_verdict(bench, level, lambda: False)  # type: ignore[arg-type]
+    assert verdict is not None and "goal 8 at move 1, score 12" in verdict
+    assert [kwargs["budget"] for kwargs in seen] == [1234]
