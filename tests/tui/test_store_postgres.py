@@ -112,7 +112,9 @@ def test_a_server_gone_mid_session_queues_changes_without_stalling(url: str) -> 
         for index in range(20):
             store.save_game("g", f"slot{index}", {"n": index})
             assert store.solved_levels("g", "p") == set()  # Nothing to read meanwhile.
-        assert time.monotonic() - started < 1  # No call waited for the server.
+        # No call waited for the server (a wait is the store's patience, seconds each: 40 calls
+        # would take minutes); the bound is loose so that a busy machine cannot fail it.
+        assert time.monotonic() - started < 5
         assert len(store.warnings) == 1
         os.symlink(socket_dir / socket, link)  # Back.
         store._retry_at = 0.0  # Do not wait out the retry interval in a test.
@@ -170,7 +172,9 @@ def test_a_refusal_after_connecting_sends_the_session_to_memory(url: str) -> Non
         limited = url.replace("termarcade@", f"{role}@")
         started = time.monotonic()
         with Store(limited, busy_timeout=5) as store:
-            assert time.monotonic() - started < 5  # Not retried for the whole patience.
+            # Not retried for the whole patience (2 x busy_timeout = 10 s; a busy machine's
+            # slow connect must not look like a retry).
+            assert time.monotonic() - started < 9
             assert store.backend == "memory"
             assert "Cannot use the PostgreSQL store" in store.warnings[0]
             assert "permission denied" in store.warnings[0]
