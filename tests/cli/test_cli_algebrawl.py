@@ -466,9 +466,12 @@ def test_solve_level_file_with_seed_002_casts(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     poison, traitor, old = (json.loads(line) for line in result.stdout.splitlines())
     assert poison["status"] == traitor["status"] == old["status"] == "solved"
-    # Counting does not cover the cast cards, and says so; the ordinary level is counted.
-    assert poison["count"] is None and "does not cover" in poison["count_note"]
-    assert "count_note" not in old and old["count"] == 1
+    # Issue 29: the cast cards are counted too, one way each by hand: the dose 3 then two
+    # strikes of 2; the traitor 9 defecting as 4, struck by the 4 (the traitor 4 leaves a 1
+    # and the traitor 13 defects as 8, which nothing strikes). The shortest is proved.
+    assert poison["count"] == traitor["count"] == old["count"] == 1
+    assert "count_note" not in poison
+    assert poison["shortest"] == 3 and traitor["shortest"] == 2
     assert traitor["moves"] == ["traitor 9 attacks 5: it dies, the ally defects as 4", "strike 4"]
     assert traitor["solution"] == [{"target": "4", "expression": "4"}]
     assert poison["moves"][1] == "poison wizard, dose 3: 3 → 0, 5 → 2"

@@ -211,21 +211,20 @@ def level_json(number: int, level: Any, count: bool, bounds: Bounds) -> dict[str
         "status": line.status,
         "shortest": len(line.moves) if line.shortest else None,
         "par": level.par,
+        # The level file's par is data: say whether the solver proved it the fewest moves.
+        "par_proved": level.par is not None and line.shortest and len(line.moves) == level.par,
         "reason": line.reason or None,
     }
     if count and line.status == "solved":
-        try:
-            counted = solve(
-                level.puzzle,
-                count=True,
-                time_limit=max(deadline - time.monotonic(), 0.0),
-                budget=bounds.budget,
-            )
-            data["count"] = counted.count if counted.status == "solved" else None
-            data["complete"] = counted.complete and counted.status == "solved"
-            data["reason"] = data["reason"] or counted.reason or None
-        except ValueError as error:  # poison_wizard / traitor: outside the count
-            data["count"], data["complete"], data["count_note"] = None, False, str(error)
+        counted = solve(
+            level.puzzle,
+            count=True,
+            time_limit=max(deadline - time.monotonic(), 0.0),
+            budget=bounds.budget,
+        )
+        data["count"] = counted.count if counted.status == "solved" else None
+        data["complete"] = counted.complete and counted.status == "solved"
+        data["reason"] = data["reason"] or counted.reason or None
     moves, plan, state = [], [], start
     for move in line.moves:
         moves.append(describe_move(state, move))
@@ -403,7 +402,7 @@ def _rule(countdown: bool, cards_text: str | None) -> HandRule:
     if not cards:
         fail("--cards: give at least one card")
     cast = [c.name for c in cards if c.effect]
-    if cast:  # a hand is counted, and counting does not cover them (see the solver)
+    if cast:  # a hand's cards are reusable operators on its numbers; these act on monsters
         fail(
             f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
             "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'"
@@ -463,6 +462,36 @@ def _solve_batch(
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
 
 
+def _level_line(data: dict[str, Any]) -> str:
+    """One level's verdict in words: solved (shortest or not proved so), proved unsolvable,
+    or unknown with the bound that cut it; the level's par only as proved or not.
+
+    Args:
+        data: :func:`level_json`'s object.
+
+    Returns:
+        The text after the level's title.
+    """
+    status = data["status"]
+    if status == "solved" and data["shortest"]:
+        text = f"shortest {data['shortest']} moves"
+    elif status == "solved":
+        text = f"solved in {len(data['moves'])} moves (not proved shortest: {data['reason']})"
+    elif status == "unsolvable":
+        text = "unsolvable (proved: every move was searched)"
+    else:
+        text = f"unknown ({data['reason']})"
+    if data["par"] is not None:
+        proved = data["par_proved"]
+        text += f", par {data['par']}" + ("" if proved else " (the level's, not proved)")
+    if data.get("count") is not None:
+        text += ", " + plural(data["count"], "distinct solution")
+        text += "" if data.get("complete") else " (at least)"
+    elif status == "solved" and data["reason"]:
+        text += f", not counted ({data['reason']})"
+    return text
+
+
 def _solve_levels(
     level_file: str, spec: str | None, count: bool, bounds: Bounds, as_json: bool
 ) -> None:
@@ -475,17 +504,7 @@ def _solve_levels(
         if as_json:
             emit_json(data)
             continue
-        par = f", par {data['par']}" if data["par"] is not None else ""
-        shortest = f"shortest {data['shortest']} moves" if data["shortest"] else data["status"]
-        if data["status"] == "unknown":
-            shortest += f" ({data['reason']})"
-        counted = ""
-        if data.get("count") is not None:
-            counted = ", " + plural(data["count"], "distinct solution")
-            counted += "" if data.get("complete") else " (at least)"
-        elif data["status"] == "solved" and data["reason"]:
-            counted = f", not counted ({data['reason']})"
-        click.echo(f"level {number} {lvl.title!r}: {shortest}{par}{counted}")
+        click.echo(f"level {number} {lvl.title!r}: {_level_line(data)}")
         for index, move in enumerate(data["moves"], start=1):
             click.echo(f"  {index}. {move}")
     raise click.exceptions.Exit(status)
