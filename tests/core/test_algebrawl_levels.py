@@ -94,12 +94,10 @@ def test_every_bundled_level_is_solvable_with_par_the_shortest_solution(pack_id,
 def test_the_campaign_teaches_the_cast_cards() -> None:
     # Issue 29: levels that deal seed 002's poison wizard and traitor, each described, each
     # with par the fewest moves by a plain breadth-first search over the game (no merging).
-    casting = [
-        level for _, level in LEVELS if any(c.effect for c in level.puzzle.cards)
-    ]
+    casting = [level for _, level in LEVELS if any(c.effect for c in level.puzzle.cards)]
     kinds = {c.effect for level in casting for c in level.puzzle.cards if c.effect}
     assert kinds == {"poison_wizard", "traitor"} and len(casting) >= 3
-    assert any(len(set(c.effect for c in lv.puzzle.cards) - {""}) == 2 for lv in casting)
+    assert any(len({c.effect for c in lv.puzzle.cards} - {""}) == 2 for lv in casting)
     for level in casting:
         assert level.description and level.hint
         assert level.par == bfs_shortest(level.puzzle), level.title
