@@ -36,7 +36,7 @@ from core.search import Interrupted, Watch
 
 from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE, NF, nf_text, normal_form
-from .play import Cast, Move, State, Strike, apply_move, legal_moves, monster_values, status
+from .play import Cast, Move, State, Strike, apply_move, legal_moves, monster_values
 from .values import format_value
 
 __all__ = ["CastCount", "Form", "count_with_casts", "form_of_play", "form_text"]
@@ -70,6 +70,10 @@ class CastCount:
 _REASONS = {"limit": "time limit", "budget": "work budget", "cancelled": "cancelled"}
 
 
+_WON: frozenset = frozenset({((), ())})
+"""The forms from a won position: the empty solution."""
+
+
 class _Counter:
     """The memoised search of :func:`count_with_casts`."""
 
@@ -100,8 +104,8 @@ class _Counter:
 
     def forms(self, state: State) -> frozenset:
         """The forms of every win from ``state``."""
-        if status(state) == "won":
-            return frozenset({((), ())})
+        if not state.standing and not (state.puzzle.use_all and state.pool):
+            return _WON  # won (status() would also look for moves: not needed here)
         key = self.key(state)
         known = self.memo.get(key)
         if known is not None:
