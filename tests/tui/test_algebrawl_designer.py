@@ -175,9 +175,10 @@ async def test_rules_and_cast_cards() -> None:
         await pilot.press(*["left"] * 1, "space")  # traitor (the last card)
         await pilot.pause()
         assert bench.query_one("#alg-cards", Input).value == "+ traitor"
-        text = await verdict_with(pilot, bench, "par 2 moves", "not counted")
-        assert "traitor" in text
-        assert "Shortest: 4 + 1 = 5; strike 5" in text
+        # Issue 29: counted too, five ways by hand: 4 + 1 strikes; the traitor 4 + 1 fells
+        # the 5; the traitor 1 leaves 4 (the 4 strikes); the 4 leaves 1; the 9 defects as 4.
+        text = await verdict_with(pilot, bench, "par 2 moves", "5 distinct solutions")
+        assert "Shortest: 4 + 1 = 5; strike 5 with 4 + 1" in text
         # The rules are checkboxes; use every number makes it unsolvable, ctrl+z undoes it.
         bench.query_one("#alg-use-all", Checkbox).focus()
         await pilot.press("space")
