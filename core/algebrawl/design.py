@@ -30,6 +30,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from core.search import Interrupted, Watch
+
 from .ast import Node, postorder, to_infix
 from .cards import ADD, DIV, MUL, SUB
 from .castcount import form_text
@@ -152,8 +154,10 @@ def _predictor(level: Level) -> tuple[float, str] | None:
     from .difficulty import predict_seconds
 
     try:
-        seconds = predict_seconds(puzzle.numbers, puzzle.targets[0])
-    except ValueError:  # no solution even with reusable cards
+        seconds = predict_seconds(
+            puzzle.numbers, puzzle.targets[0], watch=Watch(budget=LIVE_BUDGET)
+        )
+    except (ValueError, Interrupted):  # no solution even with reusable cards, or too costly
         return None
     notes = []
     if n != 4 or puzzle.targets[0] != 24 or not all(1 <= v <= 13 for v in puzzle.numbers):
