@@ -25,6 +25,13 @@ Cases (each checks its answers against known figures before timing counts):
   Baseline: breadth-first search over the game's own states and moves. Both must give the
   same number of moves, equal to each level's par. ``--quick`` leaves the three largest
   levels out of both runs.
+* ``cast-count``: the distinct solutions of levels holding seed 002's cast cards (the
+  *Poison and Treason* pack and ``casts`` generator levels, seeds 0-11 of band 2:4; 0-3
+  with ``--quick``). Fast path: :func:`core.algebrawl.solve` with ``count=True``
+  (:mod:`core.algebrawl.castcount`: a search over the game's moves, memoised on positions
+  keyed by normal forms). Baseline: every winning play enumerated move by move, its form
+  computed (:func:`core.algebrawl.castcount.form_of_play`) and de-duplicated. Both must give
+  the same solutions.
 
 Times are CPU seconds of this process (``time.process_time``), so other load on the machine
 distorts them less; every cache is cleared before each timed run. Output: one line per case,
@@ -288,6 +295,51 @@ def case_puzzle_par(quick: bool) -> dict:
     }
 
 
+def _every_play(state, path: tuple = ()) -> set:
+    """Every winning play from ``state``, as its moves (no memo, no merging of moves)."""
+    from core.algebrawl import apply_move, legal_moves, status
+
+    if status(state) == "won":
+        return {path}
+    found: set = set()
+    for move in legal_moves(state):
+        found |= _every_play(apply_move(state, move), path + (move,))
+    return found
+
+
+def case_cast_count(quick: bool) -> dict:
+    from core.algebrawl import initial_state, solve
+    from core.algebrawl.castcount import form_of_play
+    from core.algebrawl.generators import GENERATORS
+    from grammar.levels import bundled_packs
+
+    levels = [
+        lv
+        for _, pack in bundled_packs("algebrawl")
+        for lv in pack.levels
+        if any(c.effect for c in lv.puzzle.cards)
+    ]
+    levels += [GENERATORS["casts"].generate(seed, 2, 4) for seed in range(4 if quick else 12)]
+    fast_t, fast = clock(lambda: [set(solve(lv.puzzle, count=True).forms) for lv in levels])
+
+    def baseline() -> list[set]:
+        out = []
+        for lv in levels:
+            start = initial_state(lv.puzzle)
+            out.append({form_of_play(start, play) for play in _every_play(start)})
+        return out
+
+    base_t, base = clock(baseline)
+    assert fast == base, [(len(a), len(b)) for a, b in zip(fast, base)]
+    return {
+        "case": "cast-count",
+        "fast": fast_t,
+        "baseline": base_t,
+        "note": f"{len(levels)} levels with cast cards, {sum(map(len, fast))} distinct "
+        "solutions, the same by both",
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="samples only, a few seconds")
@@ -307,6 +359,7 @@ def main() -> int:
         case_24_distinct(args.quick),
         case_countdown(args.quick, sample, args.full_baseline),
         case_puzzle_par(args.quick),
+        case_cast_count(args.quick),
     ):
         case["ratio"] = case["baseline"] / case["fast"] if case["fast"] else float("inf")
         if args.json:

@@ -22,7 +22,8 @@ Play (:mod:`.play`, :mod:`.game`)
 Levels
     ``Level(title, puzzle, par=None, description="", hint="", author="")``, ``level_of``
     (:mod:`.level`); the generators of the registry, ``GENERATORS`` (:mod:`.generators`:
-    ``brawl`` by card score, ``24`` by predicted seconds).
+    ``brawl`` by card score, ``24`` by predicted seconds, ``casts`` a brawl with a poison
+    wizard or a traitor).
 
 Solvers
     Puzzles: ``solve(puzzle, count=False, ...) -> SolveResult``, ``solve_state``, ``hint``,
@@ -37,7 +38,9 @@ shortest solution, predicted difficulty, within a time limit) and ``level_from_s
 (:mod:`.design`, the level editor's verdict and "Current position").
 
 Distinct solutions: ``normal_form(tree, equivalence)``, ``nf_text``, ``EQUIVALENCES``
-(:mod:`.normal`, whose docstring defines the normal form).
+(:mod:`.normal`, whose docstring defines the normal form); with cards cast on the monsters,
+``solve(count=True)`` counts forms (:mod:`.castcount`: ``count_with_casts``,
+``form_of_play``, ``form_text``).
 
 Generation and difficulty
     ``generate(GeneratorConfig(...), seed) -> Generated`` and the seed's ``leaves_reduce``,

@@ -10,9 +10,9 @@ predicted to be. :func:`level_from_state` turns a game in progress into a level 
 Par comes from :func:`.par.shortest_state` (the solver's tables); a hand holding a card that
 acts on the monsters (``poison_wizard``, ``traitor``) is outside those tables, so its par
 comes from a breadth-first search over the game's own moves (positions with the same pool
-values, cards and monster HP merged), bounded by the same time limit. Counting distinct
-solutions does not cover those cards (the solver refuses, as the CLI says): the verdict then
-says why there is no count.
+values, cards and monster HP merged), bounded by the same limits. Their distinct solutions
+are counted by :mod:`.castcount` (casts in order, strikes as a multiset, each value by its
+normal form). A verdict cut short says which bound cut it (:attr:`Verdict.reason`).
 
 Predicted difficulty:
 
@@ -30,11 +30,14 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
+from core.search import Interrupted, Watch
+
 from .ast import Node, postorder, to_infix
 from .cards import ADD, DIV, MUL, SUB
+from .castcount import form_text
 from .generator import DEFAULT_SCORES
 from .level import Level
-from .par import shortest_state, winning_line
+from .par import shortest_state
 from .play import (
     Cast,
     PlayCard,
@@ -49,7 +52,6 @@ from .solver import solve_state
 from .values import MAX_INPUT, format_value, within
 
 __all__ = [
-    "CASTS_NOTE",
     "LIVE_BUDGET",
     "LIVE_TIME_LIMIT",
     "SCORE_BANDS",
@@ -78,11 +80,6 @@ above 10 is beyond the generator's range."""
 OTHER_CARD_SCORE = 3
 """Score of a card :data:`.generator.DEFAULT_SCORES` does not list (as the generator does)."""
 ARITHMETIC = (ADD, SUB, MUL, DIV)
-CASTS_NOTE = (
-    "not counted: counting does not cover the poison_wizard and traitor cards (they act on "
-    "the monsters, outside the normal form that makes two solutions equal)"
-)
-"""Why a level holding those cards has no count (the solver's and the CLI's reason)."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +101,10 @@ class Verdict:
         score_band: Its band (:data:`SCORE_BANDS`), or ``""``.
         time_limit: The limit the verdict ran under, in seconds.
         distinct: The distinct solutions counted (at most ``list_limit``), each as its
-            monsters' expressions joined by ``"; "``.
+            monsters' expressions joined by ``"; "`` (with cast cards, as
+            :func:`.castcount.form_text` writes the solution's form).
+        reason: Which bound left the status ``"unknown"`` (``"work budget"``, ``"time
+            limit"``, ``"cancelled"``), or ``""``.
     """
 
     status: str
@@ -120,6 +120,7 @@ class Verdict:
     score_band: str = ""
     time_limit: float = LIVE_TIME_LIMIT
     distinct: tuple[str, ...] = ()
+    reason: str = ""
 
 
 def seconds_band(seconds: float) -> str:
@@ -153,8 +154,10 @@ def _predictor(level: Level) -> tuple[float, str] | None:
     from .difficulty import predict_seconds
 
     try:
-        seconds = predict_seconds(puzzle.numbers, puzzle.targets[0])
-    except ValueError:  # no solution even with reusable cards
+        seconds = predict_seconds(
+            puzzle.numbers, puzzle.targets[0], watch=Watch(budget=LIVE_BUDGET)
+        )
+    except (ValueError, Interrupted):  # no solution even with reusable cards, or too costly
         return None
     notes = []
     if n != 4 or puzzle.targets[0] != 24 or not all(1 <= v <= 13 for v in puzzle.numbers):
@@ -198,75 +201,60 @@ def design_verdict(
         return max(0.0, deadline - time.monotonic())
 
     base = Verdict("unknown", time_limit=time_limit)
-    casts = any(level.puzzle.cards[c].effect for c in start.hand)
+    best = shortest_state(
+        start,
+        max_entries=max_entries,
+        time_limit=left(),
+        should_stop=should_stop,
+        budget=budget,
+    )
+    if best.status == "unsolvable":
+        return replace(base, status="unsolvable")
+    if best.status != "solved":
+        return replace(base, reason=best.reason or "time limit")
+    monsters = monster_values(start)
     names: list[str] = []
-    if casts:
-        line = winning_line(
-            start,
-            time_limit=left(),
-            max_entries=max_entries,
-            should_stop=should_stop,
-            budget=budget,
-        )
-        if line.status == "unsolvable":
-            return replace(base, status="unsolvable")
-        if line.status != "solved":
-            return base
-        path = line.moves
+
+    def as_text(strikes) -> tuple[str, ...]:
+        return tuple(f"{format_value(monsters[t])} = {to_infix(tree)}" for t, tree in strikes)
+
+    if best.plan:  # cards cast on the monsters: the solution is told as moves
         state, shown = start, []
-        for move in path:
+        for move in best.plan:
             shown.append(describe_move(state, move))
             if isinstance(move, PlayCard | Cast):
                 names.append(level.puzzle.cards[move.card].name)
             state = apply_move(state, move)
-        verdict = replace(
-            base,
-            status="solved",
-            par=len(path),
-            solution=tuple(shown),
-            count_note=CASTS_NOTE,
-        )
+        verdict = replace(base, status="solved", par=best.moves, solution=tuple(shown))
     else:
-        best = shortest_state(
-            start,
-            max_entries=max_entries,
-            time_limit=left(),
-            should_stop=should_stop,
-            budget=budget,
-        )
-        if best.status == "unsolvable":
-            return replace(base, status="unsolvable")
-        if best.status != "solved":
-            return base
-        monsters = monster_values(start)
-
-        def as_text(strikes) -> tuple[str, ...]:
-            return tuple(f"{format_value(monsters[t])} = {to_infix(tree)}" for t, tree in strikes)
-
         verdict = replace(base, status="solved", par=best.moves, solution=as_text(best.strikes))
         names = [
             a.card.name for _, tree in best.strikes for a in postorder(tree) if isinstance(a, Node)
         ]
-        counted = solve_state(
-            start,
-            count=True,
-            max_entries=max_entries,
-            time_limit=left(),
-            max_count=count_limit,
-            should_stop=should_stop,
-            budget=budget,
+    counted = solve_state(
+        start,
+        count=True,
+        max_entries=max_entries,
+        time_limit=left(),
+        max_count=count_limit,
+        should_stop=should_stop,
+        budget=budget,
+    )
+    if counted.status == "solved":
+        distinct = (
+            tuple(form_text(f) for f in counted.forms[:list_limit])
+            if best.plan
+            else tuple("; ".join(as_text(x)) for x in counted.solutions[:list_limit])
         )
-        if counted.status == "solved":
-            verdict = replace(
-                verdict,
-                count=counted.count,
-                count_complete=counted.complete,
-                distinct=tuple("; ".join(as_text(x)) for x in counted.solutions[:list_limit]),
-            )
-        else:
-            verdict = replace(
-                verdict, count_complete=False, count_note=f"not counted within {time_limit:g} s"
-            )
+        verdict = replace(
+            verdict,
+            count=counted.count,
+            count_complete=counted.complete,
+            distinct=distinct,
+        )
+    else:
+        why = counted.reason or "time limit"
+        verdict = replace(verdict, count_complete=False, count_note=f"not counted ({why})")
     score = card_score(names)
     verdict = replace(verdict, card_score=score, score_band=score_band(score))
     if should_stop is not None and should_stop():

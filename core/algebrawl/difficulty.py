@@ -29,7 +29,20 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from .hands import _combine, _multiset, _num, _partners, count_solutions24, solvable24, splits
+from core.search import Watch
+
+from .hands import (
+    _METER,
+    _combine,
+    _multiset,
+    _num,
+    _partners,
+    _poll,
+    count_solutions24,
+    metered,
+    solvable24,
+    splits,
+)
 from .values import Number, as_value
 
 __all__ = ["FEATURES", "features", "predict_log_seconds", "predict_seconds"]
@@ -85,11 +98,24 @@ def _stats(ms: tuple) -> dict:
     return out
 
 
+def _charged_stats(ms: tuple) -> dict:
+    """:func:`_stats`, charged to the running :func:`.hands.metered` block: each table, once
+    per block, the pairs of values it combines, before it is built (memoised or not, so a
+    hand costs the same units whatever was predicted before it)."""
+    meter = _METER.get()
+    if meter is not None and len(ms) > 1 and ("s", ms) not in meter.charged:
+        meter.charged.add(("s", ms))
+        for left, right in splits(ms):
+            meter.spend(len(_charged_stats(left)) * len(_charged_stats(right)))
+    _poll()
+    return _stats(ms)
+
+
 def _target_stats(ms: tuple, t) -> tuple[_Stats | None, bool]:
     """Stats of the expressions equal to ``t`` and whether one ends with ``number × rest``."""
     best, product_split = None, False
     for left, right in splits(ms):
-        sl, sr = _stats(left), _stats(right)
+        sl, sr = _charged_stats(left), _charged_stats(right)
         for x, sx in sl.items():
             for op, x_left, y in _partners(x, t):
                 sy = sr.get(y)
@@ -102,19 +128,31 @@ def _target_stats(ms: tuple, t) -> tuple[_Stats | None, bool]:
     return best, product_split
 
 
-def features(numbers: Sequence[Number], target: Number = 24) -> dict[str, float]:
+def features(
+    numbers: Sequence[Number], target: Number = 24, *, watch: Watch | None = None
+) -> dict[str, float]:
     """The predictor's features for a hand (see the module docstring).
 
     Args:
         numbers: The hand (every number used once, operators reusable).
         target: The value to reach.
+        watch: Bounds the work (combinations, as :func:`.hands.metered` counts them, for
+            the solver's tables and the predictor's own); None: unbounded.
 
     Returns:
         ``{name: value}`` in :data:`FEATURES` order.
 
     Raises:
         ValueError: When the hand cannot reach the target (no solve time to predict).
+        Interrupted: When ``watch`` runs out.
     """
+    if watch is not None:
+        with metered(watch):
+            return _features(numbers, target)
+    return _features(numbers, target)
+
+
+def _features(numbers: Sequence[Number], target: Number) -> dict[str, float]:
     ms, t = _multiset(numbers), _num(as_value(target))
     if not solvable24(ms, t):
         raise ValueError("the hand has no solution")
@@ -138,11 +176,13 @@ def features(numbers: Sequence[Number], target: Number = 24) -> dict[str, float]
     }
 
 
-def predict_log_seconds(numbers: Sequence[Number], target: Number = 24) -> float:
+def predict_log_seconds(
+    numbers: Sequence[Number], target: Number = 24, *, watch: Watch | None = None
+) -> float:
     """``log`` of the predicted human solve time in seconds (see :func:`predict_seconds`)."""
     from . import difficulty_model as model
 
-    f = features(numbers, target)
+    f = features(numbers, target, watch=watch)
     z = sum(
         c * (f[name] - m) / s
         for name, c, m, s in zip(model.FEATURES, model.COEFFICIENTS, model.MEANS, model.SCALES)
@@ -150,13 +190,21 @@ def predict_log_seconds(numbers: Sequence[Number], target: Number = 24) -> float
     return model.INTERCEPT + z
 
 
-def predict_seconds(numbers: Sequence[Number], target: Number = 24) -> float:
+def predict_seconds(
+    numbers: Sequence[Number], target: Number = 24, *, watch: Watch | None = None
+) -> float:
     """Predicted average time a person needs to solve the hand, in seconds.
 
     Fitted on 24-game hands from 1-13 with target 24; for other hands or targets it is an
     extrapolation (still useful to rank hands against each other).
 
+    Args:
+        numbers: The hand.
+        target: The value to reach.
+        watch: Bounds the work (see :func:`features`); None: unbounded.
+
     Raises:
         ValueError: When the hand has no solution.
+        Interrupted: When ``watch`` runs out (its budget, deadline or cancel test).
     """
-    return math.exp(predict_log_seconds(numbers, target))
+    return math.exp(predict_log_seconds(numbers, target, watch=watch))

@@ -33,9 +33,12 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TypeVar
+
+from core.search import Watch
 
 from .ast import Ast, Leaf, Node, make_node, postorder
 from .cards import DEFAULT_CARDS, Card
@@ -469,6 +472,7 @@ def generate_hand(
     high: int = 13,
     target: int = 24,
     max_attempts: int = 2000,
+    watch: Watch | None = None,
 ) -> Generated:
     """A 24-game hand whose predicted human solve time lies in ``band``.
 
@@ -486,24 +490,30 @@ def generate_hand(
         high: Largest number.
         target: The value to make.
         max_attempts: Hands drawn before giving up.
+        watch: Bounds the draws: a unit per hand drawn, and the solver's and the
+            predictor's combinations (:func:`.hands.metered`).
 
     Returns:
         The puzzle, one solution and its predicted time.
 
     Raises:
         GenerationFailed: When no hand in the band was drawn.
+        Interrupted: When ``watch`` runs out.
     """
     from .difficulty import predict_seconds
-    from .hands import solvable24, solve24
+    from .hands import metered, solvable24, solve24
 
     if not 2 <= size <= 6 or 4 * (size - 1) > MAX_CARDS:
         raise ValueError("a hand has 2 to 6 numbers")
     rng = random.Random(seed)
     for attempt in range(1, max_attempts + 1):
+        if watch is not None:
+            watch.spend(1)
         hand = tuple(sorted(rand_list(rng, size, low, high + 1)))
-        if not solvable24(hand, target):
-            continue
-        seconds = predict_seconds(hand, target)
+        with metered(watch) if watch is not None else nullcontext():
+            if not solvable24(hand, target):
+                continue
+            seconds = predict_seconds(hand, target, watch=watch)
         if band[0] <= seconds <= band[1]:
             cards = tuple(c for c in DEFAULT_CARDS for _ in range(size - 1))
             puzzle = Puzzle.of(hand, (target,), cards, use_all=True)

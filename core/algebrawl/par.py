@@ -10,8 +10,10 @@ found here by a depth-first branch and bound over the targets (at most
 The answer is exact when the tables were built completely; hitting a limit gives
 ``"unknown"``, and ``reason`` says which (``"work budget"``: ``max_entries`` or ``budget``, the
 solver's units; ``"time limit"``; ``"cancelled"``). A hand holding a card that acts on monsters (``poison_wizard``, ``traitor``)
-is outside these tables: its par is ``"unknown"`` (the solver's search still says whether it
-is solvable).
+is outside these tables: its par comes from a breadth-first search over the game's own
+moves (positions with the same future visited once, :func:`.solver._state_key`), which
+proves it the same way: the first win found is the shortest, and a search that runs out of
+positions proves the hand unsolvable.
 """
 
 from __future__ import annotations
@@ -24,7 +26,16 @@ from core.search import KeyVisited, Watch, bfs
 
 from .ast import Ast
 from .normal import DEFAULT_EQUIVALENCE
-from .play import Move, State, apply_move, initial_state, legal_moves, monster_values, status
+from .play import (
+    Move,
+    State,
+    Strike,
+    apply_move,
+    initial_state,
+    legal_moves,
+    monster_values,
+    status,
+)
 from .puzzle import Puzzle
 from .solver import REASONS, _Limit, _state_key, _Tables, solution_moves, solve_state
 
@@ -53,6 +64,10 @@ class Shortest:
     reason: str = ""
     """Which bound made it ``"unknown"`` (``"work budget"``, ``"time limit"``,
     ``"cancelled"``), or ``""``."""
+    plan: tuple[Move, ...] = ()
+    """The shortest solution's moves, for hands holding a card cast on the monsters (whose
+    ``strikes`` index :func:`.play.monster_values` at the end); empty otherwise (use
+    :func:`.solver.solution_moves`)."""
 
 
 def _card_count(used: int, tables: _Tables) -> int:
@@ -89,12 +104,16 @@ def shortest_state(
     puzzle = state.puzzle
     if not state.standing and not (puzzle.use_all and state.pool):
         return Shortest("solved", 0, 0)
-    if any(puzzle.cards[c].effect for c in state.hand):
-        return Shortest("unknown")  # casts act on monsters, outside the tables (see above)
     if not state.standing:
         return Shortest("unsolvable")  # every target struck, values left in a use_all game
     if watch is None:
         watch = Watch(time_limit, should_stop, budget=budget)
+    if any(puzzle.cards[c].effect for c in state.hand):
+        line = _shortest_with_casts(state, watch, max_entries)  # outside the tables
+        if line.status != "solved":
+            return Shortest(line.status, reason=line.reason)
+        plays = sum(1 for m in line.moves if not isinstance(m, Strike))
+        return Shortest("solved", len(line.moves), plays, line.strikes, plan=line.moves)
     tables = _Tables(state, False, DEFAULT_EQUIVALENCE, max_entries, 0.0, None, watch)
     monsters = monster_values(state)
     targets = [(t, monsters[t]) for t in state.standing]

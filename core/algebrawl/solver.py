@@ -89,6 +89,10 @@ class SolveResult:
     reason: str = ""
     """Which bound cut the search short: ``"work budget"``, ``"time limit"`` or
     ``"cancelled"`` (``""`` when none did)."""
+    forms: tuple = ()
+    """When counting a hand that holds a card cast on the monsters: every distinct
+    solution's form (:mod:`.castcount`; :func:`.castcount.form_text` writes one), in the
+    order of :attr:`count`."""
 
 
 REASONS = {"limit": "time limit", "budget": "work budget", "cancelled": "cancelled"}
@@ -440,7 +444,7 @@ def solve_state(
         return SolveResult("solved", (), 1 if count else None)
     if any(state.puzzle.cards[c].effect for c in state.hand):
         if count:
-            raise ValueError(CASTS_NOT_COUNTED)
+            return _count_with_casts(state, equivalence, max_entries, max_count, watch)
         return _search_with_casts(state, max_entries, watch=watch)
     tables = _Tables(state, count, equivalence, max_entries, 0.0, None, watch)
     assign = _Assign(tables, max_count)
@@ -485,12 +489,37 @@ def solve_state(
     )
 
 
-CASTS_NOT_COUNTED = (
-    "counting distinct solutions does not cover the poison_wizard and traitor cards: they act "
-    "on the monsters, outside the expression normal form that makes two solutions equal; "
-    "solve without counting to learn whether the puzzle is solvable"
-)
-"""Why :func:`solve_state` refuses to count solutions while such a card is in hand."""
+def _count_with_casts(
+    state: State, equivalence: str, max_entries: int, max_count: int, watch: Watch
+) -> SolveResult:
+    """Count the distinct solutions of a hand holding a card cast on the monsters
+    (:mod:`.castcount`), with one solution's moves from :func:`_search_with_casts`."""
+    from .castcount import count_with_casts
+
+    start = time.monotonic()
+    counted = count_with_casts(
+        state, equivalence=equivalence, watch=watch, max_positions=max_entries
+    )
+    if counted.status != "solved":
+        return SolveResult(
+            counted.status,
+            entries=counted.positions,
+            elapsed=time.monotonic() - start,
+            reason=counted.reason,
+        )
+    # A win exists, so the search finds one; on what is left of the same watch.
+    found = _search_with_casts(state, max_entries, watch=watch)
+    n = len(counted.forms)
+    return SolveResult(
+        "solved" if found.status == "solved" else "unknown",
+        count=n if found.status == "solved" else None,
+        complete=found.status == "solved",  # every form was found: the count is exact
+        entries=counted.positions,
+        elapsed=time.monotonic() - start,
+        moves=found.moves,
+        reason=found.reason,
+        forms=counted.forms[:max_count],
+    )
 
 
 def _state_key(state: State) -> tuple:

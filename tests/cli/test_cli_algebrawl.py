@@ -466,9 +466,12 @@ def test_solve_level_file_with_seed_002_casts(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     poison, traitor, old = (json.loads(line) for line in result.stdout.splitlines())
     assert poison["status"] == traitor["status"] == old["status"] == "solved"
-    # Counting does not cover the cast cards, and says so; the ordinary level is counted.
-    assert poison["count"] is None and "does not cover" in poison["count_note"]
-    assert "count_note" not in old and old["count"] == 1
+    # Issue 29: the cast cards are counted too, one way each by hand: the dose 3 then two
+    # strikes of 2; the traitor 9 defecting as 4, struck by the 4 (the traitor 4 leaves a 1
+    # and the traitor 13 defects as 8, which nothing strikes). The shortest is proved.
+    assert poison["count"] == traitor["count"] == old["count"] == 1
+    assert "count_note" not in poison
+    assert poison["shortest"] == 3 and traitor["shortest"] == 2
     assert traitor["moves"] == ["traitor 9 attacks 5: it dies, the ally defects as 4", "strike 4"]
     assert traitor["solution"] == [{"target": "4", "expression": "4"}]
     assert poison["moves"][1] == "poison wizard, dose 3: 3 → 0, 5 → 2"
@@ -479,3 +482,56 @@ def test_solve_hand_refuses_cast_cards_cleanly() -> None:
     assert result.exit_code == 2
     assert "traitor: cards cast on the monsters" in result.output
     assert "Traceback" not in result.output
+
+
+# --------------------------------------------------------------------------- issue 29 / 28
+
+
+CASTS = REPO / "levels" / "algebrawl" / "04-poison-and-treason.levels"
+
+
+def test_solve_the_cast_pack_proves_par_and_counts() -> None:
+    result = run("solve", str(CASTS), "--json")
+    assert result.exit_code == 0, result.stderr
+    data = lines(result)
+    # Hand-worked: Softened Up has two ways (the traitor 7 leaves 18 = 6 × 3; the traitor
+    # 6 × 3 = 18 leaves 7); the others one each.
+    assert [d["count"] for d in data] == [1, 1, 2, 1]
+    assert all(d["par_proved"] and d["shortest"] == d["par"] for d in data)
+
+
+def test_a_par_not_proved_is_said_so(tmp_path: Path) -> None:
+    path = tmp_path / "p.levels"
+    path.write_text(
+        'level "L" {\n  game algebrawl\n  numbers [8 3 5 2]\n  targets [9 13]\n'
+        "  cards [poison_wizard traitor +]\n  par 4\n}\n",
+        encoding="utf-8",
+    )
+    cut = run("solve", str(path), "--work-budget", "3")
+    assert cut.exit_code == 1
+    assert "unknown (work budget), par 4 (the level's, not proved)" in cut.stdout
+    assert "unsolvable" not in cut.stdout
+    data = lines(run("solve", str(path), "--work-budget", "3", "--json"))[0]
+    assert data["status"] == "unknown" and data["reason"] == "work budget"
+    assert data["par"] == 4 and data["par_proved"] is False and data["shortest"] is None
+
+
+def test_generate_casts_and_its_work_budget(tmp_path: Path) -> None:
+    made = run("generate", "-g", "casts", "--seed", "5", "-n", "3", "--json")
+    assert made.exit_code == 0, made.stderr
+    for item in lines(made):
+        assert item["id"].startswith("algebrawl:casts-2-4#") and item["par"] >= 2
+    for name in ("brawl", "24", "casts"):
+        cut = run("generate", "-g", name, "--seed", "5", "--work-budget", "1", "--json")
+        assert cut.exit_code == 1 and "seed 5: unknown (work budget)" in cut.stderr, name
+
+
+def test_dot_takes_the_work_budget() -> None:
+    hand = run("dot", "--numbers", "1", "5", "5", "5", "--work-budget", "10")
+    assert hand.exit_code == 1 and "no solution found (work budget)" in hand.stderr
+    level = run("dot", str(BOSS), "--level", "countdown", "--work-budget", "100")
+    assert level.exit_code == 1 and "unknown (work budget)" in level.stderr
+    assert run("dot", "--numbers", "1", "5", "5", "5").exit_code == 0
+    # The traitor 9 defects as a new monster of 4 HP: its box names that HP (not a target).
+    traitor = run("dot", str(CASTS), "--level", "2")
+    assert traitor.exit_code == 0 and 'label="target 4"' in traitor.stdout

@@ -81,13 +81,28 @@ def test_every_bundled_level_is_solvable_with_par_the_shortest_solution(pack_id,
     best = shortest(level.puzzle, time_limit=60)
     assert best.status == "solved"
     assert level.par == best.moves
-    # The shortest solution really plays in that many moves and wins.
+    # The shortest solution really plays in that many moves and wins (a level with cards
+    # cast on the monsters gets its moves from the breadth-first search: best.plan).
     state = start
-    moves = solution_moves(start, best.strikes)
+    moves = best.plan or solution_moves(start, best.strikes)
     assert len(moves) == best.moves
     for move in moves:
         state = GAME.apply(state, move)
     assert GAME.status(state) == "won"
+
+
+def test_the_campaign_teaches_the_cast_cards() -> None:
+    # Issue 29: levels that deal seed 002's poison wizard and traitor, each described, each
+    # with par the fewest moves by a plain breadth-first search over the game (no merging).
+    casting = [level for _, level in LEVELS if any(c.effect for c in level.puzzle.cards)]
+    kinds = {c.effect for level in casting for c in level.puzzle.cards if c.effect}
+    assert kinds == {"poison_wizard", "traitor"} and len(casting) >= 3
+    assert any(len({c.effect for c in lv.puzzle.cards} - {""}) == 2 for lv in casting)
+    for level in casting:
+        assert level.description and level.hint
+        assert level.par == bfs_shortest(level.puzzle), level.title
+        counted = solve(level.puzzle, count=True)
+        assert counted.status == "solved" and counted.complete and counted.count
 
 
 # --------------------------------------------------------------------------- par

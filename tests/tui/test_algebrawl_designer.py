@@ -15,7 +15,7 @@ from grammar.levels import bundled_packs, load_pack_file
 from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.algebrawl.cli import algebrawl
-from tui.games.algebrawl.designer import AlgebrawlDesigner, CardPicker
+from tui.games.algebrawl.designer import AlgebrawlDesigner, CardPicker, describe_verdict
 from tui.modals.export import ExportModal
 
 pytestmark = pytest.mark.pilot
@@ -175,9 +175,10 @@ async def test_rules_and_cast_cards() -> None:
         await pilot.press(*["left"] * 1, "space")  # traitor (the last card)
         await pilot.pause()
         assert bench.query_one("#alg-cards", Input).value == "+ traitor"
-        text = await verdict_with(pilot, bench, "par 2 moves", "not counted")
-        assert "traitor" in text
-        assert "Shortest: 4 + 1 = 5; strike 5" in text
+        # Issue 29: counted too, five ways by hand: 4 + 1 strikes; the traitor 4 + 1 fells
+        # the 5; the traitor 1 leaves 4 (the 4 strikes); the 4 leaves 1; the 9 defects as 4.
+        text = await verdict_with(pilot, bench, "par 2 moves", "5 distinct solutions")
+        assert "Shortest: 4 + 1 = 5; strike 5 with 4 + 1" in text
         # The rules are checkboxes; use every number makes it unsolvable, ctrl+z undoes it.
         bench.query_one("#alg-use-all", Checkbox).focus()
         await pilot.press("space")
@@ -278,3 +279,24 @@ async def test_solve_lists_the_distinct_solutions_and_can_be_cancelled() -> None
         await wait_until(pilot, lambda: bench.result_text == "Cancelled.")
         assert bench.result_text == "Cancelled." and app.screen is bench
         assert not bench.query_one("#dev-progress").has_class("-running")
+
+
+@pytest.mark.parametrize("cards", ["+ - * /", "poison_wizard traitor +"])
+def test_a_verdict_cut_short_says_which_bound_and_never_unsolvable(cards: str) -> None:
+    # Issue 29: unknown is not unsolvable. A work budget of 10 units stops both kinds of
+    # search (the tables; the moves of a hand with cast cards) long before an answer.
+    from core.algebrawl.design import design_verdict
+    from core.algebrawl.level import level_of
+    from grammar.algebrawl import parse_cards
+
+    level = level_of(
+        "cut",
+        numbers=(8, 3, 5, 2, 7),
+        targets=(9, 13),
+        cards=parse_cards(cards, filename="cards"),
+    )
+    verdict = design_verdict(level, time_limit=600, budget=10)
+    assert verdict.status == "unknown" and verdict.reason == "work budget"
+    assert verdict.par is None and verdict.count is None
+    text = describe_verdict(level, verdict)
+    assert "work budget" in text and "nsolvable" not in text and "par" not in text

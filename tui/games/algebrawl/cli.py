@@ -40,6 +40,8 @@ from typing import Any
 import click
 
 from core.algebrawl.handrule import HandRule
+from core.algebrawl.solver import REASONS
+from core.search import Interrupted, Watch
 from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
@@ -81,6 +83,10 @@ for levels). Measured (docs/algebrawl.md, "Bounds"): every 4- and 5-number hand 
 6-number hands' counts fit in it with room to spare (the costliest 6-number count of a
 sample from 1-13, 456,000), as does the solvability of 7-number hands (at most 310,000);
 counting a 7-number hand's solutions does not, and stops at it."""
+GENERATE_BUDGET = 50_000_000
+"""Work units one generated level may cost by default (draws, the par search's units, the
+predictor's combinations): far above what the bands need (a brawl's par search stops at
+5,000,000 units of its own), so only a pathological draw meets it."""
 DEFAULT_LIMIT = 100
 """Solutions listed by default (the count is always complete when time allows)."""
 MAX_LINE = 4096
@@ -211,21 +217,20 @@ def level_json(number: int, level: Any, count: bool, bounds: Bounds) -> dict[str
         "status": line.status,
         "shortest": len(line.moves) if line.shortest else None,
         "par": level.par,
+        # The level file's par is data: say whether the solver proved it the fewest moves.
+        "par_proved": level.par is not None and line.shortest and len(line.moves) == level.par,
         "reason": line.reason or None,
     }
     if count and line.status == "solved":
-        try:
-            counted = solve(
-                level.puzzle,
-                count=True,
-                time_limit=max(deadline - time.monotonic(), 0.0),
-                budget=bounds.budget,
-            )
-            data["count"] = counted.count if counted.status == "solved" else None
-            data["complete"] = counted.complete and counted.status == "solved"
-            data["reason"] = data["reason"] or counted.reason or None
-        except ValueError as error:  # poison_wizard / traitor: outside the count
-            data["count"], data["complete"], data["count_note"] = None, False, str(error)
+        counted = solve(
+            level.puzzle,
+            count=True,
+            time_limit=max(deadline - time.monotonic(), 0.0),
+            budget=bounds.budget,
+        )
+        data["count"] = counted.count if counted.status == "solved" else None
+        data["complete"] = counted.complete and counted.status == "solved"
+        data["reason"] = data["reason"] or counted.reason or None
     moves, plan, state = [], [], start
     for move in line.moves:
         moves.append(describe_move(state, move))
@@ -403,7 +408,7 @@ def _rule(countdown: bool, cards_text: str | None) -> HandRule:
     if not cards:
         fail("--cards: give at least one card")
     cast = [c.name for c in cards if c.effect]
-    if cast:  # a hand is counted, and counting does not cover them (see the solver)
+    if cast:  # a hand's cards are reusable operators on its numbers; these act on monsters
         fail(
             f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
             "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'"
@@ -463,6 +468,36 @@ def _solve_batch(
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
 
 
+def _level_line(data: dict[str, Any]) -> str:
+    """One level's verdict in words: solved (shortest or not proved so), proved unsolvable,
+    or unknown with the bound that cut it; the level's par only as proved or not.
+
+    Args:
+        data: :func:`level_json`'s object.
+
+    Returns:
+        The text after the level's title.
+    """
+    status = data["status"]
+    if status == "solved" and data["shortest"]:
+        text = f"shortest {data['shortest']} moves"
+    elif status == "solved":
+        text = f"solved in {len(data['moves'])} moves (not proved shortest: {data['reason']})"
+    elif status == "unsolvable":
+        text = "unsolvable (proved: every move was searched)"
+    else:
+        text = f"unknown ({data['reason']})"
+    if data["par"] is not None:
+        proved = data["par_proved"]
+        text += f", par {data['par']}" + ("" if proved else " (the level's, not proved)")
+    if data.get("count") is not None:
+        text += ", " + plural(data["count"], "distinct solution")
+        text += "" if data.get("complete") else " (at least)"
+    elif status == "solved" and data["reason"]:
+        text += f", not counted ({data['reason']})"
+    return text
+
+
 def _solve_levels(
     level_file: str, spec: str | None, count: bool, bounds: Bounds, as_json: bool
 ) -> None:
@@ -475,17 +510,7 @@ def _solve_levels(
         if as_json:
             emit_json(data)
             continue
-        par = f", par {data['par']}" if data["par"] is not None else ""
-        shortest = f"shortest {data['shortest']} moves" if data["shortest"] else data["status"]
-        if data["status"] == "unknown":
-            shortest += f" ({data['reason']})"
-        counted = ""
-        if data.get("count") is not None:
-            counted = ", " + plural(data["count"], "distinct solution")
-            counted += "" if data.get("complete") else " (at least)"
-        elif data["status"] == "solved" and data["reason"]:
-            counted = f", not counted ({data['reason']})"
-        click.echo(f"level {number} {lvl.title!r}: {shortest}{par}{counted}")
+        click.echo(f"level {number} {lvl.title!r}: {_level_line(data)}")
         for index, move in enumerate(data["moves"], start=1):
             click.echo(f"  {index}. {move}")
     raise click.exceptions.Exit(status)
@@ -499,11 +524,12 @@ def _solve_levels(
     "--generator",
     "-g",
     "generator_name",
-    type=click.Choice(["brawl", "24"]),
+    type=click.Choice(["brawl", "24", "casts"]),
     default="brawl",
     show_default=True,
     help="brawl: seed 002's generator (difficulty = total card score); "
-    "24: 24-game hands (difficulty = predicted seconds).",
+    "24: 24-game hands (difficulty = predicted seconds); "
+    "casts: a brawl with a poison wizard or a traitor ally (total card score, 1 to 6).",
 )
 @click.option(
     "--difficulty",
@@ -511,7 +537,8 @@ def _solve_levels(
     "band_text",
     default=None,
     metavar="LO:HI",
-    help="Difficulty band (brawl: 1 to 10, default 3:6; 24: 1 to 600, default 5:20).",
+    help="Difficulty band (brawl: 1 to 10, default 3:6; 24: 1 to 600, default 5:20; "
+    "casts: 1 to 6, default 2:4).",
 )
 @click.option(
     "--count",
@@ -523,6 +550,7 @@ def _solve_levels(
 )
 @seed_option(required=True)
 @click.option("--title", default=None, help="The pack's title.")
+@budget_option(GENERATE_BUDGET)
 @output_option
 @json_option
 @closed_pipe_safe
@@ -532,6 +560,7 @@ def generate(
     count: int,
     seed: int,
     title: str | None,
+    budget: int,
     output: str | None,
     force: bool,
     as_json: bool,
@@ -539,9 +568,12 @@ def generate(
     """Generate a level pack (level-file text) from a seed and a difficulty band.
 
     The same seed and band always give the same pack (level k uses seed + k - 1).  Every
-    level is solvable by construction; its par is its shortest solution.  --json prints one
+    level is solvable by construction; its par is its shortest solution, proved by the
+    solver (a level whose par is not proved has none).  --json prints one
     {"seed", "id", "title", "par"} object per level on stdout (the pack still goes to
-    --output when given).
+    --output when given).  --work-budget bounds each level: a unit per draw, the solver's
+    units for its par and the predictor's combinations; a level it cuts short stops the
+    command (exit 1, "work budget").
     """
     from core.algebrawl.generator import GenerationFailed
     from core.algebrawl.generators import GENERATORS, check_band
@@ -560,9 +592,13 @@ def generate(
     with progress_bar(count, "generating", count >= 3 and progress_wanted(as_json)) as advance:
         for index in range(count):
             try:
-                level = generator.generate(seed + index, low, high)
+                level = generator.generate(
+                    seed + index, low, high, watch=Watch(budget=budget or None)
+                )
             except GenerationFailed as error:
                 fail(f"seed {seed + index}: {error}", EXIT_NEGATIVE)
+            except Interrupted as stop:
+                fail(f"seed {seed + index}: unknown ({REASONS[stop.reason]})", EXIT_NEGATIVE)
             levels.append(level)
             if as_json:
                 from tui.ids import generated_level_id
@@ -594,6 +630,7 @@ def generate(
 @_hand_options
 @level_option("1")
 @click.option("--svg", is_flag=True, help="Run Graphviz's dot to make SVG.")
+@budget_option(DEFAULT_BUDGET)
 @output_option
 @closed_pipe_safe
 def dot(
@@ -604,6 +641,7 @@ def dot(
     cards_text: str | None,
     level: str | None,
     svg: bool,
+    budget: int,
     output: str | None,
     force: bool,
 ) -> None:
@@ -611,7 +649,8 @@ def dot(
 
     The solution of a hand (--numbers 4 7 8 8 --target 24) or of a level (FILE --level N):
     numbers are circles, cards double circles, each striking tree under a box naming its
-    target.  Exit 1 when there is no solution.
+    target.  Exit 1 when there is no solution (or none was found within --work-budget, as
+    solve counts it: combinations for hands, the solver's units for levels).
     """
     from core.algebrawl import solution_to_dot
 
@@ -627,7 +666,7 @@ def dot(
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--numbers") from None
         solvable, _, _, trees, reason = rule.solve(
-            hand, target, DEFAULT_TIME_LIMIT, budget=DEFAULT_BUDGET
+            hand, target, DEFAULT_TIME_LIMIT, budget=budget or None
         )
         if not trees:
             fail(
@@ -640,12 +679,32 @@ def dot(
         _, chosen = pick_levels(pack, level or "1")[0]
         from core.algebrawl.par import shortest
 
-        best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT, budget=DEFAULT_BUDGET)
+        best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT, budget=budget or None)
         if best.status != "solved":
             why = f" ({best.reason})" if best.reason else ""
             fail(f"level {chosen.title!r}: {best.status}{why}", EXIT_NEGATIVE)
-        text = solution_to_dot(chosen.puzzle.targets, best.strikes)
+        text = solution_to_dot(_struck_hp(chosen.puzzle, best.plan), best.strikes)
     write_output(output, _svg(text) if svg else text, force)
+
+
+def _struck_hp(puzzle: Any, plan: tuple) -> tuple:
+    """Every monster's HP when struck: the targets, or, for a plan with casts (which change
+    HP and add defectors), the HP at the end of the plan.
+
+    Args:
+        puzzle: The level's puzzle.
+        plan: :attr:`core.algebrawl.par.Shortest.plan` (empty without casts).
+
+    Returns:
+        HP by monster index.
+    """
+    from core.algebrawl import initial_state
+    from core.algebrawl.play import apply_move, monster_values
+
+    state = initial_state(puzzle)
+    for move in plan:
+        state = apply_move(state, move)
+    return monster_values(state)
 
 
 def _svg(text: str) -> str:

@@ -169,8 +169,16 @@ def describe_verdict(level: Level, verdict: Verdict) -> str:
     """The live verdict as lines of text for the bench."""
     limit = f"{verdict.time_limit:g} s"
     if verdict.status == "unknown":
+        # Say which bound cut the search: unknown is never shown as unsolvable.
+        why = (
+            "the solver used up its work budget"
+            if verdict.reason == "work budget"
+            else "the solver was stopped"
+            if verdict.reason == "cancelled"
+            else "the solver ran out of time"
+        )
         return (
-            f"? Unknown within {limit}: the solver ran out of time. Solve (F4) tries for "
+            f"? Unknown within {limit}: {why}. Solve (F4) tries for "
             f"{SOLVE_TIME_LIMIT:g} s; fewer numbers or cards make it quicker."
         )
     if verdict.status == "unsolvable":

@@ -46,6 +46,7 @@ from core.algebrawl import (
     solve_state,
     to_infix,
 )
+from core.algebrawl.design import LIVE_BUDGET
 from core.session import Session
 from core.text import escape_controls, plural
 from tui.games.algebrawl.board import SECTIONS, AstView, BrawlBoard, tiles_of
@@ -539,17 +540,15 @@ class AlgebrawlScreen(PuzzleScreen):
         puzzle = level.puzzle
 
         def count() -> tuple[Any, tuple[int | None, bool]]:
-            try:
-                result = solve(
-                    puzzle, count=True, time_limit=COUNT_TIME_LIMIT, should_stop=cancelled
-                )
-            except ValueError:  # poison_wizard / traitor levels: not counted (see the solver)
-                result = None
-            found = (
-                (result.count, result.complete)
-                if result and result.status == "solved"
-                else (None, False)
+            # Cards cast on the monsters are counted too (core.algebrawl.castcount).
+            result = solve(
+                puzzle,
+                count=True,
+                time_limit=COUNT_TIME_LIMIT,
+                should_stop=cancelled,
+                budget=LIVE_BUDGET,
             )
+            found = (result.count, result.complete) if result.status == "solved" else (None, False)
             return level, found
 
         # exclusive: a new level's count cancels the previous one (leaving cancels it too).
@@ -601,11 +600,15 @@ class AlgebrawlScreen(PuzzleScreen):
         super().action_tip()
 
     def compute_hint(self, state: State, should_stop: Any, time_limit: float) -> Hint:
-        result = solve_state(state, time_limit=time_limit, should_stop=should_stop)
-        if result.status == "unsolvable":
+        result = solve_state(
+            state, time_limit=time_limit, should_stop=should_stop, budget=LIVE_BUDGET
+        )
+        if result.status == "unsolvable":  # proved: the search covered every move
             return Hint("From here the monsters cannot all be struck: undo (u) or restart (R).")
         if result.status != "solved" or not (result.strikes or result.moves):
-            return Hint("The solver found no way in time.")
+            # Unknown is not unsolvable: say which bound stopped the solver.
+            why = "its work budget" if result.reason == "work budget" else "its time"
+            return Hint(f"The solver found no way within {why}: the position may still be won.")
         moves = result.moves or solution_moves(state, result.strikes)
         return Hint(
             f"Next step ({plural(len(moves), 'move')} to go): "
