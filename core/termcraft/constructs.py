@@ -55,6 +55,7 @@ MAX_CACHED = 200_000
 POLL_EVERY = 256
 """Terms made between two polls of the watch's clock and cancel test."""
 
+
 @dataclass(frozen=True)
 class Alphabet:
     """The symbols constructs are built from.
@@ -126,14 +127,28 @@ class Constructible:
     """Every ground term over an alphabet, by Size, made lazily and shared by a whole search.
 
     Args:
-        alphabet: The symbols.
+        source: The alphabet, or the terms to read it from (the level's current term and
+            target) when it is first needed, spending the watch then.
     """
 
-    def __init__(self, alphabet: Alphabet):
-        self.alphabet = alphabet
-        """The symbols terms are made of."""
-        self._by_size: dict[int, tuple[Term, ...]] = {1: alphabet.leaves}
+    def __init__(self, source: Alphabet | Iterable[Term]):
+        self._source = source if isinstance(source, Alphabet) else tuple(source)
+        self._by_size: dict[int, tuple[Term, ...]] = {}
         self._made = 0
+
+    def alphabet(self, watch: Watch = NO_WATCH) -> Alphabet:
+        """The symbols terms are made of (read from the terms on first use).
+
+        Args:
+            watch: Spends one unit per distinct subterm read, the first time.
+
+        Returns:
+            The :class:`Alphabet`.
+        """
+        if not isinstance(self._source, Alphabet):
+            self._source = alphabet_of(self._source, watch)
+            self._by_size[1] = self._source.leaves
+        return self._source
 
     def up_to(self, budget: int, watch: Watch = NO_WATCH) -> Iterator[Term]:
         """Every term of Size 1 to ``budget``, smaller first (deterministic order).
@@ -158,7 +173,8 @@ class Constructible:
         Yields:
             Ground terms of Size ``n``.
         """
-        known = self._by_size.get(n)
+        alphabet = self.alphabet(watch)
+        known = alphabet.leaves if n == 1 else self._by_size.get(n)
         if known is not None:
             yield from known
             return
@@ -179,7 +195,7 @@ class Constructible:
 
     def _make(self, n: int, watch: Watch) -> Iterator[Term]:
         """Build the terms of Size ``n`` > 1 from the smaller ones."""
-        for name, arity in self.alphabet.functions:
+        for name, arity in self.alphabet(watch).functions:
             if arity > n - 1:
                 continue
             for sizes in _compositions(n - 1, arity):
@@ -192,4 +208,3 @@ class Constructible:
                     if self._made % POLL_EVERY == 0:
                         watch.poll("constructs")
                     yield compound(name, kids)
-

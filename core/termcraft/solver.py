@@ -32,11 +32,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 
-from core.search import NO_WATCH, Interrupted, ParetoVisited, Watch, bfs
+from core.search import NO_WATCH, ParetoVisited, Watch, bfs
 from core.termcraft.closure import ground_subterms
 from core.termcraft.terms import Term, to_str
 
-from .constructs import Constructible, alphabet_of
+from .constructs import Constructible
 from .engine import apply, iter_rewrite_actions, next_state, placeholder_sites
 from .level import Level
 from .state import Action, ConstructAction, RewriteAction, State
@@ -171,7 +171,7 @@ def successors(
     if not sites:
         return
     if constructs is None:
-        constructs = Constructible(alphabet_of((state.term, state.target), watch))
+        constructs = Constructible((state.term, state.target))
     for new in constructs.up_to(state.budget, watch):
         for site in sites:
             construct = ConstructAction(site, new)
@@ -245,12 +245,8 @@ def solve(
     target = start.target
     if watch is None:
         watch = Watch(time_limit, should_stop, deadline=deadline, budget=budget or None)
-    try:
-        alphabet = alphabet_of((start.term, target), watch)
-    except Interrupted as stop:
-        why = WHY.get(stop.reason, stop.reason)
-        return SolveResult("unknown", (), 0, stop.reason, watch.elapsed, why, watch.spent)
-    constructs = Constructible(alphabet)
+    # read the alphabet when the first construct is tried (the search pays for it then)
+    constructs = Constructible((start.term, target))
     found = bfs(
         start,
         lambda s: successors(s, watch, constructs),
@@ -265,7 +261,8 @@ def solve(
     if found.status == "solved":
         return SolveResult("solved", found.plan, found.explored, "", found.elapsed, "", watch.spent)
     if found.status == "exhausted":
-        return _searched_out(start, alphabet.restriction, found.explored, found.elapsed, watch)
+        restriction = constructs.alphabet().restriction
+        return _searched_out(start, restriction, found.explored, found.elapsed, watch)
     why = _why(found.status, found.generated, max_states, watch)
     return SolveResult("unknown", (), found.explored, found.status, found.elapsed, why, watch.spent)
 

@@ -339,11 +339,14 @@ def describe_solve(result: SolveResult) -> str:
         return "\n".join(lines)
     if result.status == "unsolvable":
         return (
-            f"Unsolvable (with rewrites and constructs of target subterms): "
-            f"{result.explored:,} states explored, {result.elapsed:.2f}s."
+            "Unsolvable (proved: every rewrite and every construct the fuel and budget allow "
+            f"was searched): {result.explored:,} states, {result.elapsed:.2f}s."
         )
-    why = "cancelled" if result.reason == "cancelled" else "search limits reached"
-    return f"Unknown: {why} after {result.explored:,} states, {result.elapsed:.2f}s."
+    why = result.why or "search limits reached"
+    return (
+        f"Unknown ({why}): neither solved nor proved unsolvable after "
+        f"{result.explored:,} states, {result.elapsed:.2f}s."
+    )
 
 
 def describe_lint(issues: tuple[LintIssue, ...]) -> str:
