@@ -50,7 +50,8 @@ from .terms import CONST, VAR, Term, compound, unique_subterms
 __all__ = ["MAX_CACHED", "Alphabet", "Constructible", "alphabet_of"]
 
 MAX_CACHED = 200_000
-"""Terms of one Size kept for reuse; a larger Size is rebuilt (and paid for) each time."""
+"""Terms kept for reuse by one search, all Sizes together (about 40 MB); a Size made once
+this many are kept is rebuilt, and paid for again, each time it is needed."""
 
 POLL_EVERY = 256
 """Terms made between two polls of the watch's clock and cancel test."""
@@ -135,6 +136,7 @@ class Constructible:
         self._source = source if isinstance(source, Alphabet) else tuple(source)
         self._by_size: dict[int, tuple[Term, ...]] = {}
         self._made = 0
+        self._kept = 0
 
     def alphabet(self, watch: Watch = NO_WATCH) -> Alphabet:
         """The symbols terms are made of (read from the terms on first use).
@@ -182,11 +184,12 @@ class Constructible:
         for term in self._make(n, watch):
             if made is not None:
                 made.append(term)
-                if len(made) > MAX_CACHED:
+                if self._kept + len(made) > MAX_CACHED:
                     made = None
             yield term
         if made is not None:
             self._by_size[n] = tuple(made)
+            self._kept += len(made)
 
     def _pool(self, n: int, watch: Watch) -> tuple[Term, ...]:
         """The terms of Size ``n`` as a tuple (children pools for a larger Size)."""

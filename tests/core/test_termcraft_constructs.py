@@ -268,3 +268,17 @@ def test_solver_equals_brute_force_with_fresh_symbols(start):
     else:
         assert result.status == "solved" and len(result.plan) == expected
         assert replay(start, result.plan)[-1].term is start.target
+
+
+def test_sizes_past_the_cache_are_made_again_and_paid_again(monkeypatch):
+    from core.termcraft import constructs
+
+    monkeypatch.setattr(constructs, "MAX_CACHED", 5)
+    made = Constructible(alphabet_of([p("g(a,b)")]))
+    first = Watch(budget=10**6)
+    assert len(list(made.of_size(3, first))) == 4 and first.spent == 4  # kept: 4 <= 5
+    second = Watch(budget=10**6)
+    fives = list(made.of_size(5, second))  # g(1,3) and g(3,1): 16 terms, too many to keep
+    assert len(fives) == len(set(fives)) == 16 and second.spent == 16
+    third = Watch(budget=10**6)
+    assert list(made.of_size(5, third)) == fives and third.spent == 16
