@@ -92,9 +92,11 @@ def alphabet_of(terms: Iterable[Term], watch: Watch = NO_WATCH) -> Alphabet:
     """
     leaves: set[Term] = set()
     functions: set[tuple[str, int]] = set()
+    counting = watch is not NO_WATCH  # the shared do-nothing watch counts nothing
     for term in terms:
         for t in unique_subterms(term):
-            watch.spend(1)
+            if counting:
+                watch.spend(1)
             if t.kind == VAR:
                 continue
             if t.kind == CONST:
@@ -198,6 +200,7 @@ class Constructible:
 
     def _make(self, n: int, watch: Watch) -> Iterator[Term]:
         """Build the terms of Size ``n`` > 1 from the smaller ones."""
+        counting = watch is not NO_WATCH  # the shared do-nothing watch counts nothing
         for name, arity in self.alphabet(watch).functions:
             if arity > n - 1:
                 continue
@@ -206,7 +209,8 @@ class Constructible:
                 for kids in product(*pools):
                     if not _typable(name, kids):
                         continue
-                    watch.spend(1)
+                    if counting:
+                        watch.spend(1)
                     self._made += 1
                     if self._made % POLL_EVERY == 0:
                         watch.poll("constructs")

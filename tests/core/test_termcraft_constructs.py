@@ -282,3 +282,11 @@ def test_sizes_past_the_cache_are_made_again_and_paid_again(monkeypatch):
     assert len(fives) == len(set(fives)) == 16 and second.spent == 16
     third = Watch(budget=10**6)
     assert list(made.of_size(5, third)) == fives and third.spent == 16
+
+
+def test_the_shared_do_nothing_watch_counts_nothing():
+    from core.search import NO_WATCH
+
+    before = NO_WATCH.spent
+    assert len(list(Constructible([p("g(a,b)")]).up_to(5))) == 2 + 4 + 16
+    assert NO_WATCH.spent == before
