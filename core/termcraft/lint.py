@@ -235,8 +235,8 @@ def lint(
                 LintIssue(
                     "info",
                     "solver-unknown",
-                    f"unknown: the solver stopped ({result.why}) after {result.explored} "
-                    "states, so the level is neither proved solvable nor unsolvable",
+                    f"unknown ({result.why}, {result.explored} states searched): the level "
+                    "is neither proved solvable nor proved unsolvable",
                 )
             )
         else:

@@ -290,3 +290,20 @@ def test_the_shared_do_nothing_watch_counts_nothing():
     before = NO_WATCH.spent
     assert len(list(Constructible([p("g(a,b)")]).up_to(5))) == 2 + 4 + 16
     assert NO_WATCH.spent == before
+
+
+def test_lint_errs_only_on_a_proof():
+    from core.termcraft import lint
+
+    def codes(level):
+        return {i.code: i for i in lint(level, time_limit=None)}
+
+    solvable = codes(Level("x", p(ISSUE_CURRENT), p(ISSUE_TARGET), fuel=1, budget=2))
+    assert "unsolvable" not in solvable and "2 move" in solvable["solvable"].message
+    proved = codes(Level("x", p(ISSUE_CURRENT), p(ISSUE_TARGET), fuel=1, budget=1))
+    assert proved["unsolvable"].severity == "error"
+    assert proved["unsolvable"].message.startswith("proved:")
+    restricted = codes(Level("x", p("s(var(f(a)),placeholder)"), p("s(var(f(a)),f(a))"), 0, 1))
+    assert "unsolvable" not in restricted
+    unknown = restricted["solver-unknown"]
+    assert unknown.severity == "info" and "search space restricted to" in unknown.message
