@@ -77,6 +77,15 @@ async def _level_select(pilot) -> None:
     await _press(pilot, "enter")
 
 
+async def _termcraft_editor(pilot) -> None:
+    """TermCraft's developer panel, with its live verdict (a few milliseconds of search)."""
+    await _game("termcraft", "E")(pilot)
+    for _ in range(100):
+        if "Verdict" in getattr(pilot.app.screen, "verdict_text", ""):
+            break
+        await pilot.pause(0.05)
+
+
 async def _leaderboard(pilot) -> None:
     """The leaderboards, from the home screen's ``L``."""
     await _press(pilot, "L")
@@ -86,7 +95,7 @@ SHOTS: dict[str, Shot] = {
     "home": _home,
     "level-select": _level_select,
     "termcraft": _game("termcraft"),
-    "termcraft-editor": _game("termcraft", "E"),
+    "termcraft-editor": _termcraft_editor,
     "carving": _game("carving"),
     "carving-editor": _game("carving", "E"),
     "algebrawl": _game("algebrawl"),

@@ -32,7 +32,8 @@ Moves and outcome (:mod:`.engine`; how rewrites are found: :mod:`.actions`)
 Designer tools
     ``solve(level_or_state, max_states=..., time_limit=..., should_stop=None, progress=None,
     max_memory=..., watch=None) -> SolveResult(status, plan, explored, reason, elapsed)``
-    (:mod:`.solver`);
+    (:mod:`.solver`): ``"solved"``, ``"unsolvable"`` (a proof: constructs range over every
+    term of the level's alphabet, :mod:`.constructs`) or ``"unknown"`` and why;
     ``lint(level, ..., should_stop=None, progress=None) -> tuple[LintIssue(severity, code,
     message, path), ...]`` (:mod:`.lint`).
 

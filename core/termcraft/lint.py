@@ -11,8 +11,11 @@ Checks (code: severity):
 * ``budget-unused`` (warning): budget > 0 but no placeholder to spend it on.
 * ``placeholder-no-budget`` (warning): a placeholder but budget 0.
 * ``fuel-unused`` (warning): fuel > 0 but no valid rule.
-* ``unsolvable`` (error), ``solver-unknown`` (info), ``solvable`` (info): the solver's verdict
-  (constructs limited to ground subterms of the target, see :mod:`.solver`).
+* ``unsolvable`` (error), ``solver-unknown`` (info), ``solvable`` (info): the solver's verdict.
+  ``unsolvable`` is only ever a proof (the search covered every move the fuel and budget
+  allow, constructs of every term over the level's alphabet included, see :mod:`.constructs`);
+  a search that did not finish is ``solver-unknown``, which says why (time limit, work budget,
+  state or memory limit, or the search space restricted to ...).
 * ``par-too-low`` (warning) / ``par-above-optimal`` (info): ``par`` against the shortest plan.
 """
 
@@ -223,8 +226,8 @@ def lint(
                 LintIssue(
                     "error",
                     "unsolvable",
-                    f"no plan reaches the target (searched {result.explored} states; constructs "
-                    "limited to ground subterms of the target)",
+                    f"proved: no plan reaches the target (every move the fuel and budget "
+                    f"allow was searched: {result.explored} states)",
                 )
             )
         elif result.status == "unknown":
@@ -232,7 +235,8 @@ def lint(
                 LintIssue(
                     "info",
                     "solver-unknown",
-                    f"the solver gave up ({result.why}) after {result.explored} states",
+                    f"unknown ({result.why}, {result.explored} states searched): the level "
+                    "is neither proved solvable nor proved unsolvable",
                 )
             )
         else:

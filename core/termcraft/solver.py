@@ -3,12 +3,12 @@
 Moves searched:
 
 * every rewrite action (:func:`~core.termcraft.engine.rewrite_actions`), 1 fuel each;
-* constructs, **restricted to the distinct ground subterms of the target** whose Size fits the
-  remaining budget, at every placeholder site.  The real game accepts *any* ground term, an
-  infinite move set; a term that appears nowhere in the target can still matter (a rule may
-  consume it), so the restriction can miss plans and an ``"unsolvable"`` answer means
-  "unsolvable with rewrites and target-subterm constructs".  ``"solved"`` plans are always
-  real, legal plans.
+* every construct the budget allows: each ground term over the level's alphabet (its
+  constants and function symbols, see :mod:`.constructs`) whose Size fits the remaining
+  budget, at every placeholder site, made lazily by Size.  :mod:`.constructs` shows that no
+  plan needs a symbol outside the alphabet, so the search is **complete** for the fuel and
+  budget: ``"unsolvable"`` is a proof (the whole space was searched), ``"solved"`` plans are
+  real, legal, shortest plans, and anything else is ``"unknown"`` with the reason.
 
 Every move spends fuel or budget, so the state space is finite and the search always ends;
 limits make it end sooner with ``"unknown"``: a number of states, an estimate of the memory
@@ -16,10 +16,13 @@ the kept states take (a successor of a wide or deep term costs more than one of 
 term: see :func:`state_bytes`), and a time limit that holds whatever the state's shape (the
 clock is checked while a state is analysed and between its successors, which are produced
 lazily), and a **work budget** counted in term nodes: expanding a state spends its term's
-Size (the analysis of a state is linear in it) and each successor the nodes it rebuilds (its
-site's depth, plus one), so a run cut short by the budget gives the same
-answer on an idle and on a busy machine (issue 28).  A state is dropped when the same term was already reached with at least as much
-fuel and budget (more resources never hurt, so plans stay shortest).
+Size (the analysis of a state is linear in it), each successor the nodes it rebuilds (its
+site's depth, plus one), and each construct term made one node, so a run cut short by the
+budget gives the same answer on an idle and on a busy machine (issue 28).  A state is dropped
+when the same term was already reached with at least as much fuel and budget (more
+resources never hurt, so plans stay shortest).  The one level shape the completeness
+argument does not cover (a compound named ``var`` of one argument in the level) turns a
+searched-out space into ``"unknown"``, why ``"search space restricted to ..."``.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from core.search import NO_WATCH, ParetoVisited, Watch, bfs
 from core.termcraft.closure import ground_subterms
 from core.termcraft.terms import Term, to_str
 
+from .constructs import Constructible
 from .engine import apply, iter_rewrite_actions, next_state, placeholder_sites
 from .level import Level
 from .state import Action, ConstructAction, RewriteAction, State
@@ -69,6 +73,7 @@ WHY = {
     "cancelled": "cancelled",
     "states": "state limit",
     "memory": "memory limit",
+    "restricted": "search space restricted to ",
 }
 """What :attr:`SolveResult.why` says for each :attr:`SolveResult.reason`."""
 
@@ -85,16 +90,17 @@ class SolveResult:
     """What the solver found.
 
     Attributes:
-        status: ``"solved"`` (``plan`` is a shortest plan), ``"unsolvable"`` (the whole
-            restricted state space was explored) or ``"unknown"`` (a limit was hit or the
-            search was cancelled).
+        status: ``"solved"`` (``plan`` is a shortest plan), ``"unsolvable"`` (proved: every
+            move the fuel and budget allow was searched) or ``"unknown"`` (a limit was hit,
+            the search was cancelled, or the space searched was restricted).
         plan: The actions of a shortest plan (empty unless solved, or already won).
         explored: How many states were expanded.
-        reason: ``"limit"`` (time, states or memory), ``"budget"`` or ``"cancelled"`` when
-            unknown, else ``""``.
+        reason: ``"limit"`` (time, states or memory), ``"budget"``, ``"cancelled"`` or
+            ``"restricted"`` when unknown, else ``""``.
         elapsed: Seconds spent.
         why: Which bound ended an unknown search, for a person: ``"time limit"``,
-            ``"work budget"``, ``"state limit"``, ``"memory limit"`` or ``"cancelled"``.
+            ``"work budget"``, ``"state limit"``, ``"memory limit"``, ``"cancelled"`` or
+            ``"search space restricted to ..."``.
         spent: Work spent, in term nodes (see :data:`DEFAULT_BUDGET`).
     """
 
@@ -105,7 +111,7 @@ class SolveResult:
     explored: int
     """States expanded."""
     reason: str = ""
-    """Why unknown: ``"limit"``, ``"budget"`` or ``"cancelled"``."""
+    """Why unknown: ``"limit"``, ``"budget"``, ``"cancelled"`` or ``"restricted"``."""
     elapsed: float = 0.0
     """Seconds spent."""
     why: str = ""
@@ -115,8 +121,9 @@ class SolveResult:
 
 
 def construct_candidates(target: Term, budget: int) -> tuple[Term, ...]:
-    """The terms the solver tries in constructs: ground subterms of ``target`` with Size <=
-    ``budget``, smallest first.
+    """A sample of constructs for people (the game's move list): ground subterms of
+    ``target`` with Size <= ``budget``, smallest first.  The solver tries every term over the
+    level's alphabet instead (:mod:`.constructs`).
 
     Args:
         target: The target term.
@@ -135,15 +142,19 @@ def _target_subterms(target: Term) -> tuple[Term, ...]:
     return tuple(found)
 
 
-def successors(state: State, watch: Watch = NO_WATCH) -> Iterator[tuple[Action, State]]:
+def successors(
+    state: State, watch: Watch = NO_WATCH, constructs: Constructible | None = None
+) -> Iterator[tuple[Action, State]]:
     """Every move the solver considers from ``state`` with the state it leads to, lazily.
 
     Args:
         state: A game state.
         watch: Polled while the state is analysed and between its actions.
+        constructs: The terms constructs may use (default: every term over the alphabet of
+            ``state``'s term and target; a search passes one shared by all its states).
 
     Yields:
-        ``(action, next_state)`` pairs: rewrites first, then target-subterm constructs.
+        ``(action, next_state)`` pairs: rewrites first, then constructs, smaller terms first.
     """
     # Each state is expanded once: its analysis is not worth caching.  Its analysis is linear
     # in its Size: that is the work the budget counts.
@@ -154,15 +165,19 @@ def successors(state: State, watch: Watch = NO_WATCH) -> Iterator[tuple[Action, 
         if counting:  # a successor rebuilds the nodes on its site's path
             watch.spend(1 + len(action.site))
         yield action, next_state(state, action)
-    if state.budget > 0:
-        sites = placeholder_sites(state.term)
-        if sites:
-            for new in construct_candidates(state.target, state.budget):
-                for site in sites:
-                    construct = ConstructAction(site, new)
-                    if counting:
-                        watch.spend(1 + len(site))
-                    yield construct, next_state(state, construct)
+    if state.budget <= 0:
+        return
+    sites = placeholder_sites(state.term)
+    if not sites:
+        return
+    if constructs is None:
+        constructs = Constructible((state.term, state.target))
+    for new in constructs.up_to(state.budget, watch):
+        for site in sites:
+            construct = ConstructAction(site, new)
+            if counting:
+                watch.spend(1 + len(site))
+            yield construct, next_state(state, construct)
 
 
 def state_bytes(action: Action, state: State) -> int:
@@ -201,9 +216,9 @@ def solve(
 ) -> SolveResult:
     """Find a shortest plan (fewest moves) from a level's start or from a state.
 
-    Constructs are limited to ground subterms of the target that fit the budget (see the
-    module docstring), so ``"unsolvable"`` is relative to that restriction.  The time
-    limit and cancellation are honoured within milliseconds whatever the states look like.
+    Constructs range over every ground term of the level's alphabet that fits the budget
+    (see the module docstring), so ``"unsolvable"`` is a proof.  The time limit and
+    cancellation are honoured within milliseconds whatever the states look like.
 
     Args:
         level_or_state: A level (its initial state is used) or a state.
@@ -230,9 +245,11 @@ def solve(
     target = start.target
     if watch is None:
         watch = Watch(time_limit, should_stop, deadline=deadline, budget=budget or None)
+    # read the alphabet when the first construct is tried (the search pays for it then)
+    constructs = Constructible((start.term, target))
     found = bfs(
         start,
-        lambda s: successors(s, watch),
+        lambda s: successors(s, watch, constructs),
         lambda s: s.term is target,
         visited=ParetoVisited(lambda s: s.term, lambda s: (s.fuel, s.budget)),
         max_states=max_states,
@@ -244,9 +261,21 @@ def solve(
     if found.status == "solved":
         return SolveResult("solved", found.plan, found.explored, "", found.elapsed, "", watch.spent)
     if found.status == "exhausted":
-        return SolveResult("unsolvable", (), found.explored, "", found.elapsed, "", watch.spent)
+        restriction = constructs.alphabet().restriction
+        return _searched_out(start, restriction, found.explored, found.elapsed, watch)
     why = _why(found.status, found.generated, max_states, watch)
     return SolveResult("unknown", (), found.explored, found.status, found.elapsed, why, watch.spent)
+
+
+def _searched_out(
+    start: State, restriction: str, explored: int, elapsed: float, watch: Watch
+) -> SolveResult:
+    """The verdict when every state was searched: a proof, unless constructs were possible
+    and the alphabet's restriction (see :mod:`.constructs`) may have hidden a plan."""
+    if restriction and start.budget > 0:
+        why = WHY["restricted"] + restriction
+        return SolveResult("unknown", (), explored, "restricted", elapsed, why, watch.spent)
+    return SolveResult("unsolvable", (), explored, "", elapsed, "", watch.spent)
 
 
 def _why(status: str, generated: int, max_states: int, watch: Watch) -> str:

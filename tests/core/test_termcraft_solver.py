@@ -21,6 +21,7 @@ from core.termcraft import (
 from core.termcraft.solver import replay
 from core.termcraft.terms import compound, const, replace_at, var
 from grammar.terms import parse_term as p
+from tests.core.test_termcraft_constructs import _symbols, all_terms
 
 SAMPLE = (
     "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
@@ -32,17 +33,14 @@ SAMPLE_TARGET = (
 )
 
 
-def _target_subterms(t, out):
-    if t.ground:
-        out.add(t)
-    for a in t.args:
-        _target_subterms(a, out)
-    return out
-
-
 def brute_force_optimum(state: State):
-    """Length of a shortest plan by plain BFS (no dominance pruning), or None."""
-    cands = _target_subterms(state.target, set())
+    """Length of a shortest plan by plain BFS (no dominance pruning), or None.  Constructs try
+    every ground term over the level's symbols that the budget allows (issue 29)."""
+    consts: set = set()
+    funs: set = set()
+    _symbols(state.term, consts, funs)
+    _symbols(state.target, consts, funs)
+    cands = all_terms(consts, funs, state.budget)
     seen = {(state.term, state.fuel, state.budget)}
     queue = deque([(state, 0)])
     while queue:
@@ -115,8 +113,8 @@ def test_cancellation_and_progress():
     assert calls and calls[0][0] == 0
 
 
-def test_construct_restricted_to_target_subterms():
-    # `done` is in the target; the solver constructs it (Size 1) rather than anything else
+def test_construct_of_a_target_term():
+    # f(done) is the only Size-2 term that wins in one move
     level = Level("x", p("d(placeholder)"), p("d(f(done))"), fuel=0, budget=2)
     result = solve(level)
     assert result.status == "solved"

@@ -13,7 +13,7 @@ from textual.widgets import Input, TextArea
 
 from core.termcraft import Level
 from grammar.terms import parse_term
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 
 pytestmark = pytest.mark.snapshot
@@ -78,7 +78,26 @@ def test_termcraft_construct_modal_error_80x24(snap_compare) -> None:
 
 
 def test_termcraft_dev_panel_error_80x24(snap_compare) -> None:
-    run = opener(["E"], "puzzle_state(\n  data(a,,b)\n)", after=["f2"])
+    typed = opener(["E"], "puzzle_state(\n  data(a,,b)\n)", after=["f2"])
+
+    async def run(pilot) -> None:
+        await typed(pilot)
+        # the live verdict (issue 30) of the level before the edit must not linger: wait
+        # until the edit's own check ran (it clears the verdict: the text does not parse)
+        bench = pilot.app.screen
+        await wait_until(
+            pilot,
+            lambda: (
+                bench._live_timer is None
+                and not any(
+                    w.group == "designer-verdict" and not w.is_finished for w in pilot.app.workers
+                )
+                and bench.verdict_text == ""
+            ),
+            "the live verdict to settle",
+        )
+        await pilot.pause()
+
     assert snap_compare(ArcadeApp(), run_before=run, terminal_size=(80, 24))
 
 

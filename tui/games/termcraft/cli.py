@@ -905,15 +905,16 @@ def solve(
     budget: int,
     as_json: bool,
 ) -> None:
-    """Solve levels: shortest plan, or unsolvable, or unknown within the limits.
+    """Solve levels: shortest plan, or proved unsolvable, or unknown and why.
 
-    Without --level, every level of LEVEL_FILE.  Constructs are limited to ground subterms
-    of the target that fit the level's budget (--budget).  --work-budget counts term
+    Without --level, every level of LEVEL_FILE.  Constructs try every ground term over the
+    level's symbols that fits the level's budget (--budget), which loses no plan, so
+    "unsolvable" means the whole space was searched.  --work-budget counts term
     nodes: each state the search expands spends its term's Size, each successor it makes
     the nodes it rebuilds.  The time limit of the
     first level counts from the command's start (reading the level included).  An unknown
-    answer says which bound was hit ("why": time limit, work budget, state limit, memory
-    limit, cancelled).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
+    answer says why ("why": time limit, work budget, state limit, memory limit, cancelled,
+    or "search space restricted to ..." for a level with a one-argument compound named var).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
     or unknown (also after ctrl+c, which stops the search cleanly), 2 on bad input.
     """
     deadlines = _Deadlines(time_limit)
@@ -955,9 +956,10 @@ def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> No
         emit_json(data)
         return
     why = f", {result.why}: {_bound_text(result)}" if result.why else ""
+    proved = "proved, every move searched: " if result.status == "unsolvable" else ""
     click.echo(
         f"level {number} {level.title!r}: {result.status} "
-        f"({plural(result.explored, 'state')} explored{why})"
+        f"({proved}{plural(result.explored, 'state')} explored{why})"
     )
     for index, step in enumerate(result.plan, start=1):
         click.echo(f"  {index}. {_describe_step(step)}")

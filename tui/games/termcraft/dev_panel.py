@@ -7,7 +7,9 @@ progress ("Current position" copies the game into the fields when that is what i
 Play and Save keep the level in *My levels* (the store, so it is playable at once and works
 in served mode); Export writes a level file through :mod:`tui.exporting` (full path shown,
 never overwriting without asking). Solve / Lint run the engine's solver and linter in a
-worker thread with a progress indicator and a Cancel button.
+worker thread with a progress indicator and a Cancel button.  A **live verdict** (solvable in
+N moves, proved unsolvable, or unknown and why) is computed by the bench's live worker after
+each edit (the next edit cancels it), bounded by :data:`LIVE_BUDGET` term nodes of work.
 
 Parse errors are reported at the line and column of the text the designer typed (the error
 position in the whitespace-free text is mapped back), with the line and a caret, and the
@@ -34,7 +36,23 @@ from grammar.terms import parse_term, strip_whitespace
 from tui.screens.designer import DesignerScreen
 from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
-__all__ = ["DevPanel", "describe_lint", "describe_solve", "format_term_for_editing", "parse_field"]
+__all__ = [
+    "LIVE_BUDGET",
+    "LIVE_TIME_LIMIT",
+    "DevPanel",
+    "describe_lint",
+    "describe_solve",
+    "describe_verdict",
+    "format_term_for_editing",
+    "parse_field",
+]
+
+LIVE_BUDGET = 300_000
+"""Work budget of the live verdict, in term nodes (the bundled levels spend at most 46,078):
+the bound that ends a live search, the same on a busy machine as on an idle one."""
+LIVE_TIME_LIMIT = 5.0
+"""Seconds after which a live search stops whatever its budget (a safety net for slow
+machines; F4 searches without it)."""
 
 EDIT_WRAP = 70
 """Terms up to this many characters stay on one line; longer ones get one root child a line."""
@@ -264,6 +282,16 @@ class DevPanel(DesignerScreen):
         self.clear_error()
         return level
 
+    def live_verdict(self, level: Level, should_stop: Callable[[], bool]) -> str | None:
+        """The solver's verdict on the edited level, bounded by :data:`LIVE_BUDGET` (runs in
+        the bench's live worker; None when a newer edit cancelled it)."""
+        result = solve(
+            level, time_limit=LIVE_TIME_LIMIT, should_stop=should_stop, budget=LIVE_BUDGET
+        )
+        if should_stop():
+            return None
+        return describe_verdict(result, level.par)
+
     def fill_from_state(self, state: State) -> None:
         """Fill the starting term, fuel and budget from the game in progress."""
         self.query_one("#dev-current-term-input", TextArea).text = format_term_for_editing(
@@ -339,11 +367,40 @@ def describe_solve(result: SolveResult) -> str:
         return "\n".join(lines)
     if result.status == "unsolvable":
         return (
-            f"Unsolvable (with rewrites and constructs of target subterms): "
-            f"{result.explored:,} states explored, {result.elapsed:.2f}s."
+            "Unsolvable (proved: every rewrite and every construct the fuel and budget allow "
+            f"was searched): {result.explored:,} states, {result.elapsed:.2f}s."
         )
-    why = "cancelled" if result.reason == "cancelled" else "search limits reached"
-    return f"Unknown: {why} after {result.explored:,} states, {result.elapsed:.2f}s."
+    why = result.why or "search limits reached"
+    return (
+        f"Unknown ({why}): neither solved nor proved unsolvable after "
+        f"{result.explored:,} states, {result.elapsed:.2f}s."
+    )
+
+
+def describe_verdict(result: SolveResult, par: int | None) -> str:
+    """The live verdict's line: solvable (and par against the shortest plan), proved
+    unsolvable, or unknown and why.
+
+    Args:
+        result: What :func:`core.termcraft.solve` returned.
+        par: The level's par, if any.
+
+    Returns:
+        One line of text.
+    """
+    if result.status == "solved":
+        n = len(result.plan)
+        text = f"Verdict: solvable, shortest plan {plural(n, 'move')}"
+        if par is not None and par != n:
+            text += f" (par {par} is not the shortest {n})"
+        return text + "."
+    if result.status == "unsolvable":
+        return "Verdict: unsolvable (proved: every move the fuel and budget allow was searched)."
+    why = result.why or "stopped"
+    return (
+        f"Verdict: unknown ({why}, {result.explored:,} states): neither solved nor proved "
+        "unsolvable; Solve (F4) searches longer."
+    )
 
 
 def describe_lint(issues: tuple[LintIssue, ...]) -> str:

@@ -875,11 +875,11 @@ class TermCraftScreen(PuzzleScreen):
         result = solve(state, time_limit=time_limit, should_stop=should_stop)
         if result.status == "unsolvable":
             return Hint(
-                "From here the level cannot be won (within the solver's construct "
-                "moves): undo (u) or restart (R)."
+                "From here the level cannot be won (proved: every move was searched): "
+                "undo (u) or restart (R)."
             )
         if result.status != "solved" or not result.plan:
-            return Hint("The solver could not find a way in time.")
+            return Hint(f"The solver could not decide ({result.why or 'stopped'}).")
         move = result.plan[0]
         return Hint(
             f"Next move ({plural(len(result.plan), 'move')} to go): "

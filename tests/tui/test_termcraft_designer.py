@@ -1,0 +1,68 @@
+"""TermCraft's developer panel has the bench's live verdict (issue 30 item 4): computed in a
+worker after each edit, bounded by a work budget, and honest (solvable with the shortest plan's
+length, proved unsolvable, or unknown and why)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input, TextArea
+
+from tests.tui.helpers import wait_until
+from tui.app import ArcadeApp
+from tui.games.termcraft import dev_panel
+from tui.games.termcraft.dev_panel import DevPanel
+from tui.screens.level_select import LevelSelectScreen
+
+pytestmark = pytest.mark.pilot
+
+SIZE = (80, 24)
+# issue 29's level: construct f(k), then rewrite it (2 moves); a budget of 1 cannot pay for f(k)
+CURRENT = "s(rewrite(f(var(X)), g(h(k))), placeholder)"
+TARGET = "s(rewrite(f(var(X)), g(h(k))), g(h(k)))"
+
+
+async def open_panel(pilot) -> DevPanel:
+    pilot.app.start_game("termcraft")
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, LevelSelectScreen)
+    await pilot.press("enter")  # the first level: seed 000's sample, 3 moves
+    await pilot.pause()
+    await pilot.press("E")
+    await pilot.pause()
+    panel = pilot.app.screen
+    assert isinstance(panel, DevPanel)
+    return panel
+
+
+async def verdict_with(pilot, panel: DevPanel, *words: str) -> str:
+    await wait_until(
+        pilot,
+        lambda: all(w in panel.verdict_text for w in words),
+        lambda: f"the verdict to hold {words} (it reads {panel.verdict_text!r})",
+    )
+    return panel.verdict_text
+
+
+async def test_live_verdict_follows_the_edits(monkeypatch) -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        panel = await open_panel(pilot)
+        await verdict_with(pilot, panel, "solvable", "3 moves")
+        # each edit starts a new verdict; the last one is what is shown
+        panel.query_one("#dev-current-term-input", TextArea).text = CURRENT
+        panel.query_one("#dev-target-term-input", TextArea).text = TARGET
+        panel.query_one("#dev-fuel-input", Input).value = "1"
+        panel.query_one("#dev-par-input", Input).value = "2"
+        panel.query_one("#dev-budget-input", Input).value = "2"
+        text = await verdict_with(pilot, panel, "solvable", "2 moves")
+        assert "par" not in text  # par 2 is the shortest plan
+        panel.query_one("#dev-budget-input", Input).value = "1"
+        await verdict_with(pilot, panel, "unsolvable (proved")
+        # a work budget too small to decide says unknown, and why
+        monkeypatch.setattr(dev_panel, "LIVE_BUDGET", 30)
+        panel.query_one("#dev-budget-input", Input).value = "2"
+        text = await verdict_with(pilot, panel, "unknown (work budget")
+        assert "unsolvable" not in text.replace("proved unsolvable", "")
+        # an edit that does not parse clears the verdict rather than keep a stale one
+        panel.query_one("#dev-target-term-input", TextArea).text = "s(,"
+        await wait_until(pilot, lambda: panel.verdict_text == "", "the verdict to clear")
