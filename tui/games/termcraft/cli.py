@@ -45,6 +45,7 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
+    max_states_option,
     pick_levels,
     stack_options,
     time_limit_option,
@@ -53,6 +54,7 @@ from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    IntBetween,
     StopOnCtrlC,
     bulk_command,
     console,
@@ -431,7 +433,7 @@ def termcraft() -> None:
 )
 @click.option(
     "--limit",
-    type=click.IntRange(0),
+    type=IntBetween(0, what="the number of rewrites"),
     default=None,
     metavar="N",
     help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].",
@@ -758,12 +760,7 @@ def apply(
 def _limit_options(func: Callable) -> Callable:
     """The solver's limits, shared by ``solve`` and ``lint``."""
     options = [
-        click.option(
-            "--max-states",
-            type=click.IntRange(1),
-            default=None,
-            help="Give up (unknown) after keeping this many states [default: 200,000].",
-        ),
+        max_states_option(None, "200,000"),
         click.option(
             "--max-memory",
             type=click.IntRange(1),
