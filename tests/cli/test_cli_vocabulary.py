@@ -455,8 +455,7 @@ MAY_DIFFER: dict[tuple[str, str], str] = {
     ("--max-moves", "help"): "see --max-moves type",
     ("--limit", "default"): "each lists its own things: TermCraft's rewrites (the table 200, "
     "JSON all), Algebrawl's solutions per hand (100)",
-    ("--limit", "help"): "see --limit default; NOT reconciled yet: termcraft actions --limit 0 "
-    "lists no rewrite, algebrawl solve --limit 0 every solution",
+    ("--limit", "help"): "see --limit default; in both, 0 lists all",
     ("--ascii", "help"): "serve's applies to every player's session; termarcade's to this "
     "terminal, chosen from TERM",
     # --count is a verb in two commands (a flag), a number of levels in the generators.
@@ -608,3 +607,26 @@ def test_serve_help_says_where_data_goes_and_how_to_change_it(
     assert text.rstrip().splitlines()[-1] == f"Data directory for this run: {tmp_path / 'from-env'}"
     given = invoke("--data-dir", str(tmp_path / "given"), "serve", "--help").stdout
     assert given.rstrip().splitlines()[-1] == f"Data directory for this run: {tmp_path / 'given'}"
+
+
+def test_limit_0_lists_everything_in_termcraft_as_in_algebrawl() -> None:
+    """Issue 30: ``termcraft actions --limit 0`` listed no rewrite, where ``algebrawl solve
+    --limit 0`` lists every solution. The reference is the unlimited listing, and the count
+    ``--count`` reports (counted apart from the listing)."""
+    args = ("termcraft", "actions", "basics", "-l", "1")
+    [counts] = _json_lines(invoke(*args, "--count"))
+    every = _json_lines(invoke(*args, "--jsonl"))
+    assert counts["rewrites"] >= 2 and len(every) == counts["rewrites"] + 1  # + the summary
+    assert _json_lines(invoke(*args, "--jsonl", "--limit", "0")) == every
+    assert _json_lines(invoke(*args, "--jsonl", "--limit", "1"))[:-1] == every[:1]
+    table = invoke(*args, "--limit", "0").stdout
+    assert "shown (--limit" not in table
+    assert (
+        sum(
+            line.startswith("│ ") and line.split("│")[1].strip() != ""
+            for line in table.splitlines()
+        )
+        == counts["rewrites"]
+    )
+    assert "0: all" in " ".join(invoke("termcraft", "actions", "--help").stdout.split())
+    assert "0: all" in " ".join(invoke("algebrawl", "solve", "--help").stdout.split())

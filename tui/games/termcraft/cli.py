@@ -436,7 +436,7 @@ def termcraft() -> None:
     type=IntBetween(0, what="the number of rewrites"),
     default=None,
     metavar="N",
-    help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].",
+    help=f"List at most N rewrites, 0: all [table default: {TABLE_LIMIT}; JSON: all].",
 )
 @closed_pipe_safe
 def actions(
@@ -470,6 +470,8 @@ def actions(
 
 def _show_actions(state: State, mode: str, limit: int | None) -> None:
     """Print one position's actions: a count, a streamed JSON object or lines, or a table."""
+    if limit == 0:  # --limit 0: every rewrite, as algebrawl solve --limit 0 lists every solution
+        limit = sys.maxsize
     progress = _StageProgress()
     watch = _watch(progress)
     try:
