@@ -306,7 +306,7 @@ def test_generate_json_and_bad_options() -> None:
         (("--method", "sdd"), "unknown method 'sdd'; did you mean sd"),
         (("--size", "8"), "WIDTHxHEIGHT"),
         (("--difficulty", "50:20"), "empty"),
-        (("--count", "0"), "the count must be between 1 and 10000"),
+        (("--count", "0"), "the number of levels must be between 1 and 10000"),
     ):
         bad = run("generate", *args)
         assert bad.exit_code == 2 and words in bad.stderr, bad.stderr

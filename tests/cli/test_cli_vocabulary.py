@@ -29,6 +29,7 @@ from core.game import replay_moves
 from tui.cli import main
 from tui.cli import options as shared
 from tui.cli.codec import engine_state, move_json, state_json
+from tui.cli.output import IntBetween
 
 pytestmark = pytest.mark.cli
 
@@ -413,3 +414,219 @@ def test_a_derived_key_may_not_hide_an_engine_key() -> None:
 
     with pytest.raises(ValueError, match="hide"):
         state_json(GAME, start_game(GameConfig(initial_seed=1)), score=0)
+
+
+# --------------------------------------------------------------------------- every command (issue 30)
+
+ASPECTS = ("short", "type", "default", "help")
+"""What options sharing a long name must agree in, in every command that has one."""
+
+_SEARCH_COST = "each command's search has its own cost and unit; --help shows the default"
+MAY_DIFFER: dict[tuple[str, str], str] = {
+    # A command chooses the default; the words stay the same (tui/cli/options.py).
+    ("--time-limit", "default"): _SEARCH_COST,
+    ("--work-budget", "default"): _SEARCH_COST,
+    ("--max-states", "default"): _SEARCH_COST,
+    ("--level", "default"): "a command that reads a whole file (solve, lint, check, id) takes "
+    "every level, one that opens a position (play, apply, closure) level 1",
+    ("--seed", "default"): "a generator may have a documented default seed (its packs in the "
+    "docs were made with it); algebrawl generate, 2048 hint and replay require one",
+    ("--title", "default"): "what a pack is titled without --title is each command's own "
+    "(from the difficulty, the file's): --help says which",
+    # The same word for a different thing in each game, each declared once per game.
+    ("--size", "type"): "parse --size is a flag (a term's node count); a Longcat grid is "
+    "WIDTHxHEIGHT, a 2048 board a square's side",
+    ("--size", "default"): "see --size type",
+    ("--size", "help"): "see --size type",
+    ("--target", "default"): "a TermCraft target is a term (default: the level's), an "
+    "Algebrawl target a number (24)",
+    ("--target", "help"): "see --target default",
+    ("--difficulty", "type"): "each game's own scale: Carving's three generators, Algebrawl's "
+    "1-10 or 1-600 bands, Longcat's predicted expected moves",
+    ("--difficulty", "default"): "see --difficulty type",
+    ("--difficulty", "help"): "see --difficulty type",
+    ("--moves", "help"): "the letters agree (L R U D, any case); each command says what the "
+    "moves are for (to check, played so far, to replay)",
+    ("--moves", "default"): "longcat check needs moves to check; 2048 hint and replay start "
+    "from none",
+    ("--max-moves", "type"): "2048 check's bounds its estimate, and 0 turns the estimate off; "
+    "autoplay's bounds each game",
+    ("--max-moves", "default"): "see --max-moves type",
+    ("--max-moves", "help"): "see --max-moves type",
+    ("--limit", "default"): "each lists its own things: TermCraft's rewrites (the table 200, "
+    "JSON all), Algebrawl's solutions per hand (100)",
+    ("--limit", "help"): "see --limit default; in both, 0 lists all",
+    ("--ascii", "help"): "serve's applies to every player's session; termarcade's to this "
+    "terminal, chosen from TERM",
+    # --count is a verb in two commands (a flag), a number of levels in the generators.
+    ("--count", "type"): "termcraft actions --count and algebrawl solve --count/--no-count are "
+    "flags (count the rewrites, the solutions), documented and scripted; the generators' "
+    "-n/--count N agree among themselves (tui.cli.options.count_option)",
+    ("--count", "short"): "see --count type",
+    ("--count", "help"): "see --count type",
+    ("--count", "default"): "see --count type; and longcat generate makes 1 level by default "
+    "(each is a whole state-graph analysis), carving and algebrawl 10",
+}
+"""``(long name, aspect)`` that may differ between commands, each with its reason."""
+
+SHORT_FORMS_SHARED: dict[str, str] = {
+    "-n": "how many, everywhere: --count levels to generate, 2048 autoplay's --games",
+    # Conflicts kept for the scripts that use them (renaming is a breaking change):
+    "-m": "--moves (longcat check, 2048 hint/replay) and longcat generate's --method",
+    "-s": "--seed everywhere but carving play-script's --script",
+    "-t": "TermCraft's --term and longcat generate's --temperature",
+}
+"""Short forms that stand for more than one long name, each with its reason."""
+
+HIDDEN: dict[tuple[str, str], str] = {
+    ("2048 check", "--moves"): "the old name of --max-moves (a count), kept for scripts; "
+    "elsewhere --moves is letters",
+}
+"""Hidden options (kept so old scripts run; not in ``--help``), left out of the comparison."""
+
+
+def _every_command() -> Iterator[tuple[str, click.Command]]:
+    """``termarcade`` itself (its global options), the shell's commands and every game's
+    sub-commands, as ``(path, command)``: the whole tree a person can run."""
+    ctx = click.Context(main)
+
+    def walk(group: click.Group, path: str) -> Iterator[tuple[str, click.Command]]:
+        for name in group.list_commands(ctx):
+            command = group.get_command(ctx, name)
+            assert command is not None, name
+            # a module that fails to import is listed as "(unavailable: ...)": not silently
+            assert not (command.help or "").startswith("(unavailable"), command.help
+            if isinstance(command, click.Group):
+                yield from walk(command, f"{path} {name}".strip())
+            else:
+                yield f"{path} {name}".strip(), command
+
+    yield "termarcade", main
+    yield from walk(main, "")
+
+
+def _every_option() -> Iterator[tuple[str, str, click.Option]]:
+    """``(command path, long name, option)`` for every option but ``--help`` and the listed
+    hidden ones (an unlisted hidden option fails here: hiding is no way round the check)."""
+    for path, command in _every_command():
+        for param in command.params:
+            if not isinstance(param, click.Option) or param.name == "help":
+                continue
+            long = max(param.opts, key=len)
+            if param.hidden:
+                assert (path, long) in HIDDEN, f"{path} {long} is hidden: list it in HIDDEN"
+                continue
+            yield path, long, param
+
+
+def _type_words(option: click.Option) -> str:
+    """An option's type as a person meets it: the kind, the lowest number, the choices (the
+    highest number may be each command's own cap)."""
+    kind = type(option.type).__name__
+    if option.is_flag:
+        return "flag" + (" with --no-" if option.secondary_opts else "")
+    if isinstance(option.type, IntBetween):
+        return f"{kind} from {option.type.low}"
+    if isinstance(option.type, click.IntRange):
+        return f"{kind} from {option.type.min}"
+    if isinstance(option.type, click.Choice):
+        return f"{kind} {sorted(option.type.choices)}"
+    return kind + (" (repeatable)" if option.multiple else "")
+
+
+def _aspect(option: click.Option, aspect: str) -> str:
+    if aspect == "short":
+        return " ".join(sorted(o for o in option.opts + option.secondary_opts if o[1] != "-"))
+    if aspect == "type":
+        return _type_words(option)
+    if aspect == "default":
+        if option.required:
+            return "required"
+        shown = getattr(option, "default_text", None)  # SharedOption: what --help shows
+        default = option.default if type(option.default).__name__ != "Sentinel" else None
+        if option.is_flag and default is None:
+            default = False  # click's unset flag is off
+        return repr(shown if shown is not None else default)
+    return str(option.help)
+
+
+def _disagreements() -> dict[tuple[str, str], dict[str, list[str]]]:
+    """``(long name, aspect)`` -> value -> commands, wherever commands disagree."""
+    values: dict[tuple[str, str], dict[str, list[str]]] = {}
+    for path, long, option in _every_option():
+        for aspect in ASPECTS:
+            values.setdefault((long, aspect), {}).setdefault(_aspect(option, aspect), []).append(
+                path
+            )
+    return {key: ways for key, ways in values.items() if len(ways) > 1}
+
+
+def test_options_sharing_a_name_agree_in_every_command() -> None:
+    """Issue 30: ``--count`` said "How many levels.", "Levels in the pack." and "How many
+    (different) levels."; ``--max-states`` had three helps and two types; ``--title`` three
+    helps; ``parse`` and ``keymap`` had their own ``--json``."""
+    drifted = {
+        f"{long} {aspect}": ways
+        for (long, aspect), ways in _disagreements().items()
+        if (long, aspect) not in MAY_DIFFER
+    }
+    assert drifted == {}, json.dumps(drifted, indent=1)
+
+
+def test_a_short_form_stands_for_one_option() -> None:
+    longs: dict[str, set[str]] = {}
+    for _, long, option in _every_option():
+        for short in (o for o in option.opts + option.secondary_opts if o[1] != "-"):
+            longs.setdefault(short, set()).add(long)
+    shared = {short: sorted(names) for short, names in longs.items() if len(names) > 1}
+    assert set(shared) == set(SHORT_FORMS_SHARED), shared
+
+
+def test_every_listed_exception_is_still_needed() -> None:
+    """An exception whose options have come to agree is removed, so the list stays true."""
+    found = _disagreements()
+    assert [key for key in MAY_DIFFER if key not in found] == []
+    present = {(path, long) for path, command in _every_command() for long in _longs(command)}
+    assert [key for key in HIDDEN if key not in present] == []
+
+
+def _longs(command: click.Command) -> list[str]:
+    return [max(p.opts, key=len) for p in command.params if isinstance(p, click.Option)]
+
+
+def test_serve_help_says_where_data_goes_and_how_to_change_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 30: ``serve --help`` did not mention the data directory (a global option)."""
+    monkeypatch.setenv("TERMARCADE_DATA_DIR", str(tmp_path / "from-env"))
+    text = invoke("serve", "--help").stdout
+    words = " ".join(text.split())
+    for needed in ("data directory", "--data-dir DIR", "TERMARCADE_DATA_DIR", "--store"):
+        assert needed in words, needed
+    assert "termarcade --data-dir /srv/arcade serve --ssh" in text
+    assert text.rstrip().splitlines()[-1] == f"Data directory for this run: {tmp_path / 'from-env'}"
+    given = invoke("--data-dir", str(tmp_path / "given"), "serve", "--help").stdout
+    assert given.rstrip().splitlines()[-1] == f"Data directory for this run: {tmp_path / 'given'}"
+
+
+def test_limit_0_lists_everything_in_termcraft_as_in_algebrawl() -> None:
+    """Issue 30: ``termcraft actions --limit 0`` listed no rewrite, where ``algebrawl solve
+    --limit 0`` lists every solution. The reference is the unlimited listing, and the count
+    ``--count`` reports (counted apart from the listing)."""
+    args = ("termcraft", "actions", "basics", "-l", "1")
+    [counts] = _json_lines(invoke(*args, "--count"))
+    every = _json_lines(invoke(*args, "--jsonl"))
+    assert counts["rewrites"] >= 2 and len(every) == counts["rewrites"] + 1  # + the summary
+    assert _json_lines(invoke(*args, "--jsonl", "--limit", "0")) == every
+    assert _json_lines(invoke(*args, "--jsonl", "--limit", "1"))[:-1] == every[:1]
+    table = invoke(*args, "--limit", "0").stdout
+    assert "shown (--limit" not in table
+    assert (
+        sum(
+            line.startswith("│ ") and line.split("│")[1].strip() != ""
+            for line in table.splitlines()
+        )
+        == counts["rewrites"]
+    )
+    assert "0: all" in " ".join(invoke("termcraft", "actions", "--help").stdout.split())
+    assert "0: all" in " ".join(invoke("algebrawl", "solve", "--help").stdout.split())

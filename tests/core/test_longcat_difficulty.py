@@ -88,11 +88,19 @@ def test_bands() -> None:
     assert [b[1] for b in BANDS[:-1]] == [b[0] for b in BANDS[1:]]  # no gap, no overlap
 
 
-def test_fit_reproduces_the_shipped_coefficients() -> None:
-    pytest.importorskip("sklearn")
+def _longcat_fit():
+    """bench/longcat_fit.py, loaded by path (bench/ is not a package)."""
     spec = importlib.util.spec_from_file_location("longcat_fit", ROOT / "bench" / "longcat_fit.py")
-    fit = importlib.util.module_from_spec(spec)
+    fit = importlib.util.module_from_spec(spec)  # type: ignore[arg-type]
     spec.loader.exec_module(fit)  # type: ignore[union-attr]
+    return fit
+
+
+def test_fit_reproduces_the_shipped_coefficients(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The fit needs numpy only (issue 30: scikit-learn left the test extra); it ran only
+    where scikit-learn was installed, and is now made to fail if it imports it."""
+    monkeypatch.setitem(sys.modules, "sklearn", None)  # any `import sklearn...` raises
+    fit = _longcat_fit()
     X, y, _ = fit.dataset()  # the bundled arduboy pack and the seeded generated levels
     result = fit.fit(X, y)
     assert result["n"] == coefficients.FIT["n"]
@@ -101,7 +109,43 @@ def test_fit_reproduces_the_shipped_coefficients() -> None:
         assert result["coefficients"][name] == pytest.approx(
             coefficients.COEFFICIENTS[name], rel=1e-9
         )
-    assert result["r2"] == pytest.approx(coefficients.FIT["r2"], rel=1e-9)
+    for score in ("r2", "mse", "cv_r2"):
+        assert result[score] == pytest.approx(coefficients.FIT[score], rel=1e-9)
+    assert fit.differences(result, fit.shipped()) == []
+
+
+def test_the_closed_form_ridge_on_a_hand_worked_example() -> None:
+    """x = 0, 1, 2 and y = 0, 1, 2, alpha 1: centred x = -1, 0, 1, so w = sum(x y) /
+    (sum(x²) + alpha) = 2 / 3 and b = mean(y) - w mean(x) = 1 - 2/3 = 1/3 (the intercept is
+    not shrunk). Two features: the penalty adds alpha to the diagonal of Xc^T Xc."""
+    fit = _longcat_fit()
+    intercept, [w] = fit.ridge([[0.0], [1.0], [2.0]], [0.0, 1.0, 2.0], alpha=1.0)
+    assert (intercept, w) == (pytest.approx(1 / 3), pytest.approx(2 / 3))
+    # x1 = -1, 0, 1 and x2 = 1, 0, 1 (centred: 1/3, -2/3, 1/3), y = x1 + x2 centred as y:
+    # Xc^T Xc = [[2, 0], [0, 2/3]]; Xc^T yc = [2, 2/3]; + I: w = (2/3, (2/3)/(5/3) = 2/5)
+    intercept, ws = fit.ridge([[-1, 1], [0, 0], [1, 1]], [0.0, 0.0, 2.0], alpha=1.0)
+    assert ws == [pytest.approx(2 / 3), pytest.approx(2 / 5)]
+    assert intercept == pytest.approx(2 / 3 - 2 / 5 * 2 / 3)
+
+
+def test_the_folds_partition_the_rows() -> None:
+    fit = _longcat_fit()
+    folds = fit.kfold(12, 5, seed=0)
+    assert [len(f) for f in folds] == [3, 3, 2, 2, 2]  # the first n % 5 folds one longer
+    assert sorted(int(i) for f in folds for i in f) == list(range(12))
+
+
+def test_the_fit_agrees_with_scikit_learn() -> None:
+    """The optional cross-check (the fit extra): same coefficients, scores and folds."""
+    pytest.importorskip("sklearn")
+    from sklearn.model_selection import KFold
+
+    fit = _longcat_fit()
+    rows = [(i % 7, (i * 5) % 11, (i * i) % 13) for i in range(40)]
+    labels = [3 + 2 * a - b + 0.5 * c + (i % 3) for i, (a, b, c) in enumerate(rows)]
+    assert fit.differences(fit.fit(rows, labels), fit.sklearn_fit(rows, labels)) == []
+    theirs = [list(test) for _, test in KFold(5, shuffle=True, random_state=0).split(rows)]
+    assert [sorted(f) for f in fit.kfold(len(rows))] == theirs  # sklearn lists them sorted
 
 
 # -- purity ----------------------------------------------------------------------------------

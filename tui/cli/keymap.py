@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import click
 
+from tui.cli.options import json_option
 from tui.cli.output import did_you_mean, emit_json, fail
 
 
@@ -71,7 +72,7 @@ def _print_mapping(mapping: dict[str, str], as_json: bool) -> None:
 @click.option(
     "--ids", "list_ids", is_flag=True, help="List every binding id with its default keys and exit."
 )
-@click.option("--json", "as_json", is_flag=True, help="Print the keymap as JSON.")
+@json_option
 def keymap(
     binding_id: str | None,
     keys: str | None,

@@ -15,6 +15,9 @@ game's group and fails on a copy that drifted):
 * :func:`output_option` ``-o/--output FILE`` and ``--force``: where a command writes, never
   over an existing file without ``--force``, always through a temporary file and a rename
   (:func:`write_output`).
+* :func:`count_option` ``-n/--count N``: how many levels a generator makes;
+* :func:`max_states_option` ``--max-states N``: the states one search may keep;
+* :func:`title_option` ``--title TEXT``: the title of the pack a command writes.
 
 A command may choose the default (and whether the option is required); the words stay the
 same. :func:`load_level_pack` is the one reader of a command's level-file argument: a file
@@ -48,13 +51,16 @@ from tui.cli.output import (
 )
 
 __all__ = [
+    "COUNT_HELP",
     "FORCE_HELP",
     "JSON_HELP",
     "LEVEL_HELP",
+    "MAX_STATES_HELP",
     "OUTPUT_HELP",
     "SEED_HELP",
     "SEED_MAX",
     "TIME_LIMIT_HELP",
+    "TITLE_HELP",
     "SeedType",
     "SharedOption",
     "budget_option",
@@ -62,9 +68,11 @@ __all__ = [
     "check_pack",
     "check_seed_run",
     "command_started",
+    "count_option",
     "json_option",
     "level_option",
     "load_level_pack",
+    "max_states_option",
     "numbered_levels",
     "output_option",
     "parse_level_pack",
@@ -73,6 +81,7 @@ __all__ = [
     "seed_option",
     "stack_options",
     "time_limit_option",
+    "title_option",
     "write_output",
 ]
 
@@ -108,6 +117,14 @@ OUTPUT_HELP = "Write to FILE (through a temporary file, then a rename) instead o
 """The one help text of ``--output``."""
 FORCE_HELP = "Replace --output FILE when it exists (without --force that is an error)."
 """The one help text of ``--force``."""
+COUNT_HELP = "How many levels to generate (one pack)."
+"""The one help text of ``--count``."""
+MAX_STATES_HELP = (
+    "The most states one search may keep (each level on its own); past it the answer is unknown."
+)
+"""The one help text of ``--max-states``."""
+TITLE_HELP = "The title of the pack written."
+"""The one help text of ``--title``."""
 
 
 class SharedOption(click.Option):
@@ -388,6 +405,81 @@ def write_output(path: str | None, text: str, force: bool, what: str = "") -> No
         atomic_write_text(path, text)
     if what:
         click.echo(f"wrote {what} to {escape_controls(path)}", err=True)
+
+
+# --------------------------------------------------------------------------- -n/--count
+
+
+def count_option(default: int, high: int) -> Callable[[_F], _F]:
+    """``-n/--count N``: how many levels a generator makes (the ``count`` parameter).
+
+    Args:
+        default: The command's default.
+        high: The most the command makes in one run.
+
+    Returns:
+        The decorator.
+    """
+    return click.option(
+        "--count",
+        "-n",
+        "count",
+        cls=SharedOption,
+        type=IntBetween(1, high, what="the number of levels"),
+        default=default,
+        show_default=True,
+        help=COUNT_HELP,
+    )
+
+
+# --------------------------------------------------------------------------- --max-states
+
+
+def max_states_option(default: int | None, default_text: str | None = None) -> Callable[[_F], _F]:
+    """``--max-states N``: the states one search may keep (the ``max_states`` parameter).
+
+    Args:
+        default: The command's default (None: the solver's own, named by ``default_text``).
+        default_text: What ``--help`` shows as the default when ``default`` is None.
+
+    Returns:
+        The decorator.
+    """
+    return click.option(
+        "--max-states",
+        "max_states",
+        cls=SharedOption,
+        type=IntBetween(1, what="the state limit"),
+        default=default,
+        show_default=default is not None,
+        default_text=default_text,
+        metavar="N",
+        help=MAX_STATES_HELP,
+    )
+
+
+# --------------------------------------------------------------------------- --title
+
+
+def title_option(default_text: str | None = None) -> Callable[[_F], _F]:
+    """``--title TEXT``: the title of the pack a command writes (the ``title`` parameter;
+    None when not given, and the command chooses).
+
+    Args:
+        default_text: What ``--help`` shows as the default (``"the file's"``), if anything.
+
+    Returns:
+        The decorator.
+    """
+    return click.option(
+        "--title",
+        "title",
+        cls=SharedOption,
+        default=None,
+        metavar="TEXT",
+        default_text=default_text,
+        help=TITLE_HELP,
+    )
 
 
 # --------------------------------------------------------------------------- level packs

@@ -41,6 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from core.text import plural
+from tui.cli.options import json_option
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_CLOSED_PIPE,
@@ -222,9 +223,7 @@ def _term_sources(terms: tuple[str, ...]) -> Iterator[tuple[str, int, str | None
 
 @click.command()
 @click.argument("terms", nargs=-1, metavar="[TERM|-]...")
-@click.option(
-    "--json", "as_json", is_flag=True, help='One JSON object per term: {"kind", "name", "args"}.'
-)
+@json_option
 @click.option("--tree", "as_tree", is_flag=True, help="Show each term as a tree.")
 @click.option(
     "--size",

@@ -16,7 +16,22 @@ __all__ = ["serve"]
 DEFAULT_PORTS = {"ssh": 2222, "web": 8000}
 
 
-@click.command()
+class _ServeCommand(click.Command):
+    """``serve``'s command: its help ends with the data directory this run would use (the
+    global ``--data-dir`` and ``TERMARCADE_DATA_DIR`` are read before ``serve --help``)."""
+
+    def format_epilog(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The epilog, then ``Data directory for this run: PATH``."""
+        super().format_epilog(ctx, formatter)
+        from core.text import escape_controls
+        from tui.store import data_dir
+
+        formatter.write_paragraph()
+        # written as is, not wrapped: a long path stays one line to copy
+        formatter.write(f"Data directory for this run: {escape_controls(str(data_dir()))}\n")
+
+
+@click.command(cls=_ServeCommand)
 @click.option(
     "--ssh", "mode", flag_value="ssh", help="Serve over SSH (asyncssh): ssh -p PORT name@HOST."
 )
@@ -192,6 +207,17 @@ def serve(
     forwarding. A name belongs to the first SSH key that plays it; clients without a key
     play as guests (--names). docs/remote.md, "Playing remotely, and running an arcade", says how to run a
     public arcade safely, on one host and on several.
+
+    Everything the arcade keeps (every player's progress, saves and scores, the owned names,
+    the SSH host key) goes in the data directory: the platform's user data directory
+    (~/.local/share/termarcade on Linux) unless termarcade's global option --data-dir DIR,
+    given before serve, or the TERMARCADE_DATA_DIR environment variable names another:
+
+    \b
+      termarcade --data-dir /srv/arcade serve --ssh
+
+    The global --store postgresql://... puts the progress in a PostgreSQL database instead.
+    The last line below names the directory this run would use.
 
     \b
     Players connect with:

@@ -49,6 +49,7 @@ from tui.cli.options import (
     check_output,
     check_seed_run,
     command_started,
+    count_option,
     json_option,
     level_option,
     load_level_pack,
@@ -57,6 +58,7 @@ from tui.cli.options import (
     seed_option,
     stack_options,
     time_limit_option,
+    title_option,
     write_output,
 )
 from tui.cli.output import (
@@ -540,16 +542,9 @@ def _solve_levels(
     help="Difficulty band (brawl: 1 to 10, default 3:6; 24: 1 to 600, default 5:20; "
     "casts: 1 to 6, default 2:4).",
 )
-@click.option(
-    "--count",
-    "-n",
-    type=IntBetween(1, 500, what="the number of levels"),
-    default=10,
-    show_default=True,
-    help="Levels in the pack.",
-)
+@count_option(10, 500)
 @seed_option(required=True)
-@click.option("--title", default=None, help="The pack's title.")
+@title_option()
 @budget_option(GENERATE_BUDGET)
 @output_option
 @json_option

@@ -35,22 +35,24 @@ from tui.cli.options import (
     budget_option,
     check_output,
     command_started,
+    count_option,
     json_option,
     level_option,
     load_level_pack,
+    max_states_option,
     numbered_levels,
     output_option,
     parse_level_pack,
     read_level_source,
     seed_option,
     time_limit_option,
+    title_option,
     write_output,
 )
 from tui.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
-    IntBetween,
     StopOnCtrlC,
     choose_levels,
     emit_json,
@@ -347,13 +349,7 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
 @level_option("every level")
 @time_limit_option(10.0)
 @budget_option(2_000_000)
-@click.option(
-    "--max-states",
-    type=IntBetween(1, what="the state limit"),
-    default=20_000,
-    show_default=True,
-    help="States kept per level before the answer is unknown.",
-)
+@max_states_option(20_000)
 @json_option
 def solve(
     level_file: str,
@@ -436,14 +432,7 @@ def solve(
 
 @carving.command()
 @click.argument("out", metavar="[OUT]", required=False)
-@click.option(
-    "--count",
-    "-n",
-    type=IntBetween(1, 1000, what="the number of levels"),
-    default=10,
-    show_default=True,
-    help="How many levels.",
-)
+@count_option(10, 1000)
 @seed_option(1)
 @click.option(
     "--difficulty",
@@ -451,9 +440,9 @@ def solve(
     type=click.Choice(["easy", "medium", "hard"]),
     default="easy",
     show_default=True,
-    help="Which generator.",
+    help="Difficulty: easy, medium or hard (each its own generator).",
 )
-@click.option("--title", default=None, help="The pack's title [default: from the difficulty].")
+@title_option("from the difficulty")
 @output_option
 @json_option
 def generate(

@@ -78,19 +78,21 @@ from tui.cli.options import (
     budget_option,
     check_output,
     command_started,
+    count_option,
     json_option,
     level_option,
     load_level_pack,
+    max_states_option,
     output_option,
     pick_levels,
     seed_option,
     stack_options,
     time_limit_option,
+    title_option,
     write_output,
 )
 from tui.cli.output import (
     EXIT_NEGATIVE,
-    IntBetween,
     console,
     emit_json,
     fail,
@@ -152,13 +154,7 @@ def level_watch(time_limit: float, budget: int, first: bool) -> Watch:
 
 _LIMIT_OPTIONS = [
     time_limit_option(DEFAULT_TIME_LIMIT),
-    click.option(
-        "--max-states",
-        type=IntBetween(1, what="the state limit"),
-        default=DEFAULT_MAX_STATES,
-        show_default=True,
-        help="Positions the state graph of one level may have.",
-    ),
+    max_states_option(DEFAULT_MAX_STATES),
     budget_option(DEFAULT_BUDGET),
 ]
 
@@ -692,14 +688,7 @@ def _command_line(
 @click.option(
     "--size", type=SizeType(), default="8x8", show_default=True, help="Grid size, WIDTHxHEIGHT."
 )
-@click.option(
-    "--count",
-    "-n",
-    type=IntBetween(1, 10_000, what="the count"),
-    default=1,
-    show_default=True,
-    help="How many (different) levels.",
-)
+@count_option(1, 10_000)
 @seed_option(0)
 @click.option("--unique", is_flag=True, help="Only levels with exactly one solution.")
 @click.option(
@@ -722,7 +711,7 @@ def _command_line(
     "1 is close to random, 0.2-0.3 the seed's best.  [default: 0.3]",
 )
 @PREDICTOR_OPTION
-@click.option("--title", default=None, help="The pack's title.")
+@title_option()
 @output_option
 @json_option
 def generate(
@@ -884,7 +873,7 @@ def _undecided(watch: Watch) -> str:
 @click.option(
     "--prefix", default=None, help="Retitle levels '<prefix> N' (default: keep their titles)."
 )
-@click.option("--title", default=None, help="The pack's title (default: the file's).")
+@title_option("the file's")
 @click.option("--author", default=None, help="The pack's author (and of levels without one).")
 @click.option("--description", default=None, help="The pack's description.")
 @click.option(

@@ -45,6 +45,7 @@ from tui.cli.options import (
     json_option,
     level_option,
     load_level_pack,
+    max_states_option,
     pick_levels,
     stack_options,
     time_limit_option,
@@ -53,6 +54,7 @@ from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    IntBetween,
     StopOnCtrlC,
     bulk_command,
     console,
@@ -431,10 +433,10 @@ def termcraft() -> None:
 )
 @click.option(
     "--limit",
-    type=click.IntRange(0),
+    type=IntBetween(0, what="the number of rewrites"),
     default=None,
     metavar="N",
-    help=f"List at most N rewrites [table default: {TABLE_LIMIT}; JSON: all].",
+    help=f"List at most N rewrites, 0: all [table default: {TABLE_LIMIT}; JSON: all].",
 )
 @closed_pipe_safe
 def actions(
@@ -468,6 +470,8 @@ def actions(
 
 def _show_actions(state: State, mode: str, limit: int | None) -> None:
     """Print one position's actions: a count, a streamed JSON object or lines, or a table."""
+    if limit == 0:  # --limit 0: every rewrite, as algebrawl solve --limit 0 lists every solution
+        limit = sys.maxsize
     progress = _StageProgress()
     watch = _watch(progress)
     try:
@@ -758,12 +762,7 @@ def apply(
 def _limit_options(func: Callable) -> Callable:
     """The solver's limits, shared by ``solve`` and ``lint``."""
     options = [
-        click.option(
-            "--max-states",
-            type=click.IntRange(1),
-            default=None,
-            help="Give up (unknown) after keeping this many states [default: 200,000].",
-        ),
+        max_states_option(None, "200,000"),
         click.option(
             "--max-memory",
             type=click.IntRange(1),
