@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from collections import deque
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -19,9 +17,9 @@ from core.termcraft import (
     status,
 )
 from core.termcraft.solver import replay
-from core.termcraft.terms import compound, const, replace_at, var
+from core.termcraft.terms import compound, const, var
 from grammar.terms import parse_term as p
-from tests.core.test_termcraft_constructs import _symbols, all_terms
+from tests.core.test_termcraft_constructs import brute_force
 
 SAMPLE = (
     "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
@@ -35,31 +33,9 @@ SAMPLE_TARGET = (
 
 def brute_force_optimum(state: State):
     """Length of a shortest plan by plain BFS (no dominance pruning), or None.  Constructs try
-    every ground term over the level's symbols that the budget allows (issue 29)."""
-    consts: set = set()
-    funs: set = set()
-    _symbols(state.term, consts, funs)
-    _symbols(state.target, consts, funs)
-    cands = all_terms(consts, funs, state.budget)
-    seen = {(state.term, state.fuel, state.budget)}
-    queue = deque([(state, 0)])
-    while queue:
-        s, d = queue.popleft()
-        if s.term is s.target:
-            return d
-        nexts = [apply(s, a) for a in rewrite_actions(s)]
-        for site in placeholder_sites(s.term):
-            for c in cands:
-                if c.size <= s.budget:
-                    nexts.append(
-                        State(replace_at(s.term, site, c), s.target, s.fuel, s.budget - c.size)
-                    )
-        for n in nexts:
-            k = (n.term, n.fuel, n.budget)
-            if k not in seen:
-                seen.add(k)
-                queue.append((n, d + 1))
-    return None
+    every ground term over the level's symbols that the budget allows (issue 29): the
+    differential test's brute force, without its made-up symbols and with no cap."""
+    return brute_force(state, fresh=False, cap=10**12)
 
 
 def test_sample_level_shortest_plan():
