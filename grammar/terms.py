@@ -22,8 +22,8 @@ from core.termcraft.terms import Term, compound, const, var
 
 from .bulk import collector_paused
 from .errors import ParseError, from_lark
-from .fastterm import Fallback, read_term
-from .lalr import Feeder
+from .fastterm import Fallback, read_term, top_standin
+from .lalr import Feeder, refuse
 
 __all__ = ["TermBuilder", "grammar_text", "parse_term", "parse_terms", "strip_whitespace"]
 
@@ -96,10 +96,16 @@ def _parse(text: str, filename: str | None) -> Term:
     """:func:`parse_term` for a text that is not blank."""
     try:  # the fast reader for well-formed input; the grammar decides everything else
         term, end = read_term(text, 0)
-        if _BLANKS.fullmatch(text, end):
+        blanks = _BLANKS.match(text, end).end()  # type: ignore[union-attr]  # matches ""
+        if blanks == len(text):
             return term
-    except Fallback:
-        pass
+        stop = Fallback(blanks, top_standin(None, term))  # something after a whole term
+    except Fallback as error:
+        stop = error
+    if stop.at is not None:  # the reader is sure where the text is wrong: a short parse
+        found = refuse(_parser(), text, stop.at, stop.standin)
+        if found is not None:
+            raise from_lark(found[0], text, filename, parser=_parser(), accepts=found[1])
     feeder = Feeder(_parser(), text)
     try:
         for _ in feeder.tokens():
