@@ -178,7 +178,7 @@ class _Reader:
         return Parsed(BODY, value)
 
     def block(self, keyword: Token) -> ParsedBlock:
-        self.head = "level"
+        self.head, self.fields = "level", []
         title = self.take("STRING", _STRING)
         self.head = 'level ""'
         self.expect("{")
