@@ -49,9 +49,9 @@ __all__ = [
     "Scan",
     "SyntaxFailure",
     "parse_items",
-    "refusal",
     "parser_for",
     "read_resource",
+    "refusal",
     "scan",
 ]
 

@@ -179,7 +179,8 @@ def _placed(error: UnexpectedInput, text: str, at: int) -> UnexpectedInput:
     """``error`` moved from the surrogate to offset ``at`` of ``text``."""
     line = text.count("\n", 0, at) + 1
     column = at - (text.rfind("\n", 0, at) + 1) + 1
-    error.line, error.column, error.pos_in_stream = line, column, at
+    error.line, error.column = line, column
+    error.pos_in_stream = at  # type: ignore[assignment]  # Lark declares the class default None
     token = getattr(error, "token", None)
     if isinstance(error, UnexpectedToken) and token is not None and token.type != "$END":
         error.token = Token(
