@@ -12,6 +12,11 @@ canonical term is one run; a pretty-printed one has a run per line). One ``re.sp
 run gives its names and punctuation in C, and a small state machine walks the punctuation,
 so the Python loop turns once per ``(``, ``,`` or ``)`` instead of once per regex match.
 A 10 MB term spends most of its time building (hash-consing) the nodes.
+
+Errors: where the reader is sure the text is wrong, its :class:`Fallback` says where and
+carries a stand-in of the term read so far (the open compounds and the last complete term,
+see :func:`open_standin`), so that the grammar need not parse the whole text to report the
+error (:func:`grammar.lalr.refuse`).
 """
 
 from __future__ import annotations
@@ -20,7 +25,7 @@ import re
 
 from core.termcraft.terms import COMPOUND, CONST, Term, const, node, var
 
-__all__ = ["Fallback", "read_term"]
+__all__ = ["KEPT_FRAMES", "Fallback", "open_standin", "read_term", "top_standin"]
 
 
 class Fallback(Exception):
