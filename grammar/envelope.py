@@ -39,7 +39,7 @@ from lark.load_grammar import PackageResource
 from lark.visitors import merge_transformers
 
 from .format import BODY, INT, NEGATIVE, STRING, WORD, LevelFormat
-from .lalr import Feeder
+from .lalr import Feeder, refuse
 
 __all__ = [
     "ENVELOPE",
@@ -51,6 +51,7 @@ __all__ = [
     "parse_items",
     "parser_for",
     "read_resource",
+    "refusal",
     "scan",
 ]
 
@@ -337,3 +338,21 @@ def parse_items(fmt: LevelFormat, text: str) -> list:
         return feeder.finish()
     except UnexpectedInput as error:
         raise SyntaxFailure(error, feeder.expected(), parser) from None
+
+
+def refusal(fmt: LevelFormat, text: str, at: int, standin: str) -> SyntaxFailure | None:
+    """The syntax error of a file that a fast reader found wrong at ``at``, found cheaply.
+
+    Args:
+        fmt: The game's format.
+        text: The file's text.
+        at: Where the fast reader found the text wrong.
+        standin: Its stand-in for the text before ``at`` (see :func:`grammar.lalr.refuse`).
+
+    Returns:
+        The failure :func:`parse_items` would raise, or None when the stand-in does not
+        show it (the caller then parses the whole file).
+    """
+    parser = parser_for(fmt)
+    found = refuse(parser, text, at, standin)
+    return None if found is None else SyntaxFailure(found[0], found[1], parser)

@@ -5,7 +5,10 @@ It builds exactly the records the Lark path's callbacks build (:mod:`grammar.env
 the same tokens with the same positions, the same body values), so the loader's checks run
 unchanged on either. It raises :class:`~grammar.fastterm.Fallback` at the first thing it is not
 sure about; the loader then parses with Lark, which stays the definition of the syntax and
-reports every error. ``tests/grammar/test_fast_path.py`` checks the equality on generated
+reports every error. The Fallback says where the reader stopped and carries a short stand-in
+for everything before that place (the records read so far, each written as a token or two;
+see :func:`grammar.lalr.refuse`), so that a broken file is refused at the cost of reading
+it, not of parsing it whole with Lark. ``tests/grammar/test_fast_path.py`` checks the equality on generated
 files, well-formed and broken.
 
 Only games with a ``fast_value`` reader and without the envelope's integers in their
@@ -21,7 +24,7 @@ from typing import Any
 from lark import Token
 
 from .envelope import Parsed, ParsedBlock, ParsedField
-from .fastterm import Fallback
+from .fastterm import Fallback, top_standin
 from .format import BODY, INT, NEGATIVE, STRING, WORD, LevelFormat
 
 __all__ = ["Fallback", "read_items"]
@@ -45,6 +48,12 @@ class _Reader:
         self._line = 1
         self._line_start = 0
         self._counted = 0
+        # Where the reader is, for a stand-in of the text read (see `standin`).
+        self.items: list[Any] = []  # the header fields and level blocks read
+        self.head = ""  # the level block being read: its tokens so far, as a stand-in
+        self.fields: list[ParsedField] = []  # the fields of that block read so far
+        self.reading: Token | None = None  # the key of the field whose value is being read
+        self.strings_read = 0  # adjacent strings read of that value
 
     def skip(self) -> None:
         self.pos = _SKIP.match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches ""
@@ -86,8 +95,39 @@ class _Reader:
     def strings(self) -> Parsed:
         tokens = [self.take("STRING", _STRING)]
         while self.text.startswith('"', self.pos):
+            self.strings_read = len(tokens)
             tokens.append(self.take("STRING", _STRING))
         return Parsed(STRING, tokens)
+
+    def field(self) -> ParsedField:
+        """``key value`` (in the header, or in a level block when ``self.head`` is set)."""
+        self.reading = key = self.key()
+        self.strings_read = 0
+        if key.type == "GAME":
+            value = self.game_value()
+        else:
+            value = self.level_value() if self.head else self.header_value()
+        self.reading = None
+        return ParsedField(key, value)
+
+    def standin(self) -> str:
+        """A short text that the grammar reads into the same state as the text before
+        ``self.pos`` (see :func:`grammar.lalr.refuse`): the records read so far as stand-ins.
+        """
+        parts = [_items_standin(self.items, 'level "" {}')]
+        if self.head:
+            parts.append(self.head)
+            parts.append(_items_standin(self.fields, "k a"))
+        if self.reading is not None:
+            parts.append(str(self.reading) + ' ""' * min(self.strings_read, 2))
+        return " ".join(part for part in parts if part)
+
+    def placed(self, stop: Fallback) -> Fallback:
+        """The Fallback to raise for ``stop``: placed in the file, with the stand-in of the
+        text before that place (the term reader's own stand-in after the field's)."""
+        if stop.at is None:  # the envelope: the reader stopped where it stands
+            return Fallback(self.pos, self.standin())
+        return Fallback(stop.at, self.standin() + " " + stop.standin)
 
     def key(self) -> Token:
         """A field key or the ``game`` keyword (the next text is a word)."""
@@ -138,15 +178,17 @@ class _Reader:
         return Parsed(BODY, value)
 
     def block(self, keyword: Token) -> ParsedBlock:
+        self.head, self.fields = "level", []
         title = self.take("STRING", _STRING)
+        self.head = 'level ""'
         self.expect("{")
-        fields = []
+        self.head = 'level "" {'
+        self.fields = fields = []
         while not self.text.startswith("}", self.pos):
-            key = self.key()
-            value = self.game_value() if key.type == "GAME" else self.level_value()
-            fields.append(ParsedField(key, value))
+            fields.append(self.field())
         self.pos += 1
         self.skip()
+        self.head = ""
         return ParsedBlock(keyword, title, tuple(fields))
 
 
@@ -168,17 +210,45 @@ def read_items(text: str, fmt: LevelFormat) -> list[Any]:
         raise Fallback
     reader = _Reader(text, fmt)
     reader.skip()
-    items: list[Any] = []
+    items = reader.items
     n = len(text)
-    while reader.pos < n:
-        word, end = reader.word()
-        if word == "level":
-            keyword = reader.token("LEVEL", reader.pos, end)
-            reader.pos = end
-            reader.skip()
-            items.append(reader.block(keyword))
-            continue
-        key = reader.key()
-        value = reader.game_value() if key.type == "GAME" else reader.header_value()
-        items.append(ParsedField(key, value))
+    try:
+        while reader.pos < n:
+            word, end = reader.word()
+            if word == "level":
+                keyword = reader.token("LEVEL", reader.pos, end)
+                reader.pos = end
+                reader.skip()
+                items.append(reader.block(keyword))
+                continue
+            items.append(reader.field())
+    except Fallback as stop:
+        raise reader.placed(stop) from None
     return items
+
+
+def _items_standin(items: list[Any], other: str) -> str:
+    """Stand-ins for records read in a row (header items, or a block's fields).
+
+    The grammar's lists are left-recursive: after two or more records its state is the same
+    whatever they were, except for the last one, whose reduction waits for the next token.
+    So the last record is written with the kind of its value, and ``other`` stands for all
+    those before it.
+    """
+    if not items:
+        return ""
+    last = items[-1]
+    if isinstance(last, ParsedBlock):
+        text = 'level "" {k a}' if last.fields else 'level "" {}'
+    else:
+        text = f"{last.key} {_value_standin(last.value)}"
+    return f"{other} {text}" if len(items) > 1 else text
+
+
+def _value_standin(value: Parsed) -> str:
+    """A value of the same kind: one or two strings, a term's shape, or the token itself."""
+    if value.form == STRING:
+        return " ".join(['""'] * min(len(value.data), 2))
+    if value.form == BODY:
+        return top_standin(None, value.data)
+    return str(value.data)

@@ -12,6 +12,11 @@ canonical term is one run; a pretty-printed one has a run per line). One ``re.sp
 run gives its names and punctuation in C, and a small state machine walks the punctuation,
 so the Python loop turns once per ``(``, ``,`` or ``)`` instead of once per regex match.
 A 10 MB term spends most of its time building (hash-consing) the nodes.
+
+Errors: where the reader is sure the text is wrong, its :class:`Fallback` says where and
+carries a stand-in of the term read so far (the open compounds and the last complete term,
+see :func:`open_standin`), so that the grammar need not parse the whole text to report the
+error (:func:`grammar.lalr.refuse`).
 """
 
 from __future__ import annotations
@@ -20,11 +25,28 @@ import re
 
 from core.termcraft.terms import COMPOUND, CONST, Term, const, node, var
 
-__all__ = ["Fallback", "read_term"]
+__all__ = ["KEPT_FRAMES", "Fallback", "open_standin", "read_term", "top_standin"]
 
 
 class Fallback(Exception):
-    """The fast reader cannot vouch for this input: parse it with the grammar instead."""
+    """The fast reader cannot vouch for this input: parse it with the grammar instead.
+
+    When the reader is sure the text is wrong at one place, it says where, and how to get
+    there cheaply: ``standin`` is a short text that the grammar reads into the same parser
+    state (as far as one more token can tell) as the text before ``at``; the caller may
+    then parse ``standin`` followed by the rest of the text from ``at`` instead of the
+    whole text (:func:`grammar.lalr.refuse`), and must check that the grammar fails at
+    ``at`` there.
+
+    Args:
+        at: The offset where the text is wrong, or None when the reader is only unsure.
+        standin: The stand-in for the text before ``at``.
+    """
+
+    def __init__(self, at: int | None = None, standin: str = "") -> None:
+        super().__init__(at)
+        self.at = at
+        self.standin = standin
 
 
 # The grammar's WS (space, tab, form feed, CR, LF) and, in level files, `;` comments.
@@ -61,7 +83,7 @@ def read_term(
 class _Reader:
     """The state machine, kept between runs (a term may span lines)."""
 
-    __slots__ = ("frames", "nodes", "opened", "pending", "skip", "term", "text")
+    __slots__ = ("frames", "nodes", "opened", "pending", "skip", "start", "term", "text")
 
     def __init__(self, text: str, comments: bool, nodes: dict) -> None:
         self.text = text
@@ -71,6 +93,7 @@ class _Reader:
         self.term: Term | None = None  # a compound just closed, awaiting "," or ")"
         self.pending = ""  # a name that ended a run: "(" may follow after blanks
         self.opened = False  # just after "(": ")" would close an empty argument list
+        self.start = 0  # where the run being read starts (to place an error)
 
     def read(self, pos: int) -> tuple[Term, int]:
         text = self.text
@@ -78,7 +101,9 @@ class _Reader:
         while True:
             end = _RUN.match(text, start).end()  # type: ignore[union-attr]  # matches ""
             if end == start:
-                raise Fallback  # not a term character (or the end): the grammar reports it
+                # Not a term character (or the end): the grammar reports it.
+                raise self._stuck(start, self.pending or None, self.term)
+            self.start = start
             done = self._run(text[start:end])
             if done is not None:
                 term, used = done
@@ -103,7 +128,7 @@ class _Reader:
         name = parts[0]
         if self.pending:
             if name:
-                raise Fallback  # two names in a row ("a b")
+                raise self._stuck(self.start, self.pending, None)  # two names in a row ("a b")
             name = self.pending
             self.pending = ""
         last = len(parts) - 1
@@ -112,14 +137,14 @@ class _Reader:
             if term is None:  # a term starts here
                 if punct == "(":
                     if not name:
-                        raise Fallback
+                        raise self._stuck_at(parts, k, None, None)
                     push((name, []))
                     opened = True
                     name = parts[k + 1]
                     continue
                 if not name:
                     if not (opened and punct == ")"):
-                        raise Fallback
+                        raise self._stuck_at(parts, k, None, None)
                     term = node(COMPOUND, pop()[0], ())  # name() is not the constant name
                     opened = False
                     if not frames:
@@ -133,7 +158,8 @@ class _Reader:
                 if not frames:
                     return self._done(term, parts, k)  # the punctuation is the caller's
             elif name or punct == "(":
-                raise Fallback  # after a closed compound: "," or ")" only
+                # After a closed compound: "," or ")" only.
+                raise self._stuck_at(parts, k - 1 if name else k, None, term)
             # A complete term, then "," or ")".
             if punct == ",":
                 frames[-1][1].append(term)
@@ -147,10 +173,26 @@ class _Reader:
             name = parts[k + 1]
         if name:
             if term is not None:
-                raise Fallback  # a name right after ")"
+                raise self._stuck_at(parts, last, None, term)  # a name right after ")"
             self.pending = name
         self.term, self.opened = term, opened
         return None
+
+    def _stuck_at(
+        self, parts: list[str], index: int, name: str | None, term: Term | None
+    ) -> Fallback:
+        """The text is wrong at ``parts[index]`` of the run being read (see :meth:`_stuck`)."""
+        return self._stuck(self.start + sum(map(len, parts[:index])), name, term)
+
+    def _stuck(self, at: int, name: str | None, term: Term | None) -> Fallback:
+        """A :class:`Fallback` sure that the text is wrong at ``at``.
+
+        Args:
+            at: The offset of the offending character or token.
+            name: The name read just before ``at`` (not yet known to be a constant), if any.
+            term: The compound closed just before ``at``, if any.
+        """
+        return Fallback(at, open_standin(self.frames) + top_standin(name, term))
 
     @staticmethod
     def _done(term: Term, parts: list[str], used: int) -> tuple[Term, int | None]:
@@ -158,6 +200,48 @@ class _Reader:
         if used == len(parts) - 1 and not parts[-1]:
             return term, None
         return term, sum(map(len, parts[:used]))
+
+
+KEPT_FRAMES = 3
+"""Innermost open compounds a stand-in keeps (besides the outermost): one token fed to the
+parser reduces at most the compound closed last and goes on in the one that holds it."""
+
+
+def open_standin(frames: list[tuple[str, list[Term]]]) -> str:
+    """A short text that leaves the grammar in the same state as these open compounds.
+
+    Each kept compound is written as its name, ``(`` and one or two stand-in arguments
+    (``a,`` after one complete argument, ``a,a,`` after more: the grammar's list of
+    arguments is left-recursive, so its states differ for one and for more). Compounds
+    between the outermost and the innermost :data:`KEPT_FRAMES` are left out: the parser's
+    states inside a compound do not depend on what holds it.
+
+    Args:
+        frames: The open compounds, outermost first: name and complete arguments.
+
+    Returns:
+        The stand-in text.
+    """
+    kept = frames if len(frames) <= KEPT_FRAMES + 1 else [frames[0], *frames[-KEPT_FRAMES:]]
+    return "".join(name + "(" + "a," * min(len(args), 2) for name, args in kept)
+
+
+def top_standin(name: str | None, term: Term | None) -> str:
+    """A stand-in for the complete term just read (nothing when none was).
+
+    Args:
+        name: A name read but not yet reduced (``(`` may still follow it), or None.
+        term: A term read whole (a constant, or a closed compound), or None.
+
+    Returns:
+        ``a`` for a name or constant, ``a()`` for an empty compound, ``a(a)`` for any
+        other compound (the parser's state after ``)`` differs for the two).
+    """
+    if name is not None or term is None:
+        return "" if name is None else "a"
+    if term.kind == CONST:
+        return "a"
+    return "a()" if term.kind == COMPOUND and not term.args else "a(a)"
 
 
 _VAR = frozenset(a + b + c for a in "vV" for b in "aA" for c in "rR")  # var, any case

@@ -7,6 +7,15 @@ shifted), so its error state no longer tells what was valid before the token. A
 every few thousand tokens, and the tokens since): after an error it replays the tokens since
 the checkpoint, up to the bad one, without callbacks, and asks that state. The cost is one
 copy of the parser stack per checkpoint and at most one replay, however large the input.
+
+Refusing without parsing it all: Lark's pure-Python loop costs about 40 µs a token, so a
+broken file of a million tokens would take far longer to refuse than the fast readers take
+to load a good one. When a fast reader is sure the text is wrong at an offset, it gives a
+short *stand-in* for the text before it (what it already vouched for, each complete term or
+field written as a token or two); :func:`refuse` parses the stand-in followed by the rest of
+the text, and keeps the error only if Lark fails exactly at that offset, where the parser's
+state is the one the whole text would have led to (the stand-in keeps every state that one
+more token can reach). Otherwise the caller parses the whole text as before.
 """
 
 from __future__ import annotations
@@ -16,9 +25,9 @@ from copy import copy
 from typing import Any
 
 from lark import Lark, Token
-from lark.exceptions import UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-__all__ = ["CHECKPOINT_EVERY", "Feeder", "accepts_of"]
+__all__ = ["CHECKPOINT_EVERY", "Feeder", "accepts_of", "refuse"]
 
 CHECKPOINT_EVERY = 20_000
 """Tokens between two checkpoints."""
@@ -122,3 +131,66 @@ class Feeder:
             self.interactive.parser, state, self.interactive.lexer_thread
         )
         return accepts_of(restored, self.parser)
+
+
+def refuse(
+    parser: Lark, text: str, at: int, standin: str
+) -> tuple[UnexpectedInput, set[str]] | None:
+    """Find the syntax error of ``text`` at ``at`` by parsing ``standin`` and the text from ``at``.
+
+    Args:
+        parser: The LALR parser that defines the syntax of ``text``.
+        text: The whole text.
+        at: Where a fast reader found the text wrong (``len(text)`` at its end).
+        standin: A text that the parser reads into the state the text before ``at``
+            leads to (see the module's docstring).
+
+    Returns:
+        Lark's error, placed in ``text`` (line, column and offset of ``at``), and the
+        terminals accepted there; or None when the parser does not fail exactly at ``at``
+        on the stand-in (the caller then parses the whole text).
+    """
+    split = len(standin) + 1  # where text[at] lands in the surrogate
+    surrogate = standin + " " + text[at:]
+    feeder = Feeder(parser, surrogate)
+    try:
+        for token in feeder.tokens():
+            if (token.start_pos or 0) > split:
+                return None  # the token at `at` was taken: the error is not there
+        feeder.finish()
+    except UnexpectedInput as error:
+        if not _fails_at(error, split, at == len(text)):
+            return None
+        return _placed(error, text, at), feeder.expected()
+    return None
+
+
+def _fails_at(error: UnexpectedInput, split: int, at_end: bool) -> bool:
+    """Whether ``error`` is at offset ``split`` of the surrogate (at its end if ``at_end``)."""
+    if isinstance(error, UnexpectedCharacters):
+        return error.pos_in_stream == split
+    token = getattr(error, "token", None)
+    if isinstance(error, UnexpectedEOF) or (token is not None and token.type == "$END"):
+        return at_end
+    return isinstance(error, UnexpectedToken) and error.token.start_pos == split
+
+
+def _placed(error: UnexpectedInput, text: str, at: int) -> UnexpectedInput:
+    """``error`` moved from the surrogate to offset ``at`` of ``text``."""
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    error.line, error.column = line, column
+    error.pos_in_stream = at  # type: ignore[assignment]  # Lark declares the class default None
+    token = getattr(error, "token", None)
+    if isinstance(error, UnexpectedToken) and token is not None and token.type != "$END":
+        error.token = Token(
+            token.type,
+            str(token),
+            at,
+            line,
+            column,
+            line + str(token).count("\n"),
+            None,
+            at + len(token),
+        )
+    return error

@@ -564,12 +564,27 @@ def _load(text: str, filename: str | None, game: str | None) -> LevelPack:
     _, fmt = _game_of(src, game_field)
     try:  # large well-formed files: the fast reader; the grammar decides anything else
         items = fastpath.read_items(text, fmt)
-    except fastpath.Fallback:
-        try:
-            items = envelope.parse_items(fmt, text)
-        except envelope.SyntaxFailure as failure:
-            raise _syntax_error(failure, src, fmt) from None
+    except fastpath.Fallback as stop:
+        items = _parse_after_fallback(src, fmt, stop)
     return _build(src, items, fmt)
+
+
+def _parse_after_fallback(src: _Source, fmt: LevelFormat, stop: fastpath.Fallback) -> list:
+    """Parse a file the fast reader gave up on; a syntax error becomes a ParseError.
+
+    Where the reader found the text wrong, the grammar is first asked about a short
+    stand-in of the text before that place (a refusal then costs what reading up to there
+    cost, not a parse of the whole file); if it does not fail there, the whole file is
+    parsed.
+    """
+    if stop.at is not None:
+        failure = envelope.refusal(fmt, src.text, stop.at, stop.standin)
+        if failure is not None:
+            raise _syntax_error(failure, src, fmt)
+    try:
+        return envelope.parse_items(fmt, src.text)
+    except envelope.SyntaxFailure as failure:
+        raise _syntax_error(failure, src, fmt) from None
 
 
 def load_pack_file(path: str | os.PathLike, game: str | None = None) -> LevelPack:

@@ -22,8 +22,8 @@ from core.termcraft.terms import Term, compound, const, var
 
 from .bulk import collector_paused
 from .errors import ParseError, from_lark
-from .fastterm import Fallback, read_term
-from .lalr import Feeder
+from .fastterm import Fallback, read_term, top_standin
+from .lalr import Feeder, refuse
 
 __all__ = ["TermBuilder", "grammar_text", "parse_term", "parse_terms", "strip_whitespace"]
 
@@ -94,12 +94,40 @@ def parse_term(text: str, filename: str | None = None) -> Term:
 
 def _parse(text: str, filename: str | None) -> Term:
     """:func:`parse_term` for a text that is not blank."""
-    try:  # the fast reader for well-formed input; the grammar decides everything else
+    read = _fast(text)  # the fast reader for well-formed input; the grammar decides the rest
+    if isinstance(read, Term):
+        return read
+    error = _quick_refusal(text, filename, read)
+    if error is not None:
+        raise error
+    return _lark_parse(text, filename)
+
+
+def _fast(text: str) -> Term | Fallback:
+    """The fast reader's term, or its Fallback (placed after a whole term followed by more)."""
+    try:
         term, end = read_term(text, 0)
-        if _BLANKS.fullmatch(text, end):
-            return term
-    except Fallback:
-        pass
+    except Fallback as stop:
+        return stop
+    blanks = _BLANKS.match(text, end).end()  # type: ignore[union-attr]  # matches ""
+    if blanks == len(text):
+        return term
+    return Fallback(blanks, top_standin(None, term))  # something after a whole term
+
+
+def _quick_refusal(text: str, filename: str | None, stop: Fallback) -> ParseError | None:
+    """The error where the fast reader found the text wrong, from a short stand-in of the
+    text before it (:func:`grammar.lalr.refuse`); None when that does not show it."""
+    if stop.at is None:
+        return None
+    found = refuse(_parser(), text, stop.at, stop.standin)
+    if found is None:
+        return None
+    return from_lark(found[0], text, filename, parser=_parser(), accepts=found[1])
+
+
+def _lark_parse(text: str, filename: str | None) -> Term:
+    """Parse the whole text with the grammar (which reports every error)."""
     feeder = Feeder(_parser(), text)
     try:
         for _ in feeder.tokens():

@@ -8,7 +8,9 @@
 * Custom IDs of random deep and wide terms: resolved, solved and linted under a work budget
   (term nodes), never a traceback, and the budget's outcome is the one the Size predicts.
 * Refusals no slower than acceptances: CPU time (min of 3) of refusing a broken file is at
-  most twice that of loading a well-formed file of the same size, plus 0.5 s.
+  most twice that of loading a well-formed file of the same size, plus 0.5 s; terms up to
+  200,000 deep or wide (a whole Lark parse of the broken file took 2-4 s there, the good one
+  loads in 0.4-0.6 s); the same for ``parse_term`` (``termcraft parse``).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ import uuid
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from core.ids import MAX_LEVEL_TEXT, encode_custom
@@ -29,6 +31,7 @@ from core.search import Interrupted
 from core.termcraft import lint, solve
 from grammar.errors import ParseError
 from grammar.levels import load_pack
+from grammar.terms import parse_term
 from tests.fuzz.bounds import cpu_seconds
 from tui.ids import resolve_id
 
@@ -136,19 +139,50 @@ BREAKS = {
 }
 
 
+def shaped_term(depth: int, wide: bool) -> str:
+    """A term ``depth`` deep, or with ``depth`` arguments, of fresh names (no term is shared
+    with an earlier run)."""
+    name = "f" + uuid.uuid4().hex[:8]
+    return f"{name}(" + ",".join(["a"] * depth) + ")" if wide else deep_term(depth, name)
+
+
 @pytest.mark.slow
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.integers(1_000, 30_000), st.sampled_from(sorted(BREAKS)), st.booleans())
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1_000, 200_000), st.sampled_from(sorted(BREAKS)), st.booleans())
+@example(200_000, "a stray character at the end", False)
+@example(200_000, "a missing parenthesis", True)
+@example(100_000, "an extra parenthesis", False)
 def test_a_broken_file_is_refused_no_slower_than_a_good_one_loads(
     depth: int, how: str, wide: bool
 ) -> None:
     """Bound: 2 x the CPU time of loading a well-formed file of the same size, + 0.5 s."""
     refuse(level_text("$"))  # the grammar is built once per process: not part of a refusal
-    name = "f" + uuid.uuid4().hex[:8]  # fresh names: no term is shared with an earlier run
-    term = f"{name}(" + ",".join(["a"] * depth) + ")" if wide else deep_term(depth, name)
+    term = shaped_term(depth, wide)
     good = level_text(term)
     bad = level_text(BREAKS[how](term))
     assert abs(len(bad) - len(good)) <= 2
     load = cpu_seconds(lambda: load_pack(good, game="termcraft"))
     refusal = cpu_seconds(lambda: refuse(bad))
     assert refusal <= 2 * load + 0.5, (how, len(good), load, refusal)
+
+
+@pytest.mark.slow
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(1_000, 200_000), st.sampled_from(sorted(BREAKS)), st.booleans())
+@example(100_000, "a stray character at the end", False)
+def test_a_broken_term_is_refused_no_slower_than_a_good_one_parses(
+    depth: int, how: str, wide: bool
+) -> None:
+    """``termcraft parse``'s reader; bound: 2 x the CPU time of a good term's, + 0.5 s."""
+    with pytest.raises(ParseError):
+        parse_term("$")  # the grammar is built once per process: not part of a refusal
+    term = shaped_term(depth, wide)
+    bad = BREAKS[how](term)
+
+    def refuse_term() -> None:
+        with pytest.raises(ParseError):
+            parse_term(bad)
+
+    load = cpu_seconds(lambda: parse_term(term))
+    refusal = cpu_seconds(refuse_term)
+    assert refusal <= 2 * load + 0.5, (how, len(term), load, refusal)
