@@ -79,3 +79,29 @@ def arcade_app():
         return ArcadeApp(**kwargs)  # type: ignore[arg-type]
 
     return make
+
+
+class TickingClock:
+    """``time.monotonic`` that advances 1 ms each time it is read (from the real clock's value
+    when installed): a time limit of L seconds falls after 1,000 x L reads on any machine, so a
+    test of a time limit no longer depends on how busy the machine is."""
+
+    def __init__(self, start: float) -> None:
+        self.start = start
+        self.reads = 0
+        """How many times the clock was read since it was installed."""
+
+    def __call__(self) -> float:
+        self.reads += 1
+        return self.start + self.reads / 1000
+
+
+@pytest.fixture
+def ticking_clock(monkeypatch: pytest.MonkeyPatch) -> TickingClock:
+    """Replace ``time.monotonic`` everywhere with a :class:`TickingClock` (sync tests only:
+    an event loop would see its timers race)."""
+    import time
+
+    clock = TickingClock(time.monotonic())
+    monkeypatch.setattr(time, "monotonic", clock)
+    return clock
