@@ -147,7 +147,7 @@ class World:
             if f in self.vid:
                 continue
             if closure:
-                return f"{f} is not a vertex: it is not in the closure F* (new_edges closure)"
+                return f"{f} is not a vertex: it is not in the closure F*"
             if not self.level.well_typed(f):
                 return f"{f} is not a formula of this level (unknown variable, or ill-typed)"
         if op in self.eid:
