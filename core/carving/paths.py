@@ -1,9 +1,11 @@
 """Elimination paths (seed 001 §III): the density automaton and searches over walks.
 
 A path is a walk ``(v0, e1, v1, …, ek, vk)``, k ≥ 1, with ``v(i-1) ≠ vi`` both in ``V(ei)``;
-vertices and edges may repeat. Φ_dense forbids, in the sequence of edge types (T for
-intrinsic, V for virtual), a run ``V T…T V`` with at least two T's: as a contiguous run (the
-default reading) or as a subsequence (the stricter reading). A legal elimination path also
+vertices and edges may repeat. Vertices are formulas of F* only, so an edge holding fewer
+than two of them (``new_edges well_typed``) is on no path. Φ_dense forbids, in the sequence of edge types (T for
+intrinsic, V for virtual), a run ``V T…T V`` with at least two T's: as a subsequence (seed
+001's 子序列, the default reading) or only as a contiguous run (the narrower ``contiguous``
+option, which forbids less). A legal elimination path also
 starts or ends at the base point ρ (Φ_root) and uses the new edge (Φ_inc).
 
 **The automaton.** Both readings are recognised by five states: 0 = no V yet; 1 = a V and

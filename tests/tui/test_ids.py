@@ -20,7 +20,7 @@ from core.ids import IdError, encode_custom
 from grammar.levels import bundled_packs, dump_level, load_pack
 from tests.shared_data import shared_data
 from tui.ids import CUSTOM_SOURCE, board_ref, level_id, looks_like_id, resolve_id
-from tui.sources import LevelRef
+from tui.sources import LevelRef, level_from_text
 
 ALL_BUNDLED = [
     (game, pack_id, number, level)
@@ -212,6 +212,8 @@ def test_an_old_custom_carving_id_keeps_the_readings_of_its_day() -> None:
     old_id = encode_custom("carving", old_text)
     level = resolve_id(old_id).level
     assert (level.density, level.new_edges) == ("contiguous", "closure")
+    saved = level_from_text(old_text)  # a save or My levels entry of that day, the same
+    assert (saved.density, saved.new_edges) == ("contiguous", "closure")
     fresh = load_pack(old_text).levels[0]
     assert (fresh.density, fresh.new_edges) == ("subsequence", "well_typed")
     # A new ID names both readings, so it means the same game to any reader.
