@@ -526,3 +526,12 @@ def test_the_construct_space_is_u_and_decodes_without_listing():
     ops = {world.construct_at(j) for j in range(0, world.construct_space, 997)}
     assert all(world.construct_problem(op) is None or op in world.eid for op in ops)
     assert len(ops) == len(range(0, world.construct_space, 997))
+
+
+def test_a_state_stored_before_the_readings_were_named_keeps_its_level():
+    # A saved checkpoint's level JSON from before issue 29 names no reading: it meant
+    # contiguous and edges over F*, while a level JSON read as a file means the seed's.
+    narrow = level()
+    data = GAME.state_to_json(GAME.initial(narrow))
+    del data["level"]["density"], data["level"]["new_edges"]
+    assert GAME.state_from_json(data).level == narrow
