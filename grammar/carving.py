@@ -12,7 +12,8 @@ A carving level block (``carving.lark`` holds the value syntax)::
       axioms [D(x, y, y)]                       ; optional: extra initial formulas
       root D(x, x, x)                           ; ρ0, a diagonal formula
       target {vertices [a, b] edges [{a, b}]}   ; H*: vertex names, edges as vertex sets
-      density contiguous                        ; optional: contiguous (default) or subsequence
+      density subsequence                       ; optional: subsequence (default) or contiguous
+      new_edges well_typed                      ; optional: well_typed (default) or closure
       par 1                                     ; optional: the designer's step count
     }
 
@@ -39,7 +40,15 @@ from lark.exceptions import UnexpectedInput
 
 from core.carving.formula import Formula, Operator
 from core.carving.game import Construct, Extend, Finish, Move, Succeed
-from core.carving.level import DENSITY_READINGS, Level, LevelJSONError, Target, level_from_json
+from core.carving.level import (
+    DENSITY_READINGS,
+    NEW_EDGE_RULES,
+    STORED_DEFAULTS,
+    Level,
+    LevelJSONError,
+    Target,
+    level_from_json,
+)
 
 from .bulk import collector_paused
 from .errors import ParseError, from_lark
@@ -655,6 +664,10 @@ DENSITY_KIND = ValueKind(
     f"{' or '.join(DENSITY_READINGS)}", _read_density, _write_word, DENSITY_READINGS
 )
 """Kind ``"density"``: the reading of Φ_dense."""
+NEW_EDGES_KIND = ValueKind(
+    f"{' or '.join(NEW_EDGE_RULES)}", _read_density, _write_word, NEW_EDGE_RULES
+)
+"""Kind ``"new_edges"``: what a constructed edge may hold."""
 
 
 def _build(title: str, values: dict[str, Any]) -> Level:
@@ -667,7 +680,9 @@ def _build(title: str, values: dict[str, Any]) -> Level:
         axioms=values.get("axioms", ()),
         root=values["root"],
         target=values["target"],
-        density=values.get("density", "contiguous"),
+        # Left out: today's defaults, the seed's readings (a stored text: STORED_DEFAULTS).
+        density=values.get("density", Level.density),
+        new_edges=values.get("new_edges", Level.new_edges),
         **meta_args(values),
     )
 
@@ -682,7 +697,10 @@ def _fields_of(level: Level) -> dict[str, Any]:
         "axioms": level.axioms or None,
         "root": level.root,
         "target": level.target,
-        "density": None if level.density == "contiguous" else level.density,
+        # Always written: a text that leaves them out means another game to an older reader
+        # (the defaults changed; see STORED_DEFAULTS).
+        "density": level.density,
+        "new_edges": level.new_edges,
     }
 
 
@@ -699,6 +717,7 @@ FORMAT = LevelFormat(
         FieldSpec("root", "formula", required=True),
         FieldSpec("target", "target", required=True),
         FieldSpec("density", "density"),
+        FieldSpec("new_edges", "new_edges"),
         PAR_FIELD,
     ),
     build=_build,
@@ -711,10 +730,12 @@ FORMAT = LevelFormat(
         "formula": FORMULA_KIND,
         "target": TARGET_KIND,
         "density": DENSITY_KIND,
+        "new_edges": NEW_EDGES_KIND,
     },
     grammar="grammar:carving.lark",
     transformer=CarvingBuilder(),
     describe=_describe_value,
     terminal_names=_NAMES,
+    stored_defaults=STORED_DEFAULTS,
 )
 """Triangle Carving's level format, named by its registration (``grammar.carving:FORMAT``)."""

@@ -284,6 +284,9 @@ class LevelFormat:
             ``grammar/fastpath.py``): it must give exactly what the body grammar and
             transformer give, and raise ``grammar.fastterm.Fallback`` for anything else.
             Used only with ``envelope_ints=False``.
+        stored_defaults: ``{field: value}`` for a field whose default changed: the value a
+            level text *stored* before (a custom ID, a save, My levels) meant by leaving it
+            out. ``load_pack(..., stored=True)`` applies it; a level file does not.
     """
 
     game: str
@@ -314,6 +317,8 @@ class LevelFormat:
     """A loader of the game's plain files, or None."""
     fast_value: Callable[[str, int, dict], tuple[Any, int]] | None = None
     """A fast reader of one body value, or None."""
+    stored_defaults: Mapping[str, Any] = field(default_factory=dict)
+    """What a field left out of a stored text meant (see :func:`grammar.levels.load_pack`)."""
 
     def __post_init__(self) -> None:
         if not self.game or not all(

@@ -25,6 +25,7 @@ from __future__ import annotations
 import difflib
 import os
 from collections.abc import Iterator
+from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
@@ -312,6 +313,10 @@ def _build_error(
     return src.error_at(block.keyword, message)
 
 
+_STORED: ContextVar[bool] = ContextVar("stored_text", default=False)
+"""Whether the text being loaded was stored by an earlier termarcade (``load_pack(stored=)``)."""
+
+
 def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool) -> Any:
     """Check one level block against its game's format and build the level."""
     title = _string(src, (block.title,))
@@ -367,6 +372,10 @@ def _level(src: _Source, block: ParsedBlock, fmt: LevelFormat, header_game: bool
             f"{'s' if len(missing) > 1 else ''} " + ", ".join(missing),
             expected=missing,
         )
+    if _STORED.get():
+        # A stored text left out what was then the only or the default value.
+        for key, value in fmt.stored_defaults.items():
+            values.setdefault(key, value)
     try:
         return fmt.build(title, values)
     except (ValueError, TypeError) as error:
@@ -504,7 +513,9 @@ def _syntax_error(
     )
 
 
-def load_pack(text: str, filename: str | None = None, game: str | None = None) -> LevelPack:
+def load_pack(
+    text: str, filename: str | None = None, game: str | None = None, *, stored: bool = False
+) -> LevelPack:
     """Load a level pack from the text of a level file.
 
     Args:
@@ -512,6 +523,9 @@ def load_pack(text: str, filename: str | None = None, game: str | None = None) -
         filename: Shown in error messages.
         game: The game the caller expects, or None; it only decides which game's plain
             format reads a plain file that several could (envelope files say their game).
+        stored: The text was stored by termarcade (a custom ID, a save, My levels), maybe
+            by an older one: a field it leaves out takes the format's ``stored_defaults``
+            value (what leaving it out meant then) instead of today's default.
 
     Returns:
         The pack: its ``levels`` are the game's own level values.
@@ -528,8 +542,12 @@ def load_pack(text: str, filename: str | None = None, game: str | None = None) -
         )
     if text.startswith("\ufeff"):  # a byte-order mark from some editors
         text = text[1:]
-    with collector_paused(text):
-        return _load(text, filename, game)
+    token = _STORED.set(stored)
+    try:
+        with collector_paused(text):
+            return _load(text, filename, game)
+    finally:
+        _STORED.reset(token)
 
 
 def _load(text: str, filename: str | None, game: str | None) -> LevelPack:

@@ -236,7 +236,8 @@ def _resolve_custom(info: GameInfo, parsed: CustomId) -> Resolved:
     if info.level_format is None:
         raise IdError(f"{info.title} has no level files, so it has no custom level IDs")
     try:
-        pack = load_pack(parsed.text, filename=f"<{info.id} ID>")
+        # An ID made by an older termarcade means what its text meant then.
+        pack = load_pack(parsed.text, filename=f"<{info.id} ID>", stored=True)
     except ParseError as error:
         raise IdError(
             f"the level in this {info.id} ID does not load (made by a newer termarcade?): "

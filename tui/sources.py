@@ -107,10 +107,13 @@ def level_to_text(game: str, level: Any) -> str:
 
 
 def level_from_text(text: str, filename: str = "<saved level>") -> Any:
-    """The first level of a level-file text (ParseError when it does not load)."""
+    """The first level of a level-file text (ParseError when it does not load).
+
+    The text was stored by termarcade (a save, My levels), maybe by an older one, so a field
+    it leaves out means what it meant then (``load_pack(stored=True)``)."""
     from grammar.levels import load_pack
 
-    pack = load_pack(text, filename=filename)
+    pack = load_pack(text, filename=filename, stored=True)
     if not pack.levels:
         raise LookupError("the saved level text holds no level")
     return pack.levels[0]

@@ -215,7 +215,7 @@ def assess(
     )
     why = _cannot_fit(level.target, len(world.vertices), len(world.deltas))
     if not why and initial_state(level).phase == "lost":
-        why = "no edge can be constructed: every operator over F* is already in E_Ω"
+        why = "no edge can be constructed: every operator e_new may be is already in E_Ω"
     if why:
         return replace(sizes, status="unsolvable", why=why, elapsed=time.monotonic() - t0)
     result = solve(

@@ -32,7 +32,7 @@ from typing import Any
 from core.game import IllegalMove, MoveKind, Status
 
 from .formula import Formula, Operator, formula_from_str, operator_from_str
-from .level import Level, level_from_json, level_to_json
+from .level import STORED_DEFAULTS, Level, level_from_json, level_to_json
 from .state import (
     PHASES,
     State,
@@ -215,7 +215,10 @@ class CarvingGame:
             raise ValueError(
                 f"a carving state needs exactly the keys {', '.join(sorted(_STATE_KEYS))}"
             )
-        world = world_of(level_from_json(data["level"]))
+        stored = data["level"]
+        if isinstance(stored, dict):  # a state is stored data: see STORED_DEFAULTS
+            stored = {**STORED_DEFAULTS, **stored}
+        world = world_of(level_from_json(stored))
         removed = {_operator(s, "removed") for s in _list(data["removed"], "removed")}
         if not removed <= world.eid.keys():
             raise ValueError("removed lists an edge that is not intrinsic")

@@ -183,6 +183,7 @@ def generate(
     steps: int = 3,
     min_edges: int = 2,
     density: str = "contiguous",
+    new_edges: str = "closure",
     refine: bool = True,
     max_states: int = 3_000,
     time_limit: float | None = 5.0,
@@ -199,6 +200,8 @@ def generate(
         steps: Random steps played before the target is read off (difficulty: depth).
         min_edges: Fewest edges the target may have (1 allows a lone edge).
         density: Φ_dense reading of the level.
+        new_edges: What e_new may hold in the level (``"closure"``: the generators' levels,
+            and so their IDs, stay as they were when the default became the seed's).
         refine: Ask the solver for a shorter plan (par = its length when it finds one).
         max_states: Solver state limit when refining.
         time_limit: Solver time limit when refining (seconds); None for none, which keeps
@@ -218,7 +221,7 @@ def generate(
     rng = random.Random(seed)
     for _ in range(attempts):
         spec = _language(rng, variables, types, axioms)
-        draft = Level(target=_PLACEHOLDER, density=density, **spec)
+        draft = Level(target=_PLACEHOLDER, density=density, new_edges=new_edges, **spec)
         try:
             compute_closure(draft, limit=MAX_CLOSURE)  # keep generated closures small
         except ClosureTooLarge:

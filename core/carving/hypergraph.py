@@ -116,6 +116,8 @@ def components(
         return v
 
     for vs in edge_verts:
+        if not vs:  # an edge with no vertex (every entry outside F*) joins nothing
+            continue
         root = find(vs[0])
         for v in vs[1:]:
             r = find(v)
@@ -125,7 +127,8 @@ def components(
     for v in range(n_vertices):
         groups.setdefault(find(v), ([], []))[0].append(v)
     for e, vs in enumerate(edge_verts):
-        groups[find(vs[0])][1].append(e)
+        if vs:  # an edge with no vertex belongs to no component
+            groups[find(vs[0])][1].append(e)
     return sorted(groups.values(), key=lambda g: g[0][0])
 
 

@@ -4,7 +4,15 @@ A level gives the typed language (types, variables with their types, the relatio
 R_∇ as sets of type triples), the initial base point ρ0 (a diagonal formula), the target
 hypergraph H*, and optionally ``axioms``: extra initial formulas (an extension of seed 001; without
 them the closure is exactly the diagonal formulas). ``density`` chooses the reading of
-Φ_dense (``"contiguous"``, the default, or the stricter ``"subsequence"``).
+Φ_dense: ``"subsequence"`` (the default: seed 001 says 子序列, a subsequence) or the narrower
+``"contiguous"`` (only a contiguous run V T…T V is forbidden). ``new_edges`` chooses what a
+constructed edge may hold: ``"well_typed"`` (the default: seed 001's ``e_new ∈ U``, any
+operator of well-typed formulas over the level's variables) or the narrower ``"closure"``
+(only formulas of F*).
+
+Level texts stored before these defaults changed (custom IDs, saves) left out a field whose
+value was then the narrower reading; :data:`STORED_DEFAULTS` says which, and the loaders of
+stored texts apply it (so an old ID still names the same game).
 
 Every bound is checked in the constructor, so each accepted level can be written to a level
 file and read back. The JSON form (:func:`level_to_json` / :func:`level_from_json`) is made
@@ -13,7 +21,7 @@ of plain dicts, lists, strings and integers::
     {"types": ["t"], "variables": {"x": "t"}, "r_delta": [["t","t","t"]],
      "r_nabla": [["t","t","t"]], "axioms": [["D","x","y","z"]], "root": ["D","x","x","x"],
      "target": {"vertices": ["v1","v2"], "edges": [["v1","v2"]]},
-     "density": "contiguous", "par": 3, "title": "...", "description": "...",
+     "density": "subsequence", "new_edges": "well_typed", "par": 3, "title": "...", "description": "...",
      "hint": "...", "author": "..."}
 """
 
@@ -38,6 +46,8 @@ __all__ = [
     "MAX_TARGET_VERTICES",
     "MAX_TYPES",
     "MAX_VARIABLES",
+    "NEW_EDGE_RULES",
+    "STORED_DEFAULTS",
     "Level",
     "LevelJSONError",
     "Target",
@@ -46,7 +56,14 @@ __all__ = [
 ]
 
 DENSITY_READINGS = ("contiguous", "subsequence")
-"""The two readings of Φ_dense (docs/carving.md, Rules); the first is the default."""
+"""The two readings of Φ_dense (docs/carving.md, Rules); the default is seed 001's,
+``"subsequence"`` (the order is the one the level editor has always listed)."""
+NEW_EDGE_RULES = ("well_typed", "closure")
+"""What e_new may hold (docs/carving.md, Rules): any well-typed formula (seed 001's U, the
+default) or only formulas of the closure F*."""
+STORED_DEFAULTS: Mapping[str, str] = {"density": "contiguous", "new_edges": "closure"}
+"""The value a field left out of a level text *stored before it existed* stands for (custom
+IDs, saves): the readings that were the only or the default ones then."""
 MAX_TYPES = 16
 """Most types a level may declare."""
 MAX_VARIABLES = 64
@@ -162,7 +179,8 @@ class Level:
         root: ρ0, a well-typed diagonal formula.
         target: H*.
         axioms: Extra initial formulas (well-typed), an extension of seed 001.
-        density: ``"contiguous"`` or ``"subsequence"`` reading of Φ_dense.
+        density: ``"subsequence"`` or ``"contiguous"`` reading of Φ_dense.
+        new_edges: ``"well_typed"`` or ``"closure"``: the formulas e_new may hold.
         par: The designer's step count for a good solution, if any.
         title: Shown in level lists.
         description: Text shown before playing.
@@ -184,8 +202,10 @@ class Level:
     """H*: the hypergraph to carve out as a component."""
     axioms: tuple[Formula, ...] = ()
     """Extra initial formulas (an extension of seed 001)."""
-    density: str = "contiguous"
-    """Reading of Φ_dense: ``"contiguous"`` or ``"subsequence"``."""
+    density: str = "subsequence"
+    """Reading of Φ_dense: ``"subsequence"`` (seed 001) or ``"contiguous"``."""
+    new_edges: str = "well_typed"
+    """What e_new may hold: ``"well_typed"`` (seed 001's U) or ``"closure"`` (F* only)."""
     par: int | None = None
     """Designer's step count, if any."""
     title: str = ""
@@ -208,6 +228,11 @@ class Level:
             raise LevelFieldError(
                 "density",
                 f"density must be one of {', '.join(DENSITY_READINGS)}, not {self.density!r}",
+            )
+        if self.new_edges not in NEW_EDGE_RULES:
+            raise LevelFieldError(
+                "new_edges",
+                f"new_edges must be one of {', '.join(NEW_EDGE_RULES)}, not {self.new_edges!r}",
             )
         # A title is optional in the JSON form; when given it must fit on one line of a list.
         check_meta(self, title_required=False)
@@ -309,6 +334,7 @@ _KEYS = (
     "root",
     "target",
     "density",
+    "new_edges",
     "par",
     "title",
     "description",
@@ -450,7 +476,7 @@ def level_from_json(data: Any) -> Level:
     )
     optional: dict[str, Any] = {
         key: data[key]
-        for key in ("density", "par", "title", "description", "hint", "author")
+        for key in ("density", "new_edges", "par", "title", "description", "hint", "author")
         if key in data
     }
     if "par" in optional and optional["par"] is None:
@@ -464,7 +490,8 @@ def level_from_json(data: Any) -> Level:
 
 
 def level_to_json(level: Level) -> dict[str, Any]:
-    """The JSON form of ``level`` (optional fields are written only when set).
+    """The JSON form of ``level`` (optional fields are written only when set; the two rule
+    readings always, so the form means the same game whatever the defaults become).
 
     Args:
         level: The level.
@@ -485,8 +512,8 @@ def level_to_json(level: Level) -> dict[str, Any]:
     }
     if level.axioms:
         data["axioms"] = [list(f) for f in level.axioms]
-    if level.density != "contiguous":
-        data["density"] = level.density
+    data["density"] = level.density
+    data["new_edges"] = level.new_edges
     if level.par is not None:
         data["par"] = level.par
     for name in ("title", "description", "hint", "author"):

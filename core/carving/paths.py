@@ -1,9 +1,11 @@
 """Elimination paths (seed 001 §III): the density automaton and searches over walks.
 
 A path is a walk ``(v0, e1, v1, …, ek, vk)``, k ≥ 1, with ``v(i-1) ≠ vi`` both in ``V(ei)``;
-vertices and edges may repeat. Φ_dense forbids, in the sequence of edge types (T for
-intrinsic, V for virtual), a run ``V T…T V`` with at least two T's: as a contiguous run (the
-default reading) or as a subsequence (the stricter reading). A legal elimination path also
+vertices and edges may repeat. Vertices are formulas of F* only, so an edge holding fewer
+than two of them (``new_edges well_typed``) is on no path. Φ_dense forbids, in the sequence of edge types (T for
+intrinsic, V for virtual), a run ``V T…T V`` with at least two T's: as a subsequence (seed
+001's 子序列, the default reading) or only as a contiguous run (the narrower ``contiguous``
+option, which forbids less). A legal elimination path also
 starts or ends at the base point ρ (Φ_root) and uses the new edge (Φ_inc).
 
 **The automaton.** Both readings are recognised by five states: 0 = no V yet; 1 = a V and
@@ -115,7 +117,8 @@ class Graph:
     def __init__(self, world: World, tree: Iterable[Operator], virtual: Iterable[Operator]):
         tree_ids = sorted(world.eid[e] for e in tree)
         vid = world.vid
-        coded = sorted((tuple(vid[f] for f in op), op) for op in virtual)
+        # Entries outside F* are not vertices (new_edges well_typed): V(e) ∩ F* is kept.
+        coded = sorted((tuple(vid[f] for f in op if f in vid), op) for op in virtual)
         self.edges: tuple[Operator, ...] = tuple(
             [world.intrinsic[i] for i in tree_ids] + [op for _, op in coded]
         )
@@ -228,8 +231,11 @@ def can_eliminate(graph: Graph, base: int, new_verts: Sequence[int], reading: st
 
     Returns:
         True when some walk from ρ, legal so far, reaches a vertex of the new edge (and can
-        then cross it).
+        then cross it). Never for an edge with fewer than two vertices (entries outside F*
+        are not vertices): a path step joins two distinct vertices of its edge.
     """
+    if len(set(new_verts)) < 2:
+        return False
     return bool(forward_levels(graph, base, reading, targets=new_verts))
 
 
@@ -248,7 +254,9 @@ def completion_levels(graph: Graph, new_verts: Sequence[int], reading: str) -> l
     back = _BACK[reading]
     inc, verts, virtual = graph.inc, graph.verts, graph.virtual
     good = [-1] * len(inc)
-    stack = []
+    stack: list[int] = []
+    if len(set(new_verts)) < 2:  # no step can cross an edge of one vertex or none
+        return good
     for v in new_verts:
         good[v] = 2
         stack.append(v)
@@ -342,7 +350,7 @@ def shortest_completion(
         return None
     if used:
         return []
-    if q > LAST_V:  # only T steps are left, and e_new is a V edge
+    if q > LAST_V or len(graph.verts[new]) < 2:  # e_new cannot be crossed
         return None
     table = _DELTA[reading]
     target = graph.verts[new]

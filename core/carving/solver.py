@@ -36,7 +36,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from itertools import combinations, product
 
 from core.search import Interrupted, KeyVisited, Watch, bfs
 
@@ -125,7 +124,9 @@ class SolveResult:
 
 
 def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
-    """Every vertex set a constructed edge can have: one ∇ and one to four Δ of F*.
+    """Every vertex set a constructed edge can have (:meth:`World.edge_vertex_sets`: one ∇
+    and one to four Δ of F*, and under ``new_edges well_typed`` the sets that entries outside
+    F* leave).
 
     Args:
         world: The world.
@@ -133,14 +134,11 @@ def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
     Yields:
         Sorted vertex-id tuples (lazily: the count grows as |F*_∇|·|F*_Δ|^4).
     """
-    for n in world.nablas:
-        for k in range(1, 5):
-            for ds in combinations(world.deltas, k):
-                yield tuple(sorted((n, *ds)))
+    return world.edge_vertex_sets()
 
 
 def realisations(world: World, vset: tuple[int, ...]) -> Iterator[Operator]:
-    """The operators whose entries cover exactly ``vset``: Θ tuples, then Ω tuples.
+    """The operators whose entries in F* cover exactly ``vset`` (:meth:`World.realisations`).
 
     Args:
         world: The world.
@@ -149,14 +147,7 @@ def realisations(world: World, vset: tuple[int, ...]) -> Iterator[Operator]:
     Yields:
         Operators in a fixed order.
     """
-    vertices = world.vertices
-    nabla = next(vertices[v] for v in vset if not vertices[v].is_delta)
-    deltas = [vertices[v] for v in vset if vertices[v].is_delta]
-    fours = [p for p in product(deltas, repeat=4) if len(set(p)) == len(deltas)]
-    for p in fours:
-        yield Operator(nabla, p[0], p[1], p[2], p[3])
-    for p in fours:
-        yield Operator(p[0], p[1], p[2], p[3], nabla)
+    return world.realisations(vset)
 
 
 class _Search:
@@ -227,7 +218,9 @@ class _Search:
                 if found is None:
                     continue
                 op = found
-                if any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
+                # A path crosses e_new between two of its vertices (an edge with fewer,
+                # new_edges well_typed, is never eliminated).
+                if len(vset) > 1 and any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
                     started = State(
                         world, state.tree, state.virtual, state.base, "path", op, (), state.steps
                     )

@@ -3,8 +3,10 @@
 A step has three phases; the state records which one it is in, so every move is small:
 
 ``construct``
-    The player names a new edge e_new: an operator 5-tuple over F*, of Θ or Ω shape, not in
-    E_Ω (an edge already present as a virtual edge may be named again: E' = E_t then).
+    The player names a new edge e_new: an operator 5-tuple of Θ or Ω shape over the level's
+    well-typed formulas (over F* under ``new_edges closure``), not in E_Ω (an edge already
+    present as a virtual edge may be named again: E' = E_t then). Its entries outside F* are
+    not vertices: an edge with fewer than two vertices is never on a path, so it stays.
     If a legal elimination path exists the state moves to ``path``; otherwise e_new stays as a
     virtual edge (E'' = E') and the step goes on to succession.
 ``path``
@@ -19,7 +21,7 @@ A step has three phases; the state records which one it is in, so every move is 
     Won when, at the end of a step, a connected component of (F*, E) is isomorphic to H*.
     The test is made as soon as E'' is known: if it holds the game ends there and succession
     is skipped (the base point no longer matters). Lost when no move is possible: no edge can be
-    constructed (U ∩ F*^5 ⊆ E_Ω), or a succession with no candidate (which the rules make
+    constructed (U ⊆ E_Ω), or a succession with no candidate (which the rules make
     impossible, since ρ itself is always one, but it is checked).
 
 ``steps`` counts completed time steps (the score against the level's par).
@@ -138,7 +140,7 @@ def _require(state: State, phase: str, doing: str) -> None:
 
 
 def can_construct_any(world: World) -> bool:
-    """Whether some edge can be constructed at all: U ∩ F*^5 ⊄ E_Ω (E_Ω lies inside it)."""
+    """Whether some edge can be constructed at all: U ⊄ E_Ω (E_Ω lies inside U)."""
     return world.construct_space > len(world.intrinsic)
 
 

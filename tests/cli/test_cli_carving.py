@@ -174,7 +174,13 @@ def test_eliminable_out_of_reach_and_illegal(tmp_path):
     result = run(
         "eliminable", path, "--edge", "theta(N(q,q,q),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))"
     )
-    assert result.exit_code == 1 and "not in the closure" in result.stdout
+    # Issue 29: the level says nothing, so e_new may hold any well-typed formula (seed 001's
+    # U); q is no variable of the level, while N(x,y,z) is a formula outside F*.
+    assert result.exit_code == 1 and "not a formula of this level" in result.stdout
+    outside = "theta(N(x,y,z),D(z,z,z),D(z,z,z),D(z,z,z),D(z,z,z))"
+    result = run("eliminable", path, "--edge", outside, "--json")
+    assert result.exit_code == 0
+    assert json.loads(result.stdout) == {"legal": True, "exists": False, "path": None}
 
 
 def test_eliminable_bad_edge_is_a_caret_error(tmp_path):

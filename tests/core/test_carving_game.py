@@ -52,7 +52,10 @@ def om(v):
 PATH3 = Target(("a", "b", "c"), (("a", "b"), ("b", "c")))
 
 
-def level(names="xy", target=PATH3, root="x", density="contiguous", **kw) -> Level:
+def level(
+    names="xy", target=PATH3, root="x", density="contiguous", new_edges="closure", **kw
+) -> Level:
+    # The narrower readings these tests were written for; the seed's are tested below.
     return Level(
         types=("t",),
         variables=tuple((v, "t") for v in names),
@@ -61,6 +64,7 @@ def level(names="xy", target=PATH3, root="x", density="contiguous", **kw) -> Lev
         root=Dg(root),
         target=target,
         density=density,
+        new_edges=new_edges,
         **kw,
     )
 
@@ -414,3 +418,120 @@ def test_replay_reproduces_a_game():
         moves.append(GAME.move_to_json(m))
         s = GAME.apply(s, m)
     assert replay_moves(GAME, s0, moves) == s
+
+
+# -- issue 29: e_new as seed 001 allows it (new_edges well_typed, the default) ----------------
+#
+# Seed 001, phase 1: "玩家指定一个超边 e_new ∈ U，要求 e_new ∉ E_Ω", and U (definition 1.3) is
+# built from 𝓕, every well-typed formula, not from F*. With variables x, y of one type and no
+# axioms F* is the four diagonals, so D(x,x,y) or N(x,y,y) are formulas of 𝓕 outside F*: an
+# entry that is not a vertex of H_t = (F*, E_t).
+
+TRIPLE_X = Target(("a", "b"), (("a", "b"), ("a", "b"), ("a", "b")))
+"""Two vertices joined by three parallel edges."""
+
+
+def Fm(head, x, y, z):
+    return Formula(head, x, y, z)
+
+
+def test_a_third_parallel_edge_needs_a_formula_outside_the_closure():
+    # Only θx and ωx have V(e) = {Nx, Dx} among the operators over F* (any other mixes in y's
+    # diagonals), so under new_edges closure the component {Nx, Dx} never has three edges. The
+    # seed's U also holds θ(Nx, Dx, Dx, Dx, D(x,x,y)): V(e) ∩ F* = {Nx, Dx}. From ρ = Dy no walk
+    # reaches it, so it stays virtual, and {Nx, Dx} with θx, ωx and it is H*: won in one step.
+    third = theta(Ng("x"), Dg("x"), Dg("x"), Dg("x"), Fm("D", "x", "x", "y"))
+    seed = GAME.initial(level(target=TRIPLE_X, root="y", new_edges="well_typed"))
+    after = GAME.apply(seed, Construct(third))
+    assert after.phase == "won" and after.steps == 1 and after.virtual == {third}
+    assert winning_component(after) == (
+        frozenset({Ng("x"), Dg("x")}),
+        frozenset({th("x"), om("x"), third}),
+    )
+    narrow = GAME.initial(level(target=TRIPLE_X, root="y", new_edges="closure"))
+    with pytest.raises(IllegalMove, match="not in the closure"):
+        GAME.apply(narrow, Construct(third))
+    # Brute force over every construct the narrow rule allows: none wins in one step.
+    for move in GAME.moves(narrow):
+        assert GAME.apply(narrow, move).phase != "won"
+
+
+def test_an_edge_of_one_vertex_is_never_eliminated_even_at_the_base():
+    # θ(N(x,y,y), Dx, Dx, Dx, Dx) has one vertex, Dx = ρ: a path step joins two distinct
+    # vertices of its edge (definition 3.1), so R(G, e_new) = ∅ and it stays virtual.
+    lone = theta(Fm("N", "x", "y", "y"), Dg("x"), Dg("x"), Dg("x"), Dg("x"))
+    s = GAME.initial(level(new_edges="well_typed"))
+    assert s.world.verts_of(lone) == (s.world.vid[Dg("x")],)
+    after = GAME.apply(s, Construct(lone))
+    assert after.phase == "construct" and after.virtual == {lone} and after.steps == 1
+
+
+def test_an_edge_of_no_vertex_joins_nothing():
+    # Every entry outside F*: the edge is in E_t but no component holds it.
+    ghost = theta(
+        Fm("N", "x", "y", "y"), *[Fm("D", "x", "y", "y")] * 2, *[Fm("D", "y", "x", "x")] * 2
+    )
+    s = GAME.initial(level(new_edges="well_typed"))
+    after = GAME.apply(s, Construct(ghost))
+    assert after.virtual == {ghost} and after.phase == "construct"
+    assert all(ghost not in edges for _, edges in components_of(after))
+    assert sorted(len(vs) for vs, _ in components_of(after)) == [2, 2]
+
+
+def components_of(state):
+    from core.carving.state import component_listing
+
+    return component_listing(state)
+
+
+def test_two_deltas_without_a_nabla_make_an_edge_the_closure_cannot():
+    # θ(N(x,y,x), Dx, Dy, Dy, Dy) joins Dx and Dy only; from ρ = Dx the walk Dx -e_new-> Dy is
+    # legal (types "V"), so the step must eliminate it, and the walk may go on
+    # (Dy -ωy-> Ny is "V T": still legal) to take ωy with it.
+    bridge = theta(Fm("N", "x", "y", "x"), Dg("x"), Dg("y"), Dg("y"), Dg("y"))
+    s = GAME.initial(level(new_edges="well_typed"))
+    assert sorted(s.world.verts_of(bridge)) == sorted(s.world.vid[f] for f in (Dg("x"), Dg("y")))
+    s = GAME.apply(s, Construct(bridge))
+    assert s.phase == "path"
+    s = GAME.apply(s, Extend(bridge, Dg("y")))
+    s = GAME.apply(s, Extend(om("y"), Ng("y")))
+    s = GAME.apply(s, Finish())
+    assert s.tree == {th("x"), om("x"), th("y")} and not s.virtual
+
+
+@pytest.mark.parametrize(
+    "edge, message",
+    [
+        (theta(Ng("x"), Dg("x"), Dg("x"), Dg("x"), Fm("D", "x", "x", "q")), "not a formula"),
+        (theta(Ng("x"), Dg("x"), Dg("x"), Dg("x"), Fm("D", "x", "x", "u")), "ill-typed"),
+    ],
+)
+def test_the_seed_rule_still_refuses_what_is_not_in_u(edge, message):
+    two_types = Level(
+        types=("t", "s"),
+        variables=(("x", "t"), ("u", "s")),
+        r_delta=(("t", "t", "t"), ("s", "s", "s")),
+        r_nabla=(("t", "t", "t"),),
+        root=Dg("x"),
+        target=PATH3,
+    )
+    with pytest.raises(IllegalMove, match=message):
+        GAME.apply(GAME.initial(two_types), Construct(edge))
+
+
+def test_the_construct_space_is_u_and_decodes_without_listing():
+    # |𝓕_Δ| = |𝓕_∇| = 2³ = 8 for two variables of one type: |U| = 2·8·8⁴.
+    world = world_of(level(new_edges="well_typed"))
+    assert world.construct_space == 2 * 8 * 8**4
+    ops = {world.construct_at(j) for j in range(0, world.construct_space, 997)}
+    assert all(world.construct_problem(op) is None or op in world.eid for op in ops)
+    assert len(ops) == len(range(0, world.construct_space, 997))
+
+
+def test_a_state_stored_before_the_readings_were_named_keeps_its_level():
+    # A saved checkpoint's level JSON from before issue 29 names no reading: it meant
+    # contiguous and edges over F*, while a level JSON read as a file means the seed's.
+    narrow = level()
+    data = GAME.state_to_json(GAME.initial(narrow))
+    del data["level"]["density"], data["level"]["new_edges"]
+    assert GAME.state_from_json(data).level == narrow

@@ -15,7 +15,7 @@ from core.carving import (
     level_to_json,
     operator_from_str,
 )
-from core.carving.level import MAX_AXIOMS, MAX_TYPES, MAX_VARIABLES
+from core.carving.level import MAX_AXIOMS, MAX_TYPES, MAX_VARIABLES, LevelJSONError
 
 BASE = {
     "types": ["s", "t"],
@@ -36,7 +36,8 @@ def with_(**changes):
 def test_json_round_trip_with_every_field():
     data = with_(
         axioms=[["D", "x", "y", "y"]],
-        density="subsequence",
+        density="contiguous",
+        new_edges="closure",
         par=4,
         title="T",
         description="d",
@@ -51,10 +52,20 @@ def test_json_round_trip_with_every_field():
     assert level_from_json(json.loads(json.dumps(level_to_json(level)))) == level
 
 
-def test_defaults_are_left_out_of_the_json():
+def test_defaults_are_the_seeds_and_the_readings_are_always_written():
+    # Issue 29: a level that says nothing reads Φ_dense as seed 001's subsequence and lets
+    # e_new hold any well-typed formula (e_new ∈ U); the JSON form always names both, so it
+    # means the same game to a reader whose defaults differ.
     level = level_from_json(BASE)
-    assert level.density == "contiguous" and level.par is None and level.axioms == ()
-    assert level_to_json(level) == BASE
+    assert level.density == "subsequence" and level.new_edges == "well_typed"
+    assert level.par is None and level.axioms == ()
+    assert level_to_json(level) == {**BASE, "density": "subsequence", "new_edges": "well_typed"}
+
+
+def test_a_bad_new_edges_rule_names_its_key():
+    with pytest.raises(LevelJSONError) as caught:
+        level_from_json(with_(new_edges="anything"))
+    assert caught.value.path == "new_edges" and "well_typed, closure" in str(caught.value)
 
 
 @pytest.mark.parametrize(

@@ -225,3 +225,39 @@ def test_removal_sets_match_walk_listing(case, reading):
     }
     # Witnesses are shortest per set, so the sets reachable within K steps coincide.
     assert listed == {mask for mask, steps in found.items() if len(steps) <= K}
+
+
+# -- issue 29: edges with entries outside F* (new_edges well_typed) --------------------------
+
+
+@st.composite
+def loose(draw):
+    """Like :func:`tiny`, but an edge may join 0 to 3 vertices: entries outside F* are not
+    vertices, so the seed's e_new ∈ U can join two Δ, one formula or none."""
+    n = draw(st.integers(2, 4))
+    vertex = st.integers(0, n - 1)
+    edge = st.lists(vertex, min_size=0, max_size=3, unique=True)
+    verts = draw(st.lists(edge, min_size=1, max_size=3))
+    virtual = draw(st.lists(st.booleans(), min_size=len(verts), max_size=len(verts)))
+    new = draw(edge)
+    graph = Graph.from_parts(n, verts + [new], virtual + [True])
+    return graph, n, draw(vertex), len(verts)
+
+
+@settings(max_examples=150, deadline=None)
+@given(loose(), st.sampled_from(READINGS))
+def test_decision_matches_walk_listing_for_edges_of_any_size(case, reading):
+    graph, n, rho, new = case
+    fast = can_eliminate(without(graph, n, new), rho, graph.verts[new], reading)
+    suggestion = shortest_completion(graph, rho, 0, False, new, reading)
+    assert fast == (suggestion is not None)
+    assert fast == any(u for _, _, u in product_reach(graph, (rho, 0, False), new, reading))
+    listed = [s for v0, s in walks(graph, n, K, reading) if legal(v0, s, rho, new, reading, graph)]
+    if len(graph.verts[new]) < 2:  # a path step joins two distinct vertices of its edge
+        assert not fast and not listed
+        assert completion_levels(graph, graph.verts[new], reading) == [-1] * n
+    if suggestion is None:
+        assert not listed
+    else:
+        assert legal(rho, tuple(suggestion), rho, new, reading, graph)
+        assert not listed or min(map(len, listed)) == len(suggestion)

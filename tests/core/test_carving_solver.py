@@ -4,6 +4,8 @@ own moves finds no one-step win when par > 1)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from core.carving import Formula, Level, Operator, Target, level_from_json, level_to_json, world_of
@@ -166,7 +168,7 @@ def test_limits_and_cancellation_give_unknown():
 def test_vertex_sets_and_their_realisations():
     from core.carving.solver import realisations, vertex_sets
 
-    world = world_of(one_type("xyz"))
+    world = world_of(replace(one_type("xyz"), new_edges="closure"))
     sets = list(vertex_sets(world))
     assert len(sets) == 3 * (3 + 3 + 1)  # one ∇ of three, and 1, 2 or 3 of the three Δ
     surjections = {1: 1, 2: 14, 3: 36}  # maps from four slots onto k formulas
@@ -176,3 +178,21 @@ def test_vertex_sets_and_their_realisations():
         assert len(ops) == len(set(ops)) == 2 * surjections[k]
         for op in ops:
             assert op.kind is not None and sorted(world.vid[f] for f in set(op)) == list(vset)
+
+
+def test_vertex_sets_with_formulas_outside_the_closure():
+    # new_edges well_typed (seed 001: e_new ∈ U): F* of x, y, z is the six diagonals, and
+    # e.g. D(x,y,z) or N(x,y,z) lie outside it, so an edge may also join one ∇ alone
+    # (its Δ outside), Δ without ∇ (1 to 3 of them), or nothing.
+    from core.carving.solver import realisations, vertex_sets
+
+    world = world_of(one_type("xyz"))
+    sets = list(vertex_sets(world))
+    assert len(sets) == len(set(sets)) == 3 * (3 + 3 + 1) + 3 + (1 + 3 + 3 + 1)
+    for vset in sets:
+        ops = [op for op, _ in zip(realisations(world, vset), range(50), strict=False)]
+        assert len(ops) == len(set(ops)) >= 2
+        for op in ops:
+            assert op.kind is not None
+            assert world.construct_problem(op) is None or op in world.eid
+            assert sorted(world.verts_of(op)) == list(vset)

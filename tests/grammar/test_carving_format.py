@@ -385,3 +385,31 @@ def test_bundled_packs_round_trip():
     assert packs and all(pack.game == "carving" for _, pack in packs)
     for _, pack in packs:
         assert load_pack(dump_pack(pack)) == pack
+
+
+def test_the_rule_readings_default_to_the_seed_and_stored_texts_keep_theirs():
+    # Issue 29: a level file that says nothing reads Φ_dense as a subsequence and lets e_new
+    # hold any well-typed formula (seed 001); one that says keeps what it says; a stored text
+    # (custom ID, save, My levels) that says nothing was written when leaving them out meant
+    # contiguous and edges over F*, and keeps that meaning.
+    quiet = dump_level(TYPED).replace("  density subsequence\n", "")
+    quiet = quiet.replace("  new_edges well_typed\n", "")
+    assert "density" not in quiet and "new_edges" not in quiet
+    level = load_pack(quiet).levels[0]
+    assert (level.density, level.new_edges) == ("subsequence", "well_typed")
+    stored = load_pack(quiet, stored=True).levels[0]
+    assert (stored.density, stored.new_edges) == ("contiguous", "closure")
+    narrow = load_pack(
+        quiet.replace("  par 1", "  density contiguous\n  new_edges closure\n  par 1")
+    )
+    assert (narrow.levels[0].density, narrow.levels[0].new_edges) == ("contiguous", "closure")
+    said = load_pack(dump_level(level), stored=True).levels[0]
+    assert said == level  # the writer names both readings, so a stored text is unambiguous
+    assert "  density subsequence\n  new_edges well_typed\n" in dump_level(level)
+
+
+def test_a_bad_new_edges_word_is_refused_with_the_choices():
+    text = dump_level(TYPED).replace("new_edges well_typed", "new_edges everything")
+    with pytest.raises(ParseError) as caught:
+        load_pack(text)
+    assert "well_typed" in str(caught.value) and "closure" in str(caught.value)

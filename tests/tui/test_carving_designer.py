@@ -263,7 +263,7 @@ def test_editing_par_and_density_in_place_gives_the_level_with_them(level, par, 
     text = dump_level(level, "carving").replace("{\n", "{ ; a comment to keep\n", 1)
     text = _field_edit(text, "par", None if par is None else str(par))
     assert text is not None
-    text = _field_edit(text, "density", None if density == "contiguous" else density)
+    text = _field_edit(text, "density", density)  # always written (issue 29)
     assert text is not None and "; a comment to keep" in text
     (edited,) = load_pack(text).levels
     assert edited == replace(level, par=par, density=density)

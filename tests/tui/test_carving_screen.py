@@ -143,6 +143,8 @@ def density_state() -> State:
         root=D("x"),
         target=Target(("a", "b"), (("a", "b"),)),
         title="Density",
+        density="contiguous",  # V T V T V is legal here, not in the seed's reading
+        new_edges="closure",
     )
     c = Operator(N("y"), D("x"), D("x"), D("x"), D("x"))
     d = Operator(D("y"), D("y"), D("y"), D("y"), N("z"))

@@ -17,10 +17,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.ids import IdError, encode_custom
-from grammar.levels import bundled_packs, dump_level
+from grammar.levels import bundled_packs, dump_level, load_pack
 from tests.shared_data import shared_data
 from tui.ids import CUSTOM_SOURCE, board_ref, level_id, looks_like_id, resolve_id
-from tui.sources import LevelRef
+from tui.sources import LevelRef, level_from_text
 
 ALL_BUNDLED = [
     (game, pack_id, number, level)
@@ -194,5 +194,28 @@ makes another level from one of these must keep its old version for these IDs (c
 @pytest.mark.parametrize("text", sorted(PINNED))
 def test_pinned_ids_still_name_their_levels(text: str) -> None:
     resolved = resolve_id(text)
-    assert dump_level(resolved.level, resolved.info.id) == PINNED[text]
+    # The same game: the pinned text means what it meant when it was pinned (a stored text,
+    # read with the defaults of then). Carving now writes its two rule readings always
+    # (issue 29), so its text gained those lines; every other game's text is unchanged.
+    assert resolved.level == load_pack(PINNED[text], stored=True).levels[0]
+    if resolved.info.id != "carving":
+        assert dump_level(resolved.level, resolved.info.id) == PINNED[text]
     assert resolved.id == text
+
+
+def test_an_old_custom_carving_id_keeps_the_readings_of_its_day() -> None:
+    # A custom ID made before issue 29 holds a text without density/new_edges: it meant the
+    # contiguous reading and edges over F*, and still does; a level file saying nothing
+    # gets the seed's readings.
+    old_text = PINNED["carving:tutorial/4"].replace("  density contiguous\n", "")
+    assert "density" not in old_text and "new_edges" not in old_text
+    old_id = encode_custom("carving", old_text)
+    level = resolve_id(old_id).level
+    assert (level.density, level.new_edges) == ("contiguous", "closure")
+    saved = level_from_text(old_text)  # a save or My levels entry of that day, the same
+    assert (saved.density, saved.new_edges) == ("contiguous", "closure")
+    fresh = load_pack(old_text).levels[0]
+    assert (fresh.density, fresh.new_edges) == ("subsequence", "well_typed")
+    # A new ID names both readings, so it means the same game to any reader.
+    again = resolve_id(level_id("carving", None, fresh)).level
+    assert again == fresh

@@ -375,9 +375,10 @@ class CarvingDesigner(LevelTextDesigner):
         except (TypeError, ValueError) as error:
             self.show_error(str(error))
             return False
-        default = None if field == "par" else DENSITY_READINGS[0]
         area = self.text_area
-        text = _field_edit(area.text, field, None if value == default else str(value))
+        # No par leaves the field out; a density reading is always written, as every level
+        # text names it (leaving it out would mean the default, issue 29).
+        text = _field_edit(area.text, field, None if value is None else str(value))
         if text is None or self._loads_to(text) != wanted:
             text = dump_level(wanted, self.info.id)
         cursor = area.cursor_location
