@@ -261,7 +261,16 @@ def custom_key(game: str, level: Any) -> str:
 
 
 def _text_key(game: str, text: str) -> str:
-    """The key of a custom level printed as ``text``."""
+    """The key of a custom level printed as ``text``.
+
+    Fields at their format's ``stored_defaults`` are left out of the digest: the printer names
+    a field that is new, or whose default changed (Carving's ``density`` and ``new_edges``), but
+    a level stored before keeps the key its saves and leaderboard rows were filed under.
+    """
+    from grammar.levels import format_for
+
+    for name, value in format_for(game).stored_defaults.items():
+        text = text.replace(f"\n  {name} {value}\n", "\n")
     return hashlib.blake2s(f"{game}\n{text}".encode(), digest_size=10).hexdigest()
 
 

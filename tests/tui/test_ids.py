@@ -219,3 +219,23 @@ def test_an_old_custom_carving_id_keeps_the_readings_of_its_day() -> None:
     # A new ID names both readings, so it means the same game to any reader.
     again = resolve_id(level_id("carving", None, fresh)).level
     assert again == fresh
+
+
+def test_a_custom_carving_level_keeps_the_key_it_had_before_its_format_named_its_readings():
+    """Keys made by the code before issue 29 (which printed no ``new_edges`` and no
+    ``density contiguous``): saves and leaderboard rows filed under them stay found."""
+    from grammar.levels import load_pack_file
+    from tui.ids import custom_key
+
+    before = {
+        ("01", "First Cut"): "0e4db61d8ed72bd1149a",
+        ("01", "Clean Slate"): "5099fb4497464f4589a0",
+        ("02", "Easy #1"): "4dfe45800b6ae5fd9afb",
+        ("02", "Easy #2"): "ed6ca49c2b576e03a109",
+    }
+    found = {}
+    for path in sorted((Path(__file__).parents[2] / "levels" / "carving").glob("*.levels")):
+        for level in load_pack_file(path).levels:
+            if (path.name[:2], level.title) in before:
+                found[path.name[:2], level.title] = custom_key("carving", level)
+    assert found == before
