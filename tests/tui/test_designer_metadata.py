@@ -42,14 +42,16 @@ def stale_dialog(app):
     return screen if type(screen).__name__ == "StaleMetadataModal" else None
 
 
-async def dialog_rows(pilot, bench) -> dict[str, tuple[object, object]]:
-    """Wait for the dialog; its rows as ``field: (old, new)``."""
+async def dialog_rows(pilot, bench, key: str) -> dict[str, tuple[object, object]]:
+    """Press ``key`` (F3, F8), wait for the dialog; its rows as ``field: (old, new)``."""
     app = pilot.app
+    before = len(app.store.my_levels(bench.info.id))
+    await pilot.press(key)
     await wait_until(
         pilot,
         # Also stop at a write without a dialog (main saves at once): fail fast, saying so.
-        lambda: app.screen is not bench or app.store.my_levels(bench.info.id) != [],
-        "the stale-metadata dialog",
+        lambda: app.screen is not bench or len(app.store.my_levels(bench.info.id)) > before,
+        lambda: f"the stale-metadata dialog (the bench says {bench.error_text!r})",
     )
     dialog = stale_dialog(app)
     saved = [item.title for item in app.store.my_levels(bench.info.id)]
@@ -81,20 +83,16 @@ async def test_algebrawl_par_the_verdict_contradicts_is_offered_and_never_kept_s
         await wait_until(pilot, lambda: "par 3 moves" in bench.verdict_text, "verdict par 3")
         assert bench.query_one("#dev-par-input", Input).value == "2"
         # Save: the dialog lists par 2 -> 3 and the bundled title's rename.
-        await pilot.press("f3")
-        rows = await dialog_rows(pilot, bench)
+        rows = await dialog_rows(pilot, bench, "f3")
         assert rows == {"par": (2, 3), "title": ("First Blood", "First Blood (edited)")}
         await pilot.press("escape")  # back: nothing is written
         await wait_until(pilot, lambda: app.screen is bench)
         assert app.store.my_levels("algebrawl") == []
         # Save again, update the ticked rows (both): the level and the fields get par 3.
-        await pilot.press("f3")
-        await dialog_rows(pilot, bench)
+        await dialog_rows(pilot, bench, "f3")
         await pilot.press("enter")
         await wait_until(pilot, lambda: app.store.my_levels("algebrawl") != [])
-        assert [item.title for item in app.store.my_levels("algebrawl")] == [
-            "First Blood (edited)"
-        ]
+        assert [item.title for item in app.store.my_levels("algebrawl")] == ["First Blood (edited)"]
         saved = bench.read_level()
         assert saved is not None and saved.par == 3 and saved.title == "First Blood (edited)"
         assert not bench.edited
@@ -104,8 +102,7 @@ async def test_algebrawl_par_the_verdict_contradicts_is_offered_and_never_kept_s
         await wait_until(pilot, lambda: bench.query_one("#dev-par-input", Input).value == "2")
         await wait_until(pilot, lambda: "par 3 moves" in bench.verdict_text)
         # Export, the designer unticks par: par 2 is written because the designer said so.
-        await pilot.press("f8")
-        rows = await dialog_rows(pilot, bench)
+        rows = await dialog_rows(pilot, bench, "f8")
         assert rows == {"par": (2, 3)}  # a file may keep a bundled title
         app.screen.query_one("#stale-par", Checkbox).value = False
         await pilot.pause()
@@ -113,7 +110,7 @@ async def test_algebrawl_par_the_verdict_contradicts_is_offered_and_never_kept_s
         await wait_until(pilot, lambda: isinstance(app.screen, ExportModal))
         app.screen.query_one("#export-path", Input).value = "kept.levels"
         await pilot.press("enter")
-        await wait_until(pilot, lambda: (tmp_path / "kept.levels").exists())
+        await wait_until(pilot, (tmp_path / "kept.levels").exists)
         (written,) = load_pack_file(tmp_path / "kept.levels").levels
         assert written.par == 2 and written.title == "First Blood"  # the undone rename
 
@@ -140,8 +137,7 @@ async def test_longcat_title_label_follows_an_edit_that_makes_the_level_easy(
             lambda: bench.assessment is not None and bench.assessment.level == edited,
             "the verdict of the edited level",
         )
-        await pilot.press("f3")
-        rows = await dialog_rows(pilot, bench)
+        rows = await dialog_rows(pilot, bench, "f3")
         assert rows["title"] == ("Arduboy 1 · trivial 0", f"Arduboy 1 · {label}")
         old, new = rows["description"]
         assert "Predicted difficulty -10.9 (trivial)" in str(old)
@@ -160,8 +156,7 @@ async def test_carving_my_level_never_takes_a_bundled_title(tmp_path, monkeypatc
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         bench = await open_bench(pilot, "carving", level)
-        await pilot.press("f3")
-        rows = await dialog_rows(pilot, bench)
+        rows = await dialog_rows(pilot, bench, "f3")
         assert rows == {"title": (title, f"{title} (edited)")}
         await pilot.press("k")  # keep all: the rename is not optional
         await wait_until(pilot, lambda: app.store.my_levels("carving") != [])

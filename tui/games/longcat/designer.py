@@ -195,12 +195,15 @@ DESCRIBED = re.compile(rf"Predicted difficulty -?\d+(?:\.\d+)? \((?:{_BANDS})\)"
 """The difficulty sentence a description carries (:func:`core.longcat.catalog.describe`)."""
 
 
-def derived_updates(level: Level, result: Assessment) -> list[MetadataUpdate]:
+def derived_updates(
+    level: Level, result: Assessment, *, labels: bool = True
+) -> list[MetadataUpdate]:
     """The metadata of ``level`` that its assessment contradicts, with the new values.
 
     Args:
         level: The level (its title, description and par as written).
         result: Its assessment by the bench.
+        labels: Also the difficulty in the title and the description (else the par only).
 
     Returns:
         The par (when the assessment knows the shortest solution, or that there is none),
@@ -210,7 +213,7 @@ def derived_updates(level: Level, result: Assessment) -> list[MetadataUpdate]:
     updates: list[MetadataUpdate] = []
     if level.par is not None and result.status != "unknown" and level.par != result.shortest:
         updates.append(MetadataUpdate("par", level.par, result.shortest, "the shortest solution"))
-    if result.difficulty is None:
+    if result.difficulty is None or not labels:
         return updates
     label = difficulty_label(result.difficulty)
     titled = TITLE_LABEL.match(level.title)
@@ -461,7 +464,16 @@ class LongcatDesigner(LevelTextDesigner):
         result = self.assessment
         if result is None or result.level != level:
             return []
-        return derived_updates(level, result)
+        opened = self.level
+        same_grid = (level.width, level.height, level.walls, level.start) == (
+            opened.width,
+            opened.height,
+            opened.walls,
+            opened.start,
+        )
+        # The bundled packs' figures come from the predictor they were made with (their
+        # titles are keys in saves): an unchanged grid keeps them, only an edit re-labels.
+        return derived_updates(level, result, labels=not same_grid)
 
     def exported(self, message: str) -> None:
         """Exported (see the base): also say how to draw the file's whole state graph."""
