@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Checkbox, Label
 
 from tui.modals.dialog import Dialog
@@ -69,9 +69,9 @@ class StaleMetadataModal(Dialog["dict[str, Any] | None"]):
     #stale-dialog { width: 76; max-width: 100%; height: auto; max-height: 100%;
                     border: thick $warning; background: $surface; padding: 0 1; }
     #stale-question { width: 100%; margin-bottom: 1; }
-    .stale-row { height: auto; width: 100%; }
-    .stale-row Checkbox { width: 100%; height: auto; }
-    .stale-row Label { width: 100%; }
+    #stale-rows { height: auto; max-height: 12; }
+    #stale-rows Checkbox { width: 100%; }
+    .stale-values { width: 100%; padding: 0 0 0 4; color: $text-muted; }
     #stale-buttons { height: auto; width: 100%; align-horizontal: center; margin-top: 1; }
     #stale-buttons Button { margin: 0 1 0 0; min-width: 8; }
     """
@@ -92,13 +92,18 @@ class StaleMetadataModal(Dialog["dict[str, Any] | None"]):
                 ),
                 id="stale-question",
             )
-            for update in self.updates:
-                row = f"{update.field}: {_shown(update.old)} → {_shown(update.new)} ({update.why})"
-                with Horizontal(classes="stale-row"):
+            with VerticalScroll(id="stale-rows"):
+                for update in self.updates:
+                    head = f"{update.field} ({update.why})"
                     if update.required:
-                        yield Label(plain("    " + row), id=f"stale-{update.field}")
+                        yield Label(plain(f"    {head}"), classes="stale-head")
                     else:
-                        yield Checkbox(plain(row), True, id=f"stale-{update.field}", compact=True)
+                        yield Checkbox(plain(head), True, id=f"stale-{update.field}", compact=True)
+                    # The values on their own lines, wrapped: never cut at any width.
+                    yield Label(
+                        plain(f"{_shown(update.old)} → {_shown(update.new)}"),
+                        classes="stale-values",
+                    )
             with Horizontal(id="stale-buttons"):
                 yield Button("Write ticked (enter)", id="stale-write", variant="primary")
                 yield Button("Update all (u)", id="stale-update-all")

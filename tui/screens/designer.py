@@ -591,11 +591,14 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         if mine and level.title in self.bundled_titles():
             # The rename cannot be kept: it takes the derived title (when there is one) and
             # adds "(edited)" only where that is still a bundled title.
-            title = next((u.new for u in updates if u.field == "title"), level.title)
+            derived = next((u for u in updates if u.field == "title"), None)
+            title = level.title if derived is None else derived.new
+            why = "My levels never take a bundled level's title"
+            if derived is not None:
+                why = f"{derived.why}; required: {why[0].lower()}{why[1:]}"
             if title in self.bundled_titles():
                 title = f"{title} (edited)"
             updates = [u for u in updates if u.field != "title"]
-            why = "a bundled level's title: My levels need their own"
             updates.insert(0, MetadataUpdate("title", level.title, title, why, required=True))
         return updates
 
