@@ -162,3 +162,33 @@ async def test_carving_my_level_never_takes_a_bundled_title(tmp_path, monkeypatc
         await wait_until(pilot, lambda: app.store.my_levels("carving") != [])
         assert [item.title for item in app.store.my_levels("carving")] == [f"{title} (edited)"]
         assert f'level "{title} (edited)"' in bench.text_area.text
+
+
+def test_longcat_updates_leave_nothing_stale_after_any_one_cell_edit() -> None:
+    """Every one-cell edit of Arduboy 1 (brute force over its 64 cells): applying the offered
+    updates leaves nothing stale, keeps the title's own part, and a par only where the
+    shortest solution is known."""
+    from dataclasses import replace
+
+    from core.longcat.design import assess
+    from tui.games.longcat.designer import derived_updates
+
+    original = bundled("longcat")["Arduboy 1 · trivial 0"]
+    seen = 0
+    for y in range(original.height):
+        for x in range(original.width):
+            try:
+                edited = edit_grid(original, "toggle", (x, y))
+            except ValueError:
+                continue  # the start cannot be a wall
+            result = assess(edited)
+            updates = derived_updates(edited, result)
+            fixed = replace(edited, **{u.field: u.new for u in updates})
+            assert derived_updates(fixed, assess(fixed)) == []
+            assert fixed.title.startswith("Arduboy 1 · ")
+            if result.difficulty is not None:
+                assert fixed.title == f"Arduboy 1 · {difficulty_label(result.difficulty)}"
+            if result.status == "unsolvable":
+                assert fixed.par is None
+            seen += 1
+    assert seen == original.width * original.height - 1
