@@ -11,6 +11,11 @@ in every game:
   into the fields on request, and ``ctrl+z`` undoes that);
 * Play (F2) and Save (F3) keep the level in *My levels* (the store: playable at once, also
   when served), Export (F8) writes a level file and never replaces one without asking;
+* before Save, Play or Export writes the level, metadata derived from it that the bench now
+  contradicts (:meth:`DesignerScreen.derived_metadata`: a par the verdict disproves, a
+  difficulty label in the title) is listed in :class:`tui.modals.stale_metadata.StaleMetadataModal`,
+  each field updated or kept as the designer says, and a My level never takes a bundled
+  level's exact title (:meth:`DesignerScreen.stale_metadata`);
 * every way out with unsaved edits asks first (``escape`` here; ``ctrl+q`` and the palette's
   commands through :mod:`tui.unsaved`);
 * undo inside the editor: typing in a text area has the area's own history; changes the
