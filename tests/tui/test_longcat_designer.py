@@ -20,6 +20,7 @@ from tui.games.longcat.cli import longcat
 from tui.games.longcat.designer import DOT_COMMAND, DOT_NOTE, LongcatDesigner
 from tui.games.longcat.screen import LongcatScreen
 from tui.modals.export import ExportModal
+from tui.modals.stale_metadata import StaleMetadataModal
 
 pytestmark = pytest.mark.pilot
 
@@ -269,9 +270,13 @@ async def test_save_export_cli_and_play(tmp_path, monkeypatch) -> None:
         await verdict(pilot, bench, level)
         assert bench.assessment is not None
         states = bench.assessment.metrics.states
-        # Save keeps it in My levels.
+        # Save keeps it in My levels; the verdict contradicts par 7 (no solution): the
+        # designer is asked (issue 30) and keeps it ("k"), so Export does not ask again.
         await pilot.press("f3")
-        await pilot.pause()
+        await wait_until(pilot, lambda: isinstance(app.screen, StaleMetadataModal))
+        assert [(u.field, u.old, u.new) for u in app.screen.updates] == [("par", 7, None)]
+        await pilot.press("k")
+        await wait_until(pilot, lambda: app.screen is bench)
         assert [item.title for item in app.store.my_levels("longcat")] == [level.title]
         assert not bench.edited
         # Export writes a level file, which the CLI reads back as the same level.

@@ -11,6 +11,11 @@ in every game:
   into the fields on request, and ``ctrl+z`` undoes that);
 * Play (F2) and Save (F3) keep the level in *My levels* (the store: playable at once, also
   when served), Export (F8) writes a level file and never replaces one without asking;
+* before Save, Play or Export writes the level, metadata derived from it that the bench now
+  contradicts (:meth:`DesignerScreen.derived_metadata`: a par the verdict disproves, a
+  difficulty label in the title) is listed in :class:`tui.modals.stale_metadata.StaleMetadataModal`,
+  each field updated or kept as the designer says, and a My level never takes a bundled
+  level's exact title (:meth:`DesignerScreen.stale_metadata`);
 * every way out with unsaved edits asks first (``escape`` here; ``ctrl+q`` and the palette's
   commands through :mod:`tui.unsaved`);
 * undo inside the editor: typing in a text area has the area's own history; changes the
@@ -33,6 +38,7 @@ messages).
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, ClassVar, NamedTuple
@@ -51,6 +57,7 @@ from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_work
 from core.text import escape_controls
 from grammar.errors import ParseError
 from tui.arcade import arcade_of
+from tui.modals.stale_metadata import MetadataUpdate
 from tui.screens.common import ScreenHooks
 from tui.sources import LevelRef
 from tui.store import DuplicateTitle
@@ -62,7 +69,7 @@ from tui.workers import cancelled, is_running, report_failure
 if TYPE_CHECKING:  # pragma: no cover
     from core.registry import GameInfo
 
-__all__ = ["DesignerScreen", "Edited", "LevelTextDesigner", "Values"]
+__all__ = ["DesignerScreen", "Edited", "LevelTextDesigner", "MetadataUpdate", "Values"]
 
 Values = tuple[Any, ...]
 """Every field's value at one moment (:meth:`DesignerScreen.field_values`)."""
@@ -165,6 +172,8 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         self._live_timer: Timer | None = None
         self._live_job: Worker[Any] | None = None
         self._restoring = False
+        self._kept: tuple[Any, set[str]] | None = None
+        """The last level written with stale fields kept, and those fields."""
         self.result_text = ""
         """Plain text of the last job's result (for tests and copy)."""
         self.error_text = ""
@@ -217,6 +226,26 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
 
     def fill_from_state(self, state: Any) -> None:
         """Fill the fields from the game in progress (for "Current position")."""
+
+    def derived_metadata(self, level: Any) -> list[MetadataUpdate]:
+        """The fields of ``level`` that what the bench now knows contradicts (a par the live
+        verdict disproves, a difficulty label in the title), each with its new value.
+
+        Called on the UI thread when the level is saved or exported; a game answers from the
+        verdict it already has for exactly this level (none yet: nothing to say), never by
+        searching here.
+
+        Args:
+            level: What :meth:`read_level` built.
+
+        Returns:
+            One :class:`MetadataUpdate` per stale field (empty: nothing stale).
+        """
+        return []
+
+    def show_metadata(self, level: Any) -> None:
+        """Show ``level`` (the edited level with updated metadata) in the fields, as one
+        undoable change; an editor that does not override it keeps its fields as they were."""
 
     def extra_values(self) -> Values:
         """Values the editor keeps outside its inputs and text areas (a painted grid)."""
@@ -504,7 +533,12 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
                 decided,
             )
 
-        keep(self._mine_id)
+        def checked(checked_level: Any) -> None:
+            nonlocal level
+            level = checked_level
+            keep(self._mine_id)
+
+        self.check_metadata(level, "Save in My levels", checked, mine=True)
 
     def action_play(self) -> None:
         """Keep the edited level in My levels, then play it."""
@@ -525,7 +559,88 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
             if message:
                 self.exported(message)
 
-        self.app.push_screen(ExportModal(self.info.id, level, default_file_name(level.title)), done)
+        def checked(level: Any) -> None:
+            self.app.push_screen(
+                ExportModal(self.info.id, level, default_file_name(level.title)), done
+            )
+
+        self.check_metadata(level, "Export", checked)
+
+    # -- metadata derived from the level ---------------------------------------------------------
+
+    def bundled_titles(self) -> frozenset[str]:
+        """The titles of the game's bundled levels (a My level never takes one)."""
+        from grammar.levels import bundled_packs
+
+        return frozenset(
+            level.title for _, pack in bundled_packs(self.info.id) for level in pack.levels
+        )
+
+    def stale_metadata(self, level: Any, mine: bool) -> list[MetadataUpdate]:
+        """What :meth:`derived_metadata` finds stale, and for My levels a bundled title.
+
+        Args:
+            level: The level about to be written.
+            mine: True when it goes to My levels (where a bundled level's exact title is
+                refused: it would pass for the bundled level in lists, saves and results).
+
+        Returns:
+            The updates to offer (the title's rename, when required, is one of them).
+        """
+        # A field the designer kept for this very level is not asked about again (Save,
+        # then Export of the same level, asks once).
+        kept = self._kept[1] if self._kept is not None and self._kept[0] == level else set()
+        updates = [
+            u for u in self.derived_metadata(level) if u.old != u.new and u.field not in kept
+        ]
+        if mine and level.title in self.bundled_titles():
+            # The rename cannot be kept: it takes the derived title (when there is one) and
+            # adds "(edited)" only where that is still a bundled title.
+            derived = next((u for u in updates if u.field == "title"), None)
+            title = level.title if derived is None else derived.new
+            why = "My levels never take a bundled level's title"
+            if derived is not None:
+                why = f"{derived.why}; required: {why[0].lower()}{why[1:]}"
+            if title in self.bundled_titles():
+                title = f"{title} (edited)"
+            updates = [u for u in updates if u.field != "title"]
+            updates.insert(0, MetadataUpdate("title", level.title, title, why, required=True))
+        return updates
+
+    def check_metadata(
+        self, level: Any, what: str, then: Callable[[Any], None], *, mine: bool = False
+    ) -> None:
+        """Before ``level`` is written: offer to update its stale metadata, then ``then``.
+
+        Nothing stale: ``then(level)`` at once. Else :class:`StaleMetadataModal` lists the
+        fields; the designer's answer is applied to the level and shown in the fields (an
+        undoable change) before ``then`` writes it; going back writes nothing.
+
+        Args:
+            level: The level read from the fields.
+            what: What is about to happen, for the dialog ("Export").
+            then: Writes the (updated) level.
+            mine: True for My levels (see :meth:`stale_metadata`).
+        """
+        updates = self.stale_metadata(level, mine)
+        if not updates:
+            then(level)
+            return
+        from tui.modals.stale_metadata import StaleMetadataModal
+
+        def decided(chosen: dict[str, Any] | None) -> None:
+            if chosen is None:
+                self.show_error("Nothing written: the level is as you left it.")
+                return
+            kept = {u.field for u in updates if u.field not in chosen}
+            updated = dataclasses.replace(level, **chosen) if chosen else level
+            if kept:
+                self._kept = (updated, kept)
+            if updated != level:
+                self.show_metadata(updated)
+            then(updated)
+
+        self.app.push_screen(StaleMetadataModal(what, updates), decided)
 
     def exported(self, message: str) -> None:
         """The export dialog wrote the file (``message`` says where): tell the designer."""
@@ -691,6 +806,10 @@ class LevelTextDesigner(DesignerScreen):
     def text_area(self) -> TextArea:
         """The level text."""
         return self.query_one("#dev-level-text", TextArea)
+
+    def show_metadata(self, level: Any) -> None:
+        """Show ``level`` in the text (an undoable change)."""
+        self.set_level(level)
 
     def set_level(self, level: Any) -> None:
         """Show ``level`` in the text (an editor-made change: undoable)."""

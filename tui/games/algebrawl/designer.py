@@ -51,7 +51,7 @@ from core.registry import GameInfo
 from core.text import plural
 from grammar.algebrawl import cards_text, parse_cards, parse_numbers
 from grammar.errors import ParseError
-from tui.screens.designer import DesignerScreen, Values
+from tui.screens.designer import DesignerScreen, MetadataUpdate, Values
 from tui.widgets.plain_fields import PlainInput
 
 __all__ = ["AlgebrawlDesigner", "CardPicker", "describe_solve", "describe_verdict"]
@@ -555,6 +555,25 @@ class AlgebrawlDesigner(DesignerScreen):
             return None
         self._verdict = (level, verdict)
         return describe_verdict(level, verdict)
+
+    def derived_metadata(self, level: Level) -> list[MetadataUpdate]:
+        """Par, when the verdict for this very level proved a shortest solution."""
+        known = self._verdict
+        if known is None or known[0] != level or known[1].status != "solved":
+            return []
+        par = known[1].par
+        if level.par is None or par is None or level.par == par:
+            return []
+        return [MetadataUpdate("par", level.par, par, "the verdict's shortest solution")]
+
+    def show_metadata(self, level: Level) -> None:
+        """Title, par and description into their fields (one undoable change)."""
+        self._flush_typing()
+        before = self.field_values()
+        self._input("dev-title-input").value = level.title
+        self._input("dev-par-input").value = "" if level.par is None else str(level.par)
+        self._input("alg-description").value = level.description
+        self.record_change(before)
 
     def action_use_par(self) -> None:
         """Set par to the shortest solution's moves (undoable)."""

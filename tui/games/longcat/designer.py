@@ -26,6 +26,7 @@ and the cat's head the start.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from typing import Any, ClassVar, cast
 
@@ -38,7 +39,9 @@ from textual.timer import Timer
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
+from core.longcat.catalog import difficulty_label
 from core.longcat.design import Assessment, Cancelled, assess, edit_grid
+from core.longcat.difficulty import BANDS
 from core.longcat.graph import CLASSES
 from core.longcat.level import Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial, solution_string
@@ -46,7 +49,7 @@ from core.registry import GameInfo
 from core.text import plural
 from tui.games.longcat.board import BoardPicture
 from tui.games.longcat.canvas import LongcatCanvas
-from tui.screens.designer import LevelTextDesigner
+from tui.screens.designer import LevelTextDesigner, MetadataUpdate
 
 __all__ = [
     "DOT_COMMAND",
@@ -183,6 +186,46 @@ def graph_picture(result: Assessment | None, width: int) -> Text:
         text.append(bar + "\n", CLASS_STYLES[name])
     text.append(DOT_NOTE, "dim")
     return text
+
+
+_BANDS = "|".join(re.escape(name) for _, _, name in BANDS)
+TITLE_LABEL = re.compile(rf"^(?P<base>.*) · (?:(?:{_BANDS}) \d+|difficulty \?)$")
+"""A title that ends with a difficulty label (:func:`core.longcat.catalog.difficulty_label`)."""
+DESCRIBED = re.compile(rf"Predicted difficulty -?\d+(?:\.\d+)? \((?:{_BANDS})\)")
+"""The difficulty sentence a description carries (:func:`core.longcat.catalog.describe`)."""
+
+
+def derived_updates(
+    level: Level, result: Assessment, *, labels: bool = True
+) -> list[MetadataUpdate]:
+    """The metadata of ``level`` that its assessment contradicts, with the new values.
+
+    Args:
+        level: The level (its title, description and par as written).
+        result: Its assessment by the bench.
+        labels: Also the difficulty in the title and the description (else the par only).
+
+    Returns:
+        The par (when the assessment knows the shortest solution, or that there is none),
+        the difficulty label ending the title and the description's difficulty sentence
+        (when the assessment knows the difficulty).
+    """
+    updates: list[MetadataUpdate] = []
+    if level.par is not None and result.status != "unknown" and level.par != result.shortest:
+        updates.append(MetadataUpdate("par", level.par, result.shortest, "the shortest solution"))
+    if result.difficulty is None or not labels:
+        return updates
+    label = difficulty_label(result.difficulty)
+    titled = TITLE_LABEL.match(level.title)
+    if titled is not None:
+        title = f"{titled['base']} · {label}"
+        updates.append(MetadataUpdate("title", level.title, title, "the predicted difficulty"))
+    sentence = f"Predicted difficulty {result.difficulty:.1f} ({result.band})"
+    description = DESCRIBED.sub(sentence, level.description)
+    updates.append(
+        MetadataUpdate("description", level.description, description, "the predicted difficulty")
+    )
+    return [u for u in updates if u.old != u.new]
 
 
 class LongcatDesigner(LevelTextDesigner):
@@ -414,6 +457,23 @@ class LongcatDesigner(LevelTextDesigner):
             self.app.bell()
             return None
         return result
+
+    def derived_metadata(self, level: Level) -> list[MetadataUpdate]:
+        """Par, the title's difficulty label (``"Arduboy 1 · trivial 0"``) and the
+        description's "Predicted difficulty" from this very level's verdict."""
+        result = self.assessment
+        if result is None or result.level != level:
+            return []
+        opened = self.level
+        same_grid = (level.width, level.height, level.walls, level.start) == (
+            opened.width,
+            opened.height,
+            opened.walls,
+            opened.start,
+        )
+        # The bundled packs' figures come from the predictor they were made with (their
+        # titles are keys in saves): an unchanged grid keeps them, only an edit re-labels.
+        return derived_updates(level, result, labels=not same_grid)
 
     def exported(self, message: str) -> None:
         """Exported (see the base): also say how to draw the file's whole state graph."""
