@@ -457,6 +457,7 @@ def test_check_exit_codes_and_json() -> None:
         "filled": True,
         "won": True,
         "played": 3,
+        "played_moves": "RDL",
         "fail_move": None,
         "reason": None,
         "head": [0, 2],
@@ -477,6 +478,20 @@ def test_check_exit_codes_and_json() -> None:
     bad = run("check", "-", "--moves", "RQ", input=HOOK)
     assert bad.exit_code == 2 and "'Q' is not a move letter" in bad.stderr
     assert run("check", "-", input=HOOK).exit_code == 2  # --moves is required
+
+
+def test_check_echoes_the_moves_given_and_says_why_a_move_after_the_win_fails() -> None:
+    # Issue 29: "moves" is the string given (spaces, commas and case kept); the legal moves
+    # played are "played_moves".
+    given = "r d, l  L"
+    result = run("check", "-", "--moves", given, "--json", input=HOOK)
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert (data["moves"], data["played_moves"], data["played"]) == (given, "RDL", 3)
+    assert (data["valid"], data["filled"], data["fail_move"]) == (False, True, 4)
+    text = run("check", "-", "--moves", given, input=HOOK)
+    assert "no move left is left" not in text.stdout
+    assert "already won after 3 moves (every cell filled), so move 4 (left)" in text.stdout
 
 
 def test_check_arduboy_level_2_with_its_shortest_solution() -> None:

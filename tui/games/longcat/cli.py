@@ -37,8 +37,10 @@ JSON shapes (one object per level, in file order, keys in this order):
   empty when there is none), as in every game's ``solve --json``; ``why`` names the bound
   that stopped the full state graph or the verdict (``"state limit"``, ``"work budget"``,
   ``"time limit"``; null when none did).
-* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
-  "reason", "head", "cells_left"}``; ``valid``: every move legal; ``filled``: no open cell
+* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "played_moves",
+  "fail_move", "reason", "head", "cells_left"}``; ``moves``: the ``--moves`` string as given;
+  ``played_moves``: the legal moves played, as ``UDLR`` letters (``played`` of them);
+  ``valid``: every move legal; ``filled``: no open cell
   left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
   illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
   moves. Exit 0 when ``won`` for every level checked, else 1.
@@ -372,18 +374,28 @@ def solve(
 
 
 def check_json(number: int, level: Level, moves: str) -> dict[str, Any]:
-    """The ``check --json`` object of one level (see the module docstring)."""
+    """The ``check --json`` object of one level (see the module docstring).
+
+    Args:
+        number: The level's 1-based number in its file.
+        level: The level.
+        moves: The ``--moves`` string, echoed as given under ``moves``.
+
+    Returns:
+        The object, keys in the documented order.
+    """
     from core.longcat import validate_path
 
     result = validate_path(level, moves)
     return {
         "level": number,
         "title": level.title,
-        "moves": result.moves,
+        "moves": moves,
         "valid": result.valid,
         "filled": result.filled,
         "won": result.won,
         "played": result.played,
+        "played_moves": result.moves,
         "fail_move": None if result.fail_index is None else result.fail_index + 1,
         "reason": result.reason,
         "head": list(result.head),
