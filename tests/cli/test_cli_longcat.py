@@ -504,6 +504,22 @@ def test_check_arduboy_level_2_with_its_shortest_solution() -> None:
     assert other.exit_code == 1 and (data["valid"], data["fail_move"]) == (False, 6)
 
 
+def test_solve_without_json_prints_every_level_s_moves_in_full(monkeypatch) -> None:
+    # Issue 30 item 9: at 80 columns the table had no room for the solution column. Level
+    # 100's shortest solution has 17 moves; "cut" has none.
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("solve", ARDUBOY, "--level", "100")
+    assert result.exit_code == 0
+    moves = result.stdout.splitlines()[-1].rpartition(": ")[2]
+    assert result.stdout.splitlines()[-1] == f"level 100: solved in 17 moves: {moves}"
+    assert _wins(dict(bundled_packs("longcat"))["01-arduboy"].levels[99], moves)
+    mixed = run("solve", "-", input=MIXED)
+    assert mixed.stdout.splitlines()[-2:] == [
+        "level 1: solved in 3 moves: RDL",
+        "level 2: unsolvable",
+    ]
+
+
 def test_solve_text_shows_success_states_over_paths() -> None:
     result = run("solve", ARDUBOY, "--level", "2")
     assert result.exit_code == 0

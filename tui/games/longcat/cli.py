@@ -339,7 +339,6 @@ def solve(
             ("states", "right"),
             ("moves", "right"),
             ("difficulty", "left"),
-            ("solution", "left"),
         ):
             # One line per level: long titles and solutions end with "…" on narrow screens.
             table.add_column(
@@ -348,7 +347,7 @@ def solve(
                 no_wrap=True,
                 overflow="ellipsis",
                 min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
-                max_width=20 if name in ("title", "solution") else None,
+                max_width=20 if name == "title" else None,
             )
         for lvl, r in rows:
             table.add_row(
@@ -360,14 +359,32 @@ def solve(
                 _count(r["states"]),
                 _count(r["shortest"]),
                 difficulty_label(r["difficulty"]) if r["difficulty"] is not None else "?",
-                r["solution"] or "-",
             )
         console().print(table)
         for _, r in rows:
-            if r["solvable"] is None:
-                click.echo(f"level {r['level']}: undecided within the {r['why']}")
+            click.echo(_verdict_line(r))
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+def _verdict_line(result: dict[str, Any]) -> str:
+    """One line under the table per level: its moves in full (a table column would be cut
+    or dropped on a narrow terminal), or why there are none.
+
+    Args:
+        result: The level's :func:`solve_json` object.
+
+    Returns:
+        ``level 2: solved in 7 moves: URDLURD``, ``level 3: unsolvable`` or ``level 4:
+        undecided within the work budget``.
+    """
+    where = f"level {result['level']}"
+    if result["solvable"] is None:
+        return f"{where}: undecided within the {result['why']}"
+    if not result["solvable"]:
+        return f"{where}: unsolvable"
+    moves = result["solution"] or ""
+    return f"{where}: solved in {plural(len(moves), 'move')}: {moves or '(already won)'}"
 
 
 # --------------------------------------------------------------------------- check
