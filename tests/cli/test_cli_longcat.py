@@ -30,7 +30,6 @@ ARDUBOY = str(ROOT / "levels" / "longcat" / "01-arduboy.levels")
 SOLVE_KEYS = [
     "level",
     "solvable",
-    "solutions",
     "success_states",
     "solution_paths",
     "states",
@@ -82,19 +81,14 @@ def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
         analysis = analyse(level)
         metrics = asdict(analysis.metrics)
         assert data["solvable"] is True
-        assert data["solution_paths"] == metrics["solution_paths"] == data["solutions"]
+        assert data["solution_paths"] == metrics["solution_paths"]
         assert data["success_states"] == metrics["success_states"]
         assert data["states"] == metrics["states"]
         assert data["shortest"] == level.par == len(data["solution"])
         assert _wins(level, data["solution"])
-        # Every field, then the deprecated aliases with their old meaning.
-        assert {
-            k: v
-            for k, v in data["metrics"].items()
-            if k not in ("expected_moves", "size", "solutions")
-        } == metrics
-        assert data["metrics"]["size"] == metrics["open_cells"]
-        assert data["metrics"]["solutions"] == metrics["solution_paths"]
+        # Every field under the seed's names, and no deprecated alias (issue 29).
+        assert {k: v for k, v in data["metrics"].items() if k != "expected_moves"} == metrics
+        assert not {"size", "solutions"} & (set(data) | set(data["metrics"]))
         assert data["metrics"]["expected_moves"] == pytest.approx(
             expected_moves(analysis), abs=1e-3
         )
@@ -105,7 +99,7 @@ def test_solve_reads_the_public_plain_file_and_one_level() -> None:
     result = run("solve", str(shared_data("longcat/arduboy-100.txt")), "--level", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["level"] == 2 and data["shortest"] == 7 and data["solutions"] == 2
+    assert data["level"] == 2 and data["shortest"] == 7
     # The issue's figures: 2 winning move sequences, 1 success state.
     assert (data["solution_paths"], data["success_states"]) == (2, 1)
     # 8x8 grid; open: rows of 4, 4, 3 (a wall in the ring) and 4 cells.
@@ -120,7 +114,6 @@ def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
     assert second == {
         "level": 2,
         "solvable": False,
-        "solutions": 0,
         "success_states": 0,
         "solution_paths": 0,
         "states": second["states"],
@@ -143,7 +136,7 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "100")
     data = json.loads(result.stdout)
     assert data["states"] is None and data["metrics"] is None and data["difficulty"] is None
-    assert data["solutions"] is None and data["success_states"] is None
+    assert data["solution_paths"] is None and data["success_states"] is None
     assert data["solvable"] is True and data["shortest"] == 17 and result.exit_code == 0
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "2")
     assert json.loads(result.stdout)["solvable"] is None and result.exit_code == 1

@@ -20,15 +20,14 @@ number or a level title.
 
 JSON shapes (one object per level, in file order, keys in this order):
 
-* solve: ``{"level", "solvable", "solutions", "success_states", "solution_paths", "states",
-  "shortest", "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
+* solve: ``{"level", "solvable", "success_states", "solution_paths", "states", "shortest",
+  "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
   ``success_states`` is the seed's number of solutions (distinct won positions),
-  ``solution_paths`` the winning move sequences, and ``solutions`` a deprecated alias of
-  ``solution_paths`` (its meaning before issue 21); ``solution`` is a ``UDLR`` string of one
+  ``solution_paths`` the winning move sequences (the deprecated aliases ``solutions`` and
+  ``metrics.size`` are gone since issue 29); ``solution`` is a ``UDLR`` string of one
   shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
   ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
-  the seed's Size, ``open_cells`` the empty cells, and the deprecated keys ``size`` and
-  ``solutions`` keep their old meaning, ``open_cells`` and ``solution_paths``), ``difficulty``
+  the seed's Size, ``open_cells`` the empty cells), ``difficulty``
   the predicted difficulty (3 decimals). When a limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
   the pruned solver in the time left (null too when it was stopped as well), the verdict of
@@ -232,7 +231,6 @@ def solve_json(
         return {
             "level": number,
             "solvable": verdict.solvable,
-            "solutions": None,
             "success_states": None,
             "solution_paths": None,
             "states": None,
@@ -248,7 +246,6 @@ def solve_json(
     return {
         "level": number,
         "solvable": solvable,
-        "solutions": metrics.solution_paths,
         "success_states": metrics.success_states,
         "solution_paths": metrics.solution_paths,
         "states": metrics.states,
@@ -495,8 +492,6 @@ def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
 def _print_analysis(data: dict[str, Any]) -> None:
     from rich.table import Table
 
-    from core.longcat.graph import DEPRECATED_ALIASES
-
     out = console()
     out.print(
         f"[bold]level {data['level']}: {escape_controls(data['title'])}[/bold] "
@@ -510,8 +505,6 @@ def _print_analysis(data: dict[str, Any]) -> None:
     out.print(classes)
     metrics = Table(show_header=False, box=None, padding=(0, 2))
     for name, value in data["metrics"].items():
-        if name in DEPRECATED_ALIASES:
-            continue  # JSON-only aliases: the text shows each figure once, by its new name
         metrics.add_row(name.replace("_", " "), _count(value))
     out.print(metrics)
     label = data["expected_moves"]
