@@ -600,7 +600,7 @@ class SizeType(click.ParamType):
 
 
 class TemperatureType(click.ParamType):
-    """The learned generator's temperature: a number from 0 (greedy) to 100."""
+    """The learned generator's temperature: a number from 0 (greedy) to 1 (random, as sd)."""
 
     name = "T"
 
@@ -740,8 +740,9 @@ def _command_line(
     "-t",
     type=TemperatureType(),
     default=None,
-    help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 100; "
-    "1 is close to random, 0.2-0.3 the seed's best.  [default: 0.3]",
+    help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 1 "
+    "(uniformly random: the sd generator's levels, as seed 003 says); 0.2-0.3 the seed's "
+    "best.  [default: 0.3]",
 )
 @PREDICTOR_OPTION
 @click.option("--title", default=None, help="The pack's title.")
