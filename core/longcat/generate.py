@@ -43,7 +43,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.longcat import algomasks, masks, templates
-from core.longcat.difficulty import DEFAULT_PREDICTOR, predict_difficulty
+from core.longcat.difficulty import DEFAULT_PREDICTOR, level_difficulty
 from core.longcat.graph import WHY, AnalysisLimit, analyse, watch_reason
 from core.longcat.level import MAX_SIZE, Board, Level, bits
 from core.longcat.sdpu import puzzle_up, solution_down
@@ -538,7 +538,7 @@ def generate(
         height: Rows.
         unique: Keep only levels with exactly one solution (one winning move sequence).
         band: ``(low, high)``: keep only levels whose predicted difficulty
-            (:func:`core.longcat.difficulty.predict_difficulty`) is in ``[low, high)``.
+            (:func:`core.longcat.difficulty.level_difficulty`) is in ``[low, high)``.
         min_size: Keep only levels with at least this many empty cells.
         max_attempts: Give up after this many candidates.
         max_states: State-graph limit of the filters (bigger graphs are rejected).
@@ -605,4 +605,7 @@ def _keep(
         raise GenerationError(f"stopped by the {stopped.why}") from None
     if unique and analysis.metrics.solution_paths != 1:
         return False
-    return band is None or band[0] <= predict_difficulty(analysis, predictor) < band[1]
+    if band is None:
+        return True
+    difficulty = level_difficulty(analysis, predictor)  # the figure the level's title shows
+    return difficulty is not None and band[0] <= difficulty < band[1]

@@ -20,6 +20,7 @@ from core.longcat import (
     predict_difficulty,
     status,
 )
+from core.longcat.difficulty import difficulty_label, level_difficulty
 from grammar.levels import bundled_packs, load_pack, load_pack_file
 from tests.shared_data import ROOT, shared_data
 from tui.games.longcat.cli import longcat
@@ -92,7 +93,9 @@ def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
         assert data["metrics"]["expected_moves"] == pytest.approx(
             expected_moves(analysis), abs=1e-3
         )
-        assert data["difficulty"] == pytest.approx(predict_difficulty(analysis), abs=1e-3)
+        # The level's one difficulty (issue 30): the figure its title carries.
+        assert data["difficulty"] == pytest.approx(level_difficulty(analysis), abs=1e-3)
+        assert level.title.endswith(difficulty_label(data["difficulty"]))
 
 
 def test_solve_reads_the_public_plain_file_and_one_level() -> None:
@@ -144,7 +147,7 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
 
 def test_level_selection_and_bad_input() -> None:
     assert (
-        json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 10", "--json").stdout)["level"]
+        json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 9", "--json").stdout)["level"]
         == 3
     )
     result = run("solve", ARDUBOY, "-l", "101")

@@ -28,7 +28,9 @@ JSON shapes (one object per level, in file order, keys in this order):
   shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
   ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
   the seed's Size, ``open_cells`` the empty cells), ``difficulty``
-  the predicted difficulty (3 decimals). When a limit stops the full state graph, the
+  the level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`: the
+  figure its title, the game and the bench show; 3 decimals, null when unsolvable). When a
+  limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
   the pruned solver in the time left (null too when it was stopped as well), the verdict of
   :func:`core.longcat.design.assess`; ``plan`` is ``solution`` in the
@@ -214,7 +216,7 @@ def solve_json(
     Returns:
         The object, keys in the documented order.
     """
-    from core.longcat import predict_difficulty, solution_string
+    from core.longcat import solution_string
     from core.longcat.design import assess
 
     # The full state graph when it fits the limits, else the pruned solver decides the level.
@@ -252,10 +254,15 @@ def solve_json(
         "shortest": metrics.shortest_solution,
         "solution": analysis.solution_letters if solvable else None,
         "metrics": _metrics_json(analysis),
-        "difficulty": round(predict_difficulty(analysis), 3),
+        "difficulty": _rounded(verdict.difficulty),
         "plan": _plan(analysis.solution_letters if solvable else ""),
         "why": None,
     }
+
+
+def _rounded(difficulty: float | None) -> float | None:
+    """A level's one difficulty in JSON: 3 decimals, null when it has none (unsolvable)."""
+    return None if difficulty is None else round(difficulty, 3)
 
 
 def _plan(letters: str) -> list[Any]:
@@ -470,9 +477,10 @@ def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None
 
 def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
     """The ``analyze --json`` object of one analysed level."""
-    from core.longcat import band, expected_moves, predict_difficulty
+    from core.longcat import band, expected_moves
+    from core.longcat.difficulty import level_difficulty
 
-    difficulty = predict_difficulty(analysis)
+    difficulty = level_difficulty(analysis)
     label = expected_moves(analysis)
     return {
         "level": number,
@@ -481,8 +489,8 @@ def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
         "height": level.height,
         "metrics": _metrics_json(analysis),
         "classes": analysis.class_counts(),
-        "difficulty": round(difficulty, 3),
-        "band": band(difficulty),
+        "difficulty": _rounded(difficulty),
+        "band": None if difficulty is None else band(difficulty),
         "expected_moves": None if math.isinf(label) else round(label, 3),
         "solution": analysis.solution_letters if analysis.metrics.solvable else None,
         "start_success": _start_success(level),
@@ -508,8 +516,13 @@ def _print_analysis(data: dict[str, Any]) -> None:
         metrics.add_row(name.replace("_", " "), _count(value))
     out.print(metrics)
     label = data["expected_moves"]
+    from core.longcat.difficulty import difficulty_text
+
+    shown = (
+        "none (unsolvable)" if data["difficulty"] is None else difficulty_text(data["difficulty"])
+    )
     out.print(
-        f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
+        f"predicted difficulty {shown}; simulated "
         f"player: {'never wins' if label is None else f'{label:.1f} moves'}"
     )
     found = data["start_success"]

@@ -39,6 +39,7 @@ from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
 from core.longcat.design import Assessment, Cancelled, assess, edit_grid
+from core.longcat.difficulty import difficulty_text
 from core.longcat.graph import CLASSES
 from core.longcat.level import Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial, solution_string
@@ -130,7 +131,7 @@ def verdict_text(result: Assessment) -> str:
         else:
             head += f" · par {level.par} differs (P sets it to {shortest})"
     if result.difficulty is not None:
-        head += f" · difficulty {result.difficulty:.1f} ({result.band})"
+        head += f" · difficulty {difficulty_text(result.difficulty)}"
     lines.append(head)
     metrics = result.metrics
     if metrics is None:

@@ -30,8 +30,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from core.longcat import AnalysisLimit, analyse, predict_difficulty
-from core.longcat.catalog import GENERATORS, difficulty_label
+from core.longcat import AnalysisLimit, analyse
+from core.longcat.catalog import GENERATORS
+from core.longcat.difficulty import difficulty_label, level_difficulty
 from core.longcat.level import DIRECTIONS, Level, bits
 from core.longcat.prune import empty_regions
 from core.longcat.rules import State, body_from_history, slide, solution_string
@@ -227,10 +228,12 @@ class LongcatScreen(PuzzleScreen):
         self.query_one("#lc-status", Static).update(status)
 
     def _level_difficulty(self, level: Level) -> float | None:
-        """The predicted difficulty of ``level`` (None when its graph is too large)."""
+        """The level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`, as
+        its title and the bench show it; None when its graph is too large or it has no
+        solution)."""
         if level not in self._difficulty:
             try:
-                value: float | None = predict_difficulty(analyse(level, max_states=ANALYSIS_STATES))
+                value = level_difficulty(analyse(level, max_states=ANALYSIS_STATES))
             except AnalysisLimit:
                 value = None
             self._difficulty[level] = value
