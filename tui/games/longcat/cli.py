@@ -118,9 +118,10 @@ DEFAULT_BUDGET = 5_000_000
 times ``--max-states``, so it only bounds the solver after a graph over the state limit
 (the bundled levels need at most a few thousand)."""
 DEFAULT_GENERATE_BUDGET = 2_000_000
-"""States one generated level's filters and description may expand in all. Regenerating the
-bundled packs needs at most 9,997 per level; the bound keeps a level's work the same on a
-busy machine, where the per-level time limit would cut it short."""
+"""States one generated level's search may expand in all: the solver validating each candidate,
+the filters and the description. Regenerating the bundled packs needs at most 147,166 per
+level; the bound keeps a level's work the same on a busy machine, where the per-level time
+limit would cut it short."""
 
 
 # --------------------------------------------------------------------------- input
@@ -784,8 +785,8 @@ def generate(
     par is the shortest solution. The pack's description records this command. --json
     prints one object per level on stdout (the pack still goes to --output when given).
     Each level is bounded by --time-limit (the first one's time counts from the command's
-    start) and by --work-budget: states its filters and description may expand, a bound that
-    gives the same pack on a busy machine as on an idle one.
+    start) and by --work-budget: states its candidates' solver, filters and description may
+    expand, a bound that gives the same pack on a busy machine as on an idle one.
     """
     from core.levelpack import LevelPack
     from core.longcat import GenerationError
