@@ -20,7 +20,7 @@ from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat.screen import LongcatScreen
 from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings
-from tui.screens.level_select import LevelSelectScreen
+from tui.screens.level_select import ChoiceList, LevelSelectScreen
 from tui.sources import LevelRef, PackSource, bundled_renames
 from tui.store import Store
 from tui.store import _store as store_module
@@ -152,7 +152,7 @@ def test_when_both_titles_hold_a_save_the_newer_wins_and_the_older_stays(
 
 
 def _rows(select: LevelSelectScreen) -> list[str]:
-    levels = select.query_one("#levels")
+    levels = select.query_one("#levels", ChoiceList)
     return [str(levels.get_option_at_index(i).prompt) for i in range(levels.option_count)]
 
 
