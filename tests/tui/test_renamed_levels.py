@@ -110,7 +110,7 @@ def test_the_rows_under_an_old_title_move_to_the_new_one_once(backend: str) -> N
         assert store.load_game("longcat", _slot(OLD3)) is None
         assert store.solved_moves("longcat", SOURCE) == {NEW2: 7}
         board = store.level_board("longcat", SOURCE, NEW2)
-        assert sorted(entry.moves for entry in board) == [7, 8]  # bob's best is 8
+        assert sorted(entry.moves or 0 for entry in board) == [7, 8]  # bob's best is 8
         assert store.level_board("longcat", SOURCE, OLD2) == []
         assert store.follow_renames("longcat", {SOURCE: RENAMES["01-arduboy"]}) == 0
         assert store.warnings == []
