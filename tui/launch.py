@@ -16,7 +16,13 @@ from core.saves import SavedGame, SaveError, UnreadableSave, decode_save, resume
 from core.session import Session
 from core.text import plural
 from tui.legacy_saves import adopt_v1_save, v1_level
-from tui.sources import LevelRef, Sources, bundled_renames, level_from_text
+from tui.sources import (
+    LevelRef,
+    Sources,
+    bundled_renames,
+    follow_bundled_renames,
+    level_from_text,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
@@ -64,7 +70,7 @@ class Launcher:
         """Where the game's levels come from."""
         # A bundled level's store key is its title: the player's rows under a title the pack
         # has since changed move to the new one before anything lists or resumes them.
-        app.store.follow_renames(info.id, self.sources.renames())
+        follow_bundled_renames(app.store, info.id)
 
     def _bundled(self) -> list[tuple[str, Any]]:
         if self.info.level_format is None:

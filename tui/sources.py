@@ -40,6 +40,7 @@ __all__ = [
     "PackSource",
     "Sources",
     "bundled_renames",
+    "follow_bundled_renames",
     "level_from_text",
     "level_to_text",
     "new_seed",
@@ -461,11 +462,6 @@ class Sources:
             return None
         return self.generator(generator_name(source_id))
 
-    def renames(self) -> dict[str, dict[str, str]]:
-        """The bundled packs' renames by source id, as :meth:`tui.store.Store.follow_renames`
-        takes them."""
-        return {pack.id: pack.renames for pack in self.packs if pack.renames}
-
     def current(self, ref: LevelRef) -> LevelRef:
         """``ref`` under its level's current key (a renamed bundled level's new title)."""
         source = self.get(ref.source)
@@ -528,6 +524,23 @@ def bundled_renames(game: str) -> dict[str, dict[str, str]]:
         for pack, titles in record.items()
         if isinstance(titles, dict)
     }
+
+
+def follow_bundled_renames(store: Any, game: str) -> int:
+    """Move the player's rows under renamed bundled levels' old titles to the new ones.
+
+    Args:
+        store: The app's store (:meth:`tui.store.Store.follow_renames`).
+        game: The game id.
+
+    Returns:
+        How many rows moved (0 when nothing was left under an old title).
+    """
+    renames = bundled_renames(game)
+    if not renames:
+        return 0
+    by_source = {f"pack:{pack_id}": titles for pack_id, titles in renames.items()}
+    return int(store.follow_renames(game, by_source))
 
 
 def generator_source_id(name: str, params: Mapping[str, Any]) -> str:

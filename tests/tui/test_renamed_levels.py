@@ -148,6 +148,19 @@ def test_when_both_titles_hold_a_save_the_newer_wins_and_the_older_stays(
         assert store.load_game("longcat", _slot(NEW3)) == {"n": "newer"}
 
 
+def test_the_leaderboard_lists_old_results_under_the_new_title(backend: str) -> None:
+    from core import registry
+    from tui.screens.leaderboard import board_choices
+
+    info = registry.get("longcat")
+    assert info is not None
+    with Store() as store:
+        store.record_result("longcat", SOURCE, OLD2, moves=7, seconds=3.0)
+        choice = next(c for c in board_choices(info, store) if c.key == NEW2)
+        assert [e.moves for e in store.level_board("longcat", choice.source, choice.key)] == [7]
+        assert (SOURCE, OLD2) not in store.boards("longcat")
+
+
 # -- the arcade ---------------------------------------------------------------------------------
 
 
