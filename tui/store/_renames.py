@@ -39,36 +39,59 @@ def _slot(source: str, key: str) -> str:
     return f"{source}|{key}"
 
 
+def _marks(count: int) -> str:
+    """``?, ?, ?`` for an ``IN`` list of ``count`` values."""
+    return ", ".join("?" * count)
+
+
 def _pending(db: Database, user: str, game: str, moves: list[tuple[str, str, str]]) -> bool:
-    """Whether any row still sits under an old key (a cheap read before a write)."""
-    for source, old, _new in moves:
-        for sql, params in (
-            (
-                'SELECT 1 FROM solved WHERE "user" = ? AND game = ? AND pack = ? AND level = ?',
-                (user, game, source, old),
-            ),
-            (
-                "SELECT 1 FROM results WHERE game = ? AND source = ? AND level = ?",
-                (game, source, old),
-            ),
-        ):
-            if db.execute(sql, params).fetchone() is not None:
-                return True
-    return bool(_old_saves(db, user, game, moves))
+    """Whether anything under an old key still has to move (a read before any write).
 
-
-def _old_saves(db: Database, user: str, game: str, moves: list[tuple[str, str, str]]) -> list[str]:
-    """This player's old slots whose save still has to move (none left, or the newer)."""
-    select = 'SELECT saved_at FROM saves WHERE "user" = ? AND game = ? AND slot = ?'
-    due = []
+    A few statements whatever the number of renames (one ``IN`` list per source and table):
+    the check runs every time a game is opened, and a server may be a network hop away.
+    """
+    by_source: dict[str, dict[str, str]] = {}
     for source, old, new in moves:
-        row = db.execute(select, (user, game, _slot(source, old))).fetchone()
-        if row is None:
-            continue
-        there = db.execute(select, (user, game, _slot(source, new))).fetchone()
-        if there is None or float(row[0]) > float(there[0]):
-            due.append(_slot(source, old))
-    return due
+        by_source.setdefault(source, {})[old] = new
+    for source, renames in by_source.items():
+        olds = list(renames)
+        marks = _marks(len(olds))
+        checks = (
+            (
+                f'SELECT 1 FROM solved WHERE "user" = ? AND game = ? AND pack = ? '
+                f"AND level IN ({marks}) LIMIT 1",
+                (user, game, source, *olds),
+            ),
+            (
+                f"SELECT 1 FROM results WHERE game = ? AND source = ? AND level IN ({marks}) "
+                "LIMIT 1",
+                (game, source, *olds),
+            ),
+        )
+        if any(db.execute(sql, params).fetchone() is not None for sql, params in checks):
+            return True
+        if _saves_due(db, user, game, source, renames):
+            return True
+    return False
+
+
+def _saves_due(db: Database, user: str, game: str, source: str, renames: dict[str, str]) -> bool:
+    """Whether an old slot of ``source`` holds a save that still has to move: the new slot
+    is empty, or holds an older save (an older one under the old slot stays there)."""
+    slots = [_slot(source, key) for pair in renames.items() for key in pair]
+    found = dict(
+        db.execute(
+            f'SELECT slot, saved_at FROM saves WHERE "user" = ? AND game = ? '
+            f"AND slot IN ({_marks(len(slots))})",
+            (user, game, *slots),
+        ).fetchall()
+    )
+    for old, new in renames.items():
+        at = found.get(_slot(source, old))
+        there = found.get(_slot(source, new))
+        if at is not None and (there is None or float(at) > float(there)):
+            return True
+    return False
 
 
 def _move_save(db: Database, user: str, game: str, old_slot: str, new_slot: str) -> int:
