@@ -19,6 +19,8 @@ source changed or is gone.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -506,11 +508,15 @@ def bundled_renames(game: str) -> dict[str, dict[str, str]]:
         game: The game id.
 
     Returns:
-        ``{pack_id: {old title: current title}}``; empty when the game ships no record (or
-        a damaged one: the levels still open under their current titles).
+        ``{pack_id: {old title: current title}}`` (a fresh copy); empty when the game ships
+        no record (or a damaged one: the levels still open under their current titles).
     """
-    import json
+    return {pack: dict(titles) for pack, titles in _renames_record(game).items()}
 
+
+@functools.cache
+def _renames_record(game: str) -> dict[str, dict[str, str]]:
+    # The record ships with the code, like the packs: read it once per game.
     from levels import pack_dir
 
     try:

@@ -77,6 +77,13 @@ def test_a_pack_source_finds_a_level_by_its_old_title() -> None:
         PackSource(SOURCE, PACKS["01-arduboy"]).level(OLD3)
 
 
+def test_an_old_title_still_has_the_level_id() -> None:
+    from tui.ids import ref_id
+
+    assert ref_id("longcat", LevelRef(SOURCE, OLD3)) == "longcat:arduboy/3"
+    assert ref_id("longcat", LevelRef(SOURCE, NEW3)) == "longcat:arduboy/3"
+
+
 # -- the store, on both backends ----------------------------------------------------------------
 
 
