@@ -11,6 +11,8 @@ from __future__ import annotations
 from types import SimpleNamespace
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.longcat import Level, apply_move, initial, shortest_solution
 from grammar.levels import bundled_packs
@@ -166,6 +168,50 @@ def test_the_leaderboard_lists_old_results_under_the_new_title(backend: str) -> 
         choice = next(c for c in board_choices(info, store) if c.key == NEW2)
         assert [e.moves for e in store.level_board("longcat", choice.source, choice.key)] == [7]
         assert (SOURCE, OLD2) not in store.boards("longcat")
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([OLD2, NEW2, OLD3, NEW3]), st.integers(1, 5), st.booleans()),
+        max_size=6,
+    )
+)
+def test_no_save_or_mark_is_lost_and_the_newest_save_is_under_the_new_title(
+    rows: list[tuple[str, int, bool]],
+) -> None:
+    """Any mix of saves (at distinct times) and marks under old and new titles: afterwards
+    every save still exists, each new title holds the newest save of its pair, each new title's
+    mark has the fewest moves of its pair, and a second run changes nothing."""
+    pairs = {OLD2: NEW2, OLD3: NEW3}
+    now = [0.0]
+    with Store(":memory:") as store:
+        real_time = store_module.time
+        store_module.time = SimpleNamespace(time=lambda: now[0])  # type: ignore[assignment]
+        try:
+            for index, (title, moves, is_save) in enumerate(rows):
+                now[0] = 1000.0 + index
+                if is_save:
+                    store.save_game("longcat", _slot(title), {"at": index})
+                else:
+                    store.mark_solved("longcat", SOURCE, title, moves)
+        finally:
+            store_module.time = real_time
+        before = {_slot(t): store.load_game("longcat", _slot(t)) for t in [*pairs, *pairs.values()]}
+        marks = store.solved_moves("longcat", SOURCE)
+        store.follow_renames("longcat", {SOURCE: pairs})
+        after = {slot: store.load_game("longcat", slot) for slot in before}
+        saves = sorted(d["at"] for d in before.values() if d)
+        assert sorted(d["at"] for d in after.values() if d) == saves  # nothing lost
+        for old, new in pairs.items():
+            both = [d["at"] for d in (before[_slot(old)], before[_slot(new)]) if d]
+            newest = after[_slot(new)]
+            assert (newest or {}).get("at") == (max(both) if both else None)
+            got = store.solved_moves("longcat", SOURCE)
+            counts = [marks[t] or 0 for t in (old, new) if t in marks]  # moves are 1..5
+            assert old not in got and got.get(new) == (min(counts) if counts else None)
+        assert store.follow_renames("longcat", {SOURCE: pairs}) == 0
+        assert {slot: store.load_game("longcat", slot) for slot in before} == after
 
 
 # -- the arcade ---------------------------------------------------------------------------------
