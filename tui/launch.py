@@ -254,7 +254,9 @@ class Launcher:
         """Move a save of format 1 (one per game, :mod:`tui.legacy_saves`) to its level's slot,
         so it is listed in progress and resumed like any other; say why when it cannot be."""
         try:
-            adopt_v1_save(self.app.store, self.info.id)
+            if adopt_v1_save(self.app.store, self.info.id) is not None:
+                # It went to its level's slot as the old save named it: maybe an old title.
+                follow_bundled_renames(self.app.store, self.info.id)
         except Exception as error:  # An old save must not keep the game from opening.
             why = str(error) if isinstance(error, SaveError) else f"{type(error).__name__}: {error}"
             self.app.notify(
