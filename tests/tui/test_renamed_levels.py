@@ -139,7 +139,8 @@ def test_when_both_titles_hold_a_save_the_newer_wins_and_the_older_stays(
     backend: str, clock: list[float]
 ) -> None:
     with Store() as store:
-        store.save_game("longcat", _slot(NEW3), {"n": "older"}, {"status": "playing"})
+        playing = {"status": "playing", "title": NEW3}
+        store.save_game("longcat", _slot(NEW3), {"n": "older"}, playing)
         clock[0] = 2000.0
         store.save_game("longcat", _slot(OLD3), {"n": "newer"}, {"status": "playing"})
         clock[0] = 1500.0  # a save under the new title older than the old title's
@@ -151,6 +152,8 @@ def test_when_both_titles_hold_a_save_the_newer_wins_and_the_older_stays(
         assert store.follow_renames("longcat", renames) == 1
         assert store.load_game("longcat", _slot(NEW3)) == {"n": "newer"}
         assert store.load_game("longcat", _slot(OLD3)) == {"n": "older"}  # still reachable
+        info = store.save_info("longcat", _slot(OLD3))  # listed in progress, told apart
+        assert info is not None and info.summary == {**playing, "title": NEW3 + " (older save)"}
         assert store.load_game("longcat", _slot(NEW2)) == {"n": "newer2"}
         assert store.load_game("longcat", _slot(OLD2)) == {"n": "oldest2"}
         assert store.follow_renames("longcat", renames) == 0  # nothing is swapped back

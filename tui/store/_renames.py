@@ -8,8 +8,8 @@ moves the rows, in one transaction, on SQLite and PostgreSQL alike (the same SQL
 
 * **saves** (this player): the save under the old slot moves to the new slot. When both
   hold one, the newer is put under the new slot and the older stays under the old one,
-  where "In progress" still lists it (a save keeps its own level, so it still resumes);
-  nothing is overwritten.
+  where "In progress" still lists it (a save keeps its own level, so it still resumes;
+  its title then ends "(older save)" when it came from the new slot); nothing is overwritten.
 * **solved marks** (this player): merged into the new title's mark, keeping the fewest
   moves (the same rule as a new solve), then the old mark is deleted.
 * **results** (every player's: the boards are shared): relabelled to the new title; each
@@ -22,6 +22,7 @@ next time (nothing is lost: the rows stay under the old key meanwhile).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -115,8 +116,26 @@ def _move_save(db: Database, user: str, game: str, old_slot: str, new_slot: str)
         return 0  # The new slot holds the newer game; the older stays reachable where it is.
     update = 'UPDATE saves SET data = ?, summary = ?, saved_at = ? WHERE "user" = ? AND game = ? AND slot = ?'
     db.execute(update, (*old, user, game, new_slot))
-    db.execute(update, (*new, user, game, old_slot))
+    db.execute(update, (new[0], _older(new[1]), new[2], user, game, old_slot))
     return 1
+
+
+OLDER = " (older save)"
+"""Added to the title of a save set aside under an old title, so "In progress" tells the two
+saves of one level apart."""
+
+
+def _older(summary: Any) -> Any:
+    """A save summary whose title says it is the older of two saves (unchanged when it is
+    not a readable JSON object: the save itself is what matters)."""
+    try:
+        value = json.loads(summary)
+    except (TypeError, ValueError):
+        return summary
+    if not isinstance(value, dict) or str(value.get("title", "")).endswith(OLDER):
+        return summary
+    value["title"] = f"{value.get('title') or 'Saved game'}{OLDER}"
+    return json.dumps(value, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
 
 
 def _move_solved(db: Database, user: str, game: str, source: str, old: str, new: str) -> int:
