@@ -428,7 +428,7 @@ def bench_masks(count: int) -> None:
         rates, solvable_rates, preds = [], [], []
         for seed in range(count):
             rng = random.Random(seed)
-            opts = {"shape": shape} if shape else {}
+            opts: dict[str, Any] = {"shape": shape} if shape else {}
             mask = _draw_mask(method, rng, **opts)
             if mask is None:
                 rates.append(0.0)

@@ -339,11 +339,15 @@ def generated_level_id(
 
 
 def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:
+    from tui.sources import bundled_renames
+
     pack_id = ref.source.removeprefix("pack:")
+    # A save kept under a renamed level's old title still names the level (by its position).
+    title = bundled_renames(info.id).get(pack_id, {}).get(ref.key, ref.key)
     for name, pack in _bundled(info.id):
         if name == pack_id:
             for number, level in enumerate(pack.levels, start=1):
-                if level.title == ref.key:
+                if level.title == title:
                     return f"{info.id}:{short_pack_name(name)}/{number}"
     return None
 

@@ -16,7 +16,13 @@ from core.saves import SavedGame, SaveError, UnreadableSave, decode_save, resume
 from core.session import Session
 from core.text import plural
 from tui.legacy_saves import adopt_v1_save, v1_level
-from tui.sources import LevelRef, Sources, level_from_text
+from tui.sources import (
+    LevelRef,
+    Sources,
+    bundled_renames,
+    follow_bundled_renames,
+    level_from_text,
+)
 
 if TYPE_CHECKING:  # pragma: no cover
     from tui.arcade import Arcade
@@ -59,8 +65,12 @@ class Launcher:
             packs=self._bundled(),
             generators=self._generators(),
             file_pack=file_pack,
+            renames=bundled_renames(info.id) if info.level_format is not None else None,
         )
         """Where the game's levels come from."""
+        # A bundled level's store key is its title: the player's rows under a title the pack
+        # has since changed move to the new one before anything lists or resumes them.
+        follow_bundled_renames(app.store, info.id)
 
     def _bundled(self) -> list[tuple[str, Any]]:
         if self.info.level_format is None:
@@ -111,6 +121,10 @@ class Launcher:
                 (the message says why; ParseError for a damaged level text).
         """
         record = self._saved_game(ref)
+        if record is None and self.sources.current(ref) != ref:
+            # An old title (a link, an old list): the level and its save are under the new one.
+            ref = self.sources.current(ref)
+            record = self._saved_game(ref)
         if record is not None:
             level = self._saved_level(ref, record)
             start = self.game.initial(level)
@@ -240,7 +254,9 @@ class Launcher:
         """Move a save of format 1 (one per game, :mod:`tui.legacy_saves`) to its level's slot,
         so it is listed in progress and resumed like any other; say why when it cannot be."""
         try:
-            adopt_v1_save(self.app.store, self.info.id)
+            if adopt_v1_save(self.app.store, self.info.id) is not None:
+                # It went to its level's slot as the old save named it: maybe an old title.
+                follow_bundled_renames(self.app.store, self.info.id)
         except Exception as error:  # An old save must not keep the game from opening.
             why = str(error) if isinstance(error, SaveError) else f"{type(error).__name__}: {error}"
             self.app.notify(

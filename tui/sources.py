@@ -19,6 +19,8 @@ source changed or is gone.
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
@@ -39,6 +41,8 @@ __all__ = [
     "MyLevelsSource",
     "PackSource",
     "Sources",
+    "bundled_renames",
+    "follow_bundled_renames",
     "level_from_text",
     "level_to_text",
     "new_seed",
@@ -153,15 +157,30 @@ class LevelSource:
 
 
 class PackSource(LevelSource):
-    """The levels of a pack (bundled, or a file); a level's key is its title (unique)."""
+    """The levels of a pack (bundled, or a file); a level's key is its title (unique).
+
+    A bundled pack that retitled a level ships the rename (:func:`bundled_renames`): the
+    level is still found by its old title (an old save's ref, an old link).
+    """
 
     def __init__(
-        self, source_id: str, pack: LevelPack, kind: str = "pack", title: str | None = None
+        self,
+        source_id: str,
+        pack: LevelPack,
+        kind: str = "pack",
+        title: str | None = None,
+        renames: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(source_id, title or pack.title or source_id)
         self.pack = pack
         """The pack."""
         self.kind = kind
+        self.renames: dict[str, str] = dict(renames or {})
+        """``{old title: current title}`` of the pack's renamed levels."""
+
+    def current_key(self, key: str) -> str:
+        """The key a level has now (its current title when ``key`` is an old one)."""
+        return self.renames.get(key, key)
 
     def entries(self) -> list[LevelEntry]:
         return [
@@ -170,10 +189,14 @@ class PackSource(LevelSource):
         ]
 
     def level(self, key: str) -> Any:
+        wanted = self.current_key(key)
         for level in self.pack.levels:
-            if level.title == key:
+            if level.title == wanted:
                 return level
         raise LookupError(key)
+
+    def after(self, key: str) -> LevelRef | None:
+        return super().after(self.current_key(key))
 
 
 class MyLevelsSource(LevelSource):
@@ -356,6 +379,8 @@ class Sources:
         packs: The bundled packs as ``(pack_id, pack)``.
         generators: The game's generators (name -> generator), with the parameters to use.
         file_pack: A level file given on the command line, as ``(path, pack)``.
+        renames: The bundled packs' renamed levels, ``{pack_id: {old title: new title}}``
+            (:func:`bundled_renames`).
     """
 
     def __init__(
@@ -365,13 +390,18 @@ class Sources:
         packs: Sequence[tuple[str, LevelPack]] = (),
         generators: Mapping[str, tuple[Any, Mapping[str, Any]]] | None = None,
         file_pack: tuple[str, LevelPack] | None = None,
+        renames: Mapping[str, Mapping[str, str]] | None = None,
     ) -> None:
         self.info = info
         """The game."""
         self.store = store
         self.progress = InProgressSource(info.id, store)
         """Saved games still being played."""
-        self.packs = [PackSource(f"pack:{pack_id}", pack) for pack_id, pack in packs]
+        renamed = renames or {}
+        self.packs = [
+            PackSource(f"pack:{pack_id}", pack, renames=renamed.get(pack_id))
+            for pack_id, pack in packs
+        ]
         """The bundled packs."""
         self.mine = MyLevelsSource(info.id, store)
         """The player's own levels."""
@@ -437,6 +467,13 @@ class Sources:
             return None
         return self.generator(generator_name(source_id))
 
+    def current(self, ref: LevelRef) -> LevelRef:
+        """``ref`` under its level's current key (a renamed bundled level's new title)."""
+        source = self.get(ref.source)
+        if isinstance(source, PackSource) and source in self.packs:
+            return LevelRef(ref.source, source.current_key(ref.key))
+        return ref
+
     def level(self, ref: LevelRef) -> Any:
         """The level a ref names (LookupError when its source does not have it)."""
         source = self.get(ref.source)
@@ -465,6 +502,54 @@ class Sources:
             if entries:
                 return entries[0].ref
         return None
+
+
+def bundled_renames(game: str) -> dict[str, dict[str, str]]:
+    """The renamed levels of a game's bundled packs (``levels/<game>/renames.json``).
+
+    Args:
+        game: The game id.
+
+    Returns:
+        ``{pack_id: {old title: current title}}`` (a fresh copy); empty when the game ships
+        no record (or a damaged one: the levels still open under their current titles).
+    """
+    return {pack: dict(titles) for pack, titles in _renames_record(game).items()}
+
+
+@functools.cache
+def _renames_record(game: str) -> dict[str, dict[str, str]]:
+    # The record ships with the code, like the packs: read it once per game.
+    from levels import pack_dir
+
+    try:
+        record = json.loads(pack_dir(game).joinpath("renames.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(record, dict):
+        return {}
+    return {
+        str(pack): {str(old): str(new) for old, new in titles.items()}
+        for pack, titles in record.items()
+        if isinstance(titles, dict)
+    }
+
+
+def follow_bundled_renames(store: Any, game: str) -> int:
+    """Move the player's rows under renamed bundled levels' old titles to the new ones.
+
+    Args:
+        store: The app's store (:meth:`tui.store.Store.follow_renames`).
+        game: The game id.
+
+    Returns:
+        How many rows moved (0 when nothing was left under an old title).
+    """
+    renames = bundled_renames(game)
+    if not renames:
+        return 0
+    by_source = {f"pack:{pack_id}": titles for pack_id, titles in renames.items()}
+    return int(store.follow_renames(game, by_source))
 
 
 def generator_source_id(name: str, params: Mapping[str, Any]) -> str:

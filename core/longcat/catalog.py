@@ -29,10 +29,9 @@ from typing import Any
 from core.longcat.difficulty import (
     BANDS,
     DEFAULT_PREDICTOR,
-    predict_difficulty,
-)
-from core.longcat.difficulty import (
-    band as band_of,
+    difficulty_label,
+    difficulty_text,
+    level_difficulty,
 )
 from core.longcat.generate import GENERATORS as METHODS
 from core.longcat.generate import MAX_TEMPERATURE, GenerationError, generate
@@ -145,26 +144,24 @@ def parse_band(text: Any) -> tuple[float, float] | None:
     return low, high
 
 
-def difficulty_label(value: float | None) -> str:
-    """``"easy 31"``: the band and the predicted difficulty, rounded (negative ones show 0).
-
-    Args:
-        value: The predicted difficulty, or None when unknown.
-
-    Returns:
-        The label (``"difficulty ?"`` when unknown).
-    """
-    if value is None or math.isnan(value):
-        return "difficulty ?"
-    return f"{band_of(value)} {max(0, round(value))}"
-
-
 def _counts_note(metrics: Any, predictor: str) -> str:
     """The solution counts of a description: both of them, or the old wording."""
     paths = metrics.solution_paths
     if predictor == "solution-paths":
         return plural(paths, "solution")
     return f"{plural(metrics.success_states, 'success state')}, {plural(paths, 'solution path')}"
+
+
+NOTE_STARTS = ("Predicted difficulty ", "No solution; ", "The state graph is too large")
+"""How the notes :func:`describe` writes begin: describing a described level replaces its
+note instead of adding a second one."""
+
+
+def _undescribed(description: str) -> str:
+    """``description`` without the note an earlier :func:`describe` ended it with."""
+    cuts = [description.find(start) for start in NOTE_STARTS]
+    found = [cut for cut in cuts if cut >= 0]
+    return description[: min(found)] if found else description
 
 
 def describe(
@@ -198,13 +195,16 @@ def describe(
     """
     try:
         analysis = analyse(level, max_states=max_states, should_stop=should_stop, watch=watch)
-        predicted = predict_difficulty(analysis, predictor)
-        difficulty: float | None = predicted
+        # The level's one difficulty (core.longcat.difficulty): the title's label and the
+        # description's figure are the same number, as the game and the bench show it.
+        difficulty = level_difficulty(analysis, predictor)
         par = analysis.metrics.shortest_solution
-        note = (
-            f"Predicted difficulty {predicted:.1f} ({band_of(predicted)}); "
-            f"{_counts_note(analysis.metrics, predictor)}."
+        predicted = (
+            "No solution; "
+            if difficulty is None
+            else f"Predicted difficulty {difficulty_text(difficulty)}; "
         )
+        note = f"{predicted}{_counts_note(analysis.metrics, predictor)}."
     except AnalysisLimit as stopped:
         if stopped.reason in ("budget", "time"):
             raise GenerationError(f"stopped by the {stopped.why}") from None
@@ -217,7 +217,7 @@ def describe(
             raise GenerationError("stopped by the work budget") from None
         par = len(solution.moves) if solution.status == "solved" else None
         note = "The state graph is too large to predict the difficulty."
-    first = level.description.rstrip(". ")
+    first = _undescribed(level.description).rstrip(". ")
     description = (first[:1].upper() + first[1:] + ". " if first else "") + note
     return Level(
         level.width,

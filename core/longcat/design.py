@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from core.longcat.difficulty import band, predict_difficulty
+from core.longcat.difficulty import band, level_difficulty
 from core.longcat.graph import WHY, Analysis, AnalysisLimit, Metrics, analyse
 from core.longcat.level import MAX_SIZE, Level
 from core.longcat.solver import shortest_solution
@@ -69,8 +69,10 @@ class Assessment:
         classes: States per display class (``start`` first, see
             :data:`core.longcat.graph.CLASSES`), summing to ``metrics.states``; None with
             the metrics.
-        difficulty: Predicted difficulty (expected moves of the simulated player, the
-            default predictor); None without metrics or when unsolvable.
+        difficulty: The level's one difficulty
+            (:func:`core.longcat.difficulty.level_difficulty`: the default predictor, never
+            below 0), the figure its title, the game and the CLI show; None without metrics
+            or when unsolvable.
         limit: ``(max_states, seconds)``: the bound the assessment ran under.
         analysis: The full analysis (for what the metrics do not hold, such as the
             solution's letters or expected moves); None with the metrics.
@@ -183,7 +185,7 @@ def assess(
             analysis.solution if solvable else None,
             metrics,
             analysis.class_counts(),
-            predict_difficulty(metrics) if solvable else None,
+            level_difficulty(metrics),
             limit,
             analysis,
         )

@@ -50,8 +50,11 @@ __all__ = [
     "PREDICTORS",
     "attempt_odds",
     "band",
+    "difficulty_label",
+    "difficulty_text",
     "expected_moves",
     "features",
+    "level_difficulty",
     "predict_difficulty",
 ]
 
@@ -164,6 +167,58 @@ def predict_difficulty(
     for name in names:
         total += weights[name] * float(getattr(metrics, name))
     return total
+
+
+def level_difficulty(
+    value: Level | Analysis | Metrics, predictor: str = DEFAULT_PREDICTOR
+) -> float | None:
+    """A level's one difficulty, the figure every place shows (issue 30): the level list and
+    title (a described level's title ends with it), the game's side panel, the level bench,
+    the description and the command line all take it from here.
+
+    It is :func:`predict_difficulty`, never below 0 (the regression can dip below zero for
+    trivial levels, and an expected number of moves cannot), and None for an unsolvable
+    level, which has no difficulty to predict.
+
+    Args:
+        value: A level (analysed here), its analysis, or its metrics.
+        predictor: A name of :data:`PREDICTORS`.
+
+    Returns:
+        The difficulty in expected moves, or None when the level cannot be won.
+    """
+    metrics = value if isinstance(value, Metrics) else _analysis(value).metrics
+    if metrics.success_states == 0:
+        return None
+    return max(0.0, predict_difficulty(metrics, predictor))
+
+
+def difficulty_label(value: float | None) -> str:
+    """The short form of a difficulty, for titles, lists and the side panel: ``"easy 31"``
+    (its band and the value rounded; ``"difficulty ?"`` when unknown).
+
+    Args:
+        value: A :func:`level_difficulty`, or None.
+
+    Returns:
+        The label.
+    """
+    if value is None or math.isnan(value):
+        return "difficulty ?"
+    return f"{band(value)} {max(0, round(value))}"
+
+
+def difficulty_text(value: float) -> str:
+    """The long form of a difficulty, for descriptions and the level bench: ``"30.6
+    (easy)"``, the same value as :func:`difficulty_label` with one decimal.
+
+    Args:
+        value: A :func:`level_difficulty`.
+
+    Returns:
+        The text.
+    """
+    return f"{max(0.0, value):.1f} ({band(value)})"
 
 
 def band(value: float) -> str:

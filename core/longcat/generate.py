@@ -15,7 +15,8 @@ Methods (the ids the command line uses):
   levels for a seed stay as they were.
 * ``notch``: the flood-fill notch generator (method C): grooves grown in from the rim.
 * ``rl``: the learned generator (SD-PCGRL, seed 003): Solution-Down with a trained DQN
-  choosing each step by temperature sampling (option ``temperature``, default 0.3). Its
+  choosing each step by temperature sampling (option ``temperature`` from 0, greedy, to 1,
+  SD-random itself; default 0.3). Its
   network comes from :func:`install_policies` (the shell installs the
   bundled weights; core reads no files); without one for the size it raises
   :class:`GenerationError`.
@@ -42,12 +43,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.longcat import algomasks, masks, templates
-from core.longcat.difficulty import DEFAULT_PREDICTOR, predict_difficulty
-from core.longcat.graph import AnalysisLimit, analyse
+from core.longcat.difficulty import DEFAULT_PREDICTOR, level_difficulty
+from core.longcat.graph import WHY, AnalysisLimit, analyse, watch_reason
 from core.longcat.level import MAX_SIZE, Board, Level, bits
 from core.longcat.sdpu import puzzle_up, solution_down
 from core.longcat.solver import solvable_from
-from core.search import Watch
+from core.search import Interrupted, Watch
 
 __all__ = [
     "GENERATORS",
@@ -100,8 +101,11 @@ class Generator:
         id: Method id (``sd``, ``pu``, ...).
         description: One line for a person.
         options: The method's own options (the filters of :func:`generate` apply to all).
-        make: ``make(rng, width, height, **options) -> Level | None``: one candidate, None
-            when the mask admits no solvable start (mask methods) or the solver says no.
+        make: ``make(rng, width, height, watch=None, **options) -> Level | None``: one
+            candidate, None when the mask admits no solvable start (mask methods) or the
+            solver says no; the solver's states are spent from ``watch`` (a work budget
+            and a deadline), and a bound of it hit raises :class:`GenerationError` naming
+            it rather than rejecting the candidate.
         min_size: Smallest width and height the method accepts.
     """
 
@@ -157,7 +161,11 @@ def start_candidates(board: Board) -> list[int]:
 
 
 def pick_start(
-    rng: random.Random, mask: masks.Mask, *, max_states: int = SOLVER_LIMIT
+    rng: random.Random,
+    mask: masks.Mask,
+    *,
+    max_states: int = SOLVER_LIMIT,
+    watch: Watch | None = None,
 ) -> Level | None:
     """Turn a mask into a solvable level by choosing its start cell.
 
@@ -165,9 +173,14 @@ def pick_start(
         rng: Orders the candidate starts (cells with one empty neighbour first).
         mask: ``mask[y][x]`` True for empty cells.
         max_states: Solver limit per start (an unknown answer counts as no).
+        watch: Work budget (the solver's states, over every start tried) and deadline.
 
     Returns:
         The level with the first start the solver proves solvable, or None.
+
+    Raises:
+        GenerationError: ``watch``'s budget or deadline stopped the solver (an answer cut
+            short by it must not reject the mask: the level would depend on the bound).
     """
     height, width = len(mask), len(mask[0])
     walls = masks.mask_walls(mask)
@@ -175,7 +188,7 @@ def pick_start(
     cells = start_candidates(board)
     rng.shuffle(cells)
     for head in cells:
-        if solvable_from(board, head, max_states=max_states):
+        if _solvable(board, head, max_states, watch):
             y, x = divmod(head, width + 1)
             return Level(width, height, walls, (x, y))
     return None
@@ -231,25 +244,59 @@ def start_success(level: Level, *, max_states: int = SOLVER_LIMIT) -> StartSucce
 # -- the methods ----------------------------------------------------------------------------
 
 
-def _if_solvable(level: Level) -> Level | None:
-    """``level`` when the solver proves it solvable (within :data:`SOLVER_LIMIT`), else None."""
-    return level if solvable_from(level.board, level.start_index, max_states=SOLVER_LIMIT) else None
+def _solvable(board: Board, head: int, max_states: int, watch: Watch | None) -> bool:
+    """The solver's answer from ``head``: True when proved solvable, False when it is not or
+    ``max_states`` stopped it (a bound of the method, the same everywhere).
+
+    Raises:
+        GenerationError: ``watch``'s work budget or deadline stopped the solver first.
+    """
+    answer = solvable_from(board, head, max_states=max_states, watch=watch)
+    if answer is None and watch is not None:
+        stopped = _stopped_by(watch)
+        if stopped:
+            raise GenerationError(f"stopped by the {stopped}")
+    return answer is True
 
 
-def _sd(rng: random.Random, width: int, height: int) -> Level | None:
+def _stopped_by(watch: Watch) -> str:
+    """Which bound of ``watch`` has stopped its computation (``"work budget"``, ``"time
+    limit"``, ``"cancelled"``), or "" when none has."""
+    if watch.budget is not None and watch.spent > watch.budget:
+        return "work budget"  # Watch.spend counts the units past the budget, then raises
+    try:
+        watch.poll("generate")
+    except Interrupted as stop:
+        return WHY.get(watch_reason(stop), stop.reason)
+    return ""
+
+
+def _if_solvable(level: Level, watch: Watch | None = None) -> Level | None:
+    """``level`` when the solver proves it solvable (within :data:`SOLVER_LIMIT`), else None
+    (a bound of ``watch`` hit first raises :class:`GenerationError`)."""
+    return level if _solvable(level.board, level.start_index, SOLVER_LIMIT, watch) else None
+
+
+def _sd(rng: random.Random, width: int, height: int, watch: Watch | None = None) -> Level | None:
     level = solution_down(rng, width, height)[0]
     # Solvable by construction; the solver still checks it, so a bug cannot slip through.
-    return _if_solvable(level)
+    return _if_solvable(level, watch)
 
 
-def _pu(rng: random.Random, width: int, height: int, wall_prob: float = 0.5) -> Level | None:
+def _pu(
+    rng: random.Random,
+    width: int,
+    height: int,
+    watch: Watch | None = None,
+    wall_prob: float = 0.5,
+) -> Level | None:
     level = puzzle_up(rng, width, height, wall_prob)
-    return _if_solvable(level)
+    return _if_solvable(level, watch)
 
 
-MAX_TEMPERATURE = 100.0
-"""The largest temperature of the ``rl`` generator (beyond it, sampling is as good as
-uniform)."""
+MAX_TEMPERATURE = 1.0
+"""The largest temperature of the ``rl`` generator: at 1 it samples uniformly, as SD-random
+(seed 003; :mod:`core.longcat.policy`)."""
 
 _POLICY_SOURCE: list[Callable[[int, int], Any]] = []
 
@@ -266,7 +313,13 @@ def install_policies(source: Callable[[int, int], Any] | None) -> None:
         _POLICY_SOURCE.append(source)
 
 
-def _rl(rng: random.Random, width: int, height: int, temperature: float = 0.3) -> Level | None:
+def _rl(
+    rng: random.Random,
+    width: int,
+    height: int,
+    watch: Watch | None = None,
+    temperature: float = 0.3,
+) -> Level | None:
     from core.longcat.policy import policy_walk  # numpy only when the rl method is used
 
     if not 0 <= temperature <= MAX_TEMPERATURE:
@@ -281,12 +334,14 @@ def _rl(rng: random.Random, width: int, height: int, temperature: float = 0.3) -
         raise GenerationError(f"no learned generator for {width}x{height}")
     level = policy_walk(policy, rng, temperature)[0]
     # Solvable by construction (an SD walk), checked by the solver as for sd.
-    return _if_solvable(level)
+    return _if_solvable(level, watch)
 
 
 def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Level | None]:
-    def make(rng: random.Random, width: int, height: int, **options: Any) -> Level | None:
-        return pick_start(rng, draw(rng, width, height, **options))
+    def make(
+        rng: random.Random, width: int, height: int, watch: Watch | None = None, **options: Any
+    ) -> Level | None:
+        return pick_start(rng, draw(rng, width, height, **options), watch=watch)
 
     return make
 
@@ -385,7 +440,7 @@ GENERATORS: dict[str, Generator] = {
                 Option(
                     "temperature",
                     0.3,
-                    "softmax temperature over the Q-values (0 greedy, 1 near random)",
+                    "sampling temperature over the Q-values (0 greedy, 1 random as sd)",
                 ),
             ),
             _rl,
@@ -419,7 +474,9 @@ def _options(gen: Generator, given: Mapping[str, Any]) -> dict[str, Any]:
     return {o.name: given.get(o.name, o.default) for o in gen.options}
 
 
-def candidate(method: str, seed: Any, width: int, height: int, **options: Any) -> Level | None:
+def candidate(
+    method: str, seed: Any, width: int, height: int, watch: Watch | None = None, **options: Any
+) -> Level | None:
     """One attempt of a method, without filters: a solvable level or None.
 
     Args:
@@ -427,16 +484,18 @@ def candidate(method: str, seed: Any, width: int, height: int, **options: Any) -
         seed: Seed of this attempt's ``random.Random`` (an int or a string).
         width: Columns.
         height: Rows.
+        watch: Work budget (the validating solver's states) and deadline.
         **options: The method's options.
 
     Returns:
         The level (solvable), or None when the attempt produced nothing solvable.
 
     Raises:
-        GenerationError: Unknown method or option, size out of range.
+        GenerationError: Unknown method or option, size out of range, or a bound of
+            ``watch`` hit (named in the message).
     """
     gen = _generator(method, width, height)
-    return gen.make(random.Random(seed), width, height, **_options(gen, options))
+    return gen.make(random.Random(seed), width, height, watch=watch, **_options(gen, options))
 
 
 def _generator(method: str, width: int, height: int) -> Generator:
@@ -479,16 +538,16 @@ def generate(
         height: Rows.
         unique: Keep only levels with exactly one solution (one winning move sequence).
         band: ``(low, high)``: keep only levels whose predicted difficulty
-            (:func:`core.longcat.difficulty.predict_difficulty`) is in ``[low, high)``.
+            (:func:`core.longcat.difficulty.level_difficulty`) is in ``[low, high)``.
         min_size: Keep only levels with at least this many empty cells.
         max_attempts: Give up after this many candidates.
         max_states: State-graph limit of the filters (bigger graphs are rejected).
         should_stop: Polled between attempts; True gives up (GenerationError).
         predictor: The difficulty predictor of ``band`` (a name of
             :data:`core.longcat.difficulty.PREDICTORS`).
-        watch: Work budget (the states of the filters' state graphs, counted over every
-            attempt) and deadline; when either is hit generation stops (GenerationError
-            naming the bound) instead of running on.
+        watch: Work budget (the states of the solver that validates each candidate and of
+            the filters' state graphs, counted over every attempt) and deadline; when either
+            is hit generation stops (GenerationError naming the bound) instead of running on.
         **options: The method's options (see :data:`GENERATORS`).
 
     Returns:
@@ -505,7 +564,7 @@ def generate(
     for attempt in range(max_attempts):
         if should_stop is not None and should_stop():
             raise GenerationError("generation cancelled")
-        level = gen.make(random.Random(f"{seed}/{attempt}"), width, height, **opts)
+        level = gen.make(random.Random(f"{seed}/{attempt}"), width, height, watch=watch, **opts)
         if (
             level is not None
             and level.size >= min_size
@@ -546,4 +605,7 @@ def _keep(
         raise GenerationError(f"stopped by the {stopped.why}") from None
     if unique and analysis.metrics.solution_paths != 1:
         return False
-    return band is None or band[0] <= predict_difficulty(analysis, predictor) < band[1]
+    if band is None:
+        return True
+    difficulty = level_difficulty(analysis, predictor)  # the figure the level's title shows
+    return difficulty is not None and band[0] <= difficulty < band[1]

@@ -234,8 +234,9 @@ class Metrics:
       Longcat means distinct final head cells) and ``solution_paths`` (distinct winning move
       sequences). Arduboy level 2 has 2 paths and 1 success state; level 1 has 8 and 4.
 
-    The old names stay readable as deprecated aliases with their old meaning:
-    :attr:`size` is ``open_cells`` and :attr:`solutions` is ``solution_paths``.
+    The old names stay readable in Python as deprecated aliases with their old meaning
+    (:attr:`size` is ``open_cells`` and :attr:`solutions` is ``solution_paths``), and
+    :meth:`from_dict` reads old records that have them; JSON output no longer has them.
 
     Attributes:
         grid_cells: Cells of the grid, walls included (the seed's Size).
@@ -307,18 +308,16 @@ class Metrics:
         return self.solution_paths
 
     def as_dict(self) -> dict[str, int | None]:
-        """Every metric by name, in field order, then the deprecated aliases.
+        """Every metric by name, in field order, under the seed's names only.
+
+        The deprecated aliases ``size`` and ``solutions`` are no longer written (issue 29):
+        next to ``grid_cells`` and ``success_states`` their old meanings read as the seed's
+        Size and number of solutions. :meth:`from_dict` still reads records that have them.
 
         Returns:
-            The fields, followed by ``size`` (= ``open_cells``) and ``solutions``
-            (= ``solution_paths``) so that readers of the old keys keep working.
+            The fields.
         """
-        data: dict[str, int | None] = {
-            name: getattr(self, name) for name in self.__dataclass_fields__
-        }
-        for old, new in DEPRECATED_ALIASES.items():
-            data[old] = data[new]
-        return data
+        return {name: getattr(self, name) for name in self.__dataclass_fields__}
 
     @classmethod
     def from_dict(cls, data: dict) -> Metrics:

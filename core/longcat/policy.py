@@ -9,10 +9,20 @@ here (core does no I/O): :mod:`levels.longcat_rl` reads the bundled file and han
 to :meth:`Policy.from_arrays`, and :func:`core.longcat.generate.install_policies` tells the
 ``rl`` generator where to find them.
 
-Temperature sampling (seed 003): among the valid directions (those with an empty neighbour,
-as SD), direction ``d`` is drawn with probability ``softmax(Q / T)``; ``T = 0`` is greedy
-(the valid direction of highest Q, the first on a tie), larger ``T`` is closer to uniform
-(SD-random).
+Temperature sampling (seed 003: "Temperature = 1.0: 完全随机（等同于随机生成器）",
+completely random, the same as the random generator; "Temperature = 0.0: 完全确定性",
+fully deterministic). ``T`` runs from 0 to 1. Among the valid directions (those with an
+empty neighbour, as SD), direction ``d`` is drawn with probability ``softmax(Q * (1 - T) / T)``
+(:func:`action_probabilities`): ``T = 0`` is greedy (the valid direction of highest Q, the
+first on a tie), ``T = 1`` is uniform over the valid directions, SD-random's own choice; in
+between the network's preference weakens as ``T`` grows (``T = 0.5`` is ``softmax(Q)``).
+At ``T = 1`` the walk draws exactly as :func:`core.longcat.sdpu.solution_down` does
+(``rng.choice`` of the valid directions, the network unused), so the learned generator at
+``T = 1`` makes SD-random's level for the same random source.
+
+Before issue 29 the probabilities were ``softmax(Q / T)`` for any ``T`` up to 100: ``T = 1``
+was then still the network's preference (24.9% non-trivial 8x8 levels against SD-random's
+18.2%), not the seed's random generator.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ __all__ = [
     "LAYERS",
     "Policy",
     "PolicyError",
+    "action_probabilities",
     "choose",
     "policy_walk",
 ]
@@ -153,26 +164,53 @@ def _maxpool2(x: np.ndarray) -> np.ndarray:
     return x[:, :, : 2 * h2, : 2 * w2].reshape(n, c, h2, 2, w2, 2).max(axis=(3, 5))
 
 
+def action_probabilities(q: np.ndarray, valid: list[int], temperature: float) -> list[float]:
+    """The probability of each valid direction at a temperature (see the module docstring).
+
+    Args:
+        q: The four Q-values.
+        valid: The allowed directions (non-empty).
+        temperature: From 0 (greedy: all on the first valid direction of highest Q) to 1
+            (uniform over ``valid``, as SD-random); in between ``softmax(Q * (1 - T) / T)``.
+
+    Returns:
+        ``probabilities[i]`` of ``valid[i]`` (they sum to 1).
+    """
+    values = [float(q[d]) for d in valid]
+    if temperature >= 1.0:
+        return [1.0 / len(valid)] * len(valid)
+    if temperature <= 0:
+        best = values.index(max(values))
+        return [1.0 if i == best else 0.0 for i in range(len(valid))]
+    # The inverse softmax temperature falls from +inf at T = 0 to 0 (uniform) at T = 1.
+    sharpness = (1.0 - temperature) / temperature
+    top = max(values)
+    weights = [math.exp((v - top) * sharpness) for v in values]
+    total = sum(weights)
+    return [w / total for w in weights]
+
+
 def choose(q: np.ndarray, valid: list[int], temperature: float, rng: random.Random) -> int:
     """Pick a direction among ``valid`` by temperature sampling of ``q``.
 
     Args:
         q: The four Q-values.
         valid: The allowed directions (non-empty).
-        temperature: 0 for greedy, else the softmax temperature.
-        rng: Draws the sample (one ``rng.random()`` when ``temperature > 0``).
+        temperature: 0 to 1 (:func:`action_probabilities`).
+        rng: Draws the sample: ``rng.choice(valid)`` at ``T >= 1`` (SD-random's own draw),
+            one ``rng.random()`` for ``0 < T < 1``, nothing when greedy.
 
     Returns:
         The direction.
     """
-    values = [float(q[d]) for d in valid]
+    if temperature >= 1.0:
+        return rng.choice(valid)
+    probabilities = action_probabilities(q, valid, temperature)
     if temperature <= 0:
-        return valid[values.index(max(values))]
-    top = max(values)
-    weights = [math.exp((v - top) / temperature) for v in values]
-    u = rng.random() * sum(weights)
-    for d, weight in zip(valid, weights):
-        u -= weight
+        return valid[probabilities.index(1.0)]
+    u = rng.random()
+    for d, p in zip(valid, probabilities):
+        u -= p
         if u < 0:
             return d
     return valid[-1]
@@ -189,7 +227,8 @@ def policy_walk(
     Args:
         policy: The trained network.
         rng: The random source.
-        temperature: See :func:`choose`.
+        temperature: See :func:`choose`; at 1 the network is not run and every step is
+            drawn as SD-random draws it, so the level is SD-random's.
 
     Returns:
         The level and the moves that solve it (one per straight run).
@@ -200,6 +239,9 @@ def policy_walk(
         valid = walk.valid()
         if not valid:
             break
+        if temperature >= 1.0:
+            walk.step(rng.choice(valid))  # SD-random's draw, even with one valid direction
+            continue
         q = policy.q_values(walk.observation()) if len(valid) > 1 else None
         walk.step(valid[0] if q is None else choose(q, valid, temperature, rng))
     moves: list[str] = []

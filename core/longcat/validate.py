@@ -17,6 +17,7 @@ from itertools import pairwise
 
 from core.longcat.level import DIRECTIONS, LETTERS, Level
 from core.longcat.rules import parse_moves, slide
+from core.text import plural
 
 __all__ = ["PathCheck", "validate_path"]
 
@@ -120,7 +121,7 @@ def _play(
         reason = None
         moved = None if filled == board.free else slide(board, head, filled, d)
         if filled == board.free:
-            reason = f"the level is already won: no move {DIRECTIONS[d]} is left"
+            reason = _after_win(i, DIRECTIONS[d])
         elif moved is None:
             reason = f"the cat cannot move {DIRECTIONS[d]} from {level.xy(head)}: it is blocked"
         elif end is not None and level.xy(moved[0]) != end:
@@ -135,6 +136,16 @@ def _play(
     if broken is not None:
         return _verdict(level, head, filled, broken[0], broken[1], letters)
     return _verdict(level, head, filled, None, None, letters)
+
+
+def _after_win(index: int, direction: str) -> str:
+    """Why move ``index`` (0-based) is illegal when the grid is already full: the level was
+    won by the moves before it, so this one has nothing to slide into."""
+    won_by = f"after {plural(index, 'move')}" if index else "at the start"
+    return (
+        f"the level was already won {won_by} (every cell filled), so move {index + 1} "
+        f"({direction}) is one move too many"
+    )
 
 
 def _verdict(

@@ -20,6 +20,7 @@ from core.longcat import (
     predict_difficulty,
     status,
 )
+from core.longcat.difficulty import difficulty_label, level_difficulty
 from grammar.levels import bundled_packs, load_pack, load_pack_file
 from tests.shared_data import ROOT, shared_data
 from tui.games.longcat.cli import longcat
@@ -30,7 +31,6 @@ ARDUBOY = str(ROOT / "levels" / "longcat" / "01-arduboy.levels")
 SOLVE_KEYS = [
     "level",
     "solvable",
-    "solutions",
     "success_states",
     "solution_paths",
     "states",
@@ -82,30 +82,27 @@ def test_solve_json_matches_the_core_on_the_arduboy_pack() -> None:
         analysis = analyse(level)
         metrics = asdict(analysis.metrics)
         assert data["solvable"] is True
-        assert data["solution_paths"] == metrics["solution_paths"] == data["solutions"]
+        assert data["solution_paths"] == metrics["solution_paths"]
         assert data["success_states"] == metrics["success_states"]
         assert data["states"] == metrics["states"]
         assert data["shortest"] == level.par == len(data["solution"])
         assert _wins(level, data["solution"])
-        # Every field, then the deprecated aliases with their old meaning.
-        assert {
-            k: v
-            for k, v in data["metrics"].items()
-            if k not in ("expected_moves", "size", "solutions")
-        } == metrics
-        assert data["metrics"]["size"] == metrics["open_cells"]
-        assert data["metrics"]["solutions"] == metrics["solution_paths"]
+        # Every field under the seed's names, and no deprecated alias (issue 29).
+        assert {k: v for k, v in data["metrics"].items() if k != "expected_moves"} == metrics
+        assert not {"size", "solutions"} & (set(data) | set(data["metrics"]))
         assert data["metrics"]["expected_moves"] == pytest.approx(
             expected_moves(analysis), abs=1e-3
         )
-        assert data["difficulty"] == pytest.approx(predict_difficulty(analysis), abs=1e-3)
+        # The level's one difficulty (issue 30): the figure its title carries.
+        assert data["difficulty"] == pytest.approx(level_difficulty(analysis), abs=1e-3)
+        assert level.title.endswith(difficulty_label(data["difficulty"]))
 
 
 def test_solve_reads_the_public_plain_file_and_one_level() -> None:
     result = run("solve", str(shared_data("longcat/arduboy-100.txt")), "--level", "2", "--json")
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
-    assert data["level"] == 2 and data["shortest"] == 7 and data["solutions"] == 2
+    assert data["level"] == 2 and data["shortest"] == 7
     # The issue's figures: 2 winning move sequences, 1 success state.
     assert (data["solution_paths"], data["success_states"]) == (2, 1)
     # 8x8 grid; open: rows of 4, 4, 3 (a wall in the ring) and 4 cells.
@@ -120,7 +117,6 @@ def test_solve_says_no_with_exit_1_and_keeps_file_order() -> None:
     assert second == {
         "level": 2,
         "solvable": False,
-        "solutions": 0,
         "success_states": 0,
         "solution_paths": 0,
         "states": second["states"],
@@ -143,7 +139,7 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "100")
     data = json.loads(result.stdout)
     assert data["states"] is None and data["metrics"] is None and data["difficulty"] is None
-    assert data["solutions"] is None and data["success_states"] is None
+    assert data["solution_paths"] is None and data["success_states"] is None
     assert data["solvable"] is True and data["shortest"] == 17 and result.exit_code == 0
     result = run("solve", ARDUBOY, "--level", "100", "--json", "--max-states", "2")
     assert json.loads(result.stdout)["solvable"] is None and result.exit_code == 1
@@ -151,7 +147,7 @@ def test_solve_within_limits_gives_unknown_counts() -> None:
 
 def test_level_selection_and_bad_input() -> None:
     assert (
-        json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 10", "--json").stdout)["level"]
+        json.loads(run("solve", ARDUBOY, "-l", "Arduboy 3 · trivial 9", "--json").stdout)["level"]
         == 3
     )
     result = run("solve", ARDUBOY, "-l", "101")
@@ -334,10 +330,10 @@ def test_generate_with_the_learned_generator_is_replayable() -> None:
 
 
 def test_generate_refuses_a_bad_temperature_cleanly() -> None:
-    for value in ("-0.5", "hot", "1000", "nan"):
+    for value in ("-0.5", "hot", "1.5", "nan"):
         bad = run("generate", "--method", "rl", "--temperature", value)
         assert bad.exit_code == 2, bad.stderr
-        assert "a temperature is a number from 0 to 100" in bad.stderr
+        assert "a temperature is a number from 0 to 1," in bad.stderr
         assert "Traceback" not in bad.stderr + bad.stdout
     other = run("generate", "--method", "sd", "--temperature", "0.3")
     assert other.exit_code == 2 and "add --method rl" in other.stderr
@@ -457,6 +453,7 @@ def test_check_exit_codes_and_json() -> None:
         "filled": True,
         "won": True,
         "played": 3,
+        "played_moves": "RDL",
         "fail_move": None,
         "reason": None,
         "head": [0, 2],
@@ -479,6 +476,20 @@ def test_check_exit_codes_and_json() -> None:
     assert run("check", "-", input=HOOK).exit_code == 2  # --moves is required
 
 
+def test_check_echoes_the_moves_given_and_says_why_a_move_after_the_win_fails() -> None:
+    # Issue 29: "moves" is the string given (spaces, commas and case kept); the legal moves
+    # played are "played_moves".
+    given = "r d, l  L"
+    result = run("check", "-", "--moves", given, "--json", input=HOOK)
+    data = json.loads(result.stdout)
+    assert result.exit_code == 1
+    assert (data["moves"], data["played_moves"], data["played"]) == (given, "RDL", 3)
+    assert (data["valid"], data["filled"], data["fail_move"]) == (False, True, 4)
+    text = run("check", "-", "--moves", given, input=HOOK)
+    assert "no move left is left" not in text.stdout
+    assert "already won after 3 moves (every cell filled), so move 4 (left)" in text.stdout
+
+
 def test_check_arduboy_level_2_with_its_shortest_solution() -> None:
     result = run("check", ARDUBOY, "--level", "2", "--moves", "URDLURD")
     assert result.exit_code == 0 and "valid, every cell filled in 7 moves" in result.stdout
@@ -487,6 +498,22 @@ def test_check_arduboy_level_2_with_its_shortest_solution() -> None:
     other = run("check", ARDUBOY, "--level", "1", "--moves", "URDLURD", "--json")
     data = json.loads(other.stdout)
     assert other.exit_code == 1 and (data["valid"], data["fail_move"]) == (False, 6)
+
+
+def test_solve_without_json_prints_every_level_s_moves_in_full(monkeypatch) -> None:
+    # Issue 30 item 9: at 80 columns the table had no room for the solution column. Level
+    # 100's shortest solution has 17 moves; "cut" has none.
+    monkeypatch.setenv("COLUMNS", "80")
+    result = run("solve", ARDUBOY, "--level", "100")
+    assert result.exit_code == 0
+    moves = result.stdout.splitlines()[-1].rpartition(": ")[2]
+    assert result.stdout.splitlines()[-1] == f"level 100: solved in 17 moves: {moves}"
+    assert _wins(dict(bundled_packs("longcat"))["01-arduboy"].levels[99], moves)
+    mixed = run("solve", "-", input=MIXED)
+    assert mixed.stdout.splitlines()[-2:] == [
+        "level 1: solved in 3 moves: RDL",
+        "level 2: unsolvable",
+    ]
 
 
 def test_solve_text_shows_success_states_over_paths() -> None:

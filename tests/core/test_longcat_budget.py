@@ -78,3 +78,19 @@ def test_a_generator_stops_at_the_budget_and_says_so() -> None:
         make_level("sd", 3000, 8, 8, band=band, budget=10, time_guard=3600.0)
     made = make_level("sd", 3000, 8, 8, band=band, budget=10**7, time_guard=3600.0)
     assert made == make_level("sd", 3000, 8, 8, band=band, time_guard=3600.0)
+
+
+@pytest.mark.parametrize("method", ["sd", "ca"])
+def test_the_candidate_makers_spend_the_budget_too(method: str) -> None:
+    # Issue 28: the solver that validates each candidate (sd: the walk's level; ca: a cave
+    # mask's start cells) counts its states against the budget, with no filter at all.
+    counted = Watch()
+    level = generate(method, 5, 8, 8, watch=counted)
+    assert counted.spent > 0
+    assert level == generate(method, 5, 8, 8)
+    # Exactly the states it needs: the same level; one fewer: stopped, and it says by what.
+    assert generate(method, 5, 8, 8, watch=Watch(budget=counted.spent)) == level
+    with pytest.raises(GenerationError, match="stopped by the work budget"):
+        generate(method, 5, 8, 8, watch=Watch(budget=counted.spent - 1))
+    with pytest.raises(GenerationError, match="stopped by the time limit"):
+        generate(method, 5, 8, 8, watch=Watch(deadline=0.0))  # a deadline already past

@@ -9,7 +9,14 @@ import json
 import pytest
 
 from core.longcat import Level, Metrics, analyse, predict_difficulty
-from core.longcat.difficulty import LEGACY_COEFFICIENTS, LEGACY_INTERCEPT, PREDICTORS
+from core.longcat.difficulty import (
+    LEGACY_COEFFICIENTS,
+    LEGACY_INTERCEPT,
+    PREDICTORS,
+    difficulty_label,
+    difficulty_text,
+    level_difficulty,
+)
 from tests.core.test_longcat_reference import arduboy_levels
 
 STEPS = ((0, -1), (0, 1), (-1, 0), (1, 0))
@@ -56,12 +63,12 @@ def test_size_is_both_the_grid_and_the_open_cells() -> None:
     assert (m.grid_cells, m.open_cells) == (12, 9)
 
 
-def test_the_old_names_are_aliases_with_their_old_meaning() -> None:
+def test_the_old_names_are_python_aliases_and_not_written_to_json() -> None:
     m = analyse(arduboy_levels()[0]).metrics
     assert (m.size, m.solutions) == (m.open_cells, m.solution_paths)
     data = m.as_dict()
-    assert (data["size"], data["solutions"]) == (m.open_cells, m.solution_paths)
-    assert list(data)[-2:] == ["size", "solutions"]
+    # Issue 29: the aliases are no longer written; the seed's names only, in field order.
+    assert list(data) == list(Metrics.__dataclass_fields__)
     assert Metrics.from_dict(json.loads(json.dumps(data))) == m
 
 
@@ -73,6 +80,7 @@ def test_a_record_with_only_the_old_names_still_loads() -> None:
         for k, v in m.as_dict().items()
         if k not in ("grid_cells", "open_cells", "solution_paths")
     }
+    old.update(size=m.open_cells, solutions=m.solution_paths)  # as old records wrote them
     loaded = Metrics.from_dict(old)
     assert (loaded.open_cells, loaded.solution_paths, loaded.success_states) == (
         m.open_cells,
@@ -99,24 +107,38 @@ def test_the_predictor_uses_success_states_and_the_old_one_paths() -> None:
         + LEGACY_COEFFICIENTS["solution_branches"] * m.solution_branches
     )
     assert predict_difficulty(m, "solution-paths") == pytest.approx(legacy)
-    # The bundled title "Arduboy 2 · easy 25" was made with the old predictor.
+    # The bundled title "Arduboy 2 · easy 25" was made with the old predictor (until issue 30).
     assert round(predict_difficulty(m, "solution-paths")) == 25
 
 
-def test_bundled_titles_the_saves_key_on_did_not_change() -> None:
-    """A pack level's title is its key in saves, results and leaderboards. These titles
-    (written before issue 21) would read differently under the new predictor
-    (``easy 28``, ``hard 80``, ``easy 50``...), and must not."""
+def test_every_bundled_title_and_description_carry_the_levels_one_difficulty() -> None:
+    """Issue 30: "Arduboy 2" was "easy 25" in its title (the predictor before issue 21) and
+    "easy 28" on the screen; "Arduboy 1" was "trivial 0", "-10.9" and "-0.7". Every bundled
+    title and description now carry :func:`level_difficulty`, the figure the screen, the
+    bench and the CLI show."""
     from grammar.levels import bundled_packs
 
-    titles = {lv.title for _, pack in bundled_packs("longcat") for lv in pack.levels}
-    assert {
-        "Arduboy 2 · easy 25",
-        "Arduboy 71 · hard 50",
-        "sd 8x8 #3005 · very hard 80",
-        "template 12x10 #4001 · hard 50",
-        "fractal 12x10 #4002 · hard 50",
-    } <= titles
+    for _, pack in bundled_packs("longcat"):
+        for level in pack.levels:
+            value = level_difficulty(level)
+            assert value is not None and value >= 0
+            assert level.title.endswith(f" · {difficulty_label(value)}"), level.title
+            assert f"Predicted difficulty {difficulty_text(value)};" in level.description
+    arduboy = arduboy_levels()
+    # Arduboy 2: 1 success state, 2 paths (the seed's predictor: 27.7, so "easy 28").
+    assert (arduboy[1].title, difficulty_text(level_difficulty(arduboy[1]) or 0)) == (
+        "Arduboy 2 · easy 28",
+        "27.7 (easy)",
+    )
+    # Arduboy 1: the regression says -0.7; the difficulty is never below 0.
+    assert predict_difficulty(arduboy[0]) == pytest.approx(-0.7, abs=0.05)
+    assert level_difficulty(arduboy[0]) == 0.0 and arduboy[0].title == "Arduboy 1 · trivial 0"
+    assert arduboy[0].description.startswith("Predicted difficulty 0.0 (trivial);")
+
+
+def test_an_unsolvable_level_has_no_difficulty() -> None:
+    cut = Level.from_rows([".#.", ".@."])  # the walls split the empty cells
+    assert level_difficulty(cut) is None and difficulty_label(None) == "difficulty ?"
 
 
 def test_a_level_saved_before_issue_21_still_loads() -> None:

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from core.longcat import analyse, is_solvable, predict_difficulty
-from core.longcat.catalog import difficulty_label
+from core.longcat.difficulty import difficulty_label, difficulty_text, level_difficulty
 from grammar.levels import bundled_packs, load_pack, load_pack_file
 from tests.shared_data import ROOT, shared_data
 
@@ -22,9 +22,10 @@ BANDS = {
 }
 """The difficulty range each generated pack was made for."""
 PREDICTOR = "solution-paths"
-"""The predictor every bundled pack was titled with (before issue 21). A pack level's title
-is its key in saves and results, so the titles stay; the generated packs name the predictor
-in their command, and the test below re-runs it."""
+"""The predictor the generated packs' levels were chosen with (before issue 21): their
+command names it, and the test below re-runs it. Since issue 30 every title and description
+carries the level's one difficulty (today's predictor, ``level_difficulty``), as the screen
+and the bench show it: ``longcat describe`` rewrote them (levels/longcat/make-packs.sh)."""
 
 
 def test_the_packs_are_there() -> None:
@@ -39,11 +40,12 @@ def test_every_bundled_level_is_solvable_with_its_par_and_difficulty(pack_id: st
         assert is_solvable(level) is True, level.title
         analysis = analyse(level)
         assert level.par == analysis.metrics.shortest_solution, level.title
-        difficulty = predict_difficulty(analysis, PREDICTOR)
+        difficulty = level_difficulty(analysis)
         assert level.title.endswith(" · " + difficulty_label(difficulty)), level.title
+        assert f"difficulty {difficulty_text(difficulty or 0)};" in level.description
         if pack_id in BANDS:
             low, high = BANDS[pack_id]
-            assert low <= difficulty < high, level.title
+            assert low <= predict_difficulty(analysis, PREDICTOR) < high, level.title
 
 
 def test_no_generated_level_is_bundled_twice() -> None:
@@ -98,4 +100,7 @@ def test_a_generated_pack_is_its_own_command_run_again(pack_id: str) -> None:
     limit = ["--time-limit", "86400"]
     result = CliRunner().invoke(longcat, args[2:] + ["--title", pack.title, *limit])
     assert result.exit_code == 0, result.output
-    assert load_pack(result.stdout) == pack
+    # Then described as levels/longcat/make-packs.sh does: titles and descriptions anew.
+    described = CliRunner().invoke(longcat, ["describe", "-", *limit], input=result.stdout)
+    assert described.exit_code == 0, described.output
+    assert load_pack(described.stdout) == pack

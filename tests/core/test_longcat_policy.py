@@ -16,11 +16,21 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from core.longcat import generate, is_solvable
 from core.longcat.generate import install_policies
-from core.longcat.policy import LAYERS, Policy, PolicyError, choose, policy_walk
+from core.longcat.policy import (
+    LAYERS,
+    Policy,
+    PolicyError,
+    action_probabilities,
+    choose,
+    policy_walk,
+)
 from core.longcat.sdmdp import SDWalk, observation_shape
+from core.longcat.sdpu import solution_down
 from levels.longcat_rl import install, load_policy, policy_file, shipped_sizes
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -200,14 +210,60 @@ def test_temperature_zero_is_greedy_among_the_valid_directions() -> None:
 
 
 def test_temperature_sampling_follows_the_softmax() -> None:
+    # T = 0.5 is softmax(Q): Q-values 0 and log 3 give 1/4 and 3/4 (issue 29's scale,
+    # softmax(Q * (1 - T) / T); it was softmax(Q / T) before, where this was T = 1).
     q = np.array([0.0, math.log(3.0), 9.0, 9.0])
+    assert action_probabilities(q, [0, 1], 0.5) == pytest.approx([0.25, 0.75])
     rng = random.Random(1)
-    draws = [choose(q, [0, 1], 1.0, rng) for _ in range(8000)]
+    draws = [choose(q, [0, 1], 0.5, rng) for _ in range(8000)]
     assert draws.count(1) / len(draws) == pytest.approx(0.75, abs=0.02)
-    # A high temperature is near uniform, a low one near greedy.
-    draws = [choose(q, [0, 1], 100.0, rng) for _ in range(8000)]
+    # T = 0.2 is softmax(4 Q): 1 and 81 -> 81/82.
+    assert action_probabilities(q, [0, 1], 0.2) == pytest.approx([1 / 82, 81 / 82])
+    # Close to 1 is near uniform, close to 0 near greedy.
+    draws = [choose(q, [0, 1], 0.99, rng) for _ in range(8000)]
     assert draws.count(1) / len(draws) == pytest.approx(0.5, abs=0.03)
     assert {choose(q, [0, 1], 0.01, rng) for _ in range(200)} == {1}
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.floats(-50, 50), min_size=4, max_size=4),
+    st.lists(st.sampled_from(range(4)), min_size=1, max_size=4, unique=True),
+)
+def test_temperature_one_is_uniform_whatever_the_network_says(
+    values: list[float], valid: list[int]
+) -> None:
+    # Seed 003: "Temperature = 1.0: completely random (the same as the random generator)".
+    # SD-random picks uniformly among the valid directions (rng.choice): 1/k each.
+    q = np.array(values)
+    assert action_probabilities(q, valid, 1.0) == [1 / len(valid)] * len(valid)
+    assert sum(action_probabilities(q, valid, 0.3)) == pytest.approx(1.0)
+
+
+def test_temperature_one_samples_as_the_random_generator_on_a_fixed_state() -> None:
+    # A fixed state of an 8x8 walk: start (3, 3), one step right; the head (4, 3) can go up,
+    # down or right (left is body). The network prefers one of them strongly.
+    policy = load_policy(8, 8)
+    assert policy is not None
+    walk = SDWalk(8, 8, (3, 3))
+    walk.step(3)
+    valid = walk.valid()
+    assert sorted(valid) == [0, 1, 3]
+    q = policy.q_values(walk.observation())
+    assert max(action_probabilities(q, valid, 0.3)) > 0.4  # not uniform below T = 1
+    rng = random.Random(29)
+    draws = [choose(q, valid, 1.0, rng) for _ in range(9000)]
+    for d in valid:  # SD-random's exact probability: 1/3 each
+        assert draws.count(d) / len(draws) == pytest.approx(1 / 3, abs=0.02)
+
+
+def test_the_learned_generator_at_temperature_one_is_sd_random() -> None:
+    # Draw for draw: the same random source gives SD-random's level, seed after seed.
+    policy = load_policy(8, 8)
+    assert policy is not None
+    for seed in range(20):
+        learned, moves = policy_walk(policy, random.Random(seed), 1.0)
+        assert (learned, moves) == solution_down(random.Random(seed), 8, 8)
 
 
 def test_generation_is_deterministic_per_seed_and_temperature() -> None:

@@ -50,6 +50,20 @@ def test_reasons_name_the_move_and_the_cell() -> None:
     assert "already won" in validate_path(HOOK, "RDLR").reason
 
 
+def test_a_move_after_the_win_says_what_happened() -> None:
+    # Issue 29: "no move left is left". RDL fills the hook; a fourth move has nothing to
+    # slide into, whichever way it goes.
+    assert validate_path(HOOK, "RDLL").reason == (
+        "the level was already won after 3 moves (every cell filled), so move 4 (left) is "
+        "one move too many"
+    )
+    one_cell = Level.from_rows(["@"])
+    assert validate_path(one_cell, "U").reason == (
+        "the level was already won at the start (every cell filled), so move 1 (up) is "
+        "one move too many"
+    )
+
+
 def test_move_names_are_a_path_too() -> None:
     assert validate_path(HOOK, ["right", "down", "left"]).won
     with pytest.raises(ValueError):

@@ -130,7 +130,7 @@ async def test_the_dialog_shows_and_copies_the_id_and_opens_another() -> None:
         assert game.level == resolve_id("longcat:arduboy/4").level
         assert game.level_id == "longcat:arduboy/4"
         saved = app.store.load_game(
-            "longcat", LevelRef("pack:01-arduboy", "Arduboy 3 · trivial 10").slot
+            "longcat", LevelRef("pack:01-arduboy", resolve_id("longcat:arduboy/3").level.title).slot
         )
         assert saved is not None and saved["session"]
 
@@ -174,7 +174,7 @@ async def test_an_id_of_another_game_switches_games() -> None:
         assert isinstance(screen, PuzzleScreen) and screen.info.id == "carving"
         assert screen.level_id == "carving:tutorial/1"
         assert app.store.load_game(
-            "longcat", LevelRef("pack:01-arduboy", "Arduboy 3 · trivial 10").slot
+            "longcat", LevelRef("pack:01-arduboy", resolve_id("longcat:arduboy/3").level.title).slot
         )
 
 

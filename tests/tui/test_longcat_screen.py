@@ -395,3 +395,46 @@ async def test_the_learned_generator_is_offered_in_the_settings_and_g_uses_it() 
             await pilot.press(KEYS[move][0])
         await pilot.pause()
         assert isinstance(app.screen, OutcomeModal) and app.screen.kind == "won"
+
+
+async def test_one_difficulty_everywhere_a_bundled_level_is_shown() -> None:
+    """Issue 30: "Arduboy 2" was "easy 25" in the list and title and "easy 28" in the side
+    panel; "Arduboy 1" was "trivial 0", "-10.9" in its description and "-0.7" on the bench.
+    Gather the figure from each place (list, title, side panel, bench, description, CLI)."""
+    import json
+    import re
+
+    from click.testing import CliRunner
+
+    from core.longcat.design import assess
+    from tui.games.longcat.cli import longcat
+    from tui.games.longcat.designer import verdict_text
+    from tui.sources import PackSource
+
+    listed = {
+        entry.number: entry.title for entry in PackSource("pack:01-arduboy", ARDUBOY).entries()
+    }
+    # Hand-checked figures: Arduboy 1's regression value is -0.7, shown as 0.
+    expected = {
+        1: ("trivial 0", "0.0 (trivial)"),
+        2: ("easy 28", "27.7 (easy)"),
+        71: ("easy 50", "49.7 (easy)"),
+    }
+    app = ArcadeApp()
+    async with app.run_test(size=(100, 30)) as pilot:
+        still(app)
+        for number, (label, text) in expected.items():
+            screen = await open_arduboy(pilot, number)
+            level = screen.level
+            panel = str(screen.query_one("#lc-info").render())
+            bench = verdict_text(assess(level))
+            solved = CliRunner().invoke(longcat, ["solve", "arduboy", "-l", str(number), "--json"])
+            figure = json.loads(solved.stdout)["difficulty"]
+            assert listed[number].endswith(f" · {label}")  # the level list
+            assert screen.header_text().startswith(f"Longcat: Arduboy {number} · {label} ")
+            assert re.search(rf"Level\s+{label}$", panel, re.M), panel  # the side panel
+            assert f"difficulty {text}" in bench  # the level bench's live verdict
+            assert level.description.startswith(f"Predicted difficulty {text};")
+            assert f"{figure:.1f} ({label.split()[0]})" == text  # the CLI's JSON
+            app.pop_screen()
+            await pilot.pause()

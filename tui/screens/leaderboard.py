@@ -37,6 +37,7 @@ from core.registry import GameInfo
 from core.text import escape_controls, shorten
 from tui.ids import CUSTOM_SOURCE
 from tui.screens.common import NavOptionList, ScreenHooks
+from tui.sources import follow_bundled_renames
 from tui.store import BY_MOVES, BY_TIME, BoardEntry
 from tui.text import plain
 from tui.widgets.footer import ArcadeFooter
@@ -89,6 +90,8 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
         Headings and boards; empty when the game has neither levels nor scores.
     """
     choices: list[BoardChoice] = []
+    # Results under a renamed bundled level's old title join its board (once).
+    follow_bundled_renames(store, info.id)
     scores = store.score_boards(info.id)
     if scores:
         choices.append(BoardChoice("heading", "Best scores"))

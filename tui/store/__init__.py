@@ -37,7 +37,8 @@ Layout: :mod:`._files` (data directory, :func:`atomic_write_text` for the level 
 connection per backend), :mod:`._schema` (tables and migrations), :mod:`._opening` (opening a
 SQLite file, locking, setting aside), :mod:`._postgres` (the PostgreSQL backend),
 :mod:`._engine` (transactions, the busy queue, errors as warnings), :mod:`._boards`
-(leaderboards), :mod:`._store` (the :class:`Store` API).
+(leaderboards), :mod:`._renames` (a renamed bundled level's rows follow it), :mod:`._store`
+(the :class:`Store` API).
 """
 
 from __future__ import annotations

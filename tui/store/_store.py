@@ -2,7 +2,8 @@
 
 The SQL here is written once for both backends (see :mod:`._dialect` for the rules it keeps
 to); :class:`~._engine.StoreBase` runs it under the store's contract and
-:class:`~._boards.Leaderboards` adds the leaderboards.
+:class:`~._boards.Leaderboards` adds the leaderboards and :class:`~._renames.Renames` the
+following of renamed bundled levels.
 """
 
 from __future__ import annotations
@@ -14,11 +15,11 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ._boards import Leaderboards
 from ._changes import Change
 from ._damage import DAMAGED_TABLE, set_aside
 from ._db import Database
 from ._decode import decode
+from ._renames import Renames
 
 KEYMAP_SETTING = "keymap"
 """Setting holding the user's key remapping, ``{binding_id: "key1,key2"}``."""
@@ -119,7 +120,7 @@ def _dict_or_problem(text: object) -> tuple[dict[str, Any] | None, str | None]:
     return decoded.value, None
 
 
-class Store(Leaderboards):
+class Store(Renames):
     """Progress, saves, best scores, settings, own levels and leaderboards of one player.
 
     Every method is safe to call from the UI: storage errors (a locked or full disk, a database

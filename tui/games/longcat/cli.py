@@ -20,16 +20,17 @@ number or a level title.
 
 JSON shapes (one object per level, in file order, keys in this order):
 
-* solve: ``{"level", "solvable", "solutions", "success_states", "solution_paths", "states",
-  "shortest", "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
+* solve: ``{"level", "solvable", "success_states", "solution_paths", "states", "shortest",
+  "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
   ``success_states`` is the seed's number of solutions (distinct won positions),
-  ``solution_paths`` the winning move sequences, and ``solutions`` a deprecated alias of
-  ``solution_paths`` (its meaning before issue 21); ``solution`` is a ``UDLR`` string of one
+  ``solution_paths`` the winning move sequences (the deprecated aliases ``solutions`` and
+  ``metrics.size`` are gone since issue 29); ``solution`` is a ``UDLR`` string of one
   shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
   ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
-  the seed's Size, ``open_cells`` the empty cells, and the deprecated keys ``size`` and
-  ``solutions`` keep their old meaning, ``open_cells`` and ``solution_paths``), ``difficulty``
-  the predicted difficulty (3 decimals). When a limit stops the full state graph, the
+  the seed's Size, ``open_cells`` the empty cells), ``difficulty``
+  the level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`: the
+  figure its title, the game and the bench show; 3 decimals, null when unsolvable). When a
+  limit stops the full state graph, the
   counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
   the pruned solver in the time left (null too when it was stopped as well), the verdict of
   :func:`core.longcat.design.assess`; ``plan`` is ``solution`` in the
@@ -37,8 +38,10 @@ JSON shapes (one object per level, in file order, keys in this order):
   empty when there is none), as in every game's ``solve --json``; ``why`` names the bound
   that stopped the full state graph or the verdict (``"state limit"``, ``"work budget"``,
   ``"time limit"``; null when none did).
-* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "fail_move",
-  "reason", "head", "cells_left"}``; ``valid``: every move legal; ``filled``: no open cell
+* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "played_moves",
+  "fail_move", "reason", "head", "cells_left"}``; ``moves``: the ``--moves`` string as given;
+  ``played_moves``: the legal moves played, as ``UDLR`` letters (``played`` of them);
+  ``valid``: every move legal; ``filled``: no open cell
   left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
   illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
   moves. Exit 0 when ``won`` for every level checked, else 1.
@@ -117,9 +120,10 @@ DEFAULT_BUDGET = 5_000_000
 times ``--max-states``, so it only bounds the solver after a graph over the state limit
 (the bundled levels need at most a few thousand)."""
 DEFAULT_GENERATE_BUDGET = 2_000_000
-"""States one generated level's filters and description may expand in all. Regenerating the
-bundled packs needs at most 9,997 per level; the bound keeps a level's work the same on a
-busy machine, where the per-level time limit would cut it short."""
+"""States one generated level's search may expand in all: the solver validating each candidate,
+the filters and the description. Regenerating the bundled packs needs at most 147,166 per
+level; the bound keeps a level's work the same on a busy machine, where the per-level time
+limit would cut it short."""
 
 
 # --------------------------------------------------------------------------- input
@@ -209,7 +213,7 @@ def solve_json(
     Returns:
         The object, keys in the documented order.
     """
-    from core.longcat import predict_difficulty, solution_string
+    from core.longcat import solution_string
     from core.longcat.design import assess
 
     # The full state graph when it fits the limits, else the pruned solver decides the level.
@@ -226,7 +230,6 @@ def solve_json(
         return {
             "level": number,
             "solvable": verdict.solvable,
-            "solutions": None,
             "success_states": None,
             "solution_paths": None,
             "states": None,
@@ -242,17 +245,21 @@ def solve_json(
     return {
         "level": number,
         "solvable": solvable,
-        "solutions": metrics.solution_paths,
         "success_states": metrics.success_states,
         "solution_paths": metrics.solution_paths,
         "states": metrics.states,
         "shortest": metrics.shortest_solution,
         "solution": analysis.solution_letters if solvable else None,
         "metrics": _metrics_json(analysis),
-        "difficulty": round(predict_difficulty(analysis), 3),
+        "difficulty": _rounded(verdict.difficulty),
         "plan": _plan(analysis.solution_letters if solvable else ""),
         "why": None,
     }
+
+
+def _rounded(difficulty: float | None) -> float | None:
+    """A level's one difficulty in JSON: 3 decimals, null when it has none (unsolvable)."""
+    return None if difficulty is None else round(difficulty, 3)
 
 
 def _plan(letters: str) -> list[Any]:
@@ -333,7 +340,6 @@ def solve(
             ("states", "right"),
             ("moves", "right"),
             ("difficulty", "left"),
-            ("solution", "left"),
         ):
             # One line per level: long titles and solutions end with "…" on narrow screens.
             table.add_column(
@@ -342,7 +348,7 @@ def solve(
                 no_wrap=True,
                 overflow="ellipsis",
                 min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
-                max_width=20 if name in ("title", "solution") else None,
+                max_width=20 if name == "title" else None,
             )
         for lvl, r in rows:
             table.add_row(
@@ -354,32 +360,60 @@ def solve(
                 _count(r["states"]),
                 _count(r["shortest"]),
                 difficulty_label(r["difficulty"]) if r["difficulty"] is not None else "?",
-                r["solution"] or "-",
             )
         console().print(table)
         for _, r in rows:
-            if r["solvable"] is None:
-                click.echo(f"level {r['level']}: undecided within the {r['why']}")
+            click.echo(_verdict_line(r))
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+def _verdict_line(result: dict[str, Any]) -> str:
+    """One line under the table per level: its moves in full (a table column would be cut
+    or dropped on a narrow terminal), or why there are none.
+
+    Args:
+        result: The level's :func:`solve_json` object.
+
+    Returns:
+        ``level 2: solved in 7 moves: URDLURD``, ``level 3: unsolvable`` or ``level 4:
+        undecided within the work budget``.
+    """
+    where = f"level {result['level']}"
+    if result["solvable"] is None:
+        return f"{where}: undecided within the {result['why']}"
+    if not result["solvable"]:
+        return f"{where}: unsolvable"
+    moves = result["solution"] or ""
+    return f"{where}: solved in {plural(len(moves), 'move')}: {moves or '(already won)'}"
 
 
 # --------------------------------------------------------------------------- check
 
 
 def check_json(number: int, level: Level, moves: str) -> dict[str, Any]:
-    """The ``check --json`` object of one level (see the module docstring)."""
+    """The ``check --json`` object of one level (see the module docstring).
+
+    Args:
+        number: The level's 1-based number in its file.
+        level: The level.
+        moves: The ``--moves`` string, echoed as given under ``moves``.
+
+    Returns:
+        The object, keys in the documented order.
+    """
     from core.longcat import validate_path
 
     result = validate_path(level, moves)
     return {
         "level": number,
         "title": level.title,
-        "moves": result.moves,
+        "moves": moves,
         "valid": result.valid,
         "filled": result.filled,
         "won": result.won,
         "played": result.played,
+        "played_moves": result.moves,
         "fail_move": None if result.fail_index is None else result.fail_index + 1,
         "reason": result.reason,
         "head": list(result.head),
@@ -440,9 +474,10 @@ def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None
 
 def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
     """The ``analyze --json`` object of one analysed level."""
-    from core.longcat import band, expected_moves, predict_difficulty
+    from core.longcat import band, expected_moves
+    from core.longcat.difficulty import level_difficulty
 
-    difficulty = predict_difficulty(analysis)
+    difficulty = level_difficulty(analysis)
     label = expected_moves(analysis)
     return {
         "level": number,
@@ -451,8 +486,8 @@ def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
         "height": level.height,
         "metrics": _metrics_json(analysis),
         "classes": analysis.class_counts(),
-        "difficulty": round(difficulty, 3),
-        "band": band(difficulty),
+        "difficulty": _rounded(difficulty),
+        "band": None if difficulty is None else band(difficulty),
         "expected_moves": None if math.isinf(label) else round(label, 3),
         "solution": analysis.solution_letters if analysis.metrics.solvable else None,
         "start_success": _start_success(level),
@@ -461,8 +496,6 @@ def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
 
 def _print_analysis(data: dict[str, Any]) -> None:
     from rich.table import Table
-
-    from core.longcat.graph import DEPRECATED_ALIASES
 
     out = console()
     out.print(
@@ -477,13 +510,16 @@ def _print_analysis(data: dict[str, Any]) -> None:
     out.print(classes)
     metrics = Table(show_header=False, box=None, padding=(0, 2))
     for name, value in data["metrics"].items():
-        if name in DEPRECATED_ALIASES:
-            continue  # JSON-only aliases: the text shows each figure once, by its new name
         metrics.add_row(name.replace("_", " "), _count(value))
     out.print(metrics)
     label = data["expected_moves"]
+    from core.longcat.difficulty import difficulty_text
+
+    shown = (
+        "none (unsolvable)" if data["difficulty"] is None else difficulty_text(data["difficulty"])
+    )
     out.print(
-        f"predicted difficulty {data['difficulty']:.1f} ({data['band']}); simulated "
+        f"predicted difficulty {shown}; simulated "
         f"player: {'never wins' if label is None else f'{label:.1f} moves'}"
     )
     found = data["start_success"]
@@ -574,7 +610,7 @@ class SizeType(click.ParamType):
 
 
 class TemperatureType(click.ParamType):
-    """The learned generator's temperature: a number from 0 (greedy) to 100."""
+    """The learned generator's temperature: a number from 0 (greedy) to 1 (random, as sd)."""
 
     name = "T"
 
@@ -707,8 +743,9 @@ def _command_line(
     "-t",
     type=TemperatureType(),
     default=None,
-    help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 100; "
-    "1 is close to random, 0.2-0.3 the seed's best.  [default: 0.3]",
+    help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 1 "
+    "(uniformly random: the sd generator's levels, as seed 003 says); 0.2-0.3 the seed's "
+    "best.  [default: 0.3]",
 )
 @PREDICTOR_OPTION
 @title_option()
@@ -737,8 +774,8 @@ def generate(
     par is the shortest solution. The pack's description records this command. --json
     prints one object per level on stdout (the pack still goes to --output when given).
     Each level is bounded by --time-limit (the first one's time counts from the command's
-    start) and by --work-budget: states its filters and description may expand, a bound that
-    gives the same pack on a busy machine as on an idle one.
+    start) and by --work-budget: states its candidates' solver, filters and description may
+    expand, a bound that gives the same pack on a busy machine as on an idle one.
     """
     from core.levelpack import LevelPack
     from core.longcat import GenerationError

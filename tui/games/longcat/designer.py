@@ -39,9 +39,8 @@ from textual.timer import Timer
 from textual.widgets import Button, Static
 from textual.worker import Worker, WorkerState
 
-from core.longcat.catalog import difficulty_label
 from core.longcat.design import Assessment, Cancelled, assess, edit_grid
-from core.longcat.difficulty import BANDS
+from core.longcat.difficulty import BANDS, difficulty_label, difficulty_text
 from core.longcat.graph import CLASSES
 from core.longcat.level import Level, bits
 from core.longcat.rules import State, apply_move, body_path, initial, solution_string
@@ -133,7 +132,7 @@ def verdict_text(result: Assessment) -> str:
         else:
             head += f" · par {level.par} differs (P sets it to {shortest})"
     if result.difficulty is not None:
-        head += f" · difficulty {result.difficulty:.1f} ({result.band})"
+        head += f" · difficulty {difficulty_text(result.difficulty)}"
     lines.append(head)
     metrics = result.metrics
     if metrics is None:
@@ -190,7 +189,7 @@ def graph_picture(result: Assessment | None, width: int) -> Text:
 
 _BANDS = "|".join(re.escape(name) for _, _, name in BANDS)
 TITLE_LABEL = re.compile(rf"^(?P<base>.*) · (?:(?:{_BANDS}) \d+|difficulty \?)$")
-"""A title that ends with a difficulty label (:func:`core.longcat.catalog.difficulty_label`)."""
+"""A title that ends with a difficulty label (:func:`core.longcat.difficulty.difficulty_label`)."""
 DESCRIBED = re.compile(rf"Predicted difficulty -?\d+(?:\.\d+)? \((?:{_BANDS})\)")
 """The difficulty sentence a description carries (:func:`core.longcat.catalog.describe`)."""
 
@@ -220,7 +219,7 @@ def derived_updates(
     if titled is not None:
         title = f"{titled['base']} · {label}"
         updates.append(MetadataUpdate("title", level.title, title, "the predicted difficulty"))
-    sentence = f"Predicted difficulty {result.difficulty:.1f} ({result.band})"
+    sentence = f"Predicted difficulty {difficulty_text(result.difficulty)}"
     description = DESCRIBED.sub(sentence, level.description)
     updates.append(
         MetadataUpdate("description", level.description, description, "the predicted difficulty")

@@ -30,8 +30,9 @@ from textual.timer import Timer
 from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
-from core.longcat import AnalysisLimit, analyse, predict_difficulty
-from core.longcat.catalog import GENERATORS, difficulty_label
+from core.longcat import AnalysisLimit, analyse
+from core.longcat.catalog import GENERATORS
+from core.longcat.difficulty import difficulty_label, level_difficulty
 from core.longcat.level import DIRECTIONS, Level, bits
 from core.longcat.prune import empty_regions
 from core.longcat.rules import State, body_from_history, slide, solution_string
@@ -113,7 +114,7 @@ class LongcatScreen(PuzzleScreen):
         self._solution_start: State | None = None
         self._generate_job: Worker[Any] | None = None
         self._generate_ref: Any = None
-        self._difficulty: dict[Level, float | None] = {}
+        self._difficulty: dict[Level, str] = {}
 
     # -- settings ------------------------------------------------------------------------------
 
@@ -206,7 +207,7 @@ class LongcatScreen(PuzzleScreen):
         if level.par is not None:
             info.append(f" (par {level.par})")
         info.append("\nLevel   ")
-        info.append(difficulty_label(self._level_difficulty(level)), "bold")
+        info.append(self._difficulty_label(level), "bold")
         self.query_one("#lc-info", Static).update(info)
         status = Text()
         if session.status == "won":
@@ -226,14 +227,19 @@ class LongcatScreen(PuzzleScreen):
             )
         self.query_one("#lc-status", Static).update(status)
 
-    def _level_difficulty(self, level: Level) -> float | None:
-        """The predicted difficulty of ``level`` (None when its graph is too large)."""
+    def _difficulty_label(self, level: Level) -> str:
+        """The level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`) as
+        its title and the level list show it (``easy 28``); ``no solution`` for a level
+        that has none, ``difficulty ?`` when its graph is too large to tell."""
         if level not in self._difficulty:
             try:
-                value: float | None = predict_difficulty(analyse(level, max_states=ANALYSIS_STATES))
+                analysis = analyse(level, max_states=ANALYSIS_STATES)
             except AnalysisLimit:
-                value = None
-            self._difficulty[level] = value
+                label = difficulty_label(None)
+            else:
+                value = level_difficulty(analysis)
+                label = "no solution" if value is None else difficulty_label(value)
+            self._difficulty[level] = label
         return self._difficulty[level]
 
     # -- the slide animation -------------------------------------------------------------------

@@ -49,7 +49,7 @@ TEMPERATURES: Mapping[float, str] = {
     0.2: "Learned: temperature 0.2",
     0.3: "Learned: temperature 0.3 (the seed's best)",
     0.5: "Learned: temperature 0.5",
-    1.0: "Learned: temperature 1 (near random)",
+    1.0: "Learned: temperature 1 (random, as Solution-Down)",
 }
 """The learned generator's temperatures offered (``rl`` only)."""
 
