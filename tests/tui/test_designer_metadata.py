@@ -140,7 +140,7 @@ async def test_longcat_title_label_follows_an_edit_that_makes_the_level_easy(
         rows = await dialog_rows(pilot, bench, "f3")
         assert rows["title"] == ("Arduboy 1 · trivial 0", f"Arduboy 1 · {label}")
         old, new = rows["description"]
-        assert "Predicted difficulty -10.9 (trivial)" in str(old)
+        assert "Predicted difficulty 0.0 (trivial)" in str(old)  # as the pack describes it
         assert f"Predicted difficulty {predicted:.1f} (easy)" in str(new)
         assert "par" not in rows  # the shortest solution is still the par (5 moves)
         await pilot.press("u")  # update all
