@@ -103,7 +103,7 @@ class LevelIdModal(Dialog[Resolved | None]):
     LevelIdModal { align: center middle; }
     #level-id-dialog { width: 76; max-width: 100%; height: auto; max-height: 100%;
                        border: thick $accent; background: $surface; padding: 0 1; }
-    #level-id-current { height: auto; max-height: 7; text-style: bold; }
+    #level-id-current { height: auto; max-height: 9; text-style: bold; }
     #level-id-note { color: $text-muted; height: auto; }
     #level-id-error { color: $text-error; height: auto; }
     #level-id-buttons { height: auto; align-horizontal: right; }
@@ -130,7 +130,8 @@ class LevelIdModal(Dialog[Resolved | None]):
                 yield Static(plain("(no level is being played)"), id="level-id-current")
             yield Static("", id="level-id-note")
             yield Label("Open a level by its ID:")
-            yield Input(placeholder=EXAMPLES, id="level-id-input")
+            # No select-all on focus (issue 30): the first key typed must not replace the text.
+            yield Input(placeholder=EXAMPLES, select_on_focus=False, id="level-id-input")
             yield Static("", id="level-id-error")
             with Horizontal(id="level-id-buttons"):
                 if self.current:
