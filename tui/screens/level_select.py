@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
 
-from core.text import plural, shorten
+from core.text import plural
 from tui.screens.common import NavOptionList, ScreenHooks
 from tui.sources import GeneratorSource, LevelEntry, LevelRef, LevelSource
 from tui.text import plain, visible
@@ -157,7 +157,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             prompt = Content.assemble(
                 plain(source.title, "bold"),
                 "\n",
-                plain(shorten(visible(detail), 40), "dim"),
+                plain(visible(detail), "dim"),  # whole: it wraps in the column (issue 30)
             )
             packs.add_option(Option(prompt))
         if self._sources:
