@@ -82,7 +82,6 @@ class CarvingScreen(PuzzleScreen):
         Binding("g", "focus_graph", "Graph", show=False, id="carving.graph"),
         Binding("m", "focus_moves", "Moves", show=False, id="carving.moves"),
         Binding("i", "level_info", "Level", id="carving.info"),
-        Binding("E", "edit_level", "Editor", id="carving.editor"),  # shown: the footer has room
     ]
 
     def __init__(self, session: Session, **kwargs: Any) -> None:
