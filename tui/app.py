@@ -27,14 +27,15 @@ output driver translates, e.g. ASCII for the Linux console or ``--ascii``), whet
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any, ClassVar
 
 from textual import events, on
 from textual.actions import ActionError as ActionSyntaxError
 from textual.actions import ActionParseResult
-from textual.app import ActionError, App, SystemCommand
+from textual.app import ActionError, SystemCommand
 from textual.binding import Binding, BindingType
+from textual.command import Provider
 from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -56,6 +57,16 @@ THEME_SETTING = "theme"
 """Store setting: the name of the theme the player picked (command palette)."""
 NOTIFY_LIMIT = 600
 """The most characters of a notification shown (about a dozen lines of a toast)."""
+
+COVERED_ACTIONS = frozenset(
+    {"help", "request_quit", "quit", "leaderboard", "leaderboards", "level_id", "settings"}
+    | {"command_palette"}  # the palette's own key, offered in the palette
+)
+"""Screen actions the palette already offers under the arcade's own names ("Help",
+"Quit", "Leaderboards", "Game ID / seed…", "Settings: GAME"): listed once (issue 30)."""
+GENERIC_ACTIONS = ("digit(", "app.", "focus_", "cursor_", "scroll_", "page_", "screen.")
+"""Prefixes of the widgets' and Textual's own actions (moving a cursor, scrolling, focus,
+copying a selection, the palette itself): keys, not commands worth a palette entry."""
 
 SERVED_TEXTUAL_COMMANDS = frozenset({"Theme", "Keys", "Maximize", "Minimize"})
 """Textual's own palette entries a served player is offered (an allowlist: a Textual upgrade
@@ -86,7 +97,9 @@ class ArcadeApp(Arcade):
     TITLE = "termarcade"
     SUB_TITLE = "formal puzzle games"
     CSS_PATH = "styles/app.tcss"
-    COMMANDS = App.COMMANDS | {ArcadeCommands}
+    COMMANDS: ClassVar[set[type[Provider] | Callable[[], type[Provider]]]] = {ArcadeCommands}
+    """One provider, so the palette's order is fixed: the arcade's commands, then the screen's
+    and Textual's (:meth:`get_system_commands`); two providers answer in either order."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help", key_display="?"),
@@ -319,7 +332,7 @@ class ArcadeApp(Arcade):
             binding = active.binding
             if binding.action in seen or not active.enabled or not binding.description:
                 continue
-            if binding.action.startswith(("digit(", "app.", "focus_", "cursor_")):
+            if binding.action in COVERED_ACTIONS or binding.action.startswith(GENERIC_ACTIONS):
                 continue
             seen.add(binding.action)
             keys = binding.key_display or binding.key.split(",")[0]

@@ -1,7 +1,8 @@
 """The arcade's commands in the command palette (``ctrl+p``).
 
-Textual's palette asks every provider in ``App.COMMANDS``; :class:`ArcadeCommands` adds the
-arcade's own, next to the current screen's actions and Textual's (themes, keys, screenshot):
+:class:`ArcadeCommands` is the app's only palette provider (so the order is fixed): the
+arcade's own commands first, then the current screen's actions and Textual's (themes, keys,
+screenshot), each title once (issue 30: "Quit", "Help" and "Leaderboards" were listed twice):
 
 * ``Play GAME`` (its level list, resuming the game in progress) and ``Levels of GAME``
   (the level list only), for every playable game of the registry;
@@ -303,13 +304,30 @@ class ArcadeCommands(Provider):
                     ),
                 )
 
+    def every_command(self) -> Iterator[Command]:
+        """The arcade's commands, then the screen's actions and Textual's (the app's
+        ``get_system_commands``, by title), each title once: the palette's whole list.
+
+        Returns:
+            ``(title, callback, help)`` in the palette's order.
+        """
+        titles: set[str] = set()
+        for command in self.commands():
+            titles.add(command[0])
+            yield command
+        system = sorted(self.app.get_system_commands(self.screen), key=lambda c: c.title)
+        for entry in system:
+            if entry.discover and entry.title not in titles:
+                titles.add(entry.title)
+                yield (entry.title, entry.callback, entry.help)
+
     async def discover(self) -> Hits:
-        for title, callback, help_text in self.commands():
+        for title, callback, help_text in self.every_command():
             yield DiscoveryHit(title, callback, help=help_text)
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
-        for title, callback, help_text in self.commands():
+        for title, callback, help_text in self.every_command():
             score = matcher.match(title)
             if score > 0:
                 yield Hit(score, matcher.highlight(title), callback, help=help_text)

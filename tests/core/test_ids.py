@@ -10,6 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from core.ids import (
+    CUSTOM_DICTIONARY,
     CUSTOM_VERSION,
     GENERATED_VERSION,
     BundledId,
@@ -37,8 +38,8 @@ def test_the_three_forms_read_as_documented() -> None:
     assert parse_id("carving:easy#7") == GeneratedId("carving", "easy", (), 7)
     assert parse_id("2048:new-5#42@1") == GeneratedId("2048", "new", ("5",), 42, 1)
     custom = encode_custom("carving", "level text")
-    assert custom.startswith("carving:L1")
-    assert parse_id(custom) == CustomId("carving", "level text", 1)
+    assert custom.startswith("carving:L2")
+    assert parse_id(custom) == CustomId("carving", "level text", 2)
 
 
 def test_whitespace_inside_an_id_is_ignored() -> None:
@@ -48,13 +49,46 @@ def test_whitespace_inside_an_id_is_ignored() -> None:
     assert parse_id("  longcat: arduboy / 3 ") == BundledId("longcat", "arduboy", 3)
 
 
-def test_the_custom_payload_is_base64url_of_checksum_and_zlib() -> None:
-    # Decoded by hand: 4 bytes of checksum, then a zlib stream of the text.
+def test_the_custom_payload_is_base64url_of_checksum_and_raw_deflate_with_the_dictionary() -> None:
+    # Decoded by hand: 4 bytes of checksum, then raw deflate primed with the dictionary.
     made = encode_custom("algebrawl", "numbers [3 4]")
+    assert made.startswith("algebrawl:L2")
+    payload = made.split(":", 1)[1][2:]
+    blob = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
+    inflater = zlib.decompressobj(-15, zdict=CUSTOM_DICTIONARY)
+    assert inflater.decompress(blob[4:]) == b"numbers [3 4]" and inflater.eof
+    assert "=" not in payload and "+" not in payload and "/" not in payload
+
+
+def test_a_version_1_payload_is_base64url_of_checksum_and_zlib() -> None:
+    made = encode_custom("algebrawl", "numbers [3 4]", version=1)
+    assert made.startswith("algebrawl:L1")
     payload = made.split(":", 1)[1][2:]
     blob = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4))
     assert zlib.decompress(blob[4:]) == b"numbers [3 4]"
-    assert "=" not in payload and "+" not in payload and "/" not in payload
+
+
+# Made by termarcade before version 2 (issue 30): the level text of longcat:arduboy/2.
+OLD_LONGCAT_ID = (
+    "longcat:L1KhdvMnjabY07DsIwEET7nGLkNNC4QCAKGuAACVcw3k2wZOLIHySEOBc9J8OWUgQp0-y-1eyM5QdbiJOnd"
+    "HVPbPD9gFXI207gVQG9ujOsG3qtYkaV4s15iPbcNq3IB-KgvRmjcQPExTMZHZlApuuMTjaWJLnFqoSuD7kgOJuKO8j"
+    "yPiqPfanxhvIA6kkTyKwZHOdQy2XbX8ASvKsfS8Q7GA"
+)
+
+
+def test_an_id_made_before_version_2_still_opens_and_the_new_one_is_shorter() -> None:
+    old = parse_id(OLD_LONGCAT_ID)
+    assert isinstance(old, CustomId) and old.version == 1
+    assert old.text.startswith('level "Arduboy 2') and "par 7" in old.text
+    assert encode_custom("longcat", old.text, version=1) == OLD_LONGCAT_ID
+    new = encode_custom("longcat", old.text)
+    assert parse_id(new) == CustomId("longcat", old.text, 2)
+    assert len(new) < 0.7 * len(OLD_LONGCAT_ID)  # 224 characters before, 130 now
+
+
+@given(GAMES, st.text(max_size=300))
+def test_version_1_round_trips_still(game: str, text: str) -> None:
+    assert parse_id(encode_custom(game, text, version=1)) == CustomId(game, text, 1)
 
 
 @given(GAMES, st.text(max_size=300))
@@ -81,7 +115,7 @@ def test_one_changed_character_is_a_checksum_error_never_another_level(
     game: str, text: str, data: st.DataObject
 ) -> None:
     made = encode_custom(game, text)
-    start = len(game) + 3  # after "game:L1"
+    start = len(game) + 3  # after "game:L2"
     position = data.draw(st.integers(start, len(made) - 1))
     replacement = data.draw(st.sampled_from(B64).filter(lambda ch: ch != made[position]))
     changed = made[:position] + replacement + made[position + 1 :]
@@ -105,7 +139,7 @@ def test_the_checksum_covers_the_game() -> None:
 
 def test_newer_versions_say_so() -> None:
     made = encode_custom("longcat", "grid")
-    newer = made.replace(":L1", f":L{CUSTOM_VERSION + 1}", 1)
+    newer = made.replace(f":L{CUSTOM_VERSION}", f":L{CUSTOM_VERSION + 1}", 1)
     with pytest.raises(IdError, match="newer termarcade"):
         parse_id(newer)
     with pytest.raises(IdError, match="newer termarcade"):
@@ -149,7 +183,7 @@ def test_the_unused_bits_of_the_last_character_count_too() -> None:
     checked = 0
     for text in ("a", "ab", "abc", "abcd", "level"):
         made = encode_custom("longcat", text)
-        payload_length = len(made) - len("longcat:L1")
+        payload_length = len(made) - len("longcat:L2")
         if payload_length % 4 == 0:
             continue
         last = B64.index(made[-1])

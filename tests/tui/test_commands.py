@@ -105,3 +105,61 @@ async def test_a_theme_picked_in_the_palette_is_kept_across_restarts() -> None:
     again = ArcadeApp()
     async with again.run_test(size=SIZE) as pilot:
         assert again.theme == "nord"
+
+
+async def palette_titles(pilot) -> list[str]:
+    """Open the palette on the current screen and read its whole list, in order."""
+    from textual.command import CommandList, CommandPalette
+
+    app = pilot.app
+    await pilot.press("ctrl+p")
+    await wait_until(pilot, lambda: isinstance(app.screen, CommandPalette), "the palette")
+    palette = app.screen
+
+    def settled() -> bool:
+        lists = palette.query(CommandList)
+        return bool(lists) and lists.first().option_count > 0 and not palette.workers._workers
+
+    await wait_until(pilot, settled, "the palette's list")
+    listing = palette.query_one(CommandList)
+    titles = [
+        str(getattr(option.prompt, "plain", option.prompt)).split("\n")[0]
+        for option in listing.options
+    ]
+    await pilot.press("escape")
+    await wait_until(pilot, lambda: not isinstance(app.screen, CommandPalette), "closed")
+    return titles
+
+
+async def test_the_palette_lists_each_action_once_the_arcades_own_first() -> None:
+    # Issue 30: "Quit", "Help" and "Leaderboards" were listed twice each, mixed with generic
+    # scroll and page commands, in an order that depended on which provider answered first.
+    from tests.tui.helpers import open_level
+    from tui.ids import resolve_id
+    from tui.launch import launcher_for
+
+    own = ["Play Longcat", "Levels of Longcat", "Game ID / seed…", "Leaderboards", "Keymap"]
+    generic = ("Scroll", "Page", "Copy selected text", "palette", "Focus", "Cursor")
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        seen: dict[str, list[str]] = {}
+        seen["home"] = await palette_titles(pilot)
+        app.push_screen(LevelSelectScreen(launcher_for(app, "longcat")))
+        await wait_until(pilot, lambda: isinstance(app.screen, LevelSelectScreen), "levels")
+        seen["levels"] = await palette_titles(pilot)
+        level = resolve_id("longcat:arduboy/3").level
+        await open_level(pilot, "longcat", level)
+        seen["game"] = await palette_titles(pilot)
+        await pilot.press("question_mark")
+        await wait_until(pilot, lambda: type(app.screen).__name__ == "HelpScreen", "help")
+        seen["help"] = await palette_titles(pilot)
+    for where, titles in seen.items():
+        assert len(titles) == len(set(titles)), (where, titles)
+        for title in ("Quit", "Help", "Leaderboards"):
+            assert titles.count(title) == 1, (where, title)
+        assert not [t for t in titles if t.startswith(generic)], (where, titles)
+        # The arcade's own commands come first, before the first screen or Textual entry.
+        first_other = min(titles.index(t) for t in ("Quit", "Theme", "Keys"))
+        assert all(titles.index(t) < first_other for t in own), (where, titles)
+    assert {"Undo", "Restart", "Back"} <= set(seen["game"])  # the screen's actions stay
+    assert "Game ID" not in seen["game"]  # the same action as "Game ID / seed…"

@@ -86,7 +86,7 @@ def test_every_bundled_level_round_trips_through_both_of_its_ids(item) -> None:
     assert bundled == f"{game}:{re.sub(r'^[0-9]+-', '', pack_id)}/{number}"
     assert resolve_id(bundled).level == level
     custom = level_id(game, None, level)
-    assert custom.startswith(f"{game}:L1")
+    assert custom.startswith(f"{game}:L2")
     back = resolve_id(custom)
     assert back.level == level
     assert back.ref.source == CUSTOM_SOURCE and back.id == custom

@@ -357,3 +357,52 @@ async def test_an_own_level_keeps_its_solved_mark_on_the_board_of_its_id() -> No
             CUSTOM_SOURCE,
             board.key,
         )
+
+
+@pytest.mark.parametrize("size", [(80, 24), (200, 50)])
+async def test_a_long_custom_id_is_shown_whole_with_its_length_and_copied_whole(size) -> None:
+    # Issue 30: a 636-character ID showed 432 characters (a 6-line label) with no sign of the cut.
+    from textual.widgets import TextArea
+
+    from tests.tui.helpers import wait_until
+
+    level = resolve_id("carving:tutorial/1").level
+    custom = level_id("carving", None, level)
+    assert len(custom) > 6 * 76  # more than the old label held at any size
+    app = ArcadeApp(start_id=custom)
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        await pilot.press("I")
+        await wait_until(pilot, lambda: isinstance(app.screen, LevelIdModal), "the ID dialog")
+        dialog = app.screen
+        assert f"({len(custom)} characters)" in str(dialog.query_one("#level-id-heading").render())
+        shown = dialog.query_one("#level-id-current", TextArea)
+        assert shown.text == custom and shown.read_only
+        # Wrapped, every row within the width, and the rows together are the whole ID.
+        rows = shown.wrapped_document.get_sections(0)
+        assert "".join(rows) == custom and len(rows) > 1
+        assert all(len(row) <= shown.content_size.width for row in rows)
+        # Rows the box cannot hold are reached by scrolling, not cut.
+        assert shown.virtual_size.height >= len(rows)
+        assert shown.max_scroll_y == max(0, len(rows) - shown.content_size.height)
+        await pilot.press("f2")
+        assert app.clipboard == custom
+        assert resolve_id(app.clipboard).level == level
+        # Selected on screen and copied with the text area's own keys: the whole ID too.
+        app.copy_to_clipboard("")
+        shown.focus()
+        await pilot.press("f7", "ctrl+c")
+        assert app.clipboard == custom
+
+
+async def test_an_id_made_by_the_old_encoding_still_opens() -> None:
+    from tests.core.test_ids import OLD_LONGCAT_ID
+
+    app = ArcadeApp(start_id=OLD_LONGCAT_ID)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, PuzzleScreen) and screen.info.id == "longcat"
+        assert screen.ref is not None and screen.ref.source == CUSTOM_SOURCE
+        assert screen.level.par == 7 and screen.level_id.startswith("longcat:L2")
+        assert resolve_id(screen.level_id).level == screen.level

@@ -56,7 +56,8 @@ class ExportModal(Dialog[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="export-dialog"):
             yield Label("Export the level to a file (a .levels pack):")
-            yield Input(self.default, id="export-path")
+            # No select-all on focus (issue 30): the first key typed must not replace the text.
+            yield Input(self.default, select_on_focus=False, id="export-path")
             yield Static("", id="export-resolved")
             yield Static("", id="export-error")
             with Horizontal(id="export-buttons"):

@@ -1,8 +1,10 @@
 """The "Game ID / seed…" dialog: the ID of the level being played, and a box to open another.
 
-The ID (:mod:`core.ids`) is shown in full (a custom level's ID wraps) with a copy button
+The ID (:mod:`core.ids`) is shown whole, with its length, in a read-only text area that
+wraps it at any width and scrolls (a custom ID runs to hundreds of characters; a fixed-height
+label cut one short with no sign, issue 30), where it can be selected; the copy button
 (``f2``; :meth:`textual.app.App.copy_to_clipboard`, which asks the terminal through OSC 52,
-so it works over SSH in terminals that allow it). Below, an input takes an ID typed or
+so it works over SSH in terminals that allow it) copies it whole. Below, an input takes an ID typed or
 pasted: ``enter`` opens it. An ID that cannot be read (unknown game, pack or level, a
 checksum that does not match, made by a newer termarcade) is explained under the box, in the
 words the CLI uses, and the game stays as it was.
@@ -23,7 +25,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label, Static, TextArea
 
 from core.ids import IdError
 from core.text import escape_controls
@@ -34,7 +36,7 @@ from tui.workers import failure_line, log, lower_this_thread
 
 __all__ = ["LevelIdModal", "open_id_error", "resolve_in_background"]
 
-EXAMPLES = "longcat:arduboy/17, longcat:sd-8x8-hard#48213, carving:L1…"
+EXAMPLES = "longcat:arduboy/17, longcat:sd-8x8-hard#48213, carving:L2…"
 """The input's placeholder: one ID of each kind."""
 
 
@@ -101,7 +103,7 @@ class LevelIdModal(Dialog[Resolved | None]):
     LevelIdModal { align: center middle; }
     #level-id-dialog { width: 76; max-width: 100%; height: auto; max-height: 100%;
                        border: thick $accent; background: $surface; padding: 0 1; }
-    #level-id-current { height: auto; max-height: 6; overflow-y: auto; text-style: bold; }
+    #level-id-current { height: auto; max-height: 9; text-style: bold; }
     #level-id-note { color: $text-muted; height: auto; }
     #level-id-error { color: $text-error; height: auto; }
     #level-id-buttons { height: auto; align-horizontal: right; }
@@ -115,12 +117,21 @@ class LevelIdModal(Dialog[Resolved | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="level-id-dialog"):
-            yield Label("Game ID / seed: share this level by its ID")
-            current = plain(self.current or "(no level is being played)")
-            yield Static(current, id="level-id-current")
+            yield Label(self.heading, id="level-id-heading")
+            if self.current:
+                yield TextArea(
+                    self.current,
+                    read_only=True,
+                    soft_wrap=True,
+                    compact=True,
+                    id="level-id-current",
+                )
+            else:
+                yield Static(plain("(no level is being played)"), id="level-id-current")
             yield Static("", id="level-id-note")
             yield Label("Open a level by its ID:")
-            yield Input(placeholder=EXAMPLES, id="level-id-input")
+            # No select-all on focus (issue 30): the first key typed must not replace the text.
+            yield Input(placeholder=EXAMPLES, select_on_focus=False, id="level-id-input")
             yield Static("", id="level-id-error")
             with Horizontal(id="level-id-buttons"):
                 if self.current:
@@ -130,6 +141,13 @@ class LevelIdModal(Dialog[Resolved | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+
+    @property
+    def heading(self) -> str:
+        """The line above the ID: what it is for, and how long it is (so a cut is seen)."""
+        if not self.current:
+            return "Game ID / seed: share a level by its ID"
+        return f"Game ID / seed ({len(self.current)} characters): share this level by its ID"
 
     @property
     def error(self) -> str:

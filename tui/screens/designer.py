@@ -147,7 +147,7 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
     #dev-progress.-running { display: block; }
     #dev-progress LoadingIndicator { width: 8; height: 1; }
     #dev-progress-text { width: 1fr; }
-    #dev-result-scroll { height: auto; max-height: 6; }
+    #dev-result-scroll { height: auto; max-height: 6; padding-left: 1; }
     #dev-result { height: auto; }
     """
 

@@ -345,10 +345,11 @@ class LeaderboardScreen(ScreenHooks, Screen[None]):
         parts = Text()
         for index, info in enumerate(self.games):
             style = "bold reverse" if index == self.game_index else "dim"
-            parts.append(f" {info.title} ", style=style)
+            # No-break spaces: a title wraps whole onto the next line, never in two.
+            parts.append(f" {info.title} ".replace(" ", "\u00a0"), style=style)
             parts.append(" ")
         other = "the humans' boards" if self.autoplayed else "autoplayed games"
-        parts.append(f"  ←/→ games · a: {other}", style="dim")
+        parts.append(" ←/→\u00a0games · a:\u00a0" + other.replace(" ", "\u00a0"), style="dim")
         self.query_one("#lb-title", Static).update(parts)
 
     @property

@@ -19,7 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Header, Label, Static
 from textual.widgets.option_list import Option
 
-from core.text import plural, shorten
+from core.text import plural
 from tui.screens.common import NavOptionList, ScreenHooks
 from tui.sources import GeneratorSource, LevelEntry, LevelRef, LevelSource
 from tui.text import plain, visible
@@ -111,11 +111,13 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         (levels if levels.option_count else self.query_one("#packs", ChoiceList)).focus()
 
     def on_screen_resume(self) -> None:
-        """Refresh the marks when coming back from a game."""
+        """Refresh the marks when coming back from a game; the highlight stays on its level,
+        or, from "New level" (no level of its own), moves to the game in progress."""
         if self.is_mounted:
             highlighted = self.query_one("#levels", ChoiceList).highlighted
+            on_level = highlighted is not None and self._entry(highlighted) is not None
             self._fill_sources()
-            self._fill_levels(highlighted or 0)
+            self._fill_levels(highlighted if on_level else None)
 
     # -- data ------------------------------------------------------------------------------
 
@@ -155,7 +157,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             prompt = Content.assemble(
                 plain(source.title, "bold"),
                 "\n",
-                plain(shorten(visible(detail), 40), "dim"),
+                plain(visible(detail), "dim"),  # whole: it wraps in the column (issue 30)
             )
             packs.add_option(Option(prompt))
         if self._sources:
@@ -164,7 +166,27 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
     def _select_source(self, index: int) -> None:
         self._source_index = index
         self.query_one("#packs", ChoiceList).highlighted = index
-        self._fill_levels(0)
+        self._fill_levels()
+
+    def _entry(self, row: int) -> LevelEntry | None:
+        """The level of a row of the level list (None: "New level", a note, no such row)."""
+        return self._entries[row] if 0 <= row < len(self._entries) else None
+
+    def _progress_row(self, saves: dict[str, dict[str, Any]]) -> int | None:
+        """The row of the source's newest game in progress (None: none is in progress).
+
+        Args:
+            saves: Summaries by slot, newest first (:meth:`_saves`).
+        """
+        newest = {slot: rank for rank, slot in enumerate(saves)}
+        playing = [
+            (newest[entry.ref.slot], row)
+            for row, entry in enumerate(self._entries)
+            if entry is not None
+            and entry.ref.slot in saves
+            and saves[entry.ref.slot].get("status", "playing") == "playing"
+        ]
+        return min(playing)[1] if playing else None
 
     def _row(self, entry: LevelEntry, solved: dict[str, Any], saves: dict[str, dict]) -> Content:
         # The game's words: a result's (Carving: steps) and a saved game's moves (its actions).
@@ -195,7 +217,10 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         row = Content(f"{mark} {number}") + plain(entry.title)
         return row + (f"   ({'; '.join(notes)})" if notes else "")
 
-    def _fill_levels(self, highlight: int = 0) -> None:
+    def _fill_levels(self, highlight: int | None = None) -> None:
+        """List the selected source's levels and highlight row ``highlight``; None: the game
+        in progress, so that ``enter`` resumes it (issue 30: it opened level 1, or "New
+        level" in 2048), else the first row."""
         levels = self.query_one("#levels", ChoiceList)
         levels.clear_options()
         self._entries = []
@@ -222,6 +247,8 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             levels.add_option(Option(self._empty_text(source), disabled=True))
             self._entries.append(None)
             return
+        if highlight is None:
+            highlight = self._progress_row(saves) or 0
         levels.highlighted = max(0, min(highlight, len(self._entries) - 1))
 
     @staticmethod
@@ -248,11 +275,15 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
     def on_option_list_option_highlighted(self, event: NavOptionList.OptionHighlighted) -> None:
         if event.option_list.id == "packs" and event.option_index != self._source_index:
             self._source_index = event.option_index
-            self._fill_levels(0)
+            self._fill_levels()
 
     def on_option_list_option_selected(self, event: NavOptionList.OptionSelected) -> None:
         event.stop()
         if event.option_list.id == "packs":
+            # Enter on a source: to its levels, on the game in progress (enter again resumes).
+            row = self._progress_row(self._saves())
+            if row is not None:
+                self.query_one("#levels", ChoiceList).highlighted = row
             self.action_focus_levels()
             return
         source = self._sources[self._source_index]

@@ -36,7 +36,13 @@ def plain_lines(text: str) -> str:
 
 
 class PlainInput(Input):
-    """An :class:`~textual.widgets.Input` whose value has its control characters escaped."""
+    """An :class:`~textual.widgets.Input` whose value has its control characters escaped,
+    and which keeps its text when it gets the focus: Textual's selects it all by default, so
+    the first key typed replaced a title or a number list (issue 30); the cursor goes to the
+    end instead."""
+
+    def __init__(self, *args: Any, select_on_focus: bool = False, **kwargs: Any) -> None:
+        super().__init__(*args, select_on_focus=select_on_focus, **kwargs)
 
     def validate_value(self, value: str) -> str:
         """Escape control characters, whichever way the value is set (constructor, paste,
