@@ -34,14 +34,15 @@ machine as on an idle one; the deadline does not, so tests use the budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from core.search import Interrupted, KeyVisited, Watch, bfs
+from core.search import Interrupted, KeyVisited, SearchResult, Watch, bfs
 
+from .bound import lower_bound
 from .formula import Operator
-from .game import Construct, Extend, Finish, Move, Succeed
+from .game import GAME, Construct, Extend, Finish, Move, Succeed
 from .level import Level
 from .paths import LAST_V, forward_levels, graph_of, removal_sets, walk_position
 from .state import (
@@ -106,6 +107,11 @@ class SolveResult:
         elapsed: Seconds spent.
         generated: Work spent in state images: states generated, duplicates included, times
             the renamings tried (what the budget counts).
+        proved: For ``"solved"``: no shorter plan exists (every shorter one was ruled out:
+            no removal-set enumeration was cut short before the plan was found). False for
+            a plan that wins but may not be shortest (``reason`` says why). Always True for
+            ``"unsolvable"``, False for ``"unknown"``.
+        pruned: States dropped by the lower bound against a known plan.
     """
 
     status: str
@@ -122,6 +128,23 @@ class SolveResult:
     """Seconds spent."""
     generated: int = 0
     """Work spent, in state images (the budget's unit)."""
+    proved: bool = False
+    """Whether the plan is proved shortest (solved) or the proof is complete (unsolvable)."""
+    pruned: int = 0
+    """States the lower bound dropped."""
+
+    @property
+    def verdict(self) -> str:
+        """The answer in words: ``solved in N steps (shortest)``, ``solved in N steps (not
+        proved shortest: REASON)``, ``proved unsolvable`` or ``unknown (REASON)``."""
+        if self.status == "solved":
+            steps = f"{self.steps} step{'' if self.steps == 1 else 's'}"
+            if self.proved:
+                return f"solved in {steps} (shortest)"
+            return f"solved in {steps} (not proved shortest: {self.reason})"
+        if self.status == "unsolvable":
+            return "proved unsolvable"
+        return f"unknown ({self.reason})"
 
 
 def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
@@ -174,7 +197,14 @@ class _Search:
             :class:`~core.search.Interrupted`).
     """
 
-    def __init__(self, world: World, use_symmetry: bool, walk_states: int, watch: Watch):
+    def __init__(
+        self,
+        world: World,
+        use_symmetry: bool,
+        walk_states: int,
+        watch: Watch,
+        bound: tuple[int, int] | None = None,
+    ):
         self.world = world
         self.watch = watch
         self.syms: tuple[Symmetry, ...] = symmetries(
@@ -182,6 +212,11 @@ class _Search:
         )
         self.walk_states = walk_states
         self.truncated = False
+        self.bound = bound
+        self.pruned = 0
+        # Per expansion: the end of step (win test included) of each distinct E''. Many
+        # vertex sets and walks remove the same edges; the win test is the costly part.
+        self._ends: dict[tuple[frozenset, frozenset], State] = {}
 
     def key(self, state: State) -> tuple:
         return canonical_key(
@@ -189,13 +224,42 @@ class _Search:
         )
 
     def successors(self, state: State) -> Iterator[tuple[tuple, State]]:
-        """Every outcome of one step from ``state``, each charged to the work budget."""
+        """Every distinct outcome of one step from ``state``, each charged to the work budget.
+
+        Outcomes equal to one already given by this expansion are dropped (one unit each):
+        the visited set would drop them anyway, after keying them. With a bound (a known
+        plan of ``limit`` steps), an outcome that cannot lead to a shorter plan — its steps
+        so far plus :func:`lower_bound` reach the limit — is dropped as well.
+        """
         spend, cost = self.watch.spend, len(self.syms)
+        self._ends.clear()
+        given: set[tuple] = set()
         for found in self._outcomes(state):
+            (op, walk, _), nxt = found
+            essentials = (nxt.tree, nxt.virtual, nxt.base, nxt.phase)
+            if essentials in given:
+                spend(1)
+                continue
+            given.add(essentials)
+            if self.bound is not None:
+                first, limit = self.bound
+                spend(1)
+                # An add (a new edge, no walk) reuses this state's bound computation.
+                added = op if op is not None and walk is None else None
+                if nxt.steps - first + lower_bound(nxt, state, added) >= limit:
+                    self.pruned += 1
+                    continue
             # Keying a state costs one image per renaming: what the CPU time follows (a
             # level with 120 renamings keys 120 times slower than one without).
             spend(cost)  # raises Interrupted("budget"): bfs turns it into its status
             yield found
+
+    def _end(self, state: State, tree: frozenset, virtual: frozenset) -> State:
+        """:func:`end_elimination`, once per distinct edge set within an expansion."""
+        done = self._ends.get((tree, virtual))
+        if done is None:
+            done = self._ends[(tree, virtual)] = end_elimination(state, tree, virtual)
+        return done
 
     def _outcomes(self, state: State) -> Iterator[tuple[tuple, State]]:
         if state.phase == "construct":
@@ -205,7 +269,25 @@ class _Search:
         elif state.phase == "succession":
             yield from self._settle(state, None, None)
 
+    def _hopeless(self, state: State) -> tuple[bool, bool]:
+        """Whether every add outcome, and every cut outcome, of ``state`` would be pruned.
+
+        A cut step only removes edges, so a cut child's bound is at least the parent's; an
+        add step adds one edge, so an add child's is at least the parent's minus one (but
+        never under one): :mod:`.bound`. Skipping the cuts skips their removal-set
+        enumerations, the costly part of an expansion.
+        """
+        if self.bound is None or state.phase != "construct":
+            return False, False
+        first, limit = self.bound
+        done, here = state.steps - first, lower_bound(state)
+        return done + 1 + max(here - 1, 1) >= limit, done + 1 + here >= limit
+
     def _constructs(self, state: State) -> Iterator[tuple[tuple, State]]:
+        no_adds, no_cuts = self._hopeless(state)
+        if no_adds and no_cuts:
+            self.pruned += 1
+            return
         world = self.world
         graph = graph_of(world, state.tree, state.virtual)
         levels = forward_levels(graph, world.vid[state.base], world.level.density)
@@ -228,11 +310,13 @@ class _Search:
                     continue
                 op = found
                 if any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
+                    if no_cuts:
+                        continue
                     started = State(
                         world, state.tree, state.virtual, state.base, "path", op, (), state.steps
                     )
                     yield from self._eliminations(started, op)
-                else:
+                elif not no_adds:
                     after = end_elimination(state, state.tree, state.virtual | {op})
                     yield from self._settle(after, op, None)
 
@@ -261,7 +345,7 @@ class _Search:
         edge_set = state.virtual | {state.pending}
         for removed_mask, steps in sets.items():
             removed = {graph.edges[e] for e in range(len(graph.edges)) if removed_mask >> e & 1}
-            after = end_elimination(state, state.tree - removed, edge_set - removed)
+            after = self._end(state, state.tree - removed, edge_set - removed)
             yield from self._settle(after, op, tuple(steps))
 
     def _settle(
@@ -316,6 +400,7 @@ def solve(
     max_walk_states: int = DEFAULT_WALK_STATES,
     budget: int | None = DEFAULT_BUDGET,
     deadline: float | None = None,
+    known: Sequence[Move] | None = None,
 ) -> SolveResult:
     """Find a plan with the fewest time steps from a level's start or from any state.
 
@@ -328,13 +413,20 @@ def solve(
         symmetry: Identify states up to the level's variable renamings.
         max_walk_states: Bound on each removal-set enumeration.
         budget: Work budget in state images: states generated, duplicates included, times
-            the renamings keying them (None: none). The bound whose answer does not depend
-            on the machine's load.
+            the renamings keying them, and one unit per closure formula (None: none). The
+            bound whose answer does not depend on the machine's load.
         deadline: An absolute :func:`time.monotonic` deadline (e.g. when the command
             began plus its limit); used instead of ``time_limit`` when given.
+        known: Moves that win from ``start`` (e.g. the generator's play-out): the search
+            then only looks for a shorter plan, dropping every state whose steps plus
+            :func:`lower_bound` reach the known plan's; when it finds none, the known plan
+            is the answer, proved shortest if nothing was cut short.
 
     Returns:
         The :class:`SolveResult`; an unknown one names the bound hit in ``reason``.
+
+    Raises:
+        ValueError: When ``known`` does not win from ``start``, or the closure is too large.
     """
     t0 = time.monotonic()
     if deadline is None and time_limit is not None:
@@ -342,13 +434,15 @@ def solve(
     watch = Watch(should_stop=should_stop, deadline=deadline, budget=budget)
     try:
         watch.poll("search")  # a command's loading may have spent its whole limit already
-        state = initial_state(start) if isinstance(start, Level) else start
+        state = initial_state(start, watch) if isinstance(start, Level) else start
         if state.phase in ("won", "lost"):
             status = "solved" if state.phase == "won" else "unsolvable"
-            return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
-        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls per renaming
+            return SolveResult(status, (), 0, 0, "", time.monotonic() - t0, watch.spent, True)
+        bound = None if known is None else (state.steps, _known_steps(state, known))
+        search = _Search(state.world, symmetry, max_walk_states, watch, bound)  # polls
     except Interrupted as stop:
-        return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], time.monotonic() - t0)
+        elapsed = time.monotonic() - t0
+        return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], elapsed, watch.spent)
     result = bfs(
         state,
         search.successors,
@@ -359,22 +453,69 @@ def solve(
         check_every=1,
         watch=watch,
     )
-    elapsed = time.monotonic() - t0
+    return _verdict(result, search, state, known, max_states, time.monotonic() - t0)
 
-    def unknown(reason: str) -> SolveResult:
-        return SolveResult("unknown", (), 0, result.explored, reason, elapsed, watch.spent)
 
+def _known_steps(state: State, known: Sequence[Move]) -> int:
+    """The steps ``known`` takes to win from ``state`` (replayed through the rules)."""
+    from core.game import IllegalMove
+
+    end = state
+    try:
+        for move in known:
+            end = GAME.apply(end, move)
+    except IllegalMove as error:
+        raise ValueError(f"the known plan is not legal: {error}") from error
+    if end.phase != "won":
+        raise ValueError("the known plan does not win")
+    return end.steps - state.steps
+
+
+def _verdict(
+    result: SearchResult,
+    search: _Search,
+    state: State,
+    known: Sequence[Move] | None,
+    max_states: int,
+    elapsed: float,
+) -> SolveResult:
+    """Turn the search's outcome into a :class:`SolveResult` (what is proved, and why not)."""
+    watch, explored, pruned = search.watch, result.explored, search.pruned
+    # A removal-set enumeration cut at max_walk_states may have hidden a shorter plan.
+    proved = not search.truncated
+
+    def unknown(reason: str, shortest: bool = False) -> SolveResult:
+        if search.bound is not None and known is not None:
+            # The known plan still wins: solved, proved shortest only when the search for
+            # a shorter one finished.
+            steps = search.bound[1]
+            return SolveResult(
+                "solved",
+                tuple(known),
+                steps,
+                explored,
+                reason,
+                elapsed,
+                watch.spent,
+                shortest,
+                pruned,
+            )
+        return SolveResult("unknown", (), 0, explored, reason, elapsed, watch.spent, False, pruned)
+
+    why = "" if proved else REASONS["truncated"]
     if result.status == "solved":
         plan = search.moves(state, result.plan)
         assert result.goal is not None  # a solved search has its goal state
         steps = result.goal.steps - state.steps
-        return SolveResult("solved", plan, steps, result.explored, "", elapsed, watch.spent)
+        return SolveResult(
+            "solved", plan, steps, explored, why, elapsed, watch.spent, proved, pruned
+        )
     if result.status == "exhausted":
-        # Explored everything, but an elimination enumeration cut at max_walk_states may
-        # have hidden a way: unknown, "truncated".
-        if search.truncated:
-            return unknown(REASONS["truncated"])
-        return SolveResult("unsolvable", (), 0, result.explored, "", elapsed, watch.spent)
+        if not proved:
+            return unknown(why)
+        if known is not None:  # nothing shorter exists: the known plan is shortest
+            return unknown("", shortest=True)
+        return SolveResult("unsolvable", (), 0, explored, "", elapsed, watch.spent, True, pruned)
     if result.status == "limit" and result.generated >= max_states:
         return unknown(REASONS["states"])  # bfs says "limit" for max_states too
     return unknown(REASONS[result.status])
