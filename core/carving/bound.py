@@ -37,7 +37,7 @@ from .level import Target
 from .paths import graph_of
 from .state import State
 
-__all__ = ["NODE_CAP", "common_edges", "lower_bound", "target_classes"]
+__all__ = ["NODE_CAP", "common_edges", "lower_bound", "missing_edges", "target_classes"]
 
 NODE_CAP = 20_000
 """Branch-and-bound nodes :func:`common_edges` visits before it settles for an upper bound."""
@@ -212,6 +212,20 @@ def _mcs_after(verts: Verts, target: Target, before: Verts, added: tuple[int, ..
 def _edge_sets(state: State) -> Verts:
     graph = graph_of(state.world, state.tree, state.virtual)
     return tuple(sorted(graph.verts))
+
+
+def missing_edges(state: State) -> int:
+    """|E(H*)| − MCS: the target edges no edge present now can become (added ones, each a
+    step of its own). It never falls when edges are removed and falls by one at most when
+    one is added: a won state can lie one add, or one cut, away only when it is 1 or 0.
+
+    Args:
+        state: Any state (its current edges are used).
+
+    Returns:
+        The number.
+    """
+    return len(state.level.target.edges) - _mcs(_edge_sets(state), state.level.target)[0]
 
 
 def lower_bound(state: State, parent: State | None = None, added: Operator | None = None) -> int:

@@ -38,9 +38,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations, product
 
-from core.search import Interrupted, KeyVisited, SearchResult, Watch, bfs
+from core.search import Interrupted, KeyVisited, Watch, bfs
 
-from .bound import lower_bound
+from .bound import lower_bound, missing_edges
 from .formula import Operator
 from .game import GAME, Construct, Extend, Finish, Move, Succeed
 from .level import Level
@@ -203,7 +203,6 @@ class _Search:
         use_symmetry: bool,
         walk_states: int,
         watch: Watch,
-        bound: tuple[int, int] | None = None,
     ):
         self.world = world
         self.watch = watch
@@ -212,7 +211,8 @@ class _Search:
         )
         self.walk_states = walk_states
         self.truncated = False
-        self.bound = bound
+        self.bound: tuple[int, int] | None = None
+        """(steps of the start, limit): only plans of fewer than ``limit`` steps are sought."""
         self.pruned = 0
         # Per expansion: the end of step (win test included) of each distinct E''. Many
         # vertex sets and walks remove the same edges; the win test is the costly part.
@@ -241,6 +241,9 @@ class _Search:
                 spend(1)
                 continue
             given.add(essentials)
+            if nxt.phase == "lost":  # a dead end: no plan goes through it
+                spend(1)
+                continue
             if self.bound is not None:
                 first, limit = self.bound
                 spend(1)
@@ -272,21 +275,24 @@ class _Search:
     def _hopeless(self, state: State) -> tuple[bool, bool]:
         """Whether every add outcome, and every cut outcome, of ``state`` would be pruned.
 
-        A cut step only removes edges, so a cut child's bound is at least the parent's; an
-        add step adds one edge, so an add child's is at least the parent's minus one (but
-        never under one): :mod:`.bound`. Skipping the cuts skips their removal-set
+        A cut step only removes edges, so a cut child misses at least the target edges the
+        parent misses; an add step adds one edge, so an add child misses at least one fewer
+        (:func:`~core.carving.bound.missing_edges`), and either child's bound is at least
+        what it misses. Skipping the cuts skips their removal-set
         enumerations, the costly part of an expansion.
         """
         if self.bound is None or state.phase != "construct":
             return False, False
         first, limit = self.bound
-        done, here = state.steps - first, lower_bound(state)
-        return done + 1 + max(here - 1, 1) >= limit, done + 1 + here >= limit
+        done, missing = state.steps - first, missing_edges(state)
+        # A child may be won (bound 0): no floor of one here.
+        return done + 1 + max(missing - 1, 0) >= limit, done + 1 + missing >= limit
 
     def _constructs(self, state: State) -> Iterator[tuple[tuple, State]]:
         no_adds, no_cuts = self._hopeless(state)
-        if no_adds and no_cuts:
+        if no_adds or no_cuts:  # some outcomes are cut away: the pass is not exhaustive
             self.pruned += 1
+        if no_adds and no_cuts:
             return
         world = self.world
         graph = graph_of(world, state.tree, state.virtual)
@@ -401,6 +407,7 @@ def solve(
     budget: int | None = DEFAULT_BUDGET,
     deadline: float | None = None,
     known: Sequence[Move] | None = None,
+    deepen: bool = True,
 ) -> SolveResult:
     """Find a plan with the fewest time steps from a level's start or from any state.
 
@@ -421,6 +428,8 @@ def solve(
             then only looks for a shorter plan, dropping every state whose steps plus
             :func:`lower_bound` reach the known plan's; when it finds none, the known plan
             is the answer, proved shortest if nothing was cut short.
+        deepen: Without ``known``: iterative deepening on :func:`lower_bound` (the
+            default); False for one plain breadth-first search (the baseline).
 
     Returns:
         The :class:`SolveResult`; an unknown one names the bound hit in ``reason``.
@@ -438,22 +447,34 @@ def solve(
         if state.phase in ("won", "lost"):
             status = "solved" if state.phase == "won" else "unsolvable"
             return SolveResult(status, (), 0, 0, "", time.monotonic() - t0, watch.spent, True)
-        bound = None if known is None else (state.steps, _known_steps(state, known))
-        search = _Search(state.world, symmetry, max_walk_states, watch, bound)  # polls
+        limit = None if known is None else _known_steps(state, known)
+        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls
     except Interrupted as stop:
         elapsed = time.monotonic() - t0
         return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], elapsed, watch.spent)
-    result = bfs(
-        state,
-        search.successors,
-        lambda s: s.phase == "won",
-        visited=KeyVisited(search.key),
-        max_states=max_states,
-        progress=progress,
-        check_every=1,
-        watch=watch,
+    run = _Run(search, state, max_states, progress)
+    if known is not None:
+        assert limit is not None
+        found = run.shorter_than(limit)
+        if found.status == "none" and found.reason:  # a bound hit: the known plan stands
+            found = _Found("solved", tuple(known), limit, found.reason, False)
+        elif found.status == "none":  # nothing shorter exists: the known plan is shortest
+            found = _Found("solved", tuple(known), limit, "", True)
+    elif deepen:
+        found = run.deepening()
+    else:
+        found = run.shorter_than(None)
+    return SolveResult(
+        found.status,
+        found.plan,
+        found.steps,
+        run.explored,
+        found.reason,
+        time.monotonic() - t0,
+        watch.spent,
+        found.proved,
+        search.pruned,
     )
-    return _verdict(result, search, state, known, max_states, time.monotonic() - t0)
 
 
 def _known_steps(state: State, known: Sequence[Move]) -> int:
@@ -471,54 +492,95 @@ def _known_steps(state: State, known: Sequence[Move]) -> int:
     return end.steps - state.steps
 
 
-def _verdict(
-    result: SearchResult,
-    search: _Search,
-    state: State,
-    known: Sequence[Move] | None,
-    max_states: int,
-    elapsed: float,
-) -> SolveResult:
-    """Turn the search's outcome into a :class:`SolveResult` (what is proved, and why not)."""
-    watch, explored, pruned = search.watch, result.explored, search.pruned
-    # A removal-set enumeration cut at max_walk_states may have hidden a shorter plan.
-    proved = not search.truncated
+@dataclass(frozen=True)
+class _Found:
+    """One search's answer: ``status`` is ``solved``, ``unsolvable``, ``unknown`` or, for a
+    search bounded by a limit, ``none`` (no plan under the limit; ``reason`` empty when
+    that is proved)."""
 
-    def unknown(reason: str, shortest: bool = False) -> SolveResult:
-        if search.bound is not None and known is not None:
-            # The known plan still wins: solved, proved shortest only when the search for
-            # a shorter one finished.
-            steps = search.bound[1]
-            return SolveResult(
-                "solved",
-                tuple(known),
-                steps,
-                explored,
-                reason,
-                elapsed,
-                watch.spent,
-                shortest,
-                pruned,
-            )
-        return SolveResult("unknown", (), 0, explored, reason, elapsed, watch.spent, False, pruned)
+    status: str
+    plan: tuple[Move, ...] = ()
+    steps: int = 0
+    reason: str = ""
+    proved: bool = False
 
-    why = "" if proved else REASONS["truncated"]
-    if result.status == "solved":
-        plan = search.moves(state, result.plan)
-        assert result.goal is not None  # a solved search has its goal state
-        steps = result.goal.steps - state.steps
-        return SolveResult(
-            "solved", plan, steps, explored, why, elapsed, watch.spent, proved, pruned
+
+class _Run:
+    """The breadth-first searches of one :func:`solve` call (shared symmetries and watch)."""
+
+    def __init__(
+        self,
+        search: _Search,
+        state: State,
+        max_states: int,
+        progress: Callable[[int, int], None] | None,
+    ):
+        self.search, self.state, self.max_states, self.progress = (
+            search,
+            state,
+            max_states,
+            progress,
         )
-    if result.status == "exhausted":
-        if not proved:
-            return unknown(why)
-        if known is not None:  # nothing shorter exists: the known plan is shortest
-            return unknown("", shortest=True)
-        return SolveResult("unsolvable", (), 0, explored, "", elapsed, watch.spent, True, pruned)
-    if result.status == "limit" and result.generated >= max_states:
-        return unknown(REASONS["states"])  # bfs says "limit" for max_states too
-    return unknown(REASONS[result.status])
+        self.explored = 0
+
+    def shorter_than(self, limit: int | None) -> _Found:
+        """A shortest plan of fewer than ``limit`` steps (None: any), by one bounded BFS.
+
+        Returns:
+            ``solved`` (proved shortest unless an enumeration was cut short), ``none`` (no
+            plan under the limit; with a reason when a bound stopped the search),
+            ``unsolvable`` (no limit, whole space seen) or ``unknown``.
+        """
+        search, state = self.search, self.state
+        search.bound = None if limit is None else (state.steps, limit)
+        result = bfs(
+            state,
+            search.successors,
+            lambda s: s.phase == "won",
+            visited=KeyVisited(search.key),
+            max_states=self.max_states,
+            progress=self.progress,
+            check_every=1,
+            watch=search.watch,
+        )
+        self.explored += result.explored
+        # A removal-set enumeration cut at max_walk_states may have hidden a shorter plan.
+        why = REASONS["truncated"] if search.truncated else ""
+        if result.status == "solved":
+            assert result.goal is not None  # a solved search has its goal state
+            plan = search.moves(state, result.plan)
+            steps = result.goal.steps - state.steps
+            return _Found("solved", plan, steps, why, not search.truncated)
+        stopped = "none" if limit is not None else "unknown"
+        if result.status == "exhausted":
+            if limit is not None:
+                return _Found("none", reason=why)
+            return _Found(stopped, reason=why) if why else _Found("unsolvable", proved=True)
+        if result.status == "limit" and result.generated >= self.max_states:
+            return _Found(stopped, reason=REASONS["states"])  # bfs: "limit" for max_states too
+        return _Found(stopped, reason=REASONS[result.status])
+
+    def deepening(self) -> _Found:
+        """Iterative deepening on the bound: look for plans of at most d steps, d from
+        :func:`lower_bound` of the start up, each pass dropping every state whose steps
+        plus bound exceed d. The first plan found is shortest (the passes before proved
+        that none is shorter); a pass that pruned nothing saw the whole space."""
+        d = lower_bound(self.state)
+        while True:
+            before = self.search.pruned
+            found = self.shorter_than(d + 1)
+            if found.status != "none":
+                return found
+            cut_short = found.reason == REASONS["truncated"]
+            if found.reason and not cut_short:  # a bound of the caller's: stop here
+                return _Found("unknown", reason=found.reason)
+            if self.search.pruned == before:  # nothing cut away: no plan at any length
+                if cut_short:  # but an enumeration was cut: not a proof
+                    return _Found("unknown", reason=found.reason)
+                return _Found("unsolvable", proved=True)
+            # A truncated pass goes on too: a plan found later wins, though not proved
+            # shortest (search.truncated stays set).
+            d += 1
 
 
 def hint(state: State, **limits: object) -> Move | None:
