@@ -14,8 +14,10 @@ edge map with V(ψ(e)) = φ(V(e)). Hence
 MCS being the most edges such a common sub-hypergraph can have; and a state that is not won
 needs at least one step. :func:`common_edges` computes MCS exactly by branch and bound over
 the current vertex-set classes (parallel edges share a class and map to one target class);
-when that search would pass its node cap it returns an upper bound instead (a maximum
-matching of classes that ignores the vertex map), which keeps the bound admissible. Both
+when that search would pass its node cap it returns an upper bound instead (per edge size,
+what the classes could give, capped by the target's edges of that size: the vertex map
+ignored), which keeps the bound admissible. Every node is charged to the caller's work
+budget. Both
 numbers can only fall when edges are removed, so a cut step never lowers the bound, and an
 add step lowers it by one at most: :class:`~core.carving.solver` uses that to skip whole
 families of successors.
@@ -30,16 +32,16 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import lru_cache
 
-import networkx as nx
+from core.search import NO_WATCH, Watch
 
 from .formula import Operator
 from .level import Target
 from .paths import graph_of
 from .state import State
 
-__all__ = ["NODE_CAP", "common_edges", "lower_bound", "missing_edges", "target_classes"]
+__all__ = ["NODE_CAP", "Bounds", "common_edges", "lower_bound", "target_classes"]
 
-NODE_CAP = 20_000
+NODE_CAP = 4_000
 """Branch-and-bound nodes :func:`common_edges` visits before it settles for an upper bound."""
 
 Classes = tuple[tuple[tuple[int, ...], int], ...]
@@ -66,17 +68,6 @@ def target_classes(target: Target) -> Classes:
     return _classes([tuple(index[v] for v in e) for e in target.edges])
 
 
-def _matching_bound(mine: Classes, theirs: Classes) -> int:
-    """Most old edges when only class sizes must agree: an upper bound on MCS."""
-    pairs = nx.Graph()
-    for i, (s, mu) in enumerate(mine):
-        for j, (t, nu) in enumerate(theirs):
-            if len(s) == len(t):
-                pairs.add_edge(("now", i), ("target", j), weight=min(mu, nu))
-    matched = nx.max_weight_matching(pairs)
-    return sum(pairs.edges[a, b]["weight"] for a, b in matched)
-
-
 class _Common:
     """Branch and bound for the largest common sub-hypergraph (counted in edges).
 
@@ -86,10 +77,20 @@ class _Common:
         cap: Nodes before giving up (:class:`OverflowError`).
         at_least: A score known to be reachable (only better ones are looked for).
         must: Index of a class that must be mapped (None: any may be left out).
+        watch: Charged one unit per node (the solver's work budget).
     """
 
-    def __init__(self, mine: Classes, theirs: Classes, cap: int, at_least: int, must: int | None):
+    def __init__(
+        self,
+        mine: Classes,
+        theirs: Classes,
+        cap: int,
+        at_least: int,
+        must: int | None,
+        watch: Watch = NO_WATCH,
+    ):
         self.mine, self.theirs, self.cap, self.must = mine, theirs, cap, must
+        self.watch = watch
         self.nodes = 0
         self.best = at_least
         self.phi: dict[int, int] = {}  # current vertex -> target vertex
@@ -104,11 +105,17 @@ class _Common:
             top[len(t)] = max(top[len(t)], nu)
             self.avail[len(t)] += nu
         self.sizes = sorted(self.avail)
+        self.totals = dict(self.avail)
         self.suffix: list[Counter[int]] = [Counter() for _ in range(len(mine) + 1)]
         for k in range(len(mine) - 1, -1, -1):
             s, mu = mine[k]
             self.suffix[k] = self.suffix[k + 1].copy()
             self.suffix[k][len(s)] += min(mu, top[len(s)])
+
+    @property
+    def best_hope(self) -> int:
+        """The root's bound: per size, what the classes could give, capped by the target."""
+        return sum(min(self.suffix[0][k], n) for k, n in self.totals.items())
 
     def _hope(self, i: int) -> int:
         rest, avail = self.suffix[i], self.avail
@@ -116,6 +123,7 @@ class _Common:
 
     def run(self, i: int = 0, score: int = 0) -> None:
         self.nodes += 1
+        self.watch.spend()
         if self.nodes > self.cap:
             raise OverflowError
         if score > self.best and (self.must is None or self.must < i):
@@ -161,6 +169,7 @@ def common_edges(
     *,
     parent: int | None = None,
     added: tuple[int, ...] | None = None,
+    watch: Watch = NO_WATCH,
 ) -> tuple[int, bool]:
     """MCS: the most edges of ``verts`` that can be edges of ``target`` under one vertex map.
 
@@ -172,6 +181,7 @@ def common_edges(
             sub-hypergraph larger than the parent's must map the new edge's class, so only
             those are searched, and only for more than ``parent`` edges).
         added: V(e) of the edge added to the parent's edges (with ``parent``).
+        watch: Charged one unit per search node.
 
     Returns:
         ``(value, exact)``: MCS and True, or an upper bound on it and False when the search
@@ -184,29 +194,96 @@ def common_edges(
         at = next(i for i, (s, _) in enumerate(mine) if s == key)
         # Placed first, the new edge's class constrains φ from the start.
         mine, must = (mine[at], *mine[:at], *mine[at + 1 :]), 0
-    search = _Common(mine, theirs, cap, parent or 0, must)
+    search = _Common(mine, theirs, cap, parent or 0, must, watch)
     try:
         search.run()
     except OverflowError:
-        return _matching_bound(mine, theirs), False
+        return search.best_hope, False
     return search.best, True
 
 
 Verts = tuple[tuple[int, ...], ...]
 
 
-@lru_cache(maxsize=4096)
-def _mcs(verts: Verts, target: Target) -> tuple[int, bool]:
-    return common_edges(list(verts), target)
+class Bounds:
+    """:func:`lower_bound` and :func:`missing_edges` for one search, with its own cache.
 
+    The cache lives as long as the search, so what a search spends on bounds (charged to
+    its watch) does not depend on what other searches computed before it.
 
-@lru_cache(maxsize=4096)
-def _mcs_after(verts: Verts, target: Target, before: Verts, added: tuple[int, ...]) -> int:
-    """MCS of ``verts`` = ``before`` plus the edge ``added``, reusing the MCS of ``before``."""
-    value, exact = _mcs(before, target)
-    if not exact:
-        return _mcs(verts, target)[0]
-    return common_edges(list(verts), target, parent=value, added=added)[0]
+    Args:
+        watch: Charged one unit per branch-and-bound node.
+    """
+
+    def __init__(self, watch: Watch = NO_WATCH):
+        self.watch = watch
+        self._known: dict[Verts, tuple[int, bool]] = {}
+
+    def _mcs(self, verts: Verts, target: Target) -> tuple[int, bool]:
+        found = self._known.get(verts)
+        if found is None:
+            found = self._known[verts] = common_edges(list(verts), target, watch=self.watch)
+        return found
+
+    def _mcs_after(
+        self, verts: Verts, target: Target, before: Verts, added: tuple[int, ...]
+    ) -> int:
+        """MCS of ``verts`` = ``before`` plus ``added``, reusing the MCS of ``before``."""
+        found = self._known.get(verts)
+        if found is not None:
+            return found[0]
+        value, exact = self._mcs(before, target)
+        if not exact:
+            return self._mcs(verts, target)[0]
+        found = common_edges(list(verts), target, parent=value, added=added, watch=self.watch)
+        self._known[verts] = found
+        return found[0]
+
+    def missing_edges(self, state: State) -> int:
+        """|E(H*)| − MCS: the target edges no edge present now can become (each to be added
+        by a step of its own). It never falls when edges are removed and falls by one at
+        most when one is added, so a child can be won only when it is 0 (a cut) or at most 1
+        (an add).
+
+        Args:
+            state: Any state (its current edges are used).
+
+        Returns:
+            The number.
+        """
+        target = state.level.target
+        return len(target.edges) - self._mcs(_edge_sets(state), target)[0]
+
+    def lower_bound(
+        self, state: State, parent: State | None = None, added: Operator | None = None
+    ) -> int:
+        """Time steps still needed to win from ``state``, never more than the true number.
+
+        Args:
+            state: Any state.
+            parent: A state whose edges are ``state``'s minus ``added`` (reuse: its MCS is
+                the starting point, and only common sub-hypergraphs using the new edge are
+                searched).
+            added: The edge ``state`` has more than ``parent``.
+
+        Returns:
+            0 for a won state; for a lost one a number larger than any plan; else
+            max(1, |E(H*)| − MCS) (see the module docstring), plus one in the
+            ``succession`` phase, whose step is yet to be counted.
+        """
+        if state.phase == "won":
+            return 0
+        if state.phase == "lost":
+            return 1 << 30
+        target = state.level.target
+        verts = _edge_sets(state)
+        if parent is not None and added is not None:
+            before = _edge_sets(parent)
+            common = self._mcs_after(verts, target, before, state.world.verts_of(added))
+        else:
+            common = self._mcs(verts, target)[0]
+        extra = 1 if state.phase == "succession" else 0
+        return max(len(target.edges) - common, 1) + extra
 
 
 def _edge_sets(state: State) -> Verts:
@@ -214,44 +291,13 @@ def _edge_sets(state: State) -> Verts:
     return tuple(sorted(graph.verts))
 
 
-def missing_edges(state: State) -> int:
-    """|E(H*)| − MCS: the target edges no edge present now can become (added ones, each a
-    step of its own). It never falls when edges are removed and falls by one at most when
-    one is added: a won state can lie one add, or one cut, away only when it is 1 or 0.
-
-    Args:
-        state: Any state (its current edges are used).
-
-    Returns:
-        The number.
-    """
-    return len(state.level.target.edges) - _mcs(_edge_sets(state), state.level.target)[0]
-
-
-def lower_bound(state: State, parent: State | None = None, added: Operator | None = None) -> int:
-    """Time steps still needed to win from ``state``, never more than the true number.
+def lower_bound(state: State) -> int:
+    """:meth:`Bounds.lower_bound` of one state (no budget, no cache kept).
 
     Args:
         state: Any state.
-        parent: A state whose edges are ``state``'s minus ``added`` (reuse: its MCS is
-            the starting point, and only common sub-hypergraphs using the new edge are
-            searched).
-        added: The edge ``state`` has more than ``parent``.
 
     Returns:
-        0 for a won state; for a lost one a number larger than any plan; else
-        max(1, |E(H*)| − MCS) (see the module docstring), plus one in the ``succession``
-        phase, whose step is yet to be counted.
+        A lower bound on the time steps still needed to win (0 when won).
     """
-    if state.phase == "won":
-        return 0
-    if state.phase == "lost":
-        return 1 << 30
-    target = state.level.target
-    verts = _edge_sets(state)
-    if parent is not None and added is not None:
-        common = _mcs_after(verts, target, _edge_sets(parent), state.world.verts_of(added))
-    else:
-        common = _mcs(verts, target)[0]
-    extra = 1 if state.phase == "succession" else 0
-    return max(len(target.edges) - common, 1) + extra
+    return Bounds().lower_bound(state)

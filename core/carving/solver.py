@@ -40,7 +40,7 @@ from itertools import combinations, product
 
 from core.search import Interrupted, KeyVisited, Watch, bfs
 
-from .bound import lower_bound, missing_edges
+from .bound import Bounds
 from .formula import Operator
 from .game import GAME, Construct, Extend, Finish, Move, Succeed
 from .level import Level
@@ -214,6 +214,7 @@ class _Search:
         self.bound: tuple[int, int] | None = None
         """(steps of the start, limit): only plans of fewer than ``limit`` steps are sought."""
         self.pruned = 0
+        self.bounds = Bounds(watch)
         # Per expansion: the end of step (win test included) of each distinct E''. Many
         # vertex sets and walks remove the same edges; the win test is the costly part.
         self._ends: dict[tuple[frozenset, frozenset], State] = {}
@@ -229,7 +230,7 @@ class _Search:
         Outcomes equal to one already given by this expansion are dropped (one unit each):
         the visited set would drop them anyway, after keying them. With a bound (a known
         plan of ``limit`` steps), an outcome that cannot lead to a shorter plan — its steps
-        so far plus :func:`lower_bound` reach the limit — is dropped as well.
+        so far plus :func:`~core.carving.bound.lower_bound` reach the limit — is dropped as well.
         """
         spend, cost = self.watch.spend, len(self.syms)
         self._ends.clear()
@@ -249,7 +250,7 @@ class _Search:
                 spend(1)
                 # An add (a new edge, no walk) reuses this state's bound computation.
                 added = op if op is not None and walk is None else None
-                if nxt.steps - first + lower_bound(nxt, state, added) >= limit:
+                if nxt.steps - first + self.bounds.lower_bound(nxt, state, added) >= limit:
                     self.pruned += 1
                     continue
             # Keying a state costs one image per renaming: what the CPU time follows (a
@@ -277,14 +278,14 @@ class _Search:
 
         A cut step only removes edges, so a cut child misses at least the target edges the
         parent misses; an add step adds one edge, so an add child misses at least one fewer
-        (:func:`~core.carving.bound.missing_edges`), and either child's bound is at least
+        (:meth:`~core.carving.bound.Bounds.missing_edges`), and either child's bound is at least
         what it misses. Skipping the cuts skips their removal-set
         enumerations, the costly part of an expansion.
         """
         if self.bound is None or state.phase != "construct":
             return False, False
         first, limit = self.bound
-        done, missing = state.steps - first, missing_edges(state)
+        done, missing = state.steps - first, self.bounds.missing_edges(state)
         # A child may be won (bound 0): no floor of one here.
         return done + 1 + max(missing - 1, 0) >= limit, done + 1 + missing >= limit
 
@@ -426,9 +427,9 @@ def solve(
             began plus its limit); used instead of ``time_limit`` when given.
         known: Moves that win from ``start`` (e.g. the generator's play-out): the search
             then only looks for a shorter plan, dropping every state whose steps plus
-            :func:`lower_bound` reach the known plan's; when it finds none, the known plan
+            :func:`~core.carving.bound.lower_bound` reach the known plan's; when it finds none, the known plan
             is the answer, proved shortest if nothing was cut short.
-        deepen: Without ``known``: iterative deepening on :func:`lower_bound` (the
+        deepen: Without ``known``: iterative deepening on :func:`~core.carving.bound.lower_bound` (the
             default); False for one plain breadth-first search (the baseline).
 
     Returns:
@@ -562,10 +563,13 @@ class _Run:
 
     def deepening(self) -> _Found:
         """Iterative deepening on the bound: look for plans of at most d steps, d from
-        :func:`lower_bound` of the start up, each pass dropping every state whose steps
+        :func:`~core.carving.bound.lower_bound` of the start up, each pass dropping every state whose steps
         plus bound exceed d. The first plan found is shortest (the passes before proved
         that none is shorter); a pass that pruned nothing saw the whole space."""
-        d = lower_bound(self.state)
+        try:
+            d = self.search.bounds.lower_bound(self.state)
+        except Interrupted as stop:
+            return _Found("unknown", reason=REASONS[stop.reason])
         while True:
             before = self.search.pruned
             found = self.shorter_than(d + 1)
