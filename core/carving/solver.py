@@ -551,6 +551,8 @@ class _Run:
             assert result.goal is not None  # a solved search has its goal state
             plan = search.moves(state, result.plan)
             steps = result.goal.steps - state.steps
+            if steps <= search.bounds.lower_bound(state):  # as short as any plan can be
+                return _Found("solved", plan, steps, "", True)
             return _Found("solved", plan, steps, why, not search.truncated)
         stopped = "none" if limit is not None else "unknown"
         if result.status == "exhausted":
@@ -571,8 +573,10 @@ class _Run:
         except Interrupted as stop:
             return _Found("unknown", reason=REASONS[stop.reason])
         while True:
-            before = self.search.pruned
+            before, clean = self.search.pruned, not self.search.truncated
             found = self.shorter_than(d + 1)
+            if found.status == "solved" and clean:  # the passes before ruled out < d
+                return _Found("solved", found.plan, found.steps, "", True)
             if found.status != "none":
                 return found
             cut_short = found.reason == REASONS["truncated"]
