@@ -37,8 +37,8 @@ def brute_common(verts: list[tuple[int, ...]], target: Target) -> int:
     """Every partial one-to-one vertex map; count the edges that land on target edges."""
     index = {v: i for i, v in enumerate(target.vertices)}
     theirs: dict[frozenset, int] = {}
-    for e in target.edges:
-        key = frozenset(index[v] for v in e)
+    for edge in target.edges:
+        key = frozenset(index[v] for v in edge)
         theirs[key] = theirs.get(key, 0) + 1
     mine: dict[frozenset, int] = {}
     for e in verts:
