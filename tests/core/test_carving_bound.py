@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from itertools import product
 
 import pytest
@@ -243,3 +244,18 @@ def test_generate_work_budget_keeps_ids_unless_it_is_hit():
     tight = [json.loads(x) for x in starved.stdout.split("\n") if x]
     assert starved.exit_code == 0
     assert all(r["par"] is None and not r["id"].startswith("carving:easy#") for r in tight)
+
+
+def test_the_designers_verdict_says_when_a_plan_is_not_proved_shortest():
+    from core.carving.design import Verdict
+    from tui.games.carving.designer import describe_verdict
+
+    level = replace(small(2, 2, 0).level, par=1)
+    proved = Verdict(2, 1, 1, 2, status="solved", steps=2, explored=5)
+    unproved = replace(proved, reason="truncated")
+    assert "Solvable: shortest 2 steps; par 1 is below the shortest" in describe_verdict(
+        level, proved
+    )
+    text = describe_verdict(level, unproved)
+    assert "Solvable: in 2 steps, not proved shortest (truncated); par 1 not checked" in text
+    assert "no solution is that short" not in text
