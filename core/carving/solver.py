@@ -17,10 +17,19 @@ States are identified up to the level's symmetries (:mod:`.symmetry`: type-prese
 variable renamings that keep F*), with virtual edges compared by vertex sets. A plan is a
 sequence of :mod:`.game` moves ready to replay.
 
-Statuses: ``"solved"`` (shortest plan), ``"unsolvable"`` (the whole state space was explored
-and no elimination enumeration was cut short), ``"unknown"`` (a bound was hit, the search was
-cancelled, or an enumeration was cut short). The state space is finite but grows very fast;
-this is a tool for small levels (a handful of variables, few steps).
+**Proving par** (issue 29). :mod:`.bound` gives an admissible lower bound on the steps left;
+by default the search deepens on it (passes for plans of at most d steps, d from the start's
+bound up, dropping every state whose steps plus bound exceed d), and with a known plan (the
+generator's play-out) it only looks for a shorter one. A cut step never lowers the bound and
+an add step lowers it by one at most, so whole families of outcomes are skipped before they
+are enumerated (:meth:`_Search._hopeless`), and a child's bound is computed from its parent's.
+Outcomes of one expansion that are equal states are built and keyed once.
+
+Statuses: ``"solved"`` (a plan that replays; :attr:`SolveResult.proved` when it is shortest),
+``"unsolvable"`` (the whole state space was explored and no elimination enumeration was cut
+short), ``"unknown"`` (a bound was hit, the search was cancelled, or an enumeration was cut
+short). :attr:`SolveResult.verdict` says it in words. The state space is finite but grows
+very fast; this is a tool for small levels (a handful of variables, few steps).
 
 Bounds (issue 28): a **work budget** counted in state images (every successor an expansion
 yields, duplicates included, once per renaming its key tries: what the search's time
