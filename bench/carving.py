@@ -15,12 +15,19 @@ must agree (checked). "cold" also builds the incidence index from the edge lists
 times :func:`core.carving.elimination_possible` on a real game state whose E_Ω has ~17,000
 edges, index built from the operators (cold) and cached (warm).
 
+**Solver** (bundled Long Division and Typed Finale, generated hard #880001, #5, #1).
+Engine: :func:`core.carving.solve` as shipped (iterative deepening on the admissible lower
+bound of :mod:`core.carving.bound`, the bound reused from parent to child). Baseline: the
+same solver with ``deepen=False``, one plain breadth-first search as before issue 29, under
+a work budget (300,000 state images with ``--quick``, else 3,000,000) so that a hopeless
+case ends; states per second are printed for both (``--only solver`` runs this part).
+
 Times are CPU seconds of this process (``time.process_time``), best of ``--repeat``, so other
 load on the machine distorts less. Output: one line per case,
 ``case  fast=<s>  baseline=<s>  ratio=<baseline/fast>x``, then a summary; ``--json`` prints
 JSON lines instead.
 
-Usage: python bench/carving.py [--quick] [--repeat 3] [--json]
+Usage: python bench/carving.py [--quick] [--repeat 3] [--json] [--only PART]
 """
 
 from __future__ import annotations
@@ -314,12 +321,72 @@ def bench_state(args, rows) -> None:
     )
 
 
+SOLVER_LEVELS = (
+    ("tutorial", "Long Division"),
+    ("tutorial", "Typed Finale"),
+    ("hard", 880001),
+    ("hard", 5),
+    ("hard", 1),
+)
+"""Solver cases: bundled tutorial levels by title, generated hard levels by seed."""
+
+
+def solver_level(kind: str, key):
+    """A bundled tutorial level (by title) or a generated hard one (by seed)."""
+    if kind == "hard":
+        from core.carving.generators import GENERATORS
+
+        return GENERATORS["hard"].generate(key)
+    from grammar.levels import bundled_packs
+
+    return next(lv for lv in bundled_packs("carving")[0][1].levels if lv.title == key)
+
+
+def bench_solver(args, rows) -> None:
+    """Fast: solve() as shipped (iterative deepening on the lower bound, bound reuse).
+    Baseline: the same solver with deepen=False, one plain breadth-first search (the search
+    before issue 29), under a work budget so that a hopeless case ends: its time is then a
+    lower bound and the ratio is marked ">=". Both run once (CPU seconds)."""
+    from core.carving import solve
+
+    base_budget = 300_000 if args.quick else 3_000_000
+    cases = SOLVER_LEVELS[:3] if args.quick else SOLVER_LEVELS
+    for kind, key in cases:
+        level = solver_level(kind, key)
+        t_fast, fast = best(
+            1, lambda lv=level: solve(lv, budget=None, time_limit=None, max_states=200_000)
+        )
+        t_base, base = best(
+            1,
+            lambda lv=level: solve(
+                lv, deepen=False, budget=base_budget, time_limit=None, max_states=200_000
+            ),
+        )
+        report(
+            rows,
+            args.json,
+            f"solve {kind} {key}",
+            t_fast,
+            t_base,
+            fast_verdict=fast.verdict,
+            base_verdict=base.verdict,
+            bound=base.status == "unknown",
+            fast_states=fast.explored,
+            base_states=base.explored,
+            fast_states_per_s=round(fast.explored / max(t_fast, 1e-9), 1),
+            base_states_per_s=round(base.explored / max(t_base, 1e-9), 1),
+        )
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs, a few seconds")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--only", choices=("closure", "decision", "state", "solver"), help="run one part only"
+    )
     args = ap.parse_args(argv)
     rows: list = []
     if not args.json:
@@ -327,16 +394,26 @@ def main(argv=None) -> None:
             f"Triangle Carving benchmark (Python {sys.version.split()[0]}, "
             f"CPU seconds, best of {args.repeat})"
         )
-    bench_closure(args, rows)
-    bench_decision(args, rows)
-    bench_state(args, rows)
+    parts = {
+        "closure": bench_closure,
+        "decision": bench_decision,
+        "state": bench_state,
+        "solver": bench_solver,
+    }
+    for name, part in parts.items():
+        if args.only in (None, name):
+            part(args, rows)
     closure = [r["ratio"] for r in rows if r["case"].startswith("closure")]
     decide = [r for r in rows if r["case"].startswith("decide")]
+    solved = [r for r in rows if r["case"].startswith("solve")]
     summary = {
-        "closure_ratio_min": min(closure),
-        "closure_ratio_max": max(closure),
-        "decision_warm_max_s": max(r["fast"] for r in decide),
-        "decision_cold_max_s": max(r["cold"] for r in decide),
+        "closure_ratio_min": min(closure, default=None),
+        "closure_ratio_max": max(closure, default=None),
+        "decision_warm_max_s": max((r["fast"] for r in decide), default=None),
+        "decision_cold_max_s": max((r["cold"] for r in decide), default=None),
+        "solver_ratio_min": min((r["ratio"] for r in solved), default=None),
+        "solver_proved": sum("(shortest)" in r["fast_verdict"] for r in solved),
+        "solver_cases": len(solved),
     }
     print(json.dumps({"summary": summary}) if args.json else f"summary: {summary}")
 

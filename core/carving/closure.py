@@ -28,6 +28,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from core.search import NO_WATCH, Watch
+
 from .formula import DELTA, NABLA, Formula, Operator
 from .level import Level
 
@@ -35,6 +37,10 @@ __all__ = ["DEFAULT_LIMIT", "Closure", "ClosureTooLarge", "compute_closure"]
 
 DEFAULT_LIMIT = 200_000
 """Default bound on |F*| + |E_Ω|; a level whose closure is larger cannot be played."""
+
+
+POLL_EVERY = 256
+"""Formulas saturated between two polls of the watch's clock and cancel test."""
 
 
 class ClosureTooLarge(ValueError):
@@ -69,9 +75,12 @@ class _Saturation:
     Args:
         level: The level (variables, types, relations).
         limit: Bound on |F| + |P|.
+        watch: Charged one unit per formula taken from the queue and polled every
+            :data:`POLL_EVERY` of them (the joins of one formula are bounded by |F|², so the
+            work between two polls is bounded too).
     """
 
-    def __init__(self, level: Level, limit: int):
+    def __init__(self, level: Level, limit: int, watch: Watch = NO_WATCH):
         names = level.variable_names
         self.n = n = len(names)
         self.n3 = n * n * n
@@ -84,6 +93,7 @@ class _Saturation:
         ]
         self.k = k
         self.limit = limit
+        self.watch = watch
         self.formulas: set[int] = set()
         self.edges: set[tuple[int, ...]] = set()
         self.dropped_rot: set[int] = set()
@@ -118,7 +128,13 @@ class _Saturation:
     def run(self) -> None:
         """Saturate: pop formulas until no new one appears."""
         n = self.n
+        watch = self.watch
         while self.queue:
+            # The 200k cap bounds memory; the watch bounds time and work (issue 28): a
+            # closure near the cap takes seconds, which a command's limit must cover.
+            watch.spend()
+            if len(self.formulas) % POLL_EVERY == 0:
+                watch.poll("closure", len(self.formulas), self.limit)
             f = self.queue.pop()
             kind, rest = divmod(f, self.n3)
             x, rest = divmod(rest, n * n)
@@ -229,20 +245,24 @@ def _initial(level: Level, sat: _Saturation) -> list[int]:
     return start
 
 
-def compute_closure(level: Level, *, limit: int = DEFAULT_LIMIT) -> Closure:
+def compute_closure(
+    level: Level, *, limit: int = DEFAULT_LIMIT, watch: Watch = NO_WATCH
+) -> Closure:
     """Compute ⟨F*, E_Ω⟩ = lfp(Γ) for ``level`` (semi-naive, indexed joins).
 
     Args:
         level: The level (its axioms, if any, join the diagonal formulas at the start).
         limit: Bound on |F*| + |E_Ω|.
+        watch: Work budget (one unit per formula of F*), deadline and cancel test.
 
     Returns:
         The :class:`Closure`.
 
     Raises:
         ClosureTooLarge: When the closure exceeds ``limit``.
+        Interrupted: When ``watch`` runs out of budget or time, or is cancelled.
     """
-    sat = _Saturation(level, limit)
+    sat = _Saturation(level, limit, watch)
     for f in _initial(level, sat):
         sat.push(f)
     sat.run()

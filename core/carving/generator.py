@@ -11,9 +11,15 @@
    it never stops early.
 3. A component of the final hypergraph with at least one edge and not isomorphic to any
    component of the initial one becomes H*. The recorded moves are replayed against the real
-   level; the game is won at the first step where such a component exists, which is the par.
-4. Optionally (``refine``) the solver looks for a shorter plan within limits; if it finds one,
-   par and the solution are the solver's.
+   level; the game is won at the first step where such a component exists: the play-out is
+   the first known solution, an upper bound on par.
+4. ``refine`` (the default): the solver, given the play-out as its known plan, looks for a
+   shorter one by branch and bound (:func:`core.carving.solver.solve`, ``known``). Par is
+   set only when it is *proved*: the search finished within its bounds (then par is the
+   play-out's length, or the shorter plan's). Otherwise the level has no par (``None``,
+   shown as "par unknown") and keeps the best plan found as its solution: a generated level
+   never shows a par nobody proved. Without ``refine``, par is set only when the lower bound
+   of :mod:`.bound` alone proves the play-out shortest.
 
 Everything is drawn from ``random.Random(seed)``: the same arguments give the same level.
 """
@@ -26,6 +32,7 @@ from dataclasses import dataclass, replace
 from core.game import replay_moves
 from core.text import plural
 
+from .bound import lower_bound
 from .closure import ClosureTooLarge, compute_closure
 from .formula import DELTA, NABLA, Formula, Operator
 from .game import GAME, Construct, Extend, Finish, Move, Succeed
@@ -51,16 +58,17 @@ class Generated:
     """A generated level and a plan that wins it.
 
     Attributes:
-        level: The level (its ``par`` is the plan's step count).
-        solution: Game moves winning the level in ``par`` steps.
+        level: The level: its ``par`` is the proved fewest steps, or None when the search
+            could not prove it within its bounds.
+        solution: Game moves winning the level (in ``par`` steps when par is set).
         seed: The seed it came from.
         refined: True when the solver found the solution (shorter than the play-out).
     """
 
     level: Level
-    """The level."""
+    """The level (``par`` None when it could not be proved)."""
     solution: tuple[Move, ...]
-    """Moves that win it in par steps."""
+    """Moves that win it (in par steps when par is set)."""
     seed: int
     """The generator seed."""
     refined: bool = False
@@ -202,7 +210,8 @@ def generate(
         density: Φ_dense reading of the level.
         new_edges: What e_new may hold in the level (``"closure"``: the generators' levels,
             and so their IDs, stay as they were when the default became the seed's).
-        refine: Ask the solver for a shorter plan (par = its length when it finds one).
+        refine: Prove par with the solver, the play-out as its known plan (par None when
+            the proof does not finish within the bounds).
         max_states: Solver state limit when refining.
         time_limit: Solver time limit when refining (seconds); None for none, which keeps
             the result independent of the machine's speed.
@@ -213,7 +222,7 @@ def generate(
             regenerates it).
 
     Returns:
-        The :class:`Generated` level with its solution.
+        The :class:`Generated` level with its solution; its par is None unless proved.
 
     Raises:
         ValueError: When no play-out gave a usable target.
@@ -228,7 +237,7 @@ def generate(
             continue
         found = _play(rng, draft, steps, seed, min_edges)
         if found is not None:
-            return _refined(found, max_states, time_limit, budget) if refine else found
+            return _refined(found, max_states, time_limit, budget) if refine else _bounded(found)
     raise ValueError(f"no usable level after {attempts} attempts (seed {seed})")
 
 
@@ -263,13 +272,29 @@ def _play(
     return Generated(replace(level, par=replay.steps), tuple(solution), seed)
 
 
+def _bounded(found: Generated) -> Generated:
+    """Par without a search: kept only when the lower bound alone proves the play-out."""
+    if lower_bound(GAME.initial(found.level)) == found.level.par:
+        return found
+    return replace(found, level=replace(found.level, par=None))
+
+
 def _refined(
     found: Generated, max_states: int, time_limit: float | None, budget: int | None
 ) -> Generated:
-    result = solve(found.level, max_states=max_states, time_limit=time_limit, budget=budget)
-    if result.status != "solved" or result.steps >= (found.level.par or 0):
-        return found
-    level = replace(found.level, par=result.steps)
+    """Prove par by branch and bound against the play-out (or give the level no par)."""
+    result = solve(
+        found.level,
+        max_states=max_states,
+        time_limit=time_limit,
+        budget=budget,
+        known=found.solution,
+    )
+    playout = found.level.par or 0
+    if result.status != "solved":  # stopped before the search began (e.g. in the closure)
+        return replace(found, level=replace(found.level, par=None))
+    par = result.steps if result.proved else None
+    level = replace(found.level, par=par)
     end = replay_moves(GAME, GAME.initial(level), [GAME.move_to_json(m) for m in result.plan])
     assert end.phase == "won"
-    return Generated(level, result.plan, found.seed, refined=True)
+    return Generated(level, result.plan, found.seed, refined=result.steps < playout)

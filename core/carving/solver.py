@@ -17,10 +17,19 @@ States are identified up to the level's symmetries (:mod:`.symmetry`: type-prese
 variable renamings that keep F*), with virtual edges compared by vertex sets. A plan is a
 sequence of :mod:`.game` moves ready to replay.
 
-Statuses: ``"solved"`` (shortest plan), ``"unsolvable"`` (the whole state space was explored
-and no elimination enumeration was cut short), ``"unknown"`` (a bound was hit, the search was
-cancelled, or an enumeration was cut short). The state space is finite but grows very fast;
-this is a tool for small levels (a handful of variables, few steps).
+**Proving par** (issue 29). :mod:`.bound` gives an admissible lower bound on the steps left;
+by default the search deepens on it (passes for plans of at most d steps, d from the start's
+bound up, dropping every state whose steps plus bound exceed d), and with a known plan (the
+generator's play-out) it only looks for a shorter one. A cut step never lowers the bound and
+an add step lowers it by one at most, so whole families of outcomes are skipped before they
+are enumerated (:meth:`_Search._hopeless`), and a child's bound is computed from its parent's.
+Outcomes of one expansion that are equal states are built and keyed once.
+
+Statuses: ``"solved"`` (a plan that replays; :attr:`SolveResult.proved` when it is shortest),
+``"unsolvable"`` (the whole state space was explored and no elimination enumeration was cut
+short), ``"unknown"`` (a bound was hit, the search was cancelled, or an enumeration was cut
+short). :attr:`SolveResult.verdict` says it in words. The state space is finite but grows
+very fast; this is a tool for small levels (a handful of variables, few steps).
 
 Bounds (issue 28): a **work budget** counted in state images (every successor an expansion
 yields, duplicates included, once per renaming its key tries: what the search's time
@@ -34,13 +43,14 @@ machine as on an idle one; the deadline does not, so tests use the budget.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from core.search import Interrupted, KeyVisited, Watch, bfs
 
+from .bound import Bounds
 from .formula import Operator
-from .game import Construct, Extend, Finish, Move, Succeed
+from .game import GAME, Construct, Extend, Finish, Move, Succeed
 from .level import Level
 from .paths import LAST_V, forward_levels, graph_of, removal_sets, walk_position
 from .state import (
@@ -105,6 +115,11 @@ class SolveResult:
         elapsed: Seconds spent.
         generated: Work spent in state images: states generated, duplicates included, times
             the renamings tried (what the budget counts).
+        proved: For ``"solved"``: no shorter plan exists (every shorter one was ruled out:
+            no removal-set enumeration was cut short before the plan was found). False for
+            a plan that wins but may not be shortest (``reason`` says why). Always True for
+            ``"unsolvable"``, False for ``"unknown"``.
+        pruned: States dropped by the lower bound against a known plan.
     """
 
     status: str
@@ -121,6 +136,23 @@ class SolveResult:
     """Seconds spent."""
     generated: int = 0
     """Work spent, in state images (the budget's unit)."""
+    proved: bool = False
+    """Whether the plan is proved shortest (solved) or the proof is complete (unsolvable)."""
+    pruned: int = 0
+    """States the lower bound dropped."""
+
+    @property
+    def verdict(self) -> str:
+        """The answer in words: ``solved in N steps (shortest)``, ``solved in N steps (not
+        proved shortest: REASON)``, ``proved unsolvable`` or ``unknown (REASON)``."""
+        if self.status == "solved":
+            steps = f"{self.steps} step{'' if self.steps == 1 else 's'}"
+            if self.proved:
+                return f"solved in {steps} (shortest)"
+            return f"solved in {steps} (not proved shortest: {self.reason})"
+        if self.status == "unsolvable":
+            return "proved unsolvable"
+        return f"unknown ({self.reason})"
 
 
 def vertex_sets(world: World) -> Iterator[tuple[int, ...]]:
@@ -165,7 +197,13 @@ class _Search:
             :class:`~core.search.Interrupted`).
     """
 
-    def __init__(self, world: World, use_symmetry: bool, walk_states: int, watch: Watch):
+    def __init__(
+        self,
+        world: World,
+        use_symmetry: bool,
+        walk_states: int,
+        watch: Watch,
+    ):
         self.world = world
         self.watch = watch
         self.syms: tuple[Symmetry, ...] = symmetries(
@@ -173,6 +211,13 @@ class _Search:
         )
         self.walk_states = walk_states
         self.truncated = False
+        self.bound: tuple[int, int] | None = None
+        """(steps of the start, limit): only plans of fewer than ``limit`` steps are sought."""
+        self.pruned = 0
+        self.bounds = Bounds(watch)
+        # Per expansion: the end of step (win test included) of each distinct E''. Many
+        # vertex sets and walks remove the same edges; the win test is the costly part.
+        self._ends: dict[tuple[frozenset, frozenset], State] = {}
 
     def key(self, state: State) -> tuple:
         return canonical_key(
@@ -180,13 +225,45 @@ class _Search:
         )
 
     def successors(self, state: State) -> Iterator[tuple[tuple, State]]:
-        """Every outcome of one step from ``state``, each charged to the work budget."""
+        """Every distinct outcome of one step from ``state``, each charged to the work budget.
+
+        Outcomes equal to one already given by this expansion are dropped (one unit each):
+        the visited set would drop them anyway, after keying them. With a bound (a known
+        plan of ``limit`` steps), an outcome that cannot lead to a shorter plan — its steps
+        so far plus :func:`~core.carving.bound.lower_bound` reach the limit — is dropped as well.
+        """
         spend, cost = self.watch.spend, len(self.syms)
+        self._ends.clear()
+        given: set[tuple] = set()
         for found in self._outcomes(state):
+            (op, walk, _), nxt = found
+            essentials = (nxt.tree, nxt.virtual, nxt.base, nxt.phase)
+            if essentials in given:
+                spend(1)
+                continue
+            given.add(essentials)
+            if nxt.phase == "lost":  # a dead end: no plan goes through it
+                spend(1)
+                continue
+            if self.bound is not None:
+                first, limit = self.bound
+                spend(1)
+                # An add (a new edge, no walk) reuses this state's bound computation.
+                added = op if op is not None and walk is None else None
+                if nxt.steps - first + self.bounds.lower_bound(nxt, state, added) >= limit:
+                    self.pruned += 1
+                    continue
             # Keying a state costs one image per renaming: what the CPU time follows (a
             # level with 120 renamings keys 120 times slower than one without).
             spend(cost)  # raises Interrupted("budget"): bfs turns it into its status
             yield found
+
+    def _end(self, state: State, tree: frozenset, virtual: frozenset) -> State:
+        """:func:`end_elimination`, once per distinct edge set within an expansion."""
+        done = self._ends.get((tree, virtual))
+        if done is None:
+            done = self._ends[(tree, virtual)] = end_elimination(state, tree, virtual)
+        return done
 
     def _outcomes(self, state: State) -> Iterator[tuple[tuple, State]]:
         if state.phase == "construct":
@@ -196,7 +273,28 @@ class _Search:
         elif state.phase == "succession":
             yield from self._settle(state, None, None)
 
+    def _hopeless(self, state: State) -> tuple[bool, bool]:
+        """Whether every add outcome, and every cut outcome, of ``state`` would be pruned.
+
+        A cut step only removes edges, so a cut child misses at least the target edges the
+        parent misses; an add step adds one edge, so an add child misses at least one fewer
+        (:meth:`~core.carving.bound.Bounds.missing_edges`), and either child's bound is at least
+        what it misses. Skipping the cuts skips their removal-set
+        enumerations, the costly part of an expansion.
+        """
+        if self.bound is None or state.phase != "construct":
+            return False, False
+        first, limit = self.bound
+        done, missing = state.steps - first, self.bounds.missing_edges(state)
+        # A child may be won (bound 0): no floor of one here.
+        return done + 1 + max(missing - 1, 0) >= limit, done + 1 + missing >= limit
+
     def _constructs(self, state: State) -> Iterator[tuple[tuple, State]]:
+        no_adds, no_cuts = self._hopeless(state)
+        if no_adds or no_cuts:  # some outcomes are cut away: the pass is not exhaustive
+            self.pruned += 1
+        if no_adds and no_cuts:
+            return
         world = self.world
         graph = graph_of(world, state.tree, state.virtual)
         levels = forward_levels(graph, world.vid[state.base], world.level.density)
@@ -221,11 +319,13 @@ class _Search:
                 # A path crosses e_new between two of its vertices (an edge with fewer,
                 # new_edges well_typed, is never eliminated).
                 if len(vset) > 1 and any(levels[v] <= LAST_V for v in vset):  # type: ignore[index]
+                    if no_cuts:
+                        continue
                     started = State(
                         world, state.tree, state.virtual, state.base, "path", op, (), state.steps
                     )
                     yield from self._eliminations(started, op)
-                else:
+                elif not no_adds:
                     after = end_elimination(state, state.tree, state.virtual | {op})
                     yield from self._settle(after, op, None)
 
@@ -254,7 +354,7 @@ class _Search:
         edge_set = state.virtual | {state.pending}
         for removed_mask, steps in sets.items():
             removed = {graph.edges[e] for e in range(len(graph.edges)) if removed_mask >> e & 1}
-            after = end_elimination(state, state.tree - removed, edge_set - removed)
+            after = self._end(state, state.tree - removed, edge_set - removed)
             yield from self._settle(after, op, tuple(steps))
 
     def _settle(
@@ -309,6 +409,8 @@ def solve(
     max_walk_states: int = DEFAULT_WALK_STATES,
     budget: int | None = DEFAULT_BUDGET,
     deadline: float | None = None,
+    known: Sequence[Move] | None = None,
+    deepen: bool = True,
 ) -> SolveResult:
     """Find a plan with the fewest time steps from a level's start or from any state.
 
@@ -321,13 +423,22 @@ def solve(
         symmetry: Identify states up to the level's variable renamings.
         max_walk_states: Bound on each removal-set enumeration.
         budget: Work budget in state images: states generated, duplicates included, times
-            the renamings keying them (None: none). The bound whose answer does not depend
-            on the machine's load.
+            the renamings keying them, and one unit per closure formula (None: none). The
+            bound whose answer does not depend on the machine's load.
         deadline: An absolute :func:`time.monotonic` deadline (e.g. when the command
             began plus its limit); used instead of ``time_limit`` when given.
+        known: Moves that win from ``start`` (e.g. the generator's play-out): the search
+            then only looks for a shorter plan, dropping every state whose steps plus
+            :func:`~core.carving.bound.lower_bound` reach the known plan's; when it finds none, the known plan
+            is the answer, proved shortest if nothing was cut short.
+        deepen: Without ``known``: iterative deepening on :func:`~core.carving.bound.lower_bound` (the
+            default); False for one plain breadth-first search (the baseline).
 
     Returns:
         The :class:`SolveResult`; an unknown one names the bound hit in ``reason``.
+
+    Raises:
+        ValueError: When ``known`` does not win from ``start``, or the closure is too large.
     """
     t0 = time.monotonic()
     if deadline is None and time_limit is not None:
@@ -335,42 +446,151 @@ def solve(
     watch = Watch(should_stop=should_stop, deadline=deadline, budget=budget)
     try:
         watch.poll("search")  # a command's loading may have spent its whole limit already
-        state = initial_state(start) if isinstance(start, Level) else start
+        state = initial_state(start, watch) if isinstance(start, Level) else start
         if state.phase in ("won", "lost"):
             status = "solved" if state.phase == "won" else "unsolvable"
-            return SolveResult(status, (), 0, 0, "", time.monotonic() - t0)
-        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls per renaming
+            return SolveResult(status, (), 0, 0, "", time.monotonic() - t0, watch.spent, True)
+        limit = None if known is None else _known_steps(state, known)
+        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls
     except Interrupted as stop:
-        return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], time.monotonic() - t0)
-    result = bfs(
-        state,
-        search.successors,
-        lambda s: s.phase == "won",
-        visited=KeyVisited(search.key),
-        max_states=max_states,
-        progress=progress,
-        check_every=1,
-        watch=watch,
+        elapsed = time.monotonic() - t0
+        return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], elapsed, watch.spent)
+    run = _Run(search, state, max_states, progress)
+    if known is not None:
+        assert limit is not None
+        found = run.shorter_than(limit)
+        if found.status == "none" and found.reason:  # a bound hit: the known plan stands
+            found = _Found("solved", tuple(known), limit, found.reason, False)
+        elif found.status == "none":  # nothing shorter exists: the known plan is shortest
+            found = _Found("solved", tuple(known), limit, "", True)
+    elif deepen:
+        found = run.deepening()
+    else:
+        found = run.shorter_than(None)
+    return SolveResult(
+        found.status,
+        found.plan,
+        found.steps,
+        run.explored,
+        found.reason,
+        time.monotonic() - t0,
+        watch.spent,
+        found.proved,
+        search.pruned,
     )
-    elapsed = time.monotonic() - t0
 
-    def unknown(reason: str) -> SolveResult:
-        return SolveResult("unknown", (), 0, result.explored, reason, elapsed, watch.spent)
 
-    if result.status == "solved":
-        plan = search.moves(state, result.plan)
-        assert result.goal is not None  # a solved search has its goal state
-        steps = result.goal.steps - state.steps
-        return SolveResult("solved", plan, steps, result.explored, "", elapsed, watch.spent)
-    if result.status == "exhausted":
-        # Explored everything, but an elimination enumeration cut at max_walk_states may
-        # have hidden a way: unknown, "truncated".
-        if search.truncated:
-            return unknown(REASONS["truncated"])
-        return SolveResult("unsolvable", (), 0, result.explored, "", elapsed, watch.spent)
-    if result.status == "limit" and result.generated >= max_states:
-        return unknown(REASONS["states"])  # bfs says "limit" for max_states too
-    return unknown(REASONS[result.status])
+def _known_steps(state: State, known: Sequence[Move]) -> int:
+    """The steps ``known`` takes to win from ``state`` (replayed through the rules)."""
+    from core.game import IllegalMove
+
+    end = state
+    try:
+        for move in known:
+            end = GAME.apply(end, move)
+    except IllegalMove as error:
+        raise ValueError(f"the known plan is not legal: {error}") from error
+    if end.phase != "won":
+        raise ValueError("the known plan does not win")
+    return end.steps - state.steps
+
+
+@dataclass(frozen=True)
+class _Found:
+    """One search's answer: ``status`` is ``solved``, ``unsolvable``, ``unknown`` or, for a
+    search bounded by a limit, ``none`` (no plan under the limit; ``reason`` empty when
+    that is proved)."""
+
+    status: str
+    plan: tuple[Move, ...] = ()
+    steps: int = 0
+    reason: str = ""
+    proved: bool = False
+
+
+class _Run:
+    """The breadth-first searches of one :func:`solve` call (shared symmetries and watch)."""
+
+    def __init__(
+        self,
+        search: _Search,
+        state: State,
+        max_states: int,
+        progress: Callable[[int, int], None] | None,
+    ):
+        self.search, self.state, self.max_states, self.progress = (
+            search,
+            state,
+            max_states,
+            progress,
+        )
+        self.explored = 0
+
+    def shorter_than(self, limit: int | None) -> _Found:
+        """A shortest plan of fewer than ``limit`` steps (None: any), by one bounded BFS.
+
+        Returns:
+            ``solved`` (proved shortest unless an enumeration was cut short), ``none`` (no
+            plan under the limit; with a reason when a bound stopped the search),
+            ``unsolvable`` (no limit, whole space seen) or ``unknown``.
+        """
+        search, state = self.search, self.state
+        search.bound = None if limit is None else (state.steps, limit)
+        result = bfs(
+            state,
+            search.successors,
+            lambda s: s.phase == "won",
+            visited=KeyVisited(search.key),
+            max_states=self.max_states,
+            progress=self.progress,
+            check_every=1,
+            watch=search.watch,
+        )
+        self.explored += result.explored
+        # A removal-set enumeration cut at max_walk_states may have hidden a shorter plan.
+        why = REASONS["truncated"] if search.truncated else ""
+        if result.status == "solved":
+            assert result.goal is not None  # a solved search has its goal state
+            plan = search.moves(state, result.plan)
+            steps = result.goal.steps - state.steps
+            if steps <= search.bounds.lower_bound(state):  # as short as any plan can be
+                return _Found("solved", plan, steps, "", True)
+            return _Found("solved", plan, steps, why, not search.truncated)
+        stopped = "none" if limit is not None else "unknown"
+        if result.status == "exhausted":
+            if limit is not None:
+                return _Found("none", reason=why)
+            return _Found(stopped, reason=why) if why else _Found("unsolvable", proved=True)
+        if result.status == "limit" and result.generated >= self.max_states:
+            return _Found(stopped, reason=REASONS["states"])  # bfs: "limit" for max_states too
+        return _Found(stopped, reason=REASONS[result.status])
+
+    def deepening(self) -> _Found:
+        """Iterative deepening on the bound: look for plans of at most d steps, d from
+        :func:`~core.carving.bound.lower_bound` of the start up, each pass dropping every state whose steps
+        plus bound exceed d. The first plan found is shortest (the passes before proved
+        that none is shorter); a pass that pruned nothing saw the whole space."""
+        try:
+            d = self.search.bounds.lower_bound(self.state)
+        except Interrupted as stop:
+            return _Found("unknown", reason=REASONS[stop.reason])
+        while True:
+            before, clean = self.search.pruned, not self.search.truncated
+            found = self.shorter_than(d + 1)
+            if found.status == "solved" and clean:  # the passes before ruled out < d
+                return _Found("solved", found.plan, found.steps, "", True)
+            if found.status != "none":
+                return found
+            cut_short = found.reason == REASONS["truncated"]
+            if found.reason and not cut_short:  # a bound of the caller's: stop here
+                return _Found("unknown", reason=found.reason)
+            if self.search.pruned == before:  # nothing cut away: no plan at any length
+                if cut_short:  # but an enumeration was cut: not a proof
+                    return _Found("unknown", reason=found.reason)
+                return _Found("unsolvable", proved=True)
+            # A truncated pass goes on too: a plan found later wins, though not proved
+            # shortest (search.truncated stays set).
+            d += 1
 
 
 def hint(state: State, **limits: object) -> Move | None:

@@ -33,7 +33,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from core.game import IllegalMove
+from core.search import Watch
 
+from .closure import compute_closure
 from .formula import Formula, Operator
 from .hypergraph import Shape, components, find_isomorphic, target_shape
 from .level import Level, Target
@@ -144,19 +146,25 @@ def can_construct_any(world: World) -> bool:
     return world.construct_space > len(world.intrinsic)
 
 
-def initial_state(level: Level) -> State:
+def initial_state(level: Level, watch: Watch | None = None) -> State:
     """The state at t = 0: all of E_Ω, no virtual edge, base point ρ0.
 
     Args:
         level: The level.
+        watch: When given, the closure is computed under it (budget, deadline, cancel:
+            issue 28) instead of taken from the shared cache.
 
     Returns:
         The initial state (phase ``lost`` when nothing can ever be constructed).
 
     Raises:
         ClosureTooLarge: (a ValueError) when the level's closure is too large to play.
+        Interrupted: When ``watch`` stops the closure computation.
     """
-    world = world_of(level)
+    if watch is None:
+        world = world_of(level)
+    else:
+        world = World.build(level, compute_closure(level, watch=watch))
     phase = "construct" if can_construct_any(world) else "lost"
     return State(world, frozenset(world.intrinsic), frozenset(), level.root, phase)
 

@@ -313,7 +313,7 @@ def test_solve_json_plan_replays_to_a_win(tmp_path):
         state = GAME.apply(state, GAME.move_from_json(state, move))
     assert GAME.status(state) == "won"
     text = run("solve", write(tmp_path, level)).stdout.splitlines()
-    assert text[0].startswith("level 1 'Rotations': solved in 2 steps, par 2")
+    assert text[0].startswith("level 1 'Rotations': solved in 2 steps (shortest), par 2")
     assert text[1] == "  construct theta(N(x,x,y),D(x,x,x),D(x,x,x),D(x,x,x),D(x,x,x))"
 
 

@@ -361,7 +361,9 @@ def solve(
 ) -> None:
     """Fewest steps to a win: a shortest plan, unsolvable, or unknown within the limits.
 
-    The plan is printed as a play script (play-script reads it back). --work-budget counts state
+    The verdict is one of "solved in N steps (shortest)", "solved in N steps (not proved
+    shortest: REASON)", "proved unsolvable" or "unknown (REASON)"; --json gives it as
+    "verdict", with "proved". The plan is printed as a play script (play-script reads it back). --work-budget counts state
     images per level (each state generated, once per renaming of the level's variables that
     keys it; 6 to 75 µs each). The first level's --time-limit counts from the command's
     start, reading the file included. An unknown answer names the bound hit: time limit,
@@ -402,6 +404,8 @@ def solve(
                 "title": lvl.title,
                 "status": result.status,
                 "steps": result.steps if result.status == "solved" else None,
+                "proved": result.proved,
+                "verdict": result.verdict if reason == result.reason else f"unknown ({reason})",
                 "par": lvl.par,
                 "plan": [GAME.move_to_json(m) for m in result.plan],
                 "explored": result.explored,
@@ -412,12 +416,10 @@ def solve(
             if as_json:
                 emit_json(data)
                 continue
-            tail = f", {reason}" if reason else ""
-            par = f", par {lvl.par}" if lvl.par is not None else ""
-            steps = f" in {plural(result.steps, 'step')}" if result.status == "solved" else ""
+            par = f", par {lvl.par}" if lvl.par is not None else ", par unknown"
             click.echo(
-                f"level {number} {lvl.title!r}: {result.status}{steps}{par} "
-                f"({result.explored} states{tail}, {result.elapsed:.2f} s)"
+                f"level {number} {lvl.title!r}: {data['verdict']}{par} "
+                f"({result.explored} states, {result.elapsed:.2f} s)"
             )
             for line in script_text(result.plan).splitlines():
                 click.echo(f"  {line}")
@@ -443,6 +445,7 @@ def solve(
     help="Difficulty: easy, medium or hard (each its own generator).",
 )
 @title_option("from the difficulty")
+@budget_option(0)
 @output_option
 @json_option
 def generate(
@@ -451,6 +454,7 @@ def generate(
     seed: int,
     difficulty: str,
     title: str | None,
+    budget: int,
     output: str | None,
     force: bool,
     as_json: bool,
@@ -458,8 +462,11 @@ def generate(
     """Generate a pack of solvable levels: to stdout, or to -o FILE (OUT, the older
     spelling of -o, still works).
 
-    Levels are made solution-down (random legal play, a component becomes the target); par is
-    the play-out's length, shortened by the solver when it finds better within its bounds.
+    Levels are made solution-down (random legal play, a component becomes the target); the
+    solver proves par by branch and bound against the play-out. A level whose par is not
+    proved within the bounds gets none ("par unknown"; --json "par": null). --work-budget
+    bounds each level's proof (state images; 0, the default, none); when it is not hit the
+    levels, and their IDs, are the same as without it.
     The file is never overwritten without --force; it is written only once every level is
     made (through a temporary file), so ctrl+c leaves nothing behind. --json prints one
     {"seed", "id", "title", "par"} object per level on stdout (the pack still goes to the
@@ -487,7 +494,8 @@ def generate(
             if current > SEED_MAX:
                 fail(f"ran out of seeds ({SEED_MAX} is the last)")
             try:
-                level = generator.generate(current)
+                # 0 (the default) is no budget: the arcade's levels, the IDs' levels.
+                level = generator.generate(current, **({"budget": budget} if budget else {}))
             except ValueError:  # no usable play-out from this seed: the next one
                 current += 1
                 continue
@@ -495,7 +503,10 @@ def generate(
             if as_json:
                 from tui.ids import generated_level_id
 
-                level_id = generated_level_id(GAME_ID, difficulty, {}, current, level)
+                # A budget that stopped a proof made a level the plain seed does not (par
+                # unknown): it gets a custom ID, which carries the level itself.
+                hit = {"work_budget": budget} if budget and level.par is None else {}
+                level_id = generated_level_id(GAME_ID, difficulty, hit, current, level)
                 emit_json({"seed": current, "id": level_id, "title": level.title, "par": level.par})
             advance()
             current += 1

@@ -67,6 +67,8 @@ def _par_note(par: int | None, verdict: Verdict) -> str:
             return f"par {par} = shortest ✓"
         if par > steps:
             return f"par {par} is above the shortest, {steps} (F5 lowers it)"
+        if verdict.reason:  # the plan found is not proved shortest: par may still be right
+            return f"par {par} not checked (the plan found takes {steps})"
         return f"par {par} is below the shortest, {steps}: no solution is that short (F5)"
     if par is None:
         return "no par"
@@ -113,7 +115,14 @@ def describe_verdict(level: Level, verdict: Verdict) -> str:
     par = _par_note(level.par, verdict)
     cost = plural(verdict.explored, "state")  # no seconds: the same level reads the same
     if verdict.status == "solved":
-        lines.append(f"Solvable: shortest {plural(verdict.steps or 0, 'step')}; {par} ({cost}).")
+        steps_text = plural(verdict.steps or 0, "step")
+        if verdict.reason:  # a plan that wins, but shorter ones were not ruled out (issue 29)
+            lines.append(
+                f"Solvable: in {steps_text}, not proved shortest ({verdict.reason}); "
+                f"{par} ({cost})."
+            )
+        else:
+            lines.append(f"Solvable: shortest {steps_text}; {par} ({cost}).")
         compact = all(len(v) == 1 for v in level.variable_names)
         steps = plan_steps(level, verdict.plan)
         lines += [_step_line(i, step, compact) for i, step in enumerate(steps, start=1)]
