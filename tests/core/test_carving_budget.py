@@ -162,7 +162,7 @@ def test_solve_budget_names_the_bound_in_text_and_json(long_division: str) -> No
     assert 5_000 < data["generated"] <= 5_120
     text = run(*args)
     assert text.exit_code == 1
-    assert ": unknown, par 3 (" in text.stdout and " states, work budget, " in text.stdout
+    assert ": unknown (work budget), par 3 (" in text.stdout and " states, " in text.stdout
     # --work-budget 0 is no budget: the level is solved.
     unbounded = ("--work-budget", "0", "--time-limit", str(NO_HANG), "--json")
     free = json.loads(run("solve", long_division, *unbounded).stdout)
