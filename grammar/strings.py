@@ -124,9 +124,10 @@ def format_string(text: str, indent: str) -> str:
     if len(quoted) + len(indent) <= WRAP + 12 or " " not in text:
         return quoted
     chunks: list[str] = []
-    current = ""
-    for word in text.split(" "):
-        piece = word if not current and not chunks else " " + word
+    first, *words = text.split(" ")
+    current = first  # may be "" (a leading space): the next piece keeps its space
+    for word in words:
+        piece = " " + word
         if current and len(escape_string(current + piece)) + len(indent) + 2 > WRAP:
             chunks.append(current)
             current = piece

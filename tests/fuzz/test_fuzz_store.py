@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tests.fuzz.bounds import cpu_seconds
@@ -89,6 +89,7 @@ def _use_everything(store: Store) -> None:
     ),
     keep=st.one_of(st.none(), st.integers(0, len(SMALL))),
 )
+@example(flips=[(60, 128)], keep=None)  # the header's schema version made negative
 def test_a_damaged_database_file_never_raises(
     flips: list[tuple[int, int]], keep: int | None
 ) -> None:

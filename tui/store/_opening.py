@@ -261,6 +261,8 @@ def _prepare(db: SqliteDatabase) -> list[str]:
     version = db.schema_version()
     if version > SCHEMA_VERSION:
         raise NewerSchema(version)
+    if version < 0:  # user_version is a signed field of the header: a flipped bit
+        raise _Damaged(f"the file's header is damaged (schema version {version})")
     notes = []
     mode = conn.execute("PRAGMA journal_mode = WAL").fetchall()
     if not mode or str(mode[0][0]).lower() != "wal":
