@@ -192,3 +192,28 @@ def test_longcat_updates_leave_nothing_stale_after_any_one_cell_edit() -> None:
                 assert fixed.par is None
             seen += 1
     assert seen == original.width * original.height - 1
+
+
+async def test_termcraft_par_the_live_verdict_contradicts_is_offered(tmp_path, monkeypatch) -> None:
+    """TermCraft's bench (issue 30 item 3): a par the live verdict's shortest plan disproves
+    is offered for update before the level is written; updated, the level saves with it."""
+    from core.termcraft import solve
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    title, level = next(iter(bundled("termcraft").items()))
+    shortest = len(solve(level).plan)  # breadth-first: the shortest plan, independently
+    wrong = shortest + 2
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        bench = await open_bench(pilot, "termcraft", level)
+        bench.query_one("#dev-par-input", Input).value = str(wrong)
+        await wait_until(
+            pilot, lambda: f"par {wrong} is not the shortest" in bench.verdict_text, "verdict"
+        )
+        rows = await dialog_rows(pilot, bench, "f3")
+        assert rows == {"par": (wrong, shortest), "title": (title, f"{title} (edited)")}
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.store.my_levels("termcraft") != [])
+        saved = bench.read_level()
+        assert saved is not None and saved.par == shortest and saved.title == f"{title} (edited)"
+        assert bench.query_one("#dev-par-input", Input).value == str(shortest)

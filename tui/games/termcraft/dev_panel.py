@@ -33,6 +33,7 @@ from core.termcraft.terms import COMPOUND, Term, to_str
 from core.text import plural
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
+from tui.modals.stale_metadata import MetadataUpdate
 from tui.screens.designer import DesignerScreen
 from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
@@ -162,6 +163,8 @@ class DevPanel(DesignerScreen):
 
     level: Level
     state: State | None
+    _verdict: tuple[Level, SolveResult] | None = None
+    """The last live verdict and the level it is of (set by the live worker)."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -290,7 +293,26 @@ class DevPanel(DesignerScreen):
         )
         if should_stop():
             return None
+        self._verdict = (level, result)  # one assignment: the UI thread reads it whole
         return describe_verdict(result, level.par)
+
+    def derived_metadata(self, level: Level) -> list[MetadataUpdate]:
+        """Par, when the live verdict for this very level found the shortest plan (the search
+        is breadth-first and complete for the budget: its plan is a proof of the par)."""
+        known = self._verdict
+        if known is None or known[0] != level or known[1].status != "solved":
+            return []
+        shortest = len(known[1].plan)
+        if level.par is None or level.par == shortest:
+            return []
+        return [MetadataUpdate("par", level.par, shortest, "the verdict's shortest plan")]
+
+    def show_metadata(self, level: Level) -> None:
+        """Title and par into their fields (one undoable change)."""
+        before = self.field_values()
+        self.query_one("#dev-title-input", Input).value = level.title
+        self.query_one("#dev-par-input", Input).value = "" if level.par is None else str(level.par)
+        self.record_change(before)
 
     def fill_from_state(self, state: State) -> None:
         """Fill the starting term, fuel and budget from the game in progress."""
