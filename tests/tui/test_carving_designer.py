@@ -119,8 +119,13 @@ async def test_make_a_level_with_the_controls_then_save_export_and_play(tmp_path
         assert (made.title, made.par, made.density) == ("Bench Cut", 2, "subsequence")
         await verdict_with(pilot, bench, "par 2 is above the shortest, 1")
 
-        await pilot.press("f3")  # save in My levels
-        await pilot.pause()
+        await pilot.press("f3")  # save in My levels: par 2 is asked about (shortest 1)
+        await wait_until(
+            pilot, lambda: type(app.screen).__name__ == "StaleMetadataModal", "the dialog"
+        )
+        assert [(u.field, u.old, u.new) for u in app.screen.updates] == [("par", 2, 1)]
+        await pilot.press("k")  # keep par 2: the designer said so
+        await wait_until(pilot, lambda: app.store.my_levels("carving") != [], "the save")
         assert [item.title for item in app.store.my_levels("carving")] == ["Bench Cut"]
         assert not bench.edited
 

@@ -217,3 +217,35 @@ async def test_termcraft_par_the_live_verdict_contradicts_is_offered(tmp_path, m
         saved = bench.read_level()
         assert saved is not None and saved.par == shortest and saved.title == f"{title} (edited)"
         assert bench.query_one("#dev-par-input", Input).value == str(shortest)
+
+
+async def test_carving_par_the_verdict_disproves_is_offered(tmp_path, monkeypatch) -> None:
+    """Carving's bench: a par the live verdict's proved shortest solution contradicts is
+    offered before the level is written, with the title rule."""
+    from core.carving.design import assess
+
+    monkeypatch.setenv("HOME", str(tmp_path))
+    title, level = next(iter(bundled("carving").items()))
+    verdict = assess(level)
+    assert verdict.status == "solved" and not verdict.reason  # proved shortest, independently
+    wrong = verdict.steps + 2
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        bench = await open_bench(pilot, "carving", level)
+        area = bench.text_area
+        assert f"\n  par {level.par}\n" in area.text
+        area.text = area.text.replace(f"\n  par {level.par}\n", f"\n  par {wrong}\n")
+        await wait_until(
+            pilot,
+            lambda: (read := bench.read_level(quiet=True)) is not None and read.par == wrong,
+            "the edit",
+        )
+        await wait_until(
+            pilot, lambda: f"Solvable: shortest {verdict.steps} step" in bench.verdict_text
+        )
+        rows = await dialog_rows(pilot, bench, "f3")
+        assert rows == {"par": (wrong, verdict.steps), "title": (title, f"{title} (edited)")}
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: app.store.my_levels("carving") != [])
+        saved = bench.read_level()
+        assert saved is not None and saved.par == verdict.steps

@@ -41,6 +41,7 @@ from core.carving.design import LIVE_TIME_LIMIT, Verdict, assess, plan_steps
 from core.registry import GameInfo
 from core.text import plural
 from tui.games.carving.view import edge_label, target_text, vertex_label
+from tui.modals.stale_metadata import MetadataUpdate
 from tui.screens.designer import LevelTextDesigner
 from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
@@ -432,9 +433,19 @@ class CarvingDesigner(LevelTextDesigner):
 
     def _assess(self, level: Level, **limits: Any) -> str:
         verdict = assess(level, **limits)
-        if verdict.status == "solved" and verdict.steps is not None:
+        # Only a proved shortest plan is par (issue 29): a plan found with a bound hit is not.
+        if verdict.status == "solved" and verdict.steps is not None and not verdict.reason:
             self._shortest = (_solution_key(level), verdict.steps)
         return describe_verdict(level, verdict)
+
+    def derived_metadata(self, level: Level) -> list[MetadataUpdate]:
+        """Par, when the verdict for this very level proved the shortest solution."""
+        known = self._shortest
+        if known is None or known[0] != _solution_key(level):
+            return []
+        if level.par is None or level.par == known[1]:
+            return []
+        return [MetadataUpdate("par", level.par, known[1], "the verdict's shortest solution")]
 
     def live_verdict(self, level: Level, should_stop: Callable[[], bool]) -> str | None:
         return self._assess(level, time_limit=self.LIVE_TIME_LIMIT, should_stop=should_stop)
