@@ -322,7 +322,8 @@ async def test_layout_follows_the_phase_and_long_hints_are_not_cut(arcade_app):
 
 async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
     """Regression: the footer was cut at 80 columns (``i L``, no help). Now each phase shows
-    the keys that act in it: c in the construct phase, f on the path."""
+    the keys that act in it: c in the construct phase, f on the path, and E the editor
+    (issue 30: it was missing; ``i`` is in the help and the palette)."""
     app = arcade_app()
     async with app.run_test(size=SIZE) as pilot:
         app.start_game("carving")
@@ -337,7 +338,7 @@ async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
 
         line = footer()
         assert "c Build" in line and "f Finish" not in line
-        assert "i Level" in line and "? Help" in line and "^p palette" in line
+        assert "E Editor" in line and "? Help" in line and "^p palette" in line
         await pilot.press(
             "c", "down", "down", "right", "down", "right", "down", "right", "down", "right", "enter"
         )
@@ -345,4 +346,4 @@ async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
         assert screen.state.phase == "path"
         line = footer()
         assert "f Finish" in line and "c Build" not in line
-        assert "i Level" in line and "? Help" in line and "^p palette" in line
+        assert "E Editor" in line and "? Help" in line and "^p palette" in line

@@ -81,7 +81,10 @@ class CarvingScreen(PuzzleScreen):
         Binding("f", "finish", "Finish", id="carving.finish"),
         Binding("g", "focus_graph", "Graph", show=False, id="carving.graph"),
         Binding("m", "focus_moves", "Moves", show=False, id="carving.moves"),
-        Binding("i", "level_info", "Level", id="carving.info"),
+        # The editor is shown (issue 30: the footer always shows the keys that matter); the
+        # level's facts (i) are in the help and the palette, to keep the footer in 80 columns.
+        Binding("i", "level_info", "Level", show=False, id="carving.info"),
+        Binding("E", "edit_level", "Editor", id="carving.editor"),
     ]
 
     def __init__(self, session: Session, **kwargs: Any) -> None:
