@@ -20,8 +20,6 @@ pytestmark = pytest.mark.pilot
 
 SIZE = (120, 40)
 EDITORS = [info.id for info in registry.games() if info.editor is not None]
-OWN_MARKS = ("BoardCanvas", "LongcatCanvas")
-"""Games' own widgets (their screens' owners mark them; their cursor shows where it is)."""
 
 
 async def open_bench(pilot, game_id: str) -> DesignerScreen:
@@ -75,7 +73,7 @@ async def test_every_focusable_widget_of_a_bench_shows_the_focus_without_colour(
         widgets = [
             w
             for w in bench.query("*")
-            if w.focusable and w.region.area and type(w).__name__ not in OWN_MARKS
+            if w.focusable and w.region.area
         ]
         assert len(widgets) >= 5
         first = await unmarked(pilot, widgets[1:], widgets[0])

@@ -112,7 +112,7 @@ class BoardCanvas(Widget, can_focus=True):
 
     DEFAULT_CSS = """
     BoardCanvas { width: auto; height: auto; max-height: 8; max-width: 44; margin-right: 1; }
-    BoardCanvas:focus { background: $boost; }
+    BoardCanvas:focus { background: $boost; text-style: underline; }
     """
 
     class Edited(Message):

@@ -100,7 +100,7 @@ class LongcatCanvas(LongcatBoard, can_focus=True):
     DEFAULT_CSS = """
     LongcatCanvas { min-width: 8; min-height: 3; }
     LongcatCanvas > .longcat-board--cursor { color: $text-warning; text-style: bold reverse; }
-    LongcatCanvas:focus > .longcat-board--frame { color: $accent; }
+    LongcatCanvas:focus > .longcat-board--frame { color: $accent; text-style: bold; }
     """
 
     FOLLOW_NOTE: ClassVar[str] = "follows the cursor"
