@@ -175,6 +175,9 @@ def test_any_nesting_in_any_json_row_never_raises(
         max_size=8,
     )
 )
+@example(  # an integer no database column holds (found by this test)
+    lines=[b'{"op":"save","row":[null,null,null,null,null,9223372036854775808]}']
+)
 def test_damaged_journal_lines_never_stop_a_session(lines: list[bytes]) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "store.sqlite3"

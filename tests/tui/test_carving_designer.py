@@ -100,9 +100,11 @@ async def test_make_a_level_with_the_controls_then_save_export_and_play(tmp_path
 
         density = bench.query_one("#carving-density", Select)
         density.focus()
-        await pilot.press("enter", "down", "enter")  # open, next reading, choose
-        await pilot.pause()
-        assert density.value == "subsequence"
+        await pilot.press("enter")  # open (wait for the list: a busy machine draws late)
+        await wait_until(pilot, lambda: density.expanded, "the density list open")
+        await pilot.press("down", "enter")  # next reading, choose
+        await wait_until(pilot, lambda: density.value == "subsequence", "subsequence chosen")
+        await wait_until(pilot, lambda: "density subsequence" in bench.text_area.text)
         assert "density subsequence" in bench.text_area.text
         made = bench.read_level()
         assert made.density == "subsequence" and made.par == 1

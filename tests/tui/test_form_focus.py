@@ -70,11 +70,7 @@ async def test_every_focusable_widget_of_a_bench_shows_the_focus_without_colour(
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         bench = await open_bench(pilot, game_id)
-        widgets = [
-            w
-            for w in bench.query("*")
-            if w.focusable and w.region.area
-        ]
+        widgets = [w for w in bench.query("*") if w.focusable and w.region.area]
         assert len(widgets) >= 5
         first = await unmarked(pilot, widgets[1:], widgets[0])
         rest = await unmarked(pilot, widgets[:1], widgets[1])

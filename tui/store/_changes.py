@@ -52,9 +52,23 @@ class Change:
             return None
         if len(row) != _ARITY[op]:
             return None
-        if not all(value is None or isinstance(value, str | int | float) for value in row):
-            return None  # A damaged line: a nested value would fail in the driver.
+        if not all(_storable(value) for value in row):
+            return None  # A damaged line: the driver would refuse a value in it.
         return cls(op, tuple(row))
+
+
+_INT_LIMIT = 2**63
+"""SQLite's and PostgreSQL's BIGINT hold integers in [-2^63, 2^63)."""
+
+
+def _storable(value: Any) -> bool:
+    """A value a journal row may hold: None, text, a float, or an integer the databases can
+    store (a bigger one, or a nested value, is a damaged line, never a driver error)."""
+    if isinstance(value, bool):
+        return True
+    if isinstance(value, int):
+        return -_INT_LIMIT <= value < _INT_LIMIT
+    return value is None or isinstance(value, str | float)
 
 
 def replaces(later: Change, earlier: Change) -> bool:
