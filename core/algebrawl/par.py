@@ -217,7 +217,7 @@ class Line:
 def winning_line(
     state: State,
     *,
-    time_limit: float = 10.0,
+    time_limit: float | None = 10.0,
     max_entries: int = 300_000,
     should_stop: Callable[[], bool] | None = None,
     budget: int | None = None,
@@ -233,7 +233,7 @@ def winning_line(
 
     Args:
         state: The position.
-        time_limit: Seconds for all of it.
+        time_limit: Seconds for all of it (None: no clock, the budget alone bounds it).
         max_entries: Most values the tables hold (positions, for the breadth-first search).
         should_stop: Called now and then; returning True cancels (``"unknown"``).
         budget: Work units for all of it (the solver's units; moves tried by the
@@ -243,7 +243,7 @@ def winning_line(
     Returns:
         A :class:`Line`.
     """
-    if deadline is None:
+    if deadline is None and time_limit is not None:
         deadline = time.monotonic() + time_limit
     watch = Watch(should_stop=should_stop, deadline=deadline, budget=budget)
     if any(state.puzzle.cards[c].effect for c in state.hand):

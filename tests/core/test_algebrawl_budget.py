@@ -122,7 +122,7 @@ def test_level_solvers_take_a_budget_and_say_which_bound() -> None:
     assert shortest(LEVEL.puzzle, time_limit=None, budget=5) == cut  # deterministic
     solved = solve(LEVEL.puzzle, count=True, time_limit=None, budget=5)
     assert (solved.status, solved.reason) == ("unknown", "work budget")
-    line = winning_line(initial_state(LEVEL.puzzle), time_limit=600, budget=5)
+    line = winning_line(initial_state(LEVEL.puzzle), time_limit=None, budget=5)
     assert (line.status, line.reason) == ("unknown", "work budget")
     timed = winning_line(initial_state(LEVEL.puzzle), deadline=time.monotonic() - 1)
     assert (timed.status, timed.reason) == ("unknown", "time limit")

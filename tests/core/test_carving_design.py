@@ -41,7 +41,7 @@ def one_type(names: tuple[str, ...], target: Target, **fields) -> Level:
 @pytest.mark.parametrize("title", list(TUTORIAL))
 def test_the_shortest_solution_is_the_tutorials_par(title: str) -> None:
     level = TUTORIAL[title]
-    verdict = assess(level, time_limit=600, budget=BUDGET)
+    verdict = assess(level, time_limit=None, budget=BUDGET)
     assert verdict.status == "solved", (verdict.status, verdict.reason)
     assert verdict.steps == level.par
     end = replay_moves(GAME, GAME.initial(level), [GAME.move_to_json(m) for m in verdict.plan])
@@ -109,7 +109,7 @@ def test_the_time_limit_and_cancelling_leave_the_answer_unknown() -> None:
 
 def test_plan_steps_group_the_moves_by_time_step() -> None:
     level = TUTORIAL["Step Aside"]
-    verdict = assess(level, time_limit=600, budget=BUDGET)
+    verdict = assess(level, time_limit=None, budget=BUDGET)
     steps = plan_steps(level, verdict.plan)
     assert len(steps) == verdict.steps == 2
     assert [s.edge for s in steps] == [m.edge for m in verdict.plan if isinstance(m, Construct)]
@@ -129,7 +129,7 @@ def test_an_edge_out_of_reach_stays_and_its_step_has_no_walk() -> None:
     """ "Out of Reach": from ▲xxx nothing reaches the y and z pairs, so the one step keeps
     its edge as a virtual edge: no walk, no succession."""
     level = TUTORIAL["Out of Reach"]
-    verdict = assess(level, time_limit=600, budget=BUDGET)
+    verdict = assess(level, time_limit=None, budget=BUDGET)
     assert plan_steps(level, verdict.plan) == (
         PlanStep(verdict.plan[0].edge, (), None),  # type: ignore[union-attr]
     )

@@ -35,9 +35,16 @@ def test_many_interchangeable_variables_cost_no_more_than_the_cap():
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
-    assert 1 <= len(syms) <= 120
+    assert len(syms) == 120  # 12! renamings keep F*: the cap is reached, exactly
     assert syms[0].vmap == tuple(range(len(syms[0].vmap)))  # the identity comes first
     assert peak < 20 * 2**20
+
+
+def test_under_the_cap_every_renaming_of_one_type_is_a_symmetry():
+    # Four interchangeable variables: all 4! = 24 renamings keep F* (hand count), none more.
+    syms = symmetries(world_of(one_type(4)), cap=10**6)
+    assert len(syms) == 24
+    assert len({s.vmap for s in syms}) == 24
 
 
 @given(st.lists(st.integers(min_value=0, max_value=3), min_size=0, max_size=3))
