@@ -9,10 +9,17 @@ import time
 import tracemalloc
 from collections.abc import Callable
 
+from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
 from grammar.errors import ParseError
 from grammar.levels import load_pack
+
+FUZZ = settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
+)
+"""The fuzz tests' settings: a fixed, modest number of examples (derandomized: the same cases
+on every run, so a bound that holds once holds in CI)."""
 
 
 def cpu_seconds(action: Callable[[], object]) -> float:

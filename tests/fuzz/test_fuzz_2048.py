@@ -8,7 +8,7 @@ only as a generous multiple of the same work done on a valid input.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.game2048 import GameConfig, legal_moves
@@ -17,16 +17,13 @@ from core.game2048.game import start_game
 from grammar.errors import ParseError
 from grammar.levels import load_pack
 from tests.fuzz.bounds import (
+    FUZZ,
     cpu_seconds,
     damaged,
     edits,
     load_or_refuse,
     loads_in_linear_memory,
     peak_bytes,
-)
-
-FUZZ = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.longcat import Level
@@ -21,16 +21,13 @@ from core.search import Watch
 from grammar.errors import ParseError
 from grammar.levels import bundled_packs, load_pack
 from tests.fuzz.bounds import (
+    FUZZ,
     cpu_seconds,
     damaged,
     edits,
     load_or_refuse,
     loads_in_linear_memory,
     peak_bytes,
-)
-
-FUZZ = settings(
-    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True
 )
 
 GRID = ["#####...", "####..#.", "###..##.", "###.....", "#####..#", "#####.@#", "####...#"]
