@@ -146,8 +146,8 @@ def baseline_actions(term, deadline=None, memo_strings=False):
                 memo[t.id] = r
         return r
 
-    positions = []  # FindAllSubtermsWithPositions
-    stack = [((), term)]
+    positions: list[tuple[tuple[int, ...], Any]] = []  # FindAllSubtermsWithPositions
+    stack: list[tuple[tuple[int, ...], Any]] = [((), term)]
     while stack:
         path, t = stack.pop()
         positions.append((path, t))
@@ -236,7 +236,7 @@ def baseline_actions(term, deadline=None, memo_strings=False):
     done = 0
     for rpath, lhs, _rhs in rules:
         for site, sub in ground_pos:
-            uniq = {}
+            uniq: dict[Any, Any] = {}
             for member in classes[find(s(sub))]:  # FindInferentialMatches
                 sigma = syntactic_match(lhs, member, {})
                 if sigma is not None:
