@@ -257,7 +257,9 @@ def test_generate_makes_a_pack_that_solve_reads(tmp_path) -> None:
     solved = run("solve", str(out), "--json")
     assert solved.exit_code == 0 and len(solved.stdout.splitlines()) == 4
     # the same command gives the same pack
-    again = run("generate", "-m", "sd,template", "-n", "4", "-s", "7", "-d", "20:50", "--unique")
+    again = run(
+        "generate", "--method", "sd,template", "-n", "4", "-s", "7", "-d", "20:50", "--unique"
+    )
     assert load_pack(again.stdout) == pack
 
 
@@ -325,7 +327,7 @@ def test_generate_with_the_learned_generator_is_replayable() -> None:
     want = core_generate("rl", 4, 8, 8, temperature=0.3)
     assert (level.walls, level.start) == (want.walls, want.start)
     # Another temperature (greedy) is another generator; a pack records the temperature.
-    greedy = run("generate", "-m", "rl", "-t", "0", "-n", "2")
+    greedy = run("generate", "--method", "rl", "--temperature", "0", "-n", "2")
     assert greedy.exit_code == 0 and "--temperature 0" in greedy.stdout
 
 
@@ -344,7 +346,7 @@ def test_generate_refuses_a_bad_temperature_cleanly() -> None:
 def test_generate_says_when_it_made_too_few() -> None:
     result = run(
         "generate",
-        "-m",
+        "--method",
         "bsp",
         "--size",
         "16x16",
@@ -404,7 +406,7 @@ def test_ctrl_c_stops_a_long_generation_cleanly(tmp_path) -> None:
             "tui",
             "longcat",
             "generate",
-            "-m",
+            "--method",
             "bsp",
             "--size",
             "16x16",
@@ -558,7 +560,7 @@ def test_a_work_budget_stops_analyze_and_says_so() -> None:
 
 
 def test_a_work_budget_stops_generate_and_says_so() -> None:
-    args = ("generate", "-m", "sd", "-s", "3000", "-d", "very_hard", "--time-limit", "86400")
+    args = ("generate", "--method", "sd", "-s", "3000", "-d", "very_hard", "--time-limit", "86400")
     result = run(*args, "--work-budget", "50")
     assert result.exit_code == 1
     assert "within the work budget of 50 states" in result.stderr

@@ -471,10 +471,6 @@ MAY_DIFFER: dict[tuple[str, str], str] = {
 
 SHORT_FORMS_SHARED: dict[str, str] = {
     "-n": "how many, everywhere: --count levels to generate, 2048 autoplay's --games",
-    # Conflicts kept for the scripts that use them (renaming is a breaking change):
-    "-m": "--moves (longcat check, 2048 hint/replay) and longcat generate's --method",
-    "-s": "--seed everywhere but carving play-script's --script",
-    "-t": "TermCraft's --term and longcat generate's --temperature",
 }
 """Short forms that stand for more than one long name, each with its reason."""
 
@@ -580,6 +576,27 @@ def test_a_short_form_stands_for_one_option() -> None:
             longs.setdefault(short, set()).add(long)
     shared = {short: sorted(names) for short, names in longs.items() if len(names) > 1}
     assert set(shared) == set(SHORT_FORMS_SHARED), shared
+
+
+@pytest.mark.parametrize(
+    ("args", "gone"),
+    [
+        (("longcat", "generate", "-m", "sd"), "-m"),
+        (("longcat", "generate", "--method", "rl", "-t", "0"), "-t"),
+        (("carving", "play-script", "tutorial", "-s", "steps.txt"), "-s"),
+    ],
+)
+def test_a_short_form_that_meant_two_things_is_refused_plainly(
+    args: tuple[str, ...], gone: str
+) -> None:
+    """Issue 30: ``-m`` was ``--moves`` and ``longcat generate --method``, ``-t`` TermCraft's
+    ``--term`` and ``--temperature``, ``-s`` ``--seed`` and ``carving play-script
+    --script``. The second meanings are gone (docs/cli.md's version note): the old spelling is
+    a usage error (exit 2) that names the option, never a different option's value."""
+    result = invoke(*args)
+    assert result.exit_code == 2, result.output
+    assert f"no such option '{gone}'" in result.stderr
+    assert "Traceback" not in result.output + result.stderr
 
 
 def test_every_listed_exception_is_still_needed() -> None:

@@ -287,7 +287,6 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
 @_LEVEL_OPTION
 @click.option(
     "--script",
-    "-s",
     "script",
     required=True,
     metavar="FILE",

@@ -713,7 +713,6 @@ def _command_line(
 @longcat.command()
 @click.option(
     "--method",
-    "-m",
     "method_text",
     default="sd",
     show_default=True,
@@ -740,7 +739,6 @@ def _command_line(
 @budget_option(DEFAULT_GENERATE_BUDGET)
 @click.option(
     "--temperature",
-    "-t",
     type=TemperatureType(),
     default=None,
     help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 1 "
