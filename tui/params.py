@@ -14,7 +14,7 @@ Textual is imported only when a field is made: the command line imports this mod
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable
 from typing import Any, ClassVar
 
 import click
@@ -301,21 +301,3 @@ class Settings:
             ``name -> value`` as a level's source and ID spell it.
         """
         return self.GENERATOR.id_params(self.values, generator or "")
-
-
-def fields_of(params: Params, names: Iterable[str]) -> list[Param]:
-    """Some declarations by name, in the order given (a dialog's layout).
-
-    Args:
-        params: The declarations.
-        names: The names wanted.
-
-    Returns:
-        The parameters.
-    """
-    return [params[name] for name in names]
-
-
-def merged(current: Mapping[str, Any], shown: Mapping[str, Any]) -> dict[str, Any]:
-    """The current values with what a dialog shows over them."""
-    return {**current, **shown}

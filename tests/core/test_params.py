@@ -111,3 +111,20 @@ def test_stored_values_read_back_unchanged(data: st.DataObject) -> None:
         values = data.draw(_values(params))
         assert params.from_dict(params.to_dict(values)) == values
         assert params.validate(values) == values
+
+
+def test_the_generators_defaults_are_the_declarations() -> None:
+    """The generators' own keyword defaults (what a source without parameters gets) are the
+    declared ones, in ID form."""
+    import inspect
+
+    from core.game2048.generators import GENERATORS as NEW_GAMES
+    from core.longcat.catalog import LevelMaker
+
+    for function, params in (
+        (LevelMaker.generate, GENERATOR_PARAMS),
+        (type(NEW_GAMES["new"]).generate, PARAMS_2048),
+    ):
+        signature = inspect.signature(function).parameters
+        for name, default in params.id_declaration():
+            assert signature[name].default == default, name

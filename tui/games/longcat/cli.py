@@ -795,7 +795,6 @@ def _generated_id(
     """A generated level's ID (``longcat:sd-8x8-hard#48213``): the arcade's generator with
     these settings makes the same level; with another predictor than the arcade's, the
     level's custom ID, as for the learned generator."""
-    from core.longcat.catalog import BAND_RANGES
     from core.longcat.difficulty import DEFAULT_PREDICTOR
     from tui.ids import generated_level_id, level_id
 
@@ -803,12 +802,10 @@ def _generated_id(
         # The learned generator's level also depends on its temperature and on the shipped
         # weights, which no generated ID spells (docs/sharing.md): the level itself travels.
         return level_id("longcat", None, level)
-    band_text = "any"
-    if band is not None:
-        name = band[0].strip().lower().replace(" ", "_").replace("-", "_")
-        band_text = name if name in BAND_RANGES else band[0].strip()
-    params = {"size": f"{size[0]}x{size[1]}", "band": band_text, "unique": int(unique)}
-    return generated_level_id("longcat", method, params, seed, level)
+    chosen = {"size": f"{size[0]}x{size[1]}", "band": band[0] if band else "any", "unique": unique}
+    return generated_level_id(
+        "longcat", method, GENERATOR_PARAMS.id_params(chosen, method), seed, level
+    )
 
 
 # --------------------------------------------------------------------------- describe
