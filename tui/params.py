@@ -251,7 +251,7 @@ class Settings:
         raise AttributeError(name)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable: use replace()")
+        raise AttributeError(f"{type(self).__name__} is immutable: make a new one")
 
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.values == getattr(other, "values", None)
@@ -267,10 +267,6 @@ class Settings:
     def values(self) -> dict[str, Any]:
         """Every setting's value, by name (a copy)."""
         return dict(self.__dict__["_values"])
-
-    def replace(self, **changes: Any) -> Settings:
-        """These settings with some values changed (checked as the constructor does)."""
-        return type(self)(**{**self.values, **changes})
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (what the store keeps)."""
