@@ -68,7 +68,6 @@ import click
 from rich.markup import escape
 
 from core.game2048 import (
-    MERGE_PRESETS,
     PRESET_DEFAULTS,
     GameConfig,
     GameState,
@@ -77,6 +76,7 @@ from core.game2048 import (
     parse_moves,
 )
 from core.game2048.game import replay_session, start_game
+from core.game2048.generators import PARAMS
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
     SeedType,
@@ -101,6 +101,7 @@ from tui.cli.output import (
     fail,
     read_input,
 )
+from tui.params import click_option
 
 __all__ = [
     "DEFAULT_BUDGET",
@@ -227,20 +228,8 @@ def config_from_options(
 def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
     """Add the shared ``--size/--merge/--distribution/--tiles/--goal`` options."""
     options = [
-        click.option(
-            "--size",
-            type=IntBetween(2, 64, what="the board size"),
-            default=4,
-            show_default=True,
-            help="Board side length (2 to 64).",
-        ),
-        click.option(
-            "--merge",
-            type=click.Choice(list(MERGE_PRESETS)),
-            default="standard",
-            show_default=True,
-            help="Merge rule.",
-        ),
+        click_option(PARAMS["size"]),  # declared once with the settings and the IDs
+        click_option(PARAMS["rule"], dest="merge"),
         click.option(
             "--distribution",
             metavar="V:W,...",

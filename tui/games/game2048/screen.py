@@ -21,9 +21,10 @@ from textual.widgets import Static
 
 from core.game2048 import GameState, max_tile
 from core.session import Session
+from tui.game_settings import SettingsScreen
 from tui.games.game2048.board import Board2048
 from tui.games.game2048.settings_modal import Settings2048, Settings2048Modal
-from tui.screens.puzzle import Hint, PuzzleScreen, Score
+from tui.screens.puzzle import Hint, Score
 
 __all__ = ["SETTINGS_KEY", "Game2048Screen", "score_key"]
 
@@ -46,11 +47,15 @@ def score_key(state: GameState) -> str:
     return f"{config.board_size}x{config.board_size}-{config.merge_rule}"
 
 
-class Game2048Screen(PuzzleScreen):
+class Game2048Screen(SettingsScreen):
     """Play 2048 (see the module docstring)."""
 
     HINT_TIME_LIMIT: ClassVar[float] = 2.0
-    HAS_SETTINGS: ClassVar[bool] = True
+    SETTINGS = Settings2048
+    SETTINGS_KEY = SETTINGS_KEY
+    SETTINGS_MODAL = Settings2048Modal
+    SETTINGS_SAVED = "2048 settings saved: they apply to the next game."
+    GENERATORS = ("new",)
     START_NEW: ClassVar[bool] = True
     """Opening 2048 with no game in progress starts a new one at once."""
 
@@ -71,29 +76,6 @@ class Game2048Screen(PuzzleScreen):
         """True while autoplay runs."""
         self._autoplay_timer: Timer | None = None
         self._flash_timer: Timer | None = None
-
-    @classmethod
-    def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
-        """New games use the player's size and rule."""
-        settings = Settings2048.from_dict(app.store.get_setting(SETTINGS_KEY, None))
-        return {"new": {"size": settings.board_size, "rule": settings.merge}}
-
-    @classmethod
-    def settings_dialog(cls, app: Any) -> tuple[Any, Any]:
-        """The settings dialog (size and rule apply to the next game) and where it stores."""
-        current = Settings2048.from_dict(app.store.get_setting(SETTINGS_KEY, None))
-
-        def applied(new: Settings2048 | None) -> None:
-            if new is not None:
-                app.store.set_setting(SETTINGS_KEY, new.to_dict())
-                app.notify("2048 settings saved: they apply to the next game.", timeout=4)
-
-        return Settings2048Modal(current), applied
-
-    @property
-    def settings(self) -> Settings2048:
-        """The player's 2048 preferences."""
-        return Settings2048.from_dict(self.arcade.store.get_setting(SETTINGS_KEY, None))
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -176,27 +158,23 @@ class Game2048Screen(PuzzleScreen):
         """
         return (self.binding_key(f"2048.{move}"),)
 
-    def action_settings(self) -> None:
-        """Settings: animation applies now; size and rule apply to new games (``N``)."""
+    # -- settings (the glue is tui.game_settings.SettingsScreen's) -----------------------------
+
+    def before_settings(self) -> None:
         self.stop_autoplay()
-        old = self.settings
 
-        def applied(new: Settings2048 | None) -> None:
-            if new is None:
-                return
-            self.arcade.store.set_setting(SETTINGS_KEY, new.to_dict())
-            if (new.board_size, new.merge) != (old.board_size, old.merge):
-                if self.launcher is not None:
-                    self.launcher.refresh_generators()
-                self.say(
-                    f"New games will be {new.board_size}×{new.board_size} {new.merge}: "
-                    "N starts one (this game stays saved)."
-                )
-            else:
-                self.say("Settings saved.")
-            self.render_state(self.session)
-
-        self.app.push_screen(Settings2048Modal(old), applied)
+    def settings_applied(
+        self, old: Settings2048, new: Settings2048, generators_changed: bool
+    ) -> None:
+        """Animation applies now; size and rule apply to new games (``N``)."""
+        if generators_changed:
+            self.say(
+                f"New games will be {new.size}×{new.size} {new.rule}: "
+                "N starts one (this game stays saved)."
+            )
+        else:
+            self.say("Settings saved.")
+        self.render_state(self.session)
 
     # -- hint and autoplay -------------------------------------------------------------------
 

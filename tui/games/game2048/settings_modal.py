@@ -7,60 +7,43 @@ animation switch applies at once.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Label, Select
+from textual.widgets import Button, Label
 
-from core.game2048 import MERGE_PRESETS, PRESET_DEFAULTS
+from core.game2048.generators import BOARD_SIZES, RULE_LABELS
+from core.game2048.generators import PARAMS as GENERATOR_PARAMS
+from core.params import Param, Params
 from tui.modals.dialog import Dialog
+from tui.params import Settings, field, read_fields
 
-__all__ = ["BOARD_SIZES", "Settings2048", "Settings2048Modal"]
+__all__ = ["BOARD_SIZES", "RULE_LABELS", "SETTINGS_PARAMS", "Settings2048", "Settings2048Modal"]
 
-BOARD_SIZES: tuple[int, ...] = (3, 4, 5, 6, 7, 8)
-"""Board sizes offered in the TUI (the engine takes any size >= 2)."""
+ANIMATE = Param(
+    "animate",
+    True,
+    "Flash merged and new tiles after each move.",
+    label="Animate merges and new tiles",
+)
+"""The screen's own setting (no generator reads it)."""
 
-RULE_LABELS: Mapping[str, str] = {
-    "standard": "Standard (2+2=4)",
-    "fibonacci": "Fibonacci (1+2=3, 2+3=5)",
-    "threes": "Threes (1+2=3, 3+3=6)",
-}
-"""How the merge presets are described in the dialog."""
+SETTINGS_PARAMS = GENERATOR_PARAMS + Params([ANIMATE])
+"""Every 2048 setting: the new-game generator's (:mod:`core.game2048.generators`) and the
+animation."""
 
 
-@dataclass(frozen=True)
-class Settings2048:
-    """The player's 2048 preferences (persisted as the store setting ``2048.settings``)."""
+class Settings2048(Settings):
+    """The player's 2048 preferences (persisted as the store setting ``2048.settings``):
+    ``size`` and ``rule`` of new games (declared in :mod:`core.game2048.generators`) and
+    ``animate``. Settings stored as ``board_size``/``merge`` (before the declaration) load,
+    and those names still read and construct."""
 
-    board_size: int = 4
-    """Side length of new games."""
-    merge: str = "standard"
-    """Merge preset name of new games."""
-    animate: bool = True
-    """Flash merged and new tiles after each move."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {"board_size": self.board_size, "merge": self.merge, "animate": self.animate}
-
-    @classmethod
-    def from_dict(cls, data: Any) -> Settings2048:
-        """Read settings leniently: unknown or invalid values fall back to the defaults."""
-        if not isinstance(data, Mapping):
-            return cls()
-        size = data.get("board_size", 4)
-        merge = data.get("merge", "standard")
-        animate = data.get("animate", True)
-        return cls(
-            board_size=size if size in BOARD_SIZES else 4,
-            merge=merge if merge in MERGE_PRESETS else "standard",
-            animate=animate if isinstance(animate, bool) else True,
-        )
+    PARAMS = SETTINGS_PARAMS
+    GENERATOR = GENERATOR_PARAMS
 
 
 class Settings2048Modal(Dialog[Settings2048 | None]):
@@ -102,41 +85,20 @@ class Settings2048Modal(Dialog[Settings2048 | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="settings-dialog"):
             yield Label("2048 settings", id="settings-title")
-            yield Select(
-                [(f"{n} × {n}", n) for n in BOARD_SIZES],
-                value=self.current.board_size,
-                allow_blank=False,
-                id="settings-size",
-            )
-            yield Select(
-                [(RULE_LABELS.get(name, name), name) for name in MERGE_PRESETS],
-                value=self.current.merge,
-                allow_blank=False,
-                id="settings-merge",
-            )
-            yield Checkbox(
-                "Animate merges and new tiles", self.current.animate, id="settings-animate"
-            )
+            for param in SETTINGS_PARAMS:
+                yield field(param, self.current.values[param.name], "settings")
             yield Label("Size and rule apply to the next game (N).", id="settings-note")
             with Horizontal(id="settings-buttons"):
                 yield Button("Apply (ctrl+s)", id="settings-apply", variant="primary")
                 yield Button("Cancel (esc)", id="settings-cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#settings-size", Select).focus()
+        self.query_one("#settings-size").focus()
 
     def chosen(self) -> Settings2048:
         """The settings as currently shown in the dialog."""
-        size = self.query_one("#settings-size", Select).value
-        merge = self.query_one("#settings-merge", Select).value
-        animate = self.query_one("#settings-animate", Checkbox).value
-        return Settings2048(
-            board_size=size if isinstance(size, int) else self.current.board_size,
-            merge=merge
-            if isinstance(merge, str) and merge in PRESET_DEFAULTS
-            else self.current.merge,
-            animate=bool(animate),
-        )
+        shown = read_fields(self, SETTINGS_PARAMS, "settings")
+        return Settings2048.from_dict({**self.current.values, **shown})
 
     @on(Button.Pressed, "#settings-apply")
     def action_apply(self) -> None:

@@ -74,6 +74,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from core.longcat.params import GENERATOR_PARAMS, METHOD
 from core.text import escape_controls, plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
@@ -103,6 +104,7 @@ from tui.cli.output import (
     progress_wanted,
     user_errors,
 )
+from tui.params import click_option
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.levelpack import LevelPack
@@ -589,58 +591,6 @@ def analyze(
 # --------------------------------------------------------------------------- generate
 
 
-class SizeType(click.ParamType):
-    """``WIDTHxHEIGHT``, e.g. ``8x8``."""
-
-    name = "WxH"
-
-    def convert(
-        self, value: Any, param: click.Parameter | None, ctx: click.Context | None
-    ) -> tuple[int, int]:
-        """Parse ``value`` with :func:`core.longcat.catalog.parse_size`."""
-        from core.longcat import GenerationError
-        from core.longcat.catalog import parse_size
-
-        if isinstance(value, tuple):
-            return value
-        try:
-            return parse_size(value)
-        except GenerationError as error:
-            self.fail(str(error), param, ctx)
-
-
-class TemperatureType(click.ParamType):
-    """The learned generator's temperature: a number from 0 (greedy) to 1 (random, as sd)."""
-
-    name = "T"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """Parse ``value`` with :func:`core.longcat.catalog.parse_temperature`."""
-        from core.longcat import GenerationError
-        from core.longcat.catalog import parse_temperature
-
-        try:
-            return parse_temperature(value)
-        except GenerationError as error:
-            self.fail(str(error), param, ctx)
-
-
-class BandType(click.ParamType):
-    """A difficulty band: ``LO:HI`` (either end may be left out) or a band name."""
-
-    name = "LO:HI"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        """Parse ``value`` with :func:`core.longcat.catalog.parse_band`."""
-        from core.longcat import GenerationError
-        from core.longcat.catalog import parse_band
-
-        try:
-            return (str(value), parse_band(value))
-        except GenerationError as error:
-            self.fail(str(error), param, ctx)
-
-
 PREDICTOR_OPTION = click.option(
     "--predictor",
     type=click.Choice(["success-states", "solution-paths"]),
@@ -663,24 +613,6 @@ def _start_success(level: Level) -> dict[str, Any]:
         "cells": found.cells,
         "rate": round(found.rate, 4),
     }
-
-
-def _methods(text: str) -> list[str]:
-    from core.longcat.catalog import GENERATORS
-
-    names = [name.strip() for name in text.split(",") if name.strip()]
-    if not names:
-        raise click.BadParameter("give a method", param_hint="--method")
-    for name in names:
-        if name not in GENERATORS:
-            from tui.cli.output import did_you_mean
-
-            raise click.BadParameter(
-                f"unknown method {name!r}{did_you_mean(name, GENERATORS)}"
-                f" (methods: {', '.join(GENERATORS)})",
-                param_hint="--method",
-            )
-    return names
 
 
 def _command_line(
@@ -710,55 +642,49 @@ def _command_line(
     return " ".join(parts)
 
 
+def _generate_choices(
+    methods: list[str], size: str, band: str
+) -> tuple[list[str], tuple[int, int], tuple[str, Any] | None]:
+    """The options as the generator takes them: the methods, ``(width, height)`` and the
+    band as ``(text, (low, high))`` (None for any difficulty)."""
+    from core.longcat.catalog import parse_band, parse_size
+
+    bounds = None if band == "any" else (band, parse_band(band))
+    return methods, parse_size(size), bounds
+
+
+def _given_temperature(temperature: float) -> float | None:
+    """``--temperature`` when given (None: the learned generator's default)."""
+    from click.core import ParameterSource
+
+    source = click.get_current_context().get_parameter_source("temperature")
+    return None if source is ParameterSource.DEFAULT else temperature
+
+
 @longcat.command()
-@click.option(
-    "--method",
-    "method_text",
-    default="sd",
-    show_default=True,
-    metavar="METHOD[,METHOD...]",
-    help="sd, pu, template, ca, bsp, carve, fractal, shapes, notch or rl (the learned "
-    "generator, SD-PCGRL); several (comma-separated) take turns.",
-)
-@click.option(
-    "--size", type=SizeType(), default="8x8", show_default=True, help="Grid size, WIDTHxHEIGHT."
-)
+@click_option(METHOD)
+@click_option(GENERATOR_PARAMS["size"])
 @count_option(1, 10_000)
 @seed_option(0)
-@click.option("--unique", is_flag=True, help="Only levels with exactly one solution.")
-@click.option(
-    "--difficulty",
-    "-d",
-    "band",
-    type=BandType(),
-    default=None,
-    help="Predicted difficulty LO:HI (LO <= d < HI; 80: or :20 leave an end open), "
-    "or a band: trivial, easy, hard, very_hard, extreme.",
-)
+@click_option(GENERATOR_PARAMS["unique"])
+@click_option(GENERATOR_PARAMS["band"])
 @time_limit_option(DEFAULT_TIME_LIMIT)
 @budget_option(DEFAULT_GENERATE_BUDGET)
-@click.option(
-    "--temperature",
-    type=TemperatureType(),
-    default=None,
-    help="--method rl: sampling temperature over the network's Q-values, 0 (greedy) to 1 "
-    "(uniformly random: the sd generator's levels, as seed 003 says); 0.2-0.3 the seed's "
-    "best.  [default: 0.3]",
-)
+@click_option(GENERATOR_PARAMS["temperature"])
 @PREDICTOR_OPTION
 @title_option()
 @output_option
 @json_option
 def generate(
-    method_text: str,
-    size: tuple[int, int],
+    method: list[str],
+    size: str,
     count: int,
     seed: int,
     unique: bool,
-    band: tuple[str, Any] | None,
+    band: str,
     time_limit: float,
     budget: int,
-    temperature: float | None,
+    temperature: float,
     predictor: str,
     title: str | None,
     output: str | None,
@@ -780,20 +706,21 @@ def generate(
     from core.longcat.catalog import make_level
     from grammar.levels import dump_pack
 
-    methods = _methods(method_text)
-    if temperature is not None and "rl" not in methods:
+    methods, grid, bounds = _generate_choices(method, size, band)
+    chosen = _given_temperature(temperature)
+    if chosen is not None and "rl" not in methods:
         raise click.UsageError("--temperature is for the learned generator: add --method rl")
     if "rl" in methods:
         from levels.longcat_rl import install, load_policy, shipped_sizes
 
         install()
         try:
-            found = load_policy(*size)
+            found = load_policy(*grid)
         except ValueError as error:  # a damaged weights file
             fail(str(error))
         if found is None:
             trained = ", ".join(f"{w}x{h}" for w, h in shipped_sizes()) or "none"
-            fail(f"no learned generator for {size[0]}x{size[1]} (trained sizes: {trained})")
+            fail(f"no learned generator for {grid[0]}x{grid[1]} (trained sizes: {trained})")
     check_output(output, force)
     levels: list[Any] = []
     keys: set[tuple[int, int, int, tuple[int, int]]] = set()
@@ -803,18 +730,18 @@ def generate(
         for k in range(tries):
             if len(levels) == count or seed + k > SEED_MAX:
                 break
-            method = methods[k % len(methods)]
+            one = methods[k % len(methods)]
             extra: dict[str, Any] = {}
-            if method == "rl" and temperature is not None:
-                extra["temperature"] = temperature
+            if one == "rl" and chosen is not None:
+                extra["temperature"] = chosen
             try:
                 level = make_level(
-                    method,
+                    one,
                     seed + k,
-                    size[0],
-                    size[1],
+                    grid[0],
+                    grid[1],
                     unique=unique,
-                    band=band[1] if band else None,
+                    band=bounds[1] if bounds else None,
                     time_guard=level_deadline(time_limit, k == 0) - time.monotonic(),
                     budget=budget or None,
                     predictor=predictor,
@@ -832,8 +759,8 @@ def generate(
                 emit_json(
                     {
                         "seed": seed + k,
-                        "method": method,
-                        "id": _generated_id(method, size, band, unique, predictor, seed + k, level),
+                        "method": one,
+                        "id": _generated_id(one, grid, bounds, unique, predictor, seed + k, level),
                         "title": level.title,
                         "par": level.par,
                         "grid": list(level.rows()),
@@ -843,9 +770,9 @@ def generate(
             step(label=level.title)
     if levels and (output is not None or not as_json):
         pack = LevelPack(
-            title=title or f"Longcat: {','.join(methods)} {size[0]}x{size[1]}",
+            title=title or f"Longcat: {','.join(methods)} {grid[0]}x{grid[1]}",
             author="termarcade generator",
-            description=f"Generated by: {_command_line(methods, size, count, seed, unique, band, predictor, temperature)}",
+            description=f"Generated by: {_command_line(methods, grid, count, seed, unique, bounds, predictor, chosen)}",
             levels=tuple(levels),
             game="longcat",
         )
@@ -868,7 +795,6 @@ def _generated_id(
     """A generated level's ID (``longcat:sd-8x8-hard#48213``): the arcade's generator with
     these settings makes the same level; with another predictor than the arcade's, the
     level's custom ID, as for the learned generator."""
-    from core.longcat.catalog import BAND_RANGES
     from core.longcat.difficulty import DEFAULT_PREDICTOR
     from tui.ids import generated_level_id, level_id
 
@@ -876,12 +802,10 @@ def _generated_id(
         # The learned generator's level also depends on its temperature and on the shipped
         # weights, which no generated ID spells (docs/sharing.md): the level itself travels.
         return level_id("longcat", None, level)
-    band_text = "any"
-    if band is not None:
-        name = band[0].strip().lower().replace(" ", "_").replace("-", "_")
-        band_text = name if name in BAND_RANGES else band[0].strip()
-    params = {"size": f"{size[0]}x{size[1]}", "band": band_text, "unique": int(unique)}
-    return generated_level_id("longcat", method, params, seed, level)
+    chosen = {"size": f"{size[0]}x{size[1]}", "band": band[0] if band else "any", "unique": unique}
+    return generated_level_id(
+        "longcat", method, GENERATOR_PARAMS.id_params(chosen, method), seed, level
+    )
 
 
 # --------------------------------------------------------------------------- describe

@@ -39,6 +39,7 @@ from core.longcat.rules import State, body_from_history, slide, solution_string
 from core.longcat.solver import solution_from
 from core.session import Session
 from core.text import escape_controls, plural
+from tui.game_settings import SettingsScreen
 from tui.games.longcat.board import ARROWS, BoardPicture, LongcatBoard
 from tui.games.longcat.settings_modal import (
     BAND_LABELS,
@@ -46,7 +47,7 @@ from tui.games.longcat.settings_modal import (
     LongcatSettings,
     LongcatSettingsModal,
 )
-from tui.screens.puzzle import Hint, PuzzleScreen
+from tui.screens.puzzle import Hint
 from tui.workers import cancelled, report_failure
 
 __all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen"]
@@ -61,11 +62,15 @@ SOLVER_TIME = 5.0
 """Seconds ``p`` may search for a solution."""
 
 
-class LongcatScreen(PuzzleScreen):
+class LongcatScreen(SettingsScreen):
     """Play one Longcat level (see the module docstring)."""
 
     HINT_TIME_LIMIT: ClassVar[float] = 3.0
-    HAS_SETTINGS: ClassVar[bool] = True
+    SETTINGS = LongcatSettings
+    SETTINGS_KEY = SETTINGS_KEY
+    SETTINGS_MODAL = LongcatSettingsModal
+    SETTINGS_SAVED = "Longcat settings saved."
+    GENERATORS = tuple(GENERATORS)
 
     CSS_PATH = "styles.tcss"
 
@@ -116,31 +121,21 @@ class LongcatScreen(PuzzleScreen):
         self._generate_ref: Any = None
         self._difficulty: dict[Level, str] = {}
 
-    # -- settings ------------------------------------------------------------------------------
+    # -- settings (the glue is tui.game_settings.SettingsScreen's) ---------------------------
 
-    @classmethod
-    def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
-        """Every generator makes levels of the player's size, band and uniqueness (and the
-        learned one at the player's temperature)."""
-        settings = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY, None))
-        return {name: settings.params(name) for name in GENERATORS}
+    def before_settings(self) -> None:
+        self.stop_solution()
 
-    @classmethod
-    def settings_dialog(cls, app: Any) -> tuple[Any, Any]:
-        """The settings dialog (what g and N generate, the animation) and where it stores."""
-        current = LongcatSettings.from_dict(app.store.get_setting(SETTINGS_KEY, None))
-
-        def applied(new: LongcatSettings | None) -> None:
-            if new is not None:
-                app.store.set_setting(SETTINGS_KEY, new.to_dict())
-                app.notify("Longcat settings saved.", timeout=4)
-
-        return LongcatSettingsModal(current), applied
-
-    @property
-    def settings(self) -> LongcatSettings:
-        """The player's Longcat preferences."""
-        return LongcatSettings.from_dict(self.arcade.store.get_setting(SETTINGS_KEY, None))
+    def settings_applied(
+        self, old: LongcatSettings, new: LongcatSettings, generators_changed: bool
+    ) -> None:
+        """Say what ``g`` makes now (method, temperature, size, band)."""
+        gen = GENERATORS[new.method]
+        learned = f" at temperature {new.temperature:g}" if new.method == "rl" else ""
+        self.say(
+            f"Settings saved: g makes {gen.title} levels{learned}, {new.size}, "
+            f"{BAND_LABELS[new.band].lower()}."
+        )
 
     # -- layout --------------------------------------------------------------------------------
 
@@ -479,26 +474,6 @@ class LongcatScreen(PuzzleScreen):
             self.say("Could not keep the level (see the storage warning).", "error")
             return
         self.say(f"Kept in My levels as “{escape_controls(item.title)}”.")
-
-    def action_settings(self) -> None:
-        """Settings: what g and N generate (method, size, band) and the animation."""
-        self.stop_solution()
-        old = self.settings
-
-        def applied(new: LongcatSettings | None) -> None:
-            if new is None:
-                return
-            self.arcade.store.set_setting(SETTINGS_KEY, new.to_dict())
-            if new.params("rl") != old.params("rl") and self.launcher is not None:
-                self.launcher.refresh_generators()
-            gen = GENERATORS[new.method]
-            learned = f" at temperature {new.temperature:g}" if new.method == "rl" else ""
-            self.say(
-                f"Settings saved: g makes {gen.title} levels{learned}, {new.size}, "
-                f"{BAND_LABELS[new.band].lower()}."
-            )
-
-        self.app.push_screen(LongcatSettingsModal(old), applied)
 
     def action_back(self) -> None:
         self.stop_solution()

@@ -6,22 +6,23 @@ generator settings apply to the next generated level; the game being played is k
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.widgets import Button, Checkbox, Label, Select
+from textual.widgets import Button, Label
 
-from core.longcat.catalog import BAND_RANGES, GENERATORS
+from core.longcat.params import BAND_LABELS, GENERATOR_PARAMS, METHOD, SIZES, TEMPERATURES
+from core.params import Param, Params
 from tui.modals.dialog import Dialog
+from tui.params import Settings, field, read_fields
 
 __all__ = [
     "BAND_LABELS",
     "SETTINGS_KEY",
+    "SETTINGS_PARAMS",
     "SIZES",
     "TEMPERATURES",
     "LongcatSettings",
@@ -31,85 +32,30 @@ __all__ = [
 SETTINGS_KEY = "longcat.settings"
 """Store setting holding :class:`LongcatSettings` as a dict."""
 
-SIZES: tuple[str, ...] = ("5x5", "6x6", "8x8", "10x8", "12x10", "16x12")
-"""Grid sizes offered for generated levels (width x height)."""
+ANIMATE = Param("animate", True, "Animate the cat's slides.", label="Animate the slides")
+"""The screen's own setting (no generator reads it)."""
 
-BAND_LABELS: Mapping[str, str] = {
-    "any": "Any difficulty",
-    "trivial": "Trivial (below 20)",
-    "easy": "Easy (20 to 50)",
-    "hard": "Hard (50 to 80)",
-    "very_hard": "Very hard (80 to 200)",
-    "extreme": "Extreme (200 and more)",
-}
-"""How the difficulty bands are offered (ids of :data:`core.longcat.catalog.BAND_RANGES`)."""
-
-TEMPERATURES: Mapping[float, str] = {
-    0.0: "Learned: temperature 0 (greedy)",
-    0.2: "Learned: temperature 0.2",
-    0.3: "Learned: temperature 0.3 (the seed's best)",
-    0.5: "Learned: temperature 0.5",
-    1.0: "Learned: temperature 1 (random, as Solution-Down)",
-}
-"""The learned generator's temperatures offered (``rl`` only)."""
+SETTINGS_PARAMS = Params([METHOD]) + GENERATOR_PARAMS + Params([ANIMATE])
+"""Every Longcat setting: the generator's (:mod:`core.longcat.params`) and the animation."""
 
 
-@dataclass(frozen=True)
-class LongcatSettings:
-    """The player's Longcat preferences (persisted as the store setting ``longcat.settings``)."""
+class LongcatSettings(Settings):
+    """The player's Longcat preferences (persisted as the store setting ``longcat.settings``):
+    ``method``, ``band``, ``size``, ``unique``, ``temperature`` (declared in
+    :mod:`core.longcat.params`) and ``animate``.
 
-    method: str = "sd"
-    """Generator of new levels (``g``, and ``N`` on a generated level)."""
-    band: str = "any"
-    """Difficulty band of new levels."""
-    size: str = "8x8"
-    """Grid size of new levels."""
-    unique: bool = False
-    """Only levels with exactly one solution."""
-    animate: bool = True
-    """Animate the cat's slides."""
-    temperature: float = 0.3
-    """Sampling temperature of the learned generator (``rl``)."""
+    Stored settings keep a yes/no as ``true``/``false``; ``0``/``1`` (as a level's source
+    spells it) load too. :meth:`params` gives a generator its parameters as the level's
+    source spells them (``unique`` ``0``/``1``; the learned generator, ``rl``, also gets
+    the temperature).
+    """
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form."""
-        return {
-            "method": self.method,
-            "band": self.band,
-            "size": self.size,
-            "unique": self.unique,
-            "animate": self.animate,
-            "temperature": self.temperature,
-        }
+    PARAMS = SETTINGS_PARAMS
+    GENERATOR = GENERATOR_PARAMS
 
-    @classmethod
-    def from_dict(cls, data: Any) -> LongcatSettings:
-        """Read settings leniently: unknown or invalid values fall back to the defaults."""
-        if not isinstance(data, Mapping):
-            return cls()
-        method, band, size = data.get("method"), data.get("band"), data.get("size")
-        unique, animate = data.get("unique"), data.get("animate")
-        temperature = data.get("temperature")
-        return cls(
-            method=method if method in GENERATORS else "sd",
-            band=band if band in BAND_RANGES else "any",
-            size=size if size in SIZES else "8x8",
-            unique=unique if isinstance(unique, bool) else False,
-            animate=animate if isinstance(animate, bool) else True,
-            temperature=(
-                float(temperature)
-                if isinstance(temperature, int | float) and temperature in TEMPERATURES
-                else 0.3
-            ),
-        )
 
-    def params(self, method: str | None = None) -> dict[str, Any]:
-        """The parameters a generator source passes to ``generate`` (the learned generator,
-        ``rl``, also gets the temperature)."""
-        params: dict[str, Any] = {"size": self.size, "band": self.band, "unique": int(self.unique)}
-        if method == "rl":
-            params["temperature"] = f"{self.temperature:g}"
-        return params
+GENERATOR_FIELDS = ("method", "band", "size", "temperature", "unique")
+"""The dialog's first group, in its order (what ``g`` and ``N`` generate)."""
 
 
 class LongcatSettingsModal(Dialog[LongcatSettings | None]):
@@ -152,69 +98,23 @@ class LongcatSettingsModal(Dialog[LongcatSettings | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="lc-settings-dialog"):
             yield Label("New levels (g, N): method, difficulty, size", classes="lc-settings-label")
-            yield Select(
-                [(f"{gen.title} ({name})", name) for name, gen in GENERATORS.items()],
-                value=self.current.method,
-                allow_blank=False,
-                compact=True,
-                id="lc-settings-method",
-            )
-            yield Select(
-                [(label, band) for band, label in BAND_LABELS.items()],
-                value=self.current.band,
-                allow_blank=False,
-                compact=True,
-                id="lc-settings-band",
-            )
-            yield Select(
-                [(size.replace("x", " × "), size) for size in SIZES],
-                value=self.current.size,
-                allow_blank=False,
-                compact=True,
-                id="lc-settings-size",
-            )
-            yield Select(
-                [(label, value) for value, label in TEMPERATURES.items()],
-                value=self.current.temperature,
-                allow_blank=False,
-                compact=True,
-                id="lc-settings-temperature",
-            )
-            yield Checkbox(
-                "Only levels with one solution",
-                self.current.unique,
-                compact=True,
-                id="lc-settings-unique",
-            )
+            values = self.current.values
+            for name in GENERATOR_FIELDS:
+                yield field(SETTINGS_PARAMS[name], values[name], "lc-settings", compact=True)
             yield Label("Game", classes="lc-settings-label")
-            yield Checkbox(
-                "Animate the slides", self.current.animate, compact=True, id="lc-settings-animate"
-            )
+            yield field(ANIMATE, self.current.animate, "lc-settings", compact=True)
             yield Label("The game you are playing is kept.", id="lc-settings-note")
             with Horizontal(id="lc-settings-buttons"):
                 yield Button("Apply (ctrl+s)", id="lc-settings-apply", variant="primary")
                 yield Button("Cancel (esc)", id="lc-settings-cancel")
 
     def on_mount(self) -> None:
-        self.query_one("#lc-settings-method", Select).focus()
+        self.query_one("#lc-settings-method").focus()
 
     def chosen(self) -> LongcatSettings:
         """The settings as currently shown in the dialog."""
-
-        def value(widget_id: str, fallback: str) -> str:
-            got = self.query_one(widget_id, Select).value
-            return got if isinstance(got, str) else fallback
-
-        return LongcatSettings.from_dict(
-            {
-                "method": value("#lc-settings-method", self.current.method),
-                "band": value("#lc-settings-band", self.current.band),
-                "size": value("#lc-settings-size", self.current.size),
-                "unique": bool(self.query_one("#lc-settings-unique", Checkbox).value),
-                "animate": bool(self.query_one("#lc-settings-animate", Checkbox).value),
-                "temperature": self.query_one("#lc-settings-temperature", Select).value,
-            }
-        )
+        shown = read_fields(self, SETTINGS_PARAMS, "lc-settings")
+        return LongcatSettings.from_dict({**self.current.values, **shown})
 
     @on(Button.Pressed, "#lc-settings-apply")
     def action_apply(self) -> None:
