@@ -34,7 +34,7 @@ import pkgutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -89,7 +89,6 @@ class GameInfo:
             their values, each ``(name, default)``; trailing values equal to their default are
             left out of an ID, a default of None is always written (:mod:`core.ids`).
         order: Position on the home screen (smaller first; ties by title).
-        extra: Free-form settings a game's own parts may read.
     """
 
     id: str
@@ -116,8 +115,6 @@ class GameInfo:
     """The generators' parameters as a generated level's ID spells them: ``(name, default)``."""
     order: int = 100
     """Position on the home screen."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Free-form settings for the game's own parts."""
 
     def __post_init__(self) -> None:
         if not self.id or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.id):

@@ -236,7 +236,7 @@ class Launcher:
         """
         from tui.screens.level_select import LevelSelectScreen
 
-        self.app.push_screen(LevelSelectScreen(self), self._chosen)
+        self.app.push_screen(LevelSelectScreen(self))
         if self.sources.file is not None:
             entries = self.sources.file.entries()
             index = (level or 1) - 1
@@ -266,9 +266,6 @@ class Launcher:
                 severity="error",
                 timeout=15,
             )
-
-    def _chosen(self, ref: LevelRef | None) -> None:
-        """The level select was closed (it opens levels itself while it is shown)."""
 
 
 def launcher_for(app: Arcade, game_id: str, file_pack: tuple[str, Any] | None = None) -> Launcher:

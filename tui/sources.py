@@ -24,7 +24,7 @@ import json
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from core.levelpack import LevelPack
@@ -229,14 +229,6 @@ class MyLevelsSource(LevelSource):
         if item is None:
             raise LookupError(key)
         return level_from_text(item.text, filename=f"My levels: {item.title}")
-
-
-@dataclass(frozen=True, slots=True)
-class _Generated:
-    """A generated level waiting in a generator source (seed -> level cache entry)."""
-
-    seed: int
-    level: Any = field(compare=False)
 
 
 class LevelGenerator(Protocol):
@@ -480,11 +472,6 @@ class Sources:
         if source is None:
             raise LookupError(ref.source)
         return source.level(ref.key)
-
-    def title_of(self, ref: LevelRef) -> str:
-        """A short name of the source of ``ref`` for messages."""
-        source = self.get(ref.source)
-        return source.title if source is not None else ref.source
 
     def after(self, ref: LevelRef) -> LevelRef | None:
         """The next level: the next in its source; after a bundled pack, the next pack."""
