@@ -18,6 +18,7 @@ from core.text import plural
 from tui.legacy_saves import adopt_v1_save, v1_level
 from tui.sources import (
     LevelRef,
+    SourceKind,
     Sources,
     bundled_renames,
     follow_bundled_renames,
@@ -98,9 +99,7 @@ class Launcher:
 
         A custom level is remembered by the sources (its ID carries it; nothing else does).
         """
-        from tui.ids import CUSTOM_SOURCE
-
-        if resolved.ref.source == CUSTOM_SOURCE:
+        if resolved.ref.source.kind is SourceKind.CUSTOM:
             return self.sources.custom.add(resolved.ref.key, resolved.level)
         return resolved.ref
 
