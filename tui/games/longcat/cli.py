@@ -784,7 +784,7 @@ def generate(
     if temperature is not None and "rl" not in methods:
         raise click.UsageError("--temperature is for the learned generator: add --method rl")
     if "rl" in methods:
-        from levels.longcat_rl import install, load_policy, shipped_sizes
+        from tui.games.longcat.weights import install, load_policy, shipped_sizes
 
         install()
         try:
