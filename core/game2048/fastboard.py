@@ -62,6 +62,7 @@ MAX_TILE = 1 << MAX_RANK
 ROW_MASK = 0xFFFF
 """Mask of one 16-bit row."""
 
+
 def _unpack_row(row: int) -> list[int]:
     """Split a 16-bit row into its four ranks (index 0 = leftmost cell)."""
     return [(row >> (4 * i)) & 0xF for i in range(4)]
