@@ -190,3 +190,35 @@ def test_plain_strings_in_an_old_store_resolve_to_their_levels() -> None:
         assert isinstance(sources.mine, MyLevelsSource) and sources.mine.kind is SourceKind.MINE
         assert ref_id("longcat", by_kind[SourceKind.PACK]) == "longcat:arduboy/3"
         assert ref_id("longcat", by_kind[SourceKind.GENERATOR]) == "longcat:sd#48213"
+
+
+def test_old_leaderboard_rows_are_sorted_by_their_source() -> None:
+    """Board rows written as plain text land under the heading of what their source names."""
+    from tui.ids import custom_key
+    from tui.screens.leaderboard import board_choices
+
+    info = registry.get("longcat")
+    assert info is not None
+    arduboy = dict(bundled_packs("longcat"))["01-arduboy"]
+    with Store() as store:
+        mine = store.add_my_level("longcat", "Mine", level_to_text("longcat", arduboy.levels[1]))
+        assert mine is not None
+        for source, key in (
+            ("gen:sd?band=any&size=8x8&unique=0", "48213"),
+            ("mine", str(mine.id)),  # before levels had IDs: moves to its custom board
+        ):
+            store.record_result("longcat", source, key, moves=9, seconds=3.0)
+        choices = board_choices(info, store)
+    headings = [c.title for c in choices if c.kind == "heading"]
+    under: dict[str, list[tuple[str, str, str]]] = {}
+    for choice in choices:
+        if choice.kind == "heading":
+            current = under.setdefault(choice.title, [])
+        else:
+            current.append((choice.title, choice.source, choice.key))
+    assert headings[-2:] == ["My levels", "Generated levels (by ID)"]
+    assert under["Generated levels (by ID)"] == [
+        ("longcat:sd#48213", "gen:sd?band=any&size=8x8&unique=0", "48213")
+    ]
+    key = custom_key("longcat", arduboy.levels[1])
+    assert under["My levels"] == [("Mine", "custom", key)]
