@@ -248,10 +248,10 @@ def _rl(
     """The learned generator (SD-PCGRL: the bundled 8x8 weights, or a weights file written
     by ``bench/longcat_rl.py``) at a temperature."""
     from core.longcat.policy import Policy, policy_walk
-    from levels.longcat_rl import load_policy
+    from tui.games.longcat.weights import load_policy
 
     if weights is not None:
-        from levels.longcat_rl import read_policy
+        from tui.games.longcat.weights import read_policy
 
         policy: Policy | None = read_policy(weights)
     else:
@@ -514,7 +514,7 @@ def bench_catalog(count: int) -> None:
     (generation with the filters, solver validation, analysis for par and difficulty)."""
     from core.longcat import GenerationError
     from core.longcat.catalog import GENERATORS as MAKERS
-    from levels.longcat_rl import install
+    from tui.games.longcat.weights import install
 
     install()  # the learned generator's bundled weights (rl rows, default temperature 0.3)
 

@@ -24,7 +24,7 @@ It writes into ``--out`` (default ``bench/out/longcat_rl/<size>-seed<S>``):
   trained policy at several temperatures (fixed seeds).
 
 ``--ship`` copies the weights to ``levels/longcat/rl/sdpcgrl-<size>.npz``, the file the
-game loads (:mod:`levels.longcat_rl`).
+game loads (:mod:`tui.games.longcat.weights`).
 """
 
 from __future__ import annotations
@@ -49,7 +49,7 @@ from core.longcat.catalog import parse_size  # noqa: E402
 from core.longcat.difficulty import predict_difficulty  # noqa: E402
 from core.longcat.graph import analyse  # noqa: E402
 from core.longcat.policy import Policy, policy_walk  # noqa: E402
-from levels.longcat_rl import read_policy  # noqa: E402
+from tui.games.longcat.weights import read_policy  # noqa: E402
 
 SEED_RECIPE: dict[str, Any] = {
     "learning_rate": 0.0007,

@@ -46,6 +46,7 @@ import re
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import ClassVar
 
 from core.text import shorten
 
@@ -144,6 +145,8 @@ class BundledId:
     """The pack's short name."""
     number: int
     """1-based position in the pack."""
+    kind: ClassVar[str] = "bundled"
+    """The kind of ID, as ``termarcade id --json`` names it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +171,8 @@ class GeneratedId:
     """The seed."""
     version: int = GENERATED_VERSION
     """The generator version."""
+    kind: ClassVar[str] = "generated"
+    """The kind of ID, as ``termarcade id --json`` names it."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,6 +191,8 @@ class CustomId:
     """The level text."""
     version: int = CUSTOM_VERSION
     """The custom form's version."""
+    kind: ClassVar[str] = "custom"
+    """The kind of ID, as ``termarcade id --json`` names it."""
 
 
 LevelId = BundledId | GeneratedId | CustomId

@@ -34,7 +34,7 @@ import pkgutil
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from importlib.metadata import entry_points
 from typing import Any
 
@@ -79,7 +79,10 @@ class GameInfo:
         screen: ``"module:attr"`` of the game's puzzle screen class, or None (not playable
             in the app yet).
         generators: ``"module:attr"`` of a mapping ``name -> core generator`` (seeded level
-            generators), or None.
+            generators: the core mapping itself, ``core.<game>.<module>:GENERATORS``), or None.
+        setup: ``"module:attr"`` of a function (no arguments) the shell's side provides and
+            :meth:`load` calls before it loads the generators: what core cannot do itself
+            (Longcat's learned generator gets the reader of its bundled weights file); or None.
         help: ``"package:path"`` of the game's help page (markdown) inside an installed
             package; default ``help.md`` beside the screen's module (its game folder).
         editor: ``"module:attr"`` of the game's level editor (a
@@ -89,7 +92,6 @@ class GameInfo:
             their values, each ``(name, default)``; trailing values equal to their default are
             left out of an ID, a default of None is always written (:mod:`core.ids`).
         order: Position on the home screen (smaller first; ties by title).
-        extra: Free-form settings a game's own parts may read.
     """
 
     id: str
@@ -108,6 +110,8 @@ class GameInfo:
     """``"module:attr"`` of the puzzle screen class, or None."""
     generators: str | None = None
     """``"module:attr"`` of the generators mapping, or None."""
+    setup: str | None = None
+    """``"module:attr"`` of a function run before the generators are loaded, or None."""
     help: str | None = None
     """``"package:path"`` of the help page (default: ``help.md`` in the screen's package)."""
     editor: str | None = None
@@ -116,13 +120,11 @@ class GameInfo:
     """The generators' parameters as a generated level's ID spells them: ``(name, default)``."""
     order: int = 100
     """Position on the home screen."""
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Free-form settings for the game's own parts."""
 
     def __post_init__(self) -> None:
         if not self.id or not all(ch.isascii() and (ch.isalnum() or ch == "_") for ch in self.id):
             raise ValueError(f"a game id is letters, digits and _ only, not {self.id!r}")
-        for name in ("engine", "level_format", "cli", "screen", "generators", "editor"):
+        for name in ("engine", "level_format", "cli", "screen", "generators", "setup", "editor"):
             ref = getattr(self, name)
             if ref is not None and ":" not in ref:
                 raise ValueError(f"{self.id}: {name} must be 'module:attr', not {ref!r}")
@@ -143,6 +145,9 @@ class GameInfo:
     def load(self, part: str) -> Any:
         """Import and return one part (``"engine"``, ``"level_format"``, ``"cli"``, ...).
 
+        The generators come after the game's :attr:`setup` has run (every time: a setup is
+        idempotent and cheap, and a test may have undone it).
+
         Args:
             part: The attribute holding the reference.
 
@@ -150,12 +155,25 @@ class GameInfo:
             The object it names.
 
         Raises:
-            RegistryError: When the part is not declared or cannot be imported.
+            RegistryError: When the part is not declared or cannot be imported (or the setup
+                fails).
         """
         ref = getattr(self, part, None)
         if ref is None:
             raise RegistryError(f"{self.title} has no {part.replace('_', ' ')}")
+        if part == "generators" and self.setup is not None:
+            self._run_setup(self.setup)
         return resolve(ref, what=f"{self.title}'s {part.replace('_', ' ')}")
+
+    def _run_setup(self, ref: str) -> None:
+        """Run the game's setup function (a failure is the game's, in one line)."""
+        setup = resolve(ref, what=f"{self.title}'s setup")
+        try:
+            setup()
+        except Exception as error:  # A plug-in's setup must not crash the shell.
+            raise RegistryError(
+                f"{self.title}'s setup failed ({type(error).__name__}: {error})"
+            ) from error
 
 
 def resolve(ref: str, what: str = "") -> Any:

@@ -41,7 +41,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from core import registry
-from core.registry import GameInfo, RegistryError
+from core.registry import RegistryError
 from core.text import escape_controls, shorten
 from tui import terminal
 from tui.allowlist import action_allowed
@@ -251,10 +251,6 @@ class ArcadeApp(Arcade):
             if active.binding.action in ("request_quit", "app.request_quit")
         ]
         self.notify(f"Press {keys[0] if keys else 'ctrl+q'} to quit", title="Do you want to quit?")
-
-    def game_info(self, game_id: str) -> GameInfo | None:
-        """The registration of a game (None when no game has that id)."""
-        return registry.get(game_id)
 
     def start_game(self, game_id: str) -> bool:
         """Open a game's level select (and its newest game in progress, if any).

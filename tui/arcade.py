@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any, cast
 from textual.app import App
 
 if TYPE_CHECKING:  # pragma: no cover
-    from core.registry import GameInfo
     from tui.store import Store
     from tui.terminal import TerminalProfile
 
@@ -34,10 +33,6 @@ class Arcade(App[None]):
     files by path."""
     game_in_progress: bool
     """Kept up to date by game screens: quitting asks first while it is True."""
-
-    def game_info(self, game_id: str) -> GameInfo | None:
-        """The registration of a game (None when no game has that id)."""
-        raise NotImplementedError
 
     def start_game(self, game_id: str) -> bool:
         """Open a game's level select (and its newest game in progress, if any).

@@ -35,7 +35,7 @@ from core.ids import (
     parse_id,
 )
 from core.registry import GameInfo
-from tui.sources import LevelRef, generator_name, generator_params
+from tui.sources import CUSTOM, LevelRef, SourceId, SourceKind
 
 __all__ = [
     "CUSTOM_SOURCE",
@@ -50,8 +50,9 @@ __all__ = [
     "short_pack_name",
 ]
 
-CUSTOM_SOURCE = "custom"
-"""Source id of the levels opened by a custom ID (their key is :func:`custom_key`)."""
+CUSTOM_SOURCE = CUSTOM
+"""Source id of the levels opened by a custom ID (their key is :func:`custom_key`;
+:data:`tui.sources.CUSTOM`)."""
 
 _ID_START = re.compile(r"^\s*[A-Za-z0-9_]+:\S")
 
@@ -155,7 +156,7 @@ def _resolve_bundled(info: GameInfo, parsed: BundledId) -> Resolved:
             level = pack.levels[parsed.number - 1]
             return Resolved(
                 info,
-                LevelRef(f"pack:{pack_id}", level.title),
+                LevelRef(SourceId.of_pack(pack_id), level.title),
                 level,
                 f"{info.id}:{short_pack_name(pack_id)}/{parsed.number}",
             )
@@ -286,7 +287,7 @@ def board_ref(game: str, ref: LevelRef, level: Any) -> LevelRef:
     My levels, a file or a custom ID is keyed by its text, so everybody who plays the same
     level shares its board.
     """
-    if ref.source.startswith(("pack:", "gen:")) or level is None:
+    if ref.source.named_by_id or level is None:
         return ref
     try:
         return custom_ref(game, level)
@@ -321,9 +322,9 @@ def ref_id(game: str, ref: LevelRef) -> str | None:
     info = registry.get(game)
     if info is None:
         return None
-    if ref.source.startswith("pack:"):
+    if ref.source.kind is SourceKind.PACK:
         return _bundled_id(info, ref)
-    if ref.source.startswith("gen:"):
+    if ref.source.kind is SourceKind.GENERATOR:
         return _generated_id(info, ref)
     return None
 
@@ -333,15 +334,13 @@ def generated_level_id(
 ) -> str:
     """The ID of a level a generator made (``generate --json`` rows): its generated ID when
     the parameters can be spelled in one, else its custom ID."""
-    from tui.sources import generator_source_id
-
-    return level_id(game, LevelRef(generator_source_id(generator, params), str(seed)), level)
+    return level_id(game, LevelRef(SourceId.of_generator(generator, params), str(seed)), level)
 
 
 def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:
     from tui.sources import bundled_renames
 
-    pack_id = ref.source.removeprefix("pack:")
+    pack_id = ref.source.pack
     # A save kept under a renamed level's old title still names the level (by its position).
     title = bundled_renames(info.id).get(pack_id, {}).get(ref.key, ref.key)
     for name, pack in _bundled(info.id):
@@ -353,8 +352,8 @@ def _bundled_id(info: GameInfo, ref: LevelRef) -> str | None:
 
 
 def _generated_id(info: GameInfo, ref: LevelRef) -> str | None:
-    name = generator_name(ref.source)
-    params = generator_params(ref.source)
+    name = ref.source.generator
+    params = ref.source.params
     declared = {n for n, _ in info.id_params}
     required = {n for n, default in info.id_params if default is None}
     if set(params) - declared or required - set(params) or not ref.key.isdigit():

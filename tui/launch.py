@@ -18,6 +18,7 @@ from core.text import plural
 from tui.legacy_saves import adopt_v1_save, v1_level
 from tui.sources import (
     LevelRef,
+    SourceKind,
     Sources,
     bundled_renames,
     follow_bundled_renames,
@@ -98,9 +99,7 @@ class Launcher:
 
         A custom level is remembered by the sources (its ID carries it; nothing else does).
         """
-        from tui.ids import CUSTOM_SOURCE
-
-        if resolved.ref.source == CUSTOM_SOURCE:
+        if resolved.ref.source.kind is SourceKind.CUSTOM:
             return self.sources.custom.add(resolved.ref.key, resolved.level)
         return resolved.ref
 
@@ -236,7 +235,7 @@ class Launcher:
         """
         from tui.screens.level_select import LevelSelectScreen
 
-        self.app.push_screen(LevelSelectScreen(self), self._chosen)
+        self.app.push_screen(LevelSelectScreen(self))
         if self.sources.file is not None:
             entries = self.sources.file.entries()
             index = (level or 1) - 1
@@ -266,9 +265,6 @@ class Launcher:
                 severity="error",
                 timeout=15,
             )
-
-    def _chosen(self, ref: LevelRef | None) -> None:
-        """The level select was closed (it opens levels itself while it is shown)."""
 
 
 def launcher_for(app: Arcade, game_id: str, file_pack: tuple[str, Any] | None = None) -> Launcher:

@@ -24,13 +24,17 @@ import json
 import os
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Protocol
 
 from core.levelpack import LevelPack
 from core.registry import GameInfo
 
 __all__ = [
+    "CUSTOM",
+    "MINE",
+    "PROGRESS",
     "CustomSource",
     "GeneratorSource",
     "InProgressSource",
@@ -40,6 +44,8 @@ __all__ = [
     "LevelSource",
     "MyLevelsSource",
     "PackSource",
+    "SourceId",
+    "SourceKind",
     "Sources",
     "bundled_renames",
     "follow_bundled_renames",
@@ -55,20 +61,133 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**31)
 
 
-@dataclass(frozen=True, slots=True)
+class SourceKind(StrEnum):
+    """What a source id names (the part of the id before its ``:``, or the whole id)."""
+
+    PACK = "pack"
+    """A bundled pack: ``pack:01-basics``."""
+    FILE = "file"
+    """A level file from the command line: ``file:/abs/path``."""
+    MINE = "mine"
+    """My levels: ``mine``."""
+    GENERATOR = "generator"
+    """A generator with its parameters: ``gen:sd?size=8x8&unique=1``."""
+    CUSTOM = "custom"
+    """Levels opened by a custom ID: ``custom``."""
+    PROGRESS = "progress"
+    """The in-progress list: ``progress``."""
+    OTHER = "other"
+    """Any other string (a source this termarcade does not know)."""
+
+
+_PREFIXED = {"pack:": SourceKind.PACK, "file:": SourceKind.FILE, "gen:": SourceKind.GENERATOR}
+_WHOLE = {"mine": SourceKind.MINE, "custom": SourceKind.CUSTOM, "progress": SourceKind.PROGRESS}
+
+
+class SourceId(str):
+    """A source id, typed: the first half of every :class:`LevelRef` and of every store slot.
+
+    A ``str`` subclass, so the exact string is what the store, saves, leaderboard keys and
+    links hold (old data reads back unchanged, and ``SourceId(s) == s``), while the code asks
+    what it names (:attr:`kind`, :attr:`pack`, :attr:`generator`, :attr:`params`) instead of
+    testing prefixes. Every string is a source id (an unknown one is :attr:`SourceKind.OTHER`).
+
+    Make one with :meth:`of_pack`, :meth:`of_file`, :meth:`of_generator`, the constants
+    :data:`MINE`, :data:`CUSTOM`, :data:`PROGRESS`, or ``SourceId(text)`` to read a stored one.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def of_pack(cls, pack_id: str) -> SourceId:
+        """The source id of a bundled pack (``01-basics`` -> ``pack:01-basics``)."""
+        return cls(f"pack:{pack_id}")
+
+    @classmethod
+    def of_file(cls, path: str) -> SourceId:
+        """The source id of a level file given by ``path`` (made absolute)."""
+        return cls("file:" + os.path.abspath(path))
+
+    @classmethod
+    def of_generator(cls, name: str, params: Mapping[str, Any]) -> SourceId:
+        """The source id of a generator with these parameters (``gen:sd?size=8x8&unique=1``):
+        the parameters sorted by name, as :attr:`params` reads them back."""
+        query = "&".join(f"{k}={params[k]}" for k in sorted(params))
+        return cls(f"gen:{name}" + (f"?{query}" if query else ""))
+
+    @property
+    def kind(self) -> SourceKind:
+        """What this id names."""
+        for prefix, kind in _PREFIXED.items():
+            if self.startswith(prefix):
+                return kind
+        return _WHOLE.get(str(self), SourceKind.OTHER)
+
+    @property
+    def named_by_id(self) -> bool:
+        """Whether a level of this source has an ID naming this very ref (bundled and
+        generated levels); the others' IDs are custom ones, keyed by the level's text."""
+        return self.kind in (SourceKind.PACK, SourceKind.GENERATOR)
+
+    @property
+    def pack(self) -> str:
+        """The pack id of a bundled pack's source (``pack:01-basics`` -> ``01-basics``);
+        ``""`` for other sources."""
+        return self.removeprefix("pack:") if self.kind is SourceKind.PACK else ""
+
+    @property
+    def path(self) -> str:
+        """The path of a level file's source; ``""`` for other sources."""
+        return self.removeprefix("file:") if self.kind is SourceKind.FILE else ""
+
+    @property
+    def generator(self) -> str:
+        """The generator's name in a generator's source (``gen:sd?size=8x8`` -> ``sd``);
+        ``""`` for other sources."""
+        if self.kind is not SourceKind.GENERATOR:
+            return ""
+        return self.removeprefix("gen:").partition("?")[0]
+
+    @property
+    def params(self) -> dict[str, Any]:
+        """The parameters in a generator's source, as :meth:`of_generator` wrote them
+        (``gen:sd?size=8x8&unique=1`` -> ``{"size": "8x8", "unique": 1}``; whole numbers as
+        ints); empty for other sources."""
+        params: dict[str, Any] = {}
+        if self.kind is not SourceKind.GENERATOR:
+            return params
+        for pair in filter(None, self.partition("?")[2].split("&")):
+            key, _, value = pair.partition("=")
+            params[key] = int(value) if value.lstrip("-").isdigit() else value
+        return params
+
+
+MINE = SourceId("mine")
+"""The source id of My levels (its keys are the levels' ids in the store)."""
+CUSTOM = SourceId("custom")
+"""The source id of the levels opened by a custom ID (its keys are digests of their text)."""
+PROGRESS = SourceId("progress")
+"""The source id of the in-progress list (it makes no refs of its own)."""
+
+
+@dataclass(frozen=True, slots=True, init=False)
 class LevelRef:
     """A level's identity: which source, and which level inside it.
 
     Attributes:
         source: The source id (``"pack:01-basics"``, ``"mine"``, ``"file:/abs/path"``,
-            ``"gen:sd?size=8x8"``).
+            ``"gen:sd?size=8x8"``), typed: a plain string given is read as a :class:`SourceId`.
         key: The level inside the source (a title, an id, or a seed).
     """
 
-    source: str
+    source: SourceId
     """The source id."""
     key: str
     """The level inside the source."""
+
+    def __init__(self, source: str, key: str) -> None:
+        object.__setattr__(self, "source", source if type(source) is SourceId else SourceId(source))
+        object.__setattr__(self, "key", key)
 
     @property
     def slot(self) -> str:
@@ -129,16 +248,18 @@ class LevelSource:
     Attributes:
         id: The source id (first part of every :class:`LevelRef` it makes).
         title: Shown in the level select.
-        kind: ``"pack"``, ``"mine"``, ``"file"``, ``"generator"`` or ``"progress"``.
     """
 
-    kind = "pack"
-
     def __init__(self, source_id: str, title: str) -> None:
-        self.id = source_id
+        self.id = SourceId(source_id)
         """The source id."""
         self.title = title
         """Shown in the level select."""
+
+    @property
+    def kind(self) -> SourceKind:
+        """What kind of source this is (its id's kind: a pack, My levels, a generator...)."""
+        return self.id.kind
 
     def entries(self) -> list[LevelEntry]:
         """The levels to list, in play order."""
@@ -167,14 +288,12 @@ class PackSource(LevelSource):
         self,
         source_id: str,
         pack: LevelPack,
-        kind: str = "pack",
         title: str | None = None,
         renames: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(source_id, title or pack.title or source_id)
         self.pack = pack
         """The pack."""
-        self.kind = kind
         self.renames: dict[str, str] = dict(renames or {})
         """``{old title: current title}`` of the pack's renamed levels."""
 
@@ -202,10 +321,8 @@ class PackSource(LevelSource):
 class MyLevelsSource(LevelSource):
     """The player's own levels, kept in the store (key: the level's id in the store)."""
 
-    kind = "mine"
-
     def __init__(self, game: str, store: Any) -> None:
-        super().__init__("mine", "My levels")
+        super().__init__(MINE, "My levels")
         self.game = game
         """The game id."""
         self.store = store
@@ -229,14 +346,6 @@ class MyLevelsSource(LevelSource):
         if item is None:
             raise LookupError(key)
         return level_from_text(item.text, filename=f"My levels: {item.title}")
-
-
-@dataclass(frozen=True, slots=True)
-class _Generated:
-    """A generated level waiting in a generator source (seed -> level cache entry)."""
-
-    seed: int
-    level: Any = field(compare=False)
 
 
 class LevelGenerator(Protocol):
@@ -269,8 +378,6 @@ class GeneratorSource(LevelSource):
         game: The game id.
     """
 
-    kind = "generator"
-
     def __init__(
         self,
         generator_id: str,
@@ -279,7 +386,7 @@ class GeneratorSource(LevelSource):
         store: Any = None,
         game: str = "",
     ) -> None:
-        super().__init__(generator_source_id(generator_id, params), generator.title)
+        super().__init__(SourceId.of_generator(generator_id, params), generator.title)
         self.generator = generator
         """The core generator."""
         self.params = dict(params)
@@ -325,10 +432,8 @@ class CustomSource(LevelSource):
     a saved game keeps its own copy of its level, so it resumes without the ID.
     """
 
-    kind = "custom"
-
     def __init__(self) -> None:
-        super().__init__("custom", "Shared levels")
+        super().__init__(CUSTOM, "Shared levels")
         self._levels: dict[str, Any] = {}
 
     def add(self, key: str, level: Any) -> LevelRef:
@@ -348,10 +453,8 @@ class CustomSource(LevelSource):
 class InProgressSource(LevelSource):
     """Every saved game of a game that is still being played, newest first."""
 
-    kind = "progress"
-
     def __init__(self, game: str, store: Any) -> None:
-        super().__init__("progress", "In progress")
+        super().__init__(PROGRESS, "In progress")
         self.game = game
         self.store = store
 
@@ -399,7 +502,7 @@ class Sources:
         """Saved games still being played."""
         renamed = renames or {}
         self.packs = [
-            PackSource(f"pack:{pack_id}", pack, renames=renamed.get(pack_id))
+            PackSource(SourceId.of_pack(pack_id), pack, renames=renamed.get(pack_id))
             for pack_id, pack in packs
         ]
         """The bundled packs."""
@@ -409,9 +512,8 @@ class Sources:
             None
             if file_pack is None
             else PackSource(
-                "file:" + os.path.abspath(file_pack[0]),
+                SourceId.of_file(file_pack[0]),
                 file_pack[1],
-                kind="file",
                 title=f"File: {os.path.basename(file_pack[0])}",
             )
         )
@@ -437,7 +539,7 @@ class Sources:
     def generator(self, name: str) -> GeneratorSource | None:
         """The source of the generator called ``name`` (``"sd"``), with the current parameters;
         None when the game has no such generator."""
-        return next((g for g in self.generators if generator_name(g.id) == name), None)
+        return next((g for g in self.generators if g.id.generator == name), None)
 
     def get(self, source_id: str) -> LevelSource | None:
         """The source with this id (None when it is not one of them).
@@ -450,22 +552,23 @@ class Sources:
                 return source
         if source_id == self.custom.id:
             return self.custom
-        generator = self._generator_named(source_id)
+        wanted = SourceId(source_id)
+        generator = self._generator_named(wanted)
         if generator is not None:
             return GeneratorSource(
-                generator_name(source_id),
+                wanted.generator,
                 generator.generator,
-                generator_params(source_id),
+                wanted.params,
                 self.store,
                 self.info.id,
             )
         return None
 
-    def _generator_named(self, source_id: str) -> GeneratorSource | None:
+    def _generator_named(self, source_id: SourceId) -> GeneratorSource | None:
         """The current generator source with the same generator name as ``source_id``."""
-        if not source_id.startswith("gen:"):
+        if source_id.kind is not SourceKind.GENERATOR:
             return None
-        return self.generator(generator_name(source_id))
+        return self.generator(source_id.generator)
 
     def current(self, ref: LevelRef) -> LevelRef:
         """``ref`` under its level's current key (a renamed bundled level's new title)."""
@@ -480,11 +583,6 @@ class Sources:
         if source is None:
             raise LookupError(ref.source)
         return source.level(ref.key)
-
-    def title_of(self, ref: LevelRef) -> str:
-        """A short name of the source of ``ref`` for messages."""
-        source = self.get(ref.source)
-        return source.title if source is not None else ref.source
 
     def after(self, ref: LevelRef) -> LevelRef | None:
         """The next level: the next in its source; after a bundled pack, the next pack."""
@@ -548,31 +646,13 @@ def follow_bundled_renames(store: Any, game: str) -> int:
     renames = bundled_renames(game)
     if not renames:
         return 0
-    by_source = {f"pack:{pack_id}": titles for pack_id, titles in renames.items()}
+    by_source = {SourceId.of_pack(pack_id): titles for pack_id, titles in renames.items()}
     return int(store.follow_renames(game, by_source))
 
 
-def generator_source_id(name: str, params: Mapping[str, Any]) -> str:
-    """The source id of a generator with these parameters (``gen:sd?size=8x8&unique=1``):
-    the parameters sorted by name, as :func:`generator_params` reads them back."""
-    query = "&".join(f"{k}={params[k]}" for k in sorted(params))
-    return f"gen:{name}" + (f"?{query}" if query else "")
-
-
-def generator_name(source_id: str) -> str:
-    """The generator's name in a generator source id (``gen:sd?size=8x8`` -> ``sd``)."""
-    return source_id.removeprefix("gen:").partition("?")[0]
-
-
-def generator_params(source_id: str) -> dict[str, Any]:
-    """The parameters in a generator source id, as :class:`GeneratorSource` wrote them
-    (``gen:sd?size=8x8&unique=1`` -> ``{"size": "8x8", "unique": 1}``; whole numbers as
-    ints)."""
-    params: dict[str, Any] = {}
-    for pair in filter(None, source_id.partition("?")[2].split("&")):
-        key, _, value = pair.partition("=")
-        params[key] = int(value) if value.lstrip("-").isdigit() else value
-    return params
+def generator_source_id(name: str, params: Mapping[str, Any]) -> SourceId:
+    """The source id of a generator with these parameters (:meth:`SourceId.of_generator`)."""
+    return SourceId.of_generator(name, params)
 
 
 GeneratorFactory = Callable[[Any], Mapping[str, tuple[Any, Mapping[str, Any]]]]

@@ -62,9 +62,6 @@ MAX_TILE = 1 << MAX_RANK
 ROW_MASK = 0xFFFF
 """Mask of one 16-bit row."""
 
-_COL_MASK = 0x000F_000F_000F_000F
-"""Mask of column 0 (one nibble in each row)."""
-
 
 def _unpack_row(row: int) -> list[int]:
     """Split a 16-bit row into its four ranks (index 0 = leftmost cell)."""

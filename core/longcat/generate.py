@@ -304,8 +304,8 @@ _POLICY_SOURCE: list[Callable[[int, int], Any]] = []
 def install_policies(source: Callable[[int, int], Any] | None) -> None:
     """Tell the ``rl`` generator how to get the trained network of a size (None: forget).
 
-    Core reads no files: the shell installs :func:`levels.longcat_rl.install`'s loader, which
-    reads the bundled weights. ``source(width, height)`` returns a
+    Core reads no files: the shell installs :func:`tui.games.longcat.weights.install`'s
+    loader, which reads the bundled weights. ``source(width, height)`` returns a
     :class:`core.longcat.policy.Policy`, or None (or raises a ValueError) when there is none.
     """
     _POLICY_SOURCE.clear()

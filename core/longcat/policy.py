@@ -5,8 +5,8 @@ The network is the seed's (conv, conv, max-pool, conv, conv, max-pool, fc, fc, 4
 fully connected ReLU layers and a linear output of one Q-value per direction. Training
 (``bench/longcat_rl.py``, PyTorch + stable-baselines3) exports its weights as plain arrays;
 here they are run with numpy only, so playing needs no PyTorch. Loading the file is not done
-here (core does no I/O): :mod:`levels.longcat_rl` reads the bundled file and hands the arrays
-to :meth:`Policy.from_arrays`, and :func:`core.longcat.generate.install_policies` tells the
+here (core does no I/O): :mod:`tui.games.longcat.weights` reads the bundled file and hands the
+arrays to :meth:`Policy.from_arrays`, and :func:`core.longcat.generate.install_policies` tells the
 ``rl`` generator where to find them.
 
 Temperature sampling (seed 003: "Temperature = 1.0: 完全随机（等同于随机生成器）",

@@ -206,6 +206,8 @@ def test_the_id_command_prints_ids_that_open_the_files_levels() -> None:
     assert one["level"] == 2 and one["kind"] == "custom" and one["game"] == "longcat"
     checked = json.loads(run("id", "longcat:01-arduboy/3", "--json").stdout)
     assert checked["id"] == "longcat:arduboy/3" and checked["kind"] == "bundled"
+    generated = json.loads(run("id", "carving:easy#42", "--json").stdout)
+    assert generated["id"] == "carving:easy#42" and generated["kind"] == "generated"
 
 
 def test_a_plain_file_two_games_would_read_needs_game(tmp_path: Path) -> None:

@@ -321,7 +321,7 @@ def test_generate_with_the_learned_generator_is_replayable() -> None:
     assert analyse(level).metrics.shortest_solution == row["par"]
     # The level is the core's, whose policy is the bundled one.
     from core.longcat import generate as core_generate
-    from levels.longcat_rl import install
+    from tui.games.longcat.weights import install
 
     install()
     want = core_generate("rl", 4, 8, 8, temperature=0.3)

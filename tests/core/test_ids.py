@@ -40,6 +40,9 @@ def test_the_three_forms_read_as_documented() -> None:
     custom = encode_custom("carving", "level text")
     assert custom.startswith("carving:L2")
     assert parse_id(custom) == CustomId("carving", "level text", 2)
+    # Each form names its kind (``termarcade id --json`` prints it).
+    kinds = [parse_id(text).kind for text in ("longcat:arduboy/17", "carving:easy#7", custom)]
+    assert kinds == ["bundled", "generated", "custom"]
 
 
 def test_whitespace_inside_an_id_is_ignored() -> None:

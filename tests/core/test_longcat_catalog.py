@@ -91,7 +91,7 @@ def test_a_generated_level_is_described_and_replays(method: str) -> None:
 
 
 def test_the_learned_generator_names_its_temperature_and_replays() -> None:
-    from levels.longcat_rl import install
+    from tui.games.longcat.weights import install
 
     install()
     level = GENERATORS["rl"].generate(5, size="8x8", temperature="0.2")

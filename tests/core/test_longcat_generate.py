@@ -70,7 +70,7 @@ def test_every_method_gives_solvable_levels(method: str) -> None:
     width = height = 5 if method == "pu" else 8
     options = {"wall_prob": 0.3} if method == "pu" else {}
     if method == "rl":  # the shell's loader of the bundled weights (core reads no files)
-        from levels.longcat_rl import install
+        from tui.games.longcat.weights import install
 
         install()
     for seed in range(2):

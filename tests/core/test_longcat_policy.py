@@ -31,7 +31,7 @@ from core.longcat.policy import (
 )
 from core.longcat.sdmdp import SDWalk, observation_shape
 from core.longcat.sdpu import solution_down
-from levels.longcat_rl import install, load_policy, policy_file, shipped_sizes
+from tui.games.longcat.weights import install, load_policy, policy_file, shipped_sizes
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -124,7 +124,7 @@ def test_the_shipped_weights_load_with_numpy_only() -> None:
         assert (level.width, level.height) == (width, height) and is_solvable(level) is True
     # Playing imports neither torch nor gymnasium.
     code = (
-        "import sys; from levels.longcat_rl import install; install();"
+        "import sys; from tui.games.longcat.weights import install; install();"
         "from core.longcat import generate; generate('rl', 1, 8, 8);"
         "print(sorted(m for m in ('torch', 'gymnasium', 'stable_baselines3') if m in sys.modules))"
     )

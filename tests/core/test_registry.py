@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from importlib.metadata import EntryPoint
 from pathlib import Path
@@ -80,3 +81,72 @@ def test_help_defaults_to_the_page_beside_the_screen() -> None:
     info = GameInfo("g", "G", "t", "core.g.game:GAME", screen="tui.games.g.screen:GScreen")
     assert info.help_ref == "tui.games.g:help.md"
     assert GameInfo("g", "G", "t", "x:y", help="pkg:doc.md").help_ref == "pkg:doc.md"
+
+
+SETUP_CALLS: list[str] = []
+"""The calls of the test setup below, in order."""
+
+GENERATORS_OF_SETUP = {"only": "a generator"}
+
+
+def record_setup() -> None:
+    """A game's setup: it must run before its generators are handed out."""
+    SETUP_CALLS.append("setup")
+
+
+def failing_setup() -> None:
+    raise OSError("weights file unreadable")
+
+
+def test_a_games_setup_runs_before_its_generators_are_loaded() -> None:
+    SETUP_CALLS.clear()
+    info = GameInfo(
+        "g",
+        "G",
+        "t",
+        "x:y",
+        generators=f"{__name__}:GENERATORS_OF_SETUP",
+        setup=f"{__name__}:record_setup",
+    )
+    assert SETUP_CALLS == []  # declaring a game runs nothing
+    assert info.load("generators") is GENERATORS_OF_SETUP and SETUP_CALLS == ["setup"]
+    info.load("generators")
+    assert SETUP_CALLS == ["setup", "setup"]  # every load: a test may have undone it
+    with pytest.raises(
+        registry.RegistryError, match=re.escape("G's setup failed (OSError: weights")
+    ):
+        GameInfo(
+            "g", "G", "t", "x:y", generators=info.generators, setup=f"{__name__}:failing_setup"
+        ).load("generators")
+
+
+def test_a_setup_reference_is_checked_like_the_others() -> None:
+    with pytest.raises(ValueError, match="setup must be 'module:attr'"):
+        GameInfo("g", "G", "t", "x:y", setup="no_colon")
+
+
+def test_every_registration_names_its_cores_generators_mapping() -> None:
+    """Uniform: the registry points at the mapping a game's core defines (no shell module
+    wraps it); what core cannot do itself is the game's setup, run on loading."""
+    from core.longcat import catalog
+    from core.longcat.generate import install_policies
+
+    with_generators = [info for info in registry.games() if info.generators is not None]
+    assert {"longcat", "2048", "carving", "algebrawl"} <= {info.id for info in with_generators}
+    for info in with_generators:
+        module, _, attr = info.generators.partition(":")  # type: ignore[union-attr]
+        assert module.startswith("core.") and attr == "GENERATORS", info.generators
+    longcat = registry.get("longcat")
+    assert longcat is not None and longcat.setup == "tui.games.longcat.weights:install"
+    install_policies(None)  # as a fresh process: the learned generator has no weights
+    try:
+        with pytest.raises(Exception, match="no learned generator for 6x6"):
+            catalog.GENERATORS["rl"].generate(3, size="6x6")
+        loaded = longcat.load("generators")
+        assert loaded is catalog.GENERATORS
+        level = loaded["rl"].generate(3, size="6x6")
+        assert (level.width, level.height) == (6, 6)
+    finally:
+        from tui.games.longcat.weights import install
+
+        install()

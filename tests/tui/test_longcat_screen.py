@@ -360,7 +360,7 @@ async def test_the_learned_generator_is_offered_in_the_settings_and_g_uses_it() 
     from textual.widgets import Select
 
     from core.longcat import generate
-    from levels.longcat_rl import install
+    from tui.games.longcat.weights import install
 
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:

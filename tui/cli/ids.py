@@ -16,15 +16,6 @@ from tui.cli.output import emit_json, fail, read_input, user_errors
 __all__ = ["level_id_command"]
 
 
-def _kind(text: str) -> str:
-    from core.ids import BundledId, GeneratedId, parse_id
-
-    parsed = parse_id(text)
-    if isinstance(parsed, BundledId):
-        return "bundled"
-    return "generated" if isinstance(parsed, GeneratedId) else "custom"
-
-
 @click.command(name="id")
 @click.argument("source", metavar="FILE|ID")
 @level_option("every level")
@@ -50,6 +41,7 @@ def level_id_command(source: str, level: str | None, as_json: bool, game: str | 
     if source != "-" and not os.path.exists(source) and looks_like_id(source):
         if level is not None:
             raise click.UsageError("--level goes with a FILE; an ID names one level")
+        from core.ids import parse_id
         from tui.cli import resolve_level_id
 
         resolved = resolve_level_id(source)
@@ -57,7 +49,7 @@ def level_id_command(source: str, level: str | None, as_json: bool, game: str | 
             {
                 "level": 1,
                 "game": resolved.info.id,
-                "kind": _kind(resolved.id),
+                "kind": parse_id(resolved.id).kind,
                 "id": resolved.id,
                 "title": str(resolved.level.title),
             }

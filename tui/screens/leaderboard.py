@@ -35,9 +35,8 @@ from textual.widgets.option_list import Option
 from core import registry
 from core.registry import GameInfo
 from core.text import escape_controls, shorten
-from tui.ids import CUSTOM_SOURCE
 from tui.screens.common import NavOptionList, ScreenHooks
-from tui.sources import follow_bundled_renames
+from tui.sources import CUSTOM, MINE, SourceId, SourceKind, follow_bundled_renames
 from tui.store import BY_MOVES, BY_TIME, BoardEntry
 from tui.text import plain
 from tui.widgets.footer import ArcadeFooter
@@ -97,7 +96,7 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
         choices.append(BoardChoice("heading", "Best scores"))
         choices += [BoardChoice("score", board_title(board), key=board) for board in scores]
     for pack_id, pack in _bundled(info):
-        source = f"pack:{pack_id}"
+        source = SourceId.of_pack(pack_id)
         choices.append(BoardChoice("heading", pack.title or pack_id))
         choices += [
             BoardChoice("level", level.title, source, level.title, level.par)
@@ -109,24 +108,24 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
     for item in store.my_levels(info.id):
         key = _custom_key(info.id, item.text)
         if key is None:  # a damaged level has no ID: its board stays its own
-            if ("mine", str(item.id)) in boards:
-                own.append(BoardChoice("level", item.title, "mine", str(item.id)))
+            if (MINE, str(item.id)) in boards:
+                own.append(BoardChoice("level", item.title, MINE, str(item.id)))
             continue
-        if ("mine", str(item.id)) in boards:  # results recorded before levels had IDs
-            store.move_results(info.id, ("mine", str(item.id)), (CUSTOM_SOURCE, key))
-            boards.add((CUSTOM_SOURCE, key))
-        if (CUSTOM_SOURCE, key) in boards and key not in listed:
+        if (MINE, str(item.id)) in boards:  # results recorded before levels had IDs
+            store.move_results(info.id, (MINE, str(item.id)), (CUSTOM, key))
+            boards.add((CUSTOM, key))
+        if (CUSTOM, key) in boards and key not in listed:
             listed.add(key)
-            progress = ("mine", str(item.id))
-            own.append(BoardChoice("level", item.title, CUSTOM_SOURCE, key, progress=progress))
+            progress = (MINE, str(item.id))
+            own.append(BoardChoice("level", item.title, CUSTOM, key, progress=progress))
     if own:
         choices.append(BoardChoice("heading", "My levels"))
         choices += own
     shared = []
     for source, key in sorted(boards):
-        if source != CUSTOM_SOURCE or key in listed:
+        if source != CUSTOM or key in listed:
             continue
-        save = store.save_info(info.id, f"{CUSTOM_SOURCE}|{key}")  # the title is in the save
+        save = store.save_info(info.id, f"{CUSTOM}|{key}")  # the title is in the save
         title = (save.summary or {}).get("title") if save is not None else None
         if title:
             shared.append(BoardChoice("level", str(title), source, key))
@@ -136,7 +135,7 @@ def board_choices(info: GameInfo, store: Any) -> list[BoardChoice]:
     generated = [
         BoardChoice("level", _generated_title(info, source, key), source, key)
         for source, key in sorted(boards)
-        if source.startswith("gen:")
+        if SourceId(source).kind is SourceKind.GENERATOR
     ]
     if generated:
         choices.append(BoardChoice("heading", "Generated levels (by ID)"))

@@ -21,7 +21,7 @@ from textual.widgets.option_list import Option
 
 from core.text import plural
 from tui.screens.common import NavOptionList, ScreenHooks
-from tui.sources import GeneratorSource, LevelEntry, LevelRef, LevelSource
+from tui.sources import GeneratorSource, LevelEntry, LevelRef, LevelSource, SourceKind
 from tui.text import plain, visible
 from tui.widgets.footer import ArcadeFooter
 
@@ -137,7 +137,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         self._sources = [
             source
             for source in self.launcher.sources.all()
-            if source.kind != "progress" or source.entries()
+            if source.kind is not SourceKind.PROGRESS or source.entries()
         ]
         ids = [source.id for source in self._sources]
         self._source_index = ids.index(selected) if selected in ids else 0
@@ -145,7 +145,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         packs.clear_options()
         for source in self._sources:
             entries = source.entries()
-            if source.kind in ("pack", "file"):
+            if source.kind in (SourceKind.PACK, SourceKind.FILE):
                 solved = store.solved_moves(self.game_id, source.id)
                 done = sum(1 for e in entries if e.ref.key in solved)
                 detail = f"{done}/{len(entries)} solved"
@@ -228,15 +228,15 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             return
         source = self._sources[self._source_index]
         saves = self._saves()
-        if source.kind == "progress":
+        if source.kind is SourceKind.PROGRESS:
             solved: dict[str, Any] = {}
         else:
             solved = self.launcher.app.store.solved_moves(self.game_id, source.id)
-        if source.kind == "generator":
+        if source.kind is SourceKind.GENERATOR:
             levels.add_option(Option("+  New level", id=NEW_LEVEL))
             self._entries.append(None)
         for entry in source.entries():
-            if source.kind == "progress":
+            if source.kind is SourceKind.PROGRESS:
                 ref_solved = self.launcher.app.store.solved_moves(self.game_id, entry.ref.source)
                 row = self._row(entry, ref_solved, saves)
             else:
@@ -254,8 +254,8 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
     @staticmethod
     def _empty_text(source: LevelSource) -> str:
         return {
-            "progress": "No game in progress.",
-            "mine": "No level of your own yet: levels you keep (a generated one, or one from a "
+            SourceKind.PROGRESS: "No game in progress.",
+            SourceKind.MINE: "No level of your own yet: levels you keep (a generated one, or one from a "
             "game's level editor) appear here.",
         }.get(source.kind, "No levels.")
 
@@ -320,7 +320,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         store = self.launcher.app.store
         source = self._sources[self._source_index]
         has_save = entry.ref.slot in self._saves()
-        if source.kind == "mine":
+        if source.kind is SourceKind.MINE:
             question = Content.assemble(
                 "Delete your level “",
                 plain(entry.title),
@@ -336,7 +336,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
             if not yes:
                 return
             store.delete_game(self.game_id, entry.ref.slot)
-            if source.kind == "mine":
+            if source.kind is SourceKind.MINE:
                 store.delete_my_level(self.game_id, int(entry.ref.key))
             self._fill_sources()
             self._fill_levels(index)
@@ -359,7 +359,7 @@ class LevelSelectScreen(ScreenHooks, Screen[LevelRef | None]):
         if entry is None:
             return None
         found = ref_id(self.game_id, entry.ref)
-        if found is not None or entry.ref.source.startswith("gen:"):
+        if found is not None or entry.ref.source.kind is SourceKind.GENERATOR:
             return found
         try:  # its save's copy of the level, else its source's
             level = self.launcher.level_of(entry.ref)

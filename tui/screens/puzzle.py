@@ -822,7 +822,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             return
         editor = self.info.load("editor")
         ref = self.ref
-        mine_id = int(ref.key) if ref is not None and ref.source == "mine" else None
+        mine_id = int(ref.key) if ref is not None and ref.source.kind == "mine" else None
         self.app.push_screen(
             editor(self.level, self.state, mine_id=mine_id, info=self.info), self._edited
         )

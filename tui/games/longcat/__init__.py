@@ -10,9 +10,10 @@ INFO = GameInfo(
     level_format="grammar.longcat:FORMAT",
     cli="tui.games.longcat.cli:longcat",
     screen="tui.games.longcat.screen:LongcatScreen",
-    # core.longcat.catalog's generators, with the learned one given its bundled weights (read
-    # through levels/, since core reads no files; only when a learned level is made).
-    generators="levels.longcat_rl:GENERATORS",
+    generators="core.longcat.catalog:GENERATORS",
+    # Core reads no files: the learned generator gets the reader of its bundled weights
+    # (levels/longcat/rl/) before the generators are loaded; nothing is read until it is used.
+    setup="tui.games.longcat.weights:install",
     editor="tui.games.longcat.designer:LongcatDesigner",
     id_params=(("size", "8x8"), ("band", "any"), ("unique", 0)),
     order=40,

@@ -711,7 +711,7 @@ def generate(
     if chosen is not None and "rl" not in methods:
         raise click.UsageError("--temperature is for the learned generator: add --method rl")
     if "rl" in methods:
-        from levels.longcat_rl import install, load_policy, shipped_sizes
+        from tui.games.longcat.weights import install, load_policy, shipped_sizes
 
         install()
         try:

@@ -413,7 +413,7 @@ class LongcatScreen(SettingsScreen):
 
     def action_next_level(self) -> None:
         """On a generated level: a new one with the settings; else the pack's next level."""
-        if self.ref is not None and self.ref.source.startswith("gen:"):
+        if self.ref is not None and self.ref.source.kind == "generator":
             self.action_generate()
         else:
             super().action_next_level()
@@ -462,7 +462,7 @@ class LongcatScreen(SettingsScreen):
         from tui.exporting import save_to_my_levels
         from tui.store import DuplicateTitle
 
-        if self.ref is not None and self.ref.source == "mine":
+        if self.ref is not None and self.ref.source.kind == "mine":
             self.say("This level is one of yours already.")
             return
         try:

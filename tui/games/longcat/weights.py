@@ -1,11 +1,14 @@
 """The learned Longcat generator's bundled weights (``levels/longcat/rl/sdpcgrl-<W>x<H>.npz``).
 
-Core does no I/O, so the file is read here (through :mod:`importlib.resources`, which finds
-it in a source checkout and in a non-editable install alike) and the arrays are handed to
-:meth:`core.longcat.policy.Policy.from_arrays`. :func:`install` (run when this module is
-imported: the registration names :data:`GENERATORS`) tells the ``rl`` generator to use
-:func:`load_policy`; nothing is read (and numpy is not imported) until a learned level is
-generated. Only numpy is needed (no PyTorch).
+Core does no I/O, so the file is read here, on the shell's side (through
+:mod:`importlib.resources`, which finds it in a source checkout and in a non-editable install
+alike: the weights are package data of ``levels/``, which holds data only), and the arrays
+are handed to :meth:`core.longcat.policy.Policy.from_arrays`. :func:`install` tells the
+``rl`` generator to use :func:`load_policy`; Longcat's registration names it as its
+``setup`` (:attr:`core.registry.GameInfo.setup`), so whoever loads the game's generators
+(:data:`core.longcat.catalog.GENERATORS`) through the registry gets the weights too. Nothing
+is read (and numpy is not imported) until a learned level is generated. Only numpy is needed
+(no PyTorch).
 
 The file is a plain ``numpy.savez`` archive (``allow_pickle=False``): one array per layer
 (``conv1.weight``, ``conv1.bias``, ... ``out.bias``) and ``info``, a JSON text with the
@@ -21,23 +24,22 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 from typing import IO, TYPE_CHECKING
 
-from core.longcat import catalog
 from core.longcat.generate import install_policies
 
 if TYPE_CHECKING:
     from core.longcat.policy import Policy
 
-__all__ = ["GENERATORS", "install", "load_policy", "policy_file", "read_policy", "shipped_sizes"]
+__all__ = ["install", "load_policy", "policy_file", "read_policy", "shipped_sizes"]
 
 
 def policy_file(width: int, height: int) -> Traversable:
     """The bundled weights file of a size (a Traversable; it may not exist)."""
-    return files(__package__ or "levels").joinpath("longcat", "rl", f"sdpcgrl-{width}x{height}.npz")
+    return files("levels").joinpath("longcat", "rl", f"sdpcgrl-{width}x{height}.npz")
 
 
 def shipped_sizes() -> list[tuple[int, int]]:
     """The sizes with bundled weights, ``(width, height)``, sorted."""
-    folder = files(__package__ or "levels").joinpath("longcat", "rl")
+    folder = files("levels").joinpath("longcat", "rl")
     if not folder.is_dir():
         return []
     sizes = []
@@ -106,10 +108,3 @@ def _source(width: int, height: int) -> Policy | None:
 def install() -> None:
     """Make the ``rl`` generator use the bundled weights (idempotent)."""
     install_policies(_source)
-
-
-install()
-GENERATORS = catalog.GENERATORS
-"""Longcat's generators (:data:`core.longcat.catalog.GENERATORS`) with the learned one
-installed: the game's registration names this mapping, so whoever loads the generators gets
-the weights' loader too, and importing the registration itself reads and installs nothing."""
