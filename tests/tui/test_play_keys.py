@@ -38,7 +38,7 @@ def test_the_keymap_remaps_a_key() -> None:
 
 
 def test_an_unknown_binding_is_an_error() -> None:
-    with pytest.raises(LookupError, match="no binding t.redo on Child"):
+    with pytest.raises(LookupError, match=r"no binding t\.redo on Child"):
         declared_key(Child, "t.redo", {})
 
 
@@ -59,7 +59,7 @@ def test_the_active_key_is_an_enabled_one() -> None:
         "ctrl+z": _active("ctrl+z", "t.undo"),
     }
     assert active_key(active, "t.undo", "Toy") == "ctrl+z"
-    with pytest.raises(LookupError, match="no key runs t.drop on Toy now"):
+    with pytest.raises(LookupError, match=r"no key runs t\.drop on Toy now"):
         active_key(active, "t.drop", "Toy")
     with pytest.raises(LookupError):
         active_key({"u": _active("u", "t.undo", enabled=False)}, "t.undo", "Toy")
