@@ -22,8 +22,8 @@ The base owns the rest:
 The plain parts live in :mod:`tui.screens.play`, each with its own tests: the store's records
 (:class:`~tui.screens.play.records.LevelRecords`: saves, play clock, scores, results), digit
 entry (:class:`~tui.screens.play.digits.DigitEntry`), key lookup (:mod:`~tui.screens.play.keys`),
-the header and message line (:mod:`~tui.screens.play.lines`) and the outcome rule
-(:mod:`~tui.screens.play.outcome`). This module is the Textual part that ties them together.
+the header and message line (:mod:`~tui.screens.play.lines`), the outcome rule
+(:mod:`~tui.screens.play.outcome`) and which hint to show (:mod:`~tui.screens.play.hints`). This module is the Textual part that ties them together.
 
 The screen's actions are offered by name in the command palette (``ctrl+p``) through
 :meth:`tui.app.ArcadeApp.get_system_commands`.
@@ -32,7 +32,6 @@ The screen's actions are offered by name in the command palette (``ctrl+p``) thr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
@@ -51,13 +50,14 @@ from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.screens.common import ScreenHooks
 from tui.screens.play import keys
 from tui.screens.play.digits import DIGIT_WAIT, DigitEntry, MoveDeferred
+from tui.screens.play.hints import HINT_GROUP, Hint, HintJob
 from tui.screens.play.lines import MessageBar, PuzzleHeader, header_line
 from tui.screens.play.outcome import outcome_kind
 from tui.screens.play.records import LevelRecords, Score
 from tui.screens.playtime import PlayClock
 from tui.sources import LevelRef
 from tui.widgets.footer import ArcadeFooter
-from tui.workers import cancelled, is_running, report_failure
+from tui.workers import cancelled, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.dom import DOMNode
@@ -78,26 +78,8 @@ __all__ = [
     "Score",
 ]
 
-HINT_GROUP = "puzzle-hint"
-"""The worker group of a screen's hint worker (one at a time: a new one cancels the old)."""
-
 TRANSIENT_SECONDS = 3.0
 """How long a transient message ("Undone.", "Redone.") stays; the next move clears it too."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """What a hint worker found.
-
-    Attributes:
-        text: A sentence for the player.
-        move: The suggested move, or None.
-    """
-
-    text: str
-    """A sentence for the player."""
-    move: Any = None
-    """The suggested move, or None."""
 
 
 class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
@@ -224,8 +206,8 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             word=self.NUMBER_WORD,
         )
         """The digits typed to pick a numbered move (with :attr:`NUMBERED_MOVES`)."""
-        self._hint_job: Worker[Hint] | None = None
-        self._hint_session: Session | None = None
+        self.hint_job = HintJob()
+        """The latest hint worker and the position it is about."""
         self.last_message = ""
         """The text on the message line (for tests)."""
         self._transient: Timer | None = None
@@ -342,7 +324,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def on_mount(self) -> None:
         self._ready = True
-        self._restore_play_record()
+        self.records.restore(self.session)
         self._refresh_all(None)
         self.after_mount()
 
@@ -371,7 +353,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         session = self.session
         if session is None or not self._ready:
             return
-        if self._hint_session is not None and self._hint_session is not session:
+        if self.hint_job.outdated_by(session):
             self.cancel_hint()  # a hint about the previous position would mislead
         if self.prepare_position(old):
             self.show_position(old)
@@ -703,7 +685,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self._was_touched = bool(self.session and self.session.touched)
         self.records.switch(ref, level)  # another level: another slot and score board
         self.set_reactive(PuzzleScreen.session, session)
-        self._restore_play_record()
+        self.records.restore(self.session)
         self.on_level_changed()
         self._refresh_all(None)
 
@@ -807,11 +789,6 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """What the level list shows without loading the save."""
         return self.records.summary(self.session, self.level_title, self.par)
 
-    def _restore_play_record(self) -> None:
-        """Continue the clock and the autoplay mark of a resumed game (a new one starts at 0)."""
-        if self.session is not None:
-            self.records.restore(self.session)
-
     def mark_autoplayed(self) -> None:
         """The computer plays in this game: its results go to the autoplayed boards, for good."""
         self.records.mark_autoplayed()
@@ -890,14 +867,15 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     @property
     def hint_running(self) -> bool:
         """True while a hint worker is thinking (a cancelled one no longer counts)."""
-        return is_running(self._hint_job)
+        return self.hint_job.running
 
     def request_hint(self) -> None:
         """Start the hint worker for the current position; a hint worker still running is
         cancelled (one group, exclusive). The result goes to :meth:`show_hint` unless the
         worker was cancelled meanwhile (a move, leaving, :meth:`cancel_hint`)."""
-        self._hint_session = self.session
-        self._hint_job = self._hint_worker(self.session.state, self.HINT_TIME_LIMIT)
+        self.hint_job.started(
+            self._hint_worker(self.session.state, self.HINT_TIME_LIMIT), self.session
+        )
 
     @work(thread=True, exclusive=True, group=HINT_GROUP, exit_on_error=False, name="hint")
     def _hint_worker(self, state: Any, time_limit: float) -> Hint:
@@ -940,7 +918,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """
         worker = event.worker
         # A cancelled worker's result is stale: the position moved on or a newer hint runs.
-        if worker is not self._hint_job or worker.is_cancelled:
+        if not self.hint_job.shows(worker):
             return
         if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
             self.show_hint(worker.result)
