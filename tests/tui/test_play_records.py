@@ -186,3 +186,15 @@ def test_an_autoplayed_win_does_not_solve_the_level(store: Store) -> None:
     assert store.solved_levels("longcat", "pack:test") == set()
     [line] = store.level_board("longcat", "pack:test", "a level", autoplayed=True)
     assert line.autoplayed and line.moves == 1
+
+
+def test_a_save_keeps_the_last_checkpoint_of_its_own_slot_only(store: Store) -> None:
+    engine, level = longcat()
+    records = records_of(store, level=level)
+    text = records.level_text()
+    one = played(engine, level, [0])
+    records.save(records.save_data(one, text, fresh=True), {})  # leaving: checkpoint at 1
+    two = one.play(engine.moves(one.state)[0])
+    assert records.save_data(two, text, fresh=False)["checkpoint"]["index"] == 1  # kept
+    records.switch(LevelRef("pack:test", "another"), level)  # another slot: not its save
+    assert records.save_data(two, text, fresh=False)["checkpoint"] is None
