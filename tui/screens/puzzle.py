@@ -19,6 +19,12 @@ The base owns the rest:
 * a message line under the board for the game's messages (toasts would cover the board);
 * digit keys that pick the numbered moves (the same numbers as the CLI's).
 
+The plain parts live in :mod:`tui.screens.play`, each with its own tests: the store's records
+(:class:`~tui.screens.play.records.LevelRecords`: saves, play clock, scores, results), digit
+entry (:class:`~tui.screens.play.digits.DigitEntry`), key lookup (:mod:`~tui.screens.play.keys`),
+the header and message line (:mod:`~tui.screens.play.lines`), the outcome rule
+(:mod:`~tui.screens.play.outcome`) and which hint to show (:mod:`~tui.screens.play.hints`). This module is the Textual part that ties them together.
+
 The screen's actions are offered by name in the command palette (``ctrl+p``) through
 :meth:`tui.app.ArcadeApp.get_system_commands`.
 """
@@ -26,7 +32,6 @@ The screen's actions are offered by name in the command palette (``ctrl+p``) thr
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from rich.text import Text
@@ -36,20 +41,23 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Static
 from textual.worker import Worker, WorkerState
 
 from core.game import IllegalMove
 from core.levelmeta import LevelMeta
-from core.saves import encode_save
-from core.session import RESTART, Session
-from core.text import escape_controls, plural
+from core.session import Session
 from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.screens.common import ScreenHooks
-from tui.screens.playtime import PlayClock, play_record, restored
-from tui.sources import LevelRef, level_to_text
+from tui.screens.play import keys
+from tui.screens.play.digits import DIGIT_WAIT, DigitEntry, MoveDeferred
+from tui.screens.play.hints import HINT_GROUP, Hint, HintJob
+from tui.screens.play.lines import MessageBar, PuzzleHeader, header_line
+from tui.screens.play.outcome import outcome_kind
+from tui.screens.play.records import LevelRecords, Score
+from tui.screens.playtime import PlayClock
+from tui.sources import LevelRef
 from tui.widgets.footer import ArcadeFooter
-from tui.workers import cancelled, is_running, report_failure
+from tui.workers import cancelled, report_failure
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.dom import DOMNode
@@ -59,83 +67,19 @@ if TYPE_CHECKING:  # pragma: no cover
     from tui.launch import Launcher
     from tui.screens.designer import Edited
 
-__all__ = ["Hint", "MessageBar", "MoveDeferred", "PuzzleHeader", "PuzzleScreen", "Score"]
-
-DIGIT_WAIT = 0.6
-"""Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
-
-
-class MoveDeferred(LookupError):
-    """A numbered move that is being looked for in the background: the screen picks it
-    when it is found (the message says so; no bell, unlike a missing move)."""
-
-
-HINT_GROUP = "puzzle-hint"
-"""The worker group of a screen's hint worker (one at a time: a new one cancels the old)."""
+__all__ = [
+    "DIGIT_WAIT",
+    "HINT_GROUP",
+    "Hint",
+    "MessageBar",
+    "MoveDeferred",
+    "PuzzleHeader",
+    "PuzzleScreen",
+    "Score",
+]
 
 TRANSIENT_SECONDS = 3.0
 """How long a transient message ("Undone.", "Redone.") stays; the next move clears it too."""
-
-
-@dataclass(frozen=True, slots=True)
-class Hint:
-    """What a hint worker found.
-
-    Attributes:
-        text: A sentence for the player.
-        move: The suggested move, or None.
-    """
-
-    text: str
-    """A sentence for the player."""
-    move: Any = None
-    """The suggested move, or None."""
-
-
-@dataclass(frozen=True, slots=True)
-class Score:
-    """A position's score, for games scored by points (2048): what the base records.
-
-    Attributes:
-        board: The score board it counts on (one per board size and rule: ``"4x4-standard"``).
-        points: The score.
-        moves: The moves made for it.
-    """
-
-    board: str
-    """The score board's key."""
-    points: int
-    """The score."""
-    moves: int
-    """The moves made for it."""
-
-
-class MessageBar(Static):
-    """The message line under the board; never covers what is being played.
-
-    One line, growing to three for a long message (tips and verdicts name whole terms and
-    operators, 60+ characters): wrapped, never cut at 80 columns, in every game.
-    """
-
-    DEFAULT_CSS = """
-    MessageBar { height: auto; max-height: 3; padding: 0 1; color: $text-muted; }
-    MessageBar.-warning { color: $text-warning; }
-    MessageBar.-error { color: $text-error; text-style: bold; }
-    """
-
-    def say(self, text: str, severity: str = "information") -> None:
-        """Show ``text`` (control characters escaped), replacing the previous message."""
-        self.set_class(severity == "warning", "-warning")
-        self.set_class(severity == "error", "-error")
-        self.update(Text(escape_controls(text.replace("\n", " "))))
-
-
-class PuzzleHeader(Static):
-    """The top line: game and level, moves against par, won or lost, undo/redo."""
-
-    DEFAULT_CSS = """
-    PuzzleHeader { height: 1; padding: 0 1; background: $boost; text-style: bold; }
-    """
 
 
 class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
@@ -248,28 +192,47 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self.info: GameInfo = info
         """The game's registration (id, title, editor, ...)."""
         self.set_reactive(PuzzleScreen.session, session)
-        self.level = level
-        """The level being played."""
-        self.ref = ref
-        """Where the level comes from (None: not saved)."""
+        self.records = LevelRecords(info.id, lambda: self.arcade.store, ref, level)
+        """The level's saved game, play clock, scores and results in the store."""
         self.launcher = launcher
         """The game's launcher (sources and saves), if any."""
-        self._level_text: str | None = None
-        self._hint_job: Worker[Hint] | None = None
-        self._hint_session: Session | None = None
-        self._digits = ""
-        self._digit_timer: Timer | None = None
+        self.digit_entry = DigitEntry(
+            count=self.numbered_count,
+            lookup=self.numbered_move,
+            pick=self.pick,
+            say=self.say,
+            bell=lambda: self.app.bell(),  # noqa: PLW0108 (the app is not known in __init__)
+            start_timer=self.set_timer,
+            word=self.NUMBER_WORD,
+        )
+        """The digits typed to pick a numbered move (with :attr:`NUMBERED_MOVES`)."""
+        self.hint_job = HintJob()
+        """The latest hint worker and the position it is about."""
         self.last_message = ""
         """The text on the message line (for tests)."""
         self._transient: Timer | None = None
-        self.clock = PlayClock()
-        """Play time on this level (see :mod:`tui.screens.playtime`); kept in the save."""
-        self.autoplayed = False
-        """True once the computer played in this level's game (kept in the save)."""
-        self._best: int | None = None
-        self._run_recorded: tuple[int, bool] | None = None
 
     # -- handles -----------------------------------------------------------------------------
+
+    @property
+    def ref(self) -> LevelRef | None:
+        """Where the level comes from (its save slot); None: not saved (a preview)."""
+        return self.records.ref
+
+    @property
+    def level(self) -> Any:
+        """The level being played."""
+        return self.records.level
+
+    @property
+    def clock(self) -> PlayClock:
+        """Play time on this level (see :mod:`tui.screens.playtime`); kept in the save."""
+        return self.records.clock
+
+    @property
+    def autoplayed(self) -> bool:
+        """True once the computer played in this level's game (kept in the save)."""
+        return self.records.autoplayed
 
     @property
     def arcade(self) -> Arcade:
@@ -349,44 +312,19 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     def best_score(self) -> int:
         """The player's best on the current score board, this game's score included (0 for
         games without a score)."""
-        score = self.score(self.session) if self.session is not None else None
-        return max(self._best or 0, score.points if score is not None else 0)
+        return self.records.best_score(self.score(self.session) if self.session else None)
 
     def record_progress(self, session: Session) -> None:
         """Record the game's :meth:`score` on the score boards after each change, before the
         screen is drawn: this game's line (its best score; the autoplay mark sticks) and the
         player's own best (a game the computer played is not the player's)."""
-        score = self.score(session)
-        if score is None:
-            return
-        store = self.arcade.store
-        if self._best is None:
-            self._best = store.best_score(self.info.id, score.board) or 0
-        recorded = self._run_recorded
-        if (
-            self.ref is not None
-            and session.touched
-            and (recorded is None or score.points > recorded[0] or self.autoplayed > recorded[1])
-        ):
-            store.record_game_score(
-                self.info.id,
-                score.board,
-                self.ref.slot,
-                score.points,
-                moves=score.moves,
-                seconds=self.clock.seconds,
-                autoplayed=self.autoplayed,
-            )
-            self._run_recorded = (score.points, self.autoplayed)
-        if score.points > self._best and not self.autoplayed:
-            store.record_score(self.info.id, score.board, score.points)
-            self._best = score.points
+        self.records.record_progress(session, self.score(session))
 
     _ready = False
 
     def on_mount(self) -> None:
         self._ready = True
-        self._restore_play_record()
+        self.records.restore(self.session)
         self._refresh_all(None)
         self.after_mount()
 
@@ -415,7 +353,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         session = self.session
         if session is None or not self._ready:
             return
-        if self._hint_session is not None and self._hint_session is not session:
+        if self.hint_job.outdated_by(session):
             self.cancel_hint()  # a hint about the previous position would mislead
         if self.prepare_position(old):
             self.show_position(old)
@@ -456,24 +394,14 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def header_text(self) -> str:
         """Game and level title, moves (par), status, undo/redo availability."""
-        session = self.session
-        assert session is not None
-        name = self.info.title
-        parts = [f"{name}: {escape_controls(self.level_title)}" if self.level_title else name]
-        moves = plural(session.moves_made, self.MOVE_WORD)
-        parts.append(f"{moves} (par {self.par})" if self.par is not None else moves)
-        status = session.status
-        if status == "won":
-            won = "★ won by the computer" if self.autoplayed else "★ won"
-            parts.append(won + ("" if session.finished else ", keep playing"))
-        elif status == "lost":
-            parts.append("✗ no moves left")
-        undo = [
-            word for word, ok in (("u undo", session.can_undo), ("U redo", session.can_redo)) if ok
-        ]
-        if undo:
-            parts.append(" · ".join(undo))
-        return "   ".join(parts)
+        return header_line(
+            self.info.title,
+            self.level_title,
+            self.session,
+            par=self.par,
+            move_word=self.MOVE_WORD,
+            autoplayed=self.autoplayed,
+        )
 
     def say(self, text: str, severity: str = "information", transient: bool = False) -> None:
         """Show a message on the message line (under the board).
@@ -525,20 +453,13 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def action_digit(self, digit: int) -> None:
         """Pick move N by its number; two quick digits make a two-digit number."""
-        if not self.NUMBERED_MOVES:
-            return
-        if self._digit_timer is not None:
-            self._digit_timer.stop()
-        self._digits = (self._digits + str(digit)).lstrip("0")
-        if not self._digits:
-            return
-        count = self.numbered_count()
-        if count is not None and int(self._digits) * 10 > count:
-            # No longer number can start with these digits: pick now.
-            self._pick_typed()
-        else:
-            self.say(f"{self.NUMBER_WORD} {self._digits}…")
-            self._digit_timer = self.set_timer(DIGIT_WAIT, self._pick_typed)
+        if self.NUMBERED_MOVES:
+            self.digit_entry.press(digit)
+
+    @property
+    def _digits(self) -> str:
+        # The digits typed and not picked yet: tests/tui/helpers.py's number_picked reads it.
+        return self.digit_entry.typed
 
     def numbered_count(self) -> int | None:
         """How many numbered moves there are (None while not known yet: a game whose moves
@@ -556,28 +477,6 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         if not 1 <= number <= len(moves):
             raise LookupError("")
         return moves[number - 1]
-
-    def _pick_typed(self) -> None:
-        number, self._digits = int(self._digits or "0"), ""
-        try:
-            move = self.numbered_move(number)
-        except MoveDeferred as deferred:
-            self.say(str(deferred))
-            return
-        except LookupError as missing:
-            count = self.numbered_count()
-            self.app.bell()
-            self.say(
-                str(missing)
-                or (
-                    f"There is no move {number} (moves are numbered 1 to {count})."
-                    if count is not None
-                    else f"There is no move {number}."
-                ),
-                "warning",
-            )
-            return
-        self.pick(move, number)
 
     def pick(self, move: Any, number: int) -> None:
         """What picking numbered move ``number`` does (default: play it)."""
@@ -625,7 +524,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         Returns:
             One key per digit.
         """
-        return tuple(self.binding_key(f"puzzle.digit{digit}") for digit in str(number))
+        return keys.digit_keys(number, self.binding_key)
 
     def binding_key(self, binding_id: str, owner: type[DOMNode] | None = None) -> str:
         """The key that runs the binding ``binding_id`` now (for :meth:`keys_for`).
@@ -649,16 +548,8 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
                 runs it now: pressing nothing would let a test pass without playing.
         """
         if owner is None and self.is_active:
-            for key, active in self.active_bindings.items():
-                if active.binding.id == binding_id and active.enabled:
-                    return key
-            raise LookupError(f"no key runs {binding_id} on {type(self).__name__} now")
-        for cls in (owner or type(self)).__mro__:  # a subclass's declaration first
-            for binding in vars(cls).get("BINDINGS", ()):
-                if isinstance(binding, Binding) and binding.id == binding_id:
-                    keys = self._keymap().get(binding_id) or binding.key
-                    return keys.split(",")[0].strip()
-        raise LookupError(f"no binding {binding_id} on {(owner or type(self)).__name__}")
+            return keys.active_key(self.active_bindings, binding_id, type(self).__name__)
+        return keys.declared_key(owner or type(self), binding_id, self._keymap())
 
     def _keymap(self) -> dict[str, str]:
         """The player's keymap (binding id -> keys), or none when no app is running."""
@@ -666,8 +557,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
         if not self.is_attached:  # No app (the terminal tour computes keys outside one).
             return {}
-        keymap = self.arcade.store.get_setting(KEYMAP_SETTING, None)
-        return {str(k): str(v) for k, v in keymap.items()} if isinstance(keymap, dict) else {}
+        return keys.keymap_from(self.arcade.store.get_setting(KEYMAP_SETTING, None))
 
     @classmethod
     def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
@@ -793,10 +683,9 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         if save_current:
             self._save(fresh=True)  # The previous level keeps its play time.
         self._was_touched = bool(self.session and self.session.touched)
-        self.ref, self.level, self._level_text = ref, level, None
-        self._best, self._run_recorded = None, None  # another level: another score board
+        self.records.switch(ref, level)  # another level: another slot and score board
         self.set_reactive(PuzzleScreen.session, session)
-        self._restore_play_record()
+        self.records.restore(self.session)
         self.on_level_changed()
         self._refresh_all(None)
 
@@ -884,15 +773,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def level_text(self) -> str | None:
         """The level as level-file text (cached; None when the game has no level format)."""
-        if self._level_text is None and self.level is not None:
-            try:
-                self._level_text = level_to_text(self.info.id, self.level)
-            except Exception:  # No format for this level: saves then rely on the source.
-                self._level_text = ""
-        return self._level_text or None
-
-    _last_save: tuple[str, dict[str, Any]] | None = None
-    """The slot and data of the save this screen wrote last (its checkpoint is reused)."""
+        return self.records.level_text()
 
     def save_data(self, fresh: bool = False) -> dict[str, Any]:
         """What the store keeps for this level: the level, every move, the cursor and a
@@ -902,51 +783,29 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             fresh: Checkpoint the current state (leaving the level: coming back then replays
                 nothing); otherwise the last checkpoint is kept while it is recent.
         """
-        last = self._last_save
-        previous = last[1] if last is not None and self.ref and last[0] == self.ref.slot else None
-        return encode_save(self.session, self.level_text(), previous, fresh)
+        return self.records.save_data(self.session, self.level_text(), fresh)
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
-        return {
-            "title": self.level_title,
-            "status": self.session.status,
-            "finished": self.session.finished,
-            "moves": self.session.moves_made,
-            "par": self.par,
-            **play_record(self.clock, self.autoplayed),
-        }
-
-    def _restore_play_record(self) -> None:
-        """Continue the clock and the autoplay mark of a resumed game (a new one starts at 0)."""
-        info = None
-        if self.ref is not None and self.session is not None and self.session.touched:
-            info = self.arcade.store.save_info(self.info.id, self.ref.slot)
-        seconds, self.autoplayed = restored(info.summary if info is not None else None)
-        self.clock.set(seconds)
+        return self.records.summary(self.session, self.level_title, self.par)
 
     def mark_autoplayed(self) -> None:
         """The computer plays in this game: its results go to the autoplayed boards, for good."""
-        self.autoplayed = True
+        self.records.mark_autoplayed()
 
     def _save(self, fresh: bool = False) -> None:
-        if self.ref is None or not self.session.touched:
-            return
-        data = self.save_data(fresh)
-        self.arcade.store.save_game(self.info.id, self.ref.slot, data, summary=self.save_summary())
-        self._last_save = (self.ref.slot, data)
+        if self.ref is not None and self.session.touched:
+            self.records.save(self.save_data(fresh), self.save_summary())
 
     # -- outcome ---------------------------------------------------------------------------------
 
     def _check_outcome(self, old: Session, new: Session) -> None:
         """Open the outcome dialog when a move (or redo) changes won/lost/finished."""
-        forward = new.history.index > old.history.index and new.last_move not in (None, RESTART)
-        changed = (old.status, old.finished) != (new.status, new.finished)
-        if not forward or not changed or new.status == "playing":
+        kind = outcome_kind(old, new)
+        if kind is None:
             return
         if new.status == "won":
             self.record_win(new)
-        kind = "lost" if new.status == "lost" else ("won" if new.finished else "goal")
         modal = OutcomeModal(
             kind,
             self.level_title or self.info.id,
@@ -960,29 +819,13 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """Record a won game in the store (called once, when the win's dialog opens).
 
         The default records the level solved with ``session.moves_made`` and the play time,
-        on the level's leaderboards. A game whose par counts something else than moves
-        overrides it.
+        on the level's leaderboards (:meth:`LevelRecords.record_win`). A game whose par
+        counts something else than moves overrides it.
 
         Args:
             session: The won game.
         """
-        # Progress and the level's leaderboards, in one write; an autoplayed win goes to the
-        # autoplayed boards only (the store does not mark the level solved).
-        # The board is the level's ID's (tui.ids.board_ref): a level from My levels or a file
-        # shares its board with everybody who opens the same level by its ID.
-        if self.ref is not None:
-            from tui.ids import board_ref
-
-            board = board_ref(self.info.id, self.ref, self.level)
-            self.arcade.store.record_result(
-                self.info.id,
-                self.ref.source,
-                self.ref.key,
-                moves=session.moves_made,
-                seconds=self.clock.seconds,
-                autoplayed=self.autoplayed,
-                board=None if board == self.ref else (board.source, board.key),
-            )
+        self.records.record_win(session)
 
     def outcome_detail(self, kind: str) -> str:
         """The dialog's text: moves against par, or why the game is lost."""
@@ -1024,14 +867,15 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     @property
     def hint_running(self) -> bool:
         """True while a hint worker is thinking (a cancelled one no longer counts)."""
-        return is_running(self._hint_job)
+        return self.hint_job.running
 
     def request_hint(self) -> None:
         """Start the hint worker for the current position; a hint worker still running is
         cancelled (one group, exclusive). The result goes to :meth:`show_hint` unless the
         worker was cancelled meanwhile (a move, leaving, :meth:`cancel_hint`)."""
-        self._hint_session = self.session
-        self._hint_job = self._hint_worker(self.session.state, self.HINT_TIME_LIMIT)
+        self.hint_job.started(
+            self._hint_worker(self.session.state, self.HINT_TIME_LIMIT), self.session
+        )
 
     @work(thread=True, exclusive=True, group=HINT_GROUP, exit_on_error=False, name="hint")
     def _hint_worker(self, state: Any, time_limit: float) -> Hint:
@@ -1074,7 +918,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """
         worker = event.worker
         # A cancelled worker's result is stale: the position moved on or a newer hint runs.
-        if worker is not self._hint_job or worker.is_cancelled:
+        if not self.hint_job.shows(worker):
             return
         if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
             self.show_hint(worker.result)

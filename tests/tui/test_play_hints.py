@@ -1,0 +1,38 @@
+"""Which hint may be shown (tui.screens.play.hints.HintJob), with stand-in workers."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+from typing import Any
+
+from textual.worker import WorkerState
+
+from tui.screens.play.hints import HintJob
+
+
+def worker(state: WorkerState = WorkerState.RUNNING, cancelled: bool = False) -> Any:
+    return SimpleNamespace(state=state, is_cancelled=cancelled)
+
+
+def test_only_the_latest_uncancelled_worker_is_shown() -> None:
+    job, first, second = HintJob(), worker(), worker()
+    position = object()
+    job.started(first, position)
+    assert job.running and job.shows(first)
+    job.started(second, position)
+    assert not job.shows(first) and job.shows(second)
+    second.is_cancelled = True
+    assert not job.shows(second) and not job.running
+
+
+def test_a_finished_worker_is_not_running_but_shown() -> None:
+    job, done = HintJob(), worker(WorkerState.SUCCESS)
+    job.started(done, object())
+    assert not job.running and job.shows(done)
+
+
+def test_a_hint_about_another_position_is_outdated() -> None:
+    job, asked, moved = HintJob(), object(), object()
+    assert not job.outdated_by(moved) and not job.running  # nothing asked yet
+    job.started(worker(), asked)
+    assert not job.outdated_by(asked) and job.outdated_by(moved)

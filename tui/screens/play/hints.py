@@ -1,0 +1,62 @@
+"""What a hint is and which hint worker's result may be shown (plain: the worker itself is
+the screen's one ``@work`` method, ``PuzzleScreen._hint_worker``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from textual.worker import Worker
+
+from tui.workers import is_running
+
+__all__ = ["HINT_GROUP", "Hint", "HintJob"]
+
+HINT_GROUP = "puzzle-hint"
+"""The worker group of a screen's hint worker (one at a time: a new one cancels the old)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Hint:
+    """What a hint worker found.
+
+    Attributes:
+        text: A sentence for the player.
+        move: The suggested move, or None.
+    """
+
+    text: str
+    """A sentence for the player."""
+    move: Any = None
+    """The suggested move, or None."""
+
+
+class HintJob:
+    """The latest hint worker and the position (session) it was asked about.
+
+    A hint about a position the player has left would mislead, and so would an older
+    worker's: only the latest worker's result, not cancelled, is shown.
+    """
+
+    def __init__(self) -> None:
+        self.worker: Worker[Hint] | None = None
+        """The latest hint worker, or None before the first request."""
+        self.asked: Any = None
+        """The session the latest hint is about."""
+
+    def started(self, worker: Worker[Hint], session: Any) -> None:
+        """A new hint worker looks at ``session`` (the previous one is cancelled by its group)."""
+        self.worker, self.asked = worker, session
+
+    @property
+    def running(self) -> bool:
+        """True while the latest worker is thinking (a cancelled one no longer counts)."""
+        return is_running(self.worker)
+
+    def outdated_by(self, session: Any) -> bool:
+        """Whether a hint was asked about another position than ``session`` (cancel it)."""
+        return self.asked is not None and self.asked is not session
+
+    def shows(self, worker: Worker[Any]) -> bool:
+        """Whether ``worker``'s result may be shown: the latest, and not cancelled."""
+        return worker is self.worker and not worker.is_cancelled
