@@ -19,6 +19,10 @@ game's group and fails on a copy that drifted):
 * :func:`max_states_option` ``--max-states N``: the states one search may keep;
 * :func:`title_option` ``--title TEXT``: the title of the pack a command writes.
 
+Options that several commands take together are declared once as an :class:`OptionGroup`
+and applied with one decorator; with ``into`` the command receives them as one value
+(:func:`level_file_options`: a level-file argument and ``--level``, as a :class:`LevelFile`).
+
 A command may choose the default (and whether the option is required); the words stay the
 same. :func:`load_level_pack` is the one reader of a command's level-file argument: a file
 path, ``-`` (stdin), a level ID (``longcat:arduboy/17``) or the name of a bundled pack
@@ -31,6 +35,8 @@ time, so ``termarcade --help`` stays fast.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import re
 import time
@@ -61,6 +67,8 @@ __all__ = [
     "SEED_MAX",
     "TIME_LIMIT_HELP",
     "TITLE_HELP",
+    "LevelFile",
+    "OptionGroup",
     "SeedType",
     "SharedOption",
     "budget_option",
@@ -70,6 +78,7 @@ __all__ = [
     "command_started",
     "count_option",
     "json_option",
+    "level_file_options",
     "level_option",
     "load_level_pack",
     "max_states_option",
@@ -158,6 +167,52 @@ def stack_options(func: _F, decorators: Sequence[Callable[[Any], Any]]) -> _F:
     return func
 
 
+class OptionGroup:
+    """Click options (and arguments) that several commands take together, declared once and
+    applied with one decorator, in the order given (as ``--help`` lists them).
+
+    With ``into``, the command receives the group as one value: the group's parameters are
+    taken out of the command's keyword arguments and handed to ``into``, whose result the
+    command gets as the parameter called ``name``. A command's signature then names what it
+    needs (``position``), not the six options that make it.
+
+    Args:
+        name: The group's name (the command's parameter, with ``into``).
+        params: The click decorators, in ``--help`` order.
+        into: Builds the group's value from its parameters (by their click names), or None
+            to pass them one by one.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        params: Sequence[Callable[[Any], Any]],
+        *,
+        into: Callable[..., Any] | None = None,
+    ) -> None:
+        self.name = name
+        self.params = tuple(params)
+        self.into = into
+
+    def names(self) -> list[str]:
+        """The click names of the group's parameters (``level_file``, ``level`` ...)."""
+        probe = stack_options(lambda: None, self.params)
+        return [param.name or "" for param in reversed(probe.__click_params__)]  # type: ignore[attr-defined]
+
+    def __call__(self, func: _F) -> _F:
+        """Add the group's parameters to a command function (the decorator)."""
+        if self.into is None:
+            return stack_options(func, self.params)
+        into, names, name = self.into, self.names(), self.name
+
+        @functools.wraps(func)
+        def gathered(*args: Any, **kwargs: Any) -> Any:
+            kwargs[name] = into(**{key: kwargs.pop(key) for key in names})
+            return func(*args, **kwargs)
+
+        return stack_options(gathered, self.params)  # type: ignore[return-value]
+
+
 # --------------------------------------------------------------------------- --json
 
 
@@ -197,6 +252,44 @@ def level_option(default: str = "1", *, name: str = "level") -> Callable[[_F], _
         metavar="N|TITLE",
         default_text=default,
         help=LEVEL_HELP,
+    )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LevelFile:
+    """A command's level-file argument and its ``--level``, as :func:`level_file_options`
+    gathers them.
+
+    Attributes:
+        level_file: The argument (a path, ``-``, an ID, a bundled pack's name), or None.
+        level: The ``--level`` value (a number or a title), or None when not given.
+    """
+
+    level_file: str | None
+    level: str | None
+
+
+def level_file_options(
+    default: str = "1", *, metavar: str = "LEVEL_FILE", required: bool = True
+) -> OptionGroup:
+    """The level-file argument and ``-l/--level``: the group nearly every query command
+    starts with, received as one :class:`LevelFile` (the ``levels`` parameter).
+
+    Args:
+        default: What the command takes without ``--level`` (:func:`level_option`).
+        metavar: The argument's name in ``--help``.
+        required: Whether the argument must be given.
+
+    Returns:
+        The group.
+    """
+    return OptionGroup(
+        "levels",
+        [
+            click.argument("level_file", required=required, metavar=metavar),
+            level_option(default),
+        ],
+        into=LevelFile,
     )
 
 

@@ -4,6 +4,8 @@ Conventions (docs/cli.md, "The shell"):
 
 * ``--json`` prints one JSON document per line, keys in the order the command built them,
   each line flushed as soon as it is written (so ``autoplay --json | consumer`` streams);
+  a command declares its object once as a :class:`Row` (its keys in the documented order
+  and its text form, read from the same values, so the two never disagree);
 * every error is one line on stderr, ``error: ...``, in the player's terms, with control
   characters shown escaped; a parse error is the exception: ``file:line:col: message``, the
   offending line and a caret under the column;
@@ -27,7 +29,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
 from typing import IO, TYPE_CHECKING, Any, NoReturn
@@ -46,7 +48,9 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_NEGATIVE",
     "EXIT_OK",
+    "Field",
     "IntBetween",
+    "Row",
     "RunPolicy",
     "Seconds",
     "StopOnCtrlC",
@@ -178,6 +182,114 @@ def emit_json(obj: Any, *, file: IO[str] | None = None, indent: int | None = Non
     stream = file if file is not None else sys.stdout
     click.echo(text, file=stream)
     stream.flush()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Field:
+    """One key of a :class:`Row`, and how its value becomes JSON.
+
+    Attributes:
+        key: The JSON key.
+        to_json: Turns the row's value into its JSON form (then :func:`to_jsonable`), or
+            None when the value is printed as it is (strings, numbers, lists of them).
+    """
+
+    key: str
+    to_json: Callable[[Any], Any] | None = None
+
+    def json(self, value: Any) -> Any:
+        """The JSON form of ``value``."""
+        return to_jsonable(value if self.to_json is None else self.to_json(value))
+
+
+TextForm = Callable[[Mapping[str, Any]], Iterable[str]]
+"""A row's text form: the lines printed without ``--json``, read from the row's values."""
+
+
+class Row:
+    """A command's output object declared once: its keys in the documented order, the JSON
+    form of each value and the text printed without ``--json``.
+
+    A command builds its values with :meth:`__call__` (a missing or unknown key is a bug,
+    caught on the first run, not a silently different object) and prints them with
+    :meth:`emit`: the JSON object and the text lines come from the same values, so the two
+    forms cannot disagree, and the key order lives in one place that tests compare with the
+    game's documentation (``tests/cli/test_cli_rows.py``).
+
+    Args:
+        *fields: The keys, in order: a name, or a :class:`Field` with a JSON conversion.
+        text: The text form (None: the command has none, or prints it itself).
+        text_only: Values the text form shows that the JSON object leaves out (a closure's
+            left-out formulas, the reason an edge is refused: JSON says it elsewhere).
+    """
+
+    def __init__(
+        self, *fields: str | Field, text: TextForm | None = None, text_only: Sequence[str] = ()
+    ) -> None:
+        self.fields = tuple(item if isinstance(item, Field) else Field(item) for item in fields)
+        self.keys = tuple(field.key for field in self.fields)
+        """The JSON keys, in the documented order."""
+        self.text_only = tuple(text_only)
+        """The keys only the text form reads."""
+        if len({*self.keys, *self.text_only}) != len(self.keys) + len(self.text_only):
+            raise ValueError(f"a row declares a key twice: {self.keys + self.text_only}")
+        self._text = text
+
+    def __call__(self, **values: Any) -> dict[str, Any]:
+        """The row's values, in the declared order.
+
+        Raises:
+            TypeError: When a declared key is missing or an undeclared one is given (a
+                programming error in the command).
+        """
+        declared = self.keys + self.text_only
+        missing = [key for key in declared if key not in values]
+        unknown = [key for key in values if key not in declared]
+        if missing or unknown:
+            raise TypeError(f"row {self.keys}: missing {missing}, undeclared {unknown}")
+        return {key: values[key] for key in declared}
+
+    def of(self, obj: Any, **values: Any) -> dict[str, Any]:
+        """The row of ``obj``: each key not in ``values`` read as the attribute of that name.
+
+        Args:
+            obj: An object with the row's keys as attributes (a result, an issue ...).
+            **values: Keys computed by the command instead.
+
+        Returns:
+            The values, in the declared order.
+        """
+        declared = self.keys + self.text_only
+        return self(
+            **{key: values[key] if key in values else getattr(obj, key) for key in declared}
+        )
+
+    def json(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The JSON object of a row's values: the declared keys, in order, converted."""
+        return {field.key: field.json(values[field.key]) for field in self.fields}
+
+    def text(self, values: Mapping[str, Any]) -> list[str]:
+        """The text form's lines.
+
+        Raises:
+            TypeError: When the row declares no text form.
+        """
+        if self._text is None:
+            raise TypeError(f"row {self.keys} has no text form")
+        return list(self._text(values))
+
+    def emit(self, values: Mapping[str, Any], as_json: bool) -> None:
+        """Print a row: its JSON object on one line (:func:`emit_json`), or its text lines.
+
+        Args:
+            values: What :meth:`__call__` or :meth:`of` built.
+            as_json: ``--json`` was given.
+        """
+        if as_json:
+            emit_json(self.json(values))
+            return
+        for line in self.text(values):
+            click.echo(line)
 
 
 # --------------------------------------------------------------------------- rich output

@@ -10,12 +10,15 @@ Sub-commands (docs/termcraft.md has every JSON shape):
 ``solve``    run the level designer's solver on one level or on every level of a pack.
 ``lint``     report the level linter's issues.
 
-Every command takes a position the same way (:func:`_position_options`): a level file
+Every command takes a position the same way (:func:`_position_options`, one
+:class:`~tui.cli.options.OptionGroup` received as a :class:`Position`): a level file
 (``LEVEL_FILE`` with ``--level N``, 1-based, or a level title; ``-`` reads the file from
 stdin) or a term given directly (``--term TERM``, with ``--fuel`` default 1,
 ``--budget`` (or ``--construct-budget``) default 0 and an optional ``--target``; without a target no position counts as won).
 
-Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
+Each command's JSON object is declared once as a :class:`~tui.cli.output.Row` (``*_ROW``
+below: the keys in the order docs/termcraft.md gives, and the text form read from the same
+values).  Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
 of ``rewrites`` is move N.  Nothing materialises every action: counts come from the engine's
 counting form and listings from its lazy iterator, written out as they are found (one flush
 per action), so memory stays bounded by the position and ``| head`` ends the process at once.
@@ -31,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -40,6 +43,7 @@ from core.termcraft.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
+    OptionGroup,
     budget_option,
     command_started,
     json_option,
@@ -47,14 +51,15 @@ from tui.cli.options import (
     load_level_pack,
     max_states_option,
     pick_levels,
-    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    Field,
     IntBetween,
+    Row,
     StopOnCtrlC,
     bulk_command,
     console,
@@ -71,7 +76,18 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.termcraft.terms import Term
 
 __all__ = [
+    "ACTIONS_ROW",
+    "APPLY_ROW",
+    "COUNT_ROW",
+    "ISSUE_ROW",
+    "JSONL_SUMMARY_ROW",
+    "LINT_ROW",
     "NO_TARGET_NAME",
+    "REWRITE_ROW",
+    "SOLVE_ROW",
+    "UNREAD_ROW",
+    "Limits",
+    "Position",
     "action_json",
     "actions_json",
     "count_json",
@@ -139,8 +155,35 @@ def _parse_term_arg(text: str, what: str) -> Term:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
-    """The options that choose a position, shared by every command.
+@dataclasses.dataclass(frozen=True, slots=True)
+class Position:
+    """The position a command works on, as :func:`_position_options` gathers it: a level
+    file with ``--level``, or ``--term``, and the values that override the level's."""
+
+    level_file: str | None
+    level: str | None
+    term: str | None
+    target: str | None
+    fuel: int | None
+    construct_budget: int | None
+    every_level: bool = False
+    """Without ``--level``, every level of the pack (solve, lint), not the first."""
+
+    def levels(self) -> list[tuple[int, Level]]:
+        """The levels chosen (:func:`_levels_from_source`)."""
+        return _levels_from_source(self)
+
+    def state(self) -> State:
+        """The one position of ``actions`` and ``apply`` (level 1 by default)."""
+        from core.termcraft import State
+
+        ((_, chosen),) = self.levels()
+        return State.from_level(chosen)
+
+
+def _position_options(every_level: bool) -> OptionGroup:
+    """The options that choose a position, shared by every command (the ``position``
+    parameter, a :class:`Position`).
 
     The level's budget (the seed's budget: Size available to constructs) is ``--budget``, also
     spelled ``--construct-budget``; the search's work budget of ``solve`` and ``lint`` is the
@@ -178,22 +221,12 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
             "0 with --term).",
         ),
     ]
-
-    def decorate(func: Callable) -> Callable:
-        return stack_options(func, options)
-
-    return decorate
+    return OptionGroup(
+        "position", options, into=lambda **chosen: Position(**chosen, every_level=every_level)
+    )
 
 
-def _levels_from_source(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    budget: int | None,
-    every_level: bool = False,
-) -> list[tuple[int, Level]]:
+def _levels_from_source(position: Position) -> list[tuple[int, Level]]:
     """The levels a command works on: from ``LEVEL_FILE [--level]`` or ``--term``.
 
     ``--target``, ``--fuel`` and ``--budget`` override the level's values.
@@ -203,10 +236,13 @@ def _levels_from_source(
     """
     from core.termcraft import Level
 
+    level_file, level, term = position.level_file, position.level, position.term
+    fuel, budget = position.fuel, position.construct_budget
     if level_file is not None and term is not None:
         fail("give either LEVEL_FILE or --term, not both")
     if level_file is None and term is None:
         fail("give a LEVEL_FILE or --term TERM")
+    target = position.target
     goal = _parse_term_arg(target, "<--target>") if target is not None else None
     if term is not None:
         if level is not None:
@@ -225,7 +261,7 @@ def _levels_from_source(
             )
         ]
     pack = _load_pack(level_file)  # type: ignore[arg-type]
-    chosen = pick_levels(pack, level if level is not None or every_level else "1")
+    chosen = pick_levels(pack, level if level is not None or position.every_level else "1")
     changes: dict[str, Any] = {}
     if goal is not None:
         changes["target"] = goal
@@ -252,28 +288,95 @@ def _load_pack(source: str) -> Any:
     return load_level_pack(source, "termcraft")
 
 
-def _state_from_source(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    budget: int | None,
-) -> State:
-    """The one position of ``actions`` and ``apply`` (level 1 by default)."""
-    from core.termcraft import State
-
-    ((_, chosen),) = _levels_from_source(level_file, level, term, target, fuel, budget)
-    return State.from_level(chosen)
+# --------------------------------------------------------------------------- JSON rows
 
 
-# --------------------------------------------------------------------------- JSON shapes
+def _apply_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``apply``'s text: the term, fuel, budget and status, aligned."""
+    for key in ("term", "fuel", "budget", "status"):
+        yield f"{key + ':':<8}{row[key]}"
+
+
+def _solve_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``solve``'s text: the verdict with its count (and the bound that ended it), then the
+    plan, one step a line."""
+    why = f", {row['why']}: {_bound_text(row['spent'])}" if row["why"] else ""
+    proved = "proved, every move searched: " if row["status"] == "unsolvable" else ""
+    yield (
+        f"level {row['level']} {row['title']!r}: {row['status']} "
+        f"({proved}{plural(row['explored'], 'state')} explored{why})"
+    )
+    for index, step in enumerate(row["plan"], start=1):
+        yield f"  {index}. {_describe_step(step)}"
+
+
+def _lint_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``lint``'s text: ``ok``, or one line per issue."""
+    head = f"level {row['level']} {row['title']!r}:"
+    if not row["issues"]:
+        yield head + " ok"
+        return
+    yield head
+    for issue in row["issues"]:
+        at = f" (at {format_path(issue.path)})" if issue.path is not None else ""
+        yield f"  {issue.severity} {issue.code}: {issue.message}{at}"
+
+
+def plan_json(plan: Iterable[Any]) -> list[Any]:
+    """Solver plan items in the engine's move form (:func:`core.termcraft.game.move_to_json`).
+
+    Returns:
+        ``{"kind": "rewrite", "rule", "site", "sigma"}`` or
+        ``{"kind": "construct", "site", "term"}`` per step.
+    """
+    from core.termcraft.game import GAME
+
+    return [move_json(GAME, step) for step in plan]
+
+
+REWRITE_ROW = Row("kind", "rule", "site", "sigma", "replacement", "result")
+"""One rewrite of ``actions``: the engine's move (``kind``, ``rule``, ``site``, ``sigma``,
+:func:`core.termcraft.game.move_to_json`), then the derived ``replacement`` and ``result``."""
+ACTIONS_ROW = Row("rewrites", "placeholders", "warnings")
+"""``actions --json`` (its ``rewrites`` streamed as they are found)."""
+JSONL_SUMMARY_ROW = Row("count", "placeholders", "warnings")
+"""The last line of ``actions --jsonl``."""
+COUNT_ROW = Row("rewrites", "placeholders")
+"""``actions --count``."""
+APPLY_ROW = Row("term", "target", "fuel", "budget", "status", text=_apply_text)
+"""``apply``: the engine's state, then :data:`APPLY_DERIVED`."""
+SOLVE_ROW = Row(
+    "level",
+    "title",
+    "status",
+    Field("plan", plan_json),
+    "explored",
+    "reason",
+    "why",
+    "spent",
+    text=_solve_text,
+)
+"""One level of ``solve`` (``plan`` holds the solver's steps; JSON prints the engine's moves)."""
+ISSUE_ROW = Row(
+    "severity", "code", "message", Field("path", lambda path: None if path is None else list(path))
+)
+"""One issue of ``lint``."""
+LINT_ROW = Row(
+    "level",
+    "title",
+    Field("issues", lambda issues: [ISSUE_ROW.json(ISSUE_ROW.of(issue)) for issue in issues]),
+    text=_lint_text,
+)
+"""One level of ``lint`` (``issues`` holds the linter's issues)."""
+UNREAD_ROW = Row("level", "status", "reason", "why")
+"""What ``solve`` and ``lint --json`` print when the time limit ran out while reading."""
 
 
 def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
-    """One rewrite of ``actions --json``: the engine's move (``{"kind": "rewrite", "rule",
-    "site", "sigma"}``, :func:`core.termcraft.game.move_to_json`), then the derived
-    ``"replacement"`` and ``"result"``.
+    """One rewrite of ``actions --json`` (:data:`REWRITE_ROW`): the engine's move
+    (``{"kind": "rewrite", "rule", "site", "sigma"}``,
+    :func:`core.termcraft.game.move_to_json`), then the derived ``"replacement"`` and
+    ``"result"``.
 
     Args:
         action: The rewrite action.
@@ -285,7 +388,9 @@ def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
     from core.termcraft.game import GAME
     from core.termcraft.terms import to_str
 
-    return move_json(GAME, action, replacement=to_str(action.replacement), result=result)
+    return REWRITE_ROW(
+        **move_json(GAME, action, replacement=to_str(action.replacement), result=result)
+    )
 
 
 def _rewrites_json(
@@ -305,8 +410,8 @@ def _rewrites_json(
 
 
 def actions_json(state: State) -> dict[str, Any]:
-    """The ``actions --json`` object of a state, materialised (small states; the command
-    itself streams it).
+    """The ``actions --json`` object of a state (:data:`ACTIONS_ROW`), materialised (small
+    states; the command itself streams it).
 
     Args:
         state: The position.
@@ -317,7 +422,7 @@ def actions_json(state: State) -> dict[str, Any]:
     """
     from core.search import NO_WATCH
 
-    return {"rewrites": list(_rewrites_json(state, NO_WATCH)), **_tail_json(state)}
+    return ACTIONS_ROW(rewrites=list(_rewrites_json(state, NO_WATCH)), **_tail_json(state))
 
 
 def _tail_json(state: State) -> dict[str, Any]:
@@ -331,27 +436,15 @@ def _tail_json(state: State) -> dict[str, Any]:
 
 
 def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
-    """The ``actions --count`` object: ``{"rewrites": n, "placeholders": n}``, counted
-    without listing the actions."""
+    """The ``actions --count`` object (:data:`COUNT_ROW`): ``{"rewrites": n,
+    "placeholders": n}``, counted without listing the actions."""
     from core.search import NO_WATCH
     from core.termcraft import count_rewrite_actions, placeholder_sites
 
-    return {
-        "rewrites": count_rewrite_actions(state, watch or NO_WATCH),
-        "placeholders": len(placeholder_sites(state.term)),
-    }
-
-
-def plan_json(plan: Iterable[Any]) -> list[Any]:
-    """Solver plan items in the engine's move form (:func:`core.termcraft.game.move_to_json`).
-
-    Returns:
-        ``{"kind": "rewrite", "rule", "site", "sigma"}`` or
-        ``{"kind": "construct", "site", "term"}`` per step.
-    """
-    from core.termcraft.game import GAME
-
-    return [move_json(GAME, step) for step in plan]
+    return COUNT_ROW(
+        rewrites=count_rewrite_actions(state, watch or NO_WATCH),
+        placeholders=len(placeholder_sites(state.term)),
+    )
 
 
 # --------------------------------------------------------------------------- progress, ctrl+c
@@ -440,16 +533,7 @@ def termcraft() -> None:
 )
 @closed_pipe_safe
 def actions(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
-    as_json: bool,
-    as_jsonl: bool,
-    count: bool,
-    limit: int | None,
+    position: Position, as_json: bool, as_jsonl: bool, count: bool, limit: int | None
 ) -> None:
     """List the moves available in a position.
 
@@ -462,10 +546,9 @@ def actions(
     if sum((as_json, as_jsonl, count)) > 1:
         fail("choose one of --json, --jsonl and --count")
     mode = "count" if count else "json" if as_json else "jsonl" if as_jsonl else "table"
-    if term == "-" and level_file is None:
-        raise click.exceptions.Exit(_actions_batch(target, fuel, construct_budget, mode, limit))
-    state = _state_from_source(level_file, level, term, target, fuel, construct_budget)
-    _show_actions(state, mode, limit)
+    if position.term == "-" and position.level_file is None:
+        raise click.exceptions.Exit(_actions_batch(position, mode, limit))
+    _show_actions(position.state(), mode, limit)
 
 
 def _show_actions(state: State, mode: str, limit: int | None) -> None:
@@ -492,16 +575,18 @@ def _show_actions(state: State, mode: str, limit: int | None) -> None:
 def _stream_json(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
     """``--json``: the documented object, one line, its rewrites written as they are found.
 
-    The text is exactly ``json.dumps`` of the whole object, produced piece by piece.
+    The text is exactly ``json.dumps`` of the whole :data:`ACTIONS_ROW`, produced piece by
+    piece: the row with no rewrite, cut at its empty list (the first key's value).
     """
-    tail = json.dumps(_tail_json(state), ensure_ascii=False)
-    click.echo('{"rewrites": [', nl=False)
+    empty = ACTIONS_ROW.json(ACTIONS_ROW(rewrites=[], **_tail_json(state)))
+    head, tail = json.dumps(empty, ensure_ascii=False).split("[]", 1)
+    click.echo(head + "[", nl=False)
     separator = ""
     for obj in _rewrites_json(state, watch, limit):
         progress.done()
         click.echo(separator + json.dumps(obj, ensure_ascii=False), nl=False)  # flushes
         separator = ", "
-    click.echo("], " + tail[1:])
+    click.echo("]" + tail)
 
 
 def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
@@ -512,7 +597,7 @@ def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _Stag
         progress.done()
         emit_json(obj)  # one line, flushed
         n += 1
-    emit_json({"count": n, **_tail_json(state)})
+    emit_json(JSONL_SUMMARY_ROW.json(JSONL_SUMMARY_ROW(count=n, **_tail_json(state))))
 
 
 def _print_actions_table(state: State, watch: Watch, limit: int, progress: _StageProgress) -> None:
@@ -567,9 +652,7 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
         out.print(f"warning: {warning}", style="yellow")
 
 
-def _actions_batch(
-    target: str | None, fuel: int | None, budget: int | None, mode: str, limit: int | None
-) -> int:
+def _actions_batch(position: Position, mode: str, limit: int | None) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
     from core.termcraft.terms import const
@@ -579,6 +662,7 @@ def _actions_batch(
 
     # A State is not a Level and does not check names: a name the syntax cannot write can never
     # occur in a parsed term, and costs no walk over each (possibly huge) line.
+    target, fuel, budget = position.target, position.fuel, position.construct_budget
     goal = _parse_term_arg(target, "<--target>") if target is not None else const(UNWRITABLE_TARGET)
     fuel = 1 if fuel is None else fuel
     budget = 0 if budget is None else budget
@@ -644,11 +728,11 @@ APPLY_DERIVED = ("status",)
 
 
 def _state_json(state: State) -> dict[str, Any]:
-    """``apply --json``: the engine's state, then its status."""
+    """``apply --json`` (:data:`APPLY_ROW`): the engine's state, then its status."""
     from core.termcraft import status
     from core.termcraft.game import GAME
 
-    return state_json(GAME, state, status=status(state))
+    return APPLY_ROW(**state_json(GAME, state, status=status(state)))
 
 
 def _illegal(number: int, move: str, reason: str) -> NoReturn:
@@ -713,12 +797,7 @@ def _construct_move(number: int, value: str) -> Any:
 @closed_pipe_safe
 def apply(
     ctx: click.Context,
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
+    position: Position,
     rewrite: tuple[int, ...],
     construct: tuple[str, ...],
     as_json: bool,
@@ -733,7 +812,7 @@ def apply(
     from core.termcraft import IllegalMove, ensure_not_won
     from core.termcraft import apply as play
 
-    state = _state_from_source(level_file, level, term, target, fuel, construct_budget)
+    state = position.state()
     for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
         label = f"--{kind} {value}"
         try:
@@ -748,19 +827,42 @@ def apply(
             state = play(state, action)
         except IllegalMove as error:
             _illegal(number, label, str(error))
-    data = _state_json(state)
-    if as_json:
-        emit_json(data)
-        return
-    for key in ("term", "fuel", "budget", "status"):
-        click.echo(f"{key + ':':<8}{data[key]}")
+    APPLY_ROW.emit(_state_json(state), as_json)
 
 
 # --------------------------------------------------------------------------- solve
 
 
-def _limit_options(func: Callable) -> Callable:
-    """The solver's limits, shared by ``solve`` and ``lint``."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """The bounds of one level's search in ``solve`` and ``lint``, as :func:`_limit_options`
+    gathers them (None: the solver's default)."""
+
+    max_states: int | None
+    max_memory: int | None
+    """MiB."""
+    time_limit: float
+    budget: int
+    """Term nodes; 0: none."""
+
+    def solver_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for the solver and the linter: the limits given (else their
+        defaults) and the work budget (0: none)."""
+        kwargs: dict[str, Any] = {"budget": self.budget or None}
+        if self.max_states is not None:
+            kwargs["max_states"] = self.max_states
+        if self.max_memory is not None:
+            kwargs["max_memory"] = self.max_memory * MIB
+        return kwargs
+
+
+def _limit_options(time_limit: float) -> OptionGroup:
+    """The solver's limits, shared by ``solve`` and ``lint`` (the ``limits`` parameter, a
+    :class:`Limits`).
+
+    Args:
+        time_limit: The command's default ``--time-limit``.
+    """
     options = [
         max_states_option(None, "200,000"),
         click.option(
@@ -771,19 +873,10 @@ def _limit_options(func: Callable) -> Callable:
             help="Give up (unknown) once the kept states are estimated to take this "
             "many MiB [default: 256].",
         ),
+        time_limit_option(time_limit),
+        budget_option(DEFAULT_BUDGET),
     ]
-    return stack_options(func, options)
-
-
-def _solve_kwargs(max_states: int | None, max_memory: int | None, budget: int) -> dict[str, Any]:
-    """Keyword arguments for ``solve``/``lint``: the limits given (else their defaults) and
-    the work budget (0: none)."""
-    kwargs: dict[str, Any] = {"budget": budget or None}
-    if max_states is not None:
-        kwargs["max_states"] = max_states
-    if max_memory is not None:
-        kwargs["max_memory"] = max_memory * MIB
-    return kwargs
+    return OptionGroup("limits", options, into=Limits)
 
 
 class _Deadlines:
@@ -864,7 +957,8 @@ def _read_levels(
     except _OutOfTime:
         pass
     if as_json:
-        emit_json({"level": None, "status": "unknown", "reason": "limit", "why": "time limit"})
+        unread = UNREAD_ROW(level=None, status="unknown", reason="limit", why="time limit")
+        emit_json(UNREAD_ROW.json(unread))
     fail(
         f"the time limit ({time_limit:g} s) ran out while reading the level: unknown",
         EXIT_NEGATIVE,
@@ -886,24 +980,10 @@ def _describe_step(step: Any) -> str:
 
 @termcraft.command()
 @_position_options(every_level=True)
-@_limit_options
-@time_limit_option(DEFAULT_TIME_LIMIT)
-@budget_option(DEFAULT_BUDGET)
+@_limit_options(DEFAULT_TIME_LIMIT)
 @json_option
 @closed_pipe_safe
-def solve(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
-    max_states: int | None,
-    max_memory: int | None,
-    time_limit: float,
-    budget: int,
-    as_json: bool,
-) -> None:
+def solve(position: Position, limits: Limits, as_json: bool) -> None:
     """Solve levels: shortest plan, or proved unsolvable, or unknown and why.
 
     Without --level, every level of LEVEL_FILE.  Constructs try every ground term over the
@@ -916,14 +996,9 @@ def solve(
     or "search space restricted to ..." for a level with a one-argument compound named var).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
     or unknown (also after ctrl+c, which stops the search cleanly), 2 on bad input.
     """
-    deadlines = _Deadlines(time_limit)
-    chosen = _read_levels(
-        deadlines,
-        as_json,
-        time_limit,
-        lambda: _levels_from_source(level_file, level, term, target, fuel, construct_budget, True),
-    )
-    kwargs = _solve_kwargs(max_states, max_memory, budget)
+    deadlines = _Deadlines(limits.time_limit)
+    chosen = _read_levels(deadlines, as_json, limits.time_limit, position.levels)
+    kwargs = limits.solver_kwargs()
     exit_code = EXIT_OK
     show_bar = not as_json
     with StopOnCtrlC() as cancel:
@@ -934,42 +1009,18 @@ def solve(
             result = _run_with_progress(lvl, number, kwargs, cancel, show_bar)
             if result.status != "solved":
                 exit_code = EXIT_NEGATIVE
-            _print_solution(number, lvl, result, as_json)
+            SOLVE_ROW.emit(SOLVE_ROW.of(result, level=number, title=lvl.title), as_json)
         if cancel():
             fail("interrupted: the search was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
 
 
-def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> None:
-    data = {
-        "level": number,
-        "title": level.title,
-        "status": result.status,
-        "plan": plan_json(result.plan),
-        "explored": result.explored,
-        "reason": result.reason,
-        "why": result.why,
-        "spent": result.spent,
-    }
-    if as_json:
-        emit_json(data)
-        return
-    why = f", {result.why}: {_bound_text(result)}" if result.why else ""
-    proved = "proved, every move searched: " if result.status == "unsolvable" else ""
-    click.echo(
-        f"level {number} {level.title!r}: {result.status} "
-        f"({proved}{plural(result.explored, 'state')} explored{why})"
-    )
-    for index, step in enumerate(result.plan, start=1):
-        click.echo(f"  {index}. {_describe_step(step)}")
-
-
-def _bound_text(result: Any) -> str:
+def _bound_text(spent: int) -> str:
     """How far the search went when a bound stopped it: ``12,000 nodes spent, 2.0 s``
     (seconds since the command began: reading the level counts)."""
     import time
 
-    return f"{result.spent:,} nodes spent, {time.monotonic() - command_started():.1f} s"
+    return f"{spent:,} nodes spent, {time.monotonic() - command_started():.1f} s"
 
 
 def _run_with_progress(
@@ -989,16 +1040,6 @@ def _run_with_progress(
 # --------------------------------------------------------------------------- lint
 
 
-def _issue_json(issue: Any) -> dict[str, Any]:
-    path = issue.path
-    return {
-        "severity": issue.severity,
-        "code": issue.code,
-        "message": issue.message,
-        "path": list(path) if path is not None else None,
-    }
-
-
 @termcraft.command()
 @_position_options(every_level=True)
 @click.option(
@@ -1008,25 +1049,10 @@ def _issue_json(issue: Any) -> dict[str, Any]:
     show_default=True,
     help="Also run the solver (unsolvable and par checks).",
 )
-@_limit_options
-@time_limit_option(LINT_TIME_LIMIT)
-@budget_option(DEFAULT_BUDGET)
+@_limit_options(LINT_TIME_LIMIT)
 @json_option
 @closed_pipe_safe
-def lint(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
-    run_solver: bool,
-    max_states: int | None,
-    max_memory: int | None,
-    time_limit: float,
-    budget: int,
-    as_json: bool,
-) -> None:
+def lint(position: Position, run_solver: bool, limits: Limits, as_json: bool) -> None:
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
 
@@ -1039,14 +1065,9 @@ def lint(
     from core.search import Interrupted
     from core.termcraft import lint as lint_level
 
-    deadlines = _Deadlines(time_limit)
-    chosen = _read_levels(
-        deadlines,
-        as_json,
-        time_limit,
-        lambda: _levels_from_source(level_file, level, term, target, fuel, construct_budget, True),
-    )
-    kwargs = _solve_kwargs(max_states, max_memory, budget)
+    deadlines = _Deadlines(limits.time_limit)
+    chosen = _read_levels(deadlines, as_json, limits.time_limit, position.levels)
+    kwargs = limits.solver_kwargs()
     exit_code = EXIT_OK
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
@@ -1062,7 +1083,7 @@ def lint(
                 progress.done()
             if any(issue.severity == "error" for issue in issues):
                 exit_code = EXIT_NEGATIVE
-            _print_issues(number, lvl, issues, as_json)
+            LINT_ROW.emit(LINT_ROW(level=number, title=lvl.title, issues=issues), as_json)
         if cancel():
             fail("interrupted: the solver was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
@@ -1073,22 +1094,3 @@ def _stopped_by(reason: str) -> str:
     from core.termcraft.solver import WHY
 
     return "interrupted" if reason == "cancelled" else f"stopped by the {WHY.get(reason, reason)}"
-
-
-def _print_issues(number: int, level: Level, issues: Any, as_json: bool) -> None:
-    if as_json:
-        emit_json(
-            {
-                "level": number,
-                "title": level.title,
-                "issues": [_issue_json(issue) for issue in issues],
-            }
-        )
-        return
-    if not issues:
-        click.echo(f"level {number} {level.title!r}: ok")
-        return
-    click.echo(f"level {number} {level.title!r}:")
-    for issue in issues:
-        at = f" (at {format_path(issue.path)})" if issue.path is not None else ""
-        click.echo(f"  {issue.severity} {issue.code}: {issue.message}{at}")
