@@ -268,6 +268,13 @@ class LevelFile:
     level_file: str | None
     level: str | None
 
+    @property
+    def source(self) -> str:
+        """The argument, for a command that requires it (click has refused its absence)."""
+        if self.level_file is None:  # pragma: no cover - click's usage error comes first
+            raise click.UsageError("give a level file")
+        return self.level_file
+
 
 def level_file_options(
     default: str = "1", *, metavar: str = "LEVEL_FILE", required: bool = True
