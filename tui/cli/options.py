@@ -67,8 +67,12 @@ __all__ = [
     "SEED_MAX",
     "TIME_LIMIT_HELP",
     "TITLE_HELP",
+    "LevelDeadlines",
     "LevelFile",
     "OptionGroup",
+    "OrderedOptions",
+    "OutOfTime",
+    "ReadingDeadline",
     "SeedType",
     "SharedOption",
     "budget_option",
@@ -83,6 +87,7 @@ __all__ = [
     "load_level_pack",
     "max_states_option",
     "numbered_levels",
+    "options_in_order",
     "output_option",
     "parse_level_pack",
     "pick_levels",
@@ -211,6 +216,51 @@ class OptionGroup:
             return func(*args, **kwargs)
 
         return stack_options(gathered, self.params)  # type: ignore[return-value]
+
+
+class OrderedOptions(click.Command):
+    """A command that remembers the command-line order of its options.
+
+    click gives each ``multiple`` option its own tuple of values; the order in which the
+    options were interleaved (``apply -r 1 -c 4/0=done -r 2``) is recorded from click's
+    parser into the context, and :func:`options_in_order` reads it back, so moves are
+    played as written.
+    """
+
+    def make_parser(self, ctx: click.Context) -> Any:
+        """click's parser, noting the order of the parameters it reads."""
+        parser = super().make_parser(ctx)
+        original = parser.parse_args
+
+        def parse_args(args: list[str]) -> Any:
+            opts, largs, order = original(args)
+            ctx.meta[_ORDER] = [param.name for param in order]
+            return opts, largs, order
+
+        parser.parse_args = parse_args  # type: ignore[method-assign]
+        return parser
+
+
+_ORDER = "termarcade.option_order"
+"""Key in click's ``ctx.meta``: the parameters' names in command-line order."""
+
+
+def options_in_order(ctx: click.Context, **values: Sequence[Any]) -> list[tuple[str, Any]]:
+    """The values of some ``multiple`` options, in the order the command line gave them.
+
+    Args:
+        ctx: The context of an :class:`OrderedOptions` command.
+        **values: Each option's name and its tuple of values.
+
+    Returns:
+        ``(name, value)`` pairs, interleaved as written (without a record of the order, as
+        when the command is called directly: each option's values in turn).
+    """
+    order = [name for name in ctx.meta.get(_ORDER, ()) if name in values]
+    if len(order) != sum(len(items) for items in values.values()):  # pragma: no cover
+        order = [name for name, items in values.items() for _ in items]
+    queues = {name: list(items) for name, items in values.items()}
+    return [(name, queues[name].pop(0)) for name in order]
 
 
 # --------------------------------------------------------------------------- --json
@@ -348,6 +398,76 @@ def command_started() -> float:
     if ctx is None:
         return time.monotonic()
     return float(ctx.meta.get(_STARTED, time.monotonic()))
+
+
+class LevelDeadlines:
+    """Each level's deadline under ``--time-limit``: the first counts from the command's
+    start (:func:`command_started`: reading and keying the level count against the limit),
+    each later one from when it begins.
+
+    Args:
+        time_limit: The ``--time-limit`` value, in seconds.
+    """
+
+    def __init__(self, time_limit: float):
+        self._limit = time_limit
+        self.first: float | None = command_started() + time_limit
+        """The first level's deadline (None once handed out)."""
+
+    def next(self) -> float:
+        """The deadline of the level about to be searched (monotonic seconds)."""
+        first, self.first = self.first, None
+        return first if first is not None else time.monotonic() + self._limit
+
+
+class OutOfTime(BaseException):
+    """The time limit passed while the levels were read (a BaseException, like ctrl+c, so
+    that no ``except Exception`` of the loader can take it for a bad input)."""
+
+
+class ReadingDeadline:
+    """Stop reading the levels at ``deadline``: a timer signal interrupts the loader, which
+    raises :class:`OutOfTime`.
+
+    Reading is linear in the input, but a 6 KB TermCraft ID unpacks to 4 MiB of term nested
+    1.4 million deep (10 s to read and key); a loader has no watch of its own, so the
+    command's clock interrupts it (SIGALRM, main thread only: elsewhere, or without
+    ``setitimer``, reading is only bounded by the 4 MiB limit on IDs and the size limit on
+    files).
+
+    Args:
+        deadline: Monotonic seconds.
+    """
+
+    def __init__(self, deadline: float):
+        self._deadline = deadline
+        self._armed = False
+        self._old: Any = None
+
+    def _fire(self, signum: int, frame: Any) -> None:
+        raise OutOfTime
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
+            threading.main_thread()
+        ):
+            return
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise OutOfTime
+        self._old = signal.signal(signal.SIGALRM, self._fire)
+        self._armed = True
+        signal.setitimer(signal.ITIMER_REAL, remaining)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
 
 
 # --------------------------------------------------------------------------- --work-budget

@@ -53,6 +53,7 @@ __all__ = [
     "Row",
     "RunPolicy",
     "Seconds",
+    "StageProgress",
     "StopOnCtrlC",
     "bulk_command",
     "choose_levels",
@@ -70,6 +71,7 @@ __all__ = [
     "report_parse_error",
     "search_progress",
     "silence_closed_stdout",
+    "stage_watch",
     "to_jsonable",
     "user_errors",
 ]
@@ -417,6 +419,65 @@ def search_progress(
             bar.update(task, completed=explored + frontier, explored=explored, frontier=frontier)
 
         yield progress
+
+
+SLOW_ANALYSIS = 1.0
+"""Seconds of analysis after which :class:`StageProgress` shows itself."""
+
+
+class StageProgress:
+    """Shows on stderr what a slow analysis is doing, once it has taken a while: the
+    ``progress(stage, done, total)`` callback of a :class:`core.search.Watch`.
+
+    Only on a terminal: ``analysing: closure 120,000/300,000 (3 s; ctrl+c cancels)``,
+    rewritten in place and erased when the work is done.
+
+    Args:
+        after: Seconds of quiet before the line appears.
+    """
+
+    def __init__(self, after: float = SLOW_ANALYSIS) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._after = after
+        self._shown = False
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        """Show ``stage`` and how far it is (once the analysis is slow)."""
+        elapsed = self._clock() - self._start
+        if not self.enabled or elapsed < self._after:
+            return
+        amount = f"{done:,}/{total:,}" if total else (f"{done:,}" if done else "")
+        sys.stderr.write(f"\ranalysing: {stage} {amount} ({elapsed:.0f} s; ctrl+c cancels)\x1b[K")
+        sys.stderr.flush()
+        self._shown = True
+
+    def done(self) -> None:
+        """Erase the progress line, if one was shown."""
+        if self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._shown = False
+
+
+def stage_watch(
+    progress: StageProgress | None = None, should_stop: Callable[[], bool] | None = None
+) -> Any:
+    """A :class:`core.search.Watch` with no deadline that reports to ``progress``.
+
+    Args:
+        progress: Where the stages go, or None.
+        should_stop: The cancel flag (:class:`StopOnCtrlC`), or None.
+
+    Returns:
+        The watch (polled every quarter of a second).
+    """
+    from core.search import Watch
+
+    return Watch(None, should_stop, progress, interval=0.25)
 
 
 # --------------------------------------------------------------------------- errors

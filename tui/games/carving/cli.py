@@ -26,7 +26,6 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -36,10 +35,10 @@ from core.text import plural
 from tui.cli.codec import state_json as engine_state_json
 from tui.cli.options import (
     SEED_MAX,
+    LevelDeadlines,
     LevelFile,
     budget_option,
     check_output,
-    command_started,
     count_option,
     json_option,
     level_file_options,
@@ -432,7 +431,7 @@ def solve(
     """
     from core.carving import solve as run_solver
 
-    began = command_started()  # the first level's limit counts its loading too
+    deadlines = LevelDeadlines(time_limit)  # the first level's limit counts its loading too
     chosen = _pick(load_levels(levels.source), levels.level, default_all=True)
     status = EXIT_OK
     with StopOnCtrlC() as cancel:
@@ -445,7 +444,7 @@ def solve(
                 try:
                     result = run_solver(
                         lvl,
-                        deadline=began + time_limit,
+                        deadline=deadlines.next(),
                         budget=budget or None,
                         max_states=max_states,
                         should_stop=cancel,
@@ -453,7 +452,6 @@ def solve(
                     )
                 except ValueError as error:  # ClosureTooLarge
                     fail(f"level {number}: {error}", EXIT_NEGATIVE)
-            began = time.monotonic()  # each further level has its own limit (the help's)
             if result.status != "solved":
                 status = EXIT_NEGATIVE
             reason = "cancelled" if cancel() and result.status == "unknown" else result.reason

@@ -43,13 +43,18 @@ from core.termcraft.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
+    LevelDeadlines,
     OptionGroup,
+    OrderedOptions,
+    OutOfTime,
+    ReadingDeadline,
     budget_option,
     command_started,
     json_option,
     level_option,
     load_level_pack,
     max_states_option,
+    options_in_order,
     pick_levels,
     time_limit_option,
 )
@@ -60,12 +65,14 @@ from tui.cli.output import (
     Field,
     IntBetween,
     Row,
+    StageProgress,
     StopOnCtrlC,
     bulk_command,
     console,
     emit_json,
     fail,
     search_progress,
+    stage_watch,
     user_errors,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -112,9 +119,6 @@ PREVIEW = 70
 
 TABLE_LIMIT = 200
 """Rows the ``actions`` table shows by default (``--limit`` changes it)."""
-
-SLOW_ANALYSIS = 1.0
-"""Seconds of analysis after which progress is shown on a terminal's stderr."""
 
 MIB = 1024 * 1024
 
@@ -447,50 +451,6 @@ def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
     )
 
 
-# --------------------------------------------------------------------------- progress, ctrl+c
-
-
-class _StageProgress:
-    """Shows on stderr what a slow analysis is doing, once it has taken a while.
-
-    Only on a terminal: ``analysing: closure 120,000/300,000 (3 s; ctrl+c cancels)``,
-    rewritten in place and erased when the work is done.
-    """
-
-    def __init__(self, after: float = SLOW_ANALYSIS) -> None:
-        import time
-
-        self._clock = time.monotonic
-        self._start = self._clock()
-        self._after = after
-        self._shown = False
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        elapsed = self._clock() - self._start
-        if not self.enabled or elapsed < self._after:
-            return
-        amount = f"{done:,}/{total:,}" if total else (f"{done:,}" if done else "")
-        sys.stderr.write(f"\ranalysing: {stage} {amount} ({elapsed:.0f} s; ctrl+c cancels)\x1b[K")
-        sys.stderr.flush()
-        self._shown = True
-
-    def done(self) -> None:
-        """Erase the progress line, if one was shown."""
-        if self._shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self._shown = False
-
-
-def _watch(
-    progress: _StageProgress | None = None, should_stop: Callable[[], bool] | None = None
-) -> Watch:
-    from core.search import Watch
-
-    return Watch(None, should_stop, progress, interval=0.25)
-
-
 # --------------------------------------------------------------------------- the group
 
 
@@ -555,8 +515,8 @@ def _show_actions(state: State, mode: str, limit: int | None) -> None:
     """Print one position's actions: a count, a streamed JSON object or lines, or a table."""
     if limit == 0:  # --limit 0: every rewrite, as algebrawl solve --limit 0 lists every solution
         limit = sys.maxsize
-    progress = _StageProgress()
-    watch = _watch(progress)
+    progress = StageProgress()
+    watch = stage_watch(progress)
     try:
         if mode == "count":
             counts = count_json(state, watch)
@@ -572,7 +532,7 @@ def _show_actions(state: State, mode: str, limit: int | None) -> None:
         progress.done()
 
 
-def _stream_json(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
+def _stream_json(state: State, watch: Watch, limit: int | None, progress: StageProgress) -> None:
     """``--json``: the documented object, one line, its rewrites written as they are found.
 
     The text is exactly ``json.dumps`` of the whole :data:`ACTIONS_ROW`, produced piece by
@@ -589,7 +549,7 @@ def _stream_json(state: State, watch: Watch, limit: int | None, progress: _Stage
     click.echo("]" + tail)
 
 
-def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
+def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: StageProgress) -> None:
     """``--jsonl``: one line per rewrite (line N is move N), then
     ``{"count": n, "placeholders": [...], "warnings": [...]}``."""
     n = 0
@@ -600,7 +560,7 @@ def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _Stag
     emit_json(JSONL_SUMMARY_ROW.json(JSONL_SUMMARY_ROW(count=n, **_tail_json(state))))
 
 
-def _print_actions_table(state: State, watch: Watch, limit: int, progress: _StageProgress) -> None:
+def _print_actions_table(state: State, watch: Watch, limit: int, progress: StageProgress) -> None:
     """The readable form of ``actions``: the first ``limit`` rewrites (numbered from 1) in a
     table titled with the total count, then placeholders and warnings."""
     from itertools import islice
@@ -689,39 +649,6 @@ def _actions_batch(position: Position, mode: str, limit: int | None) -> int:
 # --------------------------------------------------------------------------- apply
 
 
-class _OrderedMoves(click.Command):
-    """A command that remembers the command-line order of ``--rewrite``/``--construct``.
-
-    click gives each multiple option its own tuple of values; the order in which the
-    options were interleaved is recorded here (from click's parser) into
-    ``ctx.meta["termcraft.move_order"]`` so moves are played as written.
-    """
-
-    def make_parser(self, ctx: click.Context) -> Any:
-        parser = super().make_parser(ctx)
-        original = parser.parse_args
-
-        def parse_args(args: list[str]) -> Any:
-            opts, largs, order = original(args)
-            ctx.meta["termcraft.move_order"] = [
-                param.name for param in order if param.name in ("rewrite", "construct")
-            ]
-            return opts, largs, order
-
-        parser.parse_args = parse_args  # type: ignore[method-assign]
-        return parser
-
-
-def _moves_in_order(
-    ctx: click.Context, rewrites: tuple[int, ...], constructs: tuple[str, ...]
-) -> list[tuple[str, Any]]:
-    order = ctx.meta.get("termcraft.move_order")
-    if order is None or len(order) != len(rewrites) + len(constructs):  # pragma: no cover
-        order = ["rewrite"] * len(rewrites) + ["construct"] * len(constructs)
-    queues: dict[str, list[Any]] = {"rewrite": list(rewrites), "construct": list(constructs)}
-    return [(kind, queues[kind].pop(0)) for kind in order]
-
-
 APPLY_DERIVED = ("status",)
 """The keys ``apply --json`` adds after the engine's state (``{"term", "target", "fuel",
 "budget"}``, :meth:`core.termcraft.game.TermCraftGame.state_to_json`)."""
@@ -773,7 +700,7 @@ def _construct_move(number: int, value: str) -> Any:
     return ConstructAction(site, _parse_term_arg(text, f"<--construct {number}>"))
 
 
-@termcraft.command(cls=_OrderedMoves)
+@termcraft.command(cls=OrderedOptions)
 @_position_options(every_level=False)
 @click.option(
     "--rewrite",
@@ -813,7 +740,9 @@ def apply(
     from core.termcraft import apply as play
 
     state = position.state()
-    for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
+    for number, (kind, value) in enumerate(
+        options_in_order(ctx, rewrite=rewrite, construct=construct), start=1
+    ):
         label = f"--{kind} {value}"
         try:
             ensure_not_won(state)  # the engine's reason first, before index checks
@@ -879,82 +808,16 @@ def _limit_options(time_limit: float) -> OptionGroup:
     return OptionGroup("limits", options, into=Limits)
 
 
-class _Deadlines:
-    """Each level's deadline: the first counts from the command's start (reading and keying
-    the level count against ``--time-limit``), each later one from when it begins."""
-
-    def __init__(self, time_limit: float):
-        self._limit = time_limit
-        self.first: float | None = command_started() + time_limit
-        """The first level's deadline (None once handed out)."""
-
-    def next(self) -> float:
-        """The deadline of the level about to be searched (monotonic seconds)."""
-        import time
-
-        first, self.first = self.first, None
-        return first if first is not None else time.monotonic() + self._limit
-
-
-class _OutOfTime(BaseException):
-    """The time limit passed while the levels were read (a BaseException, like ctrl+c, so
-    that no ``except Exception`` of the loader can take it for a bad input)."""
-
-
-class _ReadingDeadline:
-    """Stop reading the levels at ``deadline``: a timer signal interrupts the loader.
-
-    Reading is linear in the input but a 6 KB ID unpacks to 4 MiB of term nested 1.4 million
-    deep (10 s to read and key); the loader has no watch of its own, so the command's clock
-    interrupts it (SIGALRM, main thread only: elsewhere, or without ``setitimer``, reading
-    is only bounded by the 4 MiB limit on IDs and the size limit on files).
-
-    Args:
-        deadline: Monotonic seconds.
-    """
-
-    def __init__(self, deadline: float):
-        self._deadline = deadline
-        self._armed = False
-        self._old: Any = None
-
-    def _fire(self, signum: int, frame: Any) -> None:
-        raise _OutOfTime
-
-    def __enter__(self) -> None:
-        import signal
-        import threading
-        import time
-
-        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
-            threading.main_thread()
-        ):
-            return
-        remaining = self._deadline - time.monotonic()
-        if remaining <= 0:
-            raise _OutOfTime
-        self._old = signal.signal(signal.SIGALRM, self._fire)
-        self._armed = True
-        signal.setitimer(signal.ITIMER_REAL, remaining)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._armed:
-            import signal
-
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._old)
-
-
 def _read_levels(
-    deadlines: _Deadlines, as_json: bool, time_limit: float, read: Callable[[], Any]
+    deadlines: LevelDeadlines, as_json: bool, time_limit: float, read: Callable[[], Any]
 ) -> list[tuple[int, Level]]:
     """:func:`_levels_from_source` within the first level's deadline; past it, the answer is
     unknown (exit 1) and says that reading the level used up the time limit."""
     try:
-        with _ReadingDeadline(deadlines.first or 0.0):
+        with ReadingDeadline(deadlines.first or 0.0):
             levels: list[tuple[int, Level]] = read()
             return levels
-    except _OutOfTime:
+    except OutOfTime:
         pass
     if as_json:
         unread = UNREAD_ROW(level=None, status="unknown", reason="limit", why="time limit")
@@ -996,7 +859,7 @@ def solve(position: Position, limits: Limits, as_json: bool) -> None:
     or "search space restricted to ..." for a level with a one-argument compound named var).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
     or unknown (also after ctrl+c, which stops the search cleanly), 2 on bad input.
     """
-    deadlines = _Deadlines(limits.time_limit)
+    deadlines = LevelDeadlines(limits.time_limit)
     chosen = _read_levels(deadlines, as_json, limits.time_limit, position.levels)
     kwargs = limits.solver_kwargs()
     exit_code = EXIT_OK
@@ -1065,13 +928,13 @@ def lint(position: Position, run_solver: bool, limits: Limits, as_json: bool) ->
     from core.search import Interrupted
     from core.termcraft import lint as lint_level
 
-    deadlines = _Deadlines(limits.time_limit)
+    deadlines = LevelDeadlines(limits.time_limit)
     chosen = _read_levels(deadlines, as_json, limits.time_limit, position.levels)
     kwargs = limits.solver_kwargs()
     exit_code = EXIT_OK
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
-            progress = _StageProgress()
+            progress = StageProgress()
             kwargs["deadline"] = deadlines.next()
             try:
                 issues = lint_level(
