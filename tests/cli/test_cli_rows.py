@@ -22,6 +22,7 @@ from tui.cli.options import (
     LevelFile,
     OptionGroup,
     OrderedOptions,
+    game_play_command,
     level_file_options,
     options_in_order,
 )
@@ -138,6 +139,23 @@ def test_ordered_options_interleave_as_written():
 
     assert invoke(command, "-b", "1", "-a", "x", "-b", "2", "-a", "y").exit_code == 0
     assert seen == [[("b", 1), ("a", "x"), ("b", 2), ("a", "y")]]
+
+
+def test_a_games_play_command_opens_the_arcade_on_that_game(monkeypatch):
+    import tui.cli as shell
+
+    launched: list[dict] = []
+    monkeypatch.setattr(shell, "launch_app", lambda **options: launched.append(options))
+    play = game_play_command("carving", "Open the arcade on Triangle Carving.")
+    pack = Path(__file__).resolve().parents[2] / "levels" / "carving" / "01-tutorial.levels"
+    assert invoke(play, str(pack), "--level", "Clean Slate").exit_code == 0
+    assert invoke(play).exit_code == 0
+    assert launched == [
+        {"start_game": "carving", "level_file": str(pack), "level": 2},
+        {"start_game": "carving"},
+    ]
+    assert play.name == "play" and play.help == "Open the arcade on Triangle Carving."
+    assert invoke(play, "--level", "2").exit_code == 2  # --level needs a FILE
 
 
 # --------------------------------------------------------------------------- the docs' key lists

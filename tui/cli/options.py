@@ -81,6 +81,7 @@ __all__ = [
     "check_seed_run",
     "command_started",
     "count_option",
+    "game_play_command",
     "json_option",
     "level_file_options",
     "level_option",
@@ -348,6 +349,29 @@ def level_file_options(
         ],
         into=LevelFile,
     )
+
+
+def game_play_command(game: str, help: str) -> click.Command:
+    """A game's ``play [FILE | ID] [--level N|TITLE]``: the shell's ``termarcade play GAME``
+    under the game's own group.
+
+    Args:
+        game: The game's id.
+        help: The command's help (``Open the arcade on ...``).
+
+    Returns:
+        The ``play`` command, for ``group.add_command``.
+    """
+
+    @click.command(name="play", help=help)
+    @level_file_options("1", metavar="[FILE | ID]", required=False)
+    @click.pass_context
+    def play(ctx: click.Context, levels: LevelFile) -> None:
+        import tui.cli as shell  # the shell's play checks the file and starts the app
+
+        ctx.invoke(shell.play, game=game, level_file=levels.level_file, level=levels.level)
+
+    return play
 
 
 # --------------------------------------------------------------------------- --time-limit

@@ -40,6 +40,7 @@ from tui.cli.options import (
     budget_option,
     check_output,
     count_option,
+    game_play_command,
     json_option,
     level_file_options,
     load_level_pack,
@@ -290,14 +291,12 @@ def carving() -> None:
     """
 
 
-@carving.command()
-@level_file_options("1", metavar="[FILE | ID]", required=False)
-@click.pass_context
-def play(ctx: click.Context, levels: LevelFile) -> None:
-    """Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID)."""
-    import tui.cli as shell
-
-    ctx.invoke(shell.play, game=GAME_ID, level_file=levels.level_file, level=levels.level)
+carving.add_command(
+    game_play_command(
+        GAME_ID,
+        "Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID).",
+    )
+)
 
 
 @carving.command()
