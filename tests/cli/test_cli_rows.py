@@ -26,7 +26,7 @@ from tui.cli.options import (
     level_file_options,
     options_in_order,
 )
-from tui.cli.output import Field, Row, StageProgress
+from tui.cli.output import Field, Row, StageProgress, parsed
 from tui.games.carving import cli as carving_cli
 from tui.games.termcraft import cli as termcraft_cli
 
@@ -125,6 +125,31 @@ def test_level_file_options_give_a_level_file():
     assert seen == [LevelFile("pack.levels", "2")] and seen[0].source == "pack.levels"
     missing = invoke(command)
     assert missing.exit_code == 2 and "LEVEL" in missing.stderr
+
+
+def test_a_level_file_chooses_by_number_title_or_default():
+    class Titled:
+        def __init__(self, title: str) -> None:
+            self.title = title
+
+    levels = [(1, Titled("Alpha")), (2, Titled("Beta")), (3, Titled("Gamma"))]
+    assert LevelFile("f", None).chosen(levels) == levels[:1]
+    assert LevelFile("f", None).chosen(levels, every_level=True) == levels
+    assert LevelFile("f", "3").chosen(levels) == [levels[2]]
+    assert LevelFile("f", "beta").chosen(levels, every_level=True) == [levels[1]]
+    with pytest.raises(click.exceptions.Exit):
+        LevelFile("f", "4").chosen(levels)
+
+
+def test_parsed_turns_a_parse_error_into_its_caret_block(capsys):
+    from grammar.carving import parse_operator
+
+    edge = "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))"
+    assert str(parsed(parse_operator, edge, "<--edge>")) == edge
+    with pytest.raises(click.exceptions.Exit) as stop:
+        parsed(parse_operator, "theta(N(x,x,x)", "<--edge>")
+    assert stop.value.exit_code == 2
+    assert capsys.readouterr().err.startswith("<--edge>:1:15: ")
 
 
 def test_ordered_options_interleave_as_written():

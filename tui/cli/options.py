@@ -319,6 +319,27 @@ class LevelFile:
     level_file: str | None
     level: str | None
 
+    def chosen(
+        self,
+        levels: Sequence[tuple[int, Any]],
+        *,
+        every_level: bool = False,
+        where: str = "the pack",
+    ) -> list[tuple[int, Any]]:
+        """The levels ``--level`` chooses (:func:`tui.cli.output.choose_levels`).
+
+        Args:
+            levels: ``(1-based number, level)`` pairs.
+            every_level: Without ``--level``, every level (else the first).
+            where: How messages name the file.
+
+        Returns:
+            The chosen pairs.
+        """
+        if self.level is None:
+            return list(levels) if every_level else list(levels[:1])
+        return choose_levels(levels, self.level, where)
+
     @property
     def source(self) -> str:
         """The argument, for a command that requires it (click has refused its absence)."""

@@ -64,6 +64,7 @@ __all__ = [
     "fail",
     "format_parse_error",
     "is_parse_error",
+    "parsed",
     "progress_bar",
     "progress_wanted",
     "read_input",
@@ -599,6 +600,28 @@ def report_parse_error(error: BaseException, code: int = EXIT_BAD_INPUT) -> NoRe
     """
     click.echo(format_parse_error(error), err=True)
     raise click.exceptions.Exit(code)
+
+
+def parsed(parse: Callable[[str, str], Any], text: str, what: str) -> Any:
+    """Run a grammar reader on input from the command line (``--edge``, a script).
+
+    Args:
+        parse: The reader, called as ``parse(text, what)``.
+        text: The input.
+        what: Its name in messages (``<--edge>``, the script's file name).
+
+    Returns:
+        What the reader returns.
+
+    Raises:
+        click.exceptions.Exit: Status 2 with the caret block, for a parse error.
+    """
+    try:
+        return parse(text, what)
+    except Exception as error:
+        if is_parse_error(error):
+            report_parse_error(error)
+        raise
 
 
 def _lower_first(text: str) -> str:

@@ -26,7 +26,7 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -61,12 +61,11 @@ from tui.cli.output import (
     Field,
     Row,
     StopOnCtrlC,
-    choose_levels,
     emit_json,
     fail,
+    parsed,
     progress_bar,
     read_input,
-    report_parse_error,
     search_progress,
 )
 
@@ -90,16 +89,6 @@ GAME_ID = "carving"
 # --------------------------------------------------------------------------- loading
 
 
-def _parse_or_exit(parse: Callable[[str, str], Any], text: str, what: str) -> Any:
-    """Run a grammar reader; a ParseError exits 2 with its caret block."""
-    from grammar.errors import ParseError
-
-    try:
-        return parse(text, what)
-    except ParseError as error:
-        report_parse_error(error)
-
-
 def load_levels(source: str) -> list[tuple[int, Level]]:
     """Read LEVEL: a ``.levels`` file, a ``.json`` level, ``-`` (stdin; JSON when it
     starts with ``{``), a level ID or a bundled pack's name.
@@ -119,22 +108,13 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
         return numbered_levels(load_level_pack(source, GAME_ID))
     text, name = read_level_source(source, GAME_ID)
     if name.lower().endswith(".json") or text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return [(1, _parse_or_exit(load_level_json, text, name))]
+        return [(1, parsed(load_level_json, text, name))]
     return numbered_levels(parse_level_pack(text, name, GAME_ID))
-
-
-def _pick(
-    levels: list[tuple[int, Level]], spec: str | None, default_all: bool = False
-) -> list[tuple[int, Level]]:
-    """``--level N|TITLE`` (1-based number, or a title: exact, then case-insensitive)."""
-    if spec is None:
-        return levels if default_all else levels[:1]
-    return choose_levels(levels, spec, "the file")
 
 
 def _one_level(levels: LevelFile) -> tuple[int, Level]:
     """The level ``LEVEL [--level]`` names (the first without ``--level``)."""
-    return _pick(load_levels(levels.source), levels.level)[0]
+    return levels.chosen(load_levels(levels.source), where="the file")[0]
 
 
 def _initial(level: Level) -> State:
@@ -345,7 +325,7 @@ def eliminable(levels: LevelFile, edge: str, as_json: bool) -> None:
     from grammar.carving import parse_operator
 
     _, chosen = _one_level(levels)
-    op = _parse_or_exit(parse_operator, edge, "<--edge>")
+    op = parsed(parse_operator, edge, "<--edge>")
     state = _initial(chosen)
     problem = state.world.construct_problem(op)
     if problem is None and state.phase != "construct":
@@ -391,7 +371,7 @@ def play_script(levels: LevelFile, script: str, as_json: bool) -> None:
         raise click.UsageError("LEVEL and --script cannot both be read from stdin")
     _, chosen = _one_level(levels)
     text, name = read_input(script)
-    steps = _parse_or_exit(parse_script, text, name)
+    steps = parsed(parse_script, text, name)
     state = _initial(chosen)
     for step in steps:
         try:
@@ -431,7 +411,7 @@ def solve(
     from core.carving import solve as run_solver
 
     deadlines = LevelDeadlines(time_limit)  # the first level's limit counts its loading too
-    chosen = _pick(load_levels(levels.source), levels.level, default_all=True)
+    chosen = levels.chosen(load_levels(levels.source), every_level=True, where="the file")
     status = EXIT_OK
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
