@@ -774,25 +774,3 @@ def test_time_limit_holds_on_a_wide_level(tmp_path, ticking_clock):
     )
     assert result.exit_code == 1 and obj["status"] == "unknown" and obj["reason"] == "limit"
     assert ticking_clock.reads <= 600, ticking_clock.reads
-
-
-def test_slow_analysis_shows_progress_on_a_terminal_only(monkeypatch):
-    import io
-
-    from tui.games.termcraft.cli import _StageProgress
-
-    class Terminal(io.StringIO):
-        def isatty(self) -> bool:
-            return True
-
-    screen = Terminal()
-    monkeypatch.setattr(sys, "stderr", screen)
-    _StageProgress(after=100.0)("closure", 5, 10)  # not slow yet: nothing shown
-    assert screen.getvalue() == ""
-    progress = _StageProgress(after=0.0)
-    progress("closure", 5_000, 10_000)
-    assert "analysing: closure 5,000/10,000" in screen.getvalue()
-    progress.done()
-    assert screen.getvalue().endswith("\r\x1b[K")
-    monkeypatch.setattr(sys, "stderr", io.StringIO())  # a pipe: never shown
-    assert not _StageProgress(after=0.0).enabled

@@ -19,6 +19,10 @@ game's group and fails on a copy that drifted):
 * :func:`max_states_option` ``--max-states N``: the states one search may keep;
 * :func:`title_option` ``--title TEXT``: the title of the pack a command writes.
 
+Options that several commands take together are declared once as an :class:`OptionGroup`
+and applied with one decorator; with ``into`` the command receives them as one value
+(:func:`level_file_options`: a level-file argument and ``--level``, as a :class:`LevelFile`).
+
 A command may choose the default (and whether the option is required); the words stay the
 same. :func:`load_level_pack` is the one reader of a command's level-file argument: a file
 path, ``-`` (stdin), a level ID (``longcat:arduboy/17``) or the name of a bundled pack
@@ -31,6 +35,8 @@ time, so ``termarcade --help`` stays fast.
 
 from __future__ import annotations
 
+import dataclasses
+import functools
 import os
 import re
 import time
@@ -61,6 +67,12 @@ __all__ = [
     "SEED_MAX",
     "TIME_LIMIT_HELP",
     "TITLE_HELP",
+    "LevelDeadlines",
+    "LevelFile",
+    "OptionGroup",
+    "OrderedOptions",
+    "OutOfTime",
+    "ReadingDeadline",
     "SeedType",
     "SharedOption",
     "budget_option",
@@ -69,11 +81,14 @@ __all__ = [
     "check_seed_run",
     "command_started",
     "count_option",
+    "game_play_command",
     "json_option",
+    "level_file_options",
     "level_option",
     "load_level_pack",
     "max_states_option",
     "numbered_levels",
+    "options_in_order",
     "output_option",
     "parse_level_pack",
     "pick_levels",
@@ -158,6 +173,97 @@ def stack_options(func: _F, decorators: Sequence[Callable[[Any], Any]]) -> _F:
     return func
 
 
+class OptionGroup:
+    """Click options (and arguments) that several commands take together, declared once and
+    applied with one decorator, in the order given (as ``--help`` lists them).
+
+    With ``into``, the command receives the group as one value: the group's parameters are
+    taken out of the command's keyword arguments and handed to ``into``, whose result the
+    command gets as the parameter called ``name``. A command's signature then names what it
+    needs (``position``), not the six options that make it.
+
+    Args:
+        name: The group's name (the command's parameter, with ``into``).
+        params: The click decorators, in ``--help`` order.
+        into: Builds the group's value from its parameters (by their click names), or None
+            to pass them one by one.
+    """
+
+    def __init__(
+        self,
+        name: str,
+        params: Sequence[Callable[[Any], Any]],
+        *,
+        into: Callable[..., Any] | None = None,
+    ) -> None:
+        self.name = name
+        self.params = tuple(params)
+        self.into = into
+
+    def names(self) -> list[str]:
+        """The click names of the group's parameters (``level_file``, ``level`` ...)."""
+        probe = stack_options(lambda: None, self.params)
+        return [param.name or "" for param in reversed(probe.__click_params__)]  # type: ignore[attr-defined]
+
+    def __call__(self, func: _F) -> _F:
+        """Add the group's parameters to a command function (the decorator)."""
+        if self.into is None:
+            return stack_options(func, self.params)
+        into, names, name = self.into, self.names(), self.name
+
+        @functools.wraps(func)
+        def gathered(*args: Any, **kwargs: Any) -> Any:
+            kwargs[name] = into(**{key: kwargs.pop(key) for key in names})
+            return func(*args, **kwargs)
+
+        return stack_options(gathered, self.params)  # type: ignore[return-value]
+
+
+class OrderedOptions(click.Command):
+    """A command that remembers the command-line order of its options.
+
+    click gives each ``multiple`` option its own tuple of values; the order in which the
+    options were interleaved (``apply -r 1 -c 4/0=done -r 2``) is recorded from click's
+    parser into the context, and :func:`options_in_order` reads it back, so moves are
+    played as written.
+    """
+
+    def make_parser(self, ctx: click.Context) -> Any:
+        """click's parser, noting the order of the parameters it reads."""
+        parser = super().make_parser(ctx)
+        original = parser.parse_args
+
+        def parse_args(args: list[str]) -> Any:
+            opts, largs, order = original(args)
+            ctx.meta[_ORDER] = [param.name for param in order]
+            return opts, largs, order
+
+        parser.parse_args = parse_args  # type: ignore[method-assign]
+        return parser
+
+
+_ORDER = "termarcade.option_order"
+"""Key in click's ``ctx.meta``: the parameters' names in command-line order."""
+
+
+def options_in_order(ctx: click.Context, **values: Sequence[Any]) -> list[tuple[str, Any]]:
+    """The values of some ``multiple`` options, in the order the command line gave them.
+
+    Args:
+        ctx: The context of an :class:`OrderedOptions` command.
+        **values: Each option's name and its tuple of values.
+
+    Returns:
+        ``(name, value)`` pairs, interleaved as written (without a record of the order, as
+        when the command is called directly: each option's values in turn).
+    """
+    order = [name for name in ctx.meta.get(_ORDER, ()) if name in values]
+    if len(order) != sum(len(items) for items in values.values()):  # pragma: no cover
+        order = [name for name, items in values.items() for _ in items]
+    queues = {name: list(items) for name, items in values.items()}
+    return [(name, queues[name].pop(0)) for name in order]
+
+
 # --------------------------------------------------------------------------- --json
 
 
@@ -198,6 +304,95 @@ def level_option(default: str = "1", *, name: str = "level") -> Callable[[_F], _
         default_text=default,
         help=LEVEL_HELP,
     )
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LevelFile:
+    """A command's level-file argument and its ``--level``, as :func:`level_file_options`
+    gathers them.
+
+    Attributes:
+        level_file: The argument (a path, ``-``, an ID, a bundled pack's name), or None.
+        level: The ``--level`` value (a number or a title), or None when not given.
+    """
+
+    level_file: str | None
+    level: str | None
+
+    def chosen(
+        self,
+        levels: Sequence[tuple[int, Any]],
+        *,
+        every_level: bool = False,
+        where: str = "the pack",
+    ) -> list[tuple[int, Any]]:
+        """The levels ``--level`` chooses (:func:`tui.cli.output.choose_levels`).
+
+        Args:
+            levels: ``(1-based number, level)`` pairs.
+            every_level: Without ``--level``, every level (else the first).
+            where: How messages name the file.
+
+        Returns:
+            The chosen pairs.
+        """
+        if self.level is None:
+            return list(levels) if every_level else list(levels[:1])
+        return choose_levels(levels, self.level, where)
+
+    @property
+    def source(self) -> str:
+        """The argument, for a command that requires it (click has refused its absence)."""
+        if self.level_file is None:  # pragma: no cover - click's usage error comes first
+            raise click.UsageError("give a level file")
+        return self.level_file
+
+
+def level_file_options(
+    default: str = "1", *, metavar: str = "LEVEL_FILE", required: bool = True
+) -> OptionGroup:
+    """The level-file argument and ``-l/--level``: the group nearly every query command
+    starts with, received as one :class:`LevelFile` (the ``levels`` parameter).
+
+    Args:
+        default: What the command takes without ``--level`` (:func:`level_option`).
+        metavar: The argument's name in ``--help``.
+        required: Whether the argument must be given.
+
+    Returns:
+        The group.
+    """
+    return OptionGroup(
+        "levels",
+        [
+            click.argument("level_file", required=required, metavar=metavar),
+            level_option(default),
+        ],
+        into=LevelFile,
+    )
+
+
+def game_play_command(game: str, help: str) -> click.Command:
+    """A game's ``play [FILE | ID] [--level N|TITLE]``: the shell's ``termarcade play GAME``
+    under the game's own group.
+
+    Args:
+        game: The game's id.
+        help: The command's help (``Open the arcade on ...``).
+
+    Returns:
+        The ``play`` command, for ``group.add_command``.
+    """
+
+    @click.command(name="play", help=help)
+    @level_file_options("1", metavar="[FILE | ID]", required=False)
+    @click.pass_context
+    def play(ctx: click.Context, levels: LevelFile) -> None:
+        import tui.cli as shell  # the shell's play checks the file and starts the app
+
+        ctx.invoke(shell.play, game=game, level_file=levels.level_file, level=levels.level)
+
+    return play
 
 
 # --------------------------------------------------------------------------- --time-limit
@@ -248,6 +443,76 @@ def command_started() -> float:
     if ctx is None:
         return time.monotonic()
     return float(ctx.meta.get(_STARTED, time.monotonic()))
+
+
+class LevelDeadlines:
+    """Each level's deadline under ``--time-limit``: the first counts from the command's
+    start (:func:`command_started`: reading and keying the level count against the limit),
+    each later one from when it begins.
+
+    Args:
+        time_limit: The ``--time-limit`` value, in seconds.
+    """
+
+    def __init__(self, time_limit: float):
+        self._limit = time_limit
+        self.first: float | None = command_started() + time_limit
+        """The first level's deadline (None once handed out)."""
+
+    def next(self) -> float:
+        """The deadline of the level about to be searched (monotonic seconds)."""
+        first, self.first = self.first, None
+        return first if first is not None else time.monotonic() + self._limit
+
+
+class OutOfTime(BaseException):
+    """The time limit passed while the levels were read (a BaseException, like ctrl+c, so
+    that no ``except Exception`` of the loader can take it for a bad input)."""
+
+
+class ReadingDeadline:
+    """Stop reading the levels at ``deadline``: a timer signal interrupts the loader, which
+    raises :class:`OutOfTime`.
+
+    Reading is linear in the input, but a 6 KB TermCraft ID unpacks to 4 MiB of term nested
+    1.4 million deep (10 s to read and key); a loader has no watch of its own, so the
+    command's clock interrupts it (SIGALRM, main thread only: elsewhere, or without
+    ``setitimer``, reading is only bounded by the 4 MiB limit on IDs and the size limit on
+    files).
+
+    Args:
+        deadline: Monotonic seconds.
+    """
+
+    def __init__(self, deadline: float):
+        self._deadline = deadline
+        self._armed = False
+        self._old: Any = None
+
+    def _fire(self, signum: int, frame: Any) -> None:
+        raise OutOfTime
+
+    def __enter__(self) -> None:
+        import signal
+        import threading
+
+        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
+            threading.main_thread()
+        ):
+            return
+        remaining = self._deadline - time.monotonic()
+        if remaining <= 0:
+            raise OutOfTime
+        self._old = signal.signal(signal.SIGALRM, self._fire)
+        self._armed = True
+        signal.setitimer(signal.ITIMER_REAL, remaining)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._armed:
+            import signal
+
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, self._old)
 
 
 # --------------------------------------------------------------------------- --work-budget

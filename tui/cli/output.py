@@ -4,6 +4,8 @@ Conventions (docs/cli.md, "The shell"):
 
 * ``--json`` prints one JSON document per line, keys in the order the command built them,
   each line flushed as soon as it is written (so ``autoplay --json | consumer`` streams);
+  a command declares its object once as a :class:`Row` (its keys in the documented order
+  and its text form, read from the same values, so the two never disagree);
 * every error is one line on stderr, ``error: ...``, in the player's terms, with control
   characters shown escaped; a parse error is the exception: ``file:line:col: message``, the
   offending line and a caret under the column;
@@ -27,7 +29,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import PurePath
 from typing import IO, TYPE_CHECKING, Any, NoReturn
@@ -46,9 +48,12 @@ __all__ = [
     "EXIT_INTERRUPTED",
     "EXIT_NEGATIVE",
     "EXIT_OK",
+    "Field",
     "IntBetween",
+    "Row",
     "RunPolicy",
     "Seconds",
+    "StageProgress",
     "StopOnCtrlC",
     "bulk_command",
     "choose_levels",
@@ -59,6 +64,7 @@ __all__ = [
     "fail",
     "format_parse_error",
     "is_parse_error",
+    "parsed",
     "progress_bar",
     "progress_wanted",
     "read_input",
@@ -66,6 +72,7 @@ __all__ = [
     "report_parse_error",
     "search_progress",
     "silence_closed_stdout",
+    "stage_watch",
     "to_jsonable",
     "user_errors",
 ]
@@ -178,6 +185,114 @@ def emit_json(obj: Any, *, file: IO[str] | None = None, indent: int | None = Non
     stream = file if file is not None else sys.stdout
     click.echo(text, file=stream)
     stream.flush()
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Field:
+    """One key of a :class:`Row`, and how its value becomes JSON.
+
+    Attributes:
+        key: The JSON key.
+        to_json: Turns the row's value into its JSON form (then :func:`to_jsonable`), or
+            None when the value is printed as it is (strings, numbers, lists of them).
+    """
+
+    key: str
+    to_json: Callable[[Any], Any] | None = None
+
+    def json(self, value: Any) -> Any:
+        """The JSON form of ``value``."""
+        return to_jsonable(value if self.to_json is None else self.to_json(value))
+
+
+TextForm = Callable[[Mapping[str, Any]], Iterable[str]]
+"""A row's text form: the lines printed without ``--json``, read from the row's values."""
+
+
+class Row:
+    """A command's output object declared once: its keys in the documented order, the JSON
+    form of each value and the text printed without ``--json``.
+
+    A command builds its values with :meth:`__call__` (a missing or unknown key is a bug,
+    caught on the first run, not a silently different object) and prints them with
+    :meth:`emit`: the JSON object and the text lines come from the same values, so the two
+    forms cannot disagree, and the key order lives in one place that tests compare with the
+    game's documentation (``tests/cli/test_cli_rows.py``).
+
+    Args:
+        *fields: The keys, in order: a name, or a :class:`Field` with a JSON conversion.
+        text: The text form (None: the command has none, or prints it itself).
+        text_only: Values the text form shows that the JSON object leaves out (a closure's
+            left-out formulas, the reason an edge is refused: JSON says it elsewhere).
+    """
+
+    def __init__(
+        self, *fields: str | Field, text: TextForm | None = None, text_only: Sequence[str] = ()
+    ) -> None:
+        self.fields = tuple(item if isinstance(item, Field) else Field(item) for item in fields)
+        self.keys = tuple(field.key for field in self.fields)
+        """The JSON keys, in the documented order."""
+        self.text_only = tuple(text_only)
+        """The keys only the text form reads."""
+        if len({*self.keys, *self.text_only}) != len(self.keys) + len(self.text_only):
+            raise ValueError(f"a row declares a key twice: {self.keys + self.text_only}")
+        self._text = text
+
+    def __call__(self, **values: Any) -> dict[str, Any]:
+        """The row's values, in the declared order.
+
+        Raises:
+            TypeError: When a declared key is missing or an undeclared one is given (a
+                programming error in the command).
+        """
+        declared = self.keys + self.text_only
+        missing = [key for key in declared if key not in values]
+        unknown = [key for key in values if key not in declared]
+        if missing or unknown:
+            raise TypeError(f"row {self.keys}: missing {missing}, undeclared {unknown}")
+        return {key: values[key] for key in declared}
+
+    def of(self, obj: Any, **values: Any) -> dict[str, Any]:
+        """The row of ``obj``: each key not in ``values`` read as the attribute of that name.
+
+        Args:
+            obj: An object with the row's keys as attributes (a result, an issue ...).
+            **values: Keys computed by the command instead.
+
+        Returns:
+            The values, in the declared order.
+        """
+        declared = self.keys + self.text_only
+        return self(
+            **{key: values[key] if key in values else getattr(obj, key) for key in declared}
+        )
+
+    def json(self, values: Mapping[str, Any]) -> dict[str, Any]:
+        """The JSON object of a row's values: the declared keys, in order, converted."""
+        return {field.key: field.json(values[field.key]) for field in self.fields}
+
+    def text(self, values: Mapping[str, Any]) -> list[str]:
+        """The text form's lines.
+
+        Raises:
+            TypeError: When the row declares no text form.
+        """
+        if self._text is None:
+            raise TypeError(f"row {self.keys} has no text form")
+        return list(self._text(values))
+
+    def emit(self, values: Mapping[str, Any], as_json: bool) -> None:
+        """Print a row: its JSON object on one line (:func:`emit_json`), or its text lines.
+
+        Args:
+            values: What :meth:`__call__` or :meth:`of` built.
+            as_json: ``--json`` was given.
+        """
+        if as_json:
+            emit_json(self.json(values))
+            return
+        for line in self.text(values):
+            click.echo(line)
 
 
 # --------------------------------------------------------------------------- rich output
@@ -307,6 +422,65 @@ def search_progress(
         yield progress
 
 
+SLOW_ANALYSIS = 1.0
+"""Seconds of analysis after which :class:`StageProgress` shows itself."""
+
+
+class StageProgress:
+    """Shows on stderr what a slow analysis is doing, once it has taken a while: the
+    ``progress(stage, done, total)`` callback of a :class:`core.search.Watch`.
+
+    Only on a terminal: ``analysing: closure 120,000/300,000 (3 s; ctrl+c cancels)``,
+    rewritten in place and erased when the work is done.
+
+    Args:
+        after: Seconds of quiet before the line appears.
+    """
+
+    def __init__(self, after: float = SLOW_ANALYSIS) -> None:
+        import time
+
+        self._clock = time.monotonic
+        self._start = self._clock()
+        self._after = after
+        self._shown = False
+        self.enabled = sys.stderr.isatty()
+
+    def __call__(self, stage: str, done: int, total: int) -> None:
+        """Show ``stage`` and how far it is (once the analysis is slow)."""
+        elapsed = self._clock() - self._start
+        if not self.enabled or elapsed < self._after:
+            return
+        amount = f"{done:,}/{total:,}" if total else (f"{done:,}" if done else "")
+        sys.stderr.write(f"\ranalysing: {stage} {amount} ({elapsed:.0f} s; ctrl+c cancels)\x1b[K")
+        sys.stderr.flush()
+        self._shown = True
+
+    def done(self) -> None:
+        """Erase the progress line, if one was shown."""
+        if self._shown:
+            sys.stderr.write("\r\x1b[K")
+            sys.stderr.flush()
+            self._shown = False
+
+
+def stage_watch(
+    progress: StageProgress | None = None, should_stop: Callable[[], bool] | None = None
+) -> Any:
+    """A :class:`core.search.Watch` with no deadline that reports to ``progress``.
+
+    Args:
+        progress: Where the stages go, or None.
+        should_stop: The cancel flag (:class:`StopOnCtrlC`), or None.
+
+    Returns:
+        The watch (polled every quarter of a second).
+    """
+    from core.search import Watch
+
+    return Watch(None, should_stop, progress, interval=0.25)
+
+
 # --------------------------------------------------------------------------- errors
 
 
@@ -426,6 +600,28 @@ def report_parse_error(error: BaseException, code: int = EXIT_BAD_INPUT) -> NoRe
     """
     click.echo(format_parse_error(error), err=True)
     raise click.exceptions.Exit(code)
+
+
+def parsed(parse: Callable[[str, str], Any], text: str, what: str) -> Any:
+    """Run a grammar reader on input from the command line (``--edge``, a script).
+
+    Args:
+        parse: The reader, called as ``parse(text, what)``.
+        text: The input.
+        what: Its name in messages (``<--edge>``, the script's file name).
+
+    Returns:
+        What the reader returns.
+
+    Raises:
+        click.exceptions.Exit: Status 2 with the caret block, for a parse error.
+    """
+    try:
+        return parse(text, what)
+    except Exception as error:
+        if is_parse_error(error):
+            report_parse_error(error)
+        raise
 
 
 def _lower_first(text: str) -> str:

@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from core.text import plural
-from tui.cli.options import json_option
+from tui.cli.options import OptionGroup, json_option
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_CLOSED_PIPE,
@@ -221,6 +221,13 @@ def _term_sources(terms: tuple[str, ...]) -> Iterator[tuple[str, int, str | None
                 yield "<stdin>", number, line
 
 
+def _cap_option(spelling: str, what: str, default: int, help: str) -> Callable[[Any], Any]:
+    """One of ``--tree``'s caps: a whole number from 1 (the ``max_...`` parameter)."""
+    return click.option(
+        spelling, type=IntBetween(1, what=what), default=default, show_default=True, help=help
+    )
+
+
 @click.command()
 @click.argument("terms", nargs=-1, metavar="[TERM|-]...")
 @json_option
@@ -231,26 +238,16 @@ def _term_sources(terms: tuple[str, ...]) -> Iterator[tuple[str, int, str | None
     is_flag=True,
     help="Print the Size (node count); with --json/--tree, add it.",
 )
-@click.option(
-    "--max-depth",
-    type=IntBetween(1, what="the tree depth"),
-    default=12,
-    show_default=True,
-    help="--tree: levels shown before '…'.",
-)
-@click.option(
-    "--max-width",
-    type=IntBetween(1, what="the tree width"),
-    default=12,
-    show_default=True,
-    help="--tree: children shown per node before '…'.",
-)
-@click.option(
-    "--max-nodes",
-    type=IntBetween(1, what="the number of nodes"),
-    default=400,
-    show_default=True,
-    help="--tree: nodes shown in all.",
+@OptionGroup(
+    "tree_caps",
+    [
+        _cap_option("--max-depth", "the tree depth", 12, "--tree: levels shown before '…'."),
+        _cap_option(
+            "--max-width", "the tree width", 12, "--tree: children shown per node before '…'."
+        ),
+        _cap_option("--max-nodes", "the number of nodes", 400, "--tree: nodes shown in all."),
+    ],
+    into=dict,
 )
 @closed_pipe_safe
 def parse(
@@ -258,9 +255,7 @@ def parse(
     as_json: bool,
     as_tree: bool,
     with_size: bool,
-    max_depth: int,
-    max_width: int,
-    max_nodes: int,
+    tree_caps: dict[str, int],
 ) -> None:
     """Parse terms and print them canonically.
 
@@ -283,8 +278,6 @@ def parse(
         from rich.console import Console
 
         console = Console(highlight=False)
-    caps = {"max_depth": max_depth, "max_width": max_width, "max_nodes": max_nodes}
-
     source = _term_sources(terms or ("-",))
 
     failed = False
@@ -309,6 +302,6 @@ def parse(
             )
             failed = True
             continue
-        _emit(term, as_json, as_tree, with_size, caps, console)
+        _emit(term, as_json, as_tree, with_size, tree_caps, console)
     sys.stdout.flush()
     raise click.exceptions.Exit(EXIT_BAD_INPUT if failed else EXIT_OK)

@@ -15,6 +15,10 @@ JSON level (a file ending in ``.json``, the interchange form of ``core.carving.l
 (``D(x,y,z)``, ``N(a,b,c)``, ``Δ``/``∇``, ``theta(...)``/``omega(...)``); a bad one is
 reported with a caret. Output strings are canonical (no spaces).
 
+Each command's options come from the shared groups (:mod:`tui.cli.options`) and its JSON
+object is declared once as a :class:`~tui.cli.output.Row` (``*_ROW`` below: the keys in the
+order docs/carving.md gives, and the text form read from the same values).
+
 Exit status: 0 success, 1 a negative answer (an edge that may not be constructed, an illegal
 script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported only by
 ``play``; the engine and grammar only inside commands, so ``termarcade --help`` stays fast.
@@ -22,8 +26,7 @@ script step, unsolved), 2 bad input or usage, 130 ctrl+c. Textual is imported on
 
 from __future__ import annotations
 
-import time
-from collections.abc import Callable
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -32,12 +35,14 @@ from core.text import plural
 from tui.cli.codec import state_json as engine_state_json
 from tui.cli.options import (
     SEED_MAX,
+    LevelDeadlines,
+    LevelFile,
     budget_option,
     check_output,
-    command_started,
     count_option,
+    game_play_command,
     json_option,
-    level_option,
+    level_file_options,
     load_level_pack,
     max_states_option,
     numbered_levels,
@@ -53,35 +58,35 @@ from tui.cli.output import (
     EXIT_INTERRUPTED,
     EXIT_NEGATIVE,
     EXIT_OK,
+    Field,
+    Row,
     StopOnCtrlC,
-    choose_levels,
     emit_json,
     fail,
+    parsed,
     progress_bar,
     read_input,
-    report_parse_error,
     search_progress,
 )
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.carving import Level, State
 
-__all__ = ["carving", "load_levels", "state_json"]
+__all__ = [
+    "CLOSURE_ROW",
+    "ELIMINABLE_ROW",
+    "GENERATE_ROW",
+    "SOLVE_ROW",
+    "STATE_ROW",
+    "carving",
+    "load_levels",
+    "state_json",
+]
 
 GAME_ID = "carving"
 
 
 # --------------------------------------------------------------------------- loading
-
-
-def _parse_or_exit(parse: Callable[[str, str], Any], text: str, what: str) -> Any:
-    """Run a grammar reader; a ParseError exits 2 with its caret block."""
-    from grammar.errors import ParseError
-
-    try:
-        return parse(text, what)
-    except ParseError as error:
-        report_parse_error(error)
 
 
 def load_levels(source: str) -> list[tuple[int, Level]]:
@@ -103,21 +108,13 @@ def load_levels(source: str) -> list[tuple[int, Level]]:
         return numbered_levels(load_level_pack(source, GAME_ID))
     text, name = read_level_source(source, GAME_ID)
     if name.lower().endswith(".json") or text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return [(1, _parse_or_exit(load_level_json, text, name))]
+        return [(1, parsed(load_level_json, text, name))]
     return numbered_levels(parse_level_pack(text, name, GAME_ID))
 
 
-def _pick(
-    levels: list[tuple[int, Level]], spec: str | None, default_all: bool = False
-) -> list[tuple[int, Level]]:
-    """``--level N|TITLE`` (1-based number, or a title: exact, then case-insensitive)."""
-    if spec is None:
-        return levels if default_all else levels[:1]
-    return choose_levels(levels, spec, "the file")
-
-
-def _one_level(source: str, spec: str | None) -> tuple[int, Level]:
-    return _pick(load_levels(source), spec)[0]
+def _one_level(levels: LevelFile) -> tuple[int, Level]:
+    """The level ``LEVEL [--level]`` names (the first without ``--level``)."""
+    return levels.chosen(load_levels(levels.source), where="the file")[0]
 
 
 def _initial(level: Level) -> State:
@@ -129,14 +126,100 @@ def _initial(level: Level) -> State:
         fail(f"level {level.title!r} cannot be played: {error}")
 
 
-_LEVEL_OPTION = level_option("1")
+_ONE_LEVEL = level_file_options("1", metavar="LEVEL")
+"""``LEVEL [--level N|TITLE]``, the first level by default (the ``levels`` parameter)."""
 
 
 # --------------------------------------------------------------------------- JSON shapes
 
 
+def _closure_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``closure``'s text: F* and E_Ω, one per line, then what was left out."""
+    yield f"F*: {len(row['formulas'])} formulas"
+    yield from (f"  {f}" for f in row["formulas"])
+    yield f"E_Ω: {len(row['operators'])} intrinsic edges"
+    yield from (f"  {e}" for e in row["operators"])
+    if row["dropped"]:
+        yield f"not well-typed, left out: {', '.join(row['dropped'])}"
+
+
+def _eliminable_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``eliminable``'s text: why the edge is not legal, or the path it forces."""
+    if row["problem"] is not None:
+        yield f"not legal: {row['problem']}"
+    elif row["path"] is None:
+        yield "legal; no elimination path: the edge would stay as a virtual edge"
+    else:
+        yield "legal; an elimination is forced. A shortest path from the base point:"
+        yield "  " + " -> ".join(row["path"])
+
+
+def _state_text(data: Mapping[str, Any]) -> Iterator[str]:
+    """``play-script``'s text: status, base point, edge counts, virtual edges, the pending
+    edge and the winning component."""
+    yield (
+        f"status {data['status']}, phase {data['phase']}, steps {data['steps']}"
+        + (f" (par {data['par']})" if data["par"] is not None else "")
+    )
+    yield f"base point {data['base']}"
+    yield (
+        f"tree edges ({len(data['tree'])}), removed ({len(data['removed'])}), "
+        f"virtual edges ({len(data['virtual'])})"
+    )
+    yield from (f"  V {e}" for e in data["virtual"])
+    if data["pending"]:
+        yield (
+            f"new edge {data['pending']}; path so far: "
+            + (" ".join(f"-> {v}" for _, v in data["path"]) or "(empty)")
+        )
+    if data["component"]:
+        yield "winning component: " + ", ".join(data["component"]["vertices"])
+
+
+def _solve_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``solve``'s text: the verdict, par and effort, then the plan as a play script."""
+    from grammar.carving import script_text
+
+    par = f", par {row['par']}" if row["par"] is not None else ", par unknown"
+    yield (
+        f"level {row['level']} {row['title']!r}: {row['verdict']}{par} "
+        f"({row['explored']} states, {row['elapsed']:.2f} s)"
+    )
+    yield from (f"  {line}" for line in script_text(row["plan"]).splitlines())
+
+
+def _plan_json(plan: Any) -> list[Any]:
+    """A plan's moves in the engine's JSON form."""
+    from core.carving import GAME
+
+    return [GAME.move_to_json(move) for move in plan]
+
+
+CLOSURE_ROW = Row("formulas", "operators", text=_closure_text, text_only=("dropped",))
+"""``closure``: F* and E_Ω, sorted (the text also names the formulas left out)."""
+ELIMINABLE_ROW = Row("legal", "exists", "path", text=_eliminable_text, text_only=("problem",))
+"""``eliminable`` (``problem``: why the edge is not legal, or None)."""
 STATE_DERIVED = ("status", "par", "tree", "offered", "candidates", "component")
 """The keys ``play-script --json`` adds after the engine's state (:func:`state_json`)."""
+STATE_ROW = Row(
+    *("level", "removed", "virtual", "base", "phase", "pending", "path", "steps"),
+    *STATE_DERIVED,
+    text=_state_text,
+)
+"""``play-script``: the engine's state (:meth:`core.carving.game.CarvingGame.state_to_json`),
+then :data:`STATE_DERIVED`."""
+SOLVE_ROW = Row(
+    *("level", "title", "status", "steps", "proved", "verdict", "par"),
+    Field("plan", _plan_json),
+    "explored",
+    "generated",
+    "reason",
+    Field("elapsed", lambda seconds: round(seconds, 3)),
+    text=_solve_text,
+)
+"""One level of ``solve`` (``plan`` holds the solver's moves, ``elapsed`` its seconds)."""
+GENERATE_ROW = Row("seed", "id", "title", "par")
+"""One level of ``generate --json``."""
 
 
 def state_json(state: State) -> dict[str, Any]:
@@ -156,7 +239,7 @@ def state_json(state: State) -> dict[str, Any]:
     from core.carving import GAME, path_steps, succession_candidates, winning_component
 
     found = winning_component(state) if state.phase == "won" else None
-    return engine_state_json(
+    data = engine_state_json(
         GAME,
         state,
         status=GAME.status(state),
@@ -173,6 +256,7 @@ def state_json(state: State) -> dict[str, Any]:
             "edges": sorted(str(e) for e in found[1]),
         },
     )
+    return STATE_ROW(**data)
 
 
 # --------------------------------------------------------------------------- the group
@@ -187,52 +271,39 @@ def carving() -> None:
     """
 
 
-@carving.command()
-@click.argument("level_file", required=False, metavar="[FILE | ID]")
-@level_option("1")
-@click.pass_context
-def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
-    """Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID)."""
-    import tui.cli as shell
-
-    ctx.invoke(shell.play, game=GAME_ID, level_file=level_file, level=level)
+carving.add_command(
+    game_play_command(
+        GAME_ID,
+        "Open the arcade on Triangle Carving (on the levels of FILE, or the level of an ID).",
+    )
+)
 
 
 @carving.command()
-@click.argument("level_file", metavar="LEVEL")
-@_LEVEL_OPTION
+@_ONE_LEVEL
 @json_option
-def closure(level_file: str, level: str | None, as_json: bool) -> None:
+def closure(levels: LevelFile, as_json: bool) -> None:
     """The closure F* (vertices) and E_Ω (intrinsic edges) of a level, sorted.
 
     --json prints {"formulas": [...], "operators": [...]}.
     """
     from core.carving import ClosureTooLarge, compute_closure
 
-    _, chosen = _one_level(level_file, level)
+    _, chosen = _one_level(levels)
     try:
         found = compute_closure(chosen)
     except ClosureTooLarge as error:
         fail(str(error), EXIT_NEGATIVE)
-    formulas = sorted(str(f) for f in found.formulas)
-    operators = sorted(str(e) for e in found.edges)
-    if as_json:
-        emit_json({"formulas": formulas, "operators": operators})
-        return
-    click.echo(f"F*: {len(formulas)} formulas")
-    for f in formulas:
-        click.echo(f"  {f}")
-    click.echo(f"E_Ω: {len(operators)} intrinsic edges")
-    for e in operators:
-        click.echo(f"  {e}")
-    dropped = sorted(str(f) for f in found.dropped_rotations | found.dropped_conclusions)
-    if dropped:
-        click.echo(f"not well-typed, left out: {', '.join(dropped)}")
+    row = CLOSURE_ROW(
+        formulas=sorted(str(f) for f in found.formulas),
+        operators=sorted(str(e) for e in found.edges),
+        dropped=sorted(str(f) for f in found.dropped_rotations | found.dropped_conclusions),
+    )
+    CLOSURE_ROW.emit(row, as_json)
 
 
 @carving.command()
-@click.argument("level_file", metavar="LEVEL")
-@_LEVEL_OPTION
+@_ONE_LEVEL
 @click.option(
     "--edge",
     "-e",
@@ -242,7 +313,7 @@ def closure(level_file: str, level: str | None, as_json: bool) -> None:
     help="The edge to construct: theta(N(..),D(..),D(..),D(..),D(..)) or omega(...).",
 )
 @json_option
-def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> None:
+def eliminable(levels: LevelFile, edge: str, as_json: bool) -> None:
     """Would constructing OPERATOR at the level's start force an elimination?
 
     "legal": the edge may be constructed (a theta/omega 5-tuple whose five formulas are in
@@ -253,8 +324,8 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
     from core.carving import construct, suggest_path
     from grammar.carving import parse_operator
 
-    _, chosen = _one_level(level_file, level)
-    op = _parse_or_exit(parse_operator, edge, "<--edge>")
+    _, chosen = _one_level(levels)
+    op = parsed(parse_operator, edge, "<--edge>")
     state = _initial(chosen)
     problem = state.world.construct_problem(op)
     if problem is None and state.phase != "construct":
@@ -266,16 +337,8 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
             path = [str(state.base)]
             for e, v in suggest_path(after) or ():
                 path += [str(e), str(v)]
-    data = {"legal": problem is None, "exists": path is not None, "path": path}
-    if as_json:
-        emit_json(data)
-    elif problem is not None:
-        click.echo(f"not legal: {problem}")
-    elif path is None:
-        click.echo("legal; no elimination path: the edge would stay as a virtual edge")
-    else:
-        click.echo("legal; an elimination is forced. A shortest path from the base point:")
-        click.echo("  " + " -> ".join(path))
+    row = ELIMINABLE_ROW(legal=problem is None, exists=path is not None, path=path, problem=problem)
+    ELIMINABLE_ROW.emit(row, as_json)
     if problem is not None:
         if as_json:
             click.echo(f"error: {problem}", err=True)
@@ -283,8 +346,7 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
 
 
 @carving.command(name="play-script")
-@click.argument("level_file", metavar="LEVEL")
-@_LEVEL_OPTION
+@_ONE_LEVEL
 @click.option(
     "--script",
     "script",
@@ -294,7 +356,7 @@ def eliminable(level_file: str, level: str | None, edge: str, as_json: bool) -> 
     "finish | base FORMULA.",
 )
 @json_option
-def play_script(level_file: str, level: str | None, script: str, as_json: bool) -> None:
+def play_script(levels: LevelFile, script: str, as_json: bool) -> None:
     """Play a script of steps from the level's start and print the resulting state.
 
     A step the rules refuse stops the script with exit 1, naming its line and the reason.
@@ -305,54 +367,31 @@ def play_script(level_file: str, level: str | None, script: str, as_json: bool) 
     from core.game import IllegalMove
     from grammar.carving import parse_script
 
-    if script == "-" and level_file == "-":
+    if script == "-" and levels.level_file == "-":
         raise click.UsageError("LEVEL and --script cannot both be read from stdin")
-    _, chosen = _one_level(level_file, level)
+    _, chosen = _one_level(levels)
     text, name = read_input(script)
-    steps = _parse_or_exit(parse_script, text, name)
+    steps = parsed(parse_script, text, name)
     state = _initial(chosen)
     for step in steps:
         try:
             state = GAME.apply(state, step.move)
         except IllegalMove as error:
             fail(f"{name}:{step.line}: {step.kind}: {error}", EXIT_NEGATIVE)
-    data = state_json(state)
-    if as_json:
-        emit_json(data)
-        return
-    click.echo(
-        f"status {data['status']}, phase {data['phase']}, steps {data['steps']}"
-        + (f" (par {data['par']})" if data["par"] is not None else "")
-    )
-    click.echo(f"base point {data['base']}")
-    click.echo(
-        f"tree edges ({len(data['tree'])}), removed ({len(data['removed'])}), "
-        f"virtual edges ({len(data['virtual'])})"
-    )
-    for e in data["virtual"]:
-        click.echo(f"  V {e}")
-    if data["pending"]:
-        click.echo(
-            f"new edge {data['pending']}; path so far: "
-            + (" ".join(f"-> {v}" for _, v in data["path"]) or "(empty)")
-        )
-    if data["component"]:
-        click.echo("winning component: " + ", ".join(data["component"]["vertices"]))
+    STATE_ROW.emit(state_json(state), as_json)
 
 
 # --------------------------------------------------------------------------- solve
 
 
 @carving.command()
-@click.argument("level_file", metavar="LEVEL")
-@level_option("every level")
+@level_file_options("every level", metavar="LEVEL")
 @time_limit_option(10.0)
 @budget_option(2_000_000)
 @max_states_option(20_000)
 @json_option
 def solve(
-    level_file: str,
-    level: str | None,
+    levels: LevelFile,
     time_limit: float,
     budget: int,
     max_states: int,
@@ -369,12 +408,10 @@ def solve(
     work budget, state limit, cancelled or truncated. Exit 0 when every chosen level is solved, 1 otherwise, 130 after ctrl+c (which stops
     the search cleanly).
     """
-    from core.carving import GAME
     from core.carving import solve as run_solver
-    from grammar.carving import script_text
 
-    began = command_started()  # the first level's limit counts its loading too
-    chosen = _pick(load_levels(level_file), level, default_all=True)
+    deadlines = LevelDeadlines(time_limit)  # the first level's limit counts its loading too
+    chosen = levels.chosen(load_levels(levels.source), every_level=True, where="the file")
     status = EXIT_OK
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
@@ -386,7 +423,7 @@ def solve(
                 try:
                     result = run_solver(
                         lvl,
-                        deadline=began + time_limit,
+                        deadline=deadlines.next(),
                         budget=budget or None,
                         max_states=max_states,
                         should_stop=cancel,
@@ -394,34 +431,19 @@ def solve(
                     )
                 except ValueError as error:  # ClosureTooLarge
                     fail(f"level {number}: {error}", EXIT_NEGATIVE)
-            began = time.monotonic()  # each further level has its own limit (the help's)
             if result.status != "solved":
                 status = EXIT_NEGATIVE
             reason = "cancelled" if cancel() and result.status == "unknown" else result.reason
-            data = {
-                "level": number,
-                "title": lvl.title,
-                "status": result.status,
-                "steps": result.steps if result.status == "solved" else None,
-                "proved": result.proved,
-                "verdict": result.verdict if reason == result.reason else f"unknown ({reason})",
-                "par": lvl.par,
-                "plan": [GAME.move_to_json(m) for m in result.plan],
-                "explored": result.explored,
-                "generated": result.generated,
-                "reason": reason,
-                "elapsed": round(result.elapsed, 3),
-            }
-            if as_json:
-                emit_json(data)
-                continue
-            par = f", par {lvl.par}" if lvl.par is not None else ", par unknown"
-            click.echo(
-                f"level {number} {lvl.title!r}: {data['verdict']}{par} "
-                f"({result.explored} states, {result.elapsed:.2f} s)"
+            row = SOLVE_ROW.of(
+                result,
+                level=number,
+                title=lvl.title,
+                steps=result.steps if result.status == "solved" else None,
+                verdict=result.verdict if reason == result.reason else f"unknown ({reason})",
+                par=lvl.par,
+                reason=reason,
             )
-            for line in script_text(result.plan).splitlines():
-                click.echo(f"  {line}")
+            SOLVE_ROW.emit(row, as_json)
     if cancel():
         click.echo("interrupted: the search was stopped", err=True)
         raise click.exceptions.Exit(EXIT_INTERRUPTED)
@@ -506,7 +528,8 @@ def generate(
                 # unknown): it gets a custom ID, which carries the level itself.
                 hit = {"work_budget": budget} if budget and level.par is None else {}
                 level_id = generated_level_id(GAME_ID, difficulty, hit, current, level)
-                emit_json({"seed": current, "id": level_id, "title": level.title, "par": level.par})
+                row = GENERATE_ROW(seed=current, id=level_id, title=level.title, par=level.par)
+                emit_json(GENERATE_ROW.json(row))
             advance()
             current += 1
     pack = LevelPack(

@@ -10,12 +10,15 @@ Sub-commands (docs/termcraft.md has every JSON shape):
 ``solve``    run the level designer's solver on one level or on every level of a pack.
 ``lint``     report the level linter's issues.
 
-Every command takes a position the same way (:func:`_position_options`): a level file
+Every command takes a position the same way (:func:`_position_options`, one
+:class:`~tui.cli.options.OptionGroup` received as a :class:`Position`): a level file
 (``LEVEL_FILE`` with ``--level N``, 1-based, or a level title; ``-`` reads the file from
 stdin) or a term given directly (``--term TERM``, with ``--fuel`` default 1,
 ``--budget`` (or ``--construct-budget``) default 0 and an optional ``--target``; without a target no position counts as won).
 
-Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
+Each command's JSON object is declared once as a :class:`~tui.cli.output.Row` (``*_ROW``
+below: the keys in the order docs/termcraft.md gives, and the text form read from the same
+values).  Moves are numbered from 1, as in the app; JSON lists keep engine order, so the Nth object
 of ``rewrites`` is move N.  Nothing materialises every action: counts come from the engine's
 counting form and listings from its lazy iterator, written out as they are found (one flush
 per action), so memory stays bounded by the position and ``| head`` ends the process at once.
@@ -31,7 +34,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, NoReturn
 
 import click
@@ -40,27 +43,36 @@ from core.termcraft.terms import format_path, parse_path
 from core.text import plural, shorten
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
+    LevelDeadlines,
+    OptionGroup,
+    OrderedOptions,
+    OutOfTime,
+    ReadingDeadline,
     budget_option,
     command_started,
     json_option,
     level_option,
     load_level_pack,
     max_states_option,
+    options_in_order,
     pick_levels,
-    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
     EXIT_BAD_INPUT,
     EXIT_NEGATIVE,
     EXIT_OK,
+    Field,
     IntBetween,
+    Row,
+    StageProgress,
     StopOnCtrlC,
     bulk_command,
     console,
     emit_json,
     fail,
     search_progress,
+    stage_watch,
     user_errors,
 )
 from tui.cli.parse import closed_pipe_safe
@@ -71,7 +83,18 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.termcraft.terms import Term
 
 __all__ = [
+    "ACTIONS_ROW",
+    "APPLY_ROW",
+    "COUNT_ROW",
+    "ISSUE_ROW",
+    "JSONL_SUMMARY_ROW",
+    "LINT_ROW",
     "NO_TARGET_NAME",
+    "REWRITE_ROW",
+    "SOLVE_ROW",
+    "UNREAD_ROW",
+    "Limits",
+    "Position",
     "action_json",
     "actions_json",
     "count_json",
@@ -96,9 +119,6 @@ PREVIEW = 70
 
 TABLE_LIMIT = 200
 """Rows the ``actions`` table shows by default (``--limit`` changes it)."""
-
-SLOW_ANALYSIS = 1.0
-"""Seconds of analysis after which progress is shown on a terminal's stderr."""
 
 MIB = 1024 * 1024
 
@@ -139,8 +159,35 @@ def _parse_term_arg(text: str, what: str) -> Term:
     raise AssertionError("unreachable")  # pragma: no cover
 
 
-def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
-    """The options that choose a position, shared by every command.
+@dataclasses.dataclass(frozen=True, slots=True)
+class Position:
+    """The position a command works on, as :func:`_position_options` gathers it: a level
+    file with ``--level``, or ``--term``, and the values that override the level's."""
+
+    level_file: str | None
+    level: str | None
+    term: str | None
+    target: str | None
+    fuel: int | None
+    construct_budget: int | None
+    every_level: bool = False
+    """Without ``--level``, every level of the pack (solve, lint), not the first."""
+
+    def levels(self) -> list[tuple[int, Level]]:
+        """The levels chosen (:func:`_levels_from_source`)."""
+        return _levels_from_source(self)
+
+    def state(self) -> State:
+        """The one position of ``actions`` and ``apply`` (level 1 by default)."""
+        from core.termcraft import State
+
+        ((_, chosen),) = self.levels()
+        return State.from_level(chosen)
+
+
+def _position_options(every_level: bool) -> OptionGroup:
+    """The options that choose a position, shared by every command (the ``position``
+    parameter, a :class:`Position`).
 
     The level's budget (the seed's budget: Size available to constructs) is ``--budget``, also
     spelled ``--construct-budget``; the search's work budget of ``solve`` and ``lint`` is the
@@ -178,22 +225,12 @@ def _position_options(every_level: bool) -> Callable[[Callable], Callable]:
             "0 with --term).",
         ),
     ]
-
-    def decorate(func: Callable) -> Callable:
-        return stack_options(func, options)
-
-    return decorate
+    return OptionGroup(
+        "position", options, into=lambda **chosen: Position(**chosen, every_level=every_level)
+    )
 
 
-def _levels_from_source(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    budget: int | None,
-    every_level: bool = False,
-) -> list[tuple[int, Level]]:
+def _levels_from_source(position: Position) -> list[tuple[int, Level]]:
     """The levels a command works on: from ``LEVEL_FILE [--level]`` or ``--term``.
 
     ``--target``, ``--fuel`` and ``--budget`` override the level's values.
@@ -203,10 +240,13 @@ def _levels_from_source(
     """
     from core.termcraft import Level
 
+    level_file, level, term = position.level_file, position.level, position.term
+    fuel, budget = position.fuel, position.construct_budget
     if level_file is not None and term is not None:
         fail("give either LEVEL_FILE or --term, not both")
     if level_file is None and term is None:
         fail("give a LEVEL_FILE or --term TERM")
+    target = position.target
     goal = _parse_term_arg(target, "<--target>") if target is not None else None
     if term is not None:
         if level is not None:
@@ -225,7 +265,7 @@ def _levels_from_source(
             )
         ]
     pack = _load_pack(level_file)  # type: ignore[arg-type]
-    chosen = pick_levels(pack, level if level is not None or every_level else "1")
+    chosen = pick_levels(pack, level if level is not None or position.every_level else "1")
     changes: dict[str, Any] = {}
     if goal is not None:
         changes["target"] = goal
@@ -252,28 +292,95 @@ def _load_pack(source: str) -> Any:
     return load_level_pack(source, "termcraft")
 
 
-def _state_from_source(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    budget: int | None,
-) -> State:
-    """The one position of ``actions`` and ``apply`` (level 1 by default)."""
-    from core.termcraft import State
-
-    ((_, chosen),) = _levels_from_source(level_file, level, term, target, fuel, budget)
-    return State.from_level(chosen)
+# --------------------------------------------------------------------------- JSON rows
 
 
-# --------------------------------------------------------------------------- JSON shapes
+def _apply_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``apply``'s text: the term, fuel, budget and status, aligned."""
+    for key in ("term", "fuel", "budget", "status"):
+        yield f"{key + ':':<8}{row[key]}"
+
+
+def _solve_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``solve``'s text: the verdict with its count (and the bound that ended it), then the
+    plan, one step a line."""
+    why = f", {row['why']}: {_bound_text(row['spent'])}" if row["why"] else ""
+    proved = "proved, every move searched: " if row["status"] == "unsolvable" else ""
+    yield (
+        f"level {row['level']} {row['title']!r}: {row['status']} "
+        f"({proved}{plural(row['explored'], 'state')} explored{why})"
+    )
+    for index, step in enumerate(row["plan"], start=1):
+        yield f"  {index}. {_describe_step(step)}"
+
+
+def _lint_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """``lint``'s text: ``ok``, or one line per issue."""
+    head = f"level {row['level']} {row['title']!r}:"
+    if not row["issues"]:
+        yield head + " ok"
+        return
+    yield head
+    for issue in row["issues"]:
+        at = f" (at {format_path(issue.path)})" if issue.path is not None else ""
+        yield f"  {issue.severity} {issue.code}: {issue.message}{at}"
+
+
+def plan_json(plan: Iterable[Any]) -> list[Any]:
+    """Solver plan items in the engine's move form (:func:`core.termcraft.game.move_to_json`).
+
+    Returns:
+        ``{"kind": "rewrite", "rule", "site", "sigma"}`` or
+        ``{"kind": "construct", "site", "term"}`` per step.
+    """
+    from core.termcraft.game import GAME
+
+    return [move_json(GAME, step) for step in plan]
+
+
+REWRITE_ROW = Row("kind", "rule", "site", "sigma", "replacement", "result")
+"""One rewrite of ``actions``: the engine's move (``kind``, ``rule``, ``site``, ``sigma``,
+:func:`core.termcraft.game.move_to_json`), then the derived ``replacement`` and ``result``."""
+ACTIONS_ROW = Row("rewrites", "placeholders", "warnings")
+"""``actions --json`` (its ``rewrites`` streamed as they are found)."""
+JSONL_SUMMARY_ROW = Row("count", "placeholders", "warnings")
+"""The last line of ``actions --jsonl``."""
+COUNT_ROW = Row("rewrites", "placeholders")
+"""``actions --count``."""
+APPLY_ROW = Row("term", "target", "fuel", "budget", "status", text=_apply_text)
+"""``apply``: the engine's state, then :data:`APPLY_DERIVED`."""
+SOLVE_ROW = Row(
+    "level",
+    "title",
+    "status",
+    Field("plan", plan_json),
+    "explored",
+    "reason",
+    "why",
+    "spent",
+    text=_solve_text,
+)
+"""One level of ``solve`` (``plan`` holds the solver's steps; JSON prints the engine's moves)."""
+ISSUE_ROW = Row(
+    "severity", "code", "message", Field("path", lambda path: None if path is None else list(path))
+)
+"""One issue of ``lint``."""
+LINT_ROW = Row(
+    "level",
+    "title",
+    Field("issues", lambda issues: [ISSUE_ROW.json(ISSUE_ROW.of(issue)) for issue in issues]),
+    text=_lint_text,
+)
+"""One level of ``lint`` (``issues`` holds the linter's issues)."""
+UNREAD_ROW = Row("level", "status", "reason", "why")
+"""What ``solve`` and ``lint --json`` print when the time limit ran out while reading."""
 
 
 def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
-    """One rewrite of ``actions --json``: the engine's move (``{"kind": "rewrite", "rule",
-    "site", "sigma"}``, :func:`core.termcraft.game.move_to_json`), then the derived
-    ``"replacement"`` and ``"result"``.
+    """One rewrite of ``actions --json`` (:data:`REWRITE_ROW`): the engine's move
+    (``{"kind": "rewrite", "rule", "site", "sigma"}``,
+    :func:`core.termcraft.game.move_to_json`), then the derived ``"replacement"`` and
+    ``"result"``.
 
     Args:
         action: The rewrite action.
@@ -285,7 +392,9 @@ def action_json(action: RewriteAction, result: str) -> dict[str, Any]:
     from core.termcraft.game import GAME
     from core.termcraft.terms import to_str
 
-    return move_json(GAME, action, replacement=to_str(action.replacement), result=result)
+    return REWRITE_ROW(
+        **move_json(GAME, action, replacement=to_str(action.replacement), result=result)
+    )
 
 
 def _rewrites_json(
@@ -305,8 +414,8 @@ def _rewrites_json(
 
 
 def actions_json(state: State) -> dict[str, Any]:
-    """The ``actions --json`` object of a state, materialised (small states; the command
-    itself streams it).
+    """The ``actions --json`` object of a state (:data:`ACTIONS_ROW`), materialised (small
+    states; the command itself streams it).
 
     Args:
         state: The position.
@@ -317,7 +426,7 @@ def actions_json(state: State) -> dict[str, Any]:
     """
     from core.search import NO_WATCH
 
-    return {"rewrites": list(_rewrites_json(state, NO_WATCH)), **_tail_json(state)}
+    return ACTIONS_ROW(rewrites=list(_rewrites_json(state, NO_WATCH)), **_tail_json(state))
 
 
 def _tail_json(state: State) -> dict[str, Any]:
@@ -331,71 +440,15 @@ def _tail_json(state: State) -> dict[str, Any]:
 
 
 def count_json(state: State, watch: Watch | None = None) -> dict[str, int]:
-    """The ``actions --count`` object: ``{"rewrites": n, "placeholders": n}``, counted
-    without listing the actions."""
+    """The ``actions --count`` object (:data:`COUNT_ROW`): ``{"rewrites": n,
+    "placeholders": n}``, counted without listing the actions."""
     from core.search import NO_WATCH
     from core.termcraft import count_rewrite_actions, placeholder_sites
 
-    return {
-        "rewrites": count_rewrite_actions(state, watch or NO_WATCH),
-        "placeholders": len(placeholder_sites(state.term)),
-    }
-
-
-def plan_json(plan: Iterable[Any]) -> list[Any]:
-    """Solver plan items in the engine's move form (:func:`core.termcraft.game.move_to_json`).
-
-    Returns:
-        ``{"kind": "rewrite", "rule", "site", "sigma"}`` or
-        ``{"kind": "construct", "site", "term"}`` per step.
-    """
-    from core.termcraft.game import GAME
-
-    return [move_json(GAME, step) for step in plan]
-
-
-# --------------------------------------------------------------------------- progress, ctrl+c
-
-
-class _StageProgress:
-    """Shows on stderr what a slow analysis is doing, once it has taken a while.
-
-    Only on a terminal: ``analysing: closure 120,000/300,000 (3 s; ctrl+c cancels)``,
-    rewritten in place and erased when the work is done.
-    """
-
-    def __init__(self, after: float = SLOW_ANALYSIS) -> None:
-        import time
-
-        self._clock = time.monotonic
-        self._start = self._clock()
-        self._after = after
-        self._shown = False
-        self.enabled = sys.stderr.isatty()
-
-    def __call__(self, stage: str, done: int, total: int) -> None:
-        elapsed = self._clock() - self._start
-        if not self.enabled or elapsed < self._after:
-            return
-        amount = f"{done:,}/{total:,}" if total else (f"{done:,}" if done else "")
-        sys.stderr.write(f"\ranalysing: {stage} {amount} ({elapsed:.0f} s; ctrl+c cancels)\x1b[K")
-        sys.stderr.flush()
-        self._shown = True
-
-    def done(self) -> None:
-        """Erase the progress line, if one was shown."""
-        if self._shown:
-            sys.stderr.write("\r\x1b[K")
-            sys.stderr.flush()
-            self._shown = False
-
-
-def _watch(
-    progress: _StageProgress | None = None, should_stop: Callable[[], bool] | None = None
-) -> Watch:
-    from core.search import Watch
-
-    return Watch(None, should_stop, progress, interval=0.25)
+    return COUNT_ROW(
+        rewrites=count_rewrite_actions(state, watch or NO_WATCH),
+        placeholders=len(placeholder_sites(state.term)),
+    )
 
 
 # --------------------------------------------------------------------------- the group
@@ -440,16 +493,7 @@ def termcraft() -> None:
 )
 @closed_pipe_safe
 def actions(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
-    as_json: bool,
-    as_jsonl: bool,
-    count: bool,
-    limit: int | None,
+    position: Position, as_json: bool, as_jsonl: bool, count: bool, limit: int | None
 ) -> None:
     """List the moves available in a position.
 
@@ -462,18 +506,17 @@ def actions(
     if sum((as_json, as_jsonl, count)) > 1:
         fail("choose one of --json, --jsonl and --count")
     mode = "count" if count else "json" if as_json else "jsonl" if as_jsonl else "table"
-    if term == "-" and level_file is None:
-        raise click.exceptions.Exit(_actions_batch(target, fuel, construct_budget, mode, limit))
-    state = _state_from_source(level_file, level, term, target, fuel, construct_budget)
-    _show_actions(state, mode, limit)
+    if position.term == "-" and position.level_file is None:
+        raise click.exceptions.Exit(_actions_batch(position, mode, limit))
+    _show_actions(position.state(), mode, limit)
 
 
 def _show_actions(state: State, mode: str, limit: int | None) -> None:
     """Print one position's actions: a count, a streamed JSON object or lines, or a table."""
     if limit == 0:  # --limit 0: every rewrite, as algebrawl solve --limit 0 lists every solution
         limit = sys.maxsize
-    progress = _StageProgress()
-    watch = _watch(progress)
+    progress = StageProgress()
+    watch = stage_watch(progress)
     try:
         if mode == "count":
             counts = count_json(state, watch)
@@ -489,22 +532,24 @@ def _show_actions(state: State, mode: str, limit: int | None) -> None:
         progress.done()
 
 
-def _stream_json(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
+def _stream_json(state: State, watch: Watch, limit: int | None, progress: StageProgress) -> None:
     """``--json``: the documented object, one line, its rewrites written as they are found.
 
-    The text is exactly ``json.dumps`` of the whole object, produced piece by piece.
+    The text is exactly ``json.dumps`` of the whole :data:`ACTIONS_ROW`, produced piece by
+    piece: the row with no rewrite, cut at its empty list (the first key's value).
     """
-    tail = json.dumps(_tail_json(state), ensure_ascii=False)
-    click.echo('{"rewrites": [', nl=False)
+    empty = ACTIONS_ROW.json(ACTIONS_ROW(rewrites=[], **_tail_json(state)))
+    head, tail = json.dumps(empty, ensure_ascii=False).split("[]", 1)
+    click.echo(head + "[", nl=False)
     separator = ""
     for obj in _rewrites_json(state, watch, limit):
         progress.done()
         click.echo(separator + json.dumps(obj, ensure_ascii=False), nl=False)  # flushes
         separator = ", "
-    click.echo("], " + tail[1:])
+    click.echo("]" + tail)
 
 
-def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _StageProgress) -> None:
+def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: StageProgress) -> None:
     """``--jsonl``: one line per rewrite (line N is move N), then
     ``{"count": n, "placeholders": [...], "warnings": [...]}``."""
     n = 0
@@ -512,10 +557,10 @@ def _stream_jsonl(state: State, watch: Watch, limit: int | None, progress: _Stag
         progress.done()
         emit_json(obj)  # one line, flushed
         n += 1
-    emit_json({"count": n, **_tail_json(state)})
+    emit_json(JSONL_SUMMARY_ROW.json(JSONL_SUMMARY_ROW(count=n, **_tail_json(state))))
 
 
-def _print_actions_table(state: State, watch: Watch, limit: int, progress: _StageProgress) -> None:
+def _print_actions_table(state: State, watch: Watch, limit: int, progress: StageProgress) -> None:
     """The readable form of ``actions``: the first ``limit`` rewrites (numbered from 1) in a
     table titled with the total count, then placeholders and warnings."""
     from itertools import islice
@@ -567,9 +612,7 @@ def _print_actions_table(state: State, watch: Watch, limit: int, progress: _Stag
         out.print(f"warning: {warning}", style="yellow")
 
 
-def _actions_batch(
-    target: str | None, fuel: int | None, budget: int | None, mode: str, limit: int | None
-) -> int:
+def _actions_batch(position: Position, mode: str, limit: int | None) -> int:
     """``actions --term -``: one position per stdin line; returns the exit status."""
     from core.termcraft import State
     from core.termcraft.terms import const
@@ -579,6 +622,7 @@ def _actions_batch(
 
     # A State is not a Level and does not check names: a name the syntax cannot write can never
     # occur in a parsed term, and costs no walk over each (possibly huge) line.
+    target, fuel, budget = position.target, position.fuel, position.construct_budget
     goal = _parse_term_arg(target, "<--target>") if target is not None else const(UNWRITABLE_TARGET)
     fuel = 1 if fuel is None else fuel
     budget = 0 if budget is None else budget
@@ -605,50 +649,17 @@ def _actions_batch(
 # --------------------------------------------------------------------------- apply
 
 
-class _OrderedMoves(click.Command):
-    """A command that remembers the command-line order of ``--rewrite``/``--construct``.
-
-    click gives each multiple option its own tuple of values; the order in which the
-    options were interleaved is recorded here (from click's parser) into
-    ``ctx.meta["termcraft.move_order"]`` so moves are played as written.
-    """
-
-    def make_parser(self, ctx: click.Context) -> Any:
-        parser = super().make_parser(ctx)
-        original = parser.parse_args
-
-        def parse_args(args: list[str]) -> Any:
-            opts, largs, order = original(args)
-            ctx.meta["termcraft.move_order"] = [
-                param.name for param in order if param.name in ("rewrite", "construct")
-            ]
-            return opts, largs, order
-
-        parser.parse_args = parse_args  # type: ignore[method-assign]
-        return parser
-
-
-def _moves_in_order(
-    ctx: click.Context, rewrites: tuple[int, ...], constructs: tuple[str, ...]
-) -> list[tuple[str, Any]]:
-    order = ctx.meta.get("termcraft.move_order")
-    if order is None or len(order) != len(rewrites) + len(constructs):  # pragma: no cover
-        order = ["rewrite"] * len(rewrites) + ["construct"] * len(constructs)
-    queues: dict[str, list[Any]] = {"rewrite": list(rewrites), "construct": list(constructs)}
-    return [(kind, queues[kind].pop(0)) for kind in order]
-
-
 APPLY_DERIVED = ("status",)
 """The keys ``apply --json`` adds after the engine's state (``{"term", "target", "fuel",
 "budget"}``, :meth:`core.termcraft.game.TermCraftGame.state_to_json`)."""
 
 
 def _state_json(state: State) -> dict[str, Any]:
-    """``apply --json``: the engine's state, then its status."""
+    """``apply --json`` (:data:`APPLY_ROW`): the engine's state, then its status."""
     from core.termcraft import status
     from core.termcraft.game import GAME
 
-    return state_json(GAME, state, status=status(state))
+    return APPLY_ROW(**state_json(GAME, state, status=status(state)))
 
 
 def _illegal(number: int, move: str, reason: str) -> NoReturn:
@@ -689,7 +700,7 @@ def _construct_move(number: int, value: str) -> Any:
     return ConstructAction(site, _parse_term_arg(text, f"<--construct {number}>"))
 
 
-@termcraft.command(cls=_OrderedMoves)
+@termcraft.command(cls=OrderedOptions)
 @_position_options(every_level=False)
 @click.option(
     "--rewrite",
@@ -713,12 +724,7 @@ def _construct_move(number: int, value: str) -> Any:
 @closed_pipe_safe
 def apply(
     ctx: click.Context,
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
+    position: Position,
     rewrite: tuple[int, ...],
     construct: tuple[str, ...],
     as_json: bool,
@@ -733,8 +739,10 @@ def apply(
     from core.termcraft import IllegalMove, ensure_not_won
     from core.termcraft import apply as play
 
-    state = _state_from_source(level_file, level, term, target, fuel, construct_budget)
-    for number, (kind, value) in enumerate(_moves_in_order(ctx, rewrite, construct), start=1):
+    state = position.state()
+    for number, (kind, value) in enumerate(
+        options_in_order(ctx, rewrite=rewrite, construct=construct), start=1
+    ):
         label = f"--{kind} {value}"
         try:
             ensure_not_won(state)  # the engine's reason first, before index checks
@@ -748,19 +756,42 @@ def apply(
             state = play(state, action)
         except IllegalMove as error:
             _illegal(number, label, str(error))
-    data = _state_json(state)
-    if as_json:
-        emit_json(data)
-        return
-    for key in ("term", "fuel", "budget", "status"):
-        click.echo(f"{key + ':':<8}{data[key]}")
+    APPLY_ROW.emit(_state_json(state), as_json)
 
 
 # --------------------------------------------------------------------------- solve
 
 
-def _limit_options(func: Callable) -> Callable:
-    """The solver's limits, shared by ``solve`` and ``lint``."""
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """The bounds of one level's search in ``solve`` and ``lint``, as :func:`_limit_options`
+    gathers them (None: the solver's default)."""
+
+    max_states: int | None
+    max_memory: int | None
+    """MiB."""
+    time_limit: float
+    budget: int
+    """Term nodes; 0: none."""
+
+    def solver_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for the solver and the linter: the limits given (else their
+        defaults) and the work budget (0: none)."""
+        kwargs: dict[str, Any] = {"budget": self.budget or None}
+        if self.max_states is not None:
+            kwargs["max_states"] = self.max_states
+        if self.max_memory is not None:
+            kwargs["max_memory"] = self.max_memory * MIB
+        return kwargs
+
+
+def _limit_options(time_limit: float) -> OptionGroup:
+    """The solver's limits, shared by ``solve`` and ``lint`` (the ``limits`` parameter, a
+    :class:`Limits`).
+
+    Args:
+        time_limit: The command's default ``--time-limit``.
+    """
     options = [
         max_states_option(None, "200,000"),
         click.option(
@@ -771,100 +802,26 @@ def _limit_options(func: Callable) -> Callable:
             help="Give up (unknown) once the kept states are estimated to take this "
             "many MiB [default: 256].",
         ),
+        time_limit_option(time_limit),
+        budget_option(DEFAULT_BUDGET),
     ]
-    return stack_options(func, options)
-
-
-def _solve_kwargs(max_states: int | None, max_memory: int | None, budget: int) -> dict[str, Any]:
-    """Keyword arguments for ``solve``/``lint``: the limits given (else their defaults) and
-    the work budget (0: none)."""
-    kwargs: dict[str, Any] = {"budget": budget or None}
-    if max_states is not None:
-        kwargs["max_states"] = max_states
-    if max_memory is not None:
-        kwargs["max_memory"] = max_memory * MIB
-    return kwargs
-
-
-class _Deadlines:
-    """Each level's deadline: the first counts from the command's start (reading and keying
-    the level count against ``--time-limit``), each later one from when it begins."""
-
-    def __init__(self, time_limit: float):
-        self._limit = time_limit
-        self.first: float | None = command_started() + time_limit
-        """The first level's deadline (None once handed out)."""
-
-    def next(self) -> float:
-        """The deadline of the level about to be searched (monotonic seconds)."""
-        import time
-
-        first, self.first = self.first, None
-        return first if first is not None else time.monotonic() + self._limit
-
-
-class _OutOfTime(BaseException):
-    """The time limit passed while the levels were read (a BaseException, like ctrl+c, so
-    that no ``except Exception`` of the loader can take it for a bad input)."""
-
-
-class _ReadingDeadline:
-    """Stop reading the levels at ``deadline``: a timer signal interrupts the loader.
-
-    Reading is linear in the input but a 6 KB ID unpacks to 4 MiB of term nested 1.4 million
-    deep (10 s to read and key); the loader has no watch of its own, so the command's clock
-    interrupts it (SIGALRM, main thread only: elsewhere, or without ``setitimer``, reading
-    is only bounded by the 4 MiB limit on IDs and the size limit on files).
-
-    Args:
-        deadline: Monotonic seconds.
-    """
-
-    def __init__(self, deadline: float):
-        self._deadline = deadline
-        self._armed = False
-        self._old: Any = None
-
-    def _fire(self, signum: int, frame: Any) -> None:
-        raise _OutOfTime
-
-    def __enter__(self) -> None:
-        import signal
-        import threading
-        import time
-
-        if not hasattr(signal, "setitimer") or threading.current_thread() is not (
-            threading.main_thread()
-        ):
-            return
-        remaining = self._deadline - time.monotonic()
-        if remaining <= 0:
-            raise _OutOfTime
-        self._old = signal.signal(signal.SIGALRM, self._fire)
-        self._armed = True
-        signal.setitimer(signal.ITIMER_REAL, remaining)
-
-    def __exit__(self, *exc: object) -> None:
-        if self._armed:
-            import signal
-
-            signal.setitimer(signal.ITIMER_REAL, 0)
-            signal.signal(signal.SIGALRM, self._old)
+    return OptionGroup("limits", options, into=Limits)
 
 
 def _read_levels(
-    deadlines: _Deadlines, as_json: bool, time_limit: float, read: Callable[[], Any]
+    deadlines: LevelDeadlines, as_json: bool, time_limit: float, read: Callable[[], Any]
 ) -> list[tuple[int, Level]]:
     """:func:`_levels_from_source` within the first level's deadline; past it, the answer is
     unknown (exit 1) and says that reading the level used up the time limit."""
     try:
-        with _ReadingDeadline(deadlines.first or 0.0):
+        with ReadingDeadline(deadlines.first or 0.0):
             levels: list[tuple[int, Level]] = read()
             return levels
-    except _OutOfTime:
+    except OutOfTime:
         pass
     if as_json:
-        emit_json({"level": None, "status": "unknown", "reason": "limit", "why": "time limit"})
+        unread = UNREAD_ROW(level=None, status="unknown", reason="limit", why="time limit")
+        emit_json(UNREAD_ROW.json(unread))
     fail(
         f"the time limit ({time_limit:g} s) ran out while reading the level: unknown",
         EXIT_NEGATIVE,
@@ -886,24 +843,10 @@ def _describe_step(step: Any) -> str:
 
 @termcraft.command()
 @_position_options(every_level=True)
-@_limit_options
-@time_limit_option(DEFAULT_TIME_LIMIT)
-@budget_option(DEFAULT_BUDGET)
+@_limit_options(DEFAULT_TIME_LIMIT)
 @json_option
 @closed_pipe_safe
-def solve(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
-    max_states: int | None,
-    max_memory: int | None,
-    time_limit: float,
-    budget: int,
-    as_json: bool,
-) -> None:
+def solve(position: Position, limits: Limits, as_json: bool) -> None:
     """Solve levels: shortest plan, or proved unsolvable, or unknown and why.
 
     Without --level, every level of LEVEL_FILE.  Constructs try every ground term over the
@@ -916,14 +859,9 @@ def solve(
     or "search space restricted to ..." for a level with a one-argument compound named var).  Exit 0 when every chosen level is solved, 1 when one is unsolvable
     or unknown (also after ctrl+c, which stops the search cleanly), 2 on bad input.
     """
-    deadlines = _Deadlines(time_limit)
-    chosen = _read_levels(
-        deadlines,
-        as_json,
-        time_limit,
-        lambda: _levels_from_source(level_file, level, term, target, fuel, construct_budget, True),
-    )
-    kwargs = _solve_kwargs(max_states, max_memory, budget)
+    deadlines = LevelDeadlines(limits.time_limit)
+    chosen = _read_levels(deadlines, as_json, limits.time_limit, position.levels)
+    kwargs = limits.solver_kwargs()
     exit_code = EXIT_OK
     show_bar = not as_json
     with StopOnCtrlC() as cancel:
@@ -934,42 +872,18 @@ def solve(
             result = _run_with_progress(lvl, number, kwargs, cancel, show_bar)
             if result.status != "solved":
                 exit_code = EXIT_NEGATIVE
-            _print_solution(number, lvl, result, as_json)
+            SOLVE_ROW.emit(SOLVE_ROW.of(result, level=number, title=lvl.title), as_json)
         if cancel():
             fail("interrupted: the search was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
 
 
-def _print_solution(number: int, level: Level, result: Any, as_json: bool) -> None:
-    data = {
-        "level": number,
-        "title": level.title,
-        "status": result.status,
-        "plan": plan_json(result.plan),
-        "explored": result.explored,
-        "reason": result.reason,
-        "why": result.why,
-        "spent": result.spent,
-    }
-    if as_json:
-        emit_json(data)
-        return
-    why = f", {result.why}: {_bound_text(result)}" if result.why else ""
-    proved = "proved, every move searched: " if result.status == "unsolvable" else ""
-    click.echo(
-        f"level {number} {level.title!r}: {result.status} "
-        f"({proved}{plural(result.explored, 'state')} explored{why})"
-    )
-    for index, step in enumerate(result.plan, start=1):
-        click.echo(f"  {index}. {_describe_step(step)}")
-
-
-def _bound_text(result: Any) -> str:
+def _bound_text(spent: int) -> str:
     """How far the search went when a bound stopped it: ``12,000 nodes spent, 2.0 s``
     (seconds since the command began: reading the level counts)."""
     import time
 
-    return f"{result.spent:,} nodes spent, {time.monotonic() - command_started():.1f} s"
+    return f"{spent:,} nodes spent, {time.monotonic() - command_started():.1f} s"
 
 
 def _run_with_progress(
@@ -989,16 +903,6 @@ def _run_with_progress(
 # --------------------------------------------------------------------------- lint
 
 
-def _issue_json(issue: Any) -> dict[str, Any]:
-    path = issue.path
-    return {
-        "severity": issue.severity,
-        "code": issue.code,
-        "message": issue.message,
-        "path": list(path) if path is not None else None,
-    }
-
-
 @termcraft.command()
 @_position_options(every_level=True)
 @click.option(
@@ -1008,25 +912,10 @@ def _issue_json(issue: Any) -> dict[str, Any]:
     show_default=True,
     help="Also run the solver (unsolvable and par checks).",
 )
-@_limit_options
-@time_limit_option(LINT_TIME_LIMIT)
-@budget_option(DEFAULT_BUDGET)
+@_limit_options(LINT_TIME_LIMIT)
 @json_option
 @closed_pipe_safe
-def lint(
-    level_file: str | None,
-    level: str | None,
-    term: str | None,
-    target: str | None,
-    fuel: int | None,
-    construct_budget: int | None,
-    run_solver: bool,
-    max_states: int | None,
-    max_memory: int | None,
-    time_limit: float,
-    budget: int,
-    as_json: bool,
-) -> None:
+def lint(position: Position, run_solver: bool, limits: Limits, as_json: bool) -> None:
     """Report level-design issues (illegal rules, non-ground axioms, misused placeholders,
     levels already won, unreachable resources ...).
 
@@ -1039,18 +928,13 @@ def lint(
     from core.search import Interrupted
     from core.termcraft import lint as lint_level
 
-    deadlines = _Deadlines(time_limit)
-    chosen = _read_levels(
-        deadlines,
-        as_json,
-        time_limit,
-        lambda: _levels_from_source(level_file, level, term, target, fuel, construct_budget, True),
-    )
-    kwargs = _solve_kwargs(max_states, max_memory, budget)
+    deadlines = LevelDeadlines(limits.time_limit)
+    chosen = _read_levels(deadlines, as_json, limits.time_limit, position.levels)
+    kwargs = limits.solver_kwargs()
     exit_code = EXIT_OK
     with StopOnCtrlC() as cancel:
         for number, lvl in chosen:
-            progress = _StageProgress()
+            progress = StageProgress()
             kwargs["deadline"] = deadlines.next()
             try:
                 issues = lint_level(
@@ -1062,7 +946,7 @@ def lint(
                 progress.done()
             if any(issue.severity == "error" for issue in issues):
                 exit_code = EXIT_NEGATIVE
-            _print_issues(number, lvl, issues, as_json)
+            LINT_ROW.emit(LINT_ROW(level=number, title=lvl.title, issues=issues), as_json)
         if cancel():
             fail("interrupted: the solver was stopped", EXIT_NEGATIVE)
     raise click.exceptions.Exit(exit_code)
@@ -1073,22 +957,3 @@ def _stopped_by(reason: str) -> str:
     from core.termcraft.solver import WHY
 
     return "interrupted" if reason == "cancelled" else f"stopped by the {WHY.get(reason, reason)}"
-
-
-def _print_issues(number: int, level: Level, issues: Any, as_json: bool) -> None:
-    if as_json:
-        emit_json(
-            {
-                "level": number,
-                "title": level.title,
-                "issues": [_issue_json(issue) for issue in issues],
-            }
-        )
-        return
-    if not issues:
-        click.echo(f"level {number} {level.title!r}: ok")
-        return
-    click.echo(f"level {number} {level.title!r}:")
-    for issue in issues:
-        at = f" (at {format_path(issue.path)})" if issue.path is not None else ""
-        click.echo(f"  {issue.severity} {issue.code}: {issue.message}{at}")

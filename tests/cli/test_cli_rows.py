@@ -1,0 +1,376 @@
+"""Declared rows and option groups (issue 31, item 5): a command's JSON object is declared
+once (:class:`tui.cli.output.Row`), its options as groups (:class:`tui.cli.options.OptionGroup`).
+
+The declarations are checked against the game pages' JSON key lists (docs/termcraft.md,
+docs/carving.md, read here as the reader reads them), against what the commands print, and
+the text forms against the JSON ones.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import sys
+from pathlib import Path
+
+import click
+import pytest
+from click.testing import CliRunner
+
+from tui.cli.options import (
+    LevelFile,
+    OptionGroup,
+    OrderedOptions,
+    game_play_command,
+    level_file_options,
+    options_in_order,
+)
+from tui.cli.output import Field, Row, StageProgress, parsed
+from tui.games.carving import cli as carving_cli
+from tui.games.termcraft import cli as termcraft_cli
+
+pytestmark = pytest.mark.cli
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def invoke(group: click.Group, *args: str, input: str | None = None):
+    try:
+        runner = CliRunner(mix_stderr=False)  # click < 8.2
+    except TypeError:
+        runner = CliRunner()
+    return runner.invoke(group, list(args), input=input)
+
+
+def json_lines(result) -> list[dict]:
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+# --------------------------------------------------------------------------- Row
+
+
+def test_a_row_orders_its_keys_as_declared_and_converts_declared_fields():
+    row = Row("b", Field("a", lambda pair: [pair[1], pair[0]]), "c", text_only=("note",))
+    values = row(c=None, note="seen in text only", a=(1, 2), b="x")
+    assert list(values) == ["b", "a", "c", "note"]
+    assert row.json(values) == {"b": "x", "a": [2, 1], "c": None}
+    assert list(row.json(values)) == ["b", "a", "c"] == list(row.keys)
+
+
+def test_a_row_refuses_a_missing_or_undeclared_key_and_a_key_declared_twice():
+    row = Row("level", "status")
+    with pytest.raises(TypeError, match="missing \\['status'\\]"):
+        row(level=1)
+    with pytest.raises(TypeError, match="undeclared \\['extra'\\]"):
+        row(level=1, status="won", extra=0)
+    with pytest.raises(ValueError):
+        Row("a", "b", "a")
+    with pytest.raises(ValueError):
+        Row("a", text_only=("a",))
+
+
+def test_a_row_reads_attributes_and_prints_json_or_its_text(capsys):
+    class Result:
+        status = "solved"
+        explored = 15
+
+    row = Row("level", "status", "explored", text=lambda r: [f"{r['level']}: {r['status']}", "end"])
+    values = row.of(Result(), level=3)
+    assert values == {"level": 3, "status": "solved", "explored": 15}
+    row.emit(values, as_json=True)
+    row.emit(values, as_json=False)
+    assert capsys.readouterr().out == (
+        '{"level": 3, "status": "solved", "explored": 15}\n3: solved\nend\n'
+    )
+    with pytest.raises(TypeError):
+        Row("a").text({"a": 1})  # no text form declared
+
+
+# --------------------------------------------------------------------------- OptionGroup
+
+
+def test_an_option_group_hands_the_command_one_value_and_keeps_the_help_order():
+    seen: list = []
+    pair = OptionGroup(
+        "pair",
+        [click.option("--first", default="1"), click.option("--second", type=int, default=2)],
+        into=lambda first, second: (first, second),
+    )
+
+    @click.command()
+    @pair
+    @click.option("--last", is_flag=True)
+    def command(pair: tuple[str, int], last: bool) -> None:
+        seen.append((pair, last))
+
+    result = invoke(command, "--second", "5", "--last")
+    assert result.exit_code == 0, result.output
+    assert seen == [(("1", 5), True)]
+    assert [param.name for param in command.params] == ["first", "second", "last"]
+    assert pair.names() == ["first", "second"]
+    help_text = invoke(command, "--help").stdout
+    assert help_text.index("--first") < help_text.index("--second") < help_text.index("--last")
+
+
+def test_level_file_options_give_a_level_file():
+    seen: list[LevelFile] = []
+
+    @click.command()
+    @level_file_options("every level", metavar="LEVEL")
+    def command(levels: LevelFile) -> None:
+        seen.append(levels)
+
+    assert invoke(command, "pack.levels", "-l", "2").exit_code == 0
+    assert seen == [LevelFile("pack.levels", "2")] and seen[0].source == "pack.levels"
+    missing = invoke(command)
+    assert missing.exit_code == 2 and "LEVEL" in missing.stderr
+
+
+def test_a_level_file_chooses_by_number_title_or_default():
+    class Titled:
+        def __init__(self, title: str) -> None:
+            self.title = title
+
+    levels = [(1, Titled("Alpha")), (2, Titled("Beta")), (3, Titled("Gamma"))]
+    assert LevelFile("f", None).chosen(levels) == levels[:1]
+    assert LevelFile("f", None).chosen(levels, every_level=True) == levels
+    assert LevelFile("f", "3").chosen(levels) == [levels[2]]
+    assert LevelFile("f", "beta").chosen(levels, every_level=True) == [levels[1]]
+    with pytest.raises(click.exceptions.Exit):
+        LevelFile("f", "4").chosen(levels)
+
+
+def test_parsed_turns_a_parse_error_into_its_caret_block(capsys):
+    from grammar.carving import parse_operator
+
+    edge = "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))"
+    assert str(parsed(parse_operator, edge, "<--edge>")) == edge
+    with pytest.raises(click.exceptions.Exit) as stop:
+        parsed(parse_operator, "theta(N(x,x,x)", "<--edge>")
+    assert stop.value.exit_code == 2
+    assert capsys.readouterr().err.startswith("<--edge>:1:15: ")
+
+
+def test_ordered_options_interleave_as_written():
+    seen: list = []
+
+    @click.command(cls=OrderedOptions)
+    @click.option("-a", "a", multiple=True)
+    @click.option("-b", "b", multiple=True, type=int)
+    @click.pass_context
+    def command(ctx: click.Context, a: tuple[str, ...], b: tuple[int, ...]) -> None:
+        seen.append(options_in_order(ctx, a=a, b=b))
+
+    assert invoke(command, "-b", "1", "-a", "x", "-b", "2", "-a", "y").exit_code == 0
+    assert seen == [[("b", 1), ("a", "x"), ("b", 2), ("a", "y")]]
+
+
+def test_a_games_play_command_opens_the_arcade_on_that_game(monkeypatch):
+    import tui.cli as shell
+
+    launched: list[dict] = []
+    monkeypatch.setattr(shell, "launch_app", lambda **options: launched.append(options))
+    play = game_play_command("carving", "Open the arcade on Triangle Carving.")
+    pack = Path(__file__).resolve().parents[2] / "levels" / "carving" / "01-tutorial.levels"
+    assert invoke(play, str(pack), "--level", "Clean Slate").exit_code == 0
+    assert invoke(play).exit_code == 0
+    assert launched == [
+        {"start_game": "carving", "level_file": str(pack), "level": 2},
+        {"start_game": "carving"},
+    ]
+    assert play.name == "play" and play.help == "Open the arcade on Triangle Carving."
+    assert invoke(play, "--level", "2").exit_code == 2  # --level needs a FILE
+
+
+# --------------------------------------------------------------------------- the docs' key lists
+
+
+def object_keys(text: str, start: int) -> list[str]:
+    """The top-level keys of the JSON-like object that opens at ``text[start]`` (``{``), as
+    the docs write them: ``{"a": 1, "b": [...]}`` or the short ``{"a", "b"}``; a quoted word
+    is a key when it starts an item (after ``{`` or ``,``) and ends one (``:``, ``,``, ``}``),
+    so the values of ``"status": "won" | "lost"`` are not."""
+    assert text[start] == "{", text[start : start + 20]
+    keys: list[str] = []
+    depth, index, last = 0, start, ""
+    while True:
+        char = text[index]
+        if char == '"':
+            end = text.index('"', index + 1)
+            after = text[end + 1 :].lstrip()[:1]
+            if depth == 1 and last in "{," and after in (":", ",", "}"):
+                keys.append(text[index + 1 : end])
+            index, last = end + 1, '"'
+            continue
+        if char in "{[":
+            depth += 1
+        elif char in "}]":
+            depth -= 1
+            if depth == 0:
+                return keys
+        if not char.isspace():
+            last = char
+        index += 1
+
+
+def doc_keys(page: str, anchor: str, nth: int = 0) -> list[str]:
+    """The keys of the ``nth`` object (counting every ``{``) after ``anchor`` on a page."""
+    text = (DOCS / page).read_text(encoding="utf-8")
+    at = text.index(anchor)
+    for _ in range(nth + 1):
+        at = text.index("{", at + 1)
+    return object_keys(text, at)
+
+
+def test_the_key_reader_reads_both_spellings():
+    assert object_keys('{"a": "x" | "y", "b": [{"c": 1}], "d"}', 0) == ["a", "b", "d"]
+    assert object_keys('{"a", "b": "" \\| "z", "e"}', 0) == ["a", "b", "e"]
+
+
+TERMCRAFT_DOCS = {
+    "ACTIONS_ROW": ("**`termcraft actions", 0),
+    "REWRITE_ROW": ("**`termcraft actions", 1),
+    "JSONL_SUMMARY_ROW": ("`--jsonl` writes one rewrite object", 0),
+    "COUNT_ROW": ("`--count` prints only", 0),
+    "APPLY_ROW": ("**`termcraft apply", 0),
+    "SOLVE_ROW": ("**`termcraft solve", 0),
+    "LINT_ROW": ("**`termcraft lint", 0),
+    "ISSUE_ROW": ("**`termcraft lint", 1),
+    "UNREAD_ROW": ('with `--json`, `{"level": null', 0),
+}
+CARVING_DOCS = {
+    "CLOSURE_ROW": "| `closure LEVEL`",
+    "ELIMINABLE_ROW": "| `eliminable LEVEL",
+    "SOLVE_ROW": "| `solve LEVEL",
+    "GENERATE_ROW": "| `generate ",
+}
+
+
+def declared_rows(module) -> dict[str, Row]:
+    return {name: value for name, value in vars(module).items() if isinstance(value, Row)}
+
+
+def test_every_termcraft_row_has_the_documented_keys_in_order():
+    rows = declared_rows(termcraft_cli)
+    assert set(rows) == set(TERMCRAFT_DOCS)  # a new row gets its place in the docs
+    for name, (anchor, nth) in TERMCRAFT_DOCS.items():
+        assert list(rows[name].keys) == doc_keys("termcraft.md", anchor, nth), name
+
+
+def test_every_carving_row_has_the_documented_keys_in_order():
+    rows = declared_rows(carving_cli)
+    assert set(rows) == {*CARVING_DOCS, "STATE_ROW"}
+    for name, anchor in CARVING_DOCS.items():
+        assert list(rows[name].keys) == doc_keys("carving.md", anchor), name
+    # play-script: the engine's state, then the derived keys (two objects on the page)
+    engine = doc_keys("carving.md", "| `play-script LEVEL", 0)
+    derived = doc_keys("carving.md", "| `play-script LEVEL", 1)
+    assert list(rows["STATE_ROW"].keys) == engine + derived
+    assert tuple(derived) == carving_cli.STATE_DERIVED
+
+
+# --------------------------------------------------------------------------- what the commands print
+
+
+def test_termcraft_commands_print_their_rows():
+    tc = termcraft_cli
+    [listed] = json_lines(invoke(tc.termcraft, "actions", "basics", "--json"))
+    assert list(listed) == list(tc.ACTIONS_ROW.keys) and listed["rewrites"]
+    assert all(list(item) == list(tc.REWRITE_ROW.keys) for item in listed["rewrites"])
+    *moves, summary = json_lines(invoke(tc.termcraft, "actions", "basics", "--jsonl"))
+    assert moves == listed["rewrites"]
+    assert summary == {"count": len(moves), **{k: listed[k] for k in ("placeholders", "warnings")}}
+    assert list(summary) == list(tc.JSONL_SUMMARY_ROW.keys)
+    [counted] = json_lines(invoke(tc.termcraft, "actions", "basics", "--count"))
+    assert counted == {"rewrites": len(moves), "placeholders": len(listed["placeholders"])}
+    [applied] = json_lines(invoke(tc.termcraft, "apply", "basics", "-r", "1", "--json"))
+    assert list(applied) == list(tc.APPLY_ROW.keys)
+    solved = json_lines(invoke(tc.termcraft, "solve", "basics", "--json"))
+    assert solved and all(list(row) == list(tc.SOLVE_ROW.keys) for row in solved)
+    bad = "f(rewrite(var(X),b),a)"
+    [linted] = json_lines(invoke(tc.termcraft, "lint", "--term", bad, "--json"))
+    assert list(linted) == list(tc.LINT_ROW.keys) and linted["issues"]
+    assert all(list(issue) == list(tc.ISSUE_ROW.keys) for issue in linted["issues"])
+
+
+def test_carving_commands_print_their_rows(tmp_path):
+    cc = carving_cli
+    [closure] = json_lines(invoke(cc.carving, "closure", "tutorial", "--json"))
+    assert list(closure) == list(cc.CLOSURE_ROW.keys)
+    edge = "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))"
+    [elim] = json_lines(invoke(cc.carving, "eliminable", "tutorial", "--edge", edge, "--json"))
+    assert list(elim) == list(cc.ELIMINABLE_ROW.keys)
+    script = tmp_path / "s.txt"
+    script.write_text(f"construct {edge}\n", encoding="utf-8")
+    args = ("play-script", "tutorial", "--script", str(script), "--json")
+    [state] = json_lines(invoke(cc.carving, *args))
+    assert list(state) == list(cc.STATE_ROW.keys)
+    solved = json_lines(invoke(cc.carving, "solve", "tutorial", "-l", "1", "--json"))
+    assert [list(row) for row in solved] == [list(cc.SOLVE_ROW.keys)]
+    made = json_lines(invoke(cc.carving, "generate", "-n", "1", "--json"))
+    assert [list(row) for row in made] == [list(cc.GENERATE_ROW.keys)]
+
+
+# --------------------------------------------------------------------------- text and JSON agree
+
+
+def test_termcraft_text_says_what_json_says():
+    tc = termcraft_cli
+    for args in (("apply", "basics", "-r", "1"), ("apply", "--term", "f(a)", "--fuel", "3")):
+        [data] = json_lines(invoke(tc.termcraft, *args, "--json"))
+        text = invoke(tc.termcraft, *args).stdout.splitlines()
+        assert text == [
+            f"{key + ':':<8}{data[key]}" for key in ("term", "fuel", "budget", "status")
+        ]
+    for args in (("basics",), ("basics", "-l", "1", "--max-states", "1")):
+        rows = json_lines(invoke(tc.termcraft, "solve", *args, "--json"))
+        text = invoke(tc.termcraft, "solve", *args).stdout
+        heads = re.findall(r"^level (\d+) .*?: (\w+) \((?:.*: )?(\d+) states? explored", text, re.M)
+        assert heads == [(str(r["level"]), r["status"], str(r["explored"])) for r in rows]
+        steps = re.findall(r"^  \d+\. (rewrite|construct) ", text, re.M)
+        assert steps == [move["kind"] for r in rows for move in r["plan"]]
+
+
+def test_carving_text_says_what_json_says(tmp_path):
+    cc = carving_cli
+    [closure] = json_lines(invoke(cc.carving, "closure", "tutorial", "-l", "3", "--json"))
+    text = invoke(cc.carving, "closure", "tutorial", "-l", "3").stdout.splitlines()
+    listed = [line.strip() for line in text if line.startswith("  ")]
+    assert listed == closure["formulas"] + closure["operators"]
+    edge = "theta(N(x,x,x),D(y,y,y),D(y,y,y),D(y,y,y),D(y,y,y))"
+    script = tmp_path / "s.txt"
+    script.write_text(f"construct {edge}\n", encoding="utf-8")
+    args = ("play-script", "tutorial", "--script", str(script))
+    [state] = json_lines(invoke(cc.carving, *args, "--json"))
+    first = invoke(cc.carving, *args).stdout.splitlines()[0]
+    assert first == f"status {state['status']}, phase {state['phase']}, steps {state['steps']}" + (
+        f" (par {state['par']})" if state["par"] is not None else ""
+    )
+    solved = json_lines(invoke(cc.carving, "solve", "tutorial", "--json"))
+    verdicts = re.findall(
+        r"^level \d+ '.*': (.*), par", invoke(cc.carving, "solve", "tutorial").stdout, re.M
+    )
+    assert verdicts == [row["verdict"] for row in solved]
+
+
+# --------------------------------------------------------------------------- shared progress
+
+
+def test_slow_analysis_shows_progress_on_a_terminal_only(monkeypatch):
+    # Moved from test_cli_termcraft.py with StageProgress (was termcraft's _StageProgress).
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    screen = Terminal()
+    monkeypatch.setattr(sys, "stderr", screen)
+    StageProgress(after=100.0)("closure", 5, 10)  # not slow yet: nothing shown
+    assert screen.getvalue() == ""
+    progress = StageProgress(after=0.0)
+    progress("closure", 5_000, 10_000)
+    assert "analysing: closure 5,000/10,000" in screen.getvalue()
+    progress.done()
+    assert screen.getvalue().endswith("\r\x1b[K")
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # a pipe: never shown
+    assert not StageProgress(after=0.0).enabled
