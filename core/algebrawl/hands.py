@@ -398,7 +398,11 @@ def _fill(bucket: dict, op: str, a: dict, b: dict, equivalence: str, value) -> N
 
 
 def solutions24(
-    numbers: Sequence[Number], target: Number = 24, equivalence: str = DEFAULT_EQUIVALENCE
+    numbers: Sequence[Number],
+    target: Number = 24,
+    equivalence: str = DEFAULT_EQUIVALENCE,
+    *,
+    at_most: int | None = None,
 ) -> tuple[HandSolution, ...]:
     """The distinct solutions of a hand (each number once, operators reusable).
 
@@ -406,6 +410,9 @@ def solutions24(
         numbers: The hand.
         target: The value to reach.
         equivalence: When two expressions are the same solution (see :mod:`.normal`).
+        at_most: Stop once this many distinct solutions are found (None: find them all).
+            The top level then stops early, so the ones returned are the first found, not
+            the first in normal-form order, and their number is no count of the hand's.
 
     Returns:
         One :class:`HandSolution` per normal form, sorted by normal form.
@@ -415,24 +422,50 @@ def solutions24(
     if len(ms) == 1:
         return (HandSolution((nf_leaf(t), t)),) if ms[0] == t else ()
     found: dict = {}
-    meter = _METER.get()
     for left, right in splits(ms):
-        tl, tr = _forms(left, equivalence), _forms(right, equivalence)
-        for x, nx in tl.items():
-            for op, x_left, y in _partners(x, t):
-                if y in tr and not (op == "/" and x_left and y == 0):
-                    a, b = (nx, tr[y]) if x_left else (tr[y], nx)
-                    if meter is not None:
-                        meter.spend(len(a) * len(b))
-                    _fill(found, op, a, b, equivalence, t)
-            if x == 0 and t == 0:  # 0 × y and 0 ÷ y are 0 for every y
+        if _top_forms(found, left, right, t, equivalence, at_most):
+            break
+    items = list(found.items())[:at_most] if at_most is not None else list(found.items())
+    return tuple(HandSolution(item) for item in sorted(items, key=lambda kv: kv[0]))
+
+
+def _top_forms(
+    found: dict, left: tuple, right: tuple, t, equivalence: str, at_most: int | None
+) -> bool:
+    """Add to ``found`` the normal forms of one split's pairs that reach ``t``.
+
+    Args:
+        found: Normal form -> witness, filled in place.
+        left: One part of the split.
+        right: The other part.
+        t: The target.
+        equivalence: See :func:`solutions24`.
+        at_most: Stop once ``found`` holds this many (None: never).
+
+    Returns:
+        Whether ``found`` reached ``at_most`` (the caller stops).
+    """
+    meter = _METER.get()
+    tl, tr = _forms(left, equivalence), _forms(right, equivalence)
+    for x, nx in tl.items():
+        for op, x_left, y in _partners(x, t):
+            if y in tr and not (op == "/" and x_left and y == 0):
+                a, b = (nx, tr[y]) if x_left else (tr[y], nx)
                 if meter is not None:
-                    meter.spend(len(nx) * _form_count(right, equivalence))
-                for y, ny in tr.items():
-                    _fill(found, "*", nx, ny, equivalence, t)
-                    if y:
-                        _fill(found, "/", nx, ny, equivalence, t)
-    return tuple(HandSolution(item) for item in sorted(found.items(), key=lambda kv: kv[0]))
+                    meter.spend(len(a) * len(b))
+                _fill(found, op, a, b, equivalence, t)
+        if x == 0 and t == 0:  # 0 × y and 0 ÷ y are 0 for every y
+            if meter is not None:
+                meter.spend(len(nx) * _form_count(right, equivalence))
+            for y, ny in tr.items():
+                _fill(found, "*", nx, ny, equivalence, t)
+                if y:
+                    _fill(found, "/", nx, ny, equivalence, t)
+        # Checked per value of the left part: the units spent before the stop are the
+        # same on every run (the tables' order is fixed), so a budget binds alike.
+        if at_most is not None and len(found) >= at_most:
+            return True
+    return False
 
 
 def count_solutions24(

@@ -174,20 +174,46 @@ def parse_band(text: str) -> tuple[int, int]:
 
 
 def hand_json(
-    numbers: Sequence[Fraction], target: Fraction, rule: HandRule, limit: int, bounds: Bounds
+    numbers: Sequence[Fraction],
+    target: Fraction,
+    rule: HandRule,
+    limit: int,
+    bounds: Bounds,
+    count: bool = True,
 ) -> dict[str, Any]:
-    """Solve one hand: ``{"numbers", "target", "solvable", "count", "solutions",
-    "complete", "reason"}`` (``solvable`` and ``count`` null when a bound was hit first;
-    ``reason`` names it: ``"work budget"``, ``"time limit"``, or null when complete)."""
-    solvable, count, complete, trees, reason = rule.solve(
-        numbers, target, None, budget=bounds.budget, deadline=bounds.deadline()
+    """Solve one hand, asking the solver only for what is shown.
+
+    Args:
+        numbers: The hand (checked by the rule).
+        target: The value to make.
+        rule: How the hand is solved.
+        limit: Solutions listed (0: all).
+        bounds: The command's bounds.
+        count: Count the distinct solutions; without it the solver looks for ``limit`` of
+            them only (the first solution ends the search with ``limit`` 1).
+
+    Returns:
+        ``{"numbers", "target", "solvable", "count", "solutions", "complete", "reason"}``:
+        ``solvable`` and ``count`` null when a bound was hit first (``reason`` names it:
+        ``"work budget"``, ``"time limit"``, else null); without ``count`` a solvable
+        hand's ``count`` is null with no reason (not asked), an unsolvable hand's 0 (the
+        whole search proved it).
+    """
+    solvable, distinct, complete, trees, reason = rule.solve(
+        numbers,
+        target,
+        None,
+        budget=bounds.budget,
+        deadline=bounds.deadline(),
+        count=count,
+        wanted=limit,
     )
     shown = trees if limit == 0 else trees[:limit]
     return {
         "numbers": [_json_number(v) for v in numbers],
         "target": _json_number(target),
         "solvable": solvable,
-        "count": count,
+        "count": distinct,
         "solutions": [expression(tree) for tree in shown],
         "complete": complete,
         "reason": reason or None,
@@ -312,7 +338,8 @@ def _hand_options(func: Any) -> Any:
     "--count/--no-count",
     default=True,
     show_default=True,
-    help="Also count the distinct solutions of each level.",
+    help="Also count the distinct solutions of each level or hand (--no-count: a hand's "
+    "search stops at --limit solutions).",
 )
 @click.option(
     "--limit",
@@ -359,7 +386,7 @@ def solve(
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--target") from None
     if args == ("-",):
-        raise click.exceptions.Exit(_solve_batch(target, rule, limit, bounds, as_json))
+        raise click.exceptions.Exit(_solve_batch(target, rule, limit, bounds, as_json, count))
     if not args:
         raise click.UsageError("give the numbers after --numbers (or - to read hands from stdin)")
     try:
@@ -367,7 +394,7 @@ def solve(
         rule.check(hand, target)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--numbers") from None
-    data = hand_json(hand, target, rule, limit, bounds)
+    data = hand_json(hand, target, rule, limit, bounds, count)
     _show_hand(data, as_json)
     raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
 
@@ -433,7 +460,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
     counted = (
         plural(count, "distinct solution")
         if count is not None
-        else f"solvable (not counted: {data['reason']})"
+        else f"solvable (not counted: {data['reason'] or '--no-count'})"
     )
     click.echo(f"{hand} → {data['target']}: {counted}")
     for text in data["solutions"]:
@@ -443,7 +470,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
 
 
 def _solve_batch(
-    target: Fraction, rule: HandRule, limit: int, bounds: Bounds, as_json: bool
+    target: Fraction, rule: HandRule, limit: int, bounds: Bounds, as_json: bool, count: bool
 ) -> int:
     """One hand per stdin line; returns the exit status (2 after a bad line, else 1 when
     some hand is unsolvable or unknown, else 0)."""
@@ -464,7 +491,7 @@ def _solve_batch(
             click.echo(f"<stdin>:{number}: error: {error}", err=True)
             bad = True
             continue
-        data = hand_json(hand, target, rule, limit, bounds)
+        data = hand_json(hand, target, rule, limit, bounds, count)
         negative |= not data["solvable"]
         _show_hand(data, as_json)
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
