@@ -114,13 +114,42 @@ def _poll() -> None:
 
 
 def _values(ms: tuple) -> dict:
-    """:func:`_table`, charged to the running block (see :func:`metered`)."""
+    """:func:`_table`, charged to the running block (see :func:`metered`).
+
+    The tables below ``ms`` are charged smallest first, each before it is built (its cost
+    needs only the smaller tables it combines), in one flat loop: the same units, in
+    total at every table, as charging them split by split, without walking the splits
+    again for every hand (the batch path's overhead).
+    """
     meter = _METER.get()
     if meter is not None and len(ms) > 1 and ("v", ms) not in meter.charged:
-        meter.charged.add(("v", ms))
-        for left, right in splits(ms):
-            meter.spend(len(_values(left)) * len(_values(right)))
+        charged = meter.charged
+        for sub in _below(ms):
+            if ("v", sub) not in charged:
+                charged.add(("v", sub))
+                meter.spend(_split_cost(sub))
     return _table(ms)
+
+
+@lru_cache(maxsize=8192)
+def _below(ms: tuple) -> tuple[tuple, ...]:
+    """``ms`` and every sub-multiset its table is built from (two numbers or more),
+    smallest first: each one's parts come before it."""
+    found: set = set()
+    stack = [ms]
+    while stack:
+        sub = stack.pop()
+        if len(sub) > 1 and sub not in found:
+            found.add(sub)
+            stack.extend(part for pair in splits(sub) for part in pair)
+    return tuple(sorted(found, key=lambda sub: (len(sub), sub)))
+
+
+@lru_cache(maxsize=8192)
+def _split_cost(ms: tuple) -> int:
+    """The combinations the table of ``ms`` makes: ``|left| x |right|`` per split (the
+    parts' tables are built here, so charge them first: :func:`_values`)."""
+    return sum(len(_table(left)) * len(_table(right)) for left, right in splits(ms))
 
 
 def _forms(ms: tuple, equivalence: str) -> dict:
@@ -179,6 +208,7 @@ def _split_patterns(
     return tuple(out)
 
 
+@lru_cache(maxsize=16384)
 def splits(ms: tuple) -> tuple[tuple[tuple, tuple], ...]:
     """The distinct ways to split a sorted multiset into two non-empty sorted parts.
 
@@ -477,7 +507,16 @@ def count_solutions24(
 
 def clear_caches() -> None:
     """Forget the memoised tables (they are pure; this only frees memory)."""
-    for f in (_split_patterns, _table, _nf_table, _restricted, _form_count):
+    for f in (
+        _split_patterns,
+        splits,
+        _below,
+        _split_cost,
+        _table,
+        _nf_table,
+        _restricted,
+        _form_count,
+    ):
         f.cache_clear()
 
 
