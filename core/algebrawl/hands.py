@@ -327,10 +327,17 @@ def _partners(x, t):
         yield "/", True, _q(x, t)
 
 
+@lru_cache(maxsize=1 << 16)
+def _partner_list(x, t) -> tuple:
+    """:func:`_partners`, memoised: a batch of hands meets the same values again and again
+    (fractions among them, whose arithmetic is the slow part of the witness search)."""
+    return tuple(_partners(x, t))
+
+
 def _hit(tl: dict, tr: dict, t: Fraction):
     """Yield ``(op, left witness, right witness)`` for pairs combining to ``t``."""
     for x, wx in tl.items():
-        for op, x_left, y in _partners(x, t):
+        for op, x_left, y in _partner_list(x, t):
             if y in tr and not (op == "/" and x_left and y == 0):
                 yield (op, wx, tr[y]) if x_left else (op, tr[y], wx)
         # x * y = t = 0 and x / y = 0 hold for every y when x is 0.
@@ -516,6 +523,7 @@ def clear_caches() -> None:
         _nf_table,
         _restricted,
         _form_count,
+        _partner_list,
     ):
         f.cache_clear()
 
