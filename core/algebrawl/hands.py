@@ -184,8 +184,19 @@ def _q(x, y):
     return _num(Fraction(x) / y)
 
 
+def _key(x: Number):
+    """A hand's number as a table key (:func:`_num`); ints and Fractions without a copy
+    (a batch reads thousands of hands), anything else checked by :func:`as_value`."""
+    kind = type(x)
+    if kind is int:
+        return x
+    if kind is Fraction:
+        return x.numerator if x.denominator == 1 else x
+    return _num(as_value(x))
+
+
 def _multiset(numbers: Iterable[Number]) -> tuple:
-    ms = tuple(sorted(_num(as_value(x)) for x in numbers))
+    ms = tuple(sorted(_key(x) for x in numbers))
     if not 1 <= len(ms) <= MAX_HAND:
         raise ValueError(f"a hand has 1 to {MAX_HAND} numbers")
     return ms

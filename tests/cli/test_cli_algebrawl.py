@@ -650,3 +650,20 @@ def test_no_count_asks_the_solver_for_one_witness_only() -> None:
     )
     less = run(*args[:-1], str(watch.spent - 1), "--no-count", "--limit", "1", "--json")
     assert less.exit_code == 1 and lines(less)[0]["reason"] == "work budget"
+
+
+def test_the_batch_fast_path_reads_numbers_as_before() -> None:
+    """Plain whole numbers skip the pattern; every other form still meets it (a guard:
+    the same answers as the general reader)."""
+    from tui.games.algebrawl.cli import parse_number
+
+    assert [parse_number(t) for t in ("007", " 12 ", "1000000", "-3", "7/2")] == [
+        7,
+        12,
+        10**6,
+        -3,
+        F(7, 2),
+    ]
+    for text, words in (("1000001", "out of range"), ("²", "not a number"), ("٣", "not a number")):
+        with pytest.raises(ValueError, match=words):
+            parse_number(text)

@@ -30,8 +30,10 @@ Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unkno
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -131,6 +133,11 @@ def parse_number(text: str) -> Fraction:
     """A hand's number: ``7``, ``-3`` or ``7/2`` (ValueError in words)."""
     from core.algebrawl.values import MAX_INPUT, parse_value, within
 
+    token = text.strip()
+    # A batch's numbers are mostly small whole numbers: read those without the pattern
+    # (ASCII digits only: str.isdigit also takes "²", which int() refuses).
+    if token.isascii() and token.isdigit() and len(token) <= 7 and int(token) <= MAX_INPUT:
+        return Fraction(int(token))
     try:
         value = parse_value(text.strip())
     except ValueError:
@@ -447,7 +454,10 @@ def _rule(countdown: bool, cards_text: str | None) -> HandRule:
 
 def _show_hand(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        emit_json(data)
+        # hand_json's object holds plain JSON values only, so it is written as is (without
+        # emit_json's conversion walk, a cost per hand in a batch), flushed line by line.
+        click.echo(json.dumps(data, ensure_ascii=False))
+        sys.stdout.flush()
         return
     hand = " ".join(str(v) for v in data["numbers"])
     if data["solvable"] is None:
