@@ -4,7 +4,8 @@ Commands::
 
     termarcade algebrawl play [FILE]
     termarcade algebrawl solve --numbers 4 7 8 8 [--target 24] [--countdown] [--cards "+ - * /"]
-                               [--limit N] [--time-limit S] [--work-budget N] [--json]
+                               [--limit N] [--no-count] [--time-limit S] [--work-budget N]
+                               [--json]
     termarcade algebrawl solve --numbers - [...]          # one hand per stdin line (batch)
     termarcade algebrawl solve LEVEL_FILE [--level N|TITLE] [--no-count] [--json]
     termarcade algebrawl generate [--generator brawl|24] [--difficulty LO:HI] [--count N]
@@ -15,7 +16,9 @@ Hands (``--numbers``) follow the 24 game's rule by default: every number used on
 operators as often as needed (``--cards`` changes the operators: a card list as in level
 files, each card usable up to N − 1 times); ``--countdown`` follows the Countdown numbers
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
-docs/algebrawl.md (one object per line, flushed line by line).
+docs/algebrawl.md (one object per line, flushed line by line). A hand's solver is asked only
+for what is printed: with ``--no-count`` the 24 rule stops at the first solution (``--limit
+1``) or at ``--limit`` distinct ones, and a solvable hand's count is null (not asked).
 
 Every solver call is bounded by a work budget, ``--work-budget`` (combinations for hands, candidate
 values for levels: the same answer on an idle and on a busy machine), and by ``--time-limit``,
@@ -377,7 +380,8 @@ def solve(
 
     Hands follow the 24 game (every number once, operators reusable) unless --countdown.
     Distinct solutions are counted modulo commutativity, associativity, signs and neutral
-    elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
+    elements (see docs/algebrawl.md); with --no-count a hand's search stops at --limit
+    solutions (the first one with --limit 1) and its count is not given.  --json prints one object per hand or level.  Exit 1
     when a hand or level is unsolvable or unknown.
 
     --work-budget counts combinations for hands (pairs of values or of normal forms combined)
