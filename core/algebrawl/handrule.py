@@ -125,8 +125,8 @@ class HandRule:
             should_stop: Called now and then; True stops the solvers.
             count: Count the distinct solutions. False: find only ``wanted`` of them and
                 leave ``distinct`` None when the hand is solvable (the 24 rule stops early;
-                Countdown and other cards still search them all, or one with ``wanted`` 1
-                for other cards).
+                Countdown and other cards find one solution with ``wanted`` 1, else
+                still search them all).
             wanted: With ``count`` False, how many distinct solutions to find (0: all).
 
         Returns:
@@ -136,7 +136,7 @@ class HandRule:
         if self.cards is not None:
             answer = self._with_cards(numbers, target, watch, count or wanted != 1)
         elif self.countdown:
-            answer = _countdown(numbers, target, watch, limit)
+            answer = _countdown(numbers, target, watch, limit, count or wanted != 1)
         elif not count:
             return _some24(numbers, target, watch, limit, wanted)
         else:
@@ -181,13 +181,24 @@ def _seconds(watch: Watch) -> float:
 
 
 def _countdown(
-    numbers: Sequence[Fraction], target: Fraction, watch: Watch, limit: TimeLimit
+    numbers: Sequence[Fraction],
+    target: Fraction,
+    watch: Watch,
+    limit: TimeLimit,
+    count: bool = True,
 ) -> HandAnswer:
-    from .countdown import countdown_solutions
+    """Countdown's rule: every distinct solution, or one witness when not ``count``."""
+    from .countdown import countdown_solutions, countdown_witness
 
+    whole = [int(v) for v in numbers]
     try:
         with limit(_seconds(watch)):
-            found = countdown_solutions([int(v) for v in numbers], int(target), watch=watch)
+            if not count:
+                tree = countdown_witness(whole, int(target), watch=watch)
+                if tree is None:
+                    return HandAnswer(False, 0, True, [])
+                return HandAnswer(True, None, False, [tree])
+            found = countdown_solutions(whole, int(target), watch=watch)
     except TimeUp:
         return HandAnswer(None, None, False, [], REASONS["limit"])
     except Interrupted as stop:

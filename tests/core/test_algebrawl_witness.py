@@ -124,3 +124,51 @@ def test_other_rules_without_the_count() -> None:
     assert cards.trees[0].value == 24
     none = HandRule(cards=(ADD,)).solve([F(1), F(2)], F(24), None, count=False, wanted=1)
     assert none == HandAnswer(False, 0, True, [])
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from((1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 25, 50, 75, 100)), min_size=1, max_size=5
+    ),
+    st.integers(1, 400),
+)
+def test_countdown_witness_decides_as_the_reachability_table(
+    numbers: list[int], target: int
+) -> None:
+    """One Countdown expression or none, as the independent reachability solver says; the
+    expression follows the rules (some of the numbers once each, whole positive steps)."""
+    from core.algebrawl.ast import Node, postorder
+    from core.algebrawl.countdown import countdown_reachable, countdown_witness
+
+    tree = countdown_witness(numbers, target)
+    assert (tree is not None) is (target in countdown_reachable(numbers, target, target))
+    if tree is not None:
+        assert tree.value == target
+        assert not Counter(ast_leaves(tree)) - Counter(F(v) for v in numbers)
+        steps = [a.value for a in postorder(tree) if isinstance(a, Node)]
+        assert all(v.denominator == 1 and v >= 1 for v in steps)
+    answer = HandRule(countdown=True).solve(
+        [F(v) for v in numbers], F(target), None, count=False, wanted=1
+    )
+    assert answer.solvable is (tree is not None)
+    assert answer.distinct == (None if tree is not None else 0)
+
+
+def test_countdown_without_the_count_spends_only_the_tables() -> None:
+    """952 from 25 50 75 100 3 6: the witness costs the tables' units, counting more, so a
+    budget of exactly the tables answers without the count and cuts the count."""
+    from core.algebrawl.countdown import countdown_solutions, countdown_witness
+
+    numbers = [25, 50, 75, 100, 3, 6]
+    tables, counting = Watch(), Watch()
+    assert countdown_witness(numbers, 952, watch=tables) is not None
+    countdown_solutions(numbers, 952, watch=counting)
+    assert 0 < tables.spent < counting.spent
+    hand = [F(v) for v in numbers]
+    one = HandRule(countdown=True).solve(
+        hand, F(952), None, budget=tables.spent, count=False, wanted=1
+    )
+    assert (one.solvable, one.reason, one.trees[0].value) == (True, "", 952)
+    full = HandRule(countdown=True).solve(hand, F(952), None, budget=tables.spent)
+    assert (full.solvable, full.reason) == (None, "work budget")
