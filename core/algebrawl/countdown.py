@@ -51,6 +51,7 @@ __all__ = [
     "countdown_selections",
     "countdown_solutions",
     "countdown_solve",
+    "countdown_witness",
 ]
 
 LARGE = (25, 50, 75, 100)
@@ -351,6 +352,30 @@ def countdown_solve(numbers: Iterable[int], target: int) -> tuple[int, Ast | Non
                 best = (key[0], v, w)
     assert best is not None
     return best[1], _tree(best[2])
+
+
+def countdown_witness(numbers: Iterable[int], target: int, watch: Watch = NO_WATCH) -> Ast | None:
+    """One expression reaching ``target`` under Countdown rules, or None: the witness
+    tables of :func:`countdown_solutions` without its pass over normal forms (what a caller
+    that does not count needs; the same units for the tables).
+
+    Args:
+        numbers: The selection.
+        target: The target.
+        watch: The bounds (budget in pairs of values combined).
+
+    Returns:
+        A tree worth ``target`` using some of the numbers once each, or None when there is
+        none.
+
+    Raises:
+        core.search.Interrupted: The watch's budget, deadline or cancel test stopped it.
+    """
+    tables = _witness_tables(_numbers(numbers), watch)
+    for table in tables[1:]:
+        if target in table:
+            return _tree(table[target])
+    return None
 
 
 def _countdown_partners(x: int, v: int) -> Iterator[tuple[str, int, bool]]:

@@ -10,6 +10,11 @@ raises :class:`TimeUp` inside the block (a :data:`TimeLimit`). This module decid
 is under a rule and what is said when a bound is hit: a hand found solvable whose distinct
 solutions could not all be counted is still solvable, with one solution and no count, and
 :attr:`HandAnswer.reason` says which bound stopped it.
+
+A caller that does not want the count (``count=False``) asks for a number of solutions
+instead (``wanted``): the 24 rule then stops at the first solution (or the first ``wanted``
+distinct ones) and says nothing of the count (None, with no reason: it was not asked). A hand
+found unsolvable needed the whole search either way, which is a proof: its count is 0.
 """
 
 from __future__ import annotations
@@ -50,14 +55,15 @@ class HandAnswer(NamedTuple):
     solvable: bool | None
     """True, False, or None when the time ran out before an answer."""
     distinct: int | None
-    """Distinct solutions (None when they could not be counted)."""
+    """Distinct solutions (None when they could not be counted, or were not asked)."""
     complete: bool
     """Whether ``distinct`` is exact."""
     trees: list[Ast]
-    """The solutions' trees (one, when solvable but not counted)."""
+    """The solutions' trees (one, when solvable but not counted; at most ``wanted`` when
+    the count was not asked)."""
     reason: str = ""
     """Which bound cut the answer short (``"time limit"``, ``"work budget"``,
-    ``"cancelled"``), or ``""`` when it is complete."""
+    ``"cancelled"``), or ``""`` when none did (complete, or not counted because not asked)."""
 
 
 @dataclass(frozen=True)
@@ -103,8 +109,10 @@ class HandRule:
         budget: int | None = None,
         deadline: float | None = None,
         should_stop: Callable[[], bool] | None = None,
+        count: bool = True,
+        wanted: int = 0,
     ) -> HandAnswer:
-        """Solve a hand and count its distinct solutions.
+        """Solve a hand and count its distinct solutions (or find only some of them).
 
         Args:
             numbers: The hand (checked by :meth:`check`).
@@ -115,19 +123,28 @@ class HandRule:
                 budget); the unit is the solver's own (see the module docstring).
             deadline: An absolute :func:`time.monotonic` deadline, instead of ``seconds``.
             should_stop: Called now and then; True stops the solvers.
+            count: Count the distinct solutions. False: find only ``wanted`` of them and
+                leave ``distinct`` None when the hand is solvable (the 24 rule stops early;
+                Countdown and other cards find one solution with ``wanted`` 1, else
+                still search them all).
+            wanted: With ``count`` False, how many distinct solutions to find (0: all).
 
         Returns:
             A :class:`HandAnswer`.
         """
         watch = Watch(seconds, should_stop, deadline=deadline, budget=budget)
         if self.cards is not None:
-            return self._with_cards(numbers, target, watch)
-        if self.countdown:
-            return _countdown(numbers, target, watch, limit)
-        return _game24(numbers, target, watch, limit)
+            answer = self._with_cards(numbers, target, watch, count or wanted != 1)
+        elif self.countdown:
+            answer = _countdown(numbers, target, watch, limit, count or wanted != 1)
+        elif not count:
+            return _some24(numbers, target, watch, limit, wanted)
+        else:
+            return _game24(numbers, target, watch, limit)
+        return answer if count else _uncounted(answer, wanted)
 
     def _with_cards(
-        self, numbers: Sequence[Fraction], target: Fraction, watch: Watch
+        self, numbers: Sequence[Fraction], target: Fraction, watch: Watch, count: bool = True
     ) -> HandAnswer:
         from .puzzle import Puzzle
         from .solver import solve
@@ -135,7 +152,7 @@ class HandRule:
         distinct = tuple(dict.fromkeys(self.cards or ()))
         hand = tuple(card for card in distinct for _ in range(len(numbers) - 1))
         puzzle = Puzzle(tuple(numbers), (target,), hand, use_all=True)
-        result = solve(puzzle, count=True, watch=watch)
+        result = solve(puzzle, count=count, watch=watch)
         if result.status == "unknown":
             return HandAnswer(None, None, False, [], result.reason)
         if result.status == "unsolvable":
@@ -144,6 +161,15 @@ class HandRule:
             tree for _, tree in result.strikes
         ]
         return HandAnswer(True, result.count, result.complete, trees, result.reason)
+
+
+def _uncounted(answer: HandAnswer, wanted: int) -> HandAnswer:
+    """An answer without its count (not asked): at most ``wanted`` trees (0: all); an
+    unsolvable hand keeps its proved 0, an answer cut short its reason."""
+    if not answer.solvable:
+        return answer
+    trees = answer.trees[:wanted] if wanted else answer.trees
+    return HandAnswer(True, None, False, trees, answer.reason)
 
 
 def _seconds(watch: Watch) -> float:
@@ -155,13 +181,24 @@ def _seconds(watch: Watch) -> float:
 
 
 def _countdown(
-    numbers: Sequence[Fraction], target: Fraction, watch: Watch, limit: TimeLimit
+    numbers: Sequence[Fraction],
+    target: Fraction,
+    watch: Watch,
+    limit: TimeLimit,
+    count: bool = True,
 ) -> HandAnswer:
-    from .countdown import countdown_solutions
+    """Countdown's rule: every distinct solution, or one witness when not ``count``."""
+    from .countdown import countdown_solutions, countdown_witness
 
+    whole = [int(v) for v in numbers]
     try:
         with limit(_seconds(watch)):
-            found = countdown_solutions([int(v) for v in numbers], int(target), watch=watch)
+            if not count:
+                tree = countdown_witness(whole, int(target), watch=watch)
+                if tree is None:
+                    return HandAnswer(False, 0, True, [])
+                return HandAnswer(True, None, False, [tree])
+            found = countdown_solutions(whole, int(target), watch=watch)
     except TimeUp:
         return HandAnswer(None, None, False, [], REASONS["limit"])
     except Interrupted as stop:
@@ -192,3 +229,34 @@ def _game24(
         tree = solve24(numbers, target)  # its tables are memoised by now: instant
         return HandAnswer(True, None, False, [tree] if tree is not None else [], reason)
     return HandAnswer(None, None, False, [], reason)
+
+
+def _some24(
+    numbers: Sequence[Fraction], target: Fraction, watch: Watch, limit: TimeLimit, wanted: int
+) -> HandAnswer:
+    """The 24 rule without the count: one witness when ``wanted`` is 1 (the search stops at
+    the first solution), else the first ``wanted`` distinct solutions found (0: all). An
+    unsolvable hand is the whole search, so its count, 0, is proved."""
+    from .hands import metered, solutions24, solve24
+
+    tree: Ast | None = None
+    try:
+        with limit(_seconds(watch)), metered(watch):
+            tree = solve24(numbers, target)
+            if tree is None:
+                return HandAnswer(False, 0, True, [])
+            if wanted == 1:
+                return HandAnswer(True, None, False, [tree])
+            found = solutions24(numbers, target, at_most=wanted or None)
+    except TimeUp:
+        return _cut(tree, REASONS["limit"])
+    except Interrupted as stop:
+        return _cut(tree, REASONS[stop.reason])
+    return HandAnswer(True, None, False, [s.tree for s in found])
+
+
+def _cut(tree: Ast | None, reason: str) -> HandAnswer:
+    """A hand cut short: solvable with its witness when one was found first, else unknown."""
+    if tree is None:
+        return HandAnswer(None, None, False, [], reason)
+    return HandAnswer(True, None, False, [tree], reason)

@@ -114,13 +114,42 @@ def _poll() -> None:
 
 
 def _values(ms: tuple) -> dict:
-    """:func:`_table`, charged to the running block (see :func:`metered`)."""
+    """:func:`_table`, charged to the running block (see :func:`metered`).
+
+    The tables below ``ms`` are charged smallest first, each before it is built (its cost
+    needs only the smaller tables it combines), in one flat loop: the same units, in
+    total at every table, as charging them split by split, without walking the splits
+    again for every hand (the batch path's overhead).
+    """
     meter = _METER.get()
     if meter is not None and len(ms) > 1 and ("v", ms) not in meter.charged:
-        meter.charged.add(("v", ms))
-        for left, right in splits(ms):
-            meter.spend(len(_values(left)) * len(_values(right)))
+        charged = meter.charged
+        for sub in _below(ms):
+            if ("v", sub) not in charged:
+                charged.add(("v", sub))
+                meter.spend(_split_cost(sub))
     return _table(ms)
+
+
+@lru_cache(maxsize=8192)
+def _below(ms: tuple) -> tuple[tuple, ...]:
+    """``ms`` and every sub-multiset its table is built from (two numbers or more),
+    smallest first: each one's parts come before it."""
+    found: set = set()
+    stack = [ms]
+    while stack:
+        sub = stack.pop()
+        if len(sub) > 1 and sub not in found:
+            found.add(sub)
+            stack.extend(part for pair in splits(sub) for part in pair)
+    return tuple(sorted(found, key=lambda sub: (len(sub), sub)))
+
+
+@lru_cache(maxsize=8192)
+def _split_cost(ms: tuple) -> int:
+    """The combinations the table of ``ms`` makes: ``|left| x |right|`` per split (the
+    parts' tables are built here, so charge them first: :func:`_values`)."""
+    return sum(len(_table(left)) * len(_table(right)) for left, right in splits(ms))
 
 
 def _forms(ms: tuple, equivalence: str) -> dict:
@@ -155,8 +184,19 @@ def _q(x, y):
     return _num(Fraction(x) / y)
 
 
+def _key(x: Number):
+    """A hand's number as a table key (:func:`_num`); ints and Fractions without a copy
+    (a batch reads thousands of hands), anything else checked by :func:`as_value`."""
+    kind = type(x)
+    if kind is int:
+        return x
+    if kind is Fraction:
+        return x.numerator if x.denominator == 1 else x
+    return _num(as_value(x))
+
+
 def _multiset(numbers: Iterable[Number]) -> tuple:
-    ms = tuple(sorted(_num(as_value(x)) for x in numbers))
+    ms = tuple(sorted(_key(x) for x in numbers))
     if not 1 <= len(ms) <= MAX_HAND:
         raise ValueError(f"a hand has 1 to {MAX_HAND} numbers")
     return ms
@@ -179,6 +219,7 @@ def _split_patterns(
     return tuple(out)
 
 
+@lru_cache(maxsize=16384)
 def splits(ms: tuple) -> tuple[tuple[tuple, tuple], ...]:
     """The distinct ways to split a sorted multiset into two non-empty sorted parts.
 
@@ -297,10 +338,17 @@ def _partners(x, t):
         yield "/", True, _q(x, t)
 
 
+@lru_cache(maxsize=1 << 16)
+def _partner_list(x, t) -> tuple:
+    """:func:`_partners`, memoised: a batch of hands meets the same values again and again
+    (fractions among them, whose arithmetic is the slow part of the witness search)."""
+    return tuple(_partners(x, t))
+
+
 def _hit(tl: dict, tr: dict, t: Fraction):
     """Yield ``(op, left witness, right witness)`` for pairs combining to ``t``."""
     for x, wx in tl.items():
-        for op, x_left, y in _partners(x, t):
+        for op, x_left, y in _partner_list(x, t):
             if y in tr and not (op == "/" and x_left and y == 0):
                 yield (op, wx, tr[y]) if x_left else (op, tr[y], wx)
         # x * y = t = 0 and x / y = 0 hold for every y when x is 0.
@@ -398,7 +446,11 @@ def _fill(bucket: dict, op: str, a: dict, b: dict, equivalence: str, value) -> N
 
 
 def solutions24(
-    numbers: Sequence[Number], target: Number = 24, equivalence: str = DEFAULT_EQUIVALENCE
+    numbers: Sequence[Number],
+    target: Number = 24,
+    equivalence: str = DEFAULT_EQUIVALENCE,
+    *,
+    at_most: int | None = None,
 ) -> tuple[HandSolution, ...]:
     """The distinct solutions of a hand (each number once, operators reusable).
 
@@ -406,6 +458,9 @@ def solutions24(
         numbers: The hand.
         target: The value to reach.
         equivalence: When two expressions are the same solution (see :mod:`.normal`).
+        at_most: Stop once this many distinct solutions are found (None: find them all).
+            The top level then stops early, so the ones returned are the first found, not
+            the first in normal-form order, and their number is no count of the hand's.
 
     Returns:
         One :class:`HandSolution` per normal form, sorted by normal form.
@@ -415,24 +470,50 @@ def solutions24(
     if len(ms) == 1:
         return (HandSolution((nf_leaf(t), t)),) if ms[0] == t else ()
     found: dict = {}
-    meter = _METER.get()
     for left, right in splits(ms):
-        tl, tr = _forms(left, equivalence), _forms(right, equivalence)
-        for x, nx in tl.items():
-            for op, x_left, y in _partners(x, t):
-                if y in tr and not (op == "/" and x_left and y == 0):
-                    a, b = (nx, tr[y]) if x_left else (tr[y], nx)
-                    if meter is not None:
-                        meter.spend(len(a) * len(b))
-                    _fill(found, op, a, b, equivalence, t)
-            if x == 0 and t == 0:  # 0 × y and 0 ÷ y are 0 for every y
+        if _top_forms(found, left, right, t, equivalence, at_most):
+            break
+    items = list(found.items())[:at_most] if at_most is not None else list(found.items())
+    return tuple(HandSolution(item) for item in sorted(items, key=lambda kv: kv[0]))
+
+
+def _top_forms(
+    found: dict, left: tuple, right: tuple, t, equivalence: str, at_most: int | None
+) -> bool:
+    """Add to ``found`` the normal forms of one split's pairs that reach ``t``.
+
+    Args:
+        found: Normal form -> witness, filled in place.
+        left: One part of the split.
+        right: The other part.
+        t: The target.
+        equivalence: See :func:`solutions24`.
+        at_most: Stop once ``found`` holds this many (None: never).
+
+    Returns:
+        Whether ``found`` reached ``at_most`` (the caller stops).
+    """
+    meter = _METER.get()
+    tl, tr = _forms(left, equivalence), _forms(right, equivalence)
+    for x, nx in tl.items():
+        for op, x_left, y in _partners(x, t):
+            if y in tr and not (op == "/" and x_left and y == 0):
+                a, b = (nx, tr[y]) if x_left else (tr[y], nx)
                 if meter is not None:
-                    meter.spend(len(nx) * _form_count(right, equivalence))
-                for y, ny in tr.items():
-                    _fill(found, "*", nx, ny, equivalence, t)
-                    if y:
-                        _fill(found, "/", nx, ny, equivalence, t)
-    return tuple(HandSolution(item) for item in sorted(found.items(), key=lambda kv: kv[0]))
+                    meter.spend(len(a) * len(b))
+                _fill(found, op, a, b, equivalence, t)
+        if x == 0 and t == 0:  # 0 × y and 0 ÷ y are 0 for every y
+            if meter is not None:
+                meter.spend(len(nx) * _form_count(right, equivalence))
+            for y, ny in tr.items():
+                _fill(found, "*", nx, ny, equivalence, t)
+                if y:
+                    _fill(found, "/", nx, ny, equivalence, t)
+        # Checked per value of the left part: the units spent before the stop are the
+        # same on every run (the tables' order is fixed), so a budget binds alike.
+        if at_most is not None and len(found) >= at_most:
+            return True
+    return False
 
 
 def count_solutions24(
@@ -444,7 +525,17 @@ def count_solutions24(
 
 def clear_caches() -> None:
     """Forget the memoised tables (they are pure; this only frees memory)."""
-    for f in (_split_patterns, _table, _nf_table, _restricted, _form_count):
+    for f in (
+        _split_patterns,
+        splits,
+        _below,
+        _split_cost,
+        _table,
+        _nf_table,
+        _restricted,
+        _form_count,
+        _partner_list,
+    ):
         f.cache_clear()
 
 

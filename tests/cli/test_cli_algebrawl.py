@@ -4,11 +4,14 @@ against the core, yuuki15's published counts and the bundled levels."""
 from __future__ import annotations
 
 import json
+import re
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from fractions import Fraction as F
+from itertools import combinations_with_replacement
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +21,7 @@ from click.testing import CliRunner
 from core.algebrawl import count_solutions24, solvable24
 from core.algebrawl.countdown import countdown_reachable
 from grammar.levels import load_pack, load_pack_file
+from tests.core.test_algebrawl_hands import naive_solvable
 from tests.shared_data import shared_data
 from tui.cli import main
 
@@ -535,3 +539,131 @@ def test_dot_takes_the_work_budget() -> None:
     # The traitor 9 defects as a new monster of 4 HP: its box names that HP (not a target).
     traitor = run("dot", str(CASTS), "--level", "2")
     assert traitor.exit_code == 0 and 'label="target 4"' in traitor.stdout
+
+
+# --------------------------------------------------------------------------- issue 32
+
+
+ALL_HANDS = tuple(combinations_with_replacement(range(1, 14), 4))
+"""Every 24-game hand of four cards 1-13: 1,820, of which 1,362 are solvable."""
+
+
+def hands_input(hands: Sequence[tuple[int, ...]]) -> str:
+    return "".join(" ".join(map(str, hand)) + "\n" for hand in hands)
+
+
+def test_no_count_limit_1_prints_one_witness_per_hand_of_all_1820() -> None:
+    result = run(
+        "solve",
+        "--numbers",
+        "-",
+        "--no-count",
+        "--limit",
+        "1",
+        "--json",
+        input=hands_input(ALL_HANDS),
+    )
+    assert result.exit_code == 1, result.stderr  # some hands are unsolvable
+    data = lines(result)
+    assert [tuple(d["numbers"]) for d in data] == list(ALL_HANDS)
+    assert sum(d["solvable"] is True for d in data) == 1362  # 4nums.com's figure
+    for item in data:
+        assert list(item) == [
+            "numbers",
+            "target",
+            "solvable",
+            "count",
+            "solutions",
+            "complete",
+            "reason",
+        ]
+        if item["solvable"]:
+            # The count was not asked: null, and no bound is blamed for it.
+            assert (item["count"], item["complete"], item["reason"]) == (None, False, None)
+            (text,) = item["solutions"]
+            assert evaluate(text) == 24, text
+            assert sorted(int(n) for n in re.findall(r"\d+", text)) == item["numbers"]
+        else:  # unsolvable: the whole search ran, a proof that there is none
+            assert item["solvable"] is False and item["solutions"] == []
+            assert (item["count"], item["complete"], item["reason"]) == (0, True, None)
+    for item in data[::18]:  # an independent check: the naive search on every 18th hand
+        assert item["solvable"] is naive_solvable([F(v) for v in item["numbers"]], F(24))
+    sample = ALL_HANDS[::12]  # and the counting path agrees on solvability
+    counted = lines(
+        run("solve", "--numbers", "-", "--json", "--limit", "1", input=hands_input(sample))
+    )
+    assert [d["solvable"] for d in counted] == [d["solvable"] for d in data[::12]]
+    assert all(d["count"] >= 1 for d in counted if d["solvable"])
+
+
+def test_no_count_limit_n_stops_at_n_distinct_solutions() -> None:
+    hands = [(1, 2, 3, 4), (3, 3, 8, 8), (4, 7, 8, 8), (1, 1, 1, 1), (2, 3, 4, 6)]
+    counted = {
+        tuple(d["numbers"]): d
+        for d in lines(
+            run("solve", "--numbers", "-", "--json", "--limit", "0", input=hands_input(hands))
+        )
+    }
+    for limit in (2, 3):
+        result = run(
+            "solve",
+            "--numbers",
+            "-",
+            "--no-count",
+            "--limit",
+            str(limit),
+            "--json",
+            input=hands_input(hands),
+        )
+        for item in lines(result):
+            full = counted[tuple(item["numbers"])]
+            assert len(item["solutions"]) == min(limit, full["count"])
+            assert len(set(item["solutions"])) == len(item["solutions"])
+            assert all(evaluate(text) == 24 for text in item["solutions"])
+            assert item["count"] == (0 if full["count"] == 0 else None)
+    text = run("solve", "--numbers", "1", "2", "3", "4", "--no-count", "--limit", "1")
+    assert text.exit_code == 0
+    out = text.stdout.splitlines()
+    assert out[0] == "1 2 3 4 → 24: solvable (not counted: --no-count)"
+    assert len(out) == 2 and evaluate(out[1].strip()) == 24  # one solution, no "… more"
+
+
+def test_no_count_asks_the_solver_for_one_witness_only() -> None:
+    """A work budget of exactly what one witness costs answers the hand with --no-count
+    --limit 1; counting, which needs more, is cut by that budget (1 5 7 9 12)."""
+    from core.algebrawl import hands as solvers
+    from core.search import Watch
+
+    solvers.clear_caches()
+    watch = Watch()
+    with solvers.metered(watch):
+        solvers.solve24((1, 5, 7, 9, 12))
+    args = ("solve", "--numbers", "1", "5", "7", "9", "12", "--work-budget", str(watch.spent))
+    one = lines(run(*args, "--no-count", "--limit", "1", "--json"))[0]
+    assert (one["solvable"], one["count"], one["reason"]) == (True, None, None)
+    assert [evaluate(t) for t in one["solutions"]] == [24]
+    counting = lines(run(*args, "--limit", "1", "--json"))[0]
+    assert (counting["solvable"], counting["count"], counting["reason"]) == (
+        True,
+        None,
+        "work budget",
+    )
+    less = run(*args[:-1], str(watch.spent - 1), "--no-count", "--limit", "1", "--json")
+    assert less.exit_code == 1 and lines(less)[0]["reason"] == "work budget"
+
+
+def test_the_batch_fast_path_reads_numbers_as_before() -> None:
+    """Plain whole numbers skip the pattern; every other form still meets it (a guard:
+    the same answers as the general reader)."""
+    from tui.games.algebrawl.cli import parse_number
+
+    assert [parse_number(t) for t in ("007", " 12 ", "1000000", "-3", "7/2")] == [
+        7,
+        12,
+        10**6,
+        -3,
+        F(7, 2),
+    ]
+    for text, words in (("1000001", "out of range"), ("²", "not a number"), ("٣", "not a number")):
+        with pytest.raises(ValueError, match=words):
+            parse_number(text)

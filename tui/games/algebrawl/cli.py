@@ -4,7 +4,8 @@ Commands::
 
     termarcade algebrawl play [FILE]
     termarcade algebrawl solve --numbers 4 7 8 8 [--target 24] [--countdown] [--cards "+ - * /"]
-                               [--limit N] [--time-limit S] [--work-budget N] [--json]
+                               [--limit N] [--no-count] [--time-limit S] [--work-budget N]
+                               [--json]
     termarcade algebrawl solve --numbers - [...]          # one hand per stdin line (batch)
     termarcade algebrawl solve LEVEL_FILE [--level N|TITLE] [--no-count] [--json]
     termarcade algebrawl generate [--generator brawl|24] [--difficulty LO:HI] [--count N]
@@ -15,7 +16,9 @@ Hands (``--numbers``) follow the 24 game's rule by default: every number used on
 operators as often as needed (``--cards`` changes the operators: a card list as in level
 files, each card usable up to N − 1 times); ``--countdown`` follows the Countdown numbers
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
-docs/algebrawl.md (one object per line, flushed line by line).
+docs/algebrawl.md (one object per line, flushed line by line). A hand's solver is asked only
+for what is printed: with ``--no-count`` the 24 rule stops at the first solution (``--limit
+1``) or at ``--limit`` distinct ones, and a solvable hand's count is null (not asked).
 
 Every solver call is bounded by a work budget, ``--work-budget`` (combinations for hands, candidate
 values for levels: the same answer on an idle and on a busy machine), and by ``--time-limit``,
@@ -30,8 +33,10 @@ Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unkno
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Sequence
 from fractions import Fraction
@@ -131,6 +136,11 @@ def parse_number(text: str) -> Fraction:
     """A hand's number: ``7``, ``-3`` or ``7/2`` (ValueError in words)."""
     from core.algebrawl.values import MAX_INPUT, parse_value, within
 
+    token = text.strip()
+    # A batch's numbers are mostly small whole numbers: read those without the pattern
+    # (ASCII digits only: str.isdigit also takes "²", which int() refuses).
+    if token.isascii() and token.isdigit() and len(token) <= 7 and int(token) <= MAX_INPUT:
+        return Fraction(int(token))
     try:
         value = parse_value(text.strip())
     except ValueError:
@@ -174,20 +184,46 @@ def parse_band(text: str) -> tuple[int, int]:
 
 
 def hand_json(
-    numbers: Sequence[Fraction], target: Fraction, rule: HandRule, limit: int, bounds: Bounds
+    numbers: Sequence[Fraction],
+    target: Fraction,
+    rule: HandRule,
+    limit: int,
+    bounds: Bounds,
+    count: bool = True,
 ) -> dict[str, Any]:
-    """Solve one hand: ``{"numbers", "target", "solvable", "count", "solutions",
-    "complete", "reason"}`` (``solvable`` and ``count`` null when a bound was hit first;
-    ``reason`` names it: ``"work budget"``, ``"time limit"``, or null when complete)."""
-    solvable, count, complete, trees, reason = rule.solve(
-        numbers, target, None, budget=bounds.budget, deadline=bounds.deadline()
+    """Solve one hand, asking the solver only for what is shown.
+
+    Args:
+        numbers: The hand (checked by the rule).
+        target: The value to make.
+        rule: How the hand is solved.
+        limit: Solutions listed (0: all).
+        bounds: The command's bounds.
+        count: Count the distinct solutions; without it the solver looks for ``limit`` of
+            them only (the first solution ends the search with ``limit`` 1).
+
+    Returns:
+        ``{"numbers", "target", "solvable", "count", "solutions", "complete", "reason"}``:
+        ``solvable`` and ``count`` null when a bound was hit first (``reason`` names it:
+        ``"work budget"``, ``"time limit"``, else null); without ``count`` a solvable
+        hand's ``count`` is null with no reason (not asked), an unsolvable hand's 0 (the
+        whole search proved it).
+    """
+    solvable, distinct, complete, trees, reason = rule.solve(
+        numbers,
+        target,
+        None,
+        budget=bounds.budget,
+        deadline=bounds.deadline(),
+        count=count,
+        wanted=limit,
     )
     shown = trees if limit == 0 else trees[:limit]
     return {
         "numbers": [_json_number(v) for v in numbers],
         "target": _json_number(target),
         "solvable": solvable,
-        "count": count,
+        "count": distinct,
         "solutions": [expression(tree) for tree in shown],
         "complete": complete,
         "reason": reason or None,
@@ -312,7 +348,8 @@ def _hand_options(func: Any) -> Any:
     "--count/--no-count",
     default=True,
     show_default=True,
-    help="Also count the distinct solutions of each level.",
+    help="Also count the distinct solutions of each level or hand (--no-count: a hand's "
+    "search stops at --limit solutions).",
 )
 @click.option(
     "--limit",
@@ -343,7 +380,8 @@ def solve(
 
     Hands follow the 24 game (every number once, operators reusable) unless --countdown.
     Distinct solutions are counted modulo commutativity, associativity, signs and neutral
-    elements (see docs/algebrawl.md).  --json prints one object per hand or level.  Exit 1
+    elements (see docs/algebrawl.md); with --no-count a hand's search stops at --limit
+    solutions (the first one with --limit 1) and its count is not given.  --json prints one object per hand or level.  Exit 1
     when a hand or level is unsolvable or unknown.
 
     --work-budget counts combinations for hands (pairs of values or of normal forms combined)
@@ -359,7 +397,7 @@ def solve(
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--target") from None
     if args == ("-",):
-        raise click.exceptions.Exit(_solve_batch(target, rule, limit, bounds, as_json))
+        raise click.exceptions.Exit(_solve_batch(target, rule, limit, bounds, as_json, count))
     if not args:
         raise click.UsageError("give the numbers after --numbers (or - to read hands from stdin)")
     try:
@@ -367,7 +405,7 @@ def solve(
         rule.check(hand, target)
     except ValueError as error:
         raise click.BadParameter(str(error), param_hint="--numbers") from None
-    data = hand_json(hand, target, rule, limit, bounds)
+    data = hand_json(hand, target, rule, limit, bounds, count)
     _show_hand(data, as_json)
     raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
 
@@ -420,7 +458,10 @@ def _rule(countdown: bool, cards_text: str | None) -> HandRule:
 
 def _show_hand(data: dict[str, Any], as_json: bool) -> None:
     if as_json:
-        emit_json(data)
+        # hand_json's object holds plain JSON values only, so it is written as is (without
+        # emit_json's conversion walk, a cost per hand in a batch), flushed line by line.
+        click.echo(json.dumps(data, ensure_ascii=False))
+        sys.stdout.flush()
         return
     hand = " ".join(str(v) for v in data["numbers"])
     if data["solvable"] is None:
@@ -433,7 +474,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
     counted = (
         plural(count, "distinct solution")
         if count is not None
-        else f"solvable (not counted: {data['reason']})"
+        else f"solvable (not counted: {data['reason'] or '--no-count'})"
     )
     click.echo(f"{hand} → {data['target']}: {counted}")
     for text in data["solutions"]:
@@ -443,7 +484,7 @@ def _show_hand(data: dict[str, Any], as_json: bool) -> None:
 
 
 def _solve_batch(
-    target: Fraction, rule: HandRule, limit: int, bounds: Bounds, as_json: bool
+    target: Fraction, rule: HandRule, limit: int, bounds: Bounds, as_json: bool, count: bool
 ) -> int:
     """One hand per stdin line; returns the exit status (2 after a bad line, else 1 when
     some hand is unsolvable or unknown, else 0)."""
@@ -464,7 +505,7 @@ def _solve_batch(
             click.echo(f"<stdin>:{number}: error: {error}", err=True)
             bad = True
             continue
-        data = hand_json(hand, target, rule, limit, bounds)
+        data = hand_json(hand, target, rule, limit, bounds, count)
         negative |= not data["solvable"]
         _show_hand(data, as_json)
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
