@@ -17,6 +17,7 @@ from tui.games.longcat.screen import LongcatScreen
 from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings, LongcatSettingsModal
 from tui.modals.outcome import OutcomeModal
 from tui.sources import LevelRef
+from tui.workers import running
 
 pytestmark = pytest.mark.pilot
 
@@ -211,6 +212,35 @@ async def test_p_again_stops_the_solution(monkeypatch) -> None:
         assert screen.last_message == "Stopped showing the solution."
         await pilot.pause(0.05)
         assert screen.session.moves_made == 1
+
+
+def _legal(state, move: str) -> bool:
+    """Whether ``move`` can be played from ``state``."""
+    from core.game import IllegalMove
+
+    try:
+        apply_move(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+async def test_a_move_stops_the_solution_being_shown(monkeypatch) -> None:
+    monkeypatch.setattr(screen_module, "SOLUTION_STEP", 10.0)
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 12)
+        status = screen.query_one(LongcatStatus)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: status.demo, "the solution to be shown")
+        assert running(screen, screen_module.DEMO_GROUP)
+        shown = screen.state
+        legal = next(m for m in ("up", "down", "left", "right") if _legal(shown, m))
+        await pilot.press(KEYS[legal][0])
+        assert not running(screen, screen_module.DEMO_GROUP) and not status.demo
+        assert screen.state == apply_move(shown, legal) and screen.session.moves_made == 2
+        assert "Showing the solution" not in str(status.render())
 
 
 async def test_g_generates_a_playable_level_and_m_keeps_it() -> None:
