@@ -20,6 +20,20 @@ the event loop's default executor; :func:`run_workers_at_low_priority` replaces 
 with one whose threads lower their own scheduling priority (:func:`lower_this_thread`) when
 they start. On a shared host (``termarcade serve``) the kernel then gives the CPU to the
 players' interactive loops first, and solvers, autoplay and generators take what is left.
+
+One pattern for every job (Textual's own, ``docs/examples/guide/workers/weather05.py``):
+
+* each job is one method decorated ``@work(thread=True, exclusive=True, group=G,
+  exit_on_error=False)`` that only computes and returns (it polls :func:`cancelled`); calling
+  it starts the job and cancels the node's older job of ``G`` (exclusive);
+* its end is handled in one place, the node's ``on_worker_state_changed``, which hands the
+  event to :func:`finished` with a :class:`Route` per group the class starts: the result goes
+  to ``done`` on the UI thread, a failure goes to ``failed`` as one line, and a stale result
+  (its worker cancelled: by a newer job of the group, a move, Cancel, leaving) is dropped;
+* :func:`running` says whether a group is at work, so no screen keeps its workers in fields.
+
+Textual calls ``on_worker_state_changed`` of every class along the hierarchy, so each class
+routes the groups it starts and never calls ``super()``'s handler (the base routes its own).
 """
 
 from __future__ import annotations
@@ -30,7 +44,9 @@ import os
 import sys
 import threading
 from asyncio import AbstractEventLoop
+from collections.abc import Callable, Mapping
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
 from textual.dom import DOMNode
@@ -39,14 +55,17 @@ from textual.worker import Worker, WorkerState, active_worker
 __all__ = [
     "BACKGROUND_NICE",
     "ENV_BACKGROUND_NICE",
+    "Route",
     "background_nice",
     "cancelled",
     "failure_line",
+    "finished",
     "is_running",
     "log",
     "lower_this_thread",
     "report_failure",
     "run_workers_at_low_priority",
+    "running",
 ]
 
 log = logging.getLogger("termarcade.tui")
@@ -113,6 +132,72 @@ def report_failure(node: DOMNode, worker: Worker[object], what: str) -> str:
     log.error("%s (worker %r, group %r)", line, worker.name, worker.group, exc_info=error)
     node.log.error(line)
     return line
+
+
+@dataclass(frozen=True)
+class Route:
+    """Where the end of one group's job goes (see :func:`finished`).
+
+    Args:
+        what: What fails, as the start of a sentence ("The solver").
+        done: Takes the job's result, on the UI thread.
+        failed: Takes the one line that says why the job failed (its traceback is logged).
+    """
+
+    what: str
+    done: Callable[[Any], object]
+    failed: Callable[[str], object]
+
+
+_ENDED = (WorkerState.SUCCESS, WorkerState.ERROR)
+"""The states that deliver a job's result or its failure."""
+
+
+def finished(node: DOMNode, event: Worker.StateChanged, routes: Mapping[str, Route]) -> bool:
+    """Deliver the end of one of ``node``'s jobs to its route: the one place results arrive.
+
+    A result goes to ``done`` and a failure to ``failed`` (as :func:`report_failure`'s
+    line) only while the job's worker is not cancelled: a cancelled worker's result is
+    stale (a newer job of its group cancelled it, or a move, Cancel, leaving) and is dropped,
+    also when its end was already on its way when it was cancelled. Events of other groups,
+    of other nodes' workers and of workers still running are not this call's.
+
+    Args:
+        node: The screen or widget whose ``on_worker_state_changed`` got ``event``.
+        event: The worker's change of state.
+        routes: The groups this class starts, each with its route.
+
+    Returns:
+        True when the event was one of ``routes``' groups (delivered, dropped or running).
+    """
+    worker = event.worker
+    route = routes.get(worker.group)
+    if route is None or worker.node is not node:
+        return False
+    # The event's state, not the worker's: a RUNNING event may arrive after the end.
+    if event.state not in _ENDED or worker.is_cancelled:
+        return True
+    if event.state == WorkerState.SUCCESS:
+        route.done(worker.result)
+    else:
+        route.failed(report_failure(node, worker, route.what))
+    return True
+
+
+def running(node: DOMNode, group: str) -> bool:
+    """Whether a job of ``group`` that ``node`` started is still at work (not cancelled).
+
+    Args:
+        node: The screen or widget that starts the group's jobs.
+        group: The worker group.
+
+    Returns:
+        True while one of its workers is pending or running.
+    """
+    return any(
+        worker.node is node and worker.group == group and is_running(worker)
+        for worker in node.workers
+    )
 
 
 BACKGROUND_NICE = 10

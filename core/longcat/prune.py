@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from core.longcat.level import Board
 
-__all__ = ["empty_regions", "is_dead", "is_hopeless"]
+__all__ = ["cut_off", "empty_regions", "is_dead", "is_hopeless", "region_count"]
 
 
 def is_dead(board: Board, filled: int) -> bool:
@@ -55,6 +55,39 @@ def empty_regions(board: Board, filled: int) -> list[int]:
         out.append(region)
         empty &= ~region
     return sorted(out, key=lambda r: (-r.bit_count(), r & -r))
+
+
+def region_count(board: Board, filled: int) -> int:
+    """How many 4-connected regions the empty cells form (0 when none is left).
+
+    Args:
+        board: The level's geometry.
+        filled: Mask of the filled cells.
+
+    Returns:
+        The count; two or more make the position dead (:func:`is_dead`).
+    """
+    empty = board.free & ~filled
+    count = 0
+    while empty:
+        empty &= ~board.component(empty, empty & -empty)
+        count += 1
+    return count
+
+
+def cut_off(board: Board, filled: int) -> int:
+    """The empty cells outside the largest region (ties: the region with the lowest cell),
+    the ones a player sees cut off in a dead position.
+
+    Args:
+        board: The level's geometry.
+        filled: Mask of the filled cells.
+
+    Returns:
+        Their mask (0 when the empty cells are one region or none).
+    """
+    regions = empty_regions(board, filled)
+    return (board.free & ~filled & ~regions[0]) if len(regions) > 1 else 0
 
 
 def parity_ok(board: Board, head: int, filled: int) -> bool:

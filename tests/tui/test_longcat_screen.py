@@ -8,14 +8,16 @@ from core.longcat import Level, apply_move, initial, shortest_solution
 from core.longcat.prune import is_dead
 from core.longcat.rules import body_from_history
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat import screen as screen_module
 from tui.games.longcat.board import BoardPicture, LongcatBoard, cell_scale, draw
+from tui.games.longcat.panels import LongcatInfo, LongcatStatus, stuck_regions
 from tui.games.longcat.screen import LongcatScreen
 from tui.games.longcat.settings_modal import SETTINGS_KEY, LongcatSettings, LongcatSettingsModal
 from tui.modals.outcome import OutcomeModal
 from tui.sources import LevelRef
+from tui.workers import running
 
 pytestmark = pytest.mark.pilot
 
@@ -201,13 +203,44 @@ async def test_p_again_stops_the_solution(monkeypatch) -> None:
         still(app)
         screen = await open_arduboy(pilot, 12)
         await pilot.press("p")
-        await app.workers.wait_for_complete()
-        await pilot.pause()
+        # The solution is played by a job of its own (issue 31): wait for it to start, not
+        # for every worker to end (the playing one would take its 10 s steps).
+        status = screen.query_one(LongcatStatus)
+        await wait_until(pilot, lambda: status.demo, "the solution to be shown")
         assert screen.session.moves_made == 1  # the first move is played at once
         await pilot.press("p")
         assert screen.last_message == "Stopped showing the solution."
         await pilot.pause(0.05)
         assert screen.session.moves_made == 1
+
+
+def _legal(state, move: str) -> bool:
+    """Whether ``move`` can be played from ``state``."""
+    from core.game import IllegalMove
+
+    try:
+        apply_move(state, move)
+    except IllegalMove:
+        return False
+    return True
+
+
+async def test_a_move_stops_the_solution_being_shown(monkeypatch) -> None:
+    monkeypatch.setattr(screen_module, "SOLUTION_STEP", 10.0)
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 12)
+        status = screen.query_one(LongcatStatus)
+        await pilot.press("p")
+        await wait_until(pilot, lambda: status.demo, "the solution to be shown")
+        assert running(screen, screen_module.DEMO_GROUP)
+        shown = screen.state
+        legal = next(m for m in ("up", "down", "left", "right") if _legal(shown, m))
+        await pilot.press(KEYS[legal][0])
+        assert not running(screen, screen_module.DEMO_GROUP) and not status.demo
+        assert screen.state == apply_move(shown, legal) and screen.session.moves_made == 2
+        assert "Showing the solution" not in str(status.render())
 
 
 async def test_g_generates_a_playable_level_and_m_keeps_it() -> None:
@@ -438,3 +471,73 @@ async def test_one_difficulty_everywhere_a_bundled_level_is_shown() -> None:
             assert f"{figure:.1f} ({label.split()[0]})" == text  # the CLI's JSON
             app.pop_screen()
             await pilot.pause()
+
+
+POCKET = Level.from_rows(["#.#", "...", "#@#"], title="pocket")
+"""Sliding up fills the middle column and the cat is stuck between walls, with the two side
+cells of the middle row apart: 2 regions (hand-worked)."""
+
+
+async def test_a_loss_counts_the_regions_left() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_level(pilot, "longcat", POCKET)
+        status = screen.query_one(LongcatStatus)
+        assert "Stuck" not in status.text().plain
+        await pilot.press("up")
+        await wait_until(pilot, lambda: isinstance(app.screen, OutcomeModal), "the loss")
+        assert app.screen.kind == "lost"
+        assert app.screen.detail == (
+            "The cat is stuck with 2 empty cells left. "
+            "The empty cells are split: 2 regions can no longer both be filled."
+        )
+        assert status.text().plain == (
+            "✗ Stuck: 2 regions can no longer both be filled\n2 cells left: u undoes, R restarts"
+        )
+
+
+def test_the_stuck_text_says_both_or_all() -> None:
+    assert stuck_regions(2) == "2 regions can no longer both be filled"
+    assert stuck_regions(3) == "3 regions can no longer all be filled"
+
+
+async def test_the_side_panels_follow_the_session_they_are_given() -> None:
+    # The panels are reactive widgets: assigning a session (or the demo flag) redraws them.
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_level(pilot, "longcat", SPLIT)
+        info, status = screen.query_one(LongcatInfo), screen.query_one(LongcatStatus)
+        assert info.session is screen.session and status.session is screen.session
+        start = screen.session
+        await pilot.press("right")
+        assert info.session is screen.session and status.session is screen.session
+        assert "Filled  3/9" in str(info.render()) and "Moves   1" in str(info.render())
+        assert str(status.render()).startswith("✗ Dead end")
+        status.session = info.session = start  # what the panels show is what they are given
+        await pilot.pause()
+        assert "Filled  1/9" in str(info.render()) and "Moves   0" in str(info.render())
+        assert str(status.render()) == ""
+        status.demo = True
+        await pilot.pause()
+        assert str(status.render()) == "▶ Showing the solution (p stops)"
+
+
+async def test_a_tip_stays_until_the_position_changes() -> None:
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)) as pilot:
+        still(app)
+        screen = await open_arduboy(pilot, 2)
+        board = screen.query_one(LongcatBoard)
+        await pilot.press("t")
+        await wait_until(pilot, lambda: board.picture.hint is not None, "the tip's arrows")
+        move = board.picture.hint[0]
+        arrows = set(board.picture.hint[1])
+        moved = apply_move(screen.state, move)
+        filled = {
+            screen.level.xy(i) for i in range(64) if (moved.filled & ~screen.state.filled) >> i & 1
+        }
+        assert arrows == filled  # the arrows cover exactly the cells the slide fills
+        await pilot.press(KEYS[move][0])
+        assert board.picture.hint is None and screen.state == moved

@@ -52,7 +52,7 @@ from textual.message import Message
 from textual.screen import ModalScreen
 from textual.timer import Timer
 from textual.widgets import Button, Footer, Input, LoadingIndicator, Select, Static, TextArea
-from textual.worker import NoActiveWorker, Worker, WorkerState, get_current_worker
+from textual.worker import NoActiveWorker, Worker, get_current_worker
 
 from core.text import escape_controls
 from grammar.errors import ParseError
@@ -64,12 +64,25 @@ from tui.store import DuplicateTitle
 from tui.text import plain
 from tui.unsaved import HoldsUnsavedWork
 from tui.widgets.plain_fields import PlainTextArea
-from tui.workers import cancelled, is_running, report_failure
+from tui.workers import Route, cancelled, finished, is_running
 
 if TYPE_CHECKING:  # pragma: no cover
     from core.registry import GameInfo
 
-__all__ = ["DesignerScreen", "Edited", "LevelTextDesigner", "MetadataUpdate", "Values"]
+__all__ = [
+    "JOB_GROUP",
+    "LIVE_GROUP",
+    "DesignerScreen",
+    "Edited",
+    "LevelTextDesigner",
+    "MetadataUpdate",
+    "Values",
+]
+
+LIVE_GROUP = "designer-verdict"
+"""The worker group of the live verdict (a newer edit's verdict cancels the older)."""
+JOB_GROUP = "designer-job"
+"""The worker group of a button's job (a solver, a linter): one at a time."""
 
 Values = tuple[Any, ...]
 """Every field's value at one moment (:meth:`DesignerScreen.field_values`)."""
@@ -170,7 +183,6 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         self._redo: list[tuple[Values, Values]] = []
         self._job: Worker[Any] | None = None
         self._live_timer: Timer | None = None
-        self._live_job: Worker[Any] | None = None
         self._restoring = False
         self._kept: tuple[Any, set[str]] | None = None
         """The last level written with stale fields kept, and those fields."""
@@ -441,9 +453,9 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         if level is None:
             self._show_verdict("")
             return
-        self._live_job = self._live_worker(level)
+        self._live_worker(level)
 
-    @work(thread=True, exclusive=True, group="designer-verdict", exit_on_error=False)
+    @work(thread=True, exclusive=True, group=LIVE_GROUP, exit_on_error=False)
     def _live_worker(self, level: Any) -> str | None:
         return self.live_verdict(level, cancelled)
 
@@ -688,7 +700,7 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
     def _job_running(self) -> bool:
         return is_running(self._job)
 
-    @work(thread=True, exclusive=True, group="designer-job", exit_on_error=False)
+    @work(thread=True, exclusive=True, group=JOB_GROUP, exit_on_error=False)
     def _run_job(self, job: Callable[[Callable[[], bool]], str]) -> str:
         # exit_on_error=False: a failing job shows why in the result box, the editor stays.
         return job(cancelled)
@@ -704,19 +716,29 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
             self.show_result("Cancelled.")
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker is self._live_job:
-            if event.state == WorkerState.SUCCESS:
-                self._show_verdict(str(worker.result or ""))
-            elif event.state == WorkerState.ERROR:
-                self._show_verdict(report_failure(self, worker, "The check"))
-            return
-        if worker is not self._job or worker.is_cancelled:
-            return  # a cancelled job's result is dropped (Cancel said "Cancelled.")
-        if event.state == WorkerState.SUCCESS:
-            self.show_result(str(worker.result))
-        elif event.state == WorkerState.ERROR:
-            self.show_result(report_failure(self, worker, "The job"))
+        """The live verdict and a job end here (a cancelled one's result is dropped: Cancel
+        said "Cancelled.", a newer verdict replaced it). Subclasses extend
+        :meth:`show_live_verdict`, not this handler (Textual calls every class's)."""
+        finished(
+            self,
+            event,
+            {
+                LIVE_GROUP: Route("The check", self.show_live_verdict, self._show_verdict),
+                JOB_GROUP: Route("The job", self._job_done, self.show_result),
+            },
+        )
+
+    def show_live_verdict(self, verdict: object) -> None:
+        """Show what :meth:`live_verdict` returned (None: nothing to say); games that keep
+        more of it (an assessment) extend this.
+
+        Args:
+            verdict: The live verdict's result.
+        """
+        self._show_verdict(str(verdict or ""))
+
+    def _job_done(self, result: object) -> None:
+        self.show_result(str(result))
 
     def show_result(self, text: str) -> None:
         """Show a job's result (and hide the progress line)."""

@@ -23,15 +23,15 @@ description on the left, the trees of the pool's computed values on the right.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from core.algebrawl import (
     Cast,
@@ -52,7 +52,7 @@ from core.text import escape_controls, plural
 from tui.games.algebrawl.board import SECTIONS, AstView, BrawlBoard, tiles_of
 from tui.modals.outcome import par_verdict
 from tui.screens.puzzle import Hint, PuzzleScreen
-from tui.workers import cancelled, report_failure
+from tui.workers import Route, cancelled, finished
 
 __all__ = ["GENERATOR_KEY", "AlgebrawlScreen", "generator_settings"]
 
@@ -532,38 +532,42 @@ class AlgebrawlScreen(PuzzleScreen):
         self._start_count()
 
     def _start_count(self) -> None:
-        """Count the level's distinct solutions in a worker (for the win dialog); the
-        result is kept when the worker ends (:meth:`_count_finished`)."""
+        """Count the level's distinct solutions in a job (for the win dialog); the result
+        is kept when the job ends (:meth:`_count_done`)."""
         level = self.level
         if level is None or level in self._counted:
             return
-        puzzle = level.puzzle
-
-        def count() -> tuple[Any, tuple[int | None, bool]]:
-            # Cards cast on the monsters are counted too (core.algebrawl.castcount).
-            result = solve(
-                puzzle,
-                count=True,
-                time_limit=COUNT_TIME_LIMIT,
-                should_stop=cancelled,
-                budget=LIVE_BUDGET,
-            )
-            found = (result.count, result.complete) if result.status == "solved" else (None, False)
-            return level, found
-
         # exclusive: a new level's count cancels the previous one (leaving cancels it too).
-        self.run_worker(count, thread=True, exclusive=True, group=COUNT_GROUP, exit_on_error=False)
+        self._count(level)
 
-    @on(Worker.StateChanged)
-    def _count_finished(self, event: Worker.StateChanged) -> None:
-        worker = event.worker
-        if worker.group != COUNT_GROUP or worker.is_cancelled:
-            return
-        if event.state == WorkerState.SUCCESS:
-            level, found = cast("tuple[Any, tuple[int | None, bool]]", worker.result)
-            self._counted[level] = found
-        elif event.state == WorkerState.ERROR:
-            self.say(report_failure(self, worker, "Counting the solutions"), "warning")
+    @work(thread=True, exclusive=True, group=COUNT_GROUP, exit_on_error=False)
+    def _count(self, level: Any) -> tuple[Any, tuple[int | None, bool]]:
+        # Cards cast on the monsters are counted too (core.algebrawl.castcount).
+        result = solve(
+            level.puzzle,
+            count=True,
+            time_limit=COUNT_TIME_LIMIT,
+            should_stop=cancelled,
+            budget=LIVE_BUDGET,
+        )
+        found = (result.count, result.complete) if result.status == "solved" else (None, False)
+        return level, found
+
+    def _count_done(self, result: tuple[Any, tuple[int | None, bool]]) -> None:
+        level, found = result
+        self._counted[level] = found
+
+    def _count_failed(self, line: str) -> None:
+        self.say(line, "warning")
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """The solution count ends here; hints go to the base (Textual calls its handler
+        too: this one must not call it)."""
+        finished(
+            self,
+            event,
+            {COUNT_GROUP: Route("Counting the solutions", self._count_done, self._count_failed)},
+        )
 
     def solution_count(self) -> tuple[int | None, bool]:
         """``(count, complete)`` of the level's distinct solutions, if counted yet."""

@@ -27,6 +27,7 @@ from typing import ClassVar
 from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
+from textual.timer import Timer
 from textual.widget import Widget
 
 __all__ = ["ARROWS", "SCALES", "BoardPicture", "LongcatBoard", "cell_scale", "draw"]
@@ -98,6 +99,20 @@ class BoardPicture:
         self.path = tuple(path)
         self.cut_off = cut_off
         self.hint = hint
+
+    def with_hint(self, hint: tuple[str, Sequence[tuple[int, int]]] | None) -> BoardPicture:
+        """The same picture with ``hint`` (None: without one)."""
+        return BoardPicture(self.width, self.height, self.walls, self.path, self.cut_off, hint)
+
+    def grows_into(self, other: BoardPicture) -> bool:
+        """Whether ``other`` is this grid with a longer body that starts with this one's
+        (a slide made it: the animation draws the new cells one by one)."""
+        return (
+            bool(self.path)
+            and len(other.path) > len(self.path)
+            and other.path[: len(self.path)] == self.path
+            and (self.width, self.height, self.walls) == (other.width, other.height, other.walls)
+        )
 
 
 def _links(path: Sequence[tuple[int, int]]) -> dict[tuple[int, int], set[str]]:
@@ -183,7 +198,8 @@ class LongcatBoard(Widget):
     """Displays a Longcat grid and the cat (see the module docstring).
 
     Call :meth:`show` with a :class:`BoardPicture`; :meth:`set_visible` shows only the first
-    cells of the body (the slide animation grows it cell by cell).
+    cells of the body, and :meth:`grow` draws a slide cell by cell; :meth:`highlight` adds a
+    hint to what is shown (the next :meth:`show` drops it).
     """
 
     COMPONENT_CLASSES: ClassVar[set[str]] = {
@@ -226,13 +242,55 @@ class LongcatBoard(Widget):
         self._scale: tuple[int, int] = (2, 1)
         self._key: object = None
         self._framed = False
+        self._growing: Timer | None = None
 
     def show(self, picture: BoardPicture, count: int | None = None) -> None:
-        """Display ``picture`` (all of the body, or its first ``count`` cells)."""
+        """Display ``picture`` (all of the body, or its first ``count`` cells); a slide
+        still being drawn is finished at once."""
+        self._stop_growing()
         self.picture = picture
         self.shown_cells = count
         self._key = None
         self.refresh()
+
+    def grow(self, picture: BoardPicture, start: int, step: float) -> None:
+        """Display ``picture`` with its first ``start`` body cells, then one cell more every
+        ``step`` seconds until the whole body shows (the slide animation).
+
+        Args:
+            picture: What to show in the end.
+            start: Body cells shown at first (the body before the slide).
+            step: Seconds per cell.
+        """
+        self.show(picture, start)
+        self._growing = self.set_interval(step, self._grow_step)
+
+    @property
+    def animating(self) -> bool:
+        """True while a slide is being drawn (:meth:`grow`)."""
+        return self._growing is not None
+
+    def _grow_step(self) -> None:
+        length = len(self.picture.path) if self.picture is not None else 0
+        shown = (self.shown_cells or length) + 1
+        if shown >= length:
+            self._stop_growing()
+        else:
+            self.set_visible(shown)
+
+    def _stop_growing(self) -> None:
+        if self._growing is not None:
+            self._growing.stop()
+            self._growing = None
+            self.set_visible(None)
+
+    def highlight(self, hint: tuple[str, Sequence[tuple[int, int]]] | None) -> None:
+        """Add ``hint`` (a direction and the cells it would fill) to the picture shown, until
+        the next :meth:`show`."""
+        if self.picture is not None:
+            self.picture = self.picture.with_hint(hint)
+            self._key = None
+            self.refresh()
 
     def set_visible(self, count: int | None) -> None:
         """Draw the first ``count`` body cells only (None: all of them)."""

@@ -37,7 +37,6 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.timer import Timer
 from textual.widgets import Button, Static
-from textual.worker import Worker, WorkerState
 
 from core.longcat.design import Assessment, Cancelled, assess, edit_grid
 from core.longcat.difficulty import BANDS, difficulty_label, difficulty_text
@@ -506,15 +505,13 @@ class LongcatDesigner(LevelTextDesigner):
             return None
         return VerdictText(verdict_text(result), result)
 
-    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        # The base's handler runs too (Textual calls every class's): it shows the text.
-        worker = event.worker
-        if worker.group == "designer-verdict" and event.state == WorkerState.SUCCESS:
-            result = worker.result
-            if isinstance(result, VerdictText):
-                self.assessment = result.assessment
-                self._show_verdict_box(str(result))
-                self._show_graph()
+    def show_live_verdict(self, verdict: object) -> None:
+        """The base shows the text; the assessment also fills the box and the graph."""
+        super().show_live_verdict(verdict)
+        if isinstance(verdict, VerdictText):
+            self.assessment = verdict.assessment
+            self._show_verdict_box(str(verdict))
+            self._show_graph()
 
     def say(self, message: str, ok: bool = False) -> None:
         """Show an editor's note (a refusal, what a key did) that stays until the next

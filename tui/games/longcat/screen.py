@@ -19,28 +19,30 @@ worker come from the base; every rule lives in :mod:`core.longcat`.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any, ClassVar
 
-from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
-from textual.timer import Timer
 from textual.widgets import Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from core.longcat import AnalysisLimit, analyse
 from core.longcat.catalog import GENERATORS
 from core.longcat.difficulty import difficulty_label, level_difficulty
 from core.longcat.level import DIRECTIONS, Level, bits
-from core.longcat.prune import empty_regions
+from core.longcat.prune import cut_off, is_dead, region_count
 from core.longcat.rules import State, body_from_history, slide, solution_string
-from core.longcat.solver import solution_from
+from core.longcat.solver import Solution, solution_from
 from core.session import Session
 from core.text import escape_controls, plural
 from tui.game_settings import SettingsScreen
 from tui.games.longcat.board import ARROWS, BoardPicture, LongcatBoard
+from tui.games.longcat.panels import LongcatInfo, LongcatStatus, count_word, stuck_regions
 from tui.games.longcat.settings_modal import (
     BAND_LABELS,
     SETTINGS_KEY,
@@ -48,7 +50,8 @@ from tui.games.longcat.settings_modal import (
     LongcatSettingsModal,
 )
 from tui.screens.puzzle import Hint
-from tui.workers import cancelled, report_failure
+from tui.sources import LevelRef
+from tui.workers import Route, cancelled, finished, running
 
 __all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen"]
 
@@ -60,6 +63,12 @@ ANALYSIS_STATES = 10_000
 """Largest state graph analysed on screen for the difficulty (bigger: not shown)."""
 SOLVER_TIME = 5.0
 """Seconds ``p`` may search for a solution."""
+SOLUTION_GROUP = "longcat-solution"
+"""The worker group of ``p``'s search for a solution."""
+DEMO_GROUP = "longcat-demo"
+"""The worker group of the solution being played, move by move."""
+GENERATE_GROUP = "longcat-generate"
+"""The worker group of ``g``'s new level."""
 
 
 class LongcatScreen(SettingsScreen):
@@ -106,21 +115,6 @@ class LongcatScreen(SettingsScreen):
         ),
     ]
 
-    def __init__(self, session: Session, **kwargs: Any) -> None:
-        super().__init__(session, **kwargs)
-        self._path: tuple[int, ...] = ()
-        self._anim_timer: Timer | None = None
-        self._anim_from = 0
-        self._hint: tuple[str, tuple[tuple[int, int], ...]] | None = None
-        self._was_dead = False
-        self._demo: list[str] = []
-        self._demo_timer: Timer | None = None
-        self._solution_job: Worker[Any] | None = None
-        self._solution_start: State | None = None
-        self._generate_job: Worker[Any] | None = None
-        self._generate_ref: Any = None
-        self._difficulty: dict[Level, str] = {}
-
     # -- settings (the glue is tui.game_settings.SettingsScreen's) ---------------------------
 
     def before_settings(self) -> None:
@@ -143,8 +137,8 @@ class LongcatScreen(SettingsScreen):
         with Horizontal(id="lc-main"):
             yield LongcatBoard(id="lc-board")
             with Vertical(id="lc-side"):
-                yield Static("", id="lc-info")
-                yield Static("", id="lc-status")
+                yield LongcatInfo("", id="lc-info")
+                yield LongcatStatus("", id="lc-status")
                 yield Static(
                     "move: arrows hjkl wasd\nt tip · p solution\n"
                     "g new level · o settings\nm keep in My levels",
@@ -155,115 +149,44 @@ class LongcatScreen(SettingsScreen):
         state: State = session.state
         level = state.level
         path = body_from_history(session.line_since_restart())
-        board = self.query_one(LongcatBoard)
-        regions = empty_regions(level.board, state.filled)
-        cut = frozenset(level.xy(i) for region in regions[1:] for i in bits(region))
-        walls = frozenset(level.xy(i) for i in bits(level.walls))
         picture = BoardPicture(
-            level.width, level.height, walls, [level.xy(i) for i in path], cut, self._hint
+            level.width,
+            level.height,
+            frozenset(level.xy(i) for i in bits(level.walls)),
+            [level.xy(i) for i in path],
+            frozenset(level.xy(i) for i in bits(cut_off(level.board, state.filled))),
         )
-        grows = (
-            len(path) > len(self._path)
-            and path[: len(self._path)] == self._path
-            and bool(self._path)
-        )
-        start = len(self._path)
-        self._path = path
-        self._stop_animation()
-        if grows and self.settings.animate and self.is_mounted:
-            board.show(picture, start)
-            self._anim_timer = self.set_interval(SLIDE_STEP, self._animate_step)
+        board = self.query_one(LongcatBoard)
+        shown = board.picture
+        grows = shown is not None and shown.grows_into(picture)
+        if grows and shown is not None and self.settings.animate and self.is_mounted:
+            board.grow(picture, len(shown.path), SLIDE_STEP)
         else:
             board.show(picture)
-        dead = len(regions) > 1
-        if dead and not self._was_dead:
+        status = self.query_one(LongcatStatus)
+        # Said once, when a move makes the position dead (the panel keeps saying it).
+        if is_dead(level.board, state.filled) and not _dead(status.session, level):
+            regions = region_count(level.board, state.filled)
             self.say(
-                f"The empty cells are split in {_count_word(len(regions))}: this cannot "
+                f"The empty cells are split in {count_word(regions)}: this cannot "
                 "be finished from here. u undoes.",
                 "warning",
             )
-        self._was_dead = dead
-        self._show_side(session, regions)
-
-    def _show_side(self, session: Session, regions: list[int]) -> None:
-        state: State = session.state
-        level = state.level
-        filled = state.filled.bit_count()
-        info = Text()
-        # Both sizes: the seed's (every cell of the grid) and the open cells to fill.
-        info.append(
-            f"{level.width}×{level.height} = {level.width * level.height} cells, "
-            f"{level.size} open\n"
-        )
-        info.append("Filled  ")
-        info.append(f"{filled}/{level.size}", "bold")
-        info.append("\nMoves   ")
-        info.append(str(session.moves_made), "bold")
-        if level.par is not None:
-            info.append(f" (par {level.par})")
-        info.append("\nLevel   ")
-        info.append(self._difficulty_label(level), "bold")
-        self.query_one("#lc-info", Static).update(info)
-        status = Text()
-        if session.status == "won":
-            status.append("★ Solved!", "bold")
-        elif session.status == "lost":
-            status.append(f"✗ Stuck: {plural(level.size - filled, 'cell')} left\n", "bold")
-            status.append("u undoes, R restarts")
-        elif len(regions) > 1:
-            status.append("✗ Dead end\n", "bold")
-            status.append(
-                f"The empty cells are split in {_count_word(len(regions))} "
-                "(× marks the cut-off ones): u undoes"
-            )
-        if self._demo:
-            status.append(
-                ("\n" if status.plain else "") + "▶ Showing the solution (p stops)", "bold"
-            )
-        self.query_one("#lc-status", Static).update(status)
-
-    def _difficulty_label(self, level: Level) -> str:
-        """The level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`) as
-        its title and the level list show it (``easy 28``); ``no solution`` for a level
-        that has none, ``difficulty ?`` when its graph is too large to tell."""
-        if level not in self._difficulty:
-            try:
-                analysis = analyse(level, max_states=ANALYSIS_STATES)
-            except AnalysisLimit:
-                label = difficulty_label(None)
-            else:
-                value = level_difficulty(analysis)
-                label = "no solution" if value is None else difficulty_label(value)
-            self._difficulty[level] = label
-        return self._difficulty[level]
-
-    # -- the slide animation -------------------------------------------------------------------
-
-    def _animate_step(self) -> None:
-        board = self.query_one(LongcatBoard)
-        shown = (board.shown_cells or len(self._path)) + 1
-        if shown >= len(self._path):
-            self._stop_animation()
-        else:
-            board.set_visible(shown)
-
-    def _stop_animation(self) -> None:
-        if self._anim_timer is not None:
-            self._anim_timer.stop()
-            self._anim_timer = None
-            self.query_one(LongcatBoard).set_visible(None)
+        status.session = session
+        info = self.query_one(LongcatInfo)
+        info.difficulty = _difficulty_label(level)
+        info.session = session
 
     @property
     def animating(self) -> bool:
         """True while a slide is being drawn."""
-        return self._anim_timer is not None
+        return self.is_mounted and self.query_one(LongcatBoard).animating
 
     # -- moves ---------------------------------------------------------------------------------
 
     def action_move(self, direction: str) -> None:
         """Slide the cat; an illegal slide changes nothing (the message line says why)."""
         self.stop_solution()
-        self._hint = None
         self.play(direction)
 
     def keys_for(self, move: Any) -> Sequence[str]:
@@ -279,17 +202,13 @@ class LongcatScreen(SettingsScreen):
 
     def on_level_changed(self) -> None:
         self.stop_solution()
-        self._stop_animation()
-        self._path = ()
-        self._hint = None
-        self._was_dead = False
 
     def loss_reason(self) -> str | None:
         state: State = self.state
         left = state.level.size - state.filled.bit_count()
         reason = f"The cat is stuck with {plural(left, 'empty cell')} left."
-        if len(empty_regions(state.level.board, state.filled)) > 1:
-            reason += " The empty cells were split in two: no slide could fill them all."
+        if is_dead(state.level.board, state.filled):
+            reason += f" The empty cells are split: {stuck_regions(region_count(state.level.board, state.filled))}."
         return reason
 
     # -- hints and the solution ----------------------------------------------------------------
@@ -306,20 +225,19 @@ class LongcatScreen(SettingsScreen):
         return Hint(f"No solution found within {time_limit:g} s.")
 
     def highlight_move(self, move: Any) -> None:
-        """Show the hinted slide as arrows over the cells it would fill."""
+        """Show the hinted slide as arrows over the cells it would fill (until the position
+        is drawn again)."""
         state: State = self.state
         board = state.level.board
         moved = slide(board, state.head, state.filled, DIRECTIONS.index(move))
         if moved is None:
             return
         cells = tuple(state.level.xy(i) for i in bits(moved[1] & ~state.filled))
-        self._hint = (move, cells)
-        self.render_state(self.session)
-        self._hint = None  # shown until the next change of the position
+        self.query_one(LongcatBoard).highlight((move, cells))
 
     def action_solution(self) -> None:
         """Play a solution from here, one move at a time (``p`` again stops)."""
-        if self._demo or self._solution_running():
+        if running(self, DEMO_GROUP) or running(self, SOLUTION_GROUP):
             self.stop_solution()
             self.say("Stopped showing the solution.")
             return
@@ -330,21 +248,15 @@ class LongcatScreen(SettingsScreen):
             self.say("No solution from here: the cat is stuck. u undoes, R restarts.", "warning")
             return
         self.say("Looking for a solution…")
-        state = self._solution_start = self.state
-        self._solution_job = self.run_worker(
-            # p again cancels the worker; the search polls that flag (cancelled).
-            lambda: solution_from(state, time_limit=SOLVER_TIME, should_stop=cancelled),
-            thread=True,
-            group="longcat-solution",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        self._solve(self.state)
 
-    def _solution_running(self) -> bool:
-        job = self._solution_job
-        return job is not None and job.state in (WorkerState.PENDING, WorkerState.RUNNING)
+    @work(thread=True, exclusive=True, group=SOLUTION_GROUP, exit_on_error=False)
+    def _solve(self, state: State) -> tuple[State, Solution]:
+        # p again cancels the worker; the search polls that flag (cancelled).
+        return state, solution_from(state, time_limit=SOLVER_TIME, should_stop=cancelled)
 
-    def _solution_found(self, solution: Any, state: State | None) -> None:
+    def _solution_found(self, found: tuple[State, Solution]) -> None:
+        state, solution = found
         if state is not self.state:
             return  # the player moved meanwhile
         if solution.status == "unsolvable":
@@ -353,61 +265,60 @@ class LongcatScreen(SettingsScreen):
             )
         elif solution.status != "solved":
             self.say(f"No solution found within {SOLVER_TIME:g} s.", "warning")
-        else:
+        elif solution.moves:
             self.mark_autoplayed()  # a win from here goes to the autoplayed boards
-            self._demo = list(solution.moves)
+            moves = tuple(solution.moves)
             self.say(
-                f"The solution from here: {plural(len(self._demo), 'move')} "
-                f"({solution_string(self._demo)}); p stops."
+                f"The solution from here: {plural(len(moves), 'move')} "
+                f"({solution_string(moves)}); p stops."
             )
-            self._demo_timer = self.set_interval(SOLUTION_STEP, self._demo_step)
-            self._demo_step()
+            self.query_one(LongcatStatus).demo = True
+            # The first move at once, the rest one by one.
+            if self.play(moves[0]) and moves[1:]:
+                self._play_solution(moves[1:])
+            else:
+                self._solution_over(None)
 
-    def _demo_step(self) -> None:
-        if not self._demo:
-            self.stop_solution()
-            return
-        if self.animating or self.app.screen is not self:
-            return
-        move = self._demo.pop(0)
-        self._hint = None
-        if not self.play(move) or not self._demo:
-            self.stop_solution()
+    @work(exclusive=True, group=DEMO_GROUP, exit_on_error=False)
+    async def _play_solution(self, moves: tuple[str, ...]) -> None:
+        """Play ``moves``, :data:`SOLUTION_STEP` apart; a slide being drawn, or a dialog
+        over the screen, holds the next one back (p or any move cancels it)."""
+        for move in moves:
+            await asyncio.sleep(SOLUTION_STEP)
+            while self.animating or self.app.screen is not self:
+                await asyncio.sleep(SOLUTION_STEP)
+            if not self.play(move):
+                return
+
+    def _solution_over(self, _: object) -> None:
+        if self.is_mounted:
+            self.query_one(LongcatStatus).demo = False
 
     def stop_solution(self) -> None:
-        """Stop showing the solution (no-op when it is not shown)."""
-        if self._solution_job is not None:
-            self._solution_job.cancel()
-            self._solution_job = None
-        if self._demo_timer is not None:
-            self._demo_timer.stop()
-            self._demo_timer = None
-        if self._demo:
-            self._demo = []
-            if self.is_mounted:
-                self._show_side(
-                    self.session, empty_regions(self.state.level.board, self.state.filled)
-                )
+        """Stop looking for and showing the solution (no-op when neither runs)."""
+        self.workers.cancel_group(self, SOLUTION_GROUP)
+        self.workers.cancel_group(self, DEMO_GROUP)
+        self._solution_over(None)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Solutions and generated levels arrive here; hints go to the base."""
-        worker = event.worker
-        if worker is self._solution_job:
-            if event.state == WorkerState.SUCCESS:
-                self._solution_job = None
-                self._solution_found(worker.result, self._solution_start)
-            elif event.state == WorkerState.ERROR:
-                self._solution_job = None
-                self.say(report_failure(self, worker, "The solver"), "error")
-            return
-        if worker is self._generate_job:
-            if event.state == WorkerState.SUCCESS:
-                self._generate_job = None
-                self._open_generated()
-            elif event.state == WorkerState.ERROR:
-                self._generate_job = None
-                self.say(report_failure(self, worker, "Making a new level"), "error")
-        # The base's handler (hints) runs too: Textual calls each class's own handler.
+        """Solutions, their playing and generated levels end here; hints go to the base
+        (Textual calls its handler too: this one must not call it)."""
+        finished(
+            self,
+            event,
+            {
+                SOLUTION_GROUP: Route("The solver", self._solution_found, self._say_error),
+                DEMO_GROUP: Route("Showing the solution", self._solution_over, self._demo_failed),
+                GENERATE_GROUP: Route("Making a new level", self._open_generated, self._say_error),
+            },
+        )
+
+    def _say_error(self, line: str) -> None:
+        self.say(line, "error")
+
+    def _demo_failed(self, line: str) -> None:
+        self._solution_over(None)
+        self.say(line, "error")
 
     # -- new levels ----------------------------------------------------------------------------
 
@@ -423,7 +334,7 @@ class LongcatScreen(SettingsScreen):
         if self.launcher is None:
             self.say("New levels can be made from the level list.")
             return
-        if self._generate_job is not None:
+        if running(self, GENERATE_GROUP):
             self.say("Still generating…")
             return
         settings = self.settings
@@ -431,22 +342,18 @@ class LongcatScreen(SettingsScreen):
         if source is None:  # pragma: no cover - every method has a source
             self.say(f"There is no {settings.method} generator.", "error")
             return
-        ref = source.new()
-        self._generate_ref = ref
         self.stop_solution()
         band = BAND_LABELS.get(settings.band, settings.band).split(" (")[0].lower()
         self.say(f"Generating a {source.title} level ({settings.size}, {band})…")
-        self._generate_job = self.run_worker(
-            lambda: source.level(ref.key),
-            thread=True,
-            group="longcat-generate",
-            exclusive=True,
-            exit_on_error=False,
-        )
+        self._generate(source, source.new())
 
-    def _open_generated(self) -> None:
-        ref, self._generate_ref = self._generate_ref, None
-        if ref is None or self.launcher is None or self.app.screen is not self:
+    @work(thread=True, exclusive=True, group=GENERATE_GROUP, exit_on_error=False)
+    def _generate(self, source: Any, ref: LevelRef) -> LevelRef:
+        source.level(ref.key)  # made here, then kept by the source for prepare()
+        return ref
+
+    def _open_generated(self, ref: LevelRef) -> None:
+        if self.launcher is None or self.app.screen is not self:
             return
         try:
             opened_ref, level, session, _ = self.launcher.prepare(ref)
@@ -477,9 +384,24 @@ class LongcatScreen(SettingsScreen):
 
     def action_back(self) -> None:
         self.stop_solution()
-        self._stop_animation()
         super().action_back()
 
 
-def _count_word(n: int) -> str:
-    return {2: "two", 3: "three", 4: "four"}.get(n, str(n))
+def _dead(session: Session | None, level: Level) -> bool:
+    """Whether ``session`` is a dead position of ``level`` (None, another level: False)."""
+    if session is None or session.state.level is not level:
+        return False
+    return is_dead(level.board, session.state.filled)
+
+
+@lru_cache(maxsize=64)
+def _difficulty_label(level: Level) -> str:
+    """The level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`) as its
+    title and the level list show it (``easy 28``); ``no solution`` for a level that has
+    none, ``difficulty ?`` when its graph is too large to tell (cached: it is analysed once)."""
+    try:
+        analysis = analyse(level, max_states=ANALYSIS_STATES)
+    except AnalysisLimit:
+        return difficulty_label(None)
+    value = level_difficulty(analysis)
+    return "no solution" if value is None else difficulty_label(value)

@@ -20,7 +20,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from itertools import islice
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -28,7 +28,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import OptionList, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from core.search import Interrupted, Watch
 from core.session import Session
@@ -55,7 +55,7 @@ from tui.games.termcraft.construct import ConstructModal
 from tui.games.termcraft.target_view import TermTargetView, term_text
 from tui.games.termcraft.term_tree import TermTree
 from tui.screens.puzzle import Hint, MoveDeferred, PuzzleHeader, PuzzleScreen
-from tui.workers import cancelled, report_failure
+from tui.workers import Route, cancelled, finished
 
 __all__ = ["TermCraftScreen"]
 
@@ -79,9 +79,6 @@ class ResourceLine(Static):
             text.append(f"   ⚠ {plural(warning_count, 'warning')} (W lists them)", "bold")
         self.update(text)
 
-
-_ENDED = (WorkerState.SUCCESS, WorkerState.ERROR)
-"""The worker states that deliver a job's result (cancelled jobs deliver none)."""
 
 Page = tuple[list[RewriteAction], Iterator[RewriteAction]]
 """A page of rewrite actions and the lazy listing positioned after it."""
@@ -364,7 +361,7 @@ class TermCraftScreen(PuzzleScreen):
         thread=True, exclusive=True, group="termcraft-analyse", exit_on_error=False, name="analyse"
     )
     def _analyse_worker(self, state: State, watch: Watch) -> Page:
-        # exit_on_error=False: a failure is shown on the screen (see _worker_changed).
+        # exit_on_error=False: a failure is shown on the screen (on_worker_state_changed).
         return first_page(state, watch)
 
     def _analysed(
@@ -480,41 +477,65 @@ class TermCraftScreen(PuzzleScreen):
             self._show_count()
         self._show_work()
 
-    @on(Worker.StateChanged)
-    def _worker_changed(self, event: Worker.StateChanged) -> None:
-        """Apply a finished job's result (or show why it failed) to its listing."""
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A listing's jobs end here, applied to the listing shown (a cancelled job's result
+        never is); the hint goes to the base (Textual calls its handler too: this one must
+        not call it)."""
+        finished(
+            self,
+            event,
+            {
+                "termcraft-analyse": Route(
+                    "Analysing the position", self._analyse_done, self._analyse_failed
+                ),
+                "termcraft-count": Route(
+                    "Counting the actions", self._count_done, self._count_failed
+                ),
+                "termcraft-find": Route("Finding the action", self._find_done, self._find_failed),
+                "termcraft-page": Route("Listing more actions", self._page_done, self._page_failed),
+            },
+        )
+
+    def _ended(self, name: str) -> _Listing | None:
+        """The listing shown, once its job ``name`` ended (None: not one of its jobs)."""
         job = self._listing
-        worker = event.worker
-        # The event's state, not the worker's: a RUNNING event may arrive after the end.
-        if job is None or worker.is_cancelled or event.state not in _ENDED:
-            return  # running, or cancelled (its listing dropped, or x): nothing to apply
-        name = job.job_of(worker)
-        if name is None:
-            return  # another worker of this screen (the base's hint)
-        del job.jobs[name]
-        failed = event.state == WorkerState.ERROR
-        if name == "analysing":
-            if failed:
-                self._analysis_failed(job, report_failure(self, worker, "Analysing the position"))
-            else:
-                self._analysed(job, *cast(Page, worker.result))
-        elif name == "counting":
-            if failed:  # the title says so; the message line says why
-                self.say(report_failure(self, worker, "Counting the actions"), "error")
-                self._counted(job, None, "count failed")
-            else:
-                self._counted(job, worker.result, "")
-        elif name == "finding":
-            if failed:
-                self.say(report_failure(self, worker, "Finding the action"), "error")
-            else:
-                self._found(job, worker.result)
-        elif name == "loading":
-            if failed:
-                self.say(report_failure(self, worker, "Listing more actions"), "error")
-                self._paged(job, None, None)
-            else:
-                self._paged(job, *cast(Page, worker.result))
+        if job is None or job.jobs.pop(name, None) is None:
+            return None
+        return job
+
+    def _analyse_done(self, page: Page) -> None:
+        if (job := self._ended("analysing")) is not None:
+            self._analysed(job, *page)
+
+    def _analyse_failed(self, line: str) -> None:
+        if (job := self._ended("analysing")) is not None:
+            self._analysis_failed(job, line)
+
+    def _count_done(self, total: int) -> None:
+        if (job := self._ended("counting")) is not None:
+            self._counted(job, total, "")
+
+    def _count_failed(self, line: str) -> None:
+        if (job := self._ended("counting")) is not None:
+            self.say(line, "error")  # the title says so; the message line says why
+            self._counted(job, None, "count failed")
+
+    def _find_done(self, move: RewriteAction | None) -> None:
+        if (job := self._ended("finding")) is not None:
+            self._found(job, move)
+
+    def _find_failed(self, line: str) -> None:
+        if self._ended("finding") is not None:
+            self.say(line, "error")
+
+    def _page_done(self, page: Page) -> None:
+        if (job := self._ended("loading")) is not None:
+            self._paged(job, *page)
+
+    def _page_failed(self, line: str) -> None:
+        if (job := self._ended("loading")) is not None:
+            self.say(line, "error")
+            self._paged(job, None, None)
 
     def _show_count(self) -> None:
         """The actions panel's title: the total, or how much is loaded while it is counted."""
