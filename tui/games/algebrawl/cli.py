@@ -16,7 +16,10 @@ Hands (``--numbers``) follow the 24 game's rule by default: every number used on
 operators as often as needed (``--cards`` changes the operators: a card list as in level
 files, each card usable up to N − 1 times); ``--countdown`` follows the Countdown numbers
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
-docs/algebrawl.md (one object per line, flushed line by line). A hand's solver is asked only
+docs/algebrawl.md (one object per line, flushed line by line), each declared once as a
+:class:`~tui.cli.output.Row` (``*_ROW`` below: the page's key order, and the text form read
+from the same values); ``solve`` and ``dot`` take their hand-or-file options as one group
+(:func:`query_options`, received as a :class:`Query`). A hand's solver is asked only
 for what is printed: with ``--no-count`` the 24 rule stops at the first solution (``--limit
 1``) or at ``--limit`` distinct ones, and a solvable hand's count is null (not asked).
 
