@@ -374,3 +374,133 @@ def test_slow_analysis_shows_progress_on_a_terminal_only(monkeypatch):
     assert screen.getvalue().endswith("\r\x1b[K")
     monkeypatch.setattr(sys, "stderr", io.StringIO())  # a pipe: never shown
     assert not StageProgress(after=0.0).enabled
+
+
+# --------------------------------------------------------------------------- Algebrawl
+
+ALGEBRAWL_DOCS = {
+    "HAND_ROW": "solve --numbers:",
+    "LEVEL_ROW": "solve FILE:",
+    "GENERATE_ROW": "generate --json` prints one",
+}
+
+
+def algebrawl(*args: str, input: str | None = None):
+    from tui.games.algebrawl.cli import algebrawl as group
+
+    return invoke(group, *args, input=input)
+
+
+def test_every_algebrawl_row_has_the_documented_keys_in_order():
+    from tui.games.algebrawl import cli as ac
+
+    rows = declared_rows(ac)
+    assert set(rows) == {*ALGEBRAWL_DOCS, "LEVEL_UNCOUNTED_ROW"}
+    for name, anchor in ALGEBRAWL_DOCS.items():
+        assert list(rows[name].keys) == doc_keys("algebrawl.md", anchor), name
+    # "count and complete only with --count, the default, and when solved" (the page)
+    counted = [key for key in ac.LEVEL_ROW.keys if key not in ("count", "complete")]
+    assert list(ac.LEVEL_UNCOUNTED_ROW.keys) == counted
+
+
+def test_algebrawl_commands_print_their_rows(tmp_path):
+    from tui.games.algebrawl import cli as ac
+
+    [hand] = json_lines(algebrawl("solve", "--numbers", "4", "7", "8", "8", "--json"))
+    assert list(hand) == list(ac.HAND_ROW.keys) and hand["count"] == 3  # the page's example
+    batch = "4 7 8 8\n1 1 1 1\n"
+    hands = json_lines(algebrawl("solve", "--numbers", "-", "--no-count", "--json", input=batch))
+    assert [list(row) for row in hands] == [list(ac.HAND_ROW.keys)] * 2
+    assert [row["solvable"] for row in hands] == [True, False]
+    levels = json_lines(algebrawl("solve", "first-blood", "--json"))
+    assert len(levels) == 8 and all(list(row) == list(ac.LEVEL_ROW.keys) for row in levels)
+    [uncounted] = json_lines(algebrawl("solve", "first-blood", "-l", "2", "--no-count", "--json"))
+    assert list(uncounted) == list(ac.LEVEL_UNCOUNTED_ROW.keys)
+    unsolvable = tmp_path / "u.levels"
+    unsolvable.write_text(
+        'game algebrawl\nlevel "No" {\n  numbers [1 1]\n  targets [7]\n  cards [+]\n}\n',
+        encoding="utf-8",
+    )
+    [lost] = json_lines(algebrawl("solve", str(unsolvable), "--json"))  # counting on: no count
+    assert list(lost) == list(ac.LEVEL_UNCOUNTED_ROW.keys) and lost["status"] == "unsolvable"
+    made = json_lines(algebrawl("generate", "-n", "2", "-s", "1", "--json"))
+    assert [list(row) for row in made] == [list(ac.GENERATE_ROW.keys)] * 2
+    assert [row["seed"] for row in made] == [1, 2]
+
+
+def test_algebrawl_hand_rows_are_plain_json_as_printed():
+    # solve --numbers writes a hand's row without the conversion walk: only right while the
+    # row's JSON form is the row itself.
+    from fractions import Fraction
+
+    from core.algebrawl.handrule import HandRule
+    from tui.games.algebrawl import cli as ac
+
+    bounds = ac.Bounds(60.0, 0)
+    for hand, target in (((4, 7, 8, 8), 24), ((7, 2), Fraction(7, 2)), ((1, 1, 1, 1), 24)):
+        numbers = tuple(Fraction(n) for n in hand)
+        row = ac.hand_json(numbers, Fraction(target), HandRule(False), 2, bounds)
+        assert ac.HAND_ROW.json(row) == row and list(row) == list(ac.HAND_ROW.keys)
+        assert json.loads(json.dumps(row)) == row
+    assert row["solvable"] is False and row["count"] == 0
+
+
+def test_algebrawl_text_says_what_json_says():
+    for args in (
+        ("--numbers", "4", "7", "8", "8", "--limit", "2"),
+        ("--numbers", "1", "1", "1", "1"),
+        ("--numbers", "1", "5", "7", "9", "12", "--work-budget", "50"),
+        ("--numbers", "4", "7", "8", "8", "--no-count", "--limit", "1"),
+    ):
+        [data] = json_lines(algebrawl("solve", *args, "--json"))
+        head, *listed = algebrawl("solve", *args).stdout.splitlines()
+        hand, verdict = head.split(f" → {data['target']}: ")
+        assert hand.split() == [str(n) for n in data["numbers"]]
+        if data["solvable"] is None:
+            assert verdict == f"unknown ({data['reason']})" and not listed
+        elif not data["solvable"]:
+            assert verdict == "no solution" and not listed
+        else:
+            assert [line.strip() for line in listed[: len(data["solutions"])]] == data["solutions"]
+            more = listed[len(data["solutions"]) :]
+            if data["count"] is None:
+                assert verdict == "solvable (not counted: --no-count)" and not more
+            else:
+                assert verdict.startswith(f"{data['count']} distinct solution")
+                assert more == [f"  … and {data['count'] - 2} more (--limit 0 lists all)"]
+    rows = json_lines(algebrawl("solve", "poison-and-treason", "--json"))
+    text = algebrawl("solve", "poison-and-treason").stdout
+    heads = re.findall(r"^level (\d+) '(.*)': shortest (\d+) moves, .*, (\d+) distinct", text, re.M)
+    expected = [(str(r["level"]), r["title"], str(r["shortest"]), str(r["count"])) for r in rows]
+    assert heads == expected and len(rows) == 4
+    moves = re.findall(r"^  \d+\. (.*)$", text, re.M)
+    assert moves == [move for r in rows for move in r["moves"]]
+
+
+def test_algebrawl_queries_are_one_option_group():
+    from tui.games.algebrawl import cli as ac
+
+    names = ["args", "numbers_mode", "target_text", "countdown", "cards_text", "level"]
+    for command in (ac.solve, ac.dot):
+        assert [param.name for param in command.params][: len(names)] == names
+    seen: list = []
+
+    @click.command(context_settings={"ignore_unknown_options": True})
+    @ac.query_options("1")
+    def probe(query) -> None:
+        seen.append(query)
+        seen.append(query.rule())
+
+    assert invoke(probe, "pack.levels", "-l", "2").exit_code == 0
+    query, rule = seen
+    assert rule is None and query.levels == LevelFile("pack.levels", "2")
+    seen.clear()
+    assert invoke(probe, "--numbers", "3", "5", "--target", "7/2", "--countdown").exit_code == 0
+    query, rule = seen
+    assert query.args == ("3", "5") and rule.countdown
+    from fractions import Fraction
+
+    assert query.target() == Fraction(7, 2)
+    assert query.hand(rule, Fraction(8)) == (Fraction(3), Fraction(5))
+    refused = invoke(probe, "--numbers", "3", "--level", "1")
+    assert refused.exit_code == 2 and "--level goes with a level FILE" in refused.stderr

@@ -16,7 +16,10 @@ Hands (``--numbers``) follow the 24 game's rule by default: every number used on
 operators as often as needed (``--cards`` changes the operators: a card list as in level
 files, each card usable up to N − 1 times); ``--countdown`` follows the Countdown numbers
 round (any subset of the numbers, positive whole intermediate results). JSON shapes are in
-docs/algebrawl.md (one object per line, flushed line by line). A hand's solver is asked only
+docs/algebrawl.md (one object per line, flushed line by line), each declared once as a
+:class:`~tui.cli.output.Row` (``*_ROW`` below: the page's key order, and the text form read
+from the same values); ``solve`` and ``dot`` take their hand-or-file options as one group
+(:func:`query_options`, received as a :class:`Query`). A hand's solver is asked only
 for what is printed: with ``--no-count`` the 24 rule stops at the first solution (``--limit
 1``) or at ``--limit`` distinct ones, and a solvable hand's count is null (not asked).
 
@@ -33,12 +36,14 @@ Exit status: 0 success, 1 a negative answer (a hand or level unsolvable or unkno
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
 from typing import Any
 
@@ -50,18 +55,20 @@ from core.search import Interrupted, Watch
 from core.text import plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
+    LevelDeadlines,
+    LevelFile,
+    OptionGroup,
     budget_option,
     check_output,
     check_seed_run,
-    command_started,
     count_option,
+    game_play_command,
     json_option,
     level_option,
     load_level_pack,
+    numbered_levels,
     output_option,
-    pick_levels,
     seed_option,
-    stack_options,
     time_limit_option,
     title_option,
     write_output,
@@ -71,15 +78,26 @@ from tui.cli.output import (
     EXIT_NEGATIVE,
     EXIT_OK,
     IntBetween,
-    emit_json,
+    Row,
     fail,
+    parsed,
     progress_bar,
     progress_wanted,
-    report_parse_error,
 )
 from tui.cli.parse import closed_pipe_safe
 
-__all__ = ["algebrawl", "hand_json", "parse_band", "parse_hand"]
+__all__ = [
+    "GENERATE_ROW",
+    "HAND_ROW",
+    "LEVEL_ROW",
+    "LEVEL_UNCOUNTED_ROW",
+    "Query",
+    "algebrawl",
+    "hand_json",
+    "parse_band",
+    "parse_hand",
+    "query_options",
+]
 
 DEFAULT_TIME_LIMIT = 120.0
 """Seconds a solver call may take by default: a guard against a hang, well above what the
@@ -106,9 +124,8 @@ MAX_LINE = 4096
 class Bounds:
     """The bounds of one command: ``--time-limit`` and ``--work-budget``, per hand or level.
 
-    The first hand or level's deadline counts from the command's start (loading and parsing
-    included: :func:`tui.cli.options.command_started`); each later one has the whole limit
-    from its own start, as ``--time-limit``'s help says.
+    The first hand or level's deadline counts from the command's start, each later one from
+    its own start (:class:`tui.cli.options.LevelDeadlines`), as ``--time-limit``'s help says.
 
     Args:
         seconds: ``--time-limit``.
@@ -116,17 +133,13 @@ class Bounds:
     """
 
     def __init__(self, seconds: float, budget: int):
-        self.seconds = seconds
-        """The time limit of one hand or level."""
         self.budget: int | None = budget or None
         """The work budget of one hand or level (None: none)."""
-        self._first = True
+        self._deadlines = LevelDeadlines(seconds)
 
     def deadline(self) -> float:
         """The next hand or level's deadline (monotonic seconds)."""
-        start = command_started() if self._first else time.monotonic()
-        self._first = False
-        return start + self.seconds
+        return self._deadlines.next()
 
 
 # --------------------------------------------------------------------------- values
@@ -180,7 +193,176 @@ def parse_band(text: str) -> tuple[int, int]:
     return band
 
 
+# --------------------------------------------------------------------------- the query
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Query:
+    """What ``solve`` and ``dot`` are asked about: a hand (``--numbers``) or a level FILE,
+    as :func:`query_options` gathers it (nothing is checked until a method is called, so
+    each command checks in its own order).
+
+    Attributes:
+        args: ``FILE`` or the hand's numbers (``-``: one hand per stdin line).
+        numbers_mode: ``--numbers`` was given.
+        target_text: ``--target``.
+        countdown: ``--countdown``.
+        cards_text: ``--cards`` (None: not given).
+        level: ``--level`` (None: not given).
+    """
+
+    args: tuple[str, ...]
+    numbers_mode: bool
+    target_text: str
+    countdown: bool
+    cards_text: str | None
+    level: str | None
+
+    def rule(self) -> HandRule | None:
+        """The hand's rule with ``--numbers``, None for one level FILE (:attr:`levels`).
+
+        Raises:
+            click.UsageError: When the arguments do not make one of the two.
+        """
+        for arg in self.args:
+            if arg.startswith("--"):
+                raise click.UsageError(f"no such option {arg!r}")
+        if not self.numbers_mode:
+            if self.countdown or self.cards_text is not None:
+                raise click.UsageError("--countdown and --cards go with --numbers")
+            if len(self.args) != 1:
+                raise click.UsageError("give one level FILE, or --numbers with a hand")
+            return None
+        if self.level is not None:
+            raise click.UsageError("--level goes with a level FILE, not --numbers")
+        return _rule(self.countdown, self.cards_text)
+
+    def target(self) -> Fraction:
+        """``--target`` as a number (ValueError in words)."""
+        return parse_number(self.target_text)
+
+    def hand(self, rule: HandRule, target: Fraction) -> tuple[Fraction, ...]:
+        """The hand of the arguments, checked by ``rule`` (ValueError in words)."""
+        hand = tuple(parse_number(arg) for arg in self.args)
+        if not hand:
+            raise ValueError("give the numbers after --numbers")
+        rule.check(hand, target)
+        return hand
+
+    @property
+    def levels(self) -> LevelFile:
+        """The level FILE and ``--level`` (when :meth:`rule` is None)."""
+        return LevelFile(self.args[0], self.level)
+
+
+def query_options(level_default: str) -> OptionGroup:
+    """``[FILE | NUMBERS...]``, ``--numbers``, ``--target``, ``--countdown``, ``--cards`` and
+    ``--level``: what ``solve`` and ``dot`` ask about, received as one :class:`Query` (the
+    ``query`` parameter).
+
+    Args:
+        level_default: What the command takes without ``--level`` (:func:`level_option`).
+
+    Returns:
+        The group.
+    """
+    return OptionGroup(
+        "query",
+        [
+            click.argument("args", nargs=-1, metavar="[FILE | NUMBERS...]"),
+            click.option(
+                "--numbers",
+                "numbers_mode",
+                is_flag=True,
+                help="The arguments are a hand of numbers (or - for one hand per stdin "
+                "line) instead of a level file.",
+            ),
+            click.option(
+                "--target",
+                "target_text",
+                default="24",
+                show_default=True,
+                metavar="T",
+                help="The value to make (hands).",
+            ),
+            click.option(
+                "--countdown",
+                is_flag=True,
+                help="Countdown rules: any subset of the numbers, positive whole results.",
+            ),
+            click.option(
+                "--cards",
+                "cards_text",
+                default=None,
+                metavar="CARDS",
+                help='Operators for hands, as in level files: "+ - * /", "+ - avg(a, b) '
+                '= (a + b) / 2" (each usable up to N-1 times).',
+            ),
+            level_option(level_default),
+        ],
+        into=Query,
+    )
+
+
+def _rule(countdown: bool, cards_text: str | None) -> HandRule:
+    """A hand's rule: the 24 game's, Countdown's, or the 24 game's with ``--cards``."""
+    if cards_text is None:
+        return HandRule(countdown)
+    if countdown:
+        raise click.UsageError("--countdown plays + - * / only; leave out --cards")
+    from grammar.algebrawl import parse_cards
+
+    cards = parsed(lambda text, name: parse_cards(text, filename=name), cards_text, "<--cards>")
+    if not cards:
+        fail("--cards: give at least one card")
+    cast = [c.name for c in cards if c.effect]
+    if cast:  # a hand's cards are reusable operators on its numbers; these act on monsters
+        fail(
+            f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
+            "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'"
+        )
+    return HandRule(False, tuple(cards))
+
+
+@contextmanager
+def _bad_parameter(hint: str) -> Iterator[None]:
+    """Turn a ValueError in words into click's bad-parameter error (exit 2) naming ``hint``."""
+    try:
+        yield
+    except ValueError as error:
+        raise click.BadParameter(str(error), param_hint=hint) from None
+
+
 # --------------------------------------------------------------------------- hands
+
+
+def _hand_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """A hand's text: the verdict (or the count), the solutions listed, how many more."""
+    hand = " ".join(str(v) for v in row["numbers"])
+    if row["solvable"] is None:
+        yield f"{hand} → {row['target']}: unknown ({row['reason']})"
+        return
+    if not row["solvable"]:
+        yield f"{hand} → {row['target']}: no solution"
+        return
+    count = row["count"]
+    counted = (
+        plural(count, "distinct solution")
+        if count is not None
+        else f"solvable (not counted: {row['reason'] or '--no-count'})"
+    )
+    yield f"{hand} → {row['target']}: {counted}"
+    yield from (f"  {text}" for text in row["solutions"])
+    if count is not None and len(row["solutions"]) < count:
+        yield f"  … and {count - len(row['solutions'])} more (--limit 0 lists all)"
+
+
+HAND_ROW = Row(
+    *("numbers", "target", "solvable", "count", "solutions", "complete", "reason"),
+    text=_hand_text,
+)
+"""One hand of ``solve --numbers`` (:func:`hand_json`). Its values are plain JSON already
+(it converts nothing), which :func:`_emit_hand` relies on."""
 
 
 def hand_json(
@@ -203,11 +385,10 @@ def hand_json(
             them only (the first solution ends the search with ``limit`` 1).
 
     Returns:
-        ``{"numbers", "target", "solvable", "count", "solutions", "complete", "reason"}``:
-        ``solvable`` and ``count`` null when a bound was hit first (``reason`` names it:
-        ``"work budget"``, ``"time limit"``, else null); without ``count`` a solvable
-        hand's ``count`` is null with no reason (not asked), an unsolvable hand's 0 (the
-        whole search proved it).
+        :data:`HAND_ROW`'s values: ``solvable`` and ``count`` null when a bound was hit
+        first (``reason`` names it: ``"work budget"``, ``"time limit"``, else null);
+        without ``count`` a solvable hand's ``count`` is null with no reason (not asked),
+        an unsolvable hand's 0 (the whole search proved it).
     """
     solvable, distinct, complete, trees, reason = rule.solve(
         numbers,
@@ -219,18 +400,74 @@ def hand_json(
         wanted=limit,
     )
     shown = trees if limit == 0 else trees[:limit]
-    return {
-        "numbers": [_json_number(v) for v in numbers],
-        "target": _json_number(target),
-        "solvable": solvable,
-        "count": distinct,
-        "solutions": [expression(tree) for tree in shown],
-        "complete": complete,
-        "reason": reason or None,
-    }
+    return HAND_ROW(
+        numbers=[_json_number(v) for v in numbers],
+        target=_json_number(target),
+        solvable=solvable,
+        count=distinct,
+        solutions=[expression(tree) for tree in shown],
+        complete=complete,
+        reason=reason or None,
+    )
+
+
+def _emit_hand(row: dict[str, Any], as_json: bool) -> None:
+    """Print a hand's row. Its JSON is written as it is: :data:`HAND_ROW` converts nothing,
+    so emit_json's conversion walk, a cost per hand in a batch, is left out (still flushed
+    line by line)."""
+    if not as_json:
+        HAND_ROW.emit(row, as_json)
+        return
+    click.echo(json.dumps(row, ensure_ascii=False))
+    sys.stdout.flush()
 
 
 # --------------------------------------------------------------------------- level files
+
+
+def _level_line(data: Mapping[str, Any]) -> str:
+    """One level's verdict in words: solved (shortest or not proved so), proved unsolvable,
+    or unknown with the bound that cut it; the level's par only as proved or not.
+
+    Args:
+        data: :func:`level_json`'s object.
+
+    Returns:
+        The text after the level's title.
+    """
+    status = data["status"]
+    if status == "solved" and data["shortest"]:
+        text = f"shortest {data['shortest']} moves"
+    elif status == "solved":
+        text = f"solved in {len(data['moves'])} moves (not proved shortest: {data['reason']})"
+    elif status == "unsolvable":
+        text = "unsolvable (proved: every move was searched)"
+    else:
+        text = f"unknown ({data['reason']})"
+    if data["par"] is not None:
+        proved = data["par_proved"]
+        text += f", par {data['par']}" + ("" if proved else " (the level's, not proved)")
+    if data.get("count") is not None:
+        text += ", " + plural(data["count"], "distinct solution")
+        text += "" if data.get("complete") else " (at least)"
+    elif status == "solved" and data["reason"]:
+        text += f", not counted ({data['reason']})"
+    return text
+
+
+def _level_text(row: Mapping[str, Any]) -> Iterator[str]:
+    """A level's text: its verdict, then its solution's moves, numbered."""
+    yield f"level {row['level']} {row['title']!r}: {_level_line(row)}"
+    yield from (f"  {index}. {move}" for index, move in enumerate(row["moves"], start=1))
+
+
+_VERDICT = ("level", "title", "status", "shortest", "par", "par_proved", "reason")
+_COUNTED = ("count", "complete")
+_SOLUTION = ("solution", "moves", "plan")
+LEVEL_ROW = Row(*_VERDICT, *_COUNTED, *_SOLUTION, text=_level_text)
+"""One level of ``solve FILE``, counted (with ``--count``, the default, and solved)."""
+LEVEL_UNCOUNTED_ROW = Row(*_VERDICT, *_SOLUTION, text=_level_text)
+"""One level of ``solve FILE`` without its count (``--no-count``, or not solved)."""
 
 
 def level_json(number: int, level: Any, count: bool, bounds: Bounds) -> dict[str, Any]:
@@ -241,6 +478,10 @@ def level_json(number: int, level: Any, count: bool, bounds: Bounds) -> dict[str
     ``reason`` says which bound left the status unknown, the solution not the shortest or
     the count incomplete (``"work budget"``, ``"time limit"``), or is null. Solving and
     counting have a budget each, and share the deadline.
+
+    Returns:
+        :data:`LEVEL_ROW`'s values when counted, else :data:`LEVEL_UNCOUNTED_ROW`'s
+        (:func:`_level_row` tells which).
     """
     from core.algebrawl import GAME, describe_move, format_value, initial_state, solve
     from core.algebrawl.par import winning_line
@@ -278,9 +519,12 @@ def level_json(number: int, level: Any, count: bool, bounds: Bounds) -> dict[str
     data["solution"] = [
         {"target": format_value(hp[t]), "expression": expression(tree)} for t, tree in line.strikes
     ]
-    data["moves"] = moves
-    data["plan"] = plan
-    return data
+    return _level_row(data)(**data, moves=moves, plan=plan)
+
+
+def _level_row(data: Mapping[str, Any]) -> Row:
+    """The row of a level's values: counted or not."""
+    return LEVEL_ROW if "count" in data else LEVEL_UNCOUNTED_ROW
 
 
 # --------------------------------------------------------------------------- the group
@@ -295,55 +539,15 @@ def algebrawl() -> None:
     """
 
 
-@algebrawl.command()
-@click.argument("level_file", required=False, metavar="[FILE]")
-@level_option("1")
-@click.pass_context
-def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
-    """Open the arcade on Algebrawl (on the levels of FILE, or the level of an ID)."""
-    import tui.cli as shell
-
-    ctx.invoke(shell.play, game="algebrawl", level_file=level_file, level=level)
-
-
-def _hand_options(func: Any) -> Any:
-    options = [
-        click.argument("args", nargs=-1, metavar="[FILE | NUMBERS...]"),
-        click.option(
-            "--numbers",
-            "numbers_mode",
-            is_flag=True,
-            help="The arguments are a hand of numbers (or - for one hand per stdin "
-            "line) instead of a level file.",
-        ),
-        click.option(
-            "--target",
-            "target_text",
-            default="24",
-            show_default=True,
-            metavar="T",
-            help="The value to make (hands).",
-        ),
-        click.option(
-            "--countdown",
-            is_flag=True,
-            help="Countdown rules: any subset of the numbers, positive whole results.",
-        ),
-        click.option(
-            "--cards",
-            "cards_text",
-            default=None,
-            metavar="CARDS",
-            help='Operators for hands, as in level files: "+ - * /", "+ - avg(a, b) '
-            '= (a + b) / 2" (each usable up to N-1 times).',
-        ),
-    ]
-    return stack_options(func, options)
+algebrawl.add_command(
+    game_play_command(
+        "algebrawl", "Open the arcade on Algebrawl (on the levels of FILE, or the level of an ID)."
+    )
+)
 
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
-@_hand_options
-@level_option("every level")
+@query_options("every level")
 @click.option(
     "--count/--no-count",
     default=True,
@@ -363,12 +567,7 @@ def _hand_options(func: Any) -> Any:
 @json_option
 @closed_pipe_safe
 def solve(
-    args: tuple[str, ...],
-    numbers_mode: bool,
-    target_text: str,
-    countdown: bool,
-    cards_text: str | None,
-    level: str | None,
+    query: Query,
     count: bool,
     limit: int,
     time_limit: float,
@@ -388,99 +587,21 @@ def solve(
     and candidate values for levels; an answer it cuts short says "work budget".
     """
     bounds = Bounds(time_limit, budget)
-    rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
+    rule = query.rule()
     if rule is None:
-        _solve_levels(args[0], level, count, bounds, as_json)
+        _solve_levels(query.levels, count, bounds, as_json)
         return
-    try:
-        target = parse_number(target_text)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--target") from None
-    if args == ("-",):
+    with _bad_parameter("--target"):
+        target = query.target()
+    if query.args == ("-",):
         raise click.exceptions.Exit(_solve_batch(target, rule, limit, bounds, as_json, count))
-    if not args:
+    if not query.args:
         raise click.UsageError("give the numbers after --numbers (or - to read hands from stdin)")
-    try:
-        hand = tuple(parse_number(arg) for arg in args)
-        rule.check(hand, target)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--numbers") from None
-    data = hand_json(hand, target, rule, limit, bounds, count)
-    _show_hand(data, as_json)
-    raise click.exceptions.Exit(EXIT_OK if data["solvable"] else EXIT_NEGATIVE)
-
-
-def _hand_rule(
-    args: tuple[str, ...],
-    numbers_mode: bool,
-    countdown: bool,
-    cards_text: str | None,
-    level: str | None,
-) -> HandRule | None:
-    """Check the arguments shared by ``solve`` and ``dot``: the hand's rule with
-    ``--numbers``, None for one level FILE (``args[0]``); a usage error otherwise."""
-    for arg in args:
-        if arg.startswith("--"):
-            raise click.UsageError(f"no such option {arg!r}")
-    if not numbers_mode:
-        if countdown or cards_text is not None:
-            raise click.UsageError("--countdown and --cards go with --numbers")
-        if len(args) != 1:
-            raise click.UsageError("give one level FILE, or --numbers with a hand")
-        return None
-    if level is not None:
-        raise click.UsageError("--level goes with a level FILE, not --numbers")
-    return _rule(countdown, cards_text)
-
-
-def _rule(countdown: bool, cards_text: str | None) -> HandRule:
-    if cards_text is None:
-        return HandRule(countdown)
-    if countdown:
-        raise click.UsageError("--countdown plays + - * / only; leave out --cards")
-    from grammar.algebrawl import parse_cards
-    from grammar.errors import ParseError
-
-    try:
-        cards = parse_cards(cards_text, filename="<--cards>")
-    except ParseError as error:
-        report_parse_error(error)
-    if not cards:
-        fail("--cards: give at least one card")
-    cast = [c.name for c in cards if c.effect]
-    if cast:  # a hand's cards are reusable operators on its numbers; these act on monsters
-        fail(
-            f"--cards: {', '.join(dict.fromkeys(cast))}: cards cast on the monsters, not on "
-            "a hand's numbers; put them in a level file and run 'termarcade algebrawl solve FILE'"
-        )
-    return HandRule(False, tuple(cards))
-
-
-def _show_hand(data: dict[str, Any], as_json: bool) -> None:
-    if as_json:
-        # hand_json's object holds plain JSON values only, so it is written as is (without
-        # emit_json's conversion walk, a cost per hand in a batch), flushed line by line.
-        click.echo(json.dumps(data, ensure_ascii=False))
-        sys.stdout.flush()
-        return
-    hand = " ".join(str(v) for v in data["numbers"])
-    if data["solvable"] is None:
-        click.echo(f"{hand} → {data['target']}: unknown ({data['reason']})")
-        return
-    if not data["solvable"]:
-        click.echo(f"{hand} → {data['target']}: no solution")
-        return
-    count = data["count"]
-    counted = (
-        plural(count, "distinct solution")
-        if count is not None
-        else f"solvable (not counted: {data['reason'] or '--no-count'})"
-    )
-    click.echo(f"{hand} → {data['target']}: {counted}")
-    for text in data["solutions"]:
-        click.echo(f"  {text}")
-    if count is not None and len(data["solutions"]) < count:
-        click.echo(f"  … and {count - len(data['solutions'])} more (--limit 0 lists all)")
+    with _bad_parameter("--numbers"):
+        hand = query.hand(rule, target)
+    row = hand_json(hand, target, rule, limit, bounds, count)
+    _emit_hand(row, as_json)
+    raise click.exceptions.Exit(EXIT_OK if row["solvable"] else EXIT_NEGATIVE)
 
 
 def _solve_batch(
@@ -505,61 +626,29 @@ def _solve_batch(
             click.echo(f"<stdin>:{number}: error: {error}", err=True)
             bad = True
             continue
-        data = hand_json(hand, target, rule, limit, bounds, count)
-        negative |= not data["solvable"]
-        _show_hand(data, as_json)
+        row = hand_json(hand, target, rule, limit, bounds, count)
+        negative |= not row["solvable"]
+        _emit_hand(row, as_json)
     return EXIT_BAD_INPUT if bad else (EXIT_NEGATIVE if negative else EXIT_OK)
 
 
-def _level_line(data: dict[str, Any]) -> str:
-    """One level's verdict in words: solved (shortest or not proved so), proved unsolvable,
-    or unknown with the bound that cut it; the level's par only as proved or not.
-
-    Args:
-        data: :func:`level_json`'s object.
-
-    Returns:
-        The text after the level's title.
-    """
-    status = data["status"]
-    if status == "solved" and data["shortest"]:
-        text = f"shortest {data['shortest']} moves"
-    elif status == "solved":
-        text = f"solved in {len(data['moves'])} moves (not proved shortest: {data['reason']})"
-    elif status == "unsolvable":
-        text = "unsolvable (proved: every move was searched)"
-    else:
-        text = f"unknown ({data['reason']})"
-    if data["par"] is not None:
-        proved = data["par_proved"]
-        text += f", par {data['par']}" + ("" if proved else " (the level's, not proved)")
-    if data.get("count") is not None:
-        text += ", " + plural(data["count"], "distinct solution")
-        text += "" if data.get("complete") else " (at least)"
-    elif status == "solved" and data["reason"]:
-        text += f", not counted ({data['reason']})"
-    return text
-
-
-def _solve_levels(
-    level_file: str, spec: str | None, count: bool, bounds: Bounds, as_json: bool
-) -> None:
-    pack = load_level_pack(level_file, "algebrawl")
+def _solve_levels(levels: LevelFile, count: bool, bounds: Bounds, as_json: bool) -> None:
+    """Solve the chosen levels of a FILE, one row each; exit 1 when one is not solved."""
+    pack = load_level_pack(levels.source, "algebrawl")
     status = EXIT_OK
-    for number, lvl in pick_levels(pack, spec):
-        data = level_json(number, lvl, count, bounds)
-        if data["status"] != "solved":
+    for number, lvl in levels.chosen(numbered_levels(pack), every_level=True):
+        row = level_json(number, lvl, count, bounds)
+        if row["status"] != "solved":
             status = EXIT_NEGATIVE
-        if as_json:
-            emit_json(data)
-            continue
-        click.echo(f"level {number} {lvl.title!r}: {_level_line(data)}")
-        for index, move in enumerate(data["moves"], start=1):
-            click.echo(f"  {index}. {move}")
+        _level_row(row).emit(row, as_json)
     raise click.exceptions.Exit(status)
 
 
 # --------------------------------------------------------------------------- generate
+
+
+GENERATE_ROW = Row("seed", "id", "title", "par")
+"""One level of ``generate --json``."""
 
 
 @algebrawl.command()
@@ -617,11 +706,9 @@ def generate(
     from grammar.levels import dump_pack
 
     generator = GENERATORS[generator_name]
-    try:
+    with _bad_parameter("--difficulty"):
         low, high = parse_band(band_text) if band_text else generator.default_band
         check_band(low, high, generator.limits, generator.unit)
-    except ValueError as error:
-        raise click.BadParameter(str(error), param_hint="--difficulty") from None
     check_seed_run(seed, count, "--count")
     check_output(output, force)
     levels = []
@@ -643,9 +730,8 @@ def generate(
                 level_id = generated_level_id(
                     "algebrawl", generator_name, params, seed + index, level
                 )
-                emit_json(
-                    {"seed": seed + index, "id": level_id, "title": level.title, "par": level.par}
-                )
+                row = GENERATE_ROW(seed=seed + index, id=level_id, title=level.title, par=level.par)
+                GENERATE_ROW.emit(row, as_json)
             advance()
     pack = LevelPack(
         title=title or f"Algebrawl {generator.title} {low}-{high}, seed {seed}",
@@ -663,24 +749,12 @@ def generate(
 
 
 @algebrawl.command(context_settings={"ignore_unknown_options": True})
-@_hand_options
-@level_option("1")
+@query_options("1")
 @click.option("--svg", is_flag=True, help="Run Graphviz's dot to make SVG.")
 @budget_option(DEFAULT_BUDGET)
 @output_option
 @closed_pipe_safe
-def dot(
-    args: tuple[str, ...],
-    numbers_mode: bool,
-    target_text: str,
-    countdown: bool,
-    cards_text: str | None,
-    level: str | None,
-    svg: bool,
-    budget: int,
-    output: str | None,
-    force: bool,
-) -> None:
+def dot(query: Query, svg: bool, budget: int, output: str | None, force: bool) -> None:
     """Draw a solution as a Graphviz graph (DOT text, or SVG with --svg).
 
     The solution of a hand (--numbers 4 7 8 8 --target 24) or of a level (FILE --level N):
@@ -688,39 +762,45 @@ def dot(
     target.  Exit 1 when there is no solution (or none was found within --work-budget, as
     solve counts it: combinations for hands, the solver's units for levels).
     """
+    rule = query.rule()
+    check_output(output, force)
+    if rule is None:
+        text = _level_dot(query.levels, budget)
+    else:
+        with _bad_parameter("--numbers"):
+            target = query.target()
+            hand = query.hand(rule, target)
+        text = _hand_dot(rule, hand, target, budget)
+    write_output(output, _svg(text) if svg else text, force)
+
+
+def _hand_dot(rule: HandRule, hand: tuple[Fraction, ...], target: Fraction, budget: int) -> str:
+    """A hand's first solution as DOT text (exit 1 when there is none)."""
     from core.algebrawl import solution_to_dot
 
-    rule = _hand_rule(args, numbers_mode, countdown, cards_text, level)
-    check_output(output, force)
-    if rule is not None:
-        try:
-            target = parse_number(target_text)
-            hand = tuple(parse_number(arg) for arg in args)
-            if not hand:
-                raise ValueError("give the numbers after --numbers")
-            rule.check(hand, target)
-        except ValueError as error:
-            raise click.BadParameter(str(error), param_hint="--numbers") from None
-        solvable, _, _, trees, reason = rule.solve(
-            hand, target, DEFAULT_TIME_LIMIT, budget=budget or None
+    solvable, _, _, trees, reason = rule.solve(
+        hand, target, DEFAULT_TIME_LIMIT, budget=budget or None
+    )
+    if not trees:
+        fail(
+            "no solution" if solvable is False else f"no solution found ({reason})",
+            EXIT_NEGATIVE,
         )
-        if not trees:
-            fail(
-                "no solution" if solvable is False else f"no solution found ({reason})",
-                EXIT_NEGATIVE,
-            )
-        text = solution_to_dot((target,), ((0, trees[0]),))
-    else:
-        pack = load_level_pack(args[0], "algebrawl")
-        _, chosen = pick_levels(pack, level or "1")[0]
-        from core.algebrawl.par import shortest
+    return solution_to_dot((target,), ((0, trees[0]),))
 
-        best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT, budget=budget or None)
-        if best.status != "solved":
-            why = f" ({best.reason})" if best.reason else ""
-            fail(f"level {chosen.title!r}: {best.status}{why}", EXIT_NEGATIVE)
-        text = solution_to_dot(_struck_hp(chosen.puzzle, best.plan), best.strikes)
-    write_output(output, _svg(text) if svg else text, force)
+
+def _level_dot(levels: LevelFile, budget: int) -> str:
+    """The chosen level's shortest solution as DOT text (exit 1 when it is not solved)."""
+    from core.algebrawl import solution_to_dot
+    from core.algebrawl.par import shortest
+
+    pack = load_level_pack(levels.source, "algebrawl")
+    _, chosen = levels.chosen(numbered_levels(pack))[0]
+    best = shortest(chosen.puzzle, time_limit=DEFAULT_TIME_LIMIT, budget=budget or None)
+    if best.status != "solved":
+        why = f" ({best.reason})" if best.reason else ""
+        fail(f"level {chosen.title!r}: {best.status}{why}", EXIT_NEGATIVE)
+    return solution_to_dot(_struck_hp(chosen.puzzle, best.plan), best.strikes)
 
 
 def _struck_hp(puzzle: Any, plan: tuple) -> tuple:
