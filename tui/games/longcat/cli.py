@@ -12,45 +12,16 @@ Commands::
         [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
         [--comment LINE ...] [--predictor P] [-o FILE [--force]]
-    termarcade longcat play [FILE] [--level N]
+    termarcade longcat play [FILE | ID] [--level N]
 
 FILE is a level file (``-`` reads stdin): a ``.levels`` pack or a plain grid pack (grids
 separated by blank lines, ``;`` comments, as ``arduboy-100.txt``). ``--level`` is a 1-based
 number or a level title.
 
-JSON shapes (one object per level, in file order, keys in this order):
-
-* solve: ``{"level", "solvable", "success_states", "solution_paths", "states", "shortest",
-  "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
-  ``success_states`` is the seed's number of solutions (distinct won positions),
-  ``solution_paths`` the winning move sequences (the deprecated aliases ``solutions`` and
-  ``metrics.size`` are gone since issue 29); ``solution`` is a ``UDLR`` string of one
-  shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
-  ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
-  the seed's Size, ``open_cells`` the empty cells), ``difficulty``
-  the level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`: the
-  figure its title, the game and the bench show; 3 decimals, null when unsolvable). When a
-  limit stops the full state graph, the
-  counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
-  the pruned solver in the time left (null too when it was stopped as well), the verdict of
-  :func:`core.longcat.design.assess`; ``plan`` is ``solution`` in the
-  engine's move form (``["up", "left", ...]``, :meth:`core.longcat.game.LongcatGame.move_to_json`,
-  empty when there is none), as in every game's ``solve --json``; ``why`` names the bound
-  that stopped the full state graph or the verdict (``"state limit"``, ``"work budget"``,
-  ``"time limit"``; null when none did).
-* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "played_moves",
-  "fail_move", "reason", "head", "cells_left"}``; ``moves``: the ``--moves`` string as given;
-  ``played_moves``: the legal moves played, as ``UDLR`` letters (``played`` of them);
-  ``valid``: every move legal; ``filled``: no open cell
-  left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
-  illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
-  moves. Exit 0 when ``won`` for every level checked, else 1.
-* analyze: ``{"level", "title", "width", "height", "metrics", "classes", "difficulty",
-  "band", "expected_moves", "solution", "start_success"}`` (``classes``: nodes per display class).
-* generate ``--json``: ``{"seed", "method", "title", "par", "grid", "start_success"}`` per
-  level; ``start_success`` (also in analyze): ``{"solvable", "unknown", "cells", "rate"}``,
-  from how many of the open cells, taken as the start, the solver solves the level (seed
-  003's success rate as a difficulty mark for masks).
+Each command's JSON object is declared once as a :class:`~tui.cli.output.Row` (``*_ROW``
+below: the keys in the order docs/longcat.md gives, one object per level in file order, and
+the text form read from the same values); docs/longcat.md says what every key holds. ``check``
+exits 0 when ``won`` for every level checked, else 1.
 
 ``generate`` and ``describe`` write a level pack (stdout, or ``-o FILE``, which is never
 replaced without ``--force``); ``describe`` gives every level of a file its par (the
@@ -121,9 +92,7 @@ __all__ = [
     "CHECK_ROW",
     "GENERATE_ROW",
     "SOLVE_ROW",
-    "analyze_json",
     "longcat",
-    "solve_json",
 ]
 
 GAME_ID = "longcat"
@@ -301,8 +270,11 @@ SOLVE_ROW = Row(
     "why",
     text=_verdict_line,
 )
-"""One level of ``solve`` (``plan``: the ``UDLR`` solution, printed as the engine's moves;
-the text is the line under the table, which :func:`_solve_table` makes from the rows)."""
+"""One level of ``solve``: the state graph's counts and ``metrics`` (null over the limits,
+when ``solvable`` and ``shortest`` come from the pruned solver, :func:`core.longcat.design.
+assess`), ``solution`` in ``UDLR`` letters and ``plan`` as the engine's moves, ``why`` the bound
+that stopped the graph or the verdict. The text is the line under the table
+(:func:`_solve_table` makes the table from the rows)."""
 CHECK_ROW = Row(
     *("level", "title", "moves", "valid", "filled", "won", "played", "played_moves"),
     *("fail_move", "reason", "head", "cells_left"),
@@ -313,9 +285,11 @@ ANALYZE_ROW = Row(
     *("level", "title", "width", "height", "metrics", "classes", "difficulty", "band"),
     *("expected_moves", "solution", "start_success"),
 )
-"""One level of ``analyze`` (its text, with rich tables, is :func:`_print_analysis`)."""
+"""One level of ``analyze`` (``classes``: states per display class; the text, with rich
+tables, is :func:`_print_analysis`)."""
 GENERATE_ROW = Row("seed", "method", "id", "title", "par", "grid", "start_success")
-"""One level of ``generate --json`` (without ``--json`` the pack itself is the output)."""
+"""One level of ``generate --json`` (``start_success``: the solver's success rate over the
+open cells taken as the start; without ``--json`` the pack itself is the output)."""
 
 
 # --------------------------------------------------------------------------- solve
@@ -345,51 +319,21 @@ def _solve_row(number: int, level: Level, limits: Limits, deadline: float) -> di
         deadline=deadline,
     )
     analysis = verdict.analysis
-    if analysis is None:
-        letters = solution_string(verdict.solution or ())
-        return SOLVE_ROW(
-            level=number,
-            solvable=verdict.solvable,
-            success_states=None,
-            solution_paths=None,
-            states=None,
-            shortest=verdict.shortest,
-            solution=letters if verdict.solvable else None,
-            metrics=None,
-            difficulty=None,
-            plan=letters,
-            why=verdict.why or None,
-        )
-    metrics = analysis.metrics
-    letters = analysis.solution_letters if metrics.solvable else ""
+    counts: dict[str, Any] = dict.fromkeys(("success_states", "solution_paths", "states"))
+    if analysis is not None:  # else over the limits: the pruned solver's verdict, no counts
+        counts = {key: getattr(analysis.metrics, key) for key in counts}
+    letters = solution_string(verdict.solution or ())
     return SOLVE_ROW(
         level=number,
-        solvable=metrics.solvable,
-        success_states=metrics.success_states,
-        solution_paths=metrics.solution_paths,
-        states=metrics.states,
-        shortest=metrics.shortest_solution,
-        solution=letters if metrics.solvable else None,
-        metrics=_metrics_json(analysis),
+        solvable=verdict.solvable,
+        **counts,
+        shortest=verdict.shortest,
+        solution=letters if verdict.solvable else None,
+        metrics=None if analysis is None else _metrics_json(analysis),
         difficulty=_rounded(verdict.difficulty),
         plan=letters,
-        why=None,
+        why=verdict.why or None,
     )
-
-
-def solve_json(number: int, level: Level, limits: Limits, deadline: float) -> dict[str, Any]:
-    """The ``solve --json`` object of one level (:data:`SOLVE_ROW`, see the module docstring).
-
-    Args:
-        number: The level's 1-based number in its file.
-        level: The level.
-        limits: The bounds (:class:`Limits`).
-        deadline: ``time.monotonic()`` time to stop at.
-
-    Returns:
-        The object, keys in the documented order.
-    """
-    return SOLVE_ROW.json(_solve_row(number, level, limits, deadline))
 
 
 def _yes_no(value: bool | None) -> str:
@@ -589,11 +533,6 @@ def _analyze_row(number: int, level: Level, analysis: Any) -> dict[str, Any]:
         solution=analysis.solution_letters if analysis.metrics.solvable else None,
         start_success=_start_success(level),
     )
-
-
-def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
-    """The ``analyze --json`` object of one analysed level (:data:`ANALYZE_ROW`)."""
-    return ANALYZE_ROW.json(_analyze_row(number, level, analysis))
 
 
 def _print_analysis(data: dict[str, Any]) -> None:
@@ -946,7 +885,7 @@ def describe(
     (writing nothing) when a level is unsolvable or undecided within the limits.
     """
     from core.levelpack import LevelPack
-    from core.longcat import GenerationError, Level, is_solvable
+    from core.longcat import GenerationError, is_solvable
     from core.longcat.catalog import describe as describe_level
     from grammar.levels import dump_pack
 
@@ -966,17 +905,7 @@ def describe(
                 )
             base = f"{prefix} {number}" if prefix else level.title.split(" · ")[0]
             if author and not level.author:
-                level = Level(
-                    level.width,
-                    level.height,
-                    level.walls,
-                    level.start,
-                    level.title,
-                    level.description,
-                    level.hint,
-                    author,
-                    level.par,
-                )
+                level = dataclasses.replace(level, author=author)
             try:
                 described_level = describe_level(
                     level, base, max_states=limits.max_states, predictor=predictor, watch=watch
