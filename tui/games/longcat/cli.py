@@ -136,7 +136,7 @@ class Limits:
     :data:`LIMITS` gathers them."""
 
     time_limit: float
-    """Seconds per level (the first level's count from the command's start)."""
+    """Seconds per level (the first level's counts from the command's start)."""
     max_states: int
     """Positions of one state graph."""
     budget: int
