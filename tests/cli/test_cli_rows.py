@@ -330,20 +330,10 @@ def test_carving_commands_print_their_rows(tmp_path):
     assert [list(row) for row in made] == [list(cc.GENERATE_ROW.keys)]
 
 
-LONGCAT_PACK = """game longcat
-level "open" {
-  grid
-    @..
-    ...
-}
-level "cut" {
-  grid
-    .#.
-    .@.
-}
-"""
-"""Two levels worked by hand: "open" (a 3x2 room, start top left) is solved by RDL and only
-by paths of 3 moves; "cut" (start under a wall, two cells on each side) cannot be filled."""
+LONGCAT_PACK = "; two levels worked by hand\n@..\n...\n\n.#.\n.@.\n"
+"""A plain grid pack: level 1, a 3x2 room with the start top left, is solved by RDL and by no
+shorter path; level 2 (``.#.`` over ``.@.``, the start under a wall) cannot be filled: either
+way the cat goes, the two cells on the other side stay empty."""
 
 
 def test_longcat_commands_print_their_rows():

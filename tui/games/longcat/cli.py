@@ -444,17 +444,8 @@ def solve(levels: LevelFile, as_json: bool, limits: Limits) -> None:
 # --------------------------------------------------------------------------- check
 
 
-def check_row(number: int, level: Level, moves: str) -> dict[str, Any]:
-    """The ``check`` row of one level (:data:`CHECK_ROW`, see the module docstring).
-
-    Args:
-        number: The level's 1-based number in its file.
-        level: The level.
-        moves: The ``--moves`` string, echoed as given under ``moves``.
-
-    Returns:
-        The row's values, keys in the documented order.
-    """
+def _check_row(number: int, level: Level, moves: str) -> dict[str, Any]:
+    """The ``check`` row (:data:`CHECK_ROW`) of level ``number`` for the ``--moves`` string."""
     from core.longcat import validate_path
 
     result = validate_path(level, moves)
@@ -494,7 +485,7 @@ def check(levels: LevelFile, moves: str, as_json: bool) -> None:
         fail(f"--moves: {error}")
     negative = False
     for number, lvl in _chosen(levels):
-        row = check_row(number, lvl, moves)
+        row = _check_row(number, lvl, moves)
         negative = negative or not row["won"]
         CHECK_ROW.emit(row, as_json)
     if negative:
@@ -505,16 +496,7 @@ def check(levels: LevelFile, moves: str, as_json: bool) -> None:
 
 
 def _analyze_row(number: int, level: Level, analysis: Any) -> dict[str, Any]:
-    """The ``analyze`` row of one analysed level (:data:`ANALYZE_ROW`).
-
-    Args:
-        number: The level's 1-based number in its file.
-        level: The level.
-        analysis: Its state graph (:func:`core.longcat.analyse`).
-
-    Returns:
-        The row's values, keys in the documented order.
-    """
+    """The ``analyze`` row (:data:`ANALYZE_ROW`) of level ``number`` and its state graph."""
     from core.longcat import band, expected_moves
     from core.longcat.difficulty import level_difficulty
 
