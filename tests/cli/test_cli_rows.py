@@ -2,7 +2,7 @@
 once (:class:`tui.cli.output.Row`), its options as groups (:class:`tui.cli.options.OptionGroup`).
 
 The declarations are checked against the game pages' JSON key lists (docs/termcraft.md,
-docs/carving.md, read here as the reader reads them), against what the commands print, and
+docs/carving.md, docs/longcat.md, read here as the reader reads them), against what the commands print, and
 the text forms against the JSON ones.
 """
 
@@ -28,6 +28,7 @@ from tui.cli.options import (
 )
 from tui.cli.output import Field, Row, StageProgress, parsed
 from tui.games.carving import cli as carving_cli
+from tui.games.longcat import cli as longcat_cli
 from tui.games.termcraft import cli as termcraft_cli
 
 pytestmark = pytest.mark.cli
@@ -189,8 +190,9 @@ def test_a_games_play_command_opens_the_arcade_on_that_game(monkeypatch):
 def object_keys(text: str, start: int) -> list[str]:
     """The top-level keys of the JSON-like object that opens at ``text[start]`` (``{``), as
     the docs write them: ``{"a": 1, "b": [...]}`` or the short ``{"a", "b"}``; a quoted word
-    is a key when it starts an item (after ``{`` or ``,``) and ends one (``:``, ``,``, ``}``),
-    so the values of ``"status": "won" | "lost"`` are not."""
+    is a key when it starts an item (after ``{`` or ``,``) and ends one (``:``, ``,``, ``}``,
+    or ``|`` as in Longcat's ``"fail_move"|null``), so the values of ``"status": "won" |
+    "lost"`` are not."""
     assert text[start] == "{", text[start : start + 20]
     keys: list[str] = []
     depth, index, last = 0, start, ""
@@ -199,7 +201,7 @@ def object_keys(text: str, start: int) -> list[str]:
         if char == '"':
             end = text.index('"', index + 1)
             after = text[end + 1 :].lstrip()[:1]
-            if depth == 1 and last in "{," and after in (":", ",", "}"):
+            if depth == 1 and last in "{," and after in (":", ",", "}", "|"):
                 keys.append(text[index + 1 : end])
             index, last = end + 1, '"'
             continue
@@ -226,6 +228,7 @@ def doc_keys(page: str, anchor: str, nth: int = 0) -> list[str]:
 def test_the_key_reader_reads_both_spellings():
     assert object_keys('{"a": "x" | "y", "b": [{"c": 1}], "d"}', 0) == ["a", "b", "d"]
     assert object_keys('{"a", "b": "" \\| "z", "e"}', 0) == ["a", "b", "e"]
+    assert object_keys('{"a"|null, "b": "x"|"y"|null, "c"}', 0) == ["a", "b", "c"]
 
 
 TERMCRAFT_DOCS = {
@@ -244,6 +247,14 @@ CARVING_DOCS = {
     "ELIMINABLE_ROW": "| `eliminable LEVEL",
     "SOLVE_ROW": "| `solve LEVEL",
     "GENERATE_ROW": "| `generate ",
+}
+
+
+LONGCAT_DOCS = {
+    "SOLVE_ROW": "\nsolve:    {",
+    "CHECK_ROW": "\ncheck:    {",
+    "ANALYZE_ROW": "\nanalyze:  {",
+    "GENERATE_ROW": "\ngenerate: {",
 }
 
 
@@ -268,6 +279,13 @@ def test_every_carving_row_has_the_documented_keys_in_order():
     derived = doc_keys("carving.md", "| `play-script LEVEL", 1)
     assert list(rows["STATE_ROW"].keys) == engine + derived
     assert tuple(derived) == carving_cli.STATE_DERIVED
+
+
+def test_every_longcat_row_has_the_documented_keys_in_order():
+    rows = declared_rows(longcat_cli)
+    assert set(rows) == set(LONGCAT_DOCS)
+    for name, anchor in LONGCAT_DOCS.items():
+        assert list(rows[name].keys) == doc_keys("longcat.md", anchor), name
 
 
 # --------------------------------------------------------------------------- what the commands print
@@ -312,6 +330,35 @@ def test_carving_commands_print_their_rows(tmp_path):
     assert [list(row) for row in made] == [list(cc.GENERATE_ROW.keys)]
 
 
+LONGCAT_PACK = "; two levels worked by hand\n@..\n...\n\n.#.\n.@.\n"
+"""A plain grid pack: level 1, a 3x2 room with the start top left, is solved by RDL and by no
+shorter path; level 2 (``.#.`` over ``.@.``, the start under a wall) cannot be filled: either
+way the cat goes, the two cells on the other side stay empty."""
+
+
+def test_longcat_commands_print_their_rows():
+    lc = longcat_cli
+    solved = json_lines(invoke(lc.longcat, "solve", "-", "--json", input=LONGCAT_PACK))
+    assert [list(row) for row in solved] == [list(lc.SOLVE_ROW.keys)] * 2
+    assert [(r["solvable"], r["shortest"], r["solution"]) for r in solved] == [
+        (True, 3, "RDL"),
+        (False, None, None),
+    ]
+    assert solved[0]["plan"] == ["right", "down", "left"] and solved[1]["plan"] == []
+    checked = json_lines(
+        invoke(lc.longcat, "check", "-", "-m", "RDL", "--json", input=LONGCAT_PACK)
+    )
+    assert [list(row) for row in checked] == [list(lc.CHECK_ROW.keys)] * 2
+    assert [row["won"] for row in checked] == [True, False]
+    analysed = json_lines(invoke(lc.longcat, "analyze", "-", "--json", input=LONGCAT_PACK))
+    assert [list(row) for row in analysed] == [list(lc.ANALYZE_ROW.keys)] * 2
+    assert [(row["width"], row["height"]) for row in analysed] == [(3, 2), (3, 2)]
+    # A time limit only a hang reaches: the work budget bounds the level (its default).
+    args = ("generate", "--method", "sd", "--size", "4x4", "--time-limit", "86400", "--json")
+    [made] = json_lines(invoke(lc.longcat, *args))
+    assert list(made) == list(lc.GENERATE_ROW.keys) and made["id"].startswith("longcat:")
+
+
 # --------------------------------------------------------------------------- text and JSON agree
 
 
@@ -352,6 +399,22 @@ def test_carving_text_says_what_json_says(tmp_path):
         r"^level \d+ '.*': (.*), par", invoke(cc.carving, "solve", "tutorial").stdout, re.M
     )
     assert verdicts == [row["verdict"] for row in solved]
+
+
+def test_longcat_text_says_what_json_says():
+    lc = longcat_cli
+    for moves in ("RDL", "R", "RDDL", "UU"):
+        args = ("check", "-", "-m", moves)
+        rows = json_lines(invoke(lc.longcat, *args, "--json", input=LONGCAT_PACK))
+        text = invoke(lc.longcat, *args, input=LONGCAT_PACK).stdout.splitlines()
+        assert text == [line for row in rows for line in lc.CHECK_ROW.text(row)]
+        for row, line in zip(rows, text, strict=True):
+            verdict = "valid, every" if row["won"] else "valid but" if row["valid"] else "invalid"
+            assert line.startswith(f"level {row['level']} ({row['title']}): {verdict}")
+    rows = json_lines(invoke(lc.longcat, "solve", "-", "--json", input=LONGCAT_PACK))
+    text = invoke(lc.longcat, "solve", "-", input=LONGCAT_PACK).stdout.splitlines()
+    assert text[-2:] == ["level 1: solved in 3 moves: RDL", "level 2: unsolvable"]
+    assert text[-2:] == [line for row in rows for line in lc.SOLVE_ROW.text(row)]
 
 
 # --------------------------------------------------------------------------- shared progress

@@ -12,45 +12,16 @@ Commands::
         [-o FILE [--force]] [--json]
     termarcade longcat describe FILE [--prefix P] [--title T] [--author A] [--description D]
         [--comment LINE ...] [--predictor P] [-o FILE [--force]]
-    termarcade longcat play [FILE] [--level N]
+    termarcade longcat play [FILE | ID] [--level N]
 
 FILE is a level file (``-`` reads stdin): a ``.levels`` pack or a plain grid pack (grids
 separated by blank lines, ``;`` comments, as ``arduboy-100.txt``). ``--level`` is a 1-based
 number or a level title.
 
-JSON shapes (one object per level, in file order, keys in this order):
-
-* solve: ``{"level", "solvable", "success_states", "solution_paths", "states", "shortest",
-  "solution", "metrics", "difficulty", "plan", "why"}``; ``level`` counts from 1,
-  ``success_states`` is the seed's number of solutions (distinct won positions),
-  ``solution_paths`` the winning move sequences (the deprecated aliases ``solutions`` and
-  ``metrics.size`` are gone since issue 29); ``solution`` is a ``UDLR`` string of one
-  shortest solution (null when unsolvable), ``metrics`` every metric of the state graph plus
-  ``expected_moves`` (the simulated player's label, null when unsolvable; ``grid_cells`` is
-  the seed's Size, ``open_cells`` the empty cells), ``difficulty``
-  the level's one difficulty (:func:`core.longcat.difficulty.level_difficulty`: the
-  figure its title, the game and the bench show; 3 decimals, null when unsolvable). When a
-  limit stops the full state graph, the
-  counts, ``metrics`` and ``difficulty`` are null and ``solvable``/``shortest`` come from
-  the pruned solver in the time left (null too when it was stopped as well), the verdict of
-  :func:`core.longcat.design.assess`; ``plan`` is ``solution`` in the
-  engine's move form (``["up", "left", ...]``, :meth:`core.longcat.game.LongcatGame.move_to_json`,
-  empty when there is none), as in every game's ``solve --json``; ``why`` names the bound
-  that stopped the full state graph or the verdict (``"state limit"``, ``"work budget"``,
-  ``"time limit"``; null when none did).
-* check: ``{"level", "title", "moves", "valid", "filled", "won", "played", "played_moves",
-  "fail_move", "reason", "head", "cells_left"}``; ``moves``: the ``--moves`` string as given;
-  ``played_moves``: the legal moves played, as ``UDLR`` letters (``played`` of them);
-  ``valid``: every move legal; ``filled``: no open cell
-  left after the legal moves; ``won``: both; ``fail_move``: 1-based number of the first
-  illegal move and ``reason`` why (null when valid); ``head`` ``[x, y]`` after the legal
-  moves. Exit 0 when ``won`` for every level checked, else 1.
-* analyze: ``{"level", "title", "width", "height", "metrics", "classes", "difficulty",
-  "band", "expected_moves", "solution", "start_success"}`` (``classes``: nodes per display class).
-* generate ``--json``: ``{"seed", "method", "title", "par", "grid", "start_success"}`` per
-  level; ``start_success`` (also in analyze): ``{"solvable", "unknown", "cells", "rate"}``,
-  from how many of the open cells, taken as the start, the solver solves the level (seed
-  003's success rate as a difficulty mark for masks).
+Each command's JSON object is declared once as a :class:`~tui.cli.output.Row` (``*_ROW``
+below: the keys in the order docs/longcat.md gives, one object per level in file order, and
+the text form read from the same values); docs/longcat.md says what every key holds. ``check``
+exits 0 when ``won`` for every level checked, else 1.
 
 ``generate`` and ``describe`` write a level pack (stdout, or ``-o FILE``, which is never
 replaced without ``--force``); ``describe`` gives every level of a file its par (the
@@ -67,9 +38,10 @@ all, the same on every machine: :data:`DEFAULT_BUDGET`, :data:`DEFAULT_GENERATE_
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from collections.abc import Callable
+from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -79,24 +51,28 @@ from core.text import escape_controls, plural
 from tui.cli.codec import move_json
 from tui.cli.options import (
     SEED_MAX,
+    LevelDeadlines,
+    LevelFile,
+    OptionGroup,
     budget_option,
     check_output,
-    command_started,
     count_option,
+    game_play_command,
     json_option,
-    level_option,
+    level_file_options,
     load_level_pack,
     max_states_option,
+    numbered_levels,
     output_option,
-    pick_levels,
     seed_option,
-    stack_options,
     time_limit_option,
     title_option,
     write_output,
 )
 from tui.cli.output import (
     EXIT_NEGATIVE,
+    Field,
+    Row,
     console,
     emit_json,
     fail,
@@ -111,7 +87,15 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.longcat import Level
     from core.search import Watch
 
-__all__ = ["analyze_json", "longcat", "solve_json"]
+__all__ = [
+    "ANALYZE_ROW",
+    "CHECK_ROW",
+    "GENERATE_ROW",
+    "SOLVE_ROW",
+    "longcat",
+]
+
+GAME_ID = "longcat"
 
 DEFAULT_TIME_LIMIT = 10.0
 """Seconds a level's searches may take (per level)."""
@@ -134,46 +118,61 @@ limit would cut it short."""
 def load_levels(source: str) -> LevelPack:
     """A Longcat level pack (:func:`tui.cli.options.load_level_pack`: a file, ``-``, an ID or a
     bundled pack's name); bad input exits 2 with a caret message."""
-    return load_level_pack(source, "longcat")
+    return load_level_pack(source, GAME_ID)
 
 
-def level_deadline(time_limit: float, first: bool) -> float:
-    """When one level's searches must stop (``time.monotonic()``): ``time_limit`` from now,
-    or for the first level from the command's start (reading the file counts too).
-
-    Args:
-        time_limit: ``--time-limit``.
-        first: The first level of the command.
-
-    Returns:
-        The deadline.
-    """
-    return (command_started() if first else time.monotonic()) + time_limit
+def _chosen(levels: LevelFile) -> list[tuple[int, Level]]:
+    """The levels ``FILE [--level]`` names (every level without ``--level``)."""
+    return levels.chosen(numbered_levels(load_levels(levels.source)), every_level=True)
 
 
-def level_watch(time_limit: float, budget: int, first: bool) -> Watch:
-    """The watch of one level's searches: its deadline and ``--work-budget`` (0: none)."""
-    from core.search import Watch
-
-    return Watch(deadline=level_deadline(time_limit, first), budget=budget or None)
+_EVERY_LEVEL = level_file_options("every level", metavar="FILE")
+"""``FILE [--level N|TITLE]``, every level by default (the ``levels`` parameter)."""
 
 
-_LIMIT_OPTIONS = [
-    time_limit_option(DEFAULT_TIME_LIMIT),
-    max_states_option(DEFAULT_MAX_STATES),
-    budget_option(DEFAULT_BUDGET),
-]
+@dataclasses.dataclass(frozen=True, slots=True)
+class Limits:
+    """The bounds of one level's searches in ``solve``, ``analyze`` and ``describe``, as
+    :data:`LIMITS` gathers them."""
+
+    time_limit: float
+    """Seconds per level (the first level's counts from the command's start)."""
+    max_states: int
+    """Positions of one state graph."""
+    budget: int
+    """States the level's searches may expand in all; 0: none."""
+
+    def watch(self, deadline: float) -> Watch:
+        """The watch of one level's searches: its deadline and the work budget.
+
+        Args:
+            deadline: The level's deadline (:meth:`tui.cli.options.LevelDeadlines.next`).
+
+        Returns:
+            The watch.
+        """
+        from core.search import Watch
+
+        return Watch(deadline=deadline, budget=self.budget or None)
 
 
-def limit_options(func: Callable) -> Callable:
-    """``--time-limit``, ``--max-states`` and ``--work-budget`` (states per level)."""
-    return stack_options(func, _LIMIT_OPTIONS)
+LIMITS = OptionGroup(
+    "limits",
+    [
+        time_limit_option(DEFAULT_TIME_LIMIT),
+        max_states_option(DEFAULT_MAX_STATES),
+        budget_option(DEFAULT_BUDGET),
+    ],
+    into=Limits,
+)
+"""``--time-limit``, ``--max-states`` and ``--work-budget`` (states per level), received as
+one :class:`Limits` (the ``limits`` parameter)."""
 
 
 # --------------------------------------------------------------------------- the group
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(name=GAME_ID, context_settings={"help_option_names": ["-h", "--help"]})
 def longcat() -> None:
     """Longcat: solve, analyse and generate levels.
 
@@ -182,7 +181,14 @@ def longcat() -> None:
     """
 
 
-# --------------------------------------------------------------------------- solve
+longcat.add_command(
+    game_play_command(
+        GAME_ID, "Open the arcade straight into Longcat (playing the levels of FILE if given)."
+    )
+)
+
+
+# --------------------------------------------------------------------------- JSON values
 
 
 def _metrics_json(analysis: Any) -> dict[str, Any]:
@@ -192,71 +198,6 @@ def _metrics_json(analysis: Any) -> dict[str, Any]:
     label = expected_moves(analysis)
     data["expected_moves"] = None if math.isinf(label) else round(label, 3)
     return data
-
-
-def solve_json(
-    number: int,
-    level: Level,
-    time_limit: float,
-    max_states: int,
-    budget: int = 0,
-    deadline: float | None = None,
-) -> dict[str, Any]:
-    """The ``solve --json`` object of one level (see the module docstring).
-
-    Args:
-        number: The level's 1-based number in its file.
-        level: The level.
-        time_limit: Seconds for this level's searches.
-        max_states: State limit.
-        budget: States both searches may expand (0: no budget).
-        deadline: ``time.monotonic()`` time to stop at instead of ``time_limit`` from now.
-
-    Returns:
-        The object, keys in the documented order.
-    """
-    from core.longcat import solution_string
-    from core.longcat.design import assess
-
-    # The full state graph when it fits the limits, else the pruned solver decides the level.
-    verdict = assess(
-        level,
-        max_states=max_states,
-        time_limit=time_limit,
-        budget=budget or None,
-        deadline=deadline,
-    )
-    analysis = verdict.analysis
-    if analysis is None:
-        letters = solution_string(verdict.solution or ())
-        return {
-            "level": number,
-            "solvable": verdict.solvable,
-            "success_states": None,
-            "solution_paths": None,
-            "states": None,
-            "shortest": verdict.shortest,
-            "solution": letters if verdict.solvable else None,
-            "metrics": None,
-            "difficulty": None,
-            "plan": _plan(letters),
-            "why": verdict.why or None,
-        }
-    metrics = analysis.metrics
-    solvable = metrics.solvable
-    return {
-        "level": number,
-        "solvable": solvable,
-        "success_states": metrics.success_states,
-        "solution_paths": metrics.solution_paths,
-        "states": metrics.states,
-        "shortest": metrics.shortest_solution,
-        "solution": analysis.solution_letters if solvable else None,
-        "metrics": _metrics_json(analysis),
-        "difficulty": _rounded(verdict.difficulty),
-        "plan": _plan(analysis.solution_letters if solvable else ""),
-        "why": None,
-    }
 
 
 def _rounded(difficulty: float | None) -> float | None:
@@ -273,6 +214,128 @@ def _plan(letters: str) -> list[Any]:
     return [move_json(GAME, move) for move in parse_moves(letters)] if letters else []
 
 
+def _start_success(level: Level) -> dict[str, Any]:
+    """The solver's success rate over the level's start cells (seed 003's difficulty mark for
+    masks), as JSON."""
+    from core.longcat.generate import start_success
+
+    found = start_success(level)
+    return {
+        "solvable": found.solvable,
+        "unknown": found.unknown,
+        "cells": found.cells,
+        "rate": round(found.rate, 4),
+    }
+
+
+# --------------------------------------------------------------------------- text forms
+
+
+def _verdict_line(row: Mapping[str, Any]) -> Iterator[str]:
+    """``solve``'s line under the table: one level's verdict with its solution in full
+    (the table's columns end in "…" or are dropped on a narrow terminal), or why there is
+    none: ``level 2: solved in 7 moves: URDLURD``, ``level 3: unsolvable`` or ``level 4:
+    undecided within the work budget``."""
+    where = f"level {row['level']}"
+    if row["solvable"] is None:
+        yield f"{where}: undecided within the {row['why']}"
+    elif not row["solvable"]:
+        yield f"{where}: unsolvable"
+    else:
+        moves = row["solution"] or ""
+        yield f"{where}: solved in {plural(len(moves), 'move')}: {moves or '(already won)'}"
+
+
+def _check_line(row: Mapping[str, Any]) -> Iterator[str]:
+    """``check``'s line: won, valid but not filled, or where and why the moves fail."""
+    where = f"level {row['level']} ({escape_controls(row['title'])})"
+    if row["won"]:
+        yield f"{where}: valid, every cell filled in {plural(row['played'], 'move')}"
+    elif row["valid"]:
+        yield (
+            f"{where}: valid but not filled: {plural(row['cells_left'], 'cell')} left "
+            f"after {plural(row['played'], 'move')}, head at {tuple(row['head'])}"
+        )
+    else:
+        yield f"{where}: invalid at move {row['fail_move']}: {row['reason']}"
+
+
+# --------------------------------------------------------------------------- rows
+
+
+SOLVE_ROW = Row(
+    *("level", "solvable", "success_states", "solution_paths", "states", "shortest"),
+    *("solution", "metrics", "difficulty"),
+    Field("plan", _plan),
+    "why",
+    text=_verdict_line,
+)
+"""One level of ``solve``: the state graph's counts and ``metrics`` (null over the limits,
+when ``solvable`` and ``shortest`` come from the pruned solver, :func:`core.longcat.design.
+assess`), ``solution`` in ``UDLR`` letters and ``plan`` as the engine's moves, ``why`` the bound
+that stopped the graph or the verdict. The text is the line under the table
+(:func:`_solve_table` makes the table from the rows)."""
+CHECK_ROW = Row(
+    *("level", "title", "moves", "valid", "filled", "won", "played", "played_moves"),
+    *("fail_move", "reason", "head", "cells_left"),
+    text=_check_line,
+)
+"""One level of ``check`` (``moves`` as given, ``fail_move`` counted from 1)."""
+ANALYZE_ROW = Row(
+    *("level", "title", "width", "height", "metrics", "classes", "difficulty", "band"),
+    *("expected_moves", "solution", "start_success"),
+)
+"""One level of ``analyze`` (``classes``: states per display class; the text, with rich
+tables, is :func:`_print_analysis`)."""
+GENERATE_ROW = Row("seed", "method", "id", "title", "par", "grid", "start_success")
+"""One level of ``generate --json`` (``start_success``: the solver's success rate over the
+open cells taken as the start; without ``--json`` the pack itself is the output)."""
+
+
+# --------------------------------------------------------------------------- solve
+
+
+def _solve_row(number: int, level: Level, limits: Limits, deadline: float) -> dict[str, Any]:
+    """The ``solve`` row of one level (:data:`SOLVE_ROW`).
+
+    Args:
+        number: The level's 1-based number in its file.
+        level: The level.
+        limits: The command's bounds.
+        deadline: ``time.monotonic()`` time to stop at.
+
+    Returns:
+        The row's values.
+    """
+    from core.longcat import solution_string
+    from core.longcat.design import assess
+
+    # The full state graph when it fits the limits, else the pruned solver decides the level.
+    verdict = assess(
+        level,
+        max_states=limits.max_states,
+        time_limit=limits.time_limit,
+        budget=limits.budget or None,
+        deadline=deadline,
+    )
+    analysis = verdict.analysis
+    counts: dict[str, Any] = dict.fromkeys(("success_states", "solution_paths", "states"))
+    if analysis is not None:  # else over the limits: the pruned solver's verdict, no counts
+        counts = {key: getattr(analysis.metrics, key) for key in counts}
+    letters = solution_string(verdict.solution or ())
+    return SOLVE_ROW(
+        level=number,
+        solvable=verdict.solvable,
+        **counts,
+        shortest=verdict.shortest,
+        solution=letters if verdict.solvable else None,
+        metrics=None if analysis is None else _metrics_json(analysis),
+        difficulty=_rounded(verdict.difficulty),
+        plan=letters,
+        why=verdict.why or None,
+    )
+
+
 def _yes_no(value: bool | None) -> str:
     return "?" if value is None else ("yes" if value else "no")
 
@@ -281,172 +344,133 @@ def _count(value: Any) -> str:
     return "?" if value is None else str(value)
 
 
-def _solution_counts(result: dict[str, Any]) -> str:
-    """``success states/solution paths`` of a solve result (``?`` when unknown)."""
-    if result["success_states"] is None:
+def _solution_counts(row: Mapping[str, Any]) -> str:
+    """``success states/solution paths`` of a solve row (``?`` when unknown)."""
+    if row["success_states"] is None:
         return "?"
-    return f"{result['success_states']}/{result['solution_paths']}"
+    return f"{row['success_states']}/{row['solution_paths']}"
+
+
+_SOLVE_COLUMNS = (
+    ("#", "right"),
+    ("title", "left"),
+    ("size", "right"),
+    ("ok", "left"),
+    ("sols", "right"),
+    ("states", "right"),
+    ("moves", "right"),
+    ("difficulty", "left"),
+)
+"""``solve``'s table: each column's name and justification."""
+
+
+def _solve_table(rows: list[tuple[Level, dict[str, Any]]]) -> Any:
+    """``solve``'s table (a rich ``Table``): one line per level, from its row.
+
+    Args:
+        rows: Each level with its :data:`SOLVE_ROW` values.
+
+    Returns:
+        The table.
+    """
+    from rich import box
+    from rich.table import Table
+    from rich.text import Text
+
+    from core.longcat.catalog import difficulty_label
+
+    table = Table(
+        title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
+        "states/paths, moves: shortest)",
+        title_justify="left",
+        box=box.SIMPLE_HEAD,
+        pad_edge=False,
+    )
+    for name, justify in _SOLVE_COLUMNS:
+        # One line per level: long titles and solutions end with "…" on narrow screens.
+        table.add_column(
+            name,
+            justify=justify,  # type: ignore[arg-type]
+            no_wrap=True,
+            overflow="ellipsis",
+            min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
+            max_width=20 if name == "title" else None,
+        )
+    for lvl, r in rows:
+        table.add_row(
+            str(r["level"]),
+            Text(escape_controls(lvl.title)),  # a title is text, never markup
+            f"{lvl.width}x{lvl.height}",
+            _yes_no(r["solvable"]),
+            _solution_counts(r),
+            _count(r["states"]),
+            _count(r["shortest"]),
+            difficulty_label(r["difficulty"]) if r["difficulty"] is not None else "?",
+        )
+    return table
 
 
 @longcat.command()
-@click.argument("level_file", metavar="FILE")
-@level_option("every level")
+@_EVERY_LEVEL
 @json_option
-@limit_options
-def solve(
-    level_file: str,
-    level: str | None,
-    as_json: bool,
-    time_limit: float,
-    max_states: int,
-    budget: int,
-) -> None:
+@LIMITS
+def solve(levels: LevelFile, as_json: bool, limits: Limits) -> None:
     """Solve levels: solvable?, solutions, states, a shortest solution, difficulty.
 
     Exit 1 when a level is unsolvable or undecided within the limits (a note names the
     bound). --work-budget counts states: the full state graph's, then the pruned solver's.
     """
-    from core.longcat.catalog import difficulty_label
-
-    chosen = pick_levels(load_levels(level_file), level)
+    deadlines = LevelDeadlines(limits.time_limit)  # the first level's counts its loading too
+    chosen = _chosen(levels)
     rows = []
     negative = False
     with progress_bar(len(chosen), "solving", progress_wanted(as_json) and len(chosen) > 1) as step:
-        for index, (number, lvl) in enumerate(chosen):
-            deadline = level_deadline(time_limit, index == 0)
-            result = solve_json(number, lvl, time_limit, max_states, budget, deadline)
-            negative = negative or result["solvable"] is not True
+        for number, lvl in chosen:
+            row = _solve_row(number, lvl, limits, deadlines.next())
+            negative = negative or row["solvable"] is not True
             if as_json:
-                emit_json(result)
+                SOLVE_ROW.emit(row, as_json)
             else:
-                rows.append((lvl, result))
+                rows.append((lvl, row))
             step(label=lvl.title)
     if not as_json:
-        from rich import box
-        from rich.table import Table
-        from rich.text import Text
-
-        table = Table(
-            title=f"{plural(len(rows), 'level')} (ok: solvable, sols: success "
-            "states/paths, moves: shortest)",
-            title_justify="left",
-            box=box.SIMPLE_HEAD,
-            pad_edge=False,
-        )
-        for name, justify in (
-            ("#", "right"),
-            ("title", "left"),
-            ("size", "right"),
-            ("ok", "left"),
-            ("sols", "right"),
-            ("states", "right"),
-            ("moves", "right"),
-            ("difficulty", "left"),
-        ):
-            # One line per level: long titles and solutions end with "…" on narrow screens.
-            table.add_column(
-                name,
-                justify=justify,  # type: ignore[arg-type]
-                no_wrap=True,
-                overflow="ellipsis",
-                min_width={"title": 10, "difficulty": 13}.get(name, max(3, len(name))),
-                max_width=20 if name == "title" else None,
-            )
-        for lvl, r in rows:
-            table.add_row(
-                str(r["level"]),
-                Text(escape_controls(lvl.title)),  # a title is text, never markup
-                f"{lvl.width}x{lvl.height}",
-                _yes_no(r["solvable"]),
-                _solution_counts(r),
-                _count(r["states"]),
-                _count(r["shortest"]),
-                difficulty_label(r["difficulty"]) if r["difficulty"] is not None else "?",
-            )
-        console().print(table)
-        for _, r in rows:
-            click.echo(_verdict_line(r))
+        console().print(_solve_table(rows))
+        for _, row in rows:
+            SOLVE_ROW.emit(row, as_json)
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
-
-
-def _verdict_line(result: dict[str, Any]) -> str:
-    """One line under the table per level: its moves in full (a table column would be cut
-    or dropped on a narrow terminal), or why there are none.
-
-    Args:
-        result: The level's :func:`solve_json` object.
-
-    Returns:
-        ``level 2: solved in 7 moves: URDLURD``, ``level 3: unsolvable`` or ``level 4:
-        undecided within the work budget``.
-    """
-    where = f"level {result['level']}"
-    if result["solvable"] is None:
-        return f"{where}: undecided within the {result['why']}"
-    if not result["solvable"]:
-        return f"{where}: unsolvable"
-    moves = result["solution"] or ""
-    return f"{where}: solved in {plural(len(moves), 'move')}: {moves or '(already won)'}"
 
 
 # --------------------------------------------------------------------------- check
 
 
-def check_json(number: int, level: Level, moves: str) -> dict[str, Any]:
-    """The ``check --json`` object of one level (see the module docstring).
-
-    Args:
-        number: The level's 1-based number in its file.
-        level: The level.
-        moves: The ``--moves`` string, echoed as given under ``moves``.
-
-    Returns:
-        The object, keys in the documented order.
-    """
+def _check_row(number: int, level: Level, moves: str) -> dict[str, Any]:
+    """The ``check`` row (:data:`CHECK_ROW`) of level ``number`` for the ``--moves`` string."""
     from core.longcat import validate_path
 
     result = validate_path(level, moves)
-    return {
-        "level": number,
-        "title": level.title,
-        "moves": moves,
-        "valid": result.valid,
-        "filled": result.filled,
-        "won": result.won,
-        "played": result.played,
-        "played_moves": result.moves,
-        "fail_move": None if result.fail_index is None else result.fail_index + 1,
-        "reason": result.reason,
-        "head": list(result.head),
-        "cells_left": result.cells_left,
-    }
-
-
-def _check_line(data: dict[str, Any]) -> str:
-    where = f"level {data['level']} ({escape_controls(data['title'])})"
-    if data["won"]:
-        return f"{where}: valid, every cell filled in {plural(data['played'], 'move')}"
-    if data["valid"]:
-        return (
-            f"{where}: valid but not filled: {plural(data['cells_left'], 'cell')} left "
-            f"after {plural(data['played'], 'move')}, head at {tuple(data['head'])}"
-        )
-    return f"{where}: invalid at move {data['fail_move']}: {data['reason']}"
+    return CHECK_ROW.of(
+        result,
+        level=number,
+        title=level.title,
+        moves=moves,
+        played_moves=result.moves,
+        fail_move=None if result.fail_index is None else result.fail_index + 1,
+        head=list(result.head),
+    )
 
 
 @longcat.command()
-@click.argument("level_file", metavar="FILE")
-@click.option(
+@click.option(  # before FILE and --level, as --help has always listed it
     "--moves",
     "-m",
     required=True,
     metavar="UDLR...",
     help="The moves to check: U, D, L, R letters (any case; spaces, commas ignored).",
 )
-@level_option("every level")
+@_EVERY_LEVEL
 @json_option
-def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None:
+def check(levels: LevelFile, moves: str, as_json: bool) -> None:
     """Check a move string against levels (seed 003's validatePath): is every move legal,
     is every cell filled, and where and why does it fail.
 
@@ -460,13 +484,10 @@ def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None
     except ValueError as error:
         fail(f"--moves: {error}")
     negative = False
-    for number, lvl in pick_levels(load_levels(level_file), level):
-        data = check_json(number, lvl, moves)
-        negative = negative or not data["won"]
-        if as_json:
-            emit_json(data)
-        else:
-            click.echo(_check_line(data))
+    for number, lvl in _chosen(levels):
+        row = _check_row(number, lvl, moves)
+        negative = negative or not row["won"]
+        CHECK_ROW.emit(row, as_json)
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
@@ -474,26 +495,26 @@ def check(level_file: str, moves: str, level: str | None, as_json: bool) -> None
 # --------------------------------------------------------------------------- analyze
 
 
-def analyze_json(number: int, level: Level, analysis: Any) -> dict[str, Any]:
-    """The ``analyze --json`` object of one analysed level."""
+def _analyze_row(number: int, level: Level, analysis: Any) -> dict[str, Any]:
+    """The ``analyze`` row (:data:`ANALYZE_ROW`) of level ``number`` and its state graph."""
     from core.longcat import band, expected_moves
     from core.longcat.difficulty import level_difficulty
 
     difficulty = level_difficulty(analysis)
     label = expected_moves(analysis)
-    return {
-        "level": number,
-        "title": level.title,
-        "width": level.width,
-        "height": level.height,
-        "metrics": _metrics_json(analysis),
-        "classes": analysis.class_counts(),
-        "difficulty": _rounded(difficulty),
-        "band": None if difficulty is None else band(difficulty),
-        "expected_moves": None if math.isinf(label) else round(label, 3),
-        "solution": analysis.solution_letters if analysis.metrics.solvable else None,
-        "start_success": _start_success(level),
-    }
+    return ANALYZE_ROW(
+        level=number,
+        title=level.title,
+        width=level.width,
+        height=level.height,
+        metrics=_metrics_json(analysis),
+        classes=analysis.class_counts(),
+        difficulty=_rounded(difficulty),
+        band=None if difficulty is None else band(difficulty),
+        expected_moves=None if math.isinf(label) else round(label, 3),
+        solution=analysis.solution_letters if analysis.metrics.solvable else None,
+        start_success=_start_success(level),
+    )
 
 
 def _print_analysis(data: dict[str, Any]) -> None:
@@ -534,22 +555,13 @@ def _print_analysis(data: dict[str, Any]) -> None:
 
 
 @longcat.command()
-@click.argument("level_file", metavar="FILE")
-@level_option("every level")
+@_EVERY_LEVEL
 @json_option
 @click.option(
     "--dot", is_flag=True, help="Print the state graph as Graphviz DOT, nodes coloured by class."
 )
-@limit_options
-def analyze(
-    level_file: str,
-    level: str | None,
-    as_json: bool,
-    dot: bool,
-    time_limit: float,
-    max_states: int,
-    budget: int,
-) -> None:
+@LIMITS
+def analyze(levels: LevelFile, as_json: bool, dot: bool, limits: Limits) -> None:
     """The state graph of levels: classes of states, metrics, predicted difficulty.
 
     Classes (seed 003): start, success, fail, reachable (a solution can follow), dead (the
@@ -560,32 +572,39 @@ def analyze(
 
     if dot and as_json:
         raise click.UsageError("choose --json or --dot, not both")
-    chosen = pick_levels(load_levels(level_file), level)
+    deadlines = LevelDeadlines(limits.time_limit)
+    chosen = _chosen(levels)
     negative = False
     with progress_bar(
         len(chosen), "analysing", not dot and progress_wanted(as_json) and len(chosen) > 1
     ) as step:
-        for index, (number, lvl) in enumerate(chosen):
-            watch = level_watch(time_limit, budget, index == 0)
+        for number, lvl in chosen:
             try:
-                analysis = analyse(lvl, max_states=max_states, watch=watch)
+                analysis = analyse(
+                    lvl, max_states=limits.max_states, watch=limits.watch(deadlines.next())
+                )
             except AnalysisLimit as stopped:
-                why = {
-                    "limit": f"more than {max_states} states (raise --max-states)",
-                    "budget": f"more than the work budget of {budget} states (raise --work-budget)",
-                }.get(stopped.reason, f"not finished in {time_limit:g} s (raise --time-limit)")
-                click.echo(f"error: level {number}: the state graph has {why}", err=True)
+                click.echo(f"error: level {number}: {_graph_stopped(stopped, limits)}", err=True)
                 negative = True
                 continue
             if dot:
                 click.echo(to_dot(analysis, name=f"level_{number}"), nl=False)
             elif as_json:
-                emit_json(analyze_json(number, lvl, analysis))
+                ANALYZE_ROW.emit(_analyze_row(number, lvl, analysis), as_json)
             else:
-                _print_analysis(analyze_json(number, lvl, analysis))
+                _print_analysis(_analyze_row(number, lvl, analysis))
             step(label=lvl.title)
     if negative:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
+
+
+def _graph_stopped(stopped: Any, limits: Limits) -> str:
+    """Why ``analyze`` has no state graph: the bound that stopped it, and the option to raise."""
+    why = {
+        "limit": f"more than {limits.max_states} states (raise --max-states)",
+        "budget": f"more than the work budget of {limits.budget} states (raise --work-budget)",
+    }.get(stopped.reason, f"not finished in {limits.time_limit:g} s (raise --time-limit)")
+    return f"the state graph has {why}"
 
 
 # --------------------------------------------------------------------------- generate
@@ -599,20 +618,6 @@ PREDICTOR_OPTION = click.option(
     help="Difficulty predictor: on the seed's success states, or on winning move sequences "
     "(before issue 21; the bundled packs were titled with it).",
 )
-
-
-def _start_success(level: Level) -> dict[str, Any]:
-    """The solver's success rate over the level's start cells (seed 003's difficulty mark for
-    masks), as JSON."""
-    from core.longcat.generate import start_success
-
-    found = start_success(level)
-    return {
-        "solvable": found.solvable,
-        "unknown": found.unknown,
-        "cells": found.cells,
-        "rate": round(found.rate, 4),
-    }
 
 
 def _command_line(
@@ -722,6 +727,7 @@ def generate(
             trained = ", ".join(f"{w}x{h}" for w, h in shipped_sizes()) or "none"
             fail(f"no learned generator for {grid[0]}x{grid[1]} (trained sizes: {trained})")
     check_output(output, force)
+    deadlines = LevelDeadlines(time_limit)  # the first seed's counts the options' reading too
     levels: list[Any] = []
     keys: set[tuple[int, int, int, tuple[int, int]]] = set()
     last_error = ""
@@ -742,7 +748,7 @@ def generate(
                     grid[1],
                     unique=unique,
                     band=bounds[1] if bounds else None,
-                    time_guard=level_deadline(time_limit, k == 0) - time.monotonic(),
+                    time_guard=deadlines.next() - time.monotonic(),
                     budget=budget or None,
                     predictor=predictor,
                     **extra,
@@ -756,17 +762,16 @@ def generate(
             keys.add(key)
             levels.append(level)
             if as_json:
-                emit_json(
-                    {
-                        "seed": seed + k,
-                        "method": one,
-                        "id": _generated_id(one, grid, bounds, unique, predictor, seed + k, level),
-                        "title": level.title,
-                        "par": level.par,
-                        "grid": list(level.rows()),
-                        "start_success": _start_success(level),
-                    }
+                made = GENERATE_ROW(
+                    seed=seed + k,
+                    method=one,
+                    id=_generated_id(one, grid, bounds, unique, predictor, seed + k, level),
+                    title=level.title,
+                    par=level.par,
+                    grid=list(level.rows()),
+                    start_success=_start_success(level),
                 )
+                emit_json(GENERATE_ROW.json(made))
             step(label=level.title)
     if levels and (output is not None or not as_json):
         pack = LevelPack(
@@ -774,7 +779,7 @@ def generate(
             author="termarcade generator",
             description=f"Generated by: {_command_line(methods, grid, count, seed, unique, bounds, predictor, chosen)}",
             levels=tuple(levels),
-            game="longcat",
+            game=GAME_ID,
         )
         write_output(output, dump_pack(pack), force, plural(len(levels), "level"))
     if len(levels) < count:
@@ -842,7 +847,7 @@ def _undecided(watch: Watch) -> str:
 )
 @output_option
 @PREDICTOR_OPTION
-@limit_options
+@LIMITS
 def describe(
     level_file: str,
     prefix: str | None,
@@ -853,9 +858,7 @@ def describe(
     output: str | None,
     force: bool,
     predictor: str,
-    time_limit: float,
-    max_states: int,
-    budget: int,
+    limits: Limits,
 ) -> None:
     """Write a pack with every level described: par = the shortest solution, and the
     predicted difficulty at the end of its title ('Level 3 · easy 31').
@@ -864,17 +867,18 @@ def describe(
     (writing nothing) when a level is unsolvable or undecided within the limits.
     """
     from core.levelpack import LevelPack
-    from core.longcat import GenerationError, Level, is_solvable
+    from core.longcat import GenerationError, is_solvable
     from core.longcat.catalog import describe as describe_level
     from grammar.levels import dump_pack
 
     check_output(output, force)
+    deadlines = LevelDeadlines(limits.time_limit)
     pack = load_levels(level_file)
     levels = []
     with progress_bar(len(pack.levels), "describing", True) as step:
         for number, level in enumerate(pack.levels, start=1):
-            watch = level_watch(time_limit, budget, number == 1)
-            solvable = is_solvable(level, max_states=max_states, watch=watch)
+            watch = limits.watch(deadlines.next())
+            solvable = is_solvable(level, max_states=limits.max_states, watch=watch)
             if solvable is not True:
                 fail(
                     f"level {number} ({level.title!r}) is "
@@ -883,20 +887,10 @@ def describe(
                 )
             base = f"{prefix} {number}" if prefix else level.title.split(" · ")[0]
             if author and not level.author:
-                level = Level(
-                    level.width,
-                    level.height,
-                    level.walls,
-                    level.start,
-                    level.title,
-                    level.description,
-                    level.hint,
-                    author,
-                    level.par,
-                )
+                level = dataclasses.replace(level, author=author)
             try:
                 described_level = describe_level(
-                    level, base, max_states=max_states, predictor=predictor, watch=watch
+                    level, base, max_states=limits.max_states, predictor=predictor, watch=watch
                 )
             except GenerationError as stopped:
                 fail(f"level {number} ({level.title!r}): {stopped}", EXIT_NEGATIVE)
@@ -913,17 +907,3 @@ def describe(
     write_output(
         output, _comment_lines(comment) + dump_pack(described), force, plural(len(levels), "level")
     )
-
-
-# --------------------------------------------------------------------------- play
-
-
-@longcat.command()
-@click.argument("level_file", required=False, metavar="[FILE]")
-@level_option("1")
-@click.pass_context
-def play(ctx: click.Context, level_file: str | None, level: str | None) -> None:
-    """Open the arcade straight into Longcat (playing the levels of FILE if given)."""
-    import tui.cli as shell
-
-    ctx.invoke(shell.play, game="longcat", level_file=level_file, level=level)
