@@ -63,3 +63,20 @@ def test_an_undo_into_a_past_that_no_longer_replays_is_a_warning() -> None:
     assert step.severity == "warning" and not step.transient
     assert step.text.startswith("Undone, but ") and "no longer replays" in step.text
     assert step.text.endswith(": this may not be the position you played.")
+
+
+def test_a_legal_move_is_played_and_an_illegal_one_says_why() -> None:
+    fresh = Session.begin(GAME, START)
+    step = history.play(fresh, "left")
+    assert rows(step.session) == "12.3" and step.text == ""
+    at_edge = Session.begin(GAME, GAME.initial(Level("Edge", ".12")))
+    refused = history.play(at_edge, "right")  # no tile left of the gap
+    assert refused == (None, "Cannot slide right here", "warning", False)  # capitalised
+
+
+def test_no_move_is_played_once_the_game_is_over() -> None:
+    won = Session.begin(GAME, START).play("left").play("left")
+    assert won.finished and won.state.row == "123."
+    refused = history.play(won, "right")
+    assert refused.session is None and refused.severity == "warning"
+    assert refused.text == "The game is over: u undoes, R restarts, esc goes back."

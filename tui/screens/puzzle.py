@@ -1,31 +1,18 @@
 """The puzzle screen base: everything a game screen has in common, written once.
 
 A game screen subclasses :class:`PuzzleScreen` and writes only what is its own: the board
-widgets (:meth:`PuzzleScreen.compose_board`), how a state is drawn
-(:meth:`PuzzleScreen.render_state`), and optionally a hint (:meth:`PuzzleScreen.compute_hint`).
-The base owns the rest:
-
-* the game's :class:`core.session.Session` as the single source of truth, a Textual
-  ``reactive`` whose one ``watch_`` method redraws the screen, saves, and opens the outcome
-  dialog;
-* undo / redo, restart *as an undoable move*, ``N`` for the next (or a new generated) level;
-* per-level saves: every change is saved in the level's own store slot with every move
-  from the level's start, so leaving a level keeps its game and coming back resumes it with
-  its whole undo history;
-* ``game_in_progress`` for the quit confirmation;
-* one cancellable, time-bounded hint worker (a Textual thread worker: see
-  :mod:`tui.workers`);
-* one family of outcome dialogs (won / goal reached / lost);
-* a message line under the board for the game's messages (toasts would cover the board);
-* digit keys that pick the numbered moves (the same numbers as the CLI's).
+widgets, how a state is drawn, optionally a hint: the hooks of
+:class:`~tui.screens.play.hooks.GameHooks`, with their defaults. The base owns the rest: the
+game's :class:`core.session.Session` as the single source of truth (a ``reactive`` whose one
+``watch_`` method redraws, saves and opens the outcome dialog); undo / redo / restart and
+``N``; per-level saves with the whole undo history; ``game_in_progress`` for the quit
+confirmation; one cancellable, time-bounded hint worker (:mod:`tui.workers`); the outcome
+dialogs; the message line under the board; digit keys for numbered moves.
 
 The plain parts live in :mod:`tui.screens.play`, each with its own tests (its package
-docstring lists them): saves and scores, digit entry, key lookup, the header and message line,
-undo / redo / restart, level navigation and the editor's round trip, the outcome rule, hints and
-the bindings. This module is the Textual part that ties them together.
-
-The screen's actions are offered by name in the command palette (``ctrl+p``) through
-:meth:`tui.app.ArcadeApp.get_system_commands`.
+docstring lists them); this module is the Textual part that ties them together. The actions
+are offered by name in the command palette (``ctrl+p``,
+:meth:`tui.app.ArcadeApp.get_system_commands`).
 """
 
 from __future__ import annotations
@@ -41,14 +28,13 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker, WorkerState
 
-from core.game import IllegalMove
 from core.session import Session
 from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.screens.common import ScreenHooks
 from tui.screens.play import history, keys
 from tui.screens.play.bindings import PUZZLE_BINDINGS
-from tui.screens.play.digits import DIGIT_WAIT, DigitEntry, MoveDeferred
-from tui.screens.play.hints import HINT_GROUP, Hint, HintJob
+from tui.screens.play.digits import DIGIT_WAIT, DigitEntry, MoveDeferred, numbered
+from tui.screens.play.hints import HINT_GROUP, Hint, HintJob, tip_refusal
 from tui.screens.play.hooks import GameHooks
 from tui.screens.play.levels import LevelNav, Opening, level_id, mine_id
 from tui.screens.play.lines import MessageBar, PuzzleHeader, header_line
@@ -147,6 +133,8 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
             lambda: self.query_one(MessageBar).say if self._ready else None, self.set_timer
         )
         """The message line's text and its transient timer."""
+        self.levels = LevelNav(launcher)
+        """Where ``N``, a Game ID or the editor go next (through the launcher)."""
 
     @property
     def last_message(self) -> str:
@@ -156,11 +144,6 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
     @last_message.setter
     def last_message(self, text: str) -> None:
         self.messages.last = text
-
-    @property
-    def levels(self) -> LevelNav:
-        """Where ``N``, a Game ID or the editor go next (through :attr:`launcher`)."""
-        return LevelNav(self.launcher)
 
     # -- handles -----------------------------------------------------------------------------
 
@@ -319,18 +302,12 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
         Returns:
             True when the move was played.
         """
-        session = self.session
-        assert session is not None
-        if session.finished:
+        step = history.play(self.session, move)
+        if step.session is None:
             self.app.bell()
-            self.say("The game is over: u undoes, R restarts, esc goes back.", "warning")
+            self.say(step.text, step.severity)
             return False
-        try:
-            self.session = session.play(move)
-        except IllegalMove as error:
-            self.app.bell()
-            self.say(str(error)[:1].upper() + str(error)[1:], "warning")
-            return False
+        self.session = step.session
         return True
 
     def numbered_moves(self) -> Sequence[Any]:
@@ -354,10 +331,7 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
             LookupError: When there is no such move; its message is shown to the player
                 (empty: the default sentence).
         """
-        moves = self.numbered_moves()
-        if not 1 <= number <= len(moves):
-            raise LookupError("")
-        return moves[number - 1]
+        return numbered(self.numbered_moves(), number)
 
     def pick(self, move: Any, number: int) -> None:
         """What picking numbered move ``number`` does (default: play it)."""
@@ -370,16 +344,12 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
     def keys_for(self, move: Any) -> Sequence[str]:
         """The keys a player presses to play ``move`` from the screen as it is now.
 
-        Every game answers it with its own bindings (arrows, the cursor, the move list, a
-        dialog's keys), so one generic test plays seeded random legal moves of every
-        registered game through its keys and checks each result against the engine
-        (``tests/tui/test_every_game.py``), and the terminal tour types them in a real
-        terminal. The screen may be unmounted (no app running): the keys then come from the
-        declared bindings (see :meth:`binding_key`).
-
-        The default serves screens with :attr:`NUMBERED_MOVES`: the digits of the move's
-        number in :meth:`numbered_moves`. A digit that a longer number could start with is
-        picked after :data:`DIGIT_WAIT` seconds, as when a player types it.
+        Every game answers it with its own bindings (:meth:`binding_key`; the screen may be
+        unmounted), so one generic test plays seeded random legal moves of every game through
+        its keys (``tests/tui/test_every_game.py``) and the terminal tour types them. The
+        default types the digits of the move's number in :meth:`numbered_moves` (with
+        :attr:`NUMBERED_MOVES`; a digit a longer number could start with waits
+        :data:`DIGIT_WAIT` seconds, as when a player types it).
 
         Args:
             move: A legal move of the current state (one of ``game.moves(state)``).
@@ -465,11 +435,6 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
         """The next level of the source (a new one for a generator); this game stays saved."""
         self._open(self.levels.next_level(self.ref, self.session.touched))
 
-    @property
-    def has_next_level(self) -> bool:
-        """Whether ``N`` has a level to go to (not after My levels' last, nor in a preview)."""
-        return self.levels.has_next(self.ref)
-
     def after_win_keys(self) -> str:
         """What to press after a win: ``N: next level · esc: levels``, without N at the end."""
         return self.levels.after_win_keys(self.ref)
@@ -509,14 +474,9 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
 
     # -- the level editor --------------------------------------------------------------------
 
-    @property
-    def has_editor(self) -> bool:
-        """Whether the game registers a level editor (then ``E`` opens it)."""
-        return self.info.editor is not None
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "edit_level":
-            return self.has_editor
+        if action == "edit_level":  # E only where the game registers an editor
+            return self.info.editor is not None
         return super().check_action(action, parameters)
 
     def action_edit_level(self) -> None:
@@ -591,7 +551,7 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
             kind,
             self.level_title or self.info.id,
             self.outcome_detail(kind),
-            has_next=self.has_next_level,
+            has_next=self.levels.has_next(self.ref),
             by_computer=self.autoplayed,
         )
         self.app.push_screen(modal, self._outcome_chosen)
@@ -625,14 +585,10 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
 
     def action_tip(self) -> None:
         """Ask for a hint in a worker thread (time-bounded; cancelled by any move)."""
-        if self.session.finished:
-            self.say("The game is over: no tip to give. u undoes, R restarts.")
-            return
-        if self.hint_running:
-            self.say("Still thinking…")
-            return
-        self.say("Thinking…")
-        self.request_hint()
+        refusal = tip_refusal(self.session.finished, self.hint_running)
+        self.say(refusal or "Thinking…")
+        if refusal is None:
+            self.request_hint()
 
     @property
     def hint_running(self) -> bool:

@@ -1,4 +1,4 @@
-"""Undo, redo and restart in a puzzle screen (plain: no Textual).
+"""Playing a move, undo, redo and restart in a puzzle screen (plain: no Textual).
 
 Each action answers a :class:`Step`: the game to show next (None: nothing changes) and what
 the message line says about it. Acknowledgements ("Undone.", "Redone.") are transient: they
@@ -7,11 +7,12 @@ would mislead once the player moves on.
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
+from core.game import IllegalMove
 from core.session import Session
 
-__all__ = ["Step", "redo", "restart", "undo"]
+__all__ = ["Step", "play", "redo", "restart", "undo"]
 
 
 class Step(NamedTuple):
@@ -28,6 +29,21 @@ class Step(NamedTuple):
     text: str
     severity: str = "information"
     transient: bool = False
+
+
+def play(session: Session, move: Any) -> Step:
+    """Play ``move`` through the engine; an illegal move, or any move once the game is over,
+    changes nothing and says why (a warning: the screen rings the bell too).
+
+    Returns:
+        The game after the move (no message), or None and why not.
+    """
+    if session.finished:
+        return Step(None, "The game is over: u undoes, R restarts, esc goes back.", "warning")
+    try:
+        return Step(session.play(move), "")
+    except IllegalMove as error:
+        return Step(None, str(error)[:1].upper() + str(error)[1:], "warning")
 
 
 def undo(session: Session) -> Step:
