@@ -516,16 +516,6 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
         """The level as level-file text (cached; None when the game has no level format)."""
         return self.records.level_text()
 
-    def save_data(self, fresh: bool = False) -> dict[str, Any]:
-        """What the store keeps for this level: the level, every move, the cursor and a
-        checkpoint state (:func:`core.saves.encode_save`, the one save codec).
-
-        Args:
-            fresh: Checkpoint the current state (leaving the level: coming back then replays
-                nothing); otherwise the last checkpoint is kept while it is recent.
-        """
-        return self.records.save_data(self.session, self.level_text(), fresh)
-
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
         return self.records.summary(self.session, self.level_title, self.par)
@@ -535,8 +525,11 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
         self.records.mark_autoplayed()
 
     def _save(self, fresh: bool = False) -> None:
+        """Save the game in its slot (``fresh``: checkpoint the current state, as when
+        leaving the level; see :meth:`LevelRecords.save_data`)."""
         if self.ref is not None and self.session.touched:
-            self.records.save(self.save_data(fresh), self.save_summary())
+            data = self.records.save_data(self.session, self.level_text(), fresh)
+            self.records.save(data, self.save_summary())
 
     # -- outcome ---------------------------------------------------------------------------------
 
