@@ -94,7 +94,7 @@ async def number_picked(pilot: Any, screen: Any) -> None:
     """Wait until a typed move number is picked (:data:`tui.screens.puzzle.DIGIT_WAIT` after
     a digit that a longer number could start with), instead of pausing past the timer."""
     await wait_until(
-        pilot, lambda: not getattr(screen, "_digits", ""), "the typed move number to be picked"
+        pilot, lambda: not screen.digit_entry.typed, "the typed move number to be picked"
     )
 
 

@@ -36,3 +36,13 @@ def test_a_hint_about_another_position_is_outdated() -> None:
     assert not job.outdated_by(moved) and not job.running  # nothing asked yet
     job.started(worker(), asked)
     assert not job.outdated_by(asked) and job.outdated_by(moved)
+
+
+def test_a_tip_is_refused_when_the_game_is_over_or_one_is_thinking() -> None:
+    from tui.screens.play.hints import tip_refusal
+
+    assert tip_refusal(finished=False, running=False) is None  # a hint starts
+    assert tip_refusal(finished=False, running=True) == "Still thinking…"
+    over = "The game is over: no tip to give. u undoes, R restarts."
+    assert tip_refusal(finished=True, running=False) == over
+    assert tip_refusal(finished=True, running=True) == over  # the end comes first

@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import pytest
 from textual.binding import ActiveBinding, Binding, BindingType
 
-from tui.screens.play.keys import active_key, declared_key, digit_keys, keymap_from
+from core.session import Session
+from tests.toycore.engine import GAME as TOY
+from tests.toycore.engine import Level
+from tests.toygame import INFO
+from tui.screens.play.keys import (
+    active_key,
+    declared_key,
+    digit_keys,
+    keymap_from,
+    numbered_keys,
+    screen_key,
+)
 from tui.screens.puzzle import PuzzleScreen
+
+GAME: Any = TOY  # the toy engine (typed looser than core.game.Game: status is str)
 
 
 class Base:
@@ -68,3 +81,28 @@ def test_the_active_key_is_an_enabled_one() -> None:
 def test_the_keymap_setting_is_read_as_strings() -> None:
     assert keymap_from({"t.undo": "z", 3: 4}) == {"t.undo": "z", "3": "4"}
     assert keymap_from(None) == {} and keymap_from(["t.undo"]) == {}
+
+
+def test_a_numbered_move_is_typed_as_the_digits_of_its_place() -> None:
+    moves = [f"m{n}" for n in range(1, 13)]
+    key_of = {f"puzzle.digit{d}": f"k{d}" for d in range(10)}.__getitem__
+    assert numbered_keys(moves, "m3", key_of) == ("k3",)
+    assert numbered_keys(moves, "m12", key_of) == ("k1", "k2")  # move 12: two digits
+    assert numbered_keys(tuple(moves), "m10", key_of) == ("k1", "k0")  # any sequence
+    assert numbered_keys(moves, "m13", key_of) == ()  # not a move now: no keys
+
+
+def test_a_screen_not_shown_answers_its_declared_keys() -> None:
+    """Without an app (the terminal tour computes keys outside one) the keys are the
+    declared ones, a subclass's first, and a dialog's when it is named."""
+
+    class Game(PuzzleScreen):
+        BINDINGS: ClassVar[list[BindingType]] = [Binding("z", "undo", "Undo", id="puzzle.undo")]
+
+    start = GAME.initial(Level("Slide", "1.23"))
+    screen = Game(Session.begin(GAME, start), info=INFO)  # never mounted, no app
+    assert screen_key(screen, "puzzle.undo") == "z"
+    assert screen_key(screen, "puzzle.next") == "N"  # the base's
+    assert screen_key(screen, "t.drop", owner=Child) == "X"  # type: ignore[arg-type]
+    with pytest.raises(LookupError):
+        screen_key(screen, "puzzle.nothing")

@@ -89,3 +89,17 @@ def test_which_outcome_a_change_opens(before: Session, after: Session, kind: str
 def test_a_redo_into_the_win_opens_it_again() -> None:
     won = at(1, 3)
     assert outcome_kind(won.undo(), won.undo().redo()) == "won"
+
+
+def test_every_button_of_the_outcome_dialogs_runs_a_screen_action_or_none() -> None:
+    """Each button a dialog offers is mapped to an action of the base screen, except "keep"
+    (play on after a goal) and "stay" (close the dialog), which run none."""
+    from tui.modals.outcome import _BUTTONS
+    from tui.screens.play.outcome import CHOICE_ACTIONS
+    from tui.screens.puzzle import PuzzleScreen
+
+    offered = {choice for buttons in _BUTTONS.values() for choice, _, _ in buttons}
+    assert set(CHOICE_ACTIONS) == offered - {"keep", "stay"}
+    assert CHOICE_ACTIONS["next"] == CHOICE_ACTIONS["new"] == "next_level"  # N's, either way
+    for action in CHOICE_ACTIONS.values():
+        assert callable(getattr(PuzzleScreen, f"action_{action}"))

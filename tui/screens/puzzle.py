@@ -1,32 +1,18 @@
 """The puzzle screen base: everything a game screen has in common, written once.
 
 A game screen subclasses :class:`PuzzleScreen` and writes only what is its own: the board
-widgets (:meth:`PuzzleScreen.compose_board`), how a state is drawn
-(:meth:`PuzzleScreen.render_state`), and optionally a hint (:meth:`PuzzleScreen.compute_hint`).
-The base owns the rest:
+widgets, how a state is drawn, optionally a hint: the hooks of
+:class:`~tui.screens.play.hooks.GameHooks`, with their defaults. The base owns the rest: the
+game's :class:`core.session.Session` as the single source of truth (a ``reactive`` whose one
+``watch_`` method redraws, saves and opens the outcome dialog); undo / redo / restart and
+``N``; per-level saves with the whole undo history; ``game_in_progress`` for the quit
+confirmation; one cancellable, time-bounded hint worker (:mod:`tui.workers`); the outcome
+dialogs; the message line under the board; digit keys for numbered moves.
 
-* the game's :class:`core.session.Session` as the single source of truth, a Textual
-  ``reactive`` whose one ``watch_`` method redraws the screen, saves, and opens the outcome
-  dialog;
-* undo / redo, restart *as an undoable move*, ``N`` for the next (or a new generated) level;
-* per-level saves: every change is saved in the level's own store slot with every move
-  from the level's start, so leaving a level keeps its game and coming back resumes it with
-  its whole undo history;
-* ``game_in_progress`` for the quit confirmation;
-* one cancellable, time-bounded hint worker (a Textual thread worker: see
-  :mod:`tui.workers`);
-* one family of outcome dialogs (won / goal reached / lost);
-* a message line under the board for the game's messages (toasts would cover the board);
-* digit keys that pick the numbered moves (the same numbers as the CLI's).
-
-The plain parts live in :mod:`tui.screens.play`, each with its own tests: the store's records
-(:class:`~tui.screens.play.records.LevelRecords`: saves, play clock, scores, results), digit
-entry (:class:`~tui.screens.play.digits.DigitEntry`), key lookup (:mod:`~tui.screens.play.keys`),
-the header and message line (:mod:`~tui.screens.play.lines`), the outcome rule
-(:mod:`~tui.screens.play.outcome`) and which hint to show (:mod:`~tui.screens.play.hints`). This module is the Textual part that ties them together.
-
-The screen's actions are offered by name in the command palette (``ctrl+p``) through
-:meth:`tui.app.ArcadeApp.get_system_commands`.
+The plain parts live in :mod:`tui.screens.play`, each with its own tests (its package
+docstring lists them); this module is the Textual part that ties them together. The actions
+are offered by name in the command palette (``ctrl+p``,
+:meth:`tui.app.ArcadeApp.get_system_commands`).
 """
 
 from __future__ import annotations
@@ -37,22 +23,23 @@ from typing import TYPE_CHECKING, Any, ClassVar, cast
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.timer import Timer
 from textual.worker import Worker, WorkerState
 
-from core.game import IllegalMove
-from core.levelmeta import LevelMeta
 from core.session import Session
 from tui.modals.outcome import OutcomeModal, par_verdict
 from tui.screens.common import ScreenHooks
-from tui.screens.play import keys
-from tui.screens.play.digits import DIGIT_WAIT, DigitEntry, MoveDeferred
-from tui.screens.play.hints import HINT_GROUP, Hint, HintJob
+from tui.screens.play import history, keys
+from tui.screens.play.bindings import PUZZLE_BINDINGS
+from tui.screens.play.digits import DIGIT_WAIT, DigitEntry, MoveDeferred, numbered
+from tui.screens.play.hints import HINT_GROUP, Hint, HintJob, tip_refusal
+from tui.screens.play.hooks import GameHooks
+from tui.screens.play.levels import LevelNav, Opening, level_id, mine_id
 from tui.screens.play.lines import MessageBar, PuzzleHeader, header_line
-from tui.screens.play.outcome import outcome_kind
+from tui.screens.play.messages import TRANSIENT_SECONDS, MessageLine
+from tui.screens.play.outcome import CHOICE_ACTIONS, outcome_kind
 from tui.screens.play.records import LevelRecords, Score
 from tui.screens.playtime import PlayClock
 from tui.sources import LevelRef
@@ -70,6 +57,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = [
     "DIGIT_WAIT",
     "HINT_GROUP",
+    "TRANSIENT_SECONDS",
     "Hint",
     "MessageBar",
     "MoveDeferred",
@@ -78,16 +66,14 @@ __all__ = [
     "Score",
 ]
 
-TRANSIENT_SECONDS = 3.0
-"""How long a transient message ("Undone.", "Redone.") stays; the next move clears it too."""
 
-
-class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
+class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
     """Base of every game screen; dismisses with the level ref to highlight in the level list.
 
-    Everything a game screen may provide is declared here with a default (class attributes
-    in capitals, hook methods, the ``ScreenHooks`` properties), so the shell reads them
-    without probing; the game itself is known through its registration, :attr:`info`.
+    Everything a game screen may provide is declared with a default (class attributes in
+    capitals and hook methods in :class:`~tui.screens.play.hooks.GameHooks`, hooks with a
+    default behaviour here, the ``ScreenHooks`` properties), so the shell reads them without
+    probing; the game itself is known through its registration, :attr:`info`.
 
     Args:
         session: The game to show (new or resumed).
@@ -103,73 +89,8 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         TypeError: Neither ``info`` nor a launcher (the screen would not know its game).
     """
 
-    HINT_TIME_LIMIT: ClassVar[float] = 5.0
-    """Seconds a hint may think."""
-    NUMBERED_MOVES: ClassVar[bool] = False
-    """Whether digit keys pick numbered moves (games with a move list)."""
-    MOVE_WORD: ClassVar[str] = "move"
-    """What one undoable move of the session is called in the header, the level list's "in
-    progress" note and "Resumed your game" (Carving: ``"action"``)."""
-    RESULT_WORD: ClassVar[str] = "move"
-    """What par and a win's result count, in the level list (Carving: ``"step"``)."""
-    START_NEW: ClassVar[bool] = False
-    """Whether opening the game with no game in progress starts a new generated level at once
-    (2048) instead of showing the level list."""
-    HAS_SETTINGS: ClassVar[bool] = False
-    """Whether the game has settings: it then overrides :meth:`settings_dialog` (the palette
-    offers "Settings: <game>") and may override :meth:`action_settings`."""
-    NUMBER_WORD: ClassVar[str] = "Move"
-    """How a numbered entry picked by digits is named ("Move 2: …"; TermCraft: "Action")."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
-        # Redo is kept out of the footer (the header says "U redo" when there is one).
-        Binding("U,ctrl+y", "redo", "Redo", id="puzzle.redo", key_display="U", show=False),
-        Binding(
-            "R",
-            "restart",
-            "Restart",
-            id="puzzle.restart",
-            tooltip="Back to the start, as a move that u can undo.",
-        ),
-        Binding("t", "tip", "Tip", id="puzzle.tip"),
-        Binding(
-            "N",
-            "next_level",
-            "Next",
-            id="puzzle.next",
-            tooltip="The next level (a new one for generated levels); this game stays saved.",
-        ),
-        Binding("escape,q", "back", "Back", id="puzzle.back", key_display="esc"),
-        # Only where the game registers an editor (check_action); kept out of the footer,
-        # which is full at 80 columns (the help page and the palette name it).
-        Binding(
-            "E",
-            "edit_level",
-            "Editor",
-            id="puzzle.editor",
-            show=False,
-            tooltip="The level designer's bench on this level (the game stays as it is).",
-        ),
-        Binding(
-            "I",
-            "level_id",
-            "Game ID",
-            show=False,
-            id="puzzle.id",
-            tooltip="This level's ID, to share it; or open a level by its ID.",
-        ),
-        *(
-            Binding(
-                str(digit),
-                f"digit({digit})",
-                f"Move {digit}",
-                show=False,
-                id=f"puzzle.digit{digit}",
-            )
-            for digit in range(10)
-        ),
-    ]
+    BINDINGS: ClassVar[list[BindingType]] = list(PUZZLE_BINDINGS)
+    """Undo, redo, restart, tip, next, back, editor, Game ID, digits (:mod:`.play.bindings`)."""
 
     # Set in __init__ before anything reads it (set_reactive): never None on a live screen.
     session: reactive[Session] = reactive(cast("Session", None), init=False)
@@ -208,9 +129,21 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """The digits typed to pick a numbered move (with :attr:`NUMBERED_MOVES`)."""
         self.hint_job = HintJob()
         """The latest hint worker and the position it is about."""
-        self.last_message = ""
+        self.messages = MessageLine(
+            lambda: self.query_one(MessageBar).say if self._ready else None, self.set_timer
+        )
+        """The message line's text and its transient timer."""
+        self.levels = LevelNav(launcher)
+        """Where ``N``, a Game ID or the editor go next (through the launcher)."""
+
+    @property
+    def last_message(self) -> str:
         """The text on the message line (for tests)."""
-        self._transient: Timer | None = None
+        return self.messages.last
+
+    @last_message.setter
+    def last_message(self, text: str) -> None:
+        self.messages.last = text
 
     # -- handles -----------------------------------------------------------------------------
 
@@ -254,19 +187,14 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         return self.session.state
 
     @property
-    def meta(self) -> LevelMeta | None:
-        """The level's metadata (title, par, hint, ...), or None without a level."""
-        return cast("LevelMeta | None", self.level)
-
-    @property
     def level_title(self) -> str:
         """The level's title ("" when it has none)."""
-        return self.meta.title if self.meta is not None else ""
+        return self.level.title if self.level is not None else ""
 
     @property
     def par(self) -> int | None:
         """The level's par, if it has one."""
-        return self.meta.par if self.meta is not None else None
+        return self.level.par if self.level is not None else None
 
     @property
     def game_id(self) -> str:
@@ -285,28 +213,6 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         yield from self.compose_board()
         yield MessageBar(id="puzzle-message")
         yield ArcadeFooter(compact=True)
-
-    def compose_board(self) -> ComposeResult:
-        """The game's own widgets (between the header and the message line)."""
-        return iter(())
-
-    def render_state(self, session: Session) -> None:
-        """Draw ``session.state`` (and anything else of the session) in the board widgets."""
-
-    def score(self, session: Session) -> Score | None:
-        """The score of ``session``'s position, for games scored by points (2048).
-
-        The base records it after each change, before the screen is drawn
-        (:meth:`record_progress`); rendering only reads :attr:`best_score`.
-
-        Args:
-            session: The game.
-
-        Returns:
-            The score, or None for games whose result is their moves (the default: their
-            wins are recorded when the outcome dialog opens).
-        """
-        return None
 
     @property
     def best_score(self) -> int:
@@ -327,15 +233,6 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self.records.restore(self.session)
         self._refresh_all(None)
         self.after_mount()
-
-    def after_mount(self) -> None:
-        """Called once the screen is mounted and its first position drawn: focus a widget,
-        start a timer or a background job. The default does nothing.
-
-        A game writes this rather than its own ``on_mount``: Textual calls ``on_mount`` of
-        every class along the MRO, so an override calling ``super().on_mount()`` ran the base's
-        twice (the play record read and the first position drawn twice).
-        """
 
     def on_screen_resume(self) -> None:
         """On top again (or for the first time): play time counts."""
@@ -358,22 +255,6 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         if self.prepare_position(old):
             self.show_position(old)
 
-    def prepare_position(self, old: Session | None) -> bool:
-        """Get the current position ready to be shown; False defers :meth:`show_position`.
-
-        Called for every new position (a move, undo, restart, another level) before it is
-        drawn. The default is ready at once. A game whose positions can take long to analyse
-        returns False, does the work in a worker (the screen stays responsive), and calls
-        :meth:`show_position` with the same ``old`` once the position is ready.
-
-        Args:
-            old: The session shown before (None: nothing was, or another level starts).
-
-        Returns:
-            True to show the position now.
-        """
-        return True
-
     def show_position(self, old: Session | None) -> None:
         """Show the current position: record progress, draw, save, and open the outcome
         dialog when ``old``'s move ended the game.
@@ -388,8 +269,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self.arcade.game_in_progress = self.in_progress
         self._save()
         if old is not None:
-            if self._transient is not None:  # "Redone." is not about the new position
-                self.say("")
+            self.messages.moved()  # "Redone." is not about the new position
             self._check_outcome(old, session)
 
     def header_text(self) -> str:
@@ -412,18 +292,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             transient: Clear it after :data:`TRANSIENT_SECONDS` and at the next move (for
                 acknowledgements such as "Undone." that would otherwise stay and mislead).
         """
-        self.last_message = text
-        if self._transient is not None:
-            self._transient.stop()
-            self._transient = None
-        if self._ready:
-            self.query_one(MessageBar).say(text, severity)
-        if transient and text:
-            self._transient = self.set_timer(TRANSIENT_SECONDS, self._clear_transient)
-
-    def _clear_transient(self) -> None:
-        self._transient = None
-        self.say("")
+        self.messages.say(text, severity, transient)
 
     # -- moves -----------------------------------------------------------------------------------
 
@@ -433,18 +302,12 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         Returns:
             True when the move was played.
         """
-        session = self.session
-        assert session is not None
-        if session.finished:
+        step = history.play(self.session, move)
+        if step.session is None:
             self.app.bell()
-            self.say("The game is over: u undoes, R restarts, esc goes back.", "warning")
+            self.say(step.text, step.severity)
             return False
-        try:
-            self.session = session.play(move)
-        except IllegalMove as error:
-            self.app.bell()
-            self.say(str(error)[:1].upper() + str(error)[1:], "warning")
-            return False
+        self.session = step.session
         return True
 
     def numbered_moves(self) -> Sequence[Any]:
@@ -455,11 +318,6 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """Pick move N by its number; two quick digits make a two-digit number."""
         if self.NUMBERED_MOVES:
             self.digit_entry.press(digit)
-
-    @property
-    def _digits(self) -> str:
-        # The digits typed and not picked yet: tests/tui/helpers.py's number_picked reads it.
-        return self.digit_entry.typed
 
     def numbered_count(self) -> int | None:
         """How many numbered moves there are (None while not known yet: a game whose moves
@@ -473,10 +331,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             LookupError: When there is no such move; its message is shown to the player
                 (empty: the default sentence).
         """
-        moves = self.numbered_moves()
-        if not 1 <= number <= len(moves):
-            raise LookupError("")
-        return moves[number - 1]
+        return numbered(self.numbered_moves(), number)
 
     def pick(self, move: Any, number: int) -> None:
         """What picking numbered move ``number`` does (default: play it)."""
@@ -489,16 +344,12 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
     def keys_for(self, move: Any) -> Sequence[str]:
         """The keys a player presses to play ``move`` from the screen as it is now.
 
-        Every game answers it with its own bindings (arrows, the cursor, the move list, a
-        dialog's keys), so one generic test plays seeded random legal moves of every
-        registered game through its keys and checks each result against the engine
-        (``tests/tui/test_every_game.py``), and the terminal tour types them in a real
-        terminal. The screen may be unmounted (no app running): the keys then come from the
-        declared bindings (see :meth:`binding_key`).
-
-        The default serves screens with :attr:`NUMBERED_MOVES`: the digits of the move's
-        number in :meth:`numbered_moves`. A digit that a longer number could start with is
-        picked after :data:`DIGIT_WAIT` seconds, as when a player types it.
+        Every game answers it with its own bindings (:meth:`binding_key`; the screen may be
+        unmounted), so one generic test plays seeded random legal moves of every game through
+        its keys (``tests/tui/test_every_game.py``) and the terminal tour types them. The
+        default types the digits of the move's number in :meth:`numbered_moves` (with
+        :attr:`NUMBERED_MOVES`; a digit a longer number could start with waits
+        :data:`DIGIT_WAIT` seconds, as when a player types it).
 
         Args:
             move: A legal move of the current state (one of ``game.moves(state)``).
@@ -510,10 +361,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """
         if not self.NUMBERED_MOVES:
             return ()
-        moves = list(self.numbered_moves())
-        if move not in moves:
-            return ()
-        return self.number_keys(moves.index(move) + 1)
+        return keys.numbered_keys(self.numbered_moves(), move, self.binding_key)
 
     def number_keys(self, number: int) -> tuple[str, ...]:
         """The digit keys that pick numbered move ``number`` (the ``puzzle.digitN`` bindings).
@@ -527,62 +375,19 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         return keys.digit_keys(number, self.binding_key)
 
     def binding_key(self, binding_id: str, owner: type[DOMNode] | None = None) -> str:
-        """The key that runs the binding ``binding_id`` now (for :meth:`keys_for`).
-
-        On the screen being shown, the key comes from Textual's active bindings, so it is
-        the player's keymap's key, and a key that the focused widget takes for itself (an
-        option list's ``up``) is never offered for a screen binding. Otherwise (a dialog that
-        the keys open, or a screen not mounted) it is the declared key, remapped by the
-        player's keymap when an app is running.
+        """The key that runs the binding ``binding_id`` now (for :meth:`keys_for`): the
+        active one on the screen shown, else the declared one remapped by the player's
+        keymap (:func:`tui.screens.play.keys.screen_key`, which says more).
 
         Args:
             binding_id: The id of a binding (``"puzzle.undo"``, ``"longcat.left"``).
             owner: The class declaring the binding when it is not this screen (a dialog the
                 keys open); None: this screen.
 
-        Returns:
-            The binding's first key.
-
         Raises:
-            LookupError: When no such binding is declared, or (on the screen shown) no key
-                runs it now: pressing nothing would let a test pass without playing.
+            LookupError: When no such binding is declared, or no key runs it now.
         """
-        if owner is None and self.is_active:
-            return keys.active_key(self.active_bindings, binding_id, type(self).__name__)
-        return keys.declared_key(owner or type(self), binding_id, self._keymap())
-
-    def _keymap(self) -> dict[str, str]:
-        """The player's keymap (binding id -> keys), or none when no app is running."""
-        from tui.store import KEYMAP_SETTING
-
-        if not self.is_attached:  # No app (the terminal tour computes keys outside one).
-            return {}
-        return keys.keymap_from(self.arcade.store.get_setting(KEYMAP_SETTING, None))
-
-    @classmethod
-    def generator_params(cls, app: Any) -> dict[str, dict[str, Any]]:
-        """The parameters the player chose for the game's generators (from the settings).
-
-        Args:
-            app: The running app (its store holds the settings).
-
-        Returns:
-            ``generator name -> keyword arguments``; generators not named use their defaults.
-        """
-        return {}
-
-    @classmethod
-    def settings_dialog(cls, app: Any) -> tuple[Any, Any] | None:
-        """The game's settings dialog for the command palette, outside the game.
-
-        Args:
-            app: The running app (its store holds the settings).
-
-        Returns:
-            ``(modal, on_result)``: push ``modal`` with ``on_result`` as its callback (it
-            stores the choice); None when the game has no settings.
-        """
-        return None
+        return keys.screen_key(self, binding_id, owner)
 
     def action_settings(self) -> None:
         """Open the game's settings from its screen (the palette's "Settings: <game>" while
@@ -596,34 +401,20 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def action_undo(self) -> None:
         """Take back the last move."""
-        if not self.session.can_undo:
-            self.say("Nothing to undo.", transient=True)
-            return
-        self.session = self.session.undo()
-        problem = self.session.replay_problem
-        if problem is not None:  # the saved past does not replay as it was played
-            self.say(f"Undone, but {problem}: this may not be the position you played.", "warning")
-            return
-        self.say(
-            "Undone." + ("" if self.session.can_undo else " This is the start."), transient=True
-        )
+        self._take(history.undo(self.session))
 
     def action_redo(self) -> None:
         """Play again a move taken back."""
-        if not self.session.can_redo:
-            self.say("Nothing to redo.", transient=True)
-            return
-        self.session = self.session.redo()
-        self.say("Redone.", transient=True)
+        self._take(history.redo(self.session))
 
     def action_restart(self) -> None:
         """Back to the start, as a move (``u`` undoes it: nothing is lost)."""
-        restarted = self.session.restart()
-        if restarted is self.session:
-            self.say("Already at the start.")
-            return
-        self.session = restarted
-        self.say("Restarted. u undoes the restart.")
+        self._take(history.restart(self.session))
+
+    def _take(self, step: history.Step) -> None:
+        if step.session is not None:
+            self.session = step.session
+        self.say(step.text, step.severity, step.transient)
 
     # -- levels ----------------------------------------------------------------------------------
 
@@ -642,30 +433,21 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def action_next_level(self) -> None:
         """The next level of the source (a new one for a generator); this game stays saved."""
-        if self.launcher is None or self.ref is None:
-            self.say("There is no next level here.")
-            return
-        opened = self.launcher.next_level(self.ref)
-        if opened is None:
-            self.say("That was the last level of this pack.")
-            return
-        ref, level, session, note = opened
-        self.switch_level(ref, level, session)
-        kept = " Your game of the previous level is saved." if self._was_touched else ""
-        self.say((note + " " if note else "") + f"Now playing {self.level_title}.{kept}")
-
-    _was_touched = False
-
-    @property
-    def has_next_level(self) -> bool:
-        """Whether ``N`` has a level to go to (not after My levels' last, nor in a preview)."""
-        return (
-            self.launcher is not None and self.ref is not None and self.launcher.has_next(self.ref)
-        )
+        self._open(self.levels.next_level(self.ref, self.session.touched))
 
     def after_win_keys(self) -> str:
         """What to press after a win: ``N: next level · esc: levels``, without N at the end."""
-        return "N: next level · esc: levels" if self.has_next_level else "esc: levels"
+        return self.levels.after_win_keys(self.ref)
+
+    def _open(self, opening: Opening | None) -> None:
+        """Play the level ``opening`` names (if any), then say its sentence."""
+        if opening is None:
+            return
+        if opening.ref is not None and opening.session is not None:
+            self.switch_level(
+                opening.ref, opening.level, opening.session, save_current=opening.save_current
+            )
+        self.say(opening.text, opening.severity)
 
     def switch_level(
         self, ref: LevelRef, level: Any, session: Session, *, save_current: bool = True
@@ -682,6 +464,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self.cancel_hint()
         if save_current:
             self._save(fresh=True)  # The previous level keeps its play time.
+        # Whether the game left behind had moves (Longcat's "Your previous game is saved").
         self._was_touched = bool(self.session and self.session.touched)
         self.records.switch(ref, level)  # another level: another slot and score board
         self.set_reactive(PuzzleScreen.session, session)
@@ -689,19 +472,11 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self.on_level_changed()
         self._refresh_all(None)
 
-    def on_level_changed(self) -> None:
-        """Called after :meth:`switch_level` (reset per-level widgets)."""
-
     # -- the level editor --------------------------------------------------------------------
 
-    @property
-    def has_editor(self) -> bool:
-        """Whether the game registers a level editor (then ``E`` opens it)."""
-        return self.info.editor is not None
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "edit_level":
-            return self.has_editor
+        if action == "edit_level":  # E only where the game registers an editor
+            return self.info.editor is not None
         return super().check_action(action, parameters)
 
     def action_edit_level(self) -> None:
@@ -709,42 +484,21 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         the editor's "Current position" copies it on request)."""
         if self.info.editor is None:
             return
-        editor = self.info.load("editor")
-        ref = self.ref
-        mine_id = int(ref.key) if ref is not None and ref.source.kind == "mine" else None
-        self.app.push_screen(
-            editor(self.level, self.state, mine_id=mine_id, info=self.info), self._edited
+        editor = self.info.load("editor")(
+            self.level, self.state, mine_id=mine_id(self.ref), info=self.info
         )
+        self.app.push_screen(editor, self._edited)
 
     def _edited(self, result: Edited | None) -> None:
-        """The editor closed: play the edited level if it asked to, or if it replaced the
-        level being played (whose game the player agreed to delete: it is not saved again)."""
-        if result is None or self.launcher is None:
-            return
-        replaced = result.ref == self.ref
-        if not (result.play or replaced):
-            return
-        try:
-            opened = self.launcher.prepare(result.ref)
-        except Exception as error:  # Its slot holds a save this version cannot resume (kept).
-            self.say(f"The edited level cannot be opened: {error}", "error")
-            return
-        self.switch_level(opened[0], result.level, opened[2], save_current=not replaced)
-        self.say(f"Playing the edited level “{self.level_title}”.")
+        """The editor closed: play the edited level when it asks to or replaced this one."""
+        self._open(self.levels.edited(self.ref, result))
 
     # -- game IDs ---------------------------------------------------------------------------------
 
     @property
     def level_id(self) -> str | None:
         """The ID of the level being played (:mod:`tui.ids`); None when it has none."""
-        if self.level is None:
-            return None
-        from tui.ids import level_id
-
-        try:
-            return level_id(self.info.id, self.ref, self.level)
-        except Exception:  # A level without a format has no custom ID.
-            return None
+        return level_id(self.info.id, self.ref, self.level)
 
     def action_level_id(self) -> None:
         """The "Game ID / seed…" dialog: this level's ID, and a box to open another."""
@@ -754,36 +508,13 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def play_resolved(self, resolved: Any) -> None:
         """Play the level an ID named in this screen (same game; this game stays saved)."""
-        if self.launcher is None:
-            return
-        ref = self.launcher.adopt(resolved)
-        if ref == self.ref:
-            self.say(f"You are playing {resolved.id} already.")
-            return
-        try:
-            ref, level, session, note = self.launcher.prepare(ref, resolved.level)
-        except Exception as error:  # A damaged save must not crash the arcade.
-            self.say(f"This level cannot be opened: {error}")
-            return
-        self.switch_level(ref, level, session)
-        kept = " Your game of the previous level is saved." if self._was_touched else ""
-        self.say((note + " " if note else "") + f"Now playing {self.level_title}.{kept}")
+        self._open(self.levels.resolved(self.ref, resolved, self.session.touched))
 
     # -- saving ----------------------------------------------------------------------------------
 
     def level_text(self) -> str | None:
         """The level as level-file text (cached; None when the game has no level format)."""
         return self.records.level_text()
-
-    def save_data(self, fresh: bool = False) -> dict[str, Any]:
-        """What the store keeps for this level: the level, every move, the cursor and a
-        checkpoint state (:func:`core.saves.encode_save`, the one save codec).
-
-        Args:
-            fresh: Checkpoint the current state (leaving the level: coming back then replays
-                nothing); otherwise the last checkpoint is kept while it is recent.
-        """
-        return self.records.save_data(self.session, self.level_text(), fresh)
 
     def save_summary(self) -> dict[str, Any]:
         """What the level list shows without loading the save."""
@@ -794,8 +525,11 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         self.records.mark_autoplayed()
 
     def _save(self, fresh: bool = False) -> None:
+        """Save the game in its slot (``fresh``: checkpoint the current state, as when
+        leaving the level; see :meth:`LevelRecords.save_data`)."""
         if self.ref is not None and self.session.touched:
-            self.records.save(self.save_data(fresh), self.save_summary())
+            data = self.records.save_data(self.session, self.level_text(), fresh)
+            self.records.save(data, self.save_summary())
 
     # -- outcome ---------------------------------------------------------------------------------
 
@@ -810,7 +544,7 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             kind,
             self.level_title or self.info.id,
             self.outcome_detail(kind),
-            has_next=self.has_next_level,
+            has_next=self.levels.has_next(self.ref),
             by_computer=self.autoplayed,
         )
         self.app.push_screen(modal, self._outcome_chosen)
@@ -833,21 +567,10 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
             return self.loss_reason() or "No move is left."
         return par_verdict(self.session.moves_made, self.par)
 
-    def loss_reason(self) -> str | None:
-        """Why the game is lost, in a sentence (the game's engine knows best)."""
-        return None
-
     def _outcome_chosen(self, choice: str | None) -> None:
-        handlers = {
-            "next": self.action_next_level,
-            "new": self.action_next_level,
-            "undo": self.action_undo,
-            "restart": self.action_restart,
-            "levels": self.action_back,
-        }
-        handler = handlers.get(choice or "")
-        if handler is not None:
-            handler()
+        action = CHOICE_ACTIONS.get(choice or "")
+        if action is not None:
+            getattr(self, f"action_{action}")()
         elif choice == "keep":
             self.say("Keep going!")
 
@@ -855,14 +578,10 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
 
     def action_tip(self) -> None:
         """Ask for a hint in a worker thread (time-bounded; cancelled by any move)."""
-        if self.session.finished:
-            self.say("The game is over: no tip to give. u undoes, R restarts.")
-            return
-        if self.hint_running:
-            self.say("Still thinking…")
-            return
-        self.say("Thinking…")
-        self.request_hint()
+        refusal = tip_refusal(self.session.finished, self.hint_running)
+        self.say(refusal or "Thinking…")
+        if refusal is None:
+            self.request_hint()
 
     @property
     def hint_running(self) -> bool:
@@ -887,28 +606,11 @@ class PuzzleScreen(ScreenHooks, Screen[LevelRef | None]):
         """Stop looking for a hint (its result, if it still comes, is dropped)."""
         self.workers.cancel_group(self, HINT_GROUP)
 
-    def compute_hint(self, state: Any, should_stop: Any, time_limit: float) -> Hint:
-        """Find a hint for ``state`` (runs in a worker thread; poll ``should_stop()``).
-
-        Args:
-            state: The position.
-            should_stop: Returns True when the hint is no longer wanted (the worker was
-                cancelled); the thread cannot be killed, so long searches must poll it.
-            time_limit: Seconds the search may take.
-
-        Returns:
-            The hint.
-        """
-        return Hint("There are no tips for this game.")
-
     def show_hint(self, hint: Hint) -> None:
         """Show a finished hint (only when the position did not change meanwhile)."""
         self.say(hint.text)
         if hint.move is not None:
             self.highlight_move(hint.move)
-
-    def highlight_move(self, move: Any) -> None:
-        """Point at ``move`` on the board (games with a move list select it)."""
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Show the hint when its worker ends (a failure as one line on the message bar).

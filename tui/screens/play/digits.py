@@ -6,10 +6,10 @@ typing a number are tested without Textual.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
-__all__ = ["DIGIT_WAIT", "DigitEntry", "MoveDeferred"]
+__all__ = ["DIGIT_WAIT", "DigitEntry", "MoveDeferred", "numbered"]
 
 DIGIT_WAIT = 0.6
 """Seconds to wait for a second digit before picking move N (``1`` then ``2`` picks 12)."""
@@ -18,6 +18,17 @@ DIGIT_WAIT = 0.6
 class MoveDeferred(LookupError):
     """A numbered move that is being looked for in the background: the screen picks it
     when it is found (the message says so; no bell, unlike a missing move)."""
+
+
+def numbered(moves: Sequence[Any], number: int) -> Any:
+    """Numbered move ``number`` (from 1) of ``moves``.
+
+    Raises:
+        LookupError: When there is no such move (empty message: the default sentence).
+    """
+    if not 1 <= number <= len(moves):
+        raise LookupError("")
+    return moves[number - 1]
 
 
 class Stoppable(Protocol):

@@ -10,7 +10,7 @@ from textual.worker import Worker
 
 from tui.workers import is_running
 
-__all__ = ["HINT_GROUP", "Hint", "HintJob"]
+__all__ = ["HINT_GROUP", "Hint", "HintJob", "tip_refusal"]
 
 HINT_GROUP = "puzzle-hint"
 """The worker group of a screen's hint worker (one at a time: a new one cancels the old)."""
@@ -60,3 +60,17 @@ class HintJob:
     def shows(self, worker: Worker[Any]) -> bool:
         """Whether ``worker``'s result may be shown: the latest, and not cancelled."""
         return worker is self.worker and not worker.is_cancelled
+
+
+def tip_refusal(finished: bool, running: bool) -> str | None:
+    """Why ``t`` starts no hint now, or None: it starts one.
+
+    Args:
+        finished: Whether the game is over (nothing to hint at).
+        running: Whether a hint worker is still thinking (one at a time).
+    """
+    if finished:
+        return "The game is over: no tip to give. u undoes, R restarts."
+    if running:
+        return "Still thinking…"
+    return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.session import RESTART, Session
 
-__all__ = ["outcome_kind"]
+__all__ = ["CHOICE_ACTIONS", "outcome_kind"]
 
 
 def outcome_kind(old: Session, new: Session) -> str | None:
@@ -27,3 +27,14 @@ def outcome_kind(old: Session, new: Session) -> str | None:
     if new.status == "lost":
         return "lost"
     return "won" if new.finished else "goal"
+
+
+CHOICE_ACTIONS = {
+    "next": "next_level",
+    "new": "next_level",
+    "undo": "undo",
+    "restart": "restart",
+    "levels": "back",
+}
+"""The screen action (``action_<name>``) each button of the outcome dialog runs; "keep" (play
+on after a goal) runs none."""
