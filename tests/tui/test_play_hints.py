@@ -14,21 +14,24 @@ def worker(state: WorkerState = WorkerState.RUNNING, cancelled: bool = False) ->
     return SimpleNamespace(state=state, is_cancelled=cancelled)
 
 
-def test_only_the_latest_uncancelled_worker_is_shown() -> None:
+def test_only_the_latest_uncancelled_worker_is_running() -> None:
+    """Which result is shown is tui.workers.finished's (tests/tui/test_worker_dispatch.py:
+    a superseded or cancelled job's end is dropped); the job says whether one thinks."""
     job, first, second = HintJob(), worker(), worker()
     position = object()
     job.started(first, position)
-    assert job.running and job.shows(first)
+    assert job.running
+    first.is_cancelled = True  # the exclusive group cancels the older worker
     job.started(second, position)
-    assert not job.shows(first) and job.shows(second)
+    assert job.running
     second.is_cancelled = True
-    assert not job.shows(second) and not job.running
+    assert not job.running
 
 
-def test_a_finished_worker_is_not_running_but_shown() -> None:
+def test_a_finished_worker_is_not_running() -> None:
     job, done = HintJob(), worker(WorkerState.SUCCESS)
     job.started(done, object())
-    assert not job.running and job.shows(done)
+    assert not job.running
 
 
 def test_a_hint_about_another_position_is_outdated() -> None:

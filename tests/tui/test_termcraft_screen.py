@@ -1068,10 +1068,10 @@ async def test_action_list_pages_and_total_without_the_screen() -> None:
 async def test_digits_name_actions_and_undo_redo_words_do_not_stay(monkeypatch) -> None:
     """Digits pick an action of the list ("Action 1: …", not a move count); "Redone." goes
     away at the next move and after a few seconds, like other acknowledgements."""
-    from tui.screens import puzzle
+    from tui.screens.play import messages
 
     # Long enough that a busy machine's slow key presses do not outlast it.
-    monkeypatch.setattr(puzzle, "TRANSIENT_SECONDS", 3.0, raising=False)
+    monkeypatch.setattr(messages, "TRANSIENT_SECONDS", 3.0)
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)

@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker
 
 from core.session import Session
 from tui.modals.outcome import OutcomeModal, par_verdict
@@ -44,7 +44,7 @@ from tui.screens.play.records import LevelRecords, Score
 from tui.screens.playtime import PlayClock
 from tui.sources import LevelRef
 from tui.widgets.footer import ArcadeFooter
-from tui.workers import cancelled, report_failure
+from tui.workers import Route, cancelled, finished
 
 if TYPE_CHECKING:  # pragma: no cover
     from textual.dom import DOMNode
@@ -613,16 +613,18 @@ class PuzzleScreen(GameHooks, ScreenHooks, Screen[LevelRef | None]):
             self.highlight_move(hint.move)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
-        """Show the hint when its worker ends (a failure as one line on the message bar).
+        """Show the hint when its worker ends (a failure as one line on the message bar);
+        a cancelled worker's result is stale (the position moved on, or a newer hint runs)
+        and is dropped by :func:`tui.workers.finished`.
 
         Textual calls this for subclasses too (it walks the class hierarchy): a subclass
-        handling its own workers must not call it again through ``super()``.
+        routes only the groups it starts and does not call it again through ``super()``.
         """
-        worker = event.worker
-        # A cancelled worker's result is stale: the position moved on or a newer hint runs.
-        if not self.hint_job.shows(worker):
-            return
-        if event.state == WorkerState.SUCCESS and isinstance(worker.result, Hint):
-            self.show_hint(worker.result)
-        elif event.state == WorkerState.ERROR:
-            self.say(report_failure(self, worker, "The hint"), "error")
+        finished(self, event, {HINT_GROUP: Route("The hint", self._hint_found, self._hint_failed)})
+
+    def _hint_found(self, result: Any) -> None:
+        if isinstance(result, Hint):
+            self.show_hint(result)
+
+    def _hint_failed(self, line: str) -> None:
+        self.say(line, "error")

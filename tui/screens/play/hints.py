@@ -57,10 +57,6 @@ class HintJob:
         """Whether a hint was asked about another position than ``session`` (cancel it)."""
         return self.asked is not None and self.asked is not session
 
-    def shows(self, worker: Worker[Any]) -> bool:
-        """Whether ``worker``'s result may be shown: the latest, and not cancelled."""
-        return worker is self.worker and not worker.is_cancelled
-
 
 def tip_refusal(finished: bool, running: bool) -> str | None:
     """Why ``t`` starts no hint now, or None: it starts one.
