@@ -172,9 +172,9 @@ def test_solve_budget_names_the_bound_in_text_and_json(long_division: str) -> No
 def test_solve_time_limit_counts_from_the_commands_start(long_division: str, monkeypatch) -> None:
     """The deadline is command_started() + --time-limit: loading counts. A command that
     (as far as the clock is concerned) began long ago has no time left for the search."""
-    import tui.games.carving.cli as cli
+    import tui.cli.options as options  # the CLI's LevelDeadlines read the start there
 
-    monkeypatch.setattr(cli, "command_started", lambda: time.monotonic() - 3_600)
+    monkeypatch.setattr(options, "command_started", lambda: time.monotonic() - 3_600)
     result = run("solve", long_division, "--time-limit", "60", "--json")
     data = json.loads(result.stdout)
     assert result.exit_code == 1
