@@ -918,6 +918,7 @@ def hint(
     time_limit: float | None = None,
     budget: int | None = None,
     native: bool | None = None,
+    report: Callable[[HintResult], None] | None = None,
 ) -> str | None:
     """Suggest a move for a 2048 game state.
 
@@ -935,19 +936,25 @@ def hint(
             it keeps the deepest search that finished, but the answer is the same on any
             machine, and the transposition table never holds more than ``budget`` entries.
         native: False forces the pure-Python fast search (see :func:`use_native`).
+        report: Called with the :class:`HintResult` (how deep the search got, what cut it):
+            callers that want more than the move pass it through :func:`core.game2048.hint`
+            and autoplay, which tests and tools replace by other strategies.
 
     Returns:
         ``"up"``, ``"down"``, ``"left"`` or ``"right"``, or None when no move changes the
         board (the game is over).
     """
-    return hint_info(
+    found = hint_info(
         state,
         depth=depth,
         time_budget_ms=time_budget_ms,
         time_limit=time_limit,
         budget=budget,
         native=native,
-    ).move
+    )
+    if report is not None:
+        report(found)
+    return found.move
 
 
 def hint_info(
@@ -1021,8 +1028,8 @@ def autoplay(
         budget: Passed to :func:`hint` (nodes per move).
         stop_at_goal: Stop once the game is won (its config's goal tile is on the board).
         native: Passed to :func:`hint`.
-        on_hint: Called with each move's :class:`HintResult` before the move is played
-            (how deep each search got, and whether a limit cut it).
+        on_hint: Passed to :func:`hint` as ``report``: called with each move's
+            :class:`HintResult` (how deep each search got, and whether a limit cut it).
 
     Yields:
         The state after each move.
@@ -1044,17 +1051,21 @@ def autoplay(
             if left <= 0:
                 return
             per_move = left if per_move is None else min(per_move, left)
-        found = hint_info(
+        # Through hint (not hint_info): it is the hook other strategies replace; the new
+        # keywords go only when used, so a replacement need not know them.
+        extra: dict[str, Any] = {}
+        if native is not None:
+            extra["native"] = native
+        if on_hint is not None:
+            extra["report"] = on_hint
+        direction = hint(
             state,
             depth=depth,
             time_budget_ms=time_budget_ms,
             time_limit=per_move,
             budget=budget,
-            native=native,
+            **extra,
         )
-        if on_hint is not None:
-            on_hint(found)
-        direction = found.move
         if direction is None:
             return
         nxt = game_move(state, direction)

@@ -28,6 +28,7 @@ search again with tables twice as large, so the answer never depends on the tabl
 from __future__ import annotations
 
 import os
+import sys
 from time import perf_counter
 from typing import Any
 
@@ -39,8 +40,31 @@ PURE_ENV = "TERMARCADE_PURE_AI"
 OK, CUT, FULL = 0, 1, 2
 """Status codes of the compiled search: done, stopped (budget or clock), a table is full."""
 
-_CLOCK_EVERY = 1024
+CLOCK_EVERY = 1024
 """Chance nodes between two reads of the clock (a read leaves compiled code: ~1 µs)."""
+
+CACHE_ENV = "TERMARCADE_NO_JIT_CACHE"
+"""Set this environment variable to 1 to keep numba from caching the compiled search."""
+
+_CACHE_REFUSED = [False]
+"""Set when numba found no writable place for its cache (the next import compiles only)."""
+
+
+def cache_enabled() -> bool:
+    """Whether numba may cache the compiled search on disk (``cache=True``).
+
+    Like Python's own bytecode cache, and off when that is (``python -B``,
+    ``PYTHONDONTWRITEBYTECODE``) or when :data:`CACHE_ENV` is set. numba writes it next to
+    the installed module (``__pycache__``) or, where that is read-only (a system or served
+    install), in the user's cache directory (``NUMBA_CACHE_DIR`` overrides both).
+
+    Returns:
+        True to cache.
+    """
+    if sys.dont_write_bytecode or _CACHE_REFUSED[0]:
+        return False
+    return os.environ.get(CACHE_ENV, "") in ("", "0")
+
 
 _MIN_BITS = 12
 """log2 of the smallest hash table (4,096 slots)."""
@@ -81,207 +105,18 @@ def available() -> bool:
     return _load()
 
 
-def _define() -> Any:
-    """Compile-on-first-call definitions (only when numba imported).
+def read_clock() -> float:
+    """``perf_counter()``, looked up when called (the compiled code freezes the globals it
+    names; this indirection lets a test substitute a deterministic clock).
 
     Returns:
-        The ``_root`` function: ``(root, depth, tables..., state) -> status``.
+        The clock's reading in seconds.
     """
-    njit = numba.njit
-    mult = np.uint64(0x9E3779B97F4A7C15)
+    return perf_counter()
 
-    @njit(cache=False, nogil=True, error_model="numpy")
-    def _slot(keys: Any, key: Any) -> Any:  # pragma: no cover - compiled
-        # Multiplicative hashing of the board (high bits folded down); linear probing.
-        mask = np.uint64(keys.shape[0] - 1)
-        h = key * mult
-        i = np.int64((h ^ (h >> np.uint64(32))) & mask)
-        while keys[i] != 0 and keys[i] != key:
-            i = (i + 1) & (keys.shape[0] - 1)
-        return i
 
-    @njit(cache=False, nogil=True, error_model="numpy")
-    def _transpose(x: Any) -> Any:  # pragma: no cover - compiled
-        a1 = x & np.uint64(0xF0F00F0FF0F00F0F)
-        a2 = x & np.uint64(0x0000F0F00000F0F0)
-        a3 = x & np.uint64(0x0F0F00000F0F0000)
-        a = a1 | (a2 << np.uint64(12)) | (a3 >> np.uint64(12))
-        b1 = a & np.uint64(0xFF00FF0000FF00FF)
-        b2 = a & np.uint64(0x00FF00FF00000000)
-        b3 = a & np.uint64(0x00000000FF00FF00)
-        return b1 | (b2 >> np.uint64(24)) | (b3 << np.uint64(24))
-
-    @njit(cache=False, nogil=True, error_model="numpy")
-    def _heur(b: Any, h: Any) -> Any:  # pragma: no cover - compiled
-        m = np.uint64(0xFFFF)
-        t = _transpose(b)
-        return (
-            h[b & m]
-            + h[(b >> np.uint64(16)) & m]
-            + h[(b >> np.uint64(32)) & m]
-            + h[b >> np.uint64(48)]
-            + h[t & m]
-            + h[(t >> np.uint64(16)) & m]
-            + h[(t >> np.uint64(32)) & m]
-            + h[t >> np.uint64(48)]
-        )
-
-    @njit(cache=False, nogil=True, error_model="numpy")
-    def _clock() -> float:  # pragma: no cover - compiled
-        with numba.objmode(now="float64"):
-            now = perf_counter()
-        return now
-
-    @njit(cache=False, nogil=True, error_model="numpy")
-    def _chance(
-        b, cprob, depth_left, tabs, heur, ranks, probs, threshold, tt, st, deadline
-    ):  # pragma: no cover
-        # st: [nodes left (or -1: no budget), status, tt entries, moves made, clock count]
-        if deadline > 0.0:
-            st[4] += 1
-            if st[4] >= _CLOCK_EVERY:
-                st[4] = 0
-                if _clock() > deadline:
-                    st[1] = CUT
-                    return 0.0
-        if st[0] >= 0:
-            st[0] -= 1
-            if st[0] < 0:
-                st[1] = CUT
-                return 0.0
-        tt_keys, tt_depth, tt_val = tt
-        i = _slot(tt_keys, b)
-        if tt_keys[i] == b and tt_depth[i] >= depth_left:
-            return tt_val[i]
-        left_t, right_t, up_t, down_t = tabs
-        m16 = np.uint64(0xFFFF)
-        nxt = depth_left - 1
-        n = 0
-        for cell in range(16):
-            if (b >> np.uint64(4 * cell)) & np.uint64(0xF) == 0:
-                n += 1
-        cp = cprob / n
-        total = 0.0
-        for cell in range(16):
-            shift = np.uint64(4 * cell)
-            if (b >> shift) & np.uint64(0xF) != 0:
-                continue
-            for k in range(ranks.shape[0]):
-                p = probs[k]
-                child = b | (np.uint64(ranks[k]) << shift)
-                cpp = cp * p
-                leaf = nxt <= 0 or cpp < threshold
-                r0 = child & m16
-                r1 = (child >> np.uint64(16)) & m16
-                r2 = (child >> np.uint64(32)) & m16
-                r3 = child >> np.uint64(48)
-                t = _transpose(child)
-                c0 = t & m16
-                c1 = (t >> np.uint64(16)) & m16
-                c2 = (t >> np.uint64(32)) & m16
-                c3 = t >> np.uint64(48)
-                best = 0.0
-                st[3] += 4  # moves made (the bench's moves per second)
-                for d in range(4):
-                    if d == 0:
-                        nb = (
-                            up_t[c0]
-                            | (up_t[c1] << np.uint64(4))
-                            | (up_t[c2] << np.uint64(8))
-                            | (up_t[c3] << np.uint64(12))
-                        )
-                    elif d == 1:
-                        nb = (
-                            down_t[c0]
-                            | (down_t[c1] << np.uint64(4))
-                            | (down_t[c2] << np.uint64(8))
-                            | (down_t[c3] << np.uint64(12))
-                        )
-                    elif d == 2:
-                        nb = (
-                            left_t[r0]
-                            | (left_t[r1] << np.uint64(16))
-                            | (left_t[r2] << np.uint64(32))
-                            | (left_t[r3] << np.uint64(48))
-                        )
-                    else:
-                        nb = (
-                            right_t[r0]
-                            | (right_t[r1] << np.uint64(16))
-                            | (right_t[r2] << np.uint64(32))
-                            | (right_t[r3] << np.uint64(48))
-                        )
-                    if nb == child:
-                        continue
-                    if leaf:
-                        # The pure search memoises this; recomputing it is cheaper here
-                        # than a probe, and gives the same value.
-                        v = _heur(nb, heur)
-                    else:
-                        v = _chance(
-                            nb, cpp, nxt, tabs, heur, ranks, probs, threshold, tt, st, deadline
-                        )
-                        if st[1] != OK:
-                            return 0.0
-                    if v > best:
-                        best = v
-                total += p * best
-        value = total / n
-        # The slot may have moved since the probe: children inserted entries.
-        i = _slot(tt_keys, b)
-        if tt_keys[i] != b:
-            tt_keys[i] = b
-            st[2] += 1
-            if 2 * st[2] > tt_keys.shape[0]:
-                st[1] = FULL
-                return 0.0
-        tt_depth[i] = depth_left
-        tt_val[i] = value
-        return value
-
-    @njit(cache=False, nogil=True, error_model="numpy")
-    def _root(
-        root, depth, tabs, heur, ranks, probs, threshold, tt, st, deadline, out
-    ):  # pragma: no cover
-        # out[d] = score of direction d (up, down, left, right), NaN when illegal.
-        left_t, right_t, up_t, down_t = tabs
-        m16 = np.uint64(0xFFFF)
-        r0 = root & m16
-        r1 = (root >> np.uint64(16)) & m16
-        r2 = (root >> np.uint64(32)) & m16
-        r3 = root >> np.uint64(48)
-        t = _transpose(root)
-        c0 = t & m16
-        c1 = (t >> np.uint64(16)) & m16
-        c2 = (t >> np.uint64(32)) & m16
-        c3 = t >> np.uint64(48)
-        for d in range(4):
-            if d == 0:
-                nb = up_t[c0] | (up_t[c1] << np.uint64(4)) | (up_t[c2] << np.uint64(8))
-                nb = nb | (up_t[c3] << np.uint64(12))
-            elif d == 1:
-                nb = down_t[c0] | (down_t[c1] << np.uint64(4)) | (down_t[c2] << np.uint64(8))
-                nb = nb | (down_t[c3] << np.uint64(12))
-            elif d == 2:
-                nb = left_t[r0] | (left_t[r1] << np.uint64(16)) | (left_t[r2] << np.uint64(32))
-                nb = nb | (left_t[r3] << np.uint64(48))
-            else:
-                nb = right_t[r0] | (right_t[r1] << np.uint64(16)) | (right_t[r2] << np.uint64(32))
-                nb = nb | (right_t[r3] << np.uint64(48))
-            if nb == root:
-                out[d] = np.nan
-            elif depth <= 0:
-                out[d] = _heur(nb, heur)
-            else:
-                out[d] = _chance(
-                    nb, 1.0, depth, tabs, heur, ranks, probs, threshold, tt, st, deadline
-                )
-                if st[1] != OK:
-                    return st[1]
-        return OK
-
-    return _root
-
+MOVES_MADE = [0]
+"""Moves the compiled search has made in this process (the bench's moves per second)."""
 
 _COMPILED: Any = None
 _TABLES: Any = None
@@ -305,10 +140,16 @@ def _tables() -> Any:
 
 
 def _compiled() -> Any:
-    """The compiled search (compiled on the first call in a process)."""
+    """The compiled search (compiled, or loaded from numba's cache, on the first call)."""
     global _COMPILED
     if _COMPILED is None:
-        _COMPILED = _define()
+        try:
+            from core.game2048 import native_kernel
+        except RuntimeError:  # numba: "no locator available" (nowhere to write its cache)
+            sys.modules.pop("core.game2048.native_kernel", None)
+            _CACHE_REFUSED[0] = True
+            from core.game2048 import native_kernel
+        _COMPILED = native_kernel.root
     return _COMPILED
 
 
@@ -343,13 +184,16 @@ def scores(
     probs = np.array([p for _, p in spawns], dtype=np.float64)
     out = np.zeros(4, dtype=np.float64)
     start_nodes = -1 if nodes_left is None else max(0, nodes_left)
+    if deadline is not None and read_clock() > deadline:
+        return None, nodes_left  # out of time before it starts (e.g. compiling took it)
     while True:
         tt = (
             np.zeros(1 << _SIZE_BITS[0], dtype=np.uint64),
             np.zeros(1 << _SIZE_BITS[0], dtype=np.int64),
             np.zeros(1 << _SIZE_BITS[0], dtype=np.float64),
         )
-        st = np.array([start_nodes, OK, 0, 0, 0], dtype=np.int64)
+        # The clock count starts one short of a read: the first chance node reads the clock.
+        st = np.array([start_nodes, OK, 0, 0, CLOCK_EVERY - 1], dtype=np.int64)
         status = root_fn(
             np.uint64(board),
             depth,
@@ -367,6 +211,7 @@ def scores(
             break
         # A full table: grow the one that filled and search again from the same budget.
         _SIZE_BITS[0] += 1
+    MOVES_MADE[0] += int(st[3])
     left = None if nodes_left is None else int(st[0])
     if status == CUT:
         return None, left

@@ -13,8 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.game2048 import GameConfig, create_game, state_from_board
-from core.game2048 import ai, native
+from core.game2048 import GameConfig, ai, create_game, native, state_from_board
 from core.game2048 import fastboard as fb
 
 needs_numba = pytest.mark.skipif(not native.available(), reason="numba is not installed")
