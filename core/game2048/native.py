@@ -115,13 +115,16 @@ def read_clock() -> float:
     return perf_counter()
 
 
+RESTARTS = [0]
+"""Searches run again with a larger table in this process (see :func:`scores`)."""
+
 MOVES_MADE = [0]
 """Moves the compiled search has made in this process (the bench's moves per second)."""
 
 _COMPILED: Any = None
 _TABLES: Any = None
 _SIZE_BITS = [_MIN_BITS]
-"""log2 of the table size the last search needed (the next one starts there)."""
+"""log2 of the table size the next search starts with (see the end of :func:`scores`)."""
 
 
 def _tables() -> Any:
@@ -211,7 +214,12 @@ def scores(
             break
         # A full table: grow the one that filled and search again from the same budget.
         _SIZE_BITS[0] += 1
+        RESTARTS[0] += 1
     MOVES_MADE[0] += int(st[3])
+    # The next search (most likely the next move's, of a similar size) starts with a table
+    # a quarter full at this one's size: not the largest ever needed, whose zeroed pages
+    # every small search would then touch.
+    _SIZE_BITS[0] = max(_MIN_BITS, (4 * int(st[2])).bit_length())
     left = None if nodes_left is None else int(st[0])
     if status == CUT:
         return None, left

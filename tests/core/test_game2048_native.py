@@ -96,13 +96,20 @@ def test_a_node_budget_means_the_same_nodes_in_both_engines(seed: int, moves: in
 
 
 @needs_numba
-def test_native_matches_the_reference_with_no_probability_cut() -> None:
-    # threshold 0 expands every branch: with the tables growing from their smallest size the
-    # compiled search must restart transparently and still agree.
+def test_native_matches_the_reference_with_no_probability_cut(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # threshold 0 expands every branch; starting from a 16-slot table the compiled search
+    # must grow it, restarting each time, transparently: the same scores, the same nodes.
+    monkeypatch.setattr(native, "_SIZE_BITS", [4])
+    restarts = native.RESTARTS[0]
     board = fb.from_rows(((2, 4, 0, 0), (0, 8, 0, 2), (0, 0, 16, 0), (4, 0, 0, 2)))
-    pure = ai.move_scores_fast(board, 2, threshold=0.0, native=False)
-    fast = ai.move_scores_fast(board, 2, threshold=0.0, native=True)
+    pure_nodes, fast_nodes = ai.NodeBudget(10**9), ai.NodeBudget(10**9)
+    pure = ai.move_scores_fast(board, 2, threshold=0.0, nodes=pure_nodes, native=False)
+    fast = ai.move_scores_fast(board, 2, threshold=0.0, nodes=fast_nodes, native=True)
     _assert_same(pure, fast)
+    assert fast_nodes.left == pure_nodes.left
+    assert native.RESTARTS[0] >= restarts + 4  # 16 slots -> at least 256 for ~300 entries
 
 
 def test_the_pure_path_is_forced_by_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -468,7 +468,8 @@ def hint(
     """Suggest the next move after replaying MOVES (exit 1 when no move helps).
 
     When --time-limit is up (it counts from the command's start, replaying MOVES included)
-    or the --work-budget of nodes is spent, the AI plays the best move found so far.
+    or the --work-budget of nodes is spent, the AI plays the best move found so far, and
+    says so (the text's note, the JSON's "cut", "depth" and "target_depth").
     """
     from core.game2048.game import GAME
 
