@@ -50,6 +50,18 @@ def _transpose(x: Any) -> Any:  # pragma: no cover - compiled
 
 
 @njit(cache=CACHE, error_model="numpy")
+def _spread(row: Any) -> Any:  # pragma: no cover - compiled
+    # A moved column (a 16-bit row of the left/right table) put back into column 0.
+    x = np.uint64(row)
+    return (
+        (x & np.uint64(0xF))
+        | ((x & np.uint64(0xF0)) << np.uint64(12))
+        | ((x & np.uint64(0xF00)) << np.uint64(24))
+        | ((x & np.uint64(0xF000)) << np.uint64(36))
+    )
+
+
+@njit(cache=CACHE, error_model="numpy")
 def _heur(b: Any, h: Any) -> Any:  # pragma: no cover - compiled
     m = np.uint64(0xFFFF)
     t = _transpose(b)
@@ -93,7 +105,7 @@ def chance(
     i = _slot(tt_keys, b)
     if tt_keys[i] == b and tt_depth[i] >= depth_left:
         return tt_val[i]
-    left_t, right_t, up_t, down_t = tabs
+    left_t, right_t = tabs
     m16 = np.uint64(0xFFFF)
     nxt = depth_left - 1
     n = 0
@@ -125,31 +137,31 @@ def chance(
             for d in range(4):
                 if d == 0:
                     nb = (
-                        up_t[c0]
-                        | (up_t[c1] << np.uint64(4))
-                        | (up_t[c2] << np.uint64(8))
-                        | (up_t[c3] << np.uint64(12))
+                        _spread(left_t[c0])
+                        | (_spread(left_t[c1]) << np.uint64(4))
+                        | (_spread(left_t[c2]) << np.uint64(8))
+                        | (_spread(left_t[c3]) << np.uint64(12))
                     )
                 elif d == 1:
                     nb = (
-                        down_t[c0]
-                        | (down_t[c1] << np.uint64(4))
-                        | (down_t[c2] << np.uint64(8))
-                        | (down_t[c3] << np.uint64(12))
+                        _spread(right_t[c0])
+                        | (_spread(right_t[c1]) << np.uint64(4))
+                        | (_spread(right_t[c2]) << np.uint64(8))
+                        | (_spread(right_t[c3]) << np.uint64(12))
                     )
                 elif d == 2:
                     nb = (
-                        left_t[r0]
-                        | (left_t[r1] << np.uint64(16))
-                        | (left_t[r2] << np.uint64(32))
-                        | (left_t[r3] << np.uint64(48))
+                        np.uint64(left_t[r0])
+                        | (np.uint64(left_t[r1]) << np.uint64(16))
+                        | (np.uint64(left_t[r2]) << np.uint64(32))
+                        | (np.uint64(left_t[r3]) << np.uint64(48))
                     )
                 else:
                     nb = (
-                        right_t[r0]
-                        | (right_t[r1] << np.uint64(16))
-                        | (right_t[r2] << np.uint64(32))
-                        | (right_t[r3] << np.uint64(48))
+                        np.uint64(right_t[r0])
+                        | (np.uint64(right_t[r1]) << np.uint64(16))
+                        | (np.uint64(right_t[r2]) << np.uint64(32))
+                        | (np.uint64(right_t[r3]) << np.uint64(48))
                     )
                 if nb == child:
                     continue
@@ -183,7 +195,7 @@ def root(
     root, depth, tabs, heur, ranks, probs, threshold, tt, st, deadline, out
 ):  # pragma: no cover
     # out[d] = score of direction d (up, down, left, right), NaN when illegal.
-    left_t, right_t, up_t, down_t = tabs
+    left_t, right_t = tabs
     m16 = np.uint64(0xFFFF)
     r0 = root & m16
     r1 = (root >> np.uint64(16)) & m16
@@ -196,17 +208,33 @@ def root(
     c3 = t >> np.uint64(48)
     for d in range(4):
         if d == 0:
-            nb = up_t[c0] | (up_t[c1] << np.uint64(4)) | (up_t[c2] << np.uint64(8))
-            nb = nb | (up_t[c3] << np.uint64(12))
+            nb = (
+                _spread(left_t[c0])
+                | (_spread(left_t[c1]) << np.uint64(4))
+                | (_spread(left_t[c2]) << np.uint64(8))
+            )
+            nb = nb | (_spread(left_t[c3]) << np.uint64(12))
         elif d == 1:
-            nb = down_t[c0] | (down_t[c1] << np.uint64(4)) | (down_t[c2] << np.uint64(8))
-            nb = nb | (down_t[c3] << np.uint64(12))
+            nb = (
+                _spread(right_t[c0])
+                | (_spread(right_t[c1]) << np.uint64(4))
+                | (_spread(right_t[c2]) << np.uint64(8))
+            )
+            nb = nb | (_spread(right_t[c3]) << np.uint64(12))
         elif d == 2:
-            nb = left_t[r0] | (left_t[r1] << np.uint64(16)) | (left_t[r2] << np.uint64(32))
-            nb = nb | (left_t[r3] << np.uint64(48))
+            nb = (
+                np.uint64(left_t[r0])
+                | (np.uint64(left_t[r1]) << np.uint64(16))
+                | (np.uint64(left_t[r2]) << np.uint64(32))
+            )
+            nb = nb | (np.uint64(left_t[r3]) << np.uint64(48))
         else:
-            nb = right_t[r0] | (right_t[r1] << np.uint64(16)) | (right_t[r2] << np.uint64(32))
-            nb = nb | (right_t[r3] << np.uint64(48))
+            nb = (
+                np.uint64(right_t[r0])
+                | (np.uint64(right_t[r1]) << np.uint64(16))
+                | (np.uint64(right_t[r2]) << np.uint64(32))
+            )
+            nb = nb | (np.uint64(right_t[r3]) << np.uint64(48))
         if nb == root:
             out[d] = np.nan
         elif depth <= 0:
