@@ -31,7 +31,8 @@ look-ahead (depth 0, always completed: one heuristic per move) up to the request
 checks the clock at every node, and when time is up drops the unfinished iteration and answers
 with the deepest one that finished. A search that fits in the limit gives exactly the answer
 it gives without one; a huge board (64×64) still answers within a fraction of a second of the
-limit. :func:`hint_info` says how deep the answer's search went and whether the time limit
+limit (the compiled search's one-time compile in a process runs before the clock starts).
+:func:`hint_info` says how deep the answer's search went and whether the time limit
 or the work budget cut it short.
 """
 
@@ -523,9 +524,11 @@ def search_fast(
     Returns:
         The :class:`HintResult`.
     """
+    compiled = use_native(native)
+    if compiled:
+        _native.warm_up()  # the process's one-time compile: before the hint's clock starts
     deadline = _deadline(time_limit)
     nodes = _nodes(budget)
-    compiled = use_native(native)
     engine = "native" if compiled else "pure"
 
     def search(d: int, limit: float | None) -> dict[str, float]:
