@@ -141,7 +141,11 @@ def test_hint_uses_the_native_engine_by_default() -> None:
 # --- memory ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("compiled", [False, pytest.param(True, marks=needs_numba)])
+@pytest.mark.parametrize(
+    "compiled",
+    # The pure run is slow under tracemalloc (~3.5 s: it traces every small allocation).
+    [pytest.param(False, marks=pytest.mark.slow), pytest.param(True, marks=needs_numba)],
+)
 def test_autoplay_memory_stays_flat(compiled: bool) -> None:
     """Defect: each search's tables stayed alive in a reference cycle (the recursive closure)
     until the cycle collector ran. With the collector off, only a leak can make the memory
