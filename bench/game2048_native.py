@@ -111,7 +111,7 @@ def play_one(args: tuple[int, int]) -> dict[str, Any]:
 
     Returns:
         ``seed``, ``max_tile``, ``score``, ``moves``, ``ms`` (CPU per move, each move),
-        ``cuts`` (moves whose search a limit cut).
+        ``cuts`` (moves whose search a limit cut, by limit).
     """
     from tui.games.game2048.cli import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT
 
@@ -119,13 +119,14 @@ def play_one(args: tuple[int, int]) -> dict[str, Any]:
     native.warm_up()
     state = create_game(GameConfig(initial_seed=seed))
     ms: list[float] = []
-    cuts = 0
+    cuts: dict[str, int] = {}
     depths: list[int] = []
     while not state.is_game_over and len(ms) < max_moves:
         t0 = time.process_time()
         found = ai.hint_info(state, time_limit=DEFAULT_TIME_LIMIT, budget=DEFAULT_BUDGET)
         ms.append((time.process_time() - t0) * 1000)
-        cuts += found.cut is not None
+        if found.cut is not None:
+            cuts[found.cut] = cuts.get(found.cut, 0) + 1
         depths.append(found.depth)
         if found.move is None:
             break
@@ -163,7 +164,8 @@ def games(seeds: list[int], max_moves: int, jobs: int) -> list[dict[str, Any]]:
         print(
             f"{r['seed']:>6} {r['max_tile']:>6} {r['score']:>8} {r['moves']:>6} "
             f"{statistics.fmean(r['ms']):>8.1f} {max(r['ms']):>7.0f} {r['mean_depth']:>5.2f} "
-            f"{r['cuts']:>4} {'game over' if r['over'] else 'move cap'}"
+            f"{sum(r['cuts'].values()):>4} {'game over' if r['over'] else 'move cap'} "
+            f"{r['cuts'] or ''}"
         )
     n = len(results)
     shares = "  ".join(f"{t}: {sum(r['max_tile'] >= t for r in results)}/{n}" for t in REACHED)
