@@ -8,13 +8,15 @@ unit per chance node entered, the search stops when fewer than zero are left). F
 are taken in the same order, so both paths give the same scores, bit for bit in practice
 (the tests allow a float tolerance) and the same moves.
 
-Why numba: it installs from wheels alone (CPython 3.11-3.13 on Linux, macOS and Windows), so
-``pip install termarcade`` needs no compiler; a C extension would need one on every platform
-without a prebuilt wheel. The price is the install (numba + llvmlite: about 45 MB of wheels,
-~210 MB installed) and a JIT compile the first time a process searches (see
-``docs/2048.md``). The compiled code is *not* cached on disk (``cache=False``): core does no
-I/O, and numba's cache would write next to the installed source or, when that is read-only
-(a served or system install), into the user's cache directory.
+Why numba: it installs from wheels alone (Linux, macOS and Windows), so ``pip install
+termarcade`` needs no compiler; a C extension would need one on every platform without a
+prebuilt wheel. The price is the install (numba 3.8 MB + llvmlite 60 MB of wheels, ~210 MB
+installed) and a JIT compile the first time a process searches, done before the hint's clock
+starts (:func:`warm_up`; figures in ``docs/2048.md``). The loop itself is in
+:mod:`core.game2048.native_kernel`, imported only then. numba caches the compiled code on
+disk like Python's ``.pyc`` files and under the same switch (:func:`cache_enabled`): this
+package opens no file itself; numba writes next to the installed source or, where that is
+read-only (a system or served install), into the user's cache directory.
 
 When numba is missing (or ``TERMARCADE_PURE_AI=1`` is set) :func:`available` is False and
 the AI uses the pure-Python search.
@@ -32,7 +34,18 @@ import sys
 from time import perf_counter
 from typing import Any
 
-__all__ = ["CUT", "FULL", "OK", "PURE_ENV", "available", "scores", "warm_up"]
+__all__ = [
+    "CACHE_ENV",
+    "CUT",
+    "FULL",
+    "OK",
+    "PURE_ENV",
+    "available",
+    "cache_enabled",
+    "read_clock",
+    "scores",
+    "warm_up",
+]
 
 PURE_ENV = "TERMARCADE_PURE_AI"
 """Set this environment variable to 1 to force the pure-Python search."""
@@ -88,7 +101,7 @@ def _load() -> bool:
     try:
         import numba as numba_module
         import numpy as numpy_module
-    except ImportError:  # numba is optional: the pure search is the fallback
+    except (ImportError, OSError):  # optional (OSError: llvmlite's library will not load)
         return False
     numba, np = numba_module, numpy_module
     return True
