@@ -84,6 +84,8 @@ _MIN_BITS = 12
 
 numba: Any = None
 np: Any = None
+_MISSING = [False]
+"""Set when importing numba failed (the process does not try again)."""
 
 
 def _load() -> bool:
@@ -96,12 +98,13 @@ def _load() -> bool:
     global numba, np
     if numba is not None:
         return True
-    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+    if _MISSING[0] or os.environ.get(PURE_ENV, "") not in ("", "0"):
         return False
     try:
         import numba as numba_module
         import numpy as numpy_module
     except (ImportError, OSError):  # optional (OSError: llvmlite's library will not load)
+        _MISSING[0] = True  # not again at every hint
         return False
     numba, np = numba_module, numpy_module
     return True

@@ -123,6 +123,7 @@ def test_the_pure_path_is_forced_by_the_environment(monkeypatch: pytest.MonkeyPa
 def test_a_missing_numba_falls_back_silently(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(native.PURE_ENV, raising=False)
     monkeypatch.setattr(native, "numba", None)
+    monkeypatch.setattr(native, "_MISSING", [False])  # the failure it records is undone after
     monkeypatch.setitem(sys.modules, "numba", None)  # "import numba" now raises ImportError
     assert not native.available()
     state = create_game(GameConfig(initial_seed=3))
