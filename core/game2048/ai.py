@@ -10,7 +10,10 @@ Two searches share one entry point, :func:`hint`:
   enumerate every empty cell and spawn value, but a branch whose probability of being
   reached falls below :data:`CPROB_THRESHOLD` is scored by the heuristic instead of being
   searched. A transposition table per hint shares work between move orders that reach the
-  same board. The depth adapts to the board (see :func:`adaptive_depth`).
+  same board. The depth adapts to the board (see :func:`default_depth`). When numba is
+  installed the same search runs compiled (:mod:`core.game2048.native`: the same scores,
+  moves and node counts, 15-40× faster), and looks one spawn further by default; ``native=False``
+  or ``TERMARCADE_PURE_AI=1`` keeps it in Python.
 * **General path** (any other size, merge rule, tile values or spawn distribution): the
   same expectimax on the pure API (:func:`core.game2048.board.execute_move_on_board`) with a
   simple heuristic on the logarithms of the tiles; slower, so it searches less deeply.
@@ -28,17 +31,21 @@ look-ahead (depth 0, always completed: one heuristic per move) up to the request
 checks the clock at every node, and when time is up drops the unfinished iteration and answers
 with the deepest one that finished. A search that fits in the limit gives exactly the answer
 it gives without one; a huge board (64×64) still answers within a fraction of a second of the
-limit.
+limit (the compiled search's one-time compile in a process runs before the clock starts).
+:func:`hint_info` says how deep the answer's search went and whether the time limit
+or the work budget cut it short.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from math import log2
 from time import monotonic, perf_counter
 from typing import Any
 
 from core.game2048 import fastboard as fb
+from core.game2048 import native as _native
 from core.game2048.board import (
     DIRECTIONS,
     Board,
@@ -48,8 +55,11 @@ from core.game2048.board import (
 
 __all__ = [
     "CPROB_THRESHOLD",
+    "CUT_BUDGET",
+    "CUT_TIME",
     "GENERAL_MAX_DEPTH",
     "MAX_DEPTH",
+    "HintResult",
     "NodeBudget",
     "OutOfTime",
     "adaptive_depth",
@@ -58,6 +68,7 @@ __all__ = [
     "best_move_general",
     "heuristic_fast",
     "hint",
+    "hint_info",
     "is_fast_config",
     "move_scores_fast",
 ]
@@ -79,6 +90,36 @@ _SUM_POWER = 3.5
 _SUM_WEIGHT = 11.0
 _MERGES_WEIGHT = 700.0
 _EMPTY_WEIGHT = 270.0
+
+
+CUT_TIME = "time limit"
+""":attr:`HintResult.cut` when the time limit stopped the deepening."""
+
+CUT_BUDGET = "work budget"
+""":attr:`HintResult.cut` when the work budget (nodes) stopped the deepening."""
+
+
+@dataclass(frozen=True)
+class HintResult:
+    """A hint and how it was found.
+
+    Attributes:
+        move: The direction, or None when no move changes the board.
+        depth: The deepest search that finished (spawns looked ahead; its scores chose
+            ``move``).
+        target: The depth the search was asked for (or chose); ``depth < target`` only when
+            ``cut`` says why, or when a soft ``time_budget_ms`` predicted a deeper search
+            would not fit.
+        cut: None, :data:`CUT_TIME` or :data:`CUT_BUDGET`: what stopped the search early.
+        engine: ``"native"`` (the compiled search), ``"pure"`` (the same search in Python)
+            or ``"general"`` (any other board or rules).
+    """
+
+    move: str | None
+    depth: int
+    target: int
+    cut: str | None
+    engine: str
 
 
 class OutOfTime(Exception):
@@ -231,6 +272,15 @@ def adaptive_depth(board: int) -> int:
     return 2
 
 
+def _spent_search(*_args: Any) -> float:
+    """What a finished search's recursive closures are rebound to (breaking their cycle).
+
+    Raises:
+        RuntimeError: Always (nothing may call a finished search).
+    """
+    raise RuntimeError("this search has finished")
+
+
 def _fast_searcher(
     spawns: tuple[tuple[int, float], ...], threshold: float
 ) -> Callable[[int, int], dict[str, float]]:
@@ -332,14 +382,20 @@ def _fast_searcher(
             return value
 
         result: dict[str, float] = {}
-        for direction in fb.DIRECTIONS:
-            nb = fb.move_board(root, direction)
-            if nb == root:
-                continue
-            if depth <= 0:
-                result[direction] = heuristic_fast(nb)
-            else:
-                result[direction] = chance(nb, 1.0, depth)
+        try:
+            for direction in fb.DIRECTIONS:
+                nb = fb.move_board(root, direction)
+                if nb == root:
+                    continue
+                if depth <= 0:
+                    result[direction] = heuristic_fast(nb)
+                else:
+                    result[direction] = chance(nb, 1.0, depth)
+        finally:
+            # chance refers to itself through its closure cell: a reference cycle that would
+            # keep this search's tables alive until the cycle collector runs (issue 32: peak
+            # memory grew ~350 kB per autoplay move). Rebinding the name breaks the cycle.
+            chance = _spent_search  # type: ignore[assignment]
         return result
 
     return scores
@@ -359,6 +415,19 @@ def _searcher(spawns: tuple[tuple[int, float], ...], threshold: float) -> _Score
     return fn
 
 
+def use_native(native: bool | None = None) -> bool:
+    """Whether the fast search runs compiled (:mod:`core.game2048.native`).
+
+    Args:
+        native: False forces the pure-Python search; None or True use the compiled one when
+            numba is installed and ``TERMARCADE_PURE_AI`` is not set (else the pure one).
+
+    Returns:
+        True when the compiled search will run.
+    """
+    return native is not False and _native.available()
+
+
 def move_scores_fast(
     board: int,
     depth: int,
@@ -367,6 +436,7 @@ def move_scores_fast(
     threshold: float = CPROB_THRESHOLD,
     deadline: float | None = None,
     nodes: NodeBudget | None = None,
+    native: bool | None = None,
 ) -> dict[str, float]:
     """Expected heuristic value of each legal move of a packed board.
 
@@ -376,7 +446,9 @@ def move_scores_fast(
         spawns: ``(rank, probability)`` pairs of the new tiles (default 2: 0.9, 4: 0.1).
         threshold: Probability below which chance branches are not expanded.
         deadline: A ``perf_counter`` time after which the search gives up.
-        nodes: A node budget (chance nodes) after which the search gives up.
+        nodes: A node budget (chance nodes) after which the search gives up; both engines
+            count the same nodes.
+        native: False forces the pure-Python search (see :func:`use_native`).
 
     Returns:
         ``{direction: value}`` for the moves that change the board (empty when none does).
@@ -386,7 +458,16 @@ def move_scores_fast(
             complete.
     """
     depth = max(0, min(int(depth), MAX_DEPTH))
-    return _searcher(spawns, threshold)(board, depth, deadline, nodes)
+    if not use_native(native):
+        return _searcher(spawns, threshold)(board, depth, deadline, nodes)
+    result, left = _native.scores(
+        board, depth, spawns, threshold, deadline, None if nodes is None else nodes.left
+    )
+    if nodes is not None and left is not None:
+        nodes.left = left
+    if result is None:
+        raise OutOfTime
+    return result
 
 
 def _pick(scores: dict[str, float]) -> str | None:
@@ -405,6 +486,73 @@ def _deadline(time_limit: float | None) -> float | None:
     return None if time_limit is None else perf_counter() + max(0.0, time_limit)
 
 
+NATIVE_DEPTH_BONUS = 1
+"""Spawns the compiled search looks ahead beyond :func:`adaptive_depth` by default. It is
+~15-40× faster (depths 2-4) and one more spawn costs ~5-10×: with one, a move took 20 ms of
+CPU on average and 112 ms at most on 313 positions of a long game; with two, 86 ms on average
+but up to 561 ms, past the 150 ms per move aimed at (``docs/2048.md``)."""
+
+
+def default_depth(board: int, native: bool) -> int:
+    """The depth used when none is requested: :func:`adaptive_depth`, plus
+    :data:`NATIVE_DEPTH_BONUS` on the compiled search.
+
+    Args:
+        board: A packed 4×4 board.
+        native: Whether the compiled search runs.
+
+    Returns:
+        Spawns to look ahead.
+    """
+    return adaptive_depth(board) + (NATIVE_DEPTH_BONUS if native else 0)
+
+
+def search_fast(
+    board: int,
+    *,
+    depth: int | None = None,
+    time_budget_ms: float | None = None,
+    time_limit: float | None = None,
+    spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
+    budget: int | None = None,
+    native: bool | None = None,
+) -> HintResult:
+    """Best move on a packed 4×4 board, with the depth reached and what cut it.
+
+    Args: as :func:`best_move_fast`.
+
+    Returns:
+        The :class:`HintResult`.
+    """
+    compiled = use_native(native)
+    if compiled:
+        _native.warm_up()  # the process's one-time compile: before the hint's clock starts
+    deadline = _deadline(time_limit)
+    nodes = _nodes(budget)
+    engine = "native" if compiled else "pure"
+
+    def search(d: int, limit: float | None) -> dict[str, float]:
+        return move_scores_fast(
+            board, d, spawns=spawns, deadline=limit, nodes=nodes, native=compiled
+        )
+
+    if time_budget_ms is not None and depth is None:
+        scores, reached, cut = _deepen_info(
+            search, MAX_DEPTH, deadline=deadline, budget_ms=time_budget_ms, nodes=nodes
+        )
+        target = reached if cut is None else MAX_DEPTH
+        return HintResult(_pick(scores), reached, target, cut, engine)
+    if depth is None:
+        target = min(default_depth(board, compiled), MAX_DEPTH)
+    else:
+        target = max(0, min(depth, MAX_DEPTH))
+    if deadline is None and nodes is None:
+        scores = search(target, None)
+        return HintResult(_pick(scores), target, target, None, engine)
+    scores, reached, cut = _deepen_info(search, target, deadline=deadline, nodes=nodes)
+    return HintResult(_pick(scores), reached, target, cut, engine)
+
+
 def best_move_fast(
     board: int,
     *,
@@ -413,34 +561,33 @@ def best_move_fast(
     time_limit: float | None = None,
     spawns: tuple[tuple[int, float], ...] = _STANDARD_SPAWNS,
     budget: int | None = None,
+    native: bool | None = None,
 ) -> str | None:
     """Best move on a packed 4×4 board.
 
     Args:
         board: A packed board.
-        depth: Spawns to look ahead; None = :func:`adaptive_depth`.
+        depth: Spawns to look ahead; None = :func:`default_depth`.
         time_budget_ms: When given (and ``depth`` is None), deepen iteratively from depth
             1 while the next iteration is predicted to fit in the budget.
         time_limit: Hard bound in seconds (see the module docstring).
         spawns: ``(rank, probability)`` pairs of the new tiles.
         budget: Chance nodes the whole hint may expand (None or 0: no budget); like
             ``time_limit``, a search cut short answers with the deepest one that finished.
+        native: False forces the pure-Python search (see :func:`use_native`).
 
     Returns:
         A direction, or None when no move changes the board.
     """
-    deadline = _deadline(time_limit)
-    nodes = _nodes(budget)
-
-    def search(d: int, limit: float | None) -> dict[str, float]:
-        return move_scores_fast(board, d, spawns=spawns, deadline=limit, nodes=nodes)
-
-    if time_budget_ms is not None and depth is None:
-        return _pick(_deepen(search, MAX_DEPTH, deadline=deadline, budget_ms=time_budget_ms))
-    target = adaptive_depth(board) if depth is None else max(0, min(depth, MAX_DEPTH))
-    if deadline is None and nodes is None:
-        return _pick(search(target, None))
-    return _pick(_deepen(search, target, deadline=deadline))
+    return search_fast(
+        board,
+        depth=depth,
+        time_budget_ms=time_budget_ms,
+        time_limit=time_limit,
+        spawns=spawns,
+        budget=budget,
+        native=native,
+    ).move
 
 
 def _deepen(
@@ -450,6 +597,24 @@ def _deepen(
     deadline: float | None = None,
     budget_ms: float | None = None,
 ) -> dict[str, float]:
+    """Iterative deepening under a hard deadline and/or a soft time budget.
+
+    Args: as :func:`_deepen_info`.
+
+    Returns:
+        The scores of the deepest iteration that finished.
+    """
+    return _deepen_info(search, max_depth, deadline=deadline, budget_ms=budget_ms)[0]
+
+
+def _deepen_info(
+    search: Callable[[int, float | None], dict[str, float]],
+    max_depth: int,
+    *,
+    deadline: float | None = None,
+    budget_ms: float | None = None,
+    nodes: NodeBudget | None = None,
+) -> tuple[dict[str, float], int, str | None]:
     """Iterative deepening under a hard deadline and/or a soft time budget.
 
     Depth 0 (one heuristic per move) always runs to the end, so there is always an answer;
@@ -462,9 +627,11 @@ def _deepen(
         max_depth: The deepest iteration.
         deadline: ``perf_counter`` time at which to stop, or None.
         budget_ms: Milliseconds available, or None.
+        nodes: The search's node budget, if any (to tell a spent budget from the clock).
 
     Returns:
-        The scores of the deepest iteration that finished.
+        ``(scores, depth, cut)``: the scores of the deepest iteration that finished, its
+        depth, and None, :data:`CUT_TIME` or :data:`CUT_BUDGET` when an iteration was cut.
     """
     start = perf_counter()
     scores = search(0, None)  # depth 0 expands no chance node: the budget cannot cut it
@@ -480,14 +647,15 @@ def _deepen(
         try:
             deeper = search(depth + 1, deadline)
         except OutOfTime:
-            break
+            spent = nodes is not None and nodes.left < 0
+            return scores, depth, CUT_BUDGET if spent else CUT_TIME
         took = perf_counter() - t0
         if depth >= 1 and last > 0:
             growth = max(growth, took / last)
         last = took
         scores = deeper
         depth += 1
-    return scores
+    return scores, depth, None
 
 
 # ---------------------------------------------------------------------------
@@ -603,10 +771,14 @@ def _general_scores(
         return value_
 
     scores: dict[str, float] = {}
-    for d in DIRECTIONS:
-        new_board, _, changed = execute_move_on_board(board, d, merge_logic)
-        if changed:
-            scores[d] = chance(new_board, depth)
+    try:
+        for d in DIRECTIONS:
+            new_board, _, changed = execute_move_on_board(board, d, merge_logic)
+            if changed:
+                scores[d] = chance(new_board, depth)
+    finally:
+        # They refer to each other: break the cycle so the tables are freed now (see above).
+        max_node = chance = _spent_search  # type: ignore[assignment]
     return scores
 
 
@@ -621,6 +793,27 @@ def best_move_general(
 ) -> str | None:
     """Expectimax on the pure API, for any board and rules.
 
+    Args: as :func:`search_general`.
+
+    Returns:
+        A direction, or None when no move changes the board.
+    """
+    return search_general(
+        board, merge_logic, distribution, depth=depth, time_limit=time_limit, budget=budget
+    ).move
+
+
+def search_general(
+    board: Sequence[Sequence[int]],
+    merge_logic: Callable[[int, int], Any],
+    distribution: Sequence[tuple[int, float]],
+    *,
+    depth: int = 1,
+    time_limit: float | None = None,
+    budget: int | None = None,
+) -> HintResult:
+    """Expectimax on the pure API, for any board and rules, with how deep it got.
+
     Args:
         board: Rows of tile values.
         merge_logic: The merge rule.
@@ -631,7 +824,7 @@ def best_move_general(
         budget: Move nodes the whole hint may expand (None or 0: no budget).
 
     Returns:
-        A direction, or None when no move changes the board.
+        The :class:`HintResult` (engine ``"general"``).
     """
     total_w = float(sum(w for _, w in distribution))
     spawns = tuple((v, w / total_w) for v, w in distribution if w > 0)
@@ -644,8 +837,9 @@ def best_move_general(
         return _general_scores(rows, merge_logic, spawns, d, limit, nodes)
 
     if deadline is None and nodes is None:
-        return _pick(search(depth, None))
-    return _pick(_deepen(search, depth, deadline=deadline))
+        return HintResult(_pick(search(depth, None)), depth, depth, None, "general")
+    scores, reached, cut = _deepen_info(search, depth, deadline=deadline, nodes=nodes)
+    return HintResult(_pick(scores), reached, depth, cut, "general")
 
 
 # ---------------------------------------------------------------------------
@@ -731,14 +925,16 @@ def hint(
     time_budget_ms: float | None = None,
     time_limit: float | None = None,
     budget: int | None = None,
+    native: bool | None = None,
+    report: Callable[[HintResult], None] | None = None,
 ) -> str | None:
     """Suggest a move for a 2048 game state.
 
     Args:
         state: A :class:`core.game2048.GameState` (uses ``board`` and ``config``).
         depth: Spawns to look ahead (capped at :data:`MAX_DEPTH`, or
-            :data:`GENERAL_MAX_DEPTH` on the general path); None picks one: adaptive (2-4)
-            on the fast path, 1 on the general path.
+            :data:`GENERAL_MAX_DEPTH` on the general path); None picks one:
+            :func:`default_depth` on the fast path, 1 on the general path.
         time_budget_ms: Optional time budget for iterative deepening (fast path only,
             ignored by the general path; the answer then depends on the machine's speed).
         time_limit: Optional hard bound in seconds, on both paths: the answer comes from
@@ -747,10 +943,43 @@ def hint(
             fast path, move nodes on the general one; None or 0: none). Like ``time_limit``
             it keeps the deepest search that finished, but the answer is the same on any
             machine, and the transposition table never holds more than ``budget`` entries.
+        native: False forces the pure-Python fast search (see :func:`use_native`).
+        report: Called with the :class:`HintResult` (how deep the search got, what cut it):
+            callers that want more than the move pass it through :func:`core.game2048.hint`
+            and autoplay, which tests and tools replace by other strategies.
 
     Returns:
         ``"up"``, ``"down"``, ``"left"`` or ``"right"``, or None when no move changes the
         board (the game is over).
+    """
+    found = hint_info(
+        state,
+        depth=depth,
+        time_budget_ms=time_budget_ms,
+        time_limit=time_limit,
+        budget=budget,
+        native=native,
+    )
+    if report is not None:
+        report(found)
+    return found.move
+
+
+def hint_info(
+    state: Any,
+    *,
+    depth: int | None = None,
+    time_budget_ms: float | None = None,
+    time_limit: float | None = None,
+    budget: int | None = None,
+    native: bool | None = None,
+) -> HintResult:
+    """:func:`hint` with the depth the search reached and what cut it short, if anything.
+
+    Args: as :func:`hint`.
+
+    Returns:
+        The :class:`HintResult`.
     """
     board = state.board
     config = state.config
@@ -759,15 +988,16 @@ def hint(
     if is_fast_config(board, config):
         spawns = _fast_spawns(distribution)
         assert spawns is not None
-        return best_move_fast(
+        return search_fast(
             fb.from_rows(board),
             depth=depth,
             time_budget_ms=time_budget_ms,
             time_limit=time_limit,
             spawns=spawns,
             budget=budget,
+            native=native,
         )
-    return best_move_general(
+    return search_general(
         board,
         merge_logic,
         distribution,
@@ -788,6 +1018,8 @@ def autoplay(
     should_stop: Callable[[], bool] | None = None,
     budget: int | None = None,
     stop_at_goal: bool = False,
+    native: bool | None = None,
+    on_hint: Callable[[HintResult], None] | None = None,
 ) -> Iterator[Any]:
     """Let the AI play: yield each new state until the game ends.
 
@@ -803,6 +1035,9 @@ def autoplay(
         should_stop: Polled before each move; True stops play.
         budget: Passed to :func:`hint` (nodes per move).
         stop_at_goal: Stop once the game is won (its config's goal tile is on the board).
+        native: Passed to :func:`hint`.
+        on_hint: Passed to :func:`hint` as ``report``: called with each move's
+            :class:`HintResult` (how deep each search got, and whether a limit cut it).
 
     Yields:
         The state after each move.
@@ -824,12 +1059,20 @@ def autoplay(
             if left <= 0:
                 return
             per_move = left if per_move is None else min(per_move, left)
+        # Through hint (not hint_info): it is the hook other strategies replace; the new
+        # keywords go only when used, so a replacement need not know them.
+        extra: dict[str, Any] = {}
+        if native is not None:
+            extra["native"] = native
+        if on_hint is not None:
+            extra["report"] = on_hint
         direction = hint(
             state,
             depth=depth,
             time_budget_ms=time_budget_ms,
             time_limit=per_move,
             budget=budget,
+            **extra,
         )
         if direction is None:
             return

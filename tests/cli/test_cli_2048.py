@@ -259,7 +259,8 @@ def test_autoplay_loop_against_core(monkeypatch: pytest.MonkeyPatch) -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     assert [d["seed"] for d in lines] == [10, 11, 12]
     for d in lines:
-        assert list(d) == ["seed", "score", "max_tile", "moves", "reached", "reason"]
+        assert list(d) == ["seed", "score", "max_tile", "moves", "reached", "reason", "cut"]
+        assert d["cut"] == {"time limit": 0, "work budget": 0}  # the stand-in reports none
         state = create_game(GameConfig(board_size=3, initial_seed=d["seed"]))
         count = 0
         while not state.is_game_over and count < 150:
@@ -606,3 +607,56 @@ def test_check_stops_its_estimate_at_the_goal_with_that_moves_score(tmp_path) ->
     assert "goal 8 at move 1, score 12" in text.stdout
     old = run("check", str(path), "--moves", "0", "--json")  # the old spelling still works
     assert json.loads(old.stdout)["estimate"] is None
+
+
+# --------------------------------------------------------------------------- issue 32
+
+
+def test_hint_says_when_its_work_budget_cut_the_search() -> None:
+    """Issue 32: a search cut short by its limit answered as if it had finished."""
+    # --time-limit 600: only the work budget can cut these searches (only a hang reaches it).
+    result = run(
+        "hint", "--seed", "4", "--depth", "3", "--work-budget", "1", "--time-limit", "600", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["depth"], data["target_depth"], data["cut"]) == (0, 3, "work budget")
+    state, _ = replay(GameConfig(initial_seed=4), ())
+    assert data["direction"] == ai.hint(state, depth=0)  # the one-move look-ahead's answer
+    whole = json.loads(
+        run("hint", "--seed", "4", "--depth", "2", "--time-limit", "600", "--json").stdout
+    )
+    assert (whole["depth"], whole["target_depth"], whole["cut"]) == (2, 2, None)
+    assert whole["engine"] in ("native", "pure")
+    text = run("hint", "--seed", "4", "--depth", "3", "--work-budget", "1", "--time-limit", "600")
+    assert "(search cut by the work budget at depth 0 of 3)" in text.stdout
+    assert (
+        "search cut" not in run("hint", "--seed", "4", "--depth", "2", "--time-limit", "600").stdout
+    )
+
+
+def test_hint_on_a_big_board_says_its_search_was_cut() -> None:
+    result = run(
+        "hint", "--seed", "5", "--size", "16", "--work-budget", "5", "--time-limit", "600", "--json"
+    )
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert (data["depth"], data["target_depth"], data["cut"], data["engine"]) == (
+        0,
+        1,
+        "work budget",
+        "general",
+    )
+
+
+def test_autoplay_counts_the_moves_whose_search_was_cut() -> None:
+    args = ["autoplay", "--seed", "3", "--max-moves", "6", "--depth", "2", "--think-time", "600"]
+    cut = run(*args, "--work-budget", "1", "--json")
+    assert cut.exit_code == 0, cut.output
+    assert json.loads(cut.stdout)["cut"] == {"time limit": 0, "work budget": 6}
+    assert (
+        "the work budget cut the search short on 6 move(s)"
+        in run(*args, "--work-budget", "1").stdout
+    )
+    whole = run(*args, "--json")
+    assert json.loads(whole.stdout)["cut"] == {"time limit": 0, "work budget": 0}

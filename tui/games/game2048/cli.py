@@ -136,10 +136,16 @@ PLAIN_PROGRESS_LINES = 100
 _DISTRIBUTION_EXAMPLE = "value:weight pairs such as 2:9,4:1"
 
 
+CUT_LIMITS = ("time limit", "work budget")
+"""What may cut a search short (:data:`core.game2048.ai.CUT_TIME`, ``CUT_BUDGET``; spelled
+here so that the CLI does not import the AI before it is used)."""
+
 REPLAY_DERIVED = ("game_over", "won", "moves_applied", "seed")
 """The keys ``replay --json`` adds after the engine's state."""
-HINT_DERIVED = ("direction", "game_over")
-"""The keys ``hint --json`` adds after the engine's state."""
+HINT_DERIVED = ("direction", "depth", "target_depth", "cut", "engine", "game_over")
+"""The keys ``hint --json`` adds after the engine's state (``depth``: spawns the finished
+search looked ahead; ``cut``: ``"time limit"``, ``"work budget"`` or null; null fields when
+the AI gave no account of its search)."""
 
 # SeedType (exported here before the shared options existed) is the shared seed type: its
 # range, 0 to 2**32 - 1, is the generator's (core.game2048.rng.SEED_MAX).
@@ -451,34 +457,65 @@ def hint(
     """Suggest the next move after replaying MOVES (exit 1 when no move helps).
 
     When --time-limit is up (it counts from the command's start, replaying MOVES included)
-    or the --work-budget of nodes is spent, the AI plays the best move found so far.
+    or the --work-budget of nodes is spent, the AI plays the best move found so far, and
+    says so (the text's note, the JSON's "cut", "depth" and "target_depth").
     """
     from core.game2048.game import GAME
 
     config = config_from_options(seed, size, merge, distribution, tiles, goal)
     state, _ = replay_session(config, _read_moves(moves))
-    direction = _ask_hint(state, depth, _seconds_left(time_limit), budget)
+    found = _ask_hint(state, depth, _seconds_left(time_limit), budget)
+    direction = found["direction"]
     if as_json:
         move = None if direction is None else move_json(GAME, direction)
-        emit_json(_state_json(state, direction=move))
+        emit_json(_state_json(state, **{**found, "direction": move}))
     else:
-        _print_state(state, f"hint: {direction or 'none'}")
+        _print_state(state, f"hint: {direction or 'none'}{_cut_note(found)}")
     if direction is None:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
 
 
+def _cut_note(found: dict[str, Any]) -> str:
+    """`` (search cut by the work budget at depth 1 of 3)`` when a limit cut it, else ``""``."""
+    if not found["cut"]:
+        return ""
+    return (
+        f" (search cut by the {found['cut']} at depth {found['depth']} of {found['target_depth']})"
+    )
+
+
 def _ask_hint(
     state: GameState, depth: int | None, time_limit: float | None, budget: int = 0
-) -> str | None:
-    """Call the expectimax hint, turning a missing or unsupported AI into a clean error."""
+) -> dict[str, Any]:
+    """Call the expectimax hint, turning a missing or unsupported AI into a clean error.
+
+    Returns:
+        ``{"direction", "depth", "target_depth", "cut", "engine"}`` (the last four None when
+        the hint gave no report of its search).
+    """
+    reports: list[Any] = []
     try:
         import core.game2048 as engine
 
-        return engine.hint(state, depth=depth, time_limit=time_limit, budget=budget or None)
+        direction = engine.hint(
+            state,
+            depth=depth,
+            time_limit=time_limit,
+            budget=budget or None,
+            report=reports.append,
+        )
     except ImportError as error:
         fail(f"the 2048 AI is not available ({error})")
     except ValueError as error:
         fail(f"the 2048 AI cannot play this game: {error}")
+    last = reports[-1] if reports else None
+    return {
+        "direction": direction,
+        "depth": getattr(last, "depth", None),
+        "target_depth": getattr(last, "target", None),
+        "cut": getattr(last, "cut", None),
+        "engine": getattr(last, "engine", None),
+    }
 
 
 class _Bounds:
@@ -506,10 +543,17 @@ class _Bounds:
         return time.monotonic() >= self.deadline
 
 
-def _play_out(state: GameState, max_moves: int, bounds: _Bounds) -> Iterator[tuple[GameState, int]]:
+def _play_out(
+    state: GameState, max_moves: int, bounds: _Bounds, cuts: dict[str, int] | None = None
+) -> Iterator[tuple[GameState, int]]:
     """Let the AI play ``state`` to the end (or ``max_moves``, the goal, the deadline),
     yielding (state, moves): :func:`core.game2048.ai.autoplay`, with a missing or unsupported
-    AI as a clean error."""
+    AI as a clean error. ``cuts`` counts the moves whose search a limit cut, by limit."""
+
+    def count_cut(found: Any) -> None:
+        if cuts is not None and found.cut:
+            cuts[found.cut] = cuts.get(found.cut, 0) + 1
+
     try:
         from core.game2048.ai import autoplay as ai_autoplay
 
@@ -521,6 +565,7 @@ def _play_out(state: GameState, max_moves: int, bounds: _Bounds) -> Iterator[tup
             deadline=bounds.deadline,
             budget=bounds.budget or None,
             stop_at_goal=bounds.stop_at_goal,
+            on_hint=count_cut,
         )
         yield from ((after, count) for count, after in enumerate(played, start=1))
     except ImportError as error:
@@ -541,9 +586,15 @@ def _stop_reason(state: GameState, moves: int, max_moves: int, bounds: _Bounds) 
 
 
 def _game_result(
-    seed: int, state: GameState, moves: int, thresholds: tuple[int, ...], reason: str
+    seed: int,
+    state: GameState,
+    moves: int,
+    thresholds: tuple[int, ...],
+    reason: str,
+    cuts: dict[str, int],
 ) -> dict[str, Any]:
-    """autoplay's JSON object for one finished game."""
+    """autoplay's JSON object for one finished game (``cut``: the moves whose search the
+    time limit or the work budget cut short, by limit)."""
     top = max_tile(state.board)
     return {
         "seed": seed,
@@ -552,6 +603,7 @@ def _game_result(
         "moves": moves,
         "reached": {str(t): top >= t for t in thresholds},
         "reason": reason,
+        "cut": {limit: cuts.get(limit, 0) for limit in CUT_LIMITS},
     }
 
 
@@ -612,11 +664,12 @@ def autoplay(
             config = config_from_options(seed + index, size, merge, distribution, tiles, goal)
             start = start_game(config)
             state, count = start, 0
-            for state, count in _play_out(start, max_moves, bounds):
+            cuts: dict[str, int] = {}
+            for state, count in _play_out(start, max_moves, bounds, cuts):
                 if count % 25 == 0:
                     progress.playing(index + 1, count, state.score, max_tile(state.board))
             reason = _stop_reason(state, count, max_moves, bounds)
-            result = _game_result(config.initial_seed, state, count, thresholds, reason)
+            result = _game_result(config.initial_seed, state, count, thresholds, reason, cuts)
             results.append(result)
             if as_json:
                 emit_json(result)
@@ -737,6 +790,10 @@ def _print_autoplay_summary(results: list[dict[str, Any]], thresholds: tuple[int
         f"{t}: {sum(r['reached'][str(t)] for r in results) * 100 / n:.0f}%" for t in thresholds
     )
     out.print(f"{n} game(s); reached {shares}")
+    for limit in CUT_LIMITS:
+        cut = sum(r["cut"][limit] for r in results)
+        if cut:
+            out.print(f"the {limit} cut the search short on {cut} move(s)")
 
 
 # --------------------------------------------------------------------------- level files

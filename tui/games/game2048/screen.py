@@ -181,10 +181,13 @@ class Game2048Screen(SettingsScreen):
     def compute_hint(self, state: GameState, should_stop: Any, time_limit: float) -> Hint:
         from core.game2048 import hint
 
-        direction = hint(state, time_limit=time_limit)
+        reports: list[Any] = []
+        direction = hint(state, time_limit=time_limit, report=reports.append)
         if direction is None:
             return Hint("No move helps.")
-        return Hint(f"Hint: {ARROWS[direction]} {direction}", direction)
+        cut = reports[-1].cut if reports else None  # the search's own account, when it gave one
+        note = f" (search cut short by the {cut})" if cut else ""
+        return Hint(f"Hint: {ARROWS[direction]} {direction}{note}", direction)
 
     def show_hint(self, hint: Hint) -> None:
         if self.autoplaying and hint.move is not None:

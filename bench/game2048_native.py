@@ -1,0 +1,220 @@
+"""Benchmark of 2048's compiled expectimax against the pure-Python one (issue 32).
+
+Run from the repository root::
+
+    python bench/game2048_native.py                    # per-search CPU at depths 1-3
+    python bench/game2048_native.py --boards 10 --depths 1 2 3 4
+    python bench/game2048_native.py --games 2 --seeds 101 102 --max-moves 600 --jobs 2
+
+Part (a), speed, in one process and one run: the same boards (positions of a game played by
+the AI, every few moves from the opening to the late game), each searched at depth 1, 2 and
+3 by :func:`core.game2048.ai.move_scores_fast` with ``native=False`` and ``native=True``,
+interleaved board by board; CPU time of this process (``time.process_time``) per search, the
+ratio, and the compiled search's moves per CPU second (the move count is the compiled
+search's own; the pure search makes the same moves). Also the first call's compile (or cache
+load) time. The two give identical scores (asserted here as in the tests).
+
+Part (b), ``--games N --seeds S...``: whole games of the standard game at the default setting
+(``2048 autoplay``'s: adaptive depth, the per-move think time and work budget), one process
+per game (``--jobs`` at once); the table of 2048/4096/8192/16384/32768 reached, moves, and
+milliseconds per move (CPU time in the hint: mean and slowest), and the moves whose search a
+limit cut. On a shared machine, cap the moves (``--max-moves``) and say so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from core.game2048 import GameConfig, ai, create_game, move, native
+from core.game2048 import fastboard as fb
+from core.game2048.board import max_tile
+
+REACHED = (2048, 4096, 8192, 16384, 32768)
+"""Tiles whose reaching the games table reports."""
+
+
+def sample_boards(count: int, seed: int = 20260) -> list[int]:
+    """Positions of one game played by the AI at depth 1, every few moves (packed boards).
+
+    Args:
+        count: How many boards.
+        seed: The game's seed.
+
+    Returns:
+        The packed boards, from the opening to the late game.
+    """
+    state = create_game(GameConfig(initial_seed=seed))
+    boards = []
+    played = 0
+    while not state.is_game_over and played < 3000:
+        if played % 25 == 10:
+            boards.append(fb.from_rows(state.board))
+        direction = ai.hint(state, depth=1)
+        if direction is None:
+            break
+        state = move(state, direction)
+        played += 1
+    step = max(1, len(boards) // count)
+    return boards[::step][:count]
+
+
+def speed(boards: list[int], depths: list[int]) -> list[dict[str, Any]]:
+    """Per-search CPU time of both engines at each depth, on the same boards.
+
+    Args:
+        boards: Packed boards.
+        depths: Depths (spawns looked ahead).
+
+    Returns:
+        One row per depth: ``depth``, ``pure_ms``, ``native_ms``, ``ratio``, ``mmoves_s``.
+    """
+    rows = []
+    for depth in depths:
+        pure_t = native_t = 0.0
+        moves = 0
+        for board in boards:
+            t0 = time.process_time()
+            p = ai.move_scores_fast(board, depth, native=False)
+            t1 = time.process_time()
+            before = native.MOVES_MADE[0]
+            n = ai.move_scores_fast(board, depth, native=True)
+            t2 = time.process_time()
+            moves += native.MOVES_MADE[0] - before
+            assert p.keys() == n.keys() and all(abs(p[k] - n[k]) <= 1e-6 * abs(p[k]) for k in p)
+            pure_t += t1 - t0
+            native_t += t2 - t1
+        rows.append(
+            {
+                "depth": depth,
+                "pure_ms": pure_t * 1000 / len(boards),
+                "native_ms": native_t * 1000 / len(boards),
+                "ratio": pure_t / native_t if native_t else float("inf"),
+                "mmoves_s": moves / native_t / 1e6 if native_t else float("nan"),
+            }
+        )
+    return rows
+
+
+def play_one(args: tuple[int, int]) -> dict[str, Any]:
+    """One whole game at the CLI's default setting (run in a worker process).
+
+    Args:
+        args: ``(seed, max_moves)``.
+
+    Returns:
+        ``seed``, ``max_tile``, ``score``, ``moves``, ``ms`` (CPU per move, each move),
+        ``cuts`` (moves whose search a limit cut, by limit).
+    """
+    from tui.games.game2048.cli import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT
+
+    seed, max_moves = args
+    native.warm_up()
+    state = create_game(GameConfig(initial_seed=seed))
+    ms: list[float] = []
+    cuts: dict[str, int] = {}
+    depths: list[int] = []
+    while not state.is_game_over and len(ms) < max_moves:
+        t0 = time.process_time()
+        found = ai.hint_info(state, time_limit=DEFAULT_TIME_LIMIT, budget=DEFAULT_BUDGET)
+        ms.append((time.process_time() - t0) * 1000)
+        if found.cut is not None:
+            cuts[found.cut] = cuts.get(found.cut, 0) + 1
+        depths.append(found.depth)
+        if found.move is None:
+            break
+        state = move(state, found.move)
+    return {
+        "seed": seed,
+        "max_tile": max_tile(state.board),
+        "score": state.score,
+        "moves": len(ms),
+        "ms": ms,
+        "cuts": cuts,
+        "over": state.is_game_over,
+        "mean_depth": statistics.fmean(depths) if depths else 0.0,
+    }
+
+
+def games(seeds: list[int], max_moves: int, jobs: int) -> list[dict[str, Any]]:
+    """Play one game per seed on ``jobs`` processes and print the table.
+
+    Args:
+        seeds: The games' seeds.
+        max_moves: Cap on each game's moves.
+        jobs: Processes at once.
+
+    Returns:
+        The games' results (see :func:`play_one`).
+    """
+    with Pool(jobs) as pool:
+        results = pool.map(play_one, [(s, max_moves) for s in seeds])
+    print(
+        f"\n{'seed':>6} {'max':>6} {'score':>8} {'moves':>6} {'ms/move':>8} {'max ms':>7} "
+        f"{'depth':>5} {'cut':>4} end"
+    )
+    for r in results:
+        print(
+            f"{r['seed']:>6} {r['max_tile']:>6} {r['score']:>8} {r['moves']:>6} "
+            f"{statistics.fmean(r['ms']):>8.1f} {max(r['ms']):>7.0f} {r['mean_depth']:>5.2f} "
+            f"{sum(r['cuts'].values()):>4} {'game over' if r['over'] else 'move cap'} "
+            f"{r['cuts'] or ''}"
+        )
+    n = len(results)
+    shares = "  ".join(f"{t}: {sum(r['max_tile'] >= t for r in results)}/{n}" for t in REACHED)
+    every = [m for r in results for m in r["ms"]]
+    print(f"reached  {shares}")
+    print(
+        f"{len(every)} moves: {statistics.fmean(every):.1f} ms CPU per move on average, "
+        f"{sorted(every)[int(0.99 * (len(every) - 1))]:.0f} ms at the 99th percentile"
+    )
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark (see the module docstring).
+
+    Args:
+        argv: Command-line arguments (default: ``sys.argv[1:]``).
+
+    Returns:
+        The exit status.
+    """
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--boards", type=int, default=16, help="boards for the speed part")
+    p.add_argument("--depths", type=int, nargs="+", default=[1, 2, 3], help="depths to time")
+    p.add_argument("--games", type=int, default=0, help="whole games to play (part b)")
+    p.add_argument("--seeds", type=int, nargs="+", default=None, help="the games' seeds")
+    p.add_argument("--max-moves", type=int, default=100_000, help="cap on each game's moves")
+    p.add_argument("--jobs", type=int, default=2, help="game processes at once")
+    a = p.parse_args(argv)
+    if not native.available():
+        print("numba is not installed (or TERMARCADE_PURE_AI is set): nothing to compare")
+        return 1
+    if a.games:
+        seeds = (a.seeds or list(range(1001, 1001 + a.games)))[: a.games]
+        games(seeds, a.max_moves, a.jobs)
+        return 0
+    t0 = time.perf_counter()
+    native.warm_up()
+    print(f"first compiled search (compile or cache load): {time.perf_counter() - t0:.2f} s")
+    boards = sample_boards(a.boards)
+    print(f"{len(boards)} boards; CPU ms per search (process time), same boards, interleaved")
+    print(f"{'depth':>5} {'pure ms':>9} {'native ms':>10} {'ratio':>7} {'M moves/s':>10}")
+    for row in speed(boards, a.depths):
+        print(
+            f"{row['depth']:>5} {row['pure_ms']:>9.2f} {row['native_ms']:>10.3f} "
+            f"{row['ratio']:>6.1f}x {row['mmoves_s']:>10.2f}"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,263 @@
+"""The fast 2048 expectimax compiled to machine code with numba (optional).
+
+This is the loop of :func:`core.game2048.ai._fast_searcher`, node for node: the same move
+tables (:mod:`core.game2048.fastboard`), the same heuristic table, the same chance nodes,
+the same probability cut, the same transposition table semantics (an entry is reused when
+it was searched at least as deep; nothing is ever evicted) and the same node budget (one
+unit per chance node entered, the search stops when fewer than zero are left). Float sums
+are taken in the same order, so both paths give the same scores, bit for bit in practice
+(the tests allow a float tolerance) and the same moves.
+
+Why numba: it installs from wheels alone (Linux, macOS and Windows), so ``pip install
+termarcade`` needs no compiler; a C extension would need one on every platform without a
+prebuilt wheel. The price is the install (numba 3.8 MB + llvmlite 60 MB of wheels, ~210 MB
+installed) and a JIT compile the first time a process searches, done before the hint's clock
+starts (:func:`warm_up`; figures in ``docs/2048.md``). The loop itself is in
+:mod:`core.game2048.native_kernel`, imported only then. numba caches the compiled code on
+disk like Python's ``.pyc`` files and under the same switch (:func:`cache_enabled`): this
+package opens no file itself; numba writes next to the installed source or, where that is
+read-only (a system or served install), into the user's cache directory.
+
+When numba is missing (or ``TERMARCADE_PURE_AI=1`` is set) :func:`available` is False and
+the AI uses the pure-Python search.
+
+The hash tables are open-addressed arrays keyed by the packed board (key 0 is "empty": a
+chance node is always reached by a move, so its board is never empty). A table that fills
+past half its size stops the search with :data:`FULL`; :func:`scores` then runs the same
+search again with tables twice as large, so the answer never depends on the table size.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from time import perf_counter
+from typing import Any
+
+__all__ = [
+    "CACHE_ENV",
+    "CUT",
+    "FULL",
+    "OK",
+    "PURE_ENV",
+    "available",
+    "cache_enabled",
+    "read_clock",
+    "scores",
+    "warm_up",
+]
+
+PURE_ENV = "TERMARCADE_PURE_AI"
+"""Set this environment variable to 1 to force the pure-Python search."""
+
+OK, CUT, FULL = 0, 1, 2
+"""Status codes of the compiled search: done, stopped (budget or clock), a table is full."""
+
+CLOCK_EVERY = 1024
+"""Chance nodes between two reads of the clock (a read leaves compiled code: ~1 µs)."""
+
+CACHE_ENV = "TERMARCADE_NO_JIT_CACHE"
+"""Set this environment variable to 1 to keep numba from caching the compiled search."""
+
+_CACHE_REFUSED = [False]
+"""Set when numba found no writable place for its cache (the next import compiles only)."""
+
+
+def cache_enabled() -> bool:
+    """Whether numba may cache the compiled search on disk (``cache=True``).
+
+    Like Python's own bytecode cache, and off when that is (``python -B``,
+    ``PYTHONDONTWRITEBYTECODE``) or when :data:`CACHE_ENV` is set. numba writes it next to
+    the installed module (``__pycache__``) or, where that is read-only (a system or served
+    install), in the user's cache directory (``NUMBA_CACHE_DIR`` overrides both).
+
+    Returns:
+        True to cache.
+    """
+    if sys.dont_write_bytecode or _CACHE_REFUSED[0]:
+        return False
+    return os.environ.get(CACHE_ENV, "") in ("", "0")
+
+
+_MIN_BITS = 12
+"""log2 of the smallest hash table (4,096 slots)."""
+
+numba: Any = None
+np: Any = None
+_MISSING = [False]
+"""Set when importing numba failed (the process does not try again)."""
+
+
+def _load() -> bool:
+    """Import numba and numpy on first use (importing numba takes about a second, which a
+    command that never searches should not pay).
+
+    Returns:
+        Whether the compiled search can be used in this process.
+    """
+    global numba, np
+    if numba is not None:
+        return True
+    if _MISSING[0] or os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return False
+    try:
+        import numba as numba_module
+        import numpy as numpy_module
+    except (ImportError, OSError):  # optional (OSError: llvmlite's library will not load)
+        _MISSING[0] = True  # not again at every hint
+        return False
+    numba, np = numba_module, numpy_module
+    return True
+
+
+def available() -> bool:
+    """Whether the compiled search can be used (numba importable, not forced off).
+
+    Returns:
+        True when :func:`scores` may be called; the first call imports numba.
+    """
+    if os.environ.get(PURE_ENV, "") not in ("", "0"):
+        return False
+    return _load()
+
+
+def read_clock() -> float:
+    """``perf_counter()``, looked up when called (the compiled code freezes the globals it
+    names; this indirection lets a test substitute a deterministic clock).
+
+    Returns:
+        The clock's reading in seconds.
+    """
+    return perf_counter()
+
+
+RESTARTS = [0]
+"""Searches run again with a larger table in this process (see :func:`scores`)."""
+
+MOVES_MADE = [0]
+"""Moves the compiled search has made in this process (the bench's moves per second)."""
+
+_WARM = [False]
+"""Whether :func:`warm_up` has run in this process."""
+
+_COMPILED: Any = None
+_TABLES: Any = None
+_SIZE_BITS = [_MIN_BITS]
+"""log2 of the table size the next search starts with (see the end of :func:`scores`)."""
+
+
+def _tables() -> Any:
+    """The move tables and heuristic table as numpy arrays (built once per process)."""
+    global _TABLES
+    if _TABLES is None:
+        from core.game2048 import ai
+        from core.game2048 import fastboard as fb
+
+        # 16-bit rows (as nneonneo's program keeps them): up and down spread the moved
+        # column back with shifts, so the tables take 256 kB of cache rather than 2 MB.
+        tabs = tuple(np.array(t, dtype=np.uint16) for t in (fb.ROW_LEFT, fb.ROW_RIGHT))
+        _TABLES = (tabs, np.array(ai.HEUR_TABLE, dtype=np.float64))
+    return _TABLES
+
+
+def _compiled() -> Any:
+    """The compiled search (compiled, or loaded from numba's cache, on the first call)."""
+    global _COMPILED
+    if _COMPILED is None:
+        try:
+            from core.game2048 import native_kernel
+        except RuntimeError:  # numba: "no locator available" (nowhere to write its cache)
+            sys.modules.pop("core.game2048.native_kernel", None)
+            _CACHE_REFUSED[0] = True
+            from core.game2048 import native_kernel
+        _COMPILED = native_kernel.root
+    return _COMPILED
+
+
+def scores(
+    board: int,
+    depth: int,
+    spawns: tuple[tuple[int, float], ...],
+    threshold: float,
+    deadline: float | None,
+    nodes_left: int | None,
+) -> tuple[dict[str, float] | None, int | None]:
+    """Expected heuristic value of each legal move (the compiled search).
+
+    Args:
+        board: A packed 4×4 board.
+        depth: Spawns to look ahead (already clamped by the caller).
+        spawns: ``(rank, probability)`` of each new tile.
+        threshold: Probability below which a chance branch is scored by the heuristic.
+        deadline: A ``perf_counter`` time after which the search gives up, or None.
+        nodes_left: Chance nodes the search may still enter, or None for no budget.
+
+    Returns:
+        ``(scores, nodes_left)``: the scores by direction (as the pure search returns them)
+        or None when the deadline or the budget cut the search, and the nodes left after it
+        (None when there was no budget).
+    """
+    from core.game2048.fastboard import DIRECTIONS
+
+    root_fn = _compiled()
+    tabs, heur = _tables()
+    ranks = np.array([r for r, _ in spawns], dtype=np.int64)
+    probs = np.array([p for _, p in spawns], dtype=np.float64)
+    out = np.zeros(4, dtype=np.float64)
+    start_nodes = -1 if nodes_left is None else max(0, nodes_left)
+    if deadline is not None and read_clock() > deadline:
+        return None, nodes_left  # out of time before it starts (e.g. compiling took it)
+    while True:
+        tt = (
+            np.zeros(1 << _SIZE_BITS[0], dtype=np.uint64),
+            np.zeros(1 << _SIZE_BITS[0], dtype=np.int64),
+            np.zeros(1 << _SIZE_BITS[0], dtype=np.float64),
+        )
+        # The clock count starts one short of a read: the first chance node reads the clock.
+        st = np.array([start_nodes, OK, 0, 0, CLOCK_EVERY - 1], dtype=np.int64)
+        status = root_fn(
+            np.uint64(board),
+            depth,
+            tabs,
+            heur,
+            ranks,
+            probs,
+            threshold,
+            tt,
+            st,
+            -1.0 if deadline is None else deadline,
+            out,
+        )
+        if status != FULL:
+            break
+        # A full table: grow the one that filled and search again from the same budget.
+        _SIZE_BITS[0] += 1
+        RESTARTS[0] += 1
+    MOVES_MADE[0] += int(st[3])
+    # The next search (most likely the next move's, of a similar size) starts with a table
+    # a quarter full at this one's size: not the largest ever needed, whose zeroed pages
+    # every small search would then touch.
+    _SIZE_BITS[0] = max(_MIN_BITS, (4 * int(st[2])).bit_length())
+    left = None if nodes_left is None else int(st[0])
+    if status == CUT:
+        return None, left
+    result = {d: float(out[i]) for i, d in enumerate(DIRECTIONS) if out[i] == out[i]}
+    return result, left
+
+
+def warm_up() -> float:
+    """Compile the search (or load it from numba's cache) now, once per process.
+
+    :func:`core.game2048.ai.search_fast` calls it before it starts a hint's clock: the
+    compile is the process's set-up, not the hint's search, and counting it would cut the
+    first hint of every process short (a served app's first hint in particular).
+
+    Returns:
+        Seconds spent (0 when already done, or when numba is not available).
+    """
+    if _WARM[0] or not available():
+        return 0.0
+    t0 = perf_counter()
+    scores(0x1 | (0x1 << 4), 1, ((1, 0.9), (2, 0.1)), 1e-4, None, None)
+    _WARM[0] = True
+    return perf_counter() - t0
