@@ -7,10 +7,10 @@ state bound only, never a time bound, so the same seed gives the same level on a
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from .generator import generate
+from .generator import Generated, generate
 from .level import Level
 
 __all__ = ["GENERATORS", "Difficulty"]
@@ -46,14 +46,28 @@ class Difficulty:
         Raises:
             ValueError: When no usable level comes out of the seed.
         """
-        knobs = {**self.knobs, **params}
-        level = generate(seed, **knobs).level
-        return _retitled(level, f"{self.title} #{seed}")
+        return self.generated(seed, **params).level
+
+    def generated(self, seed: int, **params: Any) -> Generated:
+        """The :class:`~core.carving.generator.Generated` of ``seed``: the level (titled
+        as :meth:`generate` titles it), its solution, and how the drawing went.
+
+        Args:
+            seed: The seed (0 to 2**32 - 1).
+            **params: Knobs of :func:`core.carving.generator.generate`.
+
+        Returns:
+            The generated level and its record.
+
+        Raises:
+            ValueError: When no usable level comes out of the seed
+                (:class:`~core.carving.generator.NoProvedLevel` when no par was proved).
+        """
+        made = generate(seed, **{**self.knobs, **params})
+        return replace(made, level=_retitled(made.level, f"{self.title} #{seed}"))
 
 
 def _retitled(level: Level, title: str) -> Level:
-    from dataclasses import replace
-
     return replace(level, title=title)
 
 

@@ -34,7 +34,7 @@ that keep this possible.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from .formula import Operator
@@ -388,6 +388,7 @@ def removal_sets(
     reading: str,
     max_states: int = 20_000,
     prefix_mask: int = 0,
+    keep: Callable[[int], bool] | None = None,
 ) -> tuple[dict[int, list[tuple[int, int]]], bool]:
     """Every edge set E(P*) a legal elimination path can remove, each with a witness walk.
 
@@ -403,6 +404,11 @@ def removal_sets(
         reading: Density reading.
         max_states: Stop after keeping this many product states.
         prefix_mask: Edge ids (as bits) the walk so far has used.
+        keep: ``keep(mask)``: False when no walk whose edge set contains ``mask`` matters to
+            the caller (it must stay False for every superset: the solver's lower bound on
+            the child a removal makes only grows with what is removed). A walk is dropped as
+            soon as its edges fail it, so neither it nor its extensions count against
+            ``max_states``; the sets kept, their order and their witnesses are unchanged.
 
     Returns:
         ``(sets, complete)``: bit mask of edge ids -> the steps after ``start`` that remove
@@ -420,6 +426,8 @@ def removal_sets(
         for e, w in offered_steps(graph, u, q, used, new, good, reading):
             nxt = (w, advance(reading, q, graph.virtual[e]), used or e == new, mask | (1 << e))
             if nxt in parent:
+                continue
+            if keep is not None and not keep(nxt[3]):
                 continue
             if len(parent) >= max_states:
                 return found, False

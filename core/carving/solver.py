@@ -52,7 +52,7 @@ from .bound import Bounds
 from .formula import Operator
 from .game import GAME, Construct, Extend, Finish, Move, Succeed
 from .level import Level
-from .paths import LAST_V, forward_levels, graph_of, removal_sets, walk_position
+from .paths import LAST_V, Graph, forward_levels, graph_of, removal_sets, walk_position
 from .state import (
     State,
     choose_base,
@@ -348,6 +348,7 @@ class _Search:
             world.level.density,
             self.walk_states,
             mask,
+            self._cut_filter(state, graph, new),  # type: ignore[arg-type]
         )
         self.truncated |= not complete
         assert state.pending is not None  # a path phase always has its new edge
@@ -356,6 +357,41 @@ class _Search:
             removed = {graph.edges[e] for e in range(len(graph.edges)) if removed_mask >> e & 1}
             after = self._end(state, state.tree - removed, edge_set - removed)
             yield from self._settle(after, op, tuple(steps))
+
+    def _cut_filter(self, state: State, graph: Graph, new: int) -> Callable[[int], bool] | None:
+        """The walks worth enumerating for a cut from ``state``, under a bound (None: all).
+
+        A cut child is kept only when its steps plus its lower bound stay under the limit;
+        its bound is at least the target edges its edges miss (:meth:`Bounds.missing_edges`),
+        and removing more edges never lowers that. So a walk whose edges (the new edge's
+        with them: every legal path crosses it) already remove too much cannot lead to a
+        kept child, nor can any walk extending it: :func:`removal_sets` drops it at once,
+        instead of enumerating its extensions (exponentially many) only for the bound to
+        prune them one by one afterwards, or for the enumeration to be cut at its bound
+        (then the par is unproved).
+        """
+        if self.bound is None:
+            return None
+        first, limit = self.bound
+        target = state.level.target
+        # A child misses at most room - 1 target edges: it counts one step more than state.
+        room = limit - (state.steps - first) - 1
+        need = len(target.edges) - room + 1  # the common edges a kept child must have
+        if need <= 0:
+            return None
+        verts, always = graph.verts, 1 << new
+        mcs = self.bounds.common_edges_of
+        known: dict[int, bool] = {}
+
+        def keep(mask: int) -> bool:
+            mask |= always
+            ok = known.get(mask)
+            if ok is None:
+                rest = tuple(sorted(vs for e, vs in enumerate(verts) if not mask >> e & 1))
+                ok = known[mask] = mcs(rest, target) >= need
+            return ok
+
+        return keep
 
     def _settle(
         self, state: State, op: Operator | None, steps: tuple | None
@@ -463,6 +499,8 @@ def solve(
             found = _Found("solved", tuple(known), limit, found.reason, False)
         elif found.status == "none":  # nothing shorter exists: the known plan is shortest
             found = _Found("solved", tuple(known), limit, "", True)
+        if found.status == "solved" and found.reason in _RETRY:
+            found = run.prove(found)
     elif deepen:
         found = run.deepening()
     else:
@@ -493,6 +531,11 @@ def _known_steps(state: State, known: Sequence[Move]) -> int:
     if end.phase != "won":
         raise ValueError("the known plan does not win")
     return end.steps - state.steps
+
+
+_RETRY = (REASONS["truncated"], REASONS["states"])
+"""Why a pass against a known plan may be retried with lower limits (:meth:`_Run.prove`):
+its own bounds, not the caller's time, budget or cancel."""
 
 
 @dataclass(frozen=True)
@@ -564,6 +607,40 @@ class _Run:
         if result.status == "limit" and result.generated >= self.max_states:
             return _Found(stopped, reason=REASONS["states"])  # bfs: "limit" for max_states too
         return _Found(stopped, reason=REASONS[result.status])
+
+    def prove(self, best: _Found) -> _Found:
+        """Prove a plan shortest that one pass against a known plan left unproved.
+
+        That pass looked for anything shorter than the known plan, and an enumeration cut
+        at its bound or the states kept stopped it. Passes for plans of at most d steps,
+        d from the start's lower bound up to one less than ``best``'s, prune far harder
+        (the lower the limit, the more of the target a cut must keep: see
+        :meth:`_Search._cut_filter`), so they often finish where it could not. The first
+        plan such a pass finds is shortest when every pass before it finished; when every
+        pass finishes without one, ``best`` is. A pass stopped by a bound of the caller's
+        (time, work budget, cancel), or cut short again, ends the attempt: ``best`` stands,
+        unproved.
+
+        Args:
+            best: The solved, unproved answer of the first pass.
+
+        Returns:
+            A proved answer, or ``best``.
+        """
+        search = self.search
+        try:
+            d = search.bounds.lower_bound(self.state)
+        except Interrupted:
+            return best
+        while d < best.steps:
+            search.truncated = False  # each pass must finish on its own
+            found = self.shorter_than(d + 1)
+            if found.status == "solved" and not search.truncated:
+                return _Found("solved", found.plan, found.steps, "", True)
+            if found.status != "none" or found.reason:
+                return best
+            d += 1
+        return _Found("solved", best.plan, best.steps, "", True)
 
     def deepening(self) -> _Found:
         """Iterative deepening on the bound: look for plans of at most d steps, d from
