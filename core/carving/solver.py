@@ -389,6 +389,8 @@ class _Search:
             if ok is None:
                 rest = tuple(sorted(vs for e, vs in enumerate(verts) if not mask >> e & 1))
                 ok = known[mask] = mcs(rest, target) >= need
+            if not ok:  # outcomes cut away: a pass that drops some is not exhaustive
+                self.pruned += 1
             return ok
 
         return keep
