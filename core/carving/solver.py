@@ -509,7 +509,7 @@ def solve(
         elif found.status == "none":  # nothing shorter exists: the known plan is shortest
             found = _Found("solved", tuple(known), limit, "", True)
         if tighten and found.status == "solved" and found.reason in _RETRY:
-            found = run.prove(found)
+            found = run.prove(found, limit)
     elif deepen:
         found = run.deepening()
     else:
@@ -617,7 +617,7 @@ class _Run:
             return _Found(stopped, reason=REASONS["states"])  # bfs: "limit" for max_states too
         return _Found(stopped, reason=REASONS[result.status])
 
-    def prove(self, best: _Found) -> _Found:
+    def prove(self, best: _Found, tried: int) -> _Found:
         """Prove a plan shortest that one pass against a known plan left unproved.
 
         That pass looked for anything shorter than the known plan, and an enumeration cut
@@ -632,6 +632,7 @@ class _Run:
 
         Args:
             best: The solved, unproved answer of the first pass.
+            tried: That pass's limit (a pass with it would end the same way: not rerun).
 
         Returns:
             A proved answer, or ``best``.
@@ -642,6 +643,8 @@ class _Run:
         except Interrupted:
             return best
         while d < best.steps:
+            if d + 1 >= tried:  # the first pass itself, which did not finish
+                return best
             search.truncated = False  # each pass must finish on its own
             found = self.shorter_than(d + 1)
             if found.status == "solved" and not search.truncated:
