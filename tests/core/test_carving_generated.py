@@ -357,3 +357,29 @@ def test_a_monotone_walk_filter_keeps_the_sets_it_passes_and_their_witnesses(
     kept, done = removal_sets(graph, (rho, 0, False), new, good, reading, keep=keep)
     assert done
     assert list(kept.items()) == [(m, w) for m, w in everything.items() if keep(m)]
+
+
+def test_a_budget_that_changes_the_drawing_gives_a_custom_id() -> None:
+    """Easy #0's proof needs 121 work units: under a budget of 120 it is stopped, the play-out
+    dropped, and the next one proved; that level is not the seed's, so its row carries a
+    custom ID (the level itself), never ``carving:easy#0``. A roomy budget stops nothing and
+    keeps the seed's ID."""
+    plain = made("easy", 0)
+    assert plain.work == 121 and not plain.budget_stopped
+    tight = made("easy", 0, budget=120)
+    assert tight.budget_stopped and tight.dropped == 1 and tight.level.par is not None
+    assert tight.level != plain.level
+    rows = [
+        json.loads(x)
+        for budget in ("120", "100000000")
+        for x in run(
+            "generate", "-n", "1", "--seed", "0", "--json", "--work-budget", budget
+        ).stdout.splitlines()
+    ]
+    assert rows[0]["par"] == tight.level.par and rows[0]["id"].startswith("carving:L")
+    assert rows[1] == {
+        "seed": 0,
+        "id": "carving:easy#0",
+        "title": "Easy #0",
+        "par": plain.level.par,
+    }
