@@ -63,15 +63,18 @@ class Generated:
     """A generated level and a plan that wins it.
 
     Attributes:
-        level: The level: its ``par`` is the proved fewest steps, or None when the search
-            could not prove it within its bounds.
+        level: The level: its ``par`` is the proved fewest steps (None only without
+            ``refine``, when the lower bound alone could not prove the play-out).
         solution: Game moves winning the level (in ``par`` steps when par is set).
         seed: The seed it came from.
         refined: True when the solver found the solution (shorter than the play-out).
+        dropped: Play-outs dropped before this one, their par unproved.
+        work: The most work one proof of the drawing spent.
+        budget_stopped: Whether the work budget stopped a proof of the drawing.
     """
 
     level: Level
-    """The level (``par`` None when it could not be proved)."""
+    """The level (its par proved; None only without ``refine``)."""
     solution: tuple[Move, ...]
     """Moves that win it (in par steps when par is set)."""
     seed: int
