@@ -418,13 +418,22 @@ def removal_sets(
     parent: dict[tuple, tuple[tuple, tuple[int, int]] | None] = {first: None}
     queue = deque([first])
     found: dict[int, list[tuple[int, int]]] = {}
+    # The steps offered depend on (vertex, state, used) alone, which far fewer walks differ
+    # in than in their edge sets: each list is built once per enumeration, not per walk.
+    moves: dict[tuple[int, int, bool], list[tuple[int, int, int, bool, int]]] = {}
     while queue:
         node = queue.popleft()
         u, q, used, mask = node
         if used and mask not in found:
             found[mask] = _unwind(parent, node)
-        for e, w in offered_steps(graph, u, q, used, new, good, reading):
-            nxt = (w, advance(reading, q, graph.virtual[e]), used or e == new, mask | (1 << e))
+        here = moves.get((u, q, used))
+        if here is None:
+            here = moves[(u, q, used)] = [
+                (e, w, advance(reading, q, graph.virtual[e]), used or e == new, 1 << e)
+                for e, w in offered_steps(graph, u, q, used, new, good, reading)
+            ]
+        for e, w, q_next, used_next, bit in here:
+            nxt = (w, q_next, used_next, mask | bit)
             if nxt in parent:
                 continue
             if keep is not None and not keep(nxt[3]):
