@@ -389,6 +389,7 @@ def removal_sets(
     max_states: int = 20_000,
     prefix_mask: int = 0,
     keep: Callable[[int], bool] | None = None,
+    reuse_steps: bool = True,
 ) -> tuple[dict[int, list[tuple[int, int]]], bool]:
     """Every edge set E(P*) a legal elimination path can remove, each with a witness walk.
 
@@ -409,6 +410,9 @@ def removal_sets(
             the child a removal makes only grows with what is removed). A walk is dropped as
             soon as its edges fail it, so neither it nor its extensions count against
             ``max_states``; the sets kept, their order and their witnesses are unchanged.
+        reuse_steps: Build the steps offered at each (vertex, state, used) once (the
+            default); False rebuilds them for every walk, as before (a benchmark baseline;
+            the answer is the same).
 
     Returns:
         ``(sets, complete)``: bit mask of edge ids -> the steps after ``start`` that remove
@@ -428,10 +432,12 @@ def removal_sets(
             found[mask] = _unwind(parent, node)
         here = moves.get((u, q, used))
         if here is None:
-            here = moves[(u, q, used)] = [
+            here = [
                 (e, w, advance(reading, q, graph.virtual[e]), used or e == new, 1 << e)
                 for e, w in offered_steps(graph, u, q, used, new, good, reading)
             ]
+            if reuse_steps:
+                moves[(u, q, used)] = here
         for e, w, q_next, used_next, bit in here:
             nxt = (w, q_next, used_next, mask | bit)
             if nxt in parent:

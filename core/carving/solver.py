@@ -195,7 +195,8 @@ class _Search:
         watch: Deadline, work budget and cancel test: polled for every vertex set and
             charged one unit per successor and renaming (raising
             :class:`~core.search.Interrupted`).
-        tighten: Prune walk enumerations by the lower bound (:meth:`_cut_filter`).
+        tighten: Prune walk enumerations by the lower bound (:meth:`_cut_filter`) and
+            build their step lists once (False: as before, the benchmark's baseline).
     """
 
     def __init__(
@@ -352,6 +353,7 @@ class _Search:
             self.walk_states,
             mask,
             self._cut_filter(state, graph, new),  # type: ignore[arg-type]
+            self.tighten,
         )
         self.truncated |= not complete
         assert state.pending is not None  # a path phase always has its new edge
@@ -475,9 +477,9 @@ def solve(
             is the answer, proved shortest if nothing was cut short.
         deepen: Without ``known``: iterative deepening on :func:`~core.carving.bound.lower_bound` (the
             default); False for one plain breadth-first search (the baseline).
-        tighten: Prune walk enumerations by the lower bound and retry an unproved pass
-            against ``known`` with lower limits (issue 29; the default). False: the search
-            as it was before, the benchmark's baseline.
+        tighten: Prune walk enumerations by the lower bound, build their step lists once,
+            and retry an unproved pass against ``known`` with lower limits (issue 29; the
+            default). False: the search as it was before, the benchmark's baseline.
 
     Returns:
         The :class:`SolveResult`; an unknown one names the bound hit in ``reason``.

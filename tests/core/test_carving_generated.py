@@ -354,6 +354,9 @@ def test_a_monotone_walk_filter_keeps_the_sets_it_passes_and_their_witnesses(
 
     everything, complete = removal_sets(graph, (rho, 0, False), new, good, reading)
     assert complete
+    # Step lists built once per enumeration or per walk (the old way): the same answer.
+    rebuilt = removal_sets(graph, (rho, 0, False), new, good, reading, reuse_steps=False)
+    assert list(rebuilt[0].items()) == list(everything.items()) and rebuilt[1]
     kept, done = removal_sets(graph, (rho, 0, False), new, good, reading, keep=keep)
     assert done
     assert list(kept.items()) == [(m, w) for m, w in everything.items() if keep(m)]
