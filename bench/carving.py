@@ -378,6 +378,58 @@ def bench_solver(args, rows) -> None:
         )
 
 
+PROOF_LEVELS = (("hard", 6), ("hard", 880001), ("medium", 26), ("hard", 17))
+"""Proof cases (issue 29): the play-outs of generated levels that used to end without a proved
+par (the generator's first draw for the seed, before any proof), by difficulty and seed."""
+
+
+def proof_level(kind: str, seed: int):
+    """A generator's raw play-out (its first usable draw) and its moves."""
+    from core.carving.generator import generate
+    from core.carving.generators import GENERATORS
+
+    made = generate(seed, **{**GENERATORS[kind].knobs, "refine": False})
+    return made.level, made.solution
+
+
+def bench_proof(args, rows) -> None:
+    """Fast: solve() as shipped (walk enumerations pruned by the lower bound; an unproved
+    pass against a known plan retried with lower limits). Baseline: the same solver with
+    tighten=False (the search before). Both under the default work budget (2,000,000 state
+    images) and no clock, once each; the generator's proof (known play-out, 2,000 states) and
+    ``carving solve`` (iterative deepening). States per second: states expanded over CPU
+    seconds."""
+    from core.carving import solve
+    from core.carving.solver import DEFAULT_BUDGET
+
+    cases = PROOF_LEVELS[:2] if args.quick else PROOF_LEVELS
+    for kind, seed in cases:
+        level, playout = proof_level(kind, seed)
+        for how, extra in (
+            ("generator", {"known": playout, "max_states": 2_000}),
+            ("solve", {}),
+        ):
+
+            def run(tighten: bool, lv=level, kw=extra):
+                return solve(lv, time_limit=None, budget=DEFAULT_BUDGET, tighten=tighten, **kw)
+
+            t_fast, fast = best(1, lambda: run(True))
+            t_base, base = best(1, lambda: run(False))
+            report(
+                rows,
+                args.json,
+                f"prove {how} {kind} #{seed}",
+                t_fast,
+                t_base,
+                fast_verdict=fast.verdict,
+                base_verdict=base.verdict,
+                fast_states=fast.explored,
+                base_states=base.explored,
+                fast_states_per_s=round(fast.explored / max(t_fast, 1e-9), 1),
+                base_states_per_s=round(base.explored / max(t_base, 1e-9), 1),
+            )
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="smaller inputs, a few seconds")
@@ -385,7 +437,9 @@ def main(argv=None) -> None:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--json", action="store_true")
     ap.add_argument(
-        "--only", choices=("closure", "decision", "state", "solver"), help="run one part only"
+        "--only",
+        choices=("closure", "decision", "state", "solver", "proof"),
+        help="run one part only",
     )
     args = ap.parse_args(argv)
     rows: list = []
@@ -399,6 +453,7 @@ def main(argv=None) -> None:
         "decision": bench_decision,
         "state": bench_state,
         "solver": bench_solver,
+        "proof": bench_proof,
     }
     for name, part in parts.items():
         if args.only in (None, name):
@@ -406,6 +461,7 @@ def main(argv=None) -> None:
     closure = [r["ratio"] for r in rows if r["case"].startswith("closure")]
     decide = [r for r in rows if r["case"].startswith("decide")]
     solved = [r for r in rows if r["case"].startswith("solve")]
+    proved = [r for r in rows if r["case"].startswith("prove")]
     summary = {
         "closure_ratio_min": min(closure, default=None),
         "closure_ratio_max": max(closure, default=None),
@@ -414,6 +470,9 @@ def main(argv=None) -> None:
         "solver_ratio_min": min((r["ratio"] for r in solved), default=None),
         "solver_proved": sum("(shortest)" in r["fast_verdict"] for r in solved),
         "solver_cases": len(solved),
+        "proofs_proved": sum("(shortest)" in r["fast_verdict"] for r in proved),
+        "proofs_proved_before": sum("(shortest)" in r["base_verdict"] for r in proved),
+        "proof_cases": len(proved),
     }
     print(json.dumps({"summary": summary}) if args.json else f"summary: {summary}")
 

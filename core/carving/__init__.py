@@ -26,7 +26,7 @@ from __future__ import annotations
 from .closure import Closure, ClosureTooLarge, compute_closure
 from .formula import Formula, Operator, formula_from_str, operator_from_str
 from .game import GAME
-from .generator import Generated, generate
+from .generator import Generated, NoProvedLevel, generate
 from .level import DENSITY_READINGS, Level, LevelJSONError, Target, level_from_json, level_to_json
 from .solver import SolveResult, hint, solve
 from .state import (
@@ -57,6 +57,7 @@ __all__ = [
     "Generated",
     "Level",
     "LevelJSONError",
+    "NoProvedLevel",
     "Operator",
     "SolveResult",
     "State",

@@ -225,6 +225,18 @@ class Bounds:
             found = self._known[verts] = common_edges(list(verts), target, watch=self.watch)
         return found
 
+    def common_edges_of(self, verts: Verts, target: Target) -> int:
+        """MCS of the edge sets ``verts`` (sorted), or an upper bound on it past the node cap.
+
+        Args:
+            verts: V(e) per edge, sorted as :func:`_edge_sets` sorts them.
+            target: H*.
+
+        Returns:
+            The number (cached for the search's life).
+        """
+        return self._mcs(verts, target)[0]
+
     def _mcs_after(
         self, verts: Verts, target: Target, before: Verts, added: tuple[int, ...]
     ) -> int:

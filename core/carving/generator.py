@@ -15,13 +15,18 @@
    the first known solution, an upper bound on par.
 4. ``refine`` (the default): the solver, given the play-out as its known plan, looks for a
    shorter one by branch and bound (:func:`core.carving.solver.solve`, ``known``). Par is
-   set only when it is *proved*: the search finished within its bounds (then par is the
-   play-out's length, or the shorter plan's). Otherwise the level has no par (``None``,
-   shown as "par unknown") and keeps the best plan found as its solution: a generated level
-   never shows a par nobody proved. Without ``refine``, par is set only when the lower bound
-   of :mod:`.bound` alone proves the play-out shortest.
+   the proved fewest steps: the play-out's length, or the shorter plan's. **Only levels
+   whose par is proved are emitted** (issue 29): when the proof does not finish within its
+   bounds (states, work budget; no clock by default), the level is dropped and the next
+   play-out is drawn from the same ``rng``, until one is proved. A seed whose first usable
+   play-out was proved gives the level it always gave; only the seeds whose level had no
+   par give another level. After ``proofs`` failed proofs the generator gives up
+   (:class:`NoProvedLevel`). Without ``refine``, no search: par is set only when the lower
+   bound of :mod:`.bound` alone proves the play-out shortest (else None; for tools and
+   tests that want the raw play-out).
 
-Everything is drawn from ``random.Random(seed)``: the same arguments give the same level.
+Everything is drawn from ``random.Random(seed)``, and the proof is bounded by states and
+work only: the same arguments give the same level on any machine.
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from .paths import graph_of
 from .solver import solve
 from .state import State, can_finish, path_steps, succession_candidates, suggest_path
 
-__all__ = ["Generated", "generate"]
+__all__ = ["Generated", "NoProvedLevel", "generate"]
 
 _PLACEHOLDER = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
 _LETTERS = "xyzwuvpqrs"
@@ -58,21 +63,49 @@ class Generated:
     """A generated level and a plan that wins it.
 
     Attributes:
-        level: The level: its ``par`` is the proved fewest steps, or None when the search
-            could not prove it within its bounds.
+        level: The level: its ``par`` is the proved fewest steps (None only without
+            ``refine``, when the lower bound alone could not prove the play-out).
         solution: Game moves winning the level (in ``par`` steps when par is set).
         seed: The seed it came from.
         refined: True when the solver found the solution (shorter than the play-out).
+        dropped: Play-outs dropped before this one, their par unproved.
+        work: The most work one proof of the drawing spent.
+        budget_stopped: Whether the work budget stopped a proof of the drawing.
     """
 
     level: Level
-    """The level (``par`` None when it could not be proved)."""
+    """The level (its par proved; None only without ``refine``)."""
     solution: tuple[Move, ...]
     """Moves that win it (in par steps when par is set)."""
     seed: int
     """The generator seed."""
     refined: bool = False
     """Whether the solver shortened the play-out."""
+    dropped: int = 0
+    """Play-outs drawn before this one whose par could not be proved (dropped)."""
+    work: int = 0
+    """The most work (state images) one proof of the drawing spent."""
+    budget_stopped: bool = False
+    """Whether the work budget stopped a proof of the drawing (the level then depends on
+    the budget: a larger one might have proved a play-out this drawing dropped)."""
+
+
+class NoProvedLevel(ValueError):
+    """No play-out's par could be proved within the bounds (``proofs`` tried).
+
+    Attributes:
+        seed: The seed.
+        tried: Play-outs whose proof failed.
+        budget_stopped: Whether the work budget stopped any of them (a larger budget may
+            succeed).
+    """
+
+    def __init__(self, seed: int, tried: int, budget_stopped: bool):
+        why = " within the work budget" if budget_stopped else ""
+        super().__init__(
+            f"no level with a proved par from seed {seed}{why} ({plural(tried, 'play-out')} tried)"
+        )
+        self.seed, self.tried, self.budget_stopped = seed, tried, budget_stopped
 
 
 def _language(rng: random.Random, n_vars: int, n_types: int, n_axioms: int) -> dict:
@@ -194,9 +227,10 @@ def generate(
     new_edges: str = "closure",
     refine: bool = True,
     max_states: int = 3_000,
-    time_limit: float | None = 5.0,
+    time_limit: float | None = None,
     attempts: int = 50,
     budget: int | None = None,
+    proofs: int = 20,
 ) -> Generated:
     """Generate a solvable level (solution-down).
 
@@ -213,32 +247,60 @@ def generate(
         refine: Prove par with the solver, the play-out as its known plan (par None when
             the proof does not finish within the bounds).
         max_states: Solver state limit when refining.
-        time_limit: Solver time limit when refining (seconds); None for none, which keeps
-            the result independent of the machine's speed.
-        attempts: Play-outs tried before giving up.
-        budget: Solver work budget when refining, in state images (None: none, the
-            default: the arcade's generators bound the refinement by ``max_states`` alone,
-            so a seed gives the same level as before budgets existed and its ID still
-            regenerates it).
+        time_limit: Solver time limit when refining (seconds); None (the default) for
+            none: a limit makes the level depend on the machine's speed (which play-outs
+            are proved in time).
+        attempts: Draws that give no usable play-out before giving up.
+        budget: Solver work budget of each proof, in state images (None: none). A proof it
+            stops drops the play-out like any unfinished proof.
+        proofs: Play-outs whose proof may fail before giving up (refining only).
 
     Returns:
-        The :class:`Generated` level with its solution; its par is None unless proved.
+        The :class:`Generated` level with its solution; with ``refine`` its par is proved.
 
     Raises:
-        ValueError: When no play-out gave a usable target.
+        NoProvedLevel: (a ValueError) When ``proofs`` play-outs could not be proved.
+        ValueError: When ``attempts`` draws gave no usable target.
     """
     rng = random.Random(seed)
-    for _ in range(attempts):
-        spec = _language(rng, variables, types, axioms)
-        draft = Level(target=_PLACEHOLDER, density=density, new_edges=new_edges, **spec)
-        try:
-            compute_closure(draft, limit=MAX_CLOSURE)  # keep generated closures small
-        except ClosureTooLarge:
+    failed, most, stopped = 0, 0, False
+    unusable = 0
+    while unusable < attempts:
+        found = _draw(rng, variables, types, axioms, steps, seed, min_edges, density, new_edges)
+        if found is None:
+            unusable += 1
             continue
-        found = _play(rng, draft, steps, seed, min_edges)
-        if found is not None:
-            return _refined(found, max_states, time_limit, budget) if refine else _bounded(found)
+        if not refine:
+            return _bounded(found)
+        proved, spent, why = _refined(found, max_states, time_limit, budget)
+        most, stopped = max(most, spent), stopped or why == "work budget"
+        if proved is not None:
+            return replace(proved, dropped=failed, work=most, budget_stopped=stopped)
+        failed += 1
+        if failed >= proofs:
+            raise NoProvedLevel(seed, failed, stopped)
     raise ValueError(f"no usable level after {attempts} attempts (seed {seed})")
+
+
+def _draw(
+    rng: random.Random,
+    variables: int,
+    types: int,
+    axioms: int,
+    steps: int,
+    seed: int,
+    min_edges: int,
+    density: str,
+    new_edges: str,
+) -> Generated | None:
+    """One draw: a random language and a play-out on it (None when it gives no level)."""
+    spec = _language(rng, variables, types, axioms)
+    draft = Level(target=_PLACEHOLDER, density=density, new_edges=new_edges, **spec)
+    try:
+        compute_closure(draft, limit=MAX_CLOSURE)  # keep generated closures small
+    except ClosureTooLarge:
+        return None
+    return _play(rng, draft, steps, seed, min_edges)
 
 
 def _play(
@@ -281,8 +343,14 @@ def _bounded(found: Generated) -> Generated:
 
 def _refined(
     found: Generated, max_states: int, time_limit: float | None, budget: int | None
-) -> Generated:
-    """Prove par by branch and bound against the play-out (or give the level no par)."""
+) -> tuple[Generated | None, int, str]:
+    """Prove par by branch and bound against the play-out.
+
+    Returns:
+        ``(level, work, reason)``: the level with its proved par and a shortest plan (None
+        when the proof did not finish), the work the proof spent, and why it did not
+        finish (``""`` when it did).
+    """
     result = solve(
         found.level,
         max_states=max_states,
@@ -290,11 +358,11 @@ def _refined(
         budget=budget,
         known=found.solution,
     )
+    if result.status != "solved" or not result.proved:
+        return None, result.generated, result.reason or "unproved"
     playout = found.level.par or 0
-    if result.status != "solved":  # stopped before the search began (e.g. in the closure)
-        return replace(found, level=replace(found.level, par=None))
-    par = result.steps if result.proved else None
-    level = replace(found.level, par=par)
+    level = replace(found.level, par=result.steps)
     end = replay_moves(GAME, GAME.initial(level), [GAME.move_to_json(m) for m in result.plan])
     assert end.phase == "won"
-    return Generated(level, result.plan, found.seed, refined=result.steps < playout)
+    proved = Generated(level, result.plan, found.seed, refined=result.steps < playout)
+    return proved, result.generated, ""

@@ -34,7 +34,7 @@ that keep this possible.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from .formula import Operator
@@ -388,6 +388,8 @@ def removal_sets(
     reading: str,
     max_states: int = 20_000,
     prefix_mask: int = 0,
+    keep: Callable[[int], bool] | None = None,
+    reuse_steps: bool = True,
 ) -> tuple[dict[int, list[tuple[int, int]]], bool]:
     """Every edge set E(P*) a legal elimination path can remove, each with a witness walk.
 
@@ -403,6 +405,14 @@ def removal_sets(
         reading: Density reading.
         max_states: Stop after keeping this many product states.
         prefix_mask: Edge ids (as bits) the walk so far has used.
+        keep: ``keep(mask)``: False when no walk whose edge set contains ``mask`` matters to
+            the caller (it must stay False for every superset: the solver's lower bound on
+            the child a removal makes only grows with what is removed). A walk is dropped as
+            soon as its edges fail it, so neither it nor its extensions count against
+            ``max_states``; the sets kept, their order and their witnesses are unchanged.
+        reuse_steps: Build the steps offered at each (vertex, state, used) once (the
+            default); False rebuilds them for every walk, as before (a benchmark baseline;
+            the answer is the same).
 
     Returns:
         ``(sets, complete)``: bit mask of edge ids -> the steps after ``start`` that remove
@@ -412,14 +422,27 @@ def removal_sets(
     parent: dict[tuple, tuple[tuple, tuple[int, int]] | None] = {first: None}
     queue = deque([first])
     found: dict[int, list[tuple[int, int]]] = {}
+    # The steps offered depend on (vertex, state, used) alone, which far fewer walks differ
+    # in than in their edge sets: each list is built once per enumeration, not per walk.
+    moves: dict[tuple[int, int, bool], list[tuple[int, int, int, bool, int]]] = {}
     while queue:
         node = queue.popleft()
         u, q, used, mask = node
         if used and mask not in found:
             found[mask] = _unwind(parent, node)
-        for e, w in offered_steps(graph, u, q, used, new, good, reading):
-            nxt = (w, advance(reading, q, graph.virtual[e]), used or e == new, mask | (1 << e))
+        here = moves.get((u, q, used))
+        if here is None:
+            here = [
+                (e, w, advance(reading, q, graph.virtual[e]), used or e == new, 1 << e)
+                for e, w in offered_steps(graph, u, q, used, new, good, reading)
+            ]
+            if reuse_steps:
+                moves[(u, q, used)] = here
+        for e, w, q_next, used_next, bit in here:
+            nxt = (w, q_next, used_next, mask | bit)
             if nxt in parent:
+                continue
+            if keep is not None and not keep(nxt[3]):
                 continue
             if len(parent) >= max_states:
                 return found, False

@@ -52,7 +52,7 @@ from .bound import Bounds
 from .formula import Operator
 from .game import GAME, Construct, Extend, Finish, Move, Succeed
 from .level import Level
-from .paths import LAST_V, forward_levels, graph_of, removal_sets, walk_position
+from .paths import LAST_V, Graph, forward_levels, graph_of, removal_sets, walk_position
 from .state import (
     State,
     choose_base,
@@ -195,6 +195,8 @@ class _Search:
         watch: Deadline, work budget and cancel test: polled for every vertex set and
             charged one unit per successor and renaming (raising
             :class:`~core.search.Interrupted`).
+        tighten: Prune walk enumerations by the lower bound (:meth:`_cut_filter`) and
+            build their step lists once (False: as before, the benchmark's baseline).
     """
 
     def __init__(
@@ -203,9 +205,11 @@ class _Search:
         use_symmetry: bool,
         walk_states: int,
         watch: Watch,
+        tighten: bool = True,
     ):
         self.world = world
         self.watch = watch
+        self.tighten = tighten
         self.syms: tuple[Symmetry, ...] = symmetries(
             world, cap=DEFAULT_CAP if use_symmetry else 1, watch=watch
         )
@@ -348,6 +352,8 @@ class _Search:
             world.level.density,
             self.walk_states,
             mask,
+            self._cut_filter(state, graph, new),  # type: ignore[arg-type]
+            self.tighten,
         )
         self.truncated |= not complete
         assert state.pending is not None  # a path phase always has its new edge
@@ -356,6 +362,43 @@ class _Search:
             removed = {graph.edges[e] for e in range(len(graph.edges)) if removed_mask >> e & 1}
             after = self._end(state, state.tree - removed, edge_set - removed)
             yield from self._settle(after, op, tuple(steps))
+
+    def _cut_filter(self, state: State, graph: Graph, new: int) -> Callable[[int], bool] | None:
+        """The walks worth enumerating for a cut from ``state``, under a bound (None: all).
+
+        A cut child is kept only when its steps plus its lower bound stay under the limit;
+        its bound is at least the target edges its edges miss (:meth:`Bounds.missing_edges`),
+        and removing more edges never lowers that. So a walk whose edges (the new edge's
+        with them: every legal path crosses it) already remove too much cannot lead to a
+        kept child, nor can any walk extending it: :func:`removal_sets` drops it at once,
+        instead of enumerating its extensions (exponentially many) only for the bound to
+        prune them one by one afterwards, or for the enumeration to be cut at its bound
+        (then the par is unproved).
+        """
+        if self.bound is None or not self.tighten:
+            return None
+        first, limit = self.bound
+        target = state.level.target
+        # A child misses at most room - 1 target edges: it counts one step more than state.
+        room = limit - (state.steps - first) - 1
+        need = len(target.edges) - room + 1  # the common edges a kept child must have
+        if need <= 0:
+            return None
+        verts, always = graph.verts, 1 << new
+        mcs = self.bounds.common_edges_of
+        known: dict[int, bool] = {}
+
+        def keep(mask: int) -> bool:
+            mask |= always
+            ok = known.get(mask)
+            if ok is None:
+                rest = tuple(sorted(vs for e, vs in enumerate(verts) if not mask >> e & 1))
+                ok = known[mask] = mcs(rest, target) >= need
+            if not ok:  # outcomes cut away: a pass that drops some is not exhaustive
+                self.pruned += 1
+            return ok
+
+        return keep
 
     def _settle(
         self, state: State, op: Operator | None, steps: tuple | None
@@ -411,6 +454,7 @@ def solve(
     deadline: float | None = None,
     known: Sequence[Move] | None = None,
     deepen: bool = True,
+    tighten: bool = True,
 ) -> SolveResult:
     """Find a plan with the fewest time steps from a level's start or from any state.
 
@@ -433,6 +477,9 @@ def solve(
             is the answer, proved shortest if nothing was cut short.
         deepen: Without ``known``: iterative deepening on :func:`~core.carving.bound.lower_bound` (the
             default); False for one plain breadth-first search (the baseline).
+        tighten: Prune walk enumerations by the lower bound, build their step lists once,
+            and retry an unproved pass against ``known`` with lower limits (issue 29; the
+            default). False: the search as it was before, the benchmark's baseline.
 
     Returns:
         The :class:`SolveResult`; an unknown one names the bound hit in ``reason``.
@@ -451,7 +498,7 @@ def solve(
             status = "solved" if state.phase == "won" else "unsolvable"
             return SolveResult(status, (), 0, 0, "", time.monotonic() - t0, watch.spent, True)
         limit = None if known is None else _known_steps(state, known)
-        search = _Search(state.world, symmetry, max_walk_states, watch)  # polls
+        search = _Search(state.world, symmetry, max_walk_states, watch, tighten)  # polls
     except Interrupted as stop:
         elapsed = time.monotonic() - t0
         return SolveResult("unknown", (), 0, 0, REASONS[stop.reason], elapsed, watch.spent)
@@ -463,6 +510,8 @@ def solve(
             found = _Found("solved", tuple(known), limit, found.reason, False)
         elif found.status == "none":  # nothing shorter exists: the known plan is shortest
             found = _Found("solved", tuple(known), limit, "", True)
+        if tighten and found.status == "solved" and found.reason in _RETRY:
+            found = run.prove(found, limit)
     elif deepen:
         found = run.deepening()
     else:
@@ -493,6 +542,11 @@ def _known_steps(state: State, known: Sequence[Move]) -> int:
     if end.phase != "won":
         raise ValueError("the known plan does not win")
     return end.steps - state.steps
+
+
+_RETRY = (REASONS["truncated"], REASONS["states"])
+"""Why a pass against a known plan may be retried with lower limits (:meth:`_Run.prove`):
+its own bounds, not the caller's time, budget or cancel."""
 
 
 @dataclass(frozen=True)
@@ -564,6 +618,43 @@ class _Run:
         if result.status == "limit" and result.generated >= self.max_states:
             return _Found(stopped, reason=REASONS["states"])  # bfs: "limit" for max_states too
         return _Found(stopped, reason=REASONS[result.status])
+
+    def prove(self, best: _Found, tried: int) -> _Found:
+        """Prove a plan shortest that one pass against a known plan left unproved.
+
+        That pass looked for anything shorter than the known plan, and an enumeration cut
+        at its bound or the states kept stopped it. Passes for plans of at most d steps,
+        d from the start's lower bound up to one less than ``best``'s, prune far harder
+        (the lower the limit, the more of the target a cut must keep: see
+        :meth:`_Search._cut_filter`), so they often finish where it could not. The first
+        plan such a pass finds is shortest when every pass before it finished; when every
+        pass finishes without one, ``best`` is. A pass stopped by a bound of the caller's
+        (time, work budget, cancel), or cut short again, ends the attempt: ``best`` stands,
+        unproved.
+
+        Args:
+            best: The solved, unproved answer of the first pass.
+            tried: That pass's limit (a pass with it would end the same way: not rerun).
+
+        Returns:
+            A proved answer, or ``best``.
+        """
+        search = self.search
+        try:
+            d = search.bounds.lower_bound(self.state)
+        except Interrupted:
+            return best
+        while d < best.steps:
+            if d + 1 >= tried:  # the first pass itself, which did not finish
+                return best
+            search.truncated = False  # each pass must finish on its own
+            found = self.shorter_than(d + 1)
+            if found.status == "solved" and not search.truncated:
+                return _Found("solved", found.plan, found.steps, "", True)
+            if found.status != "none" or found.reason:
+                return best
+            d += 1
+        return _Found("solved", best.plan, best.steps, "", True)
 
     def deepening(self) -> _Found:
         """Iterative deepening on the bound: look for plans of at most d steps, d from

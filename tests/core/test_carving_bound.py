@@ -15,7 +15,16 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from core.carving import GAME, Formula, Level, Target, compute_closure, generate, solve
+from core.carving import (
+    GAME,
+    Formula,
+    Level,
+    NoProvedLevel,
+    Target,
+    compute_closure,
+    generate,
+    solve,
+)
 from core.carving.bound import common_edges, lower_bound
 from core.carving.generators import GENERATORS
 from core.game import replay_moves
@@ -201,10 +210,10 @@ def test_the_generator_shows_no_par_it_did_not_prove():
         assert proved.level.par is not None
         # Plain BFS, another search than the generator's branch and bound, agrees.
         assert solve(proved.level, deepen=False, time_limit=NO_HANG).steps == proved.level.par
-        starved = generate(seed, budget=5, **knobs)
-        assert starved.level.par is None
-        moves = [GAME.move_to_json(m) for m in starved.solution]
-        assert GAME.status(replay_moves(GAME, GAME.initial(starved.level), moves)) == "won"
+        # A level whose par is not proved is never emitted (it used to come with par None):
+        # with no proof finishing, the generator gives up, saying why.
+        with pytest.raises(NoProvedLevel, match="within the work budget"):
+            generate(seed, budget=5, proofs=3, **knobs)
 
 
 def test_the_closure_is_bounded_by_the_watch():
@@ -240,10 +249,10 @@ def test_generate_work_budget_keeps_ids_unless_it_is_hit():
     roomy = run("generate", "-n", "2", "--seed", "1", "--json", "--work-budget", "100000000")
     assert [json.loads(x) for x in roomy.stdout.split("\n") if x] == rows
     assert all(r["par"] is not None and r["id"].startswith("carving:easy#") for r in rows)
+    # A budget that stops every proof: no level is emitted without a proved par (exit 1).
     starved = run("generate", "-n", "2", "--seed", "1", "--json", "--work-budget", "5")
-    tight = [json.loads(x) for x in starved.stdout.split("\n") if x]
-    assert starved.exit_code == 0
-    assert all(r["par"] is None and not r["id"].startswith("carving:easy#") for r in tight)
+    assert starved.exit_code == 1 and starved.stdout == ""
+    assert "no level with a proved par" in starved.stderr
 
 
 def test_the_designers_verdict_says_when_a_plan_is_not_proved_shortest():

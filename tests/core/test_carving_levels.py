@@ -31,7 +31,7 @@ def test_every_level_is_solved_in_par_steps(pack_id, level):
     # is 391,374 state images (Long Division); the time limit is for a hang only.
     result = solve(level, time_limit=600, budget=1_000_000, max_states=20_000)
     assert result.status == "solved", (result.status, result.reason)
-    assert result.steps == level.par
+    assert result.steps == level.par and result.verdict.endswith("(shortest)")  # proved
     moves = [GAME.move_to_json(m) for m in result.plan]
     end = replay_moves(GAME, GAME.initial(level), moves)
     assert GAME.status(end) == "won" and end.steps == level.par

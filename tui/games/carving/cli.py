@@ -71,6 +71,7 @@ from tui.cli.output import (
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.carving import Level, State
+    from core.carving.generator import Generated
 
 __all__ = [
     "CLOSURE_ROW",
@@ -484,15 +485,17 @@ def generate(
     spelling of -o, still works).
 
     Levels are made solution-down (random legal play, a component becomes the target); the
-    solver proves par by branch and bound against the play-out. A level whose par is not
-    proved within the bounds gets none ("par unknown"; --json "par": null). --work-budget
-    bounds each level's proof (state images; 0, the default, none); when it is not hit the
-    levels, and their IDs, are the same as without it.
+    solver proves par by branch and bound against the play-out, and only levels whose par
+    is proved are kept (a play-out it cannot prove is replaced by the seed's next one).
+    --work-budget bounds each proof (state images; 0, the default, the generator's own
+    bounds); when it stops none the levels, and their IDs, are the same as without it, and
+    when it stops every proof of a seed the command fails (exit 1).
     The file is never overwritten without --force; it is written only once every level is
     made (through a temporary file), so ctrl+c leaves nothing behind. --json prints one
     {"seed", "id", "title", "par"} object per level on stdout (the pack still goes to the
     file when one is named).
     """
+    from core.carving.generator import NoProvedLevel
     from core.carving.generators import GENERATORS
     from core.levelpack import LevelPack
     from grammar.levels import dump_pack
@@ -515,18 +518,23 @@ def generate(
             if current > SEED_MAX:
                 fail(f"ran out of seeds ({SEED_MAX} is the last)")
             try:
-                # 0 (the default) is no budget: the arcade's levels, the IDs' levels.
-                level = generator.generate(current, **({"budget": budget} if budget else {}))
+                # 0 (the default) is the generator's own bounds: the arcade's levels, the IDs'.
+                made = generator.generated(current, **({"budget": budget} if budget else {}))
+            except NoProvedLevel as error:  # more seeds would fare no better: say so
+                hint = "; a larger --work-budget may prove one" if error.budget_stopped else ""
+                fail(f"{error}{hint}", EXIT_NEGATIVE)
             except ValueError:  # no usable play-out from this seed: the next one
                 current += 1
                 continue
+            level = made.level
             levels.append(level)
             if as_json:
                 from tui.ids import generated_level_id
 
-                # A budget that stopped a proof made a level the plain seed does not (par
-                # unknown): it gets a custom ID, which carries the level itself.
-                hit = {"work_budget": budget} if budget and level.par is None else {}
+                # A budget that changed the drawing made a level the plain seed does not:
+                # it gets a custom ID, which carries the level itself.
+                plain = _seeds_level(made, budget, generator.knobs.get("budget"))
+                hit = {} if plain else {"work_budget": budget}
                 level_id = generated_level_id(GAME_ID, difficulty, hit, current, level)
                 row = GENERATE_ROW(seed=current, id=level_id, title=level.title, par=level.par)
                 emit_json(GENERATE_ROW.json(row))
@@ -542,3 +550,21 @@ def generate(
     if target is None and as_json:  # the JSON lines are stdout's: the pack goes nowhere
         return
     write_output(target, dump_pack(pack), force, "" if as_json else plural(len(levels), "level"))
+
+
+def _seeds_level(made: Generated, budget: int, default: int | None) -> bool:
+    """Whether a level made under ``--work-budget budget`` is the one its seed's ID names
+    (made under the generator's own budget ``default``).
+
+    Args:
+        made: The generated level and its record.
+        budget: The command's budget (0: none given).
+        default: The generator's budget (None: none).
+
+    Returns:
+        True when every proof of the drawing would have gone the same way under
+        ``default``: none was stopped by ``budget`` and none spent more than ``default``.
+    """
+    if not budget or budget == default:
+        return True
+    return not made.budget_stopped and (default is None or made.work <= default)
