@@ -8,13 +8,42 @@ any machine; a play-out it cannot prove is dropped for the seed's next one.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from .game import Move
 from .generator import Generated, generate
 from .level import Level
 
-__all__ = ["GENERATORS", "Difficulty"]
+__all__ = ["GENERATORS", "Difficulty", "known_solution"]
+
+_KNOWN_MAX = 64
+"""How many generated levels' solutions :func:`known_solution` remembers (the latest)."""
+_KNOWN: OrderedDict[Level, tuple[Move, ...]] = OrderedDict()
+
+
+def known_solution(level: Level) -> tuple[Move, ...] | None:
+    """The solution the generator proved ``level``'s par against, when this process made
+    ``level`` (one of the latest :data:`_KNOWN_MAX`): the solver's first known plan for it,
+    so ``carving solve`` of a generated level repeats the generator's bounded proof instead
+    of searching for a plan from nothing (issue 29: the generator's own play-out is the
+    first known solution).
+
+    Args:
+        level: A level, compared by value (a level read back from its ID is equal to it).
+
+    Returns:
+        The moves of the generator's solution, or None for a level it did not make.
+    """
+    return _KNOWN.get(level)
+
+
+def _remember(made: Generated) -> None:
+    _KNOWN[made.level] = tuple(made.solution)
+    _KNOWN.move_to_end(made.level)
+    while len(_KNOWN) > _KNOWN_MAX:
+        _KNOWN.popitem(last=False)
 
 
 @dataclass(frozen=True)
@@ -65,7 +94,9 @@ class Difficulty:
                 (:class:`~core.carving.generator.NoProvedLevel` when no par was proved).
         """
         made = generate(seed, **{**self.knobs, **params})
-        return replace(made, level=_retitled(made.level, f"{self.title} #{seed}"))
+        made = replace(made, level=_retitled(made.level, f"{self.title} #{seed}"))
+        _remember(made)
+        return made
 
 
 def _retitled(level: Level, title: str) -> Level:

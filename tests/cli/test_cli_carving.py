@@ -455,3 +455,44 @@ def test_generate_to_stdout_refuses_json_rows_in_the_pack():
     result = run("generate", "-", "--count", "1", "--json")
     assert result.exit_code == 2 and result.stdout == ""
     assert "--json needs a file OUT" in result.stderr
+
+
+@pytest.mark.slow
+def test_solve_proves_a_generated_levels_par_from_the_generators_plan() -> None:
+    """Issue 29: the solver proves par on generated levels too. Hard #0's par (4) was proved by
+    the generator against its play-out; searched from nothing, 400,000 state images find no
+    plan at all, while ``carving solve`` of its ID, given the generator's plan as the first
+    known solution, proves 4 shortest within the same budget (no clock involved)."""
+    from core.carving import solve as core_solve
+
+    budget = 400_000
+    level = GENERATORS["hard"].generate(0)
+    blind = core_solve(level, budget=budget, time_limit=None)
+    assert blind.status == "unknown" and blind.reason == "work budget"
+    result = run(
+        "solve", "carving:hard#0", "--work-budget", str(budget), "--time-limit", "86400", "--json"
+    )
+    data = json.loads(result.stdout)
+    assert result.exit_code == 0, result.output
+    assert data["status"] == "solved" and data["proved"] is True
+    assert data["steps"] == data["par"] == level.par == 4
+    assert data["verdict"] == "solved in 4 steps (shortest)"
+    assert data["generated"] <= budget
+
+
+def test_known_solutions_are_the_latest_generated_levels_only(monkeypatch) -> None:
+    """The memo of generated solutions is bounded (the latest levels) and answers by value."""
+    import core.carving.generators as generators
+
+    monkeypatch.setattr(generators, "_KNOWN_MAX", 2)
+    monkeypatch.setattr(generators, "_KNOWN", type(generators._KNOWN)())
+    made = [GENERATORS["easy"].generated(seed) for seed in (1, 2, 3)]
+    assert generators.known_solution(made[0].level) is None  # pushed out by the third
+    for one in made[1:]:
+        assert generators.known_solution(one.level) == tuple(one.solution)
+        end = GAME.initial(one.level)
+        for move in one.solution:
+            end = GAME.apply(end, move)
+        assert end.phase == "won"
+    bundled = next(iter(bundled_packs("carving")))[1].levels[0]
+    assert generators.known_solution(bundled) is None

@@ -410,6 +410,7 @@ def solve(
     the search cleanly).
     """
     from core.carving import solve as run_solver
+    from core.carving.generators import known_solution
 
     deadlines = LevelDeadlines(time_limit)  # the first level's limit counts its loading too
     chosen = levels.chosen(load_levels(levels.source), every_level=True, where="the file")
@@ -429,6 +430,9 @@ def solve(
                         max_states=max_states,
                         should_stop=cancel,
                         progress=progress,
+                        # A generated level: the generator's proved plan is the first known
+                        # solution, so the search repeats its bounded proof.
+                        known=known_solution(lvl),
                     )
                 except ValueError as error:  # ClosureTooLarge
                     fail(f"level {number}: {error}", EXIT_NEGATIVE)
