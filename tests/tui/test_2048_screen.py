@@ -222,10 +222,14 @@ async def test_autoplay_plays_moves_and_stops() -> None:
         screen = await open_level(pilot, "2048", level(9, board_size=3))
         await pilot.press("p")
         await wait_until(pilot, lambda: screen.state.move_count >= 5 or screen.state.is_game_over)
+        status = screen.query_one("#g2048-status")
+        assert screen.state.is_game_over or "Autoplay ON" in str(status.render())
         await pilot.press("p")
         await app.workers.wait_for_complete()
         await pilot.pause()
         assert not screen.autoplaying and screen.state.move_count >= 1
+        # The panel said "Autoplay ON (p stops)" after p had stopped it (seen in tmux).
+        assert "Autoplay ON" not in str(status.render())
         count = screen.state.move_count
         assert (
             replay(GameConfig(initial_seed=9, board_size=3), directions(screen))[0] == screen.state

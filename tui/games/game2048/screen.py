@@ -217,11 +217,13 @@ class Game2048Screen(SettingsScreen):
         self.request_hint()
 
     def stop_autoplay(self) -> None:
-        """Stop autoplay (no-op when it is off)."""
-        self.autoplaying = False
+        """Stop autoplay (no-op when it is off); the side panel stops saying it runs."""
+        was_on, self.autoplaying = self.autoplaying, False
         if self._autoplay_timer is not None:
             self._autoplay_timer.stop()
             self._autoplay_timer = None
+        if was_on and self.is_mounted:
+            self.render_state(self.session)
 
     def action_back(self) -> None:
         self.stop_autoplay()
