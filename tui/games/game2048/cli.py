@@ -2,7 +2,7 @@
 
 Commands::
 
-    termarcade 2048 play                                  # open the TUI on 2048
+    termarcade 2048 play [FILE | ID] [-l N|TITLE]         # open the TUI on 2048
     termarcade 2048 replay -s 7 -m LLRUD [--json]
     termarcade 2048 hint -s 7 -m LLRUD [--time-limit S] [--work-budget N] [--json]
     termarcade 2048 autoplay -s 1 -n 10 [--max-moves M] [--time-limit S]
@@ -23,7 +23,10 @@ Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|f
 defaults are used. Seeds are whole numbers from 0 to 2**32 - 1 (the generator's range);
 others are refused, not reduced.
 
-JSON shapes (one object per line, keys in this order, each line flushed when written):
+JSON shapes (one object per line, keys in this order, each line flushed when written), each
+declared once as a :class:`tui.cli.output.Row` with its text form (:data:`REPLAY_ROW`,
+:data:`HINT_ROW`, :data:`AUTOPLAY_ROW`, :data:`CHECK_ROW`; the options as the groups
+:data:`RULES`, :data:`SEARCH`, :data:`RUN_LIMITS` and the shared ``level_file_options``):
 
 * replay: the engine's state (:meth:`core.game2048.game.Game2048.state_to_json`: ``{"board",
   "score", "config", "current_seed", "is_game_over", "tiles_placed_count", "move_count"}``),
@@ -37,7 +40,7 @@ JSON shapes (one object per line, keys in this order, each line flushed when wri
   game ended: ``"game over"``, ``"goal"``, ``"max moves"`` or ``"time limit"``;
 * check: per level ``{"level", "title", "size", "rule", "seed", "tiles", "goal",
   "distribution", "board", "legal", "illegal_tiles", "illegal_spawns", "goal_legal",
-  "empty_cells", "largest", "over", "won", "moves", "estimate"}`` (see :func:`check_json`;
+  "empty_cells", "largest", "over", "won", "moves", "estimate"}`` (:func:`check_json`;
   exit 1 when a level is not legal for its rule or is over at the start).
 
 Bounds (issue 28). ``hint``: ``--time-limit`` (seconds, default :data:`DEFAULT_TIME_LIMIT`)
