@@ -568,25 +568,14 @@ def _ask_hint(
     }
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
 class _Bounds:
-    """How autoplay's AI may play: its depth, per-move bounds and the run's deadline.
+    """How autoplay's AI may play: the options' per-move bounds (``limits``), the run's
+    deadline (``time.monotonic()`` time) and whether each game stops at its goal."""
 
-    Attributes:
-        depth: ``--depth`` (None: the AI's own choice).
-        think: Seconds per move (``--think-time``).
-        budget: Nodes per move (0: none).
-        deadline: ``time.monotonic()`` time at which the whole run stops.
-        stop_at_goal: Stop each game at its goal (``--goal`` given).
-    """
-
-    def __init__(
-        self, depth: int | None, think: float, budget: int, deadline: float, stop_at_goal: bool
-    ):
-        self.depth = depth
-        self.think = think
-        self.budget = budget
-        self.deadline = deadline
-        self.stop_at_goal = stop_at_goal
+    limits: RunLimits
+    deadline: float
+    stop_at_goal: bool
 
     def time_is_up(self) -> bool:
         """Whether the run's deadline has passed."""
@@ -610,10 +599,10 @@ def _play_out(
         played = ai_autoplay(
             state,
             max_moves,
-            depth=bounds.depth,
-            time_limit=bounds.think,
+            depth=bounds.limits.depth,
+            time_limit=bounds.limits.think_time,
             deadline=bounds.deadline,
-            budget=bounds.budget or None,
+            budget=bounds.limits.budget or None,
             stop_at_goal=bounds.stop_at_goal,
             on_hint=count_cut,
         )
@@ -696,9 +685,8 @@ def autoplay(
     """
     check_seed_run(seed, games, "--games")
     rules.config(seed)  # check before playing
-    deadline = command_started() + limits.time_limit
     goal = rules.goal
-    bounds = _Bounds(limits.depth, limits.think_time, limits.budget, deadline, bool(goal))
+    bounds = _Bounds(limits, command_started() + limits.time_limit, bool(goal))
     thresholds = (goal,) if goal else REACH_THRESHOLDS
     results: list[dict[str, Any]] = []
     with _progress(games, disable=as_json) as progress:
