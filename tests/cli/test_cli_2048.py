@@ -660,3 +660,24 @@ def test_autoplay_counts_the_moves_whose_search_was_cut() -> None:
     )
     whole = run(*args, "--json")
     assert json.loads(whole.stdout)["cut"] == {"time limit": 0, "work budget": 0}
+
+
+# --------------------------------------------------------------------------- issue 31
+
+
+def test_play_opens_a_level_file_as_every_games_play_does(tmp_path, monkeypatch) -> None:
+    """Issue 31 item 5: ``2048 play`` is the shared play command, so it takes a level FILE
+    and ``--level`` (before, only an ID); an ID still opens its game."""
+    import tui.cli as shell
+
+    launched: list[dict] = []
+    opened: list[tuple] = []
+    monkeypatch.setattr(shell, "launch_app", lambda **options: launched.append(options))
+    monkeypatch.setattr(shell, "play_level_id", lambda *args: opened.append(args))
+    path = tmp_path / "check.levels"
+    path.write_text(CHECK_FILE, encoding="utf-8")
+    assert run("play", str(path), "--level", "Dead").exit_code == 0
+    assert launched == [{"start_game": "2048", "level_file": str(path), "level": 2}]
+    assert run("play", "2048:new#7").exit_code == 0
+    assert opened == [("2048:new#7", "2048", None)]
+    assert run("play", "--level", "2").exit_code == 2  # --level needs a FILE

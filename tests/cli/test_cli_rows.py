@@ -567,3 +567,118 @@ def test_algebrawl_queries_are_one_option_group():
     assert query.hand(rule, Fraction(8)) == (Fraction(3), Fraction(5))
     refused = invoke(probe, "--numbers", "3", "--level", "1")
     assert refused.exit_code == 2 and "--level goes with a level FILE" in refused.stderr
+
+
+# --------------------------------------------------------------------------- 2048
+
+GAME2048_DOCS = {
+    "REPLAY_ROW": "\nreplay:   {",
+    "HINT_ROW": "\nhint:     {",
+    "AUTOPLAY_ROW": "\nautoplay: {",
+    "CHECK_ROW": "\ncheck:    {",
+}
+
+GAME2048_PACK = """\
+level "Open" {
+  game 2048
+  seed 7
+}
+level "Eight" {
+  game 2048
+  size 2
+  goal 8
+  board
+    [4 4]
+    [2 2]
+}
+"""
+
+
+def test_every_2048_row_has_the_documented_keys_in_order():
+    from tui.games.game2048 import cli as gc
+
+    rows = declared_rows(gc)
+    assert set(rows) == set(GAME2048_DOCS)
+    for name, anchor in GAME2048_DOCS.items():
+        assert list(rows[name].keys) == doc_keys("2048.md", anchor), name
+    assert gc.REPLAY_ROW.keys[-len(gc.REPLAY_DERIVED) :] == gc.REPLAY_DERIVED
+    assert gc.HINT_ROW.keys[-len(gc.HINT_DERIVED) :] == gc.HINT_DERIVED
+
+
+def test_2048_commands_print_their_rows():
+    from tui.games.game2048 import cli as gc
+
+    [replayed] = json_lines(invoke(gc.game2048, "replay", "-s", "7", "-m", "LLRUD", "--json"))
+    assert list(replayed) == list(gc.REPLAY_ROW.keys)
+    # by hand: seed 7's two tiles, then L L R U D; only moves that change the board count
+    assert replayed["seed"] == 7 and replayed["moves_applied"] <= 5
+    hinted = invoke(gc.game2048, "hint", "-s", "7", "--depth", "1", "--json")
+    [hint_row] = json_lines(hinted)
+    assert list(hint_row) == list(gc.HINT_ROW.keys) and hint_row["direction"] in (
+        "up",
+        "down",
+        "left",
+        "right",
+    )
+    args = ("autoplay", "-s", "1", "-n", "2", "--max-moves", "5", "--size", "3", "--depth", "1")
+    games = json_lines(invoke(gc.game2048, *args, "--json"))
+    assert [list(game) for game in games] == [list(gc.AUTOPLAY_ROW.keys)] * 2
+    assert [(game["seed"], game["moves"]) for game in games] == [(1, 5), (2, 5)]
+    checked = invoke(gc.game2048, "check", "-", "--max-moves", "200", "--json", input=GAME2048_PACK)
+    rows = json_lines(checked)
+    assert [list(row) for row in rows] == [list(gc.CHECK_ROW.keys)] * 2
+    # [4 4]/[2 2], goal 8: left or right merges 4+4 and 2+2, the goal at move 1, score 12
+    eight = rows[1]
+    assert (eight["level"], eight["title"], eight["board"]) == (2, "Eight", [[4, 4], [2, 2]])
+    assert (eight["estimate"]["goal_at"], eight["estimate"]["score"]) == (1, 12)
+    assert rows[0]["distribution"] == [[2, 9], [4, 1]] and rows[0]["board"] is None
+
+
+def test_2048_text_says_what_json_says():
+    from tui.games.game2048 import cli as gc
+
+    for args in (("replay", "-s", "7", "-m", "LLRUD"), ("replay", "-s", "3", "-m", "UUUU")):
+        [data] = json_lines(invoke(gc.game2048, *args, "--json"))
+        status = invoke(gc.game2048, *args).stdout.replace("\n", " ")
+        given = len(args[-1])
+        assert f"score {data['score']}  moves {data['moves_applied']}/{given}  " in status
+        assert f"seed {data['seed']}  current_seed {data['current_seed']}" in status
+        for row in data["board"]:  # every tile shown, in its row (dots for empty cells)
+            assert " │ ".join(str(v) if v else "·" for v in row) in re.sub(r" +", " ", status)
+    args = ("hint", "-s", "7", "--work-budget", "5")  # five nodes: the search is cut
+    [data] = json_lines(invoke(gc.game2048, *args, "--json"))
+    text = invoke(gc.game2048, *args).stdout.replace("\n", " ")
+    assert data["cut"] == "work budget"
+    note = f"(search cut by the work budget at depth {data['depth']} of {data['target_depth']})"
+    assert f"hint: {data['direction']} {note}" in text
+    checked = json_lines(invoke(gc.game2048, "check", "-", "--json", input=GAME2048_PACK))
+    text = invoke(gc.game2048, "check", "-", input=GAME2048_PACK).stdout
+    heads = re.findall(r"^(\d+)\. (.*)$", text, re.M)
+    assert heads == [(str(row["level"]), row["title"]) for row in checked]
+    assert "goal 8 at move 1, score 12" in text
+
+
+def test_2048_options_are_option_groups():
+    from tui.games.game2048 import cli as gc
+
+    rules = ["size", "merge", "distribution", "tiles", "goal"]
+    assert gc.RULES.names() == rules
+    for command, group in ((gc.hint, gc.SEARCH), (gc.autoplay, gc.RUN_LIMITS)):
+        names = [param.name for param in command.params]
+        at = names.index("size")
+        assert names[at : at + 5 + len(group.names())] == rules + group.names()
+    assert [param.name for param in gc.check.params][:2] == ["level_file", "level"]
+    seen: list = []
+
+    @click.command()
+    @gc.RULES
+    @gc.RUN_LIMITS
+    def probe(rules, limits) -> None:
+        seen.extend((rules, limits))
+
+    assert invoke(probe, "--size", "3", "--goal", "64", "--think-time", "0.5").exit_code == 0
+    rules_given, limits = seen
+    assert rules_given == gc.Rules(3, "standard", None, 2, 64)
+    assert rules_given.config(5).board_size == 3 and rules_given.config(5).goal == 64
+    assert limits == gc.RunLimits(None, gc.DEFAULT_RUN_LIMIT, 0.5, gc.DEFAULT_BUDGET)
+    assert gc.play.name == "play" and "[FILE | ID]" in invoke(gc.game2048, "play", "--help").stdout

@@ -2,7 +2,7 @@
 
 Commands::
 
-    termarcade 2048 play                                  # open the TUI on 2048
+    termarcade 2048 play [FILE | ID] [-l N|TITLE]         # open the TUI on 2048
     termarcade 2048 replay -s 7 -m LLRUD [--json]
     termarcade 2048 hint -s 7 -m LLRUD [--time-limit S] [--work-budget N] [--json]
     termarcade 2048 autoplay -s 1 -n 10 [--max-moves M] [--time-limit S]
@@ -23,7 +23,10 @@ Common rule options (replay, hint, autoplay): ``--size N``, ``--merge standard|f
 defaults are used. Seeds are whole numbers from 0 to 2**32 - 1 (the generator's range);
 others are refused, not reduced.
 
-JSON shapes (one object per line, keys in this order, each line flushed when written):
+JSON shapes (one object per line, keys in this order, each line flushed when written), each
+declared once as a :class:`tui.cli.output.Row` with its text form (:data:`REPLAY_ROW`,
+:data:`HINT_ROW`, :data:`AUTOPLAY_ROW`, :data:`CHECK_ROW`; the options as the groups
+:data:`RULES`, :data:`SEARCH`, :data:`RUN_LIMITS` and the shared ``level_file_options``):
 
 * replay: the engine's state (:meth:`core.game2048.game.Game2048.state_to_json`: ``{"board",
   "score", "config", "current_seed", "is_game_over", "tiles_placed_count", "move_count"}``),
@@ -37,7 +40,7 @@ JSON shapes (one object per line, keys in this order, each line flushed when wri
   game ended: ``"game over"``, ``"goal"``, ``"max moves"`` or ``"time limit"``;
 * check: per level ``{"level", "title", "size", "rule", "seed", "tiles", "goal",
   "distribution", "board", "legal", "illegal_tiles", "illegal_spawns", "goal_legal",
-  "empty_cells", "largest", "over", "won", "moves", "estimate"}`` (see :func:`check_json`;
+  "empty_cells", "largest", "over", "won", "moves", "estimate"}`` (:func:`check_json`;
   exit 1 when a level is not legal for its rule or is over at the start).
 
 Bounds (issue 28). ``hint``: ``--time-limit`` (seconds, default :data:`DEFAULT_TIME_LIMIT`)
@@ -58,9 +61,10 @@ Textual is imported only by ``play``.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
 
@@ -79,25 +83,29 @@ from core.game2048.game import replay_session, start_game
 from core.game2048.generators import PARAMS
 from tui.cli.codec import move_json, state_json
 from tui.cli.options import (
+    LevelDeadlines,
+    LevelFile,
+    OptionGroup,
     SeedType,
     SharedOption,
     budget_option,
     check_seed_run,
     command_started,
+    game_play_command,
     json_option,
-    level_option,
+    level_file_options,
     load_level_pack,
     pick_levels,
     seed_option,
-    stack_options,
     time_limit_option,
 )
 from tui.cli.output import (
     EXIT_NEGATIVE,
+    Field,
     IntBetween,
+    Row,
     Seconds,
     console,
-    emit_json,
     fail,
     read_input,
 )
@@ -231,9 +239,28 @@ def config_from_options(
         fail(str(error))
 
 
-def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Add the shared ``--size/--merge/--distribution/--tiles/--goal`` options."""
-    options = [
+@dataclasses.dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule options as given: ``--size``, ``--merge``, ``--distribution``, ``--tiles``
+    and ``--goal`` (:data:`RULES`)."""
+
+    size: int
+    merge: str
+    distribution: str | None
+    tiles: int
+    goal: int | None
+
+    def config(self, seed: int) -> GameConfig:
+        """The game these rules deal from ``seed`` (:func:`config_from_options`: exit 2 on
+        bad values)."""
+        return config_from_options(
+            seed, self.size, self.merge, self.distribution, self.tiles, self.goal
+        )
+
+
+RULES = OptionGroup(
+    "rules",
+    [
         click_option(PARAMS["size"]),  # declared once with the settings and the IDs
         click_option(PARAMS["rule"], dest="merge"),
         click.option(
@@ -255,48 +282,66 @@ def rule_options(func: Callable[..., Any]) -> Callable[..., Any]:
             default=None,
             help="Winning tile (default: the rule's; 0 for none).",
         ),
-    ]
-    return stack_options(func, options)
+    ],
+    into=Rules,
+)
+"""The rule options of replay, hint and autoplay, received as one :class:`Rules`."""
+
+_DEPTH = click.option(
+    "--depth",
+    type=IntBetween(0, 6, what="the search depth"),
+    default=None,
+    help="New tiles the AI looks ahead (default: its own choice for the board).",
+)
 
 
-def _depth_option(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Add the AI's ``--depth``."""
-    return click.option(
-        "--depth",
-        type=IntBetween(0, 6, what="the search depth"),
-        default=None,
-        help="New tiles the AI looks ahead (default: its own choice for the board).",
-    )(func)
+@dataclasses.dataclass(frozen=True, slots=True)
+class Search:
+    """``hint``'s bounds: ``--depth`` (None: the AI's choice), ``--time-limit`` (seconds,
+    the whole command) and ``--work-budget`` (nodes; 0: none)."""
+
+    depth: int | None
+    time_limit: float
+    budget: int
 
 
-def ai_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """Add the AI's ``--depth``, ``--time-limit`` (``hint``: the whole command) and
-    ``--work-budget`` (nodes) options."""
-    return stack_options(
-        func, [_depth_option, time_limit_option(DEFAULT_TIME_LIMIT), budget_option(DEFAULT_BUDGET)]
-    )
+SEARCH = OptionGroup(
+    "search",
+    [_DEPTH, time_limit_option(DEFAULT_TIME_LIMIT), budget_option(DEFAULT_BUDGET)],
+    into=Search,
+)
+"""``hint``'s AI options, received as one :class:`Search`."""
 
 
-def autoplay_options(func: Callable[..., Any]) -> Callable[..., Any]:
-    """``autoplay``'s bounds: ``--depth``, ``--time-limit`` (the whole run), ``--think-time``
-    (one move) and ``--work-budget`` (nodes per move)."""
-    think = click.option(
-        "--think-time",
-        type=Seconds(),
-        default=DEFAULT_TIME_LIMIT,
-        show_default=True,
-        metavar="SECONDS",
-        help="Seconds the AI may think about one move (--time-limit bounds the whole run).",
-    )
-    return stack_options(
-        func,
-        [
-            _depth_option,
-            time_limit_option(DEFAULT_RUN_LIMIT),
-            think,
-            budget_option(DEFAULT_BUDGET),
-        ],
-    )
+@dataclasses.dataclass(frozen=True, slots=True)
+class RunLimits:
+    """``autoplay``'s bounds: ``--depth``, ``--time-limit`` (seconds, the whole run),
+    ``--think-time`` (seconds, one move) and ``--work-budget`` (nodes per move; 0: none)."""
+
+    depth: int | None
+    time_limit: float
+    think_time: float
+    budget: int
+
+
+RUN_LIMITS = OptionGroup(
+    "limits",
+    [
+        _DEPTH,
+        time_limit_option(DEFAULT_RUN_LIMIT),
+        click.option(
+            "--think-time",
+            type=Seconds(),
+            default=DEFAULT_TIME_LIMIT,
+            show_default=True,
+            metavar="SECONDS",
+            help="Seconds the AI may think about one move (--time-limit bounds the whole run).",
+        ),
+        budget_option(DEFAULT_BUDGET),
+    ],
+    into=RunLimits,
+)
+"""``autoplay``'s AI options, received as one :class:`RunLimits`."""
 
 
 def _seconds_left(time_limit: float) -> float:
@@ -345,18 +390,74 @@ def status_line(state: GameState, extra: str) -> str:
     return f"score {state.score}  {extra}  {status}{won}  {seeds}"
 
 
-def _print_state(state: GameState, extra: str) -> None:
-    """Print the board and a status line to stdout."""
-    out = console()
+def _print_state(out: Any, state: GameState, extra: str) -> None:
+    """Print the board and a status line on ``out`` (a rich console)."""
     out.print(_board_table(state))
     out.print(status_line(state, extra), highlight=False)
 
 
-def _state_json(state: GameState, **derived: Any) -> dict[str, Any]:
-    """The engine's state (:mod:`tui.cli.codec`), then ``game_over`` and ``derived``."""
+def _rich_lines(draw: Callable[[Any], None]) -> list[str]:
+    """The lines ``draw(console)`` prints, rendered as stdout's console renders them (its
+    width, its colours), so that a row's text form is what printing it directly gave."""
+    out = console()
+    with out.capture() as captured:
+        draw(out)
+    return captured.get().splitlines()
+
+
+def _replay_text(row: Mapping[str, Any]) -> list[str]:
+    """``replay``'s text: the board, then the score, the moves applied of those given."""
+    extra = f"moves {row['moves_applied']}/{row['given']}"
+    return _rich_lines(lambda out: _print_state(out, row["state"], extra))
+
+
+def _cut_note(found: Mapping[str, Any]) -> str:
+    """`` (search cut by the work budget at depth 1 of 3)`` when a limit cut it, else ``""``."""
+    if not found["cut"]:
+        return ""
+    return (
+        f" (search cut by the {found['cut']} at depth {found['depth']} of {found['target_depth']})"
+    )
+
+
+def _hint_text(row: Mapping[str, Any]) -> list[str]:
+    """``hint``'s text: the board, then the move (``none``) and what cut the search."""
+    extra = f"hint: {row['direction'] or 'none'}{_cut_note(row)}"
+    return _rich_lines(lambda out: _print_state(out, row["state"], extra))
+
+
+def _direction_json(direction: Any) -> Any:
+    """The engine's form of a move (null: no move helps)."""
     from core.game2048.game import GAME
 
-    return state_json(GAME, state, **derived, game_over=state.is_game_over)
+    return None if direction is None else move_json(GAME, direction)
+
+
+STATE_KEYS = (
+    *("board", "score", "config", "current_seed", "is_game_over", "tiles_placed_count"),
+    "move_count",
+)
+"""The engine's state (:meth:`core.game2048.game.Game2048.state_to_json`), first in the rows
+of ``replay`` and ``hint``."""
+REPLAY_ROW = Row(*STATE_KEYS, *REPLAY_DERIVED, text=_replay_text, text_only=("state", "given"))
+"""``replay``: the engine's state, then :data:`REPLAY_DERIVED` (the text also reads the state
+and the number of moves given)."""
+HINT_ROW = Row(
+    *STATE_KEYS,
+    Field(HINT_DERIVED[0], _direction_json),
+    *HINT_DERIVED[1:],
+    text=_hint_text,
+    text_only=("state",),
+)
+"""``hint``: the engine's state, then :data:`HINT_DERIVED`."""
+
+
+def _state_values(state: GameState, **derived: Any) -> dict[str, Any]:
+    """The engine's state (:mod:`tui.cli.codec`), then ``game_over`` and ``derived``, and the
+    state itself (``state``, for a text form)."""
+    from core.game2048.game import GAME
+
+    return {**state_json(GAME, state, **derived, game_over=state.is_game_over), "state": state}
 
 
 @click.group(name="2048", context_settings={"help_option_names": ["-h", "--help"]})
@@ -367,16 +468,10 @@ def game2048() -> None:
     """
 
 
-@game2048.command()
-@click.argument("level_id", required=False, metavar="[ID]")
-def play(level_id: str | None) -> None:
-    """Open the arcade straight into 2048 (on the game of an ID such as 2048:new-5#42)."""
-    import tui.cli as shell
-
-    if level_id is not None:
-        shell.play_level_id(level_id, "2048")
-        return
-    shell.launch_app(start_game="2048")
+play = game_play_command(
+    "2048", "Open the arcade straight into 2048 (on the game of an ID such as 2048:new-5#42)."
+)
+game2048.add_command(play)
 
 
 def moves_option(what: str) -> Callable[[Any], Any]:
@@ -402,86 +497,41 @@ def moves_option(what: str) -> Callable[[Any], Any]:
 @game2048.command()
 @seed_option(required=True)
 @moves_option("Moves to replay")
-@rule_options
+@RULES
 @json_option
-def replay(
-    seed: int,
-    moves: str,
-    size: int,
-    merge: str,
-    distribution: str | None,
-    tiles: int,
-    goal: int | None,
-    as_json: bool,
-) -> None:
+def replay(seed: int, moves: str, rules: Rules, as_json: bool) -> None:
     """Replay MOVES from a seed and print the final board, the score and the seed given.
 
     Moves into a wall change nothing and are not counted in moves_applied. The generator's
     state after the last move is printed as current_seed.
     """
-    config = config_from_options(seed, size, merge, distribution, tiles, goal)
+    config = rules.config(seed)
     directions = _read_moves(moves)
     state, applied = replay_session(config, directions)
-    if as_json:
-        emit_json(
-            {
-                **_state_json(state),
-                "won": has_won(state),
-                "moves_applied": applied,
-                "seed": state.config.initial_seed,
-            }
-        )
-        return
-    _print_state(state, f"moves {applied}/{len(directions)}")
+    values = _state_values(
+        state, won=has_won(state), moves_applied=applied, seed=state.config.initial_seed
+    )
+    REPLAY_ROW.emit(REPLAY_ROW(**values, given=len(directions)), as_json)
 
 
 @game2048.command()
 @seed_option(required=True)
 @moves_option("Moves played so far")
-@rule_options
-@ai_options
+@RULES
+@SEARCH
 @json_option
-def hint(
-    seed: int,
-    moves: str,
-    size: int,
-    merge: str,
-    distribution: str | None,
-    tiles: int,
-    goal: int | None,
-    depth: int | None,
-    time_limit: float,
-    budget: int,
-    as_json: bool,
-) -> None:
+def hint(seed: int, moves: str, rules: Rules, search: Search, as_json: bool) -> None:
     """Suggest the next move after replaying MOVES (exit 1 when no move helps).
 
     When --time-limit is up (it counts from the command's start, replaying MOVES included)
     or the --work-budget of nodes is spent, the AI plays the best move found so far, and
     says so (the text's note, the JSON's "cut", "depth" and "target_depth").
     """
-    from core.game2048.game import GAME
-
-    config = config_from_options(seed, size, merge, distribution, tiles, goal)
-    state, _ = replay_session(config, _read_moves(moves))
-    found = _ask_hint(state, depth, _seconds_left(time_limit), budget)
-    direction = found["direction"]
-    if as_json:
-        move = None if direction is None else move_json(GAME, direction)
-        emit_json(_state_json(state, **{**found, "direction": move}))
-    else:
-        _print_state(state, f"hint: {direction or 'none'}{_cut_note(found)}")
-    if direction is None:
+    state, _ = replay_session(rules.config(seed), _read_moves(moves))
+    found = _ask_hint(state, search.depth, _seconds_left(search.time_limit), search.budget)
+    HINT_ROW.emit(HINT_ROW(**_state_values(state, **found)), as_json)
+    if found["direction"] is None:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
-
-
-def _cut_note(found: dict[str, Any]) -> str:
-    """`` (search cut by the work budget at depth 1 of 3)`` when a limit cut it, else ``""``."""
-    if not found["cut"]:
-        return ""
-    return (
-        f" (search cut by the {found['cut']} at depth {found['depth']} of {found['target_depth']})"
-    )
 
 
 def _ask_hint(
@@ -518,25 +568,14 @@ def _ask_hint(
     }
 
 
+@dataclasses.dataclass(frozen=True, slots=True)
 class _Bounds:
-    """How autoplay's AI may play: its depth, per-move bounds and the run's deadline.
+    """How autoplay's AI may play: the options' per-move bounds (``limits``), the run's
+    deadline (``time.monotonic()`` time) and whether each game stops at its goal."""
 
-    Attributes:
-        depth: ``--depth`` (None: the AI's own choice).
-        think: Seconds per move (``--think-time``).
-        budget: Nodes per move (0: none).
-        deadline: ``time.monotonic()`` time at which the whole run stops.
-        stop_at_goal: Stop each game at its goal (``--goal`` given).
-    """
-
-    def __init__(
-        self, depth: int | None, think: float, budget: int, deadline: float, stop_at_goal: bool
-    ):
-        self.depth = depth
-        self.think = think
-        self.budget = budget
-        self.deadline = deadline
-        self.stop_at_goal = stop_at_goal
+    limits: RunLimits
+    deadline: float
+    stop_at_goal: bool
 
     def time_is_up(self) -> bool:
         """Whether the run's deadline has passed."""
@@ -560,10 +599,10 @@ def _play_out(
         played = ai_autoplay(
             state,
             max_moves,
-            depth=bounds.depth,
-            time_limit=bounds.think,
+            depth=bounds.limits.depth,
+            time_limit=bounds.limits.think_time,
             deadline=bounds.deadline,
-            budget=bounds.budget or None,
+            budget=bounds.limits.budget or None,
             stop_at_goal=bounds.stop_at_goal,
             on_hint=count_cut,
         )
@@ -585,6 +624,10 @@ def _stop_reason(state: GameState, moves: int, max_moves: int, bounds: _Bounds) 
     return "time limit"
 
 
+AUTOPLAY_ROW = Row("seed", "score", "max_tile", "moves", "reached", "reason", "cut")
+"""One game of ``autoplay --json`` (its text is the summary table of every game)."""
+
+
 def _game_result(
     seed: int,
     state: GameState,
@@ -593,18 +636,18 @@ def _game_result(
     reason: str,
     cuts: dict[str, int],
 ) -> dict[str, Any]:
-    """autoplay's JSON object for one finished game (``cut``: the moves whose search the
-    time limit or the work budget cut short, by limit)."""
+    """autoplay's row for one finished game (``cut``: the moves whose search the time limit
+    or the work budget cut short, by limit)."""
     top = max_tile(state.board)
-    return {
-        "seed": seed,
-        "score": state.score,
-        "max_tile": top,
-        "moves": moves,
-        "reached": {str(t): top >= t for t in thresholds},
-        "reason": reason,
-        "cut": {limit: cuts.get(limit, 0) for limit in CUT_LIMITS},
-    }
+    return AUTOPLAY_ROW(
+        seed=seed,
+        score=state.score,
+        max_tile=top,
+        moves=moves,
+        reached={str(t): top >= t for t in thresholds},
+        reason=reason,
+        cut={limit: cuts.get(limit, 0) for limit in CUT_LIMITS},
+    )
 
 
 @game2048.command()
@@ -626,23 +669,11 @@ def _game_result(
     show_default=True,
     help="Stop a game after this many moves.",
 )
-@rule_options
-@autoplay_options
+@RULES
+@RUN_LIMITS
 @json_option
 def autoplay(
-    seed: int,
-    games: int,
-    max_moves: int,
-    size: int,
-    merge: str,
-    distribution: str | None,
-    tiles: int,
-    goal: int | None,
-    depth: int | None,
-    time_limit: float,
-    think_time: float,
-    budget: int,
-    as_json: bool,
+    seed: int, games: int, max_moves: int, rules: Rules, limits: RunLimits, as_json: bool
 ) -> None:
     """Let the expectimax AI play whole games and report how far it got.
 
@@ -653,15 +684,16 @@ def autoplay(
     Progress goes to stderr (a bar on a terminal, plain lines in a file; none with --json).
     """
     check_seed_run(seed, games, "--games")
-    config_from_options(seed, size, merge, distribution, tiles, goal)  # check before playing
-    bounds = _Bounds(depth, think_time, budget, command_started() + time_limit, bool(goal))
+    rules.config(seed)  # check before playing
+    goal = rules.goal
+    bounds = _Bounds(limits, command_started() + limits.time_limit, bool(goal))
     thresholds = (goal,) if goal else REACH_THRESHOLDS
     results: list[dict[str, Any]] = []
     with _progress(games, disable=as_json) as progress:
         for index in range(games):
             if bounds.time_is_up():
                 break
-            config = config_from_options(seed + index, size, merge, distribution, tiles, goal)
+            config = rules.config(seed + index)
             start = start_game(config)
             state, count = start, 0
             cuts: dict[str, int] = {}
@@ -672,13 +704,13 @@ def autoplay(
             result = _game_result(config.initial_seed, state, count, thresholds, reason, cuts)
             results.append(result)
             if as_json:
-                emit_json(result)
+                AUTOPLAY_ROW.emit(result, as_json)
             progress.finished(index + 1, count, state.score, result["max_tile"])
     if results and not as_json:
         _print_autoplay_summary(results, thresholds)
     if len(results) < games:
         click.echo(
-            f"error: --time-limit {time_limit:g} s was up after {len(results)} of {games} games",
+            f"error: --time-limit {limits.time_limit:g} s was up after {len(results)} of {games} games",
             err=True,
         )
         raise click.exceptions.Exit(EXIT_NEGATIVE)
@@ -799,6 +831,62 @@ def _print_autoplay_summary(results: list[dict[str, Any]], thresholds: tuple[int
 # --------------------------------------------------------------------------- level files
 
 
+def _estimate_json(estimate: Any) -> dict[str, Any] | None:
+    """The designer's estimate as ``check --json`` prints it (null without one)."""
+    if estimate is None:
+        return None
+    return {
+        "first_move": estimate.first_move,
+        "moves": len(estimate.directions),
+        "max_tile": max_tile(estimate.final.board),
+        "score": estimate.final.score,
+        "goal_at": estimate.goal_at,
+        "over": estimate.over,
+        "complete": estimate.complete,
+    }
+
+
+def _check_text(row: Mapping[str, Any]) -> list[str]:
+    """``check``'s text for one level: its number and title, then the designer's verdict."""
+    from core.game2048.design import describe
+
+    def draw(out: Any) -> None:
+        out.print(f"[bold]{row['level']}. {escape(row['title'])}[/bold]")
+        out.print(escape(describe(row["design"])), highlight=False)
+
+    return _rich_lines(draw)
+
+
+CHECK_ROW = Row(
+    *("level", "title", "size", "rule", "seed", "tiles", "goal"),
+    Field("distribution", lambda tiles: [[t.value, t.weight] for t in tiles]),
+    Field("board", lambda board: None if board is None else [list(row) for row in board]),
+    *("legal", "illegal_tiles", "illegal_spawns", "goal_legal", "empty_cells", "largest"),
+    *("over", "won", "moves"),
+    Field("estimate", _estimate_json),
+    text=_check_text,
+    text_only=("design",),
+)
+"""One level of ``check`` (the text reads the designer's verdict, ``design``)."""
+
+
+def _check_values(number: int, level: Any, design: Any) -> dict[str, Any]:
+    """One level's :data:`CHECK_ROW`: its fields, then the designer's verdict."""
+    config = level.config
+    return CHECK_ROW.of(
+        design,
+        level=number,
+        title=level.title,
+        size=config.board_size,
+        seed=config.initial_seed,
+        tiles=config.number_of_initial_tiles,
+        goal=config.goal,
+        distribution=config.tile_value_distribution,
+        board=level.board,
+        design=design,
+    )
+
+
 def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     """One level's ``check --json`` object: its fields, then the designer's verdict.
 
@@ -810,44 +898,11 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
     Returns:
         The object (``board`` is null for a random start; ``estimate`` null without one).
     """
-    config = level.config
-    estimate = design.estimate
-    return {
-        "level": number,
-        "title": level.title,
-        "size": config.board_size,
-        "rule": design.rule,
-        "seed": config.initial_seed,
-        "tiles": config.number_of_initial_tiles,
-        "goal": config.goal,
-        "distribution": [[t.value, t.weight] for t in config.tile_value_distribution],
-        "board": None if level.board is None else [list(row) for row in level.board],
-        "legal": design.legal,
-        "illegal_tiles": list(design.illegal_tiles),
-        "illegal_spawns": list(design.illegal_spawns),
-        "goal_legal": design.goal_legal,
-        "empty_cells": design.empty_cells,
-        "largest": design.largest,
-        "over": design.over,
-        "won": design.won,
-        "moves": list(design.moves),
-        "estimate": None
-        if estimate is None
-        else {
-            "first_move": estimate.first_move,
-            "moves": len(estimate.directions),
-            "max_tile": max_tile(estimate.final.board),
-            "score": estimate.final.score,
-            "goal_at": estimate.goal_at,
-            "over": estimate.over,
-            "complete": estimate.complete,
-        },
-    }
+    return CHECK_ROW.json(_check_values(number, level, design))
 
 
 @game2048.command()
-@click.argument("level_file", metavar="LEVEL_FILE")
-@level_option("every level", name="spec")
+@level_file_options("every level")
 @click.option(
     "--max-moves",
     "estimate_moves",
@@ -867,8 +922,7 @@ def check_json(number: int, level: Any, design: Any) -> dict[str, Any]:
 @budget_option(DEFAULT_BUDGET)
 @json_option
 def check(
-    level_file: str,
-    spec: str | None,
+    levels: LevelFile,
     estimate_moves: int,
     old_moves: int | None,
     time_limit: float,
@@ -884,21 +938,17 @@ def check(
     --work-budget nodes per move; its move count, score and largest tile are all of the state
     where it stopped). Exit 1 when a level is not legal or is over at the start.
     """
-    from core.game2048.design import assess, describe
+    from core.game2048.design import assess
 
     if old_moves is not None:
         estimate_moves = old_moves
-    pack = load_level_pack(level_file, "2048")
+    pack = load_level_pack(levels.source, "2048")
+    deadlines = LevelDeadlines(time_limit)
     failed = False
-    for index, (number, level) in enumerate(pick_levels(pack, spec)):
-        seconds = _seconds_left(time_limit) if index == 0 else time_limit
+    for number, level in pick_levels(pack, levels.level):
+        seconds = max(0.0, deadlines.next() - time.monotonic())
         design = assess(level, moves=estimate_moves, time_limit=seconds, budget=budget or None)
         failed = failed or not design.legal or design.over
-        if as_json:
-            emit_json(check_json(number, level, design))
-        else:
-            out = console()
-            out.print(f"[bold]{number}. {escape(level.title)}[/bold]")
-            out.print(escape(describe(design)), highlight=False)
+        CHECK_ROW.emit(_check_values(number, level, design), as_json)
     if failed:
         raise click.exceptions.Exit(EXIT_NEGATIVE)
