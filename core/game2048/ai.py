@@ -590,23 +590,6 @@ def best_move_fast(
     ).move
 
 
-def _deepen(
-    search: Callable[[int, float | None], dict[str, float]],
-    max_depth: int,
-    *,
-    deadline: float | None = None,
-    budget_ms: float | None = None,
-) -> dict[str, float]:
-    """Iterative deepening under a hard deadline and/or a soft time budget.
-
-    Args: as :func:`_deepen_info`.
-
-    Returns:
-        The scores of the deepest iteration that finished.
-    """
-    return _deepen_info(search, max_depth, deadline=deadline, budget_ms=budget_ms)[0]
-
-
 def _deepen_info(
     search: Callable[[int, float | None], dict[str, float]],
     max_depth: int,
