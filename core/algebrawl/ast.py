@@ -18,6 +18,7 @@ from fractions import Fraction
 from typing import TypeVar
 
 from .cards import Card
+from .trees import fold_up
 from .values import Number, as_value, format_value
 
 __all__ = [
@@ -150,16 +151,11 @@ def fold(ast: Ast, leaf: Callable[[Leaf], T], node: Callable[[Node, list[T]], T]
     Returns:
         The value of the root.
     """
-    out: list[T] = []
-    for a in postorder(ast):
-        if isinstance(a, Leaf):
-            out.append(leaf(a))
-            continue
-        n = len(a.children)
-        args = out[len(out) - n :]
-        del out[len(out) - n :]
-        out.append(node(a, args))
-    return out[0]
+    return fold_up(
+        ast,
+        node_children,
+        lambda a, args: leaf(a) if isinstance(a, Leaf) else node(a, args),
+    )
 
 
 def ast_leaves(ast: Ast) -> tuple[Fraction, ...]:

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .trees import fold_up
+
 __all__ = [
     "FUNCTIONS",
     "MAX_EVAL_BITS",
@@ -311,36 +313,27 @@ def to_text(expr: Expr) -> str:
     Returns:
         Text such as ``"(a + b) / 2"``.
     """
-    out: list[str] = []
-    stack: list = [(expr, False)]
-    while stack:
-        e, done = stack.pop()
-        kids = _children(e)
-        if not done and kids:
-            stack.append((e, True))
-            stack.extend((c, False) for c in reversed(kids))
-            continue
-        if isinstance(e, Num):
-            out.append(str(e.value))
-        elif isinstance(e, Arg):
-            out.append(e.name)
-        elif isinstance(e, Neg):
-            out.append("-" + _wrap(out.pop(), _prec(e.operand) < _NEG))
-        elif isinstance(e, BinOp):
-            right, left = out.pop(), out.pop()
-            p = _PREC[e.op]
-            if e.op == "^":  # the base is an atom, the exponent a unary expression
-                left_paren, right_paren = _prec(e.left) < _ATOM, _prec(e.right) < _NEG
-            else:  # left-associative: a right operand of the same level needs parentheses
-                left_paren, right_paren = _prec(e.left) < p, _prec(e.right) <= p
-            sep = "^" if e.op == "^" else f" {e.op} "
-            out.append(_wrap(left, left_paren) + sep + _wrap(right, right_paren))
-        else:
-            n = len(e.args)
-            args = out[len(out) - n :]
-            del out[len(out) - n :]
-            out.append(f"{e.fn}({', '.join(args)})")
-    return out[0]
+    return fold_up(expr, _children, _written)
+
+
+def _written(e: Expr, args: list[str]) -> str:
+    # The text of ``e`` from its operands' texts (for :func:`to_text`).
+    if isinstance(e, Num):
+        return str(e.value)
+    if isinstance(e, Arg):
+        return e.name
+    if isinstance(e, Neg):
+        return "-" + _wrap(args[0], _prec(e.operand) < _NEG)
+    if isinstance(e, BinOp):
+        left, right = args
+        p = _PREC[e.op]
+        if e.op == "^":  # the base is an atom, the exponent a unary expression
+            left_paren, right_paren = _prec(e.left) < _ATOM, _prec(e.right) < _NEG
+        else:  # left-associative: a right operand of the same level needs parentheses
+            left_paren, right_paren = _prec(e.left) < p, _prec(e.right) <= p
+        sep = "^" if e.op == "^" else f" {e.op} "
+        return _wrap(left, left_paren) + sep + _wrap(right, right_paren)
+    return f"{e.fn}({', '.join(args)})"
 
 
 # -- JSON ----------------------------------------------------------------------------------
