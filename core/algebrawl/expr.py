@@ -349,23 +349,17 @@ def expr_to_json(expr: Expr) -> object:
         Whole numbers as ints, arguments as ``["arg", index, name]``, the rest as
         ``[operator or "neg" or "call:fn", operands...]``.
     """
-    done: dict[int, object] = {}
-    stack: list = [(expr, False)]
-    while stack:
-        e, visited = stack.pop()
-        kids = _children(e)
-        if kids and not visited:
-            stack.append((e, True))
-            stack.extend((c, False) for c in kids)
-            continue
-        if isinstance(e, Num):
-            done[id(e)] = e.value
-        elif isinstance(e, Arg):
-            done[id(e)] = ["arg", e.index, e.name]
-        else:
-            head = "neg" if isinstance(e, Neg) else e.op if isinstance(e, BinOp) else "call:" + e.fn
-            done[id(e)] = [head] + [done[id(c)] for c in kids]
-    return done[id(expr)]
+    return fold_up(expr, _children, _json_of)
+
+
+def _json_of(e: Expr, args: list[object]) -> object:
+    # The JSON of ``e`` from its operands' (for :func:`expr_to_json`).
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, Arg):
+        return ["arg", e.index, e.name]
+    head = "neg" if isinstance(e, Neg) else e.op if isinstance(e, BinOp) else "call:" + e.fn
+    return [head, *args]
 
 
 def _node_from_json(head: object, args: list) -> Expr:
