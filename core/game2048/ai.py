@@ -297,9 +297,7 @@ def _fast_searcher(
         :class:`NodeBudget`, counting chance nodes) once the budget is spent.
     """
     move_all = fb.move_all
-    h = HEUR_TABLE
     masks0, masks1, masks2, masks3 = fb.EMPTY_MASKS
-    transpose = fb.transpose
 
     def scores(
         root: int, depth: int, deadline: float | None = None, nodes: NodeBudget | None = None
@@ -342,17 +340,7 @@ def _fast_searcher(
                         if leaf:
                             v = heur_get(nb)
                             if v is None:
-                                tn = transpose(nb)
-                                v = heur_cache[nb] = (
-                                    h[nb & 0xFFFF]
-                                    + h[(nb >> 16) & 0xFFFF]
-                                    + h[(nb >> 32) & 0xFFFF]
-                                    + h[nb >> 48]
-                                    + h[tn & 0xFFFF]
-                                    + h[(tn >> 16) & 0xFFFF]
-                                    + h[(tn >> 32) & 0xFFFF]
-                                    + h[tn >> 48]
-                                )
+                                v = heur_cache[nb] = heuristic_fast(nb)
                         else:
                             v = chance(nb, cpp, nxt)
                         if v > best:
