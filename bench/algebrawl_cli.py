@@ -41,12 +41,13 @@ import sys
 import time
 from collections.abc import Callable
 from fractions import Fraction
-from itertools import combinations, combinations_with_replacement, permutations, product
+from itertools import combinations_with_replacement, permutations, product
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from bench.algebrawl import naive24  # noqa: E402
 from core.algebrawl import hands  # noqa: E402
 
 TARGET = Fraction(24)
@@ -104,24 +105,6 @@ def naive_solve(hand: tuple[int, ...]) -> str | None:
                     a, b, c, d = (str(v) for v in order)
                     return text.format(a=a, b=b, c=c, d=d, x=x, y=y, z=z)
     return None
-
-
-def naive_pairs(values: list[Fraction]) -> bool:
-    """The classic search (``bench/algebrawl.py``'s baseline, a stronger one): pick two
-    values, combine them every way, recurse; the first solution wins."""
-    if len(values) == 1:
-        return values[0] == TARGET
-    for i, j in combinations(range(len(values)), 2):
-        a, b = values[i], values[j]
-        rest = [v for k, v in enumerate(values) if k not in (i, j)]
-        results = [a + b, a - b, b - a, a * b]
-        if b:
-            results.append(a / b)
-        if a:
-            results.append(b / a)
-        if any(naive_pairs([*rest, r]) for r in results):
-            return True
-    return False
 
 
 # -- an independent check of the CLI's expressions ----------------------------------------
@@ -224,7 +207,7 @@ def main() -> int:
     naive = {h for h in sample if naive_solve(h) is not None}
     naive_t = (time.process_time() - start) * scale
     start = time.process_time()
-    pairs = {h for h in sample if naive_pairs([Fraction(v) for v in h])}
+    pairs = {h for h in sample if naive24([Fraction(v) for v in h], TARGET)}
     pairs_t = (time.process_time() - start) * scale
     hands.clear_caches()
     start = time.process_time()

@@ -497,24 +497,12 @@ def parse_cards(text: str, filename: str | None = None) -> tuple[Card, ...]:
         ParseError: With the line, column and caret in ``text``.
     """
     if not text.strip():
-        raise ParseError(
-            "no cards: give cards such as + - * /",
-            text=text or " ",
-            line=1,
-            column=1,
-            filename=filename,
-        )
+        _raise("no cards: give cards such as + - * /", text or " ", 1, 1, filename, ())
     if len(text) > 4096:
         raise ParseError("the card list is too long (at most 4096 characters)", filename=filename)
     value = _parse_list(text, filename)
     if not isinstance(value, CardList):
-        raise ParseError(
-            "expected cards such as + - * /, not numbers",
-            text=text,
-            line=1,
-            column=1,
-            filename=filename,
-        )
+        _raise("expected cards such as + - * /, not numbers", text, 1, 1, filename, ())
     return value.cards
 
 
@@ -542,14 +530,7 @@ def parse_numbers(text: str, filename: str | None = None) -> tuple[Fraction, ...
         )
     value = _parse_list(text, filename)
     if not isinstance(value, NumberList):
-        raise ParseError(
-            "expected numbers such as 3 5 7/2",
-            text=text,
-            line=1,
-            column=1,
-            filename=filename,
-            expected=("a number",),
-        )
+        _raise("expected numbers such as 3 5 7/2", text, 1, 1, filename, ("a number",))
     return value.values
 
 

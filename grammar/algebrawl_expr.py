@@ -36,6 +36,7 @@ from core.algebrawl.expr import (
     Num,
     expr_size,
 )
+from core.algebrawl.trees import fold_up
 
 from .errors import ParseError, from_lark
 from .terms import grammar_text
@@ -156,21 +157,7 @@ def _kids(e) -> tuple:
 def _resolve(raw, params: Sequence[str]) -> Expr:
     """Replace names by arguments and check calls (iterative post-order)."""
     index = {p: i for i, p in enumerate(params)}
-    out: list = []
-    stack: list = [(raw, False)]
-    while stack:
-        e, done = stack.pop()
-        kids = _kids(e)
-        if kids and not done:
-            stack.append((e, True))
-            stack.extend((k, False) for k in reversed(kids))
-            continue
-        n = len(kids)
-        args = out[len(out) - n :] if n else []
-        if n:
-            del out[len(out) - n :]
-        out.append(_rebuild(e, args, index))
-    return out[0]
+    return fold_up(raw, _kids, lambda e, args: _rebuild(e, args, index))
 
 
 def _rebuild(e, args: list, index: dict) -> Expr:

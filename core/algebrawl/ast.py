@@ -12,11 +12,13 @@ The seed's helpers keep their names: :func:`leaf_p` (``leaf?``), :func:`node_chi
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from .cards import Card
+from .trees import fold_up
 from .values import Number, as_value, format_value
 
 __all__ = [
@@ -28,6 +30,7 @@ __all__ = [
     "ast_depth_max",
     "ast_eval",
     "ast_leaves",
+    "fold",
     "leaf_p",
     "make_node",
     "node_children",
@@ -134,6 +137,27 @@ def postorder(ast: Ast) -> Iterator[Ast]:
             stack.extend((c, False) for c in reversed(a.children))
 
 
+T = TypeVar("T")
+
+
+def fold(ast: Ast, leaf: Callable[[Leaf], T], node: Callable[[Node, list[T]], T]) -> T:
+    """Compute a value of a tree bottom-up, iteratively (a deep tree cannot overflow the stack).
+
+    Args:
+        ast: The tree.
+        leaf: The value of a leaf.
+        node: The value of a node, given its children's values, left to right.
+
+    Returns:
+        The value of the root.
+    """
+    return fold_up(
+        ast,
+        node_children,
+        lambda a, args: leaf(a) if isinstance(a, Leaf) else node(a, args),
+    )
+
+
 def ast_leaves(ast: Ast) -> tuple[Fraction, ...]:
     """The numbers at the leaves, left to right."""
     return tuple(a.value for a in postorder(ast) if isinstance(a, Leaf))
@@ -170,22 +194,17 @@ def to_infix(ast: Ast, ascii: bool = False) -> str:
     Returns:
         The text.
     """
-    out: list[tuple[str, int]] = []
-    for a in postorder(ast):
-        if isinstance(a, Leaf):
-            out.append(_leaf_text(a.value))
-            continue
-        n = len(a.children)
-        args = out[len(out) - n :]
-        del out[len(out) - n :]
+
+    def written(a: Node, args: list[tuple[str, int]]) -> tuple[str, int]:
+        # (text, precedence) of a node from its operands'.
         symbol = a.card.symbol
-        if symbol and n == 2:
+        if symbol and len(args) == 2:
             prec = _PREC.get(symbol, 1)
             (lt, lp), (rt, rp) = args
             left = lt if lp >= prec else f"({lt})"
             right = rt if rp > prec else f"({rt})"
             shown = _ASCII.get(symbol, symbol) if ascii else symbol
-            out.append((f"{left} {shown} {right}", prec))
-        else:
-            out.append((f"{a.card.name}({', '.join(t for t, _ in args)})", _ATOM))
-    return out[0][0]
+            return f"{left} {shown} {right}", prec
+        return f"{a.card.name}({', '.join(t for t, _ in args)})", _ATOM
+
+    return fold(ast, lambda a: _leaf_text(a.value), written)[0]

@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .trees import fold_up
+
 __all__ = [
     "FUNCTIONS",
     "MAX_EVAL_BITS",
@@ -311,36 +313,27 @@ def to_text(expr: Expr) -> str:
     Returns:
         Text such as ``"(a + b) / 2"``.
     """
-    out: list[str] = []
-    stack: list = [(expr, False)]
-    while stack:
-        e, done = stack.pop()
-        kids = _children(e)
-        if not done and kids:
-            stack.append((e, True))
-            stack.extend((c, False) for c in reversed(kids))
-            continue
-        if isinstance(e, Num):
-            out.append(str(e.value))
-        elif isinstance(e, Arg):
-            out.append(e.name)
-        elif isinstance(e, Neg):
-            out.append("-" + _wrap(out.pop(), _prec(e.operand) < _NEG))
-        elif isinstance(e, BinOp):
-            right, left = out.pop(), out.pop()
-            p = _PREC[e.op]
-            if e.op == "^":  # the base is an atom, the exponent a unary expression
-                left_paren, right_paren = _prec(e.left) < _ATOM, _prec(e.right) < _NEG
-            else:  # left-associative: a right operand of the same level needs parentheses
-                left_paren, right_paren = _prec(e.left) < p, _prec(e.right) <= p
-            sep = "^" if e.op == "^" else f" {e.op} "
-            out.append(_wrap(left, left_paren) + sep + _wrap(right, right_paren))
-        else:
-            n = len(e.args)
-            args = out[len(out) - n :]
-            del out[len(out) - n :]
-            out.append(f"{e.fn}({', '.join(args)})")
-    return out[0]
+    return fold_up(expr, _children, _written)
+
+
+def _written(e: Expr, args: list[str]) -> str:
+    # The text of ``e`` from its operands' texts (for :func:`to_text`).
+    if isinstance(e, Num):
+        return str(e.value)
+    if isinstance(e, Arg):
+        return e.name
+    if isinstance(e, Neg):
+        return "-" + _wrap(args[0], _prec(e.operand) < _NEG)
+    if isinstance(e, BinOp):
+        left, right = args
+        p = _PREC[e.op]
+        if e.op == "^":  # the base is an atom, the exponent a unary expression
+            left_paren, right_paren = _prec(e.left) < _ATOM, _prec(e.right) < _NEG
+        else:  # left-associative: a right operand of the same level needs parentheses
+            left_paren, right_paren = _prec(e.left) < p, _prec(e.right) <= p
+        sep = "^" if e.op == "^" else f" {e.op} "
+        return _wrap(left, left_paren) + sep + _wrap(right, right_paren)
+    return f"{e.fn}({', '.join(args)})"
 
 
 # -- JSON ----------------------------------------------------------------------------------
@@ -356,23 +349,17 @@ def expr_to_json(expr: Expr) -> object:
         Whole numbers as ints, arguments as ``["arg", index, name]``, the rest as
         ``[operator or "neg" or "call:fn", operands...]``.
     """
-    done: dict[int, object] = {}
-    stack: list = [(expr, False)]
-    while stack:
-        e, visited = stack.pop()
-        kids = _children(e)
-        if kids and not visited:
-            stack.append((e, True))
-            stack.extend((c, False) for c in kids)
-            continue
-        if isinstance(e, Num):
-            done[id(e)] = e.value
-        elif isinstance(e, Arg):
-            done[id(e)] = ["arg", e.index, e.name]
-        else:
-            head = "neg" if isinstance(e, Neg) else e.op if isinstance(e, BinOp) else "call:" + e.fn
-            done[id(e)] = [head] + [done[id(c)] for c in kids]
-    return done[id(expr)]
+    return fold_up(expr, _children, _json_of)
+
+
+def _json_of(e: Expr, args: list[object]) -> object:
+    # The JSON of ``e`` from its operands' (for :func:`expr_to_json`).
+    if isinstance(e, Num):
+        return e.value
+    if isinstance(e, Arg):
+        return ["arg", e.index, e.name]
+    head = "neg" if isinstance(e, Neg) else e.op if isinstance(e, BinOp) else "call:" + e.fn
+    return [head, *args]
 
 
 def _node_from_json(head: object, args: list) -> Expr:

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..game import MoveKind
-from .ast import Ast, Leaf, Node, make_node, postorder
+from .ast import Ast, Leaf, Node, fold, make_node, postorder
 from .expr import EvalError
 from .level import Level
 from .play import (
@@ -51,16 +51,11 @@ __all__ = ["GAME", "AlgebrawlGame", "tree_from_json", "tree_to_json"]
 
 def tree_to_json(tree: Ast) -> Any:
     """JSON form of a tree (iterative)."""
-    out: list = []
-    for a in postorder(tree):
-        if isinstance(a, Leaf):
-            out.append(format_value(a.value))
-        else:
-            n = len(a.children)
-            args = out[len(out) - n :]
-            del out[len(out) - n :]
-            out.append({"card": a.card.name, "args": args})
-    return out[0]
+    return fold(
+        tree,
+        lambda a: format_value(a.value),
+        lambda a, args: {"card": a.card.name, "args": args},
+    )
 
 
 def tree_from_json(data: Any, puzzle: Puzzle) -> Ast:

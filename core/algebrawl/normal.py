@@ -66,7 +66,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
-from .ast import Ast, Leaf, postorder
+from .ast import Ast, fold
 from .cards import Card
 from .expr import Arg, BinOp
 from .values import format_value
@@ -295,16 +295,11 @@ def normal_form(ast: Ast, equivalence: str = DEFAULT_EQUIVALENCE) -> NF:
     Returns:
         Its normal form: equal for trees that are the same solution under ``equivalence``.
     """
-    out: list[NF] = []
-    for a in postorder(ast):
-        if isinstance(a, Leaf):
-            out.append(nf_leaf(a.value))
-            continue
-        n = len(a.children)
-        args = out[len(out) - n :]
-        del out[len(out) - n :]
-        out.append(nf_apply(a.card, args, a.value, equivalence))
-    return out[0]
+    return fold(
+        ast,
+        lambda a: nf_leaf(a.value),
+        lambda a, args: nf_apply(a.card, args, a.value, equivalence),
+    )
 
 
 # -- text ----------------------------------------------------------------------------------

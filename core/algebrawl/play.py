@@ -43,6 +43,7 @@ from itertools import combinations, permutations
 from ..game import IllegalMove
 from ..text import shorten
 from .ast import Ast, Leaf, Node, make_node, postorder, to_infix
+from .cards import Card
 from .expr import EvalError
 from .puzzle import Puzzle
 from .values import MAX_VALUE, format_value, within
@@ -158,20 +159,29 @@ def _stranded(state: State) -> bool:
     return not state.standing and state.puzzle.use_all and bool(state.pool)
 
 
+def _card_in_hand(state: State, index: int) -> Card:
+    """The puzzle's card ``index``, which must still be in the hand (card moves and casts).
+
+    Raises:
+        IllegalMove: When it has been played, or there is no such card.
+    """
+    cards = state.puzzle.cards
+    if index not in state.hand:
+        raise IllegalMove(
+            "that card has already been played"
+            if 0 <= index < len(cards)
+            else "there is no such card"
+        )
+    return cards[index]
+
+
 def result_of(state: State, move: PlayCard) -> Node:
     """The tree a card move would produce (a preview), checking the move.
 
     Raises:
         IllegalMove: When the move is not legal in ``state``.
     """
-    puzzle = state.puzzle
-    if move.card not in state.hand:
-        raise IllegalMove(
-            "that card has already been played"
-            if 0 <= move.card < len(puzzle.cards)
-            else "there is no such card"
-        )
-    card = puzzle.cards[move.card]
+    card = _card_in_hand(state, move.card)
     if card.effect:
         raise IllegalMove(f"{card.name} acts on the monsters: cast it on a pool value")
     args = move.args
@@ -185,7 +195,7 @@ def result_of(state: State, move: PlayCard) -> Node:
         raise IllegalMove(f"{card.name}: {error}") from None
     if not within(node.value, MAX_VALUE):
         raise IllegalMove(f"{card.name}: the result is too large")
-    if puzzle.integer_only and node.value.denominator != 1:
+    if state.puzzle.integer_only and node.value.denominator != 1:
         raise IllegalMove(f"only whole numbers are allowed here, not {format_value(node.value)}")
     return node
 
@@ -219,14 +229,7 @@ def cast_effect(state: State, move: Cast) -> tuple[tuple[Fraction, ...], tuple[i
     Raises:
         IllegalMove: When the cast is not legal in ``state``.
     """
-    puzzle = state.puzzle
-    if move.card not in state.hand:
-        raise IllegalMove(
-            "that card has already been played"
-            if 0 <= move.card < len(puzzle.cards)
-            else "there is no such card"
-        )
-    card = puzzle.cards[move.card]
+    card = _card_in_hand(state, move.card)
     if not card.effect:
         raise IllegalMove(f"{card.name} is played on pool values, not cast on monsters")
     if not 0 <= move.value < len(state.pool):

@@ -296,10 +296,8 @@ def _fast_searcher(
         :class:`OutOfTime` once the deadline has passed, and with ``nodes`` (a
         :class:`NodeBudget`, counting chance nodes) once the budget is spent.
     """
-    left_t, right_t, up_t, down_t = fb.ROW_LEFT, fb.ROW_RIGHT, fb.COL_UP, fb.COL_DOWN
-    h = HEUR_TABLE
+    move_all = fb.move_all
     masks0, masks1, masks2, masks3 = fb.EMPTY_MASKS
-    transpose = fb.transpose
 
     def scores(
         root: int, depth: int, deadline: float | None = None, nodes: NodeBudget | None = None
@@ -334,43 +332,15 @@ def _fast_searcher(
                     child = b | (m * rank)
                     cpp = cp * p
                     leaf = nxt <= 0 or cpp < threshold
-                    # The four moves of the child share the row and column extraction
-                    # (inlined: this loop is where the search spends its time).
-                    r0 = child & 0xFFFF
-                    r1 = (child >> 16) & 0xFFFF
-                    r2 = (child >> 32) & 0xFFFF
-                    r3 = child >> 48
-                    t = transpose(child)
-                    c0 = t & 0xFFFF
-                    c1 = (t >> 16) & 0xFFFF
-                    c2 = (t >> 32) & 0xFFFF
-                    c3 = t >> 48
                     best = 0.0
-                    for nb in (
-                        up_t[c0] | (up_t[c1] << 4) | (up_t[c2] << 8) | (up_t[c3] << 12),
-                        down_t[c0] | (down_t[c1] << 4) | (down_t[c2] << 8) | (down_t[c3] << 12),
-                        left_t[r0] | (left_t[r1] << 16) | (left_t[r2] << 32) | (left_t[r3] << 48),
-                        right_t[r0]
-                        | (right_t[r1] << 16)
-                        | (right_t[r2] << 32)
-                        | (right_t[r3] << 48),
-                    ):
+                    # The four moves of the child share one transpose.
+                    for nb in move_all(child):
                         if nb == child:
                             continue
                         if leaf:
                             v = heur_get(nb)
                             if v is None:
-                                tn = transpose(nb)
-                                v = heur_cache[nb] = (
-                                    h[nb & 0xFFFF]
-                                    + h[(nb >> 16) & 0xFFFF]
-                                    + h[(nb >> 32) & 0xFFFF]
-                                    + h[nb >> 48]
-                                    + h[tn & 0xFFFF]
-                                    + h[(tn >> 16) & 0xFFFF]
-                                    + h[(tn >> 32) & 0xFFFF]
-                                    + h[tn >> 48]
-                                )
+                                v = heur_cache[nb] = heuristic_fast(nb)
                         else:
                             v = chance(nb, cpp, nxt)
                         if v > best:
@@ -588,23 +558,6 @@ def best_move_fast(
         budget=budget,
         native=native,
     ).move
-
-
-def _deepen(
-    search: Callable[[int, float | None], dict[str, float]],
-    max_depth: int,
-    *,
-    deadline: float | None = None,
-    budget_ms: float | None = None,
-) -> dict[str, float]:
-    """Iterative deepening under a hard deadline and/or a soft time budget.
-
-    Args: as :func:`_deepen_info`.
-
-    Returns:
-        The scores of the deepest iteration that finished.
-    """
-    return _deepen_info(search, max_depth, deadline=deadline, budget_ms=budget_ms)[0]
 
 
 def _deepen_info(

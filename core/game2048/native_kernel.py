@@ -62,6 +62,47 @@ def _spread(row: Any) -> Any:  # pragma: no cover - compiled
 
 
 @njit(cache=CACHE, error_model="numpy")
+def _moves(b: Any, left_t: Any, right_t: Any) -> Any:  # pragma: no cover - compiled
+    # The board after each move, in the order up, down, left, right (the pure search's
+    # DIRECTIONS): rows through the left/right tables, columns through them transposed.
+    m16 = np.uint64(0xFFFF)
+    r0 = b & m16
+    r1 = (b >> np.uint64(16)) & m16
+    r2 = (b >> np.uint64(32)) & m16
+    r3 = b >> np.uint64(48)
+    t = _transpose(b)
+    c0 = t & m16
+    c1 = (t >> np.uint64(16)) & m16
+    c2 = (t >> np.uint64(32)) & m16
+    c3 = t >> np.uint64(48)
+    up = (
+        _spread(left_t[c0])
+        | (_spread(left_t[c1]) << np.uint64(4))
+        | (_spread(left_t[c2]) << np.uint64(8))
+        | (_spread(left_t[c3]) << np.uint64(12))
+    )
+    down = (
+        _spread(right_t[c0])
+        | (_spread(right_t[c1]) << np.uint64(4))
+        | (_spread(right_t[c2]) << np.uint64(8))
+        | (_spread(right_t[c3]) << np.uint64(12))
+    )
+    left = (
+        np.uint64(left_t[r0])
+        | (np.uint64(left_t[r1]) << np.uint64(16))
+        | (np.uint64(left_t[r2]) << np.uint64(32))
+        | (np.uint64(left_t[r3]) << np.uint64(48))
+    )
+    right = (
+        np.uint64(right_t[r0])
+        | (np.uint64(right_t[r1]) << np.uint64(16))
+        | (np.uint64(right_t[r2]) << np.uint64(32))
+        | (np.uint64(right_t[r3]) << np.uint64(48))
+    )
+    return (up, down, left, right)
+
+
+@njit(cache=CACHE, error_model="numpy")
 def _heur(b: Any, h: Any) -> Any:  # pragma: no cover - compiled
     m = np.uint64(0xFFFF)
     t = _transpose(b)
@@ -106,7 +147,6 @@ def chance(
     if tt_keys[i] == b and tt_depth[i] >= depth_left:
         return tt_val[i]
     left_t, right_t = tabs
-    m16 = np.uint64(0xFFFF)
     nxt = depth_left - 1
     n = 0
     for cell in range(16):
@@ -123,46 +163,11 @@ def chance(
             child = b | (np.uint64(ranks[k]) << shift)
             cpp = cp * p
             leaf = nxt <= 0 or cpp < threshold
-            r0 = child & m16
-            r1 = (child >> np.uint64(16)) & m16
-            r2 = (child >> np.uint64(32)) & m16
-            r3 = child >> np.uint64(48)
-            t = _transpose(child)
-            c0 = t & m16
-            c1 = (t >> np.uint64(16)) & m16
-            c2 = (t >> np.uint64(32)) & m16
-            c3 = t >> np.uint64(48)
             best = 0.0
             st[3] += 4  # moves made (the bench's moves per second)
+            moved = _moves(child, left_t, right_t)
             for d in range(4):
-                if d == 0:
-                    nb = (
-                        _spread(left_t[c0])
-                        | (_spread(left_t[c1]) << np.uint64(4))
-                        | (_spread(left_t[c2]) << np.uint64(8))
-                        | (_spread(left_t[c3]) << np.uint64(12))
-                    )
-                elif d == 1:
-                    nb = (
-                        _spread(right_t[c0])
-                        | (_spread(right_t[c1]) << np.uint64(4))
-                        | (_spread(right_t[c2]) << np.uint64(8))
-                        | (_spread(right_t[c3]) << np.uint64(12))
-                    )
-                elif d == 2:
-                    nb = (
-                        np.uint64(left_t[r0])
-                        | (np.uint64(left_t[r1]) << np.uint64(16))
-                        | (np.uint64(left_t[r2]) << np.uint64(32))
-                        | (np.uint64(left_t[r3]) << np.uint64(48))
-                    )
-                else:
-                    nb = (
-                        np.uint64(right_t[r0])
-                        | (np.uint64(right_t[r1]) << np.uint64(16))
-                        | (np.uint64(right_t[r2]) << np.uint64(32))
-                        | (np.uint64(right_t[r3]) << np.uint64(48))
-                    )
+                nb = moved[d]
                 if nb == child:
                     continue
                 if leaf:
@@ -196,45 +201,9 @@ def root(
 ):  # pragma: no cover
     # out[d] = score of direction d (up, down, left, right), NaN when illegal.
     left_t, right_t = tabs
-    m16 = np.uint64(0xFFFF)
-    r0 = root & m16
-    r1 = (root >> np.uint64(16)) & m16
-    r2 = (root >> np.uint64(32)) & m16
-    r3 = root >> np.uint64(48)
-    t = _transpose(root)
-    c0 = t & m16
-    c1 = (t >> np.uint64(16)) & m16
-    c2 = (t >> np.uint64(32)) & m16
-    c3 = t >> np.uint64(48)
+    moved = _moves(root, left_t, right_t)
     for d in range(4):
-        if d == 0:
-            nb = (
-                _spread(left_t[c0])
-                | (_spread(left_t[c1]) << np.uint64(4))
-                | (_spread(left_t[c2]) << np.uint64(8))
-            )
-            nb = nb | (_spread(left_t[c3]) << np.uint64(12))
-        elif d == 1:
-            nb = (
-                _spread(right_t[c0])
-                | (_spread(right_t[c1]) << np.uint64(4))
-                | (_spread(right_t[c2]) << np.uint64(8))
-            )
-            nb = nb | (_spread(right_t[c3]) << np.uint64(12))
-        elif d == 2:
-            nb = (
-                np.uint64(left_t[r0])
-                | (np.uint64(left_t[r1]) << np.uint64(16))
-                | (np.uint64(left_t[r2]) << np.uint64(32))
-            )
-            nb = nb | (np.uint64(left_t[r3]) << np.uint64(48))
-        else:
-            nb = (
-                np.uint64(right_t[r0])
-                | (np.uint64(right_t[r1]) << np.uint64(16))
-                | (np.uint64(right_t[r2]) << np.uint64(32))
-            )
-            nb = nb | (np.uint64(right_t[r3]) << np.uint64(48))
+        nb = moved[d]
         if nb == root:
             out[d] = np.nan
         elif depth <= 0:

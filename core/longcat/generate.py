@@ -38,7 +38,7 @@ often, and each turn walls a cell, so its levels stay small on large grids.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -346,6 +346,22 @@ def _masked(draw: Callable[..., masks.Mask]) -> Callable[..., Level | None]:
     return make
 
 
+def _template_options(names: Iterable[str]) -> tuple[Option, ...]:
+    """The options of a generator that draws a mask template and transforms it.
+
+    Args:
+        names: The template names ``shape`` may take (besides ``any``).
+
+    Returns:
+        ``shape``, ``transform`` and ``squeeze_prob``, as :func:`masks.template_mask` takes them.
+    """
+    return (
+        Option("shape", "any", "template name or any", ("any", *names)),
+        Option("transform", True, "random rotation and mirroring"),
+        Option("squeeze_prob", 0.3, "probability of squeezing out a row or column"),
+    )
+
+
 GENERATORS: dict[str, Generator] = {
     g.id: g
     for g in (
@@ -362,11 +378,7 @@ GENERATORS: dict[str, Generator] = {
             "template",
             "mask template (rect_hole, u, s, offset_square, chair, spiral), "
             "mirrored/rotated/squeezed",
-            (
-                Option("shape", "any", "template name or any", ("any",) + tuple(masks.TEMPLATES)),
-                Option("transform", True, "random rotation and mirroring"),
-                Option("squeeze_prob", 0.3, "probability of squeezing out a row or column"),
-            ),
+            _template_options(masks.TEMPLATES),
             _masked(masks.template_mask),
             3,
         ),
@@ -409,16 +421,7 @@ GENERATORS: dict[str, Generator] = {
             "shapes",
             f"all {len(templates.ALL_TEMPLATES)} mask templates (the six classic "
             "ones and the seed's difficulty examples), mirrored/rotated/squeezed",
-            (
-                Option(
-                    "shape",
-                    "any",
-                    "template name or any",
-                    ("any",) + tuple(templates.ALL_TEMPLATES),
-                ),
-                Option("transform", True, "random rotation and mirroring"),
-                Option("squeeze_prob", 0.3, "probability of squeezing out a row or column"),
-            ),
+            _template_options(templates.ALL_TEMPLATES),
             _masked(templates.shapes_mask),
             3,
         ),

@@ -45,11 +45,24 @@ def _frame(rng: random.Random, width: int, height: int, min_w: int, min_h: int):
     return rng.randint(0, width - w), rng.randint(0, height - h), w, h
 
 
+def _filled_frame(
+    rng: random.Random, width: int, height: int, min_w: int, min_h: int
+) -> tuple[Canvas, tuple[int, int, int, int]]:
+    """A canvas with a random :func:`_frame` filled in, and that frame (the start of most
+    templates: their notches and holes are cut into it).
+
+    Returns:
+        ``(canvas, (x0, y0, w, h))``.
+    """
+    c = _canvas(width, height)
+    frame = _frame(rng, width, height, min_w, min_h)
+    _rect(c, *frame)
+    return c, frame
+
+
 def rectangle_with_hole(rng: random.Random, width: int, height: int) -> Canvas:
     """A rectangle with a rectangular hole strictly inside it."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, 3, 3)
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, 3, 3)
     if w >= 3 and h >= 3:
         hw, hh = rng.randint(1, w - 2), rng.randint(1, h - 2)
         _rect(c, x0 + rng.randint(1, w - 1 - hw), y0 + rng.randint(1, h - 1 - hh), hw, hh, False)
@@ -58,9 +71,7 @@ def rectangle_with_hole(rng: random.Random, width: int, height: int) -> Canvas:
 
 def u_shape(rng: random.Random, width: int, height: int) -> Canvas:
     """A rectangle with a notch cut down from its top edge between two arms."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, 3, 3)
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, 3, 3)
     if w >= 3 and h >= 2:
         nw, depth = rng.randint(1, w - 2), rng.randint(1, h - 1)
         _rect(c, x0 + rng.randint(1, w - 1 - nw), y0, nw, depth, False)
@@ -69,9 +80,7 @@ def u_shape(rng: random.Random, width: int, height: int) -> Canvas:
 
 def s_shape(rng: random.Random, width: int, height: int) -> Canvas:
     """A rectangle with a notch from the right, then one from the left below it (an S)."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, 3, 5)
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, 3, 5)
     if w >= 2 and h >= 5:
         # Rows: band, right notch, band, left notch, band; every band at least one row.
         cut1 = y0 + rng.randint(1, h - 4)

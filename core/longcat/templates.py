@@ -21,7 +21,16 @@ import random
 from collections.abc import Callable
 from itertools import pairwise
 
-from core.longcat.masks import TEMPLATES, Canvas, Mask, _canvas, _frame, _rect, template_mask
+from core.longcat.masks import (
+    TEMPLATES,
+    Canvas,
+    Mask,
+    _canvas,
+    _filled_frame,
+    _frame,
+    _rect,
+    template_mask,
+)
 
 __all__ = ["ALL_TEMPLATES", "DIFFICULTY_EXAMPLES", "MORE_TEMPLATES", "shapes_mask"]
 
@@ -44,9 +53,7 @@ def _hole(rng: random.Random, c: Canvas, x0: int, y0: int, w: int, h: int, margi
 def big_frame_hole(rng: random.Random, width: int, height: int) -> Canvas:
     """Easy (seed): the whole grid or nearly, a frame one or two cells thick round one big
     hole."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, max(3, width - 1), max(3, height - 1))
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, max(3, width - 1), max(3, height - 1))
     t = 1 if min(w, h) < 6 else rng.randint(1, 2)
     if w > 2 * t and h > 2 * t:
         _rect(c, x0 + t, y0 + t, w - 2 * t, h - 2 * t, False)
@@ -129,9 +136,7 @@ def t_concave(rng: random.Random, width: int, height: int) -> Canvas:
 
 def c_shape(rng: random.Random, width: int, height: int) -> Canvas:
     """Hard (method A): a C, a frame open on one side."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, 3, 3)
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, 3, 3)
     t = 1 if min(w, h) < 6 else rng.randint(1, 2)
     _rect(c, x0 + t, y0 + t, w - t, max(1, h - 2 * t), False)
     return c
@@ -187,9 +192,7 @@ def cross(rng: random.Random, width: int, height: int) -> Canvas:
 
 def two_holes(rng: random.Random, width: int, height: int) -> Canvas:
     """A rectangle with two holes, one in each half."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, 5, 3)
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, 5, 3)
     half = w // 2
     _hole(rng, c, x0, y0, half + 1, h)
     _hole(rng, c, x0 + half, y0, w - half, h)
@@ -313,9 +316,7 @@ def t_shape(rng: random.Random, width: int, height: int) -> Canvas:
 
 def pillars(rng: random.Random, width: int, height: int) -> Canvas:
     """A room with single-cell pillars (walls) standing apart inside it."""
-    c = _canvas(width, height)
-    x0, y0, w, h = _frame(rng, width, height, 4, 4)
-    _rect(c, x0, y0, w, h)
+    c, (x0, y0, w, h) = _filled_frame(rng, width, height, 4, 4)
     for _ in range(rng.randint(1, 3)):
         c[y0 + rng.randint(1, h - 2)][x0 + rng.randint(1, w - 2)] = False
     return c

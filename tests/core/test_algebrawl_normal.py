@@ -249,3 +249,20 @@ def test_equivalences_are_nested(numbers, seed):
     a, b = random_tree(rng, numbers), random_tree(rng, numbers)
     same_at = [normal_form(a, eq) == normal_form(b, eq) for eq in EQUIVALENCES]
     assert same_at == sorted(same_at)
+
+
+def test_fold_computes_bottom_up_in_child_order() -> None:
+    """core.algebrawl.ast.fold: the shared bottom-up walk of to_infix, normal_form and
+    tree_to_json; a hand-worked example (leaves left to right, each node after its children)."""
+    from core.algebrawl.ast import Ast, fold
+
+    tree = E("((1-2)*(3+4))")
+    prefix = fold(tree, lambda a: str(a.value), lambda a, args: f"{a.card.name}[{','.join(args)}]")
+    assert prefix == f"{MUL.name}[{SUB.name}[1,2],{ADD.name}[3,4]]"
+    assert fold(tree, lambda a: a.value, lambda a, args: a.card.apply(args)) == -7
+    assert fold(Leaf(F(5)), lambda a: 1, lambda a, args: 0) == 1
+    # Iterative: a chain deeper than Python's recursion limit folds too.
+    deep: Ast = Leaf(F(1))
+    for _ in range(5000):
+        deep = make_node(ADD, (deep, Leaf(F(1))))
+    assert fold(deep, lambda a: 1, lambda a, args: sum(args)) == 5001
