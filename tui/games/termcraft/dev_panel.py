@@ -174,28 +174,11 @@ class DevPanel(DesignerScreen):
             yield Label("Title")
             yield PlainInput(level.title, id="dev-title-input", compact=True)
             yield Label("Fuel")
-            yield PlainInput(
-                str(level.fuel),
-                id="dev-fuel-input",
-                compact=True,
-                type="integer",
-                restrict=r"[0-9]*",
-            )
+            yield _count_input(level.fuel, "dev-fuel-input")
             yield Label("Budget")
-            yield PlainInput(
-                str(level.budget),
-                id="dev-budget-input",
-                compact=True,
-                type="integer",
-                restrict=r"[0-9]*",
-            )
+            yield _count_input(level.budget, "dev-budget-input")
             yield Label("Par")
-            yield PlainInput(
-                "" if level.par is None else str(level.par),
-                id="dev-par-input",
-                compact=True,
-                restrict=r"[0-9]*",
-            )
+            yield _count_input(level.par, "dev-par-input", optional=True)
         with Horizontal(id="dev-fields2"):
             yield Label("Hint ")
             yield PlainInput(level.hint, id="dev-hint-input", compact=True)
@@ -369,6 +352,26 @@ class DevPanel(DesignerScreen):
         if stop():
             return "Cancelled."
         return describe_lint(issues)
+
+
+def _count_input(value: int | None, widget_id: str, *, optional: bool = False) -> PlainInput:
+    """A field for a whole number of the level (only digits can be typed).
+
+    Args:
+        value: The number shown; None: empty.
+        widget_id: The field's id.
+        optional: The field may be left empty, which an ``integer`` Input would refuse.
+
+    Returns:
+        The field.
+    """
+    return PlainInput(
+        "" if value is None else str(value),
+        id=widget_id,
+        compact=True,
+        type="text" if optional else "integer",
+        restrict=r"[0-9]*",
+    )
 
 
 def describe_solve(result: SolveResult) -> str:
