@@ -182,20 +182,12 @@ class DevPanel(DesignerScreen):
         with Horizontal(id="dev-fields2"):
             yield Label("Hint ")
             yield PlainInput(level.hint, id="dev-hint-input", compact=True)
-        yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
-        yield PlainTextArea(
-            format_term_for_editing(level.current),
-            id="dev-current-term-input",
-            soft_wrap=True,
-            tab_behavior="focus",
+        yield from _term_field(
+            "Starting term (whitespace and newlines are ignored)",
+            level.current,
+            "dev-current-term-input",
         )
-        yield Label("Target term", classes="dev-label")
-        yield PlainTextArea(
-            format_term_for_editing(level.target),
-            id="dev-target-term-input",
-            soft_wrap=True,
-            tab_behavior="focus",
-        )
+        yield from _term_field("Target term", level.target, "dev-target-term-input")
 
     def extra_buttons(self) -> Iterable[Button]:
         yield Button("Solve F4", id="dev-solve-button", compact=True)
@@ -371,6 +363,23 @@ def _count_input(value: int | None, widget_id: str, *, optional: bool = False) -
         compact=True,
         type="text" if optional else "integer",
         restrict=r"[0-9]*",
+    )
+
+
+def _term_field(label: str, term: Term, widget_id: str) -> ComposeResult:
+    """A term's label and its text area (laid out for editing; tab moves the focus on).
+
+    Args:
+        label: The line above the area.
+        term: The term shown.
+        widget_id: The area's id.
+
+    Returns:
+        The label, then the area.
+    """
+    yield Label(label, classes="dev-label")
+    yield PlainTextArea(
+        format_term_for_editing(term), id=widget_id, soft_wrap=True, tab_behavior="focus"
     )
 
 
