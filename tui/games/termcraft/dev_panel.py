@@ -18,7 +18,6 @@ cursor jumps there.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
@@ -34,7 +33,7 @@ from core.text import plural
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 from tui.modals.stale_metadata import MetadataUpdate
-from tui.screens.designer import DesignerScreen
+from tui.screens.designer import DesignerScreen, JobProgress
 from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
 __all__ = [
@@ -313,14 +312,12 @@ class DevPanel(DesignerScreen):
 
     def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: solve and describe the result."""
-        started = time.monotonic()
-        last = [0.0]
+        report = JobProgress(self)
 
         def progress(explored: int, frontier: int) -> None:
-            elapsed = time.monotonic() - started
-            self.report_progress(
-                f"Solving… {explored:,} states explored, {frontier:,} waiting, {elapsed:.1f}s",
-                last,
+            report(
+                f"Solving… {explored:,} states explored, {frontier:,} waiting, "
+                f"{report.elapsed:.1f}s"
             )
 
         result = solve(level, should_stop=stop, progress=progress)
@@ -328,14 +325,11 @@ class DevPanel(DesignerScreen):
 
     def _lint(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: lint and describe the issues (esc stops it, whatever the stage)."""
-        started = time.monotonic()
-        last = [0.0]
+        report = JobProgress(self)
 
         def progress(stage: str, done: int, total: int) -> None:
             share = f" {100 * done // total}%" if total else ""
-            self.report_progress(
-                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)", last
-            )
+            report(f"Linting… {stage}{share}, {report.elapsed:.1f}s (esc cancels)")
 
         try:
             issues = lint(level, should_stop=stop, progress=progress)
