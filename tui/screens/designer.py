@@ -697,6 +697,18 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         self.set_progress(True, f"{what}…")
         self._job = self._run_job(job)
 
+    def start_level_job(self, what: str, job: Callable[[Any, Callable[[], bool]], str]) -> None:
+        """Run ``job(level, should_stop)`` on the edited level as :meth:`start_job` does; when
+        a field is wrong, the error line says so instead (no job).
+
+        Args:
+            what: The progress line's first words ("Solving").
+            job: The work on the level read from the fields; returns the text to show.
+        """
+        level = self.read_level()
+        if level is not None:
+            self.start_job(what, lambda stop: job(level, stop))
+
     @property
     def _job_running(self) -> bool:
         return is_running(self._job)

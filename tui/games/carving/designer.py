@@ -451,9 +451,7 @@ class CarvingDesigner(LevelTextDesigner):
 
     def action_solve(self) -> None:
         """Solve the edited level with the longer limit, as a job (esc cancels)."""
-        level = self.read_level()
-        if level is not None:
-            self.start_job("Solving", lambda stop: self._solve(level, stop))
+        self.start_level_job("Solving", self._solve)
 
     def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
         report = JobProgress(self)

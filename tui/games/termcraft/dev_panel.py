@@ -300,15 +300,11 @@ class DevPanel(DesignerScreen):
 
     def action_solve(self) -> None:
         """Run the solver on the edited level in a worker thread."""
-        level = self.read_level()
-        if level is not None:
-            self.start_job("Solving", lambda stop: self._solve(level, stop))
+        self.start_level_job("Solving", self._solve)
 
     def action_lint(self) -> None:
         """Run the linter on the edited level in a worker thread."""
-        level = self.read_level()
-        if level is not None:
-            self.start_job("Linting", lambda stop: self._lint(level, stop))
+        self.start_level_job("Linting", self._lint)
 
     def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: solve and describe the result."""
