@@ -177,23 +177,16 @@ class Launcher:
         try:
             ref, level, session, note = self.prepare(ref, level)
         except SaveError as error:  # Kept in its slot: say why it cannot be resumed here.
-            self.app.notify(
+            self._error(
                 f"Your saved game of this level cannot be resumed: {error}. It is kept as it "
                 "is; D in the level list deletes it to play this level anew.",
-                title=self.info.title,
-                severity="error",
                 timeout=15,
             )
             return False
         except Exception as error:  # A damaged save or level must not crash the arcade.
             detail = getattr(error, "render", None)
             text = detail() if callable(detail) else f"{type(error).__name__}: {error}"
-            self.app.notify(
-                f"This level cannot be opened: {text}",
-                title=self.info.title,
-                severity="error",
-                timeout=10,
-            )
+            self._error(f"This level cannot be opened: {text}", timeout=10)
             return False
         finally:  # what the store set aside while reading the save (a damaged row): say so now
             self.app.show_store_warnings()
@@ -258,13 +251,15 @@ class Launcher:
                 follow_bundled_renames(self.app.store, self.info.id)
         except Exception as error:  # An old save must not keep the game from opening.
             why = str(error) if isinstance(error, SaveError) else f"{type(error).__name__}: {error}"
-            self.app.notify(
+            self._error(
                 f"Your game saved by an early termarcade cannot be resumed: {why}. It is "
                 "kept as it is.",
-                title=self.info.title,
-                severity="error",
                 timeout=15,
             )
+
+    def _error(self, message: str, *, timeout: float) -> None:
+        """Notify an error, titled with the game's name, shown for ``timeout`` seconds."""
+        self.app.notify(message, title=self.info.title, severity="error", timeout=timeout)
 
 
 def launcher_for(app: Arcade, game_id: str, file_pack: tuple[str, Any] | None = None) -> Launcher:

@@ -74,6 +74,7 @@ __all__ = [
     "LIVE_GROUP",
     "DesignerScreen",
     "Edited",
+    "JobProgress",
     "LevelTextDesigner",
     "MetadataUpdate",
     "Values",
@@ -696,6 +697,18 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         self.set_progress(True, f"{what}…")
         self._job = self._run_job(job)
 
+    def start_level_job(self, what: str, job: Callable[[Any, Callable[[], bool]], str]) -> None:
+        """Run ``job(level, should_stop)`` on the edited level as :meth:`start_job` does; when
+        a field is wrong, the error line says so instead (no job).
+
+        Args:
+            what: The progress line's first words ("Solving").
+            job: The work on the level read from the fields; returns the text to show.
+        """
+        level = self.read_level()
+        if level is not None:
+            self.start_job(what, lambda stop: job(level, stop))
+
     @property
     def _job_running(self) -> bool:
         return is_running(self._job)
@@ -790,6 +803,27 @@ class DesignerScreen(ScreenHooks, HoldsUnsavedWork, ModalScreen["Edited | None"]
         """Show a running job's progress line."""
         if message.worker is self._job and not message.worker.is_cancelled:
             self.set_progress(None, message.text)
+
+
+class JobProgress:
+    """One job's progress line, reported from its thread: at most ten lines a second reach
+    the screen (:meth:`DesignerScreen.report_progress`), and :attr:`elapsed` gives the line
+    the seconds since the job started."""
+
+    def __init__(self, screen: DesignerScreen) -> None:
+        self._screen = screen
+        self._last = [0.0]
+        self.started = time.monotonic()
+        """When the job started (:func:`time.monotonic`)."""
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds since the job started."""
+        return time.monotonic() - self.started
+
+    def __call__(self, text: str) -> None:
+        """Show ``text`` as the job's line (dropped within 0.1 s of the previous one)."""
+        self._screen.report_progress(text, self._last)
 
 
 class LevelTextDesigner(DesignerScreen):

@@ -21,7 +21,7 @@ from typing import Any
 
 from ._db import Database
 
-__all__ = ["Change", "change_work", "coalesce", "replaces"]
+__all__ = ["Change", "change_work", "coalesce", "record_score", "replaces"]
 
 
 @dataclass(frozen=True)
@@ -184,10 +184,20 @@ def _game_score(db: Database, row: tuple[Any, ...], late: bool) -> None:
     )
 
 
-def _score(db: Database, row: tuple[Any, ...], late: bool) -> None:
+def record_score(db: Database, row: tuple[Any, ...]) -> bool:
+    """Keep a score as the best one when it beats the kept one (one statement, so concurrent
+    sessions cannot overwrite a better score with a worse one).
+
+    Args:
+        db: The open database.
+        row: A ``"score"`` change's row: user, game, key, score, time, lower_is_better.
+
+    Returns:
+        True if the score is the new best (the first one recorded counts).
+    """
     *values, lower_is_better = row
     better = "<" if lower_is_better else ">"  # Monotone: running it late or twice is harmless.
-    db.execute(
+    cursor = db.execute(
         f"""
         INSERT INTO scores ("user", game, key, score, recorded_at)
         VALUES (?, ?, ?, ?, ?)
@@ -197,6 +207,11 @@ def _score(db: Database, row: tuple[Any, ...], late: bool) -> None:
         """,
         values,
     )
+    return bool(cursor.rowcount > 0)
+
+
+def _score(db: Database, row: tuple[Any, ...], late: bool) -> None:
+    record_score(db, row)
 
 
 def _setting(db: Database, row: tuple[Any, ...], late: bool) -> None:

@@ -422,16 +422,29 @@ class StoreBase:
             return True
         with self._short_waits(QUICK_BUSY_MS if quick else None):
             while self._pending:
-                work = self._pending[0][0]
-                try:
-                    self._attempt(lambda db: self._transaction(db, work), retry=True)  # noqa: B023 - runs now
-                except _Failure as failure:
-                    if failure.kind in ("busy", "lost"):
-                        return False
-                    self._storage_error(failure.error)  # It will never succeed: say so, go on.
+                if not self._write_queued(self._pending[0][0]):
+                    return False
                 self._pending.pop(0)
         self._busy_warned = False
         self._came_back()
+        return True
+
+    def _write_queued(self, work: Work[Any]) -> bool:
+        """Write one queued or journalled change in its own transaction.
+
+        Args:
+            work: The change's work.
+
+        Returns:
+            False if the database is busy or went away (the change is still to write); True
+            once it is written, or failed for good (said, and passed over).
+        """
+        try:
+            self._attempt(lambda db: self._transaction(db, work), retry=True)
+        except _Failure as failure:
+            if failure.kind in ("busy", "lost"):
+                return False
+            self._storage_error(failure.error)  # It will never succeed: say so, go on.
         return True
 
     @contextlib.contextmanager
@@ -562,15 +575,7 @@ class StoreBase:
 
     def _replay(self, changes: list[Change]) -> bool:
         """Run journalled changes in order as late changes; False if the database went away."""
-        for change in changes:
-            work = change_work(change, late=True)
-            try:
-                self._attempt(lambda db: self._transaction(db, work), retry=True)  # noqa: B023 - runs now
-            except _Failure as failure:
-                if failure.kind in ("busy", "lost"):
-                    return False
-                self._storage_error(failure.error)  # It will never succeed: say so, go on.
-        return True
+        return all(self._write_queued(change_work(change, late=True)) for change in changes)
 
     def _replay_leftovers(self) -> None:
         """Write the journals that ended sessions left behind (their changes, in order)."""

@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
-from ._changes import Change
+from ._changes import Change, record_score
 from ._damage import DAMAGED_TABLE, set_aside
 from ._db import Database
 from ._decode import decode
@@ -410,20 +410,9 @@ class Store(Renames):
         change = Change(
             "score", (self.user, game, key, int(score), time.time(), bool(lower_is_better))
         )
-        better = "<" if lower_is_better else ">"
 
         def work(db: Database) -> bool:
-            cursor = db.execute(
-                f"""
-                INSERT INTO scores ("user", game, key, score, recorded_at)
-                VALUES (?, ?, ?, ?, ?)
-                ON CONFLICT ("user", game, key) DO UPDATE SET
-                    score = excluded.score, recorded_at = excluded.recorded_at
-                WHERE excluded.score {better} scores.score
-                """,
-                change.row[:-1],
-            )
-            return cursor.rowcount > 0
+            return record_score(db, change.row)
 
         # Kept (and answered False) while the database cannot take it: a best score reached
         # during an outage is written when the store returns, like a move.

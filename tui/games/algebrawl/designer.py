@@ -593,20 +593,17 @@ class AlgebrawlDesigner(DesignerScreen):
 
     def action_solve(self) -> None:
         """Solve without the live limit (a cancellable job) and list the distinct solutions."""
-        level = self.read_level()
-        if level is None:
-            return
+        self.start_level_job(f"Solving (up to {SOLVE_TIME_LIMIT:g} s, esc cancels)", self._solve)
 
-        def job(stop: Callable[[], bool]) -> str:
-            verdict = design_verdict(
-                level, time_limit=SOLVE_TIME_LIMIT, should_stop=stop, budget=LIVE_BUDGET
-            )
-            if stop():
-                return "Cancelled."
-            self._verdict = (level, verdict)
-            return describe_solve(level, verdict)
-
-        self.start_job(f"Solving (up to {SOLVE_TIME_LIMIT:g} s, esc cancels)", job)
+    def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
+        """The job: the verdict without the live limit, kept for "Use par" (esc cancels)."""
+        verdict = design_verdict(
+            level, time_limit=SOLVE_TIME_LIMIT, should_stop=stop, budget=LIVE_BUDGET
+        )
+        if stop():
+            return "Cancelled."
+        self._verdict = (level, verdict)
+        return describe_solve(level, verdict)
 
     def action_show_text(self) -> None:
         """Show the level as a level file writes it."""

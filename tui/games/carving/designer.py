@@ -24,7 +24,6 @@ progress (edges removed, virtual edges, another base point) cannot be written as
 from __future__ import annotations
 
 import re
-import time
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from typing import Any, ClassVar, cast
@@ -42,7 +41,7 @@ from core.registry import GameInfo
 from core.text import plural
 from tui.games.carving.view import edge_label, target_text, vertex_label
 from tui.modals.stale_metadata import MetadataUpdate
-from tui.screens.designer import LevelTextDesigner
+from tui.screens.designer import JobProgress, LevelTextDesigner
 from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
 __all__ = ["SOLVE_MAX_STATES", "SOLVE_TIME_LIMIT", "CarvingDesigner", "describe_verdict"]
@@ -452,19 +451,15 @@ class CarvingDesigner(LevelTextDesigner):
 
     def action_solve(self) -> None:
         """Solve the edited level with the longer limit, as a job (esc cancels)."""
-        level = self.read_level()
-        if level is not None:
-            self.start_job("Solving", lambda stop: self._solve(level, stop))
+        self.start_level_job("Solving", self._solve)
 
     def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
-        started = time.monotonic()
-        last = [0.0]
+        report = JobProgress(self)
 
         def progress(explored: int, frontier: int) -> None:
-            self.report_progress(
+            report(
                 f"Solving… {explored:,} states, {frontier:,} waiting, "
-                f"{time.monotonic() - started:.1f} s (esc cancels)",
-                last,
+                f"{report.elapsed:.1f} s (esc cancels)"
             )
 
         return f"Solve (F4, {SOLVE_TIME_LIMIT:g} s limit): " + self._assess(

@@ -24,6 +24,7 @@ from core.session import Session
 from tui.game_settings import SettingsScreen
 from tui.games.game2048.board import Board2048
 from tui.games.game2048.settings_modal import Settings2048, Settings2048Modal
+from tui.screens.play.bindings import slide_bindings
 from tui.screens.puzzle import Hint, Score
 
 __all__ = ["SETTINGS_KEY", "Game2048Screen", "score_key"]
@@ -62,10 +63,7 @@ class Game2048Screen(SettingsScreen):
     CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k,w", "move('up')", "Up", show=False, id="2048.up"),
-        Binding("down,j,s", "move('down')", "Down", show=False, id="2048.down"),
-        Binding("left,h,a", "move('left')", "Left", show=False, id="2048.left"),
-        Binding("right,l,d", "move('right')", "Right", show=False, id="2048.right"),
+        *slide_bindings("2048"),
         Binding("p", "autoplay", "Auto", id="2048.autoplay"),
         Binding("o,comma", "settings", "Settings", id="2048.settings", key_display="o"),
     ]

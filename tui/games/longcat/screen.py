@@ -49,6 +49,7 @@ from tui.games.longcat.settings_modal import (
     LongcatSettings,
     LongcatSettingsModal,
 )
+from tui.screens.play.bindings import slide_bindings
 from tui.screens.puzzle import Hint
 from tui.sources import LevelRef
 from tui.workers import Route, cancelled, finished, running
@@ -84,10 +85,7 @@ class LongcatScreen(SettingsScreen):
     CSS_PATH = "styles.tcss"
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("up,k,w", "move('up')", "Up", show=False, id="longcat.up"),
-        Binding("down,j,s", "move('down')", "Down", show=False, id="longcat.down"),
-        Binding("left,h,a", "move('left')", "Left", show=False, id="longcat.left"),
-        Binding("right,l,d", "move('right')", "Right", show=False, id="longcat.right"),
+        *slide_bindings("longcat"),
         Binding(
             "p",
             "solution",

@@ -18,7 +18,6 @@ cursor jumps there.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable, Iterable
 from typing import ClassVar
 
@@ -34,7 +33,7 @@ from core.text import plural
 from grammar.errors import ParseError
 from grammar.terms import parse_term, strip_whitespace
 from tui.modals.stale_metadata import MetadataUpdate
-from tui.screens.designer import DesignerScreen
+from tui.screens.designer import DesignerScreen, JobProgress
 from tui.widgets.plain_fields import PlainInput, PlainTextArea
 
 __all__ = [
@@ -174,45 +173,20 @@ class DevPanel(DesignerScreen):
             yield Label("Title")
             yield PlainInput(level.title, id="dev-title-input", compact=True)
             yield Label("Fuel")
-            yield PlainInput(
-                str(level.fuel),
-                id="dev-fuel-input",
-                compact=True,
-                type="integer",
-                restrict=r"[0-9]*",
-            )
+            yield _count_input(level.fuel, "dev-fuel-input")
             yield Label("Budget")
-            yield PlainInput(
-                str(level.budget),
-                id="dev-budget-input",
-                compact=True,
-                type="integer",
-                restrict=r"[0-9]*",
-            )
+            yield _count_input(level.budget, "dev-budget-input")
             yield Label("Par")
-            yield PlainInput(
-                "" if level.par is None else str(level.par),
-                id="dev-par-input",
-                compact=True,
-                restrict=r"[0-9]*",
-            )
+            yield _count_input(level.par, "dev-par-input", optional=True)
         with Horizontal(id="dev-fields2"):
             yield Label("Hint ")
             yield PlainInput(level.hint, id="dev-hint-input", compact=True)
-        yield Label("Starting term (whitespace and newlines are ignored)", classes="dev-label")
-        yield PlainTextArea(
-            format_term_for_editing(level.current),
-            id="dev-current-term-input",
-            soft_wrap=True,
-            tab_behavior="focus",
+        yield from _term_field(
+            "Starting term (whitespace and newlines are ignored)",
+            level.current,
+            "dev-current-term-input",
         )
-        yield Label("Target term", classes="dev-label")
-        yield PlainTextArea(
-            format_term_for_editing(level.target),
-            id="dev-target-term-input",
-            soft_wrap=True,
-            tab_behavior="focus",
-        )
+        yield from _term_field("Target term", level.target, "dev-target-term-input")
 
     def extra_buttons(self) -> Iterable[Button]:
         yield Button("Solve F4", id="dev-solve-button", compact=True)
@@ -326,26 +300,20 @@ class DevPanel(DesignerScreen):
 
     def action_solve(self) -> None:
         """Run the solver on the edited level in a worker thread."""
-        level = self.read_level()
-        if level is not None:
-            self.start_job("Solving", lambda stop: self._solve(level, stop))
+        self.start_level_job("Solving", self._solve)
 
     def action_lint(self) -> None:
         """Run the linter on the edited level in a worker thread."""
-        level = self.read_level()
-        if level is not None:
-            self.start_job("Linting", lambda stop: self._lint(level, stop))
+        self.start_level_job("Linting", self._lint)
 
     def _solve(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: solve and describe the result."""
-        started = time.monotonic()
-        last = [0.0]
+        report = JobProgress(self)
 
         def progress(explored: int, frontier: int) -> None:
-            elapsed = time.monotonic() - started
-            self.report_progress(
-                f"Solving… {explored:,} states explored, {frontier:,} waiting, {elapsed:.1f}s",
-                last,
+            report(
+                f"Solving… {explored:,} states explored, {frontier:,} waiting, "
+                f"{report.elapsed:.1f}s"
             )
 
         result = solve(level, should_stop=stop, progress=progress)
@@ -353,14 +321,11 @@ class DevPanel(DesignerScreen):
 
     def _lint(self, level: Level, stop: Callable[[], bool]) -> str:
         """Worker body: lint and describe the issues (esc stops it, whatever the stage)."""
-        started = time.monotonic()
-        last = [0.0]
+        report = JobProgress(self)
 
         def progress(stage: str, done: int, total: int) -> None:
             share = f" {100 * done // total}%" if total else ""
-            self.report_progress(
-                f"Linting… {stage}{share}, {time.monotonic() - started:.1f}s (esc cancels)", last
-            )
+            report(f"Linting… {stage}{share}, {report.elapsed:.1f}s (esc cancels)")
 
         try:
             issues = lint(level, should_stop=stop, progress=progress)
@@ -369,6 +334,43 @@ class DevPanel(DesignerScreen):
         if stop():
             return "Cancelled."
         return describe_lint(issues)
+
+
+def _count_input(value: int | None, widget_id: str, *, optional: bool = False) -> PlainInput:
+    """A field for a whole number of the level (only digits can be typed).
+
+    Args:
+        value: The number shown; None: empty.
+        widget_id: The field's id.
+        optional: The field may be left empty, which an ``integer`` Input would refuse.
+
+    Returns:
+        The field.
+    """
+    return PlainInput(
+        "" if value is None else str(value),
+        id=widget_id,
+        compact=True,
+        type="text" if optional else "integer",
+        restrict=r"[0-9]*",
+    )
+
+
+def _term_field(label: str, term: Term, widget_id: str) -> ComposeResult:
+    """A term's label and its text area (laid out for editing; tab moves the focus on).
+
+    Args:
+        label: The line above the area.
+        term: The term shown.
+        widget_id: The area's id.
+
+    Returns:
+        The label, then the area.
+    """
+    yield Label(label, classes="dev-label")
+    yield PlainTextArea(
+        format_term_for_editing(term), id=widget_id, soft_wrap=True, tab_behavior="focus"
+    )
 
 
 def describe_solve(result: SolveResult) -> str:

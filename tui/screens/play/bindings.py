@@ -2,14 +2,15 @@
 level, back, the level editor, the Game ID and the digits of numbered moves.
 
 Each binding has an id (``puzzle.undo``), so the player's keymap can change its keys and
-``PuzzleScreen.binding_key`` finds them.
+``PuzzleScreen.binding_key`` finds them. Also the four slides of the games moved by direction
+(:func:`slide_bindings`).
 """
 
 from __future__ import annotations
 
 from textual.binding import Binding, BindingType
 
-__all__ = ["PUZZLE_BINDINGS"]
+__all__ = ["PUZZLE_BINDINGS", "SLIDE_KEYS", "slide_bindings"]
 
 PUZZLE_BINDINGS: list[BindingType] = [
     Binding("u,ctrl+z", "undo", "Undo", id="puzzle.undo", key_display="u"),
@@ -57,3 +58,24 @@ PUZZLE_BINDINGS: list[BindingType] = [
     ),
 ]
 """The base's bindings, in the footer's order."""
+
+SLIDE_KEYS = {"up": "up,k,w", "down": "down,j,s", "left": "left,h,a", "right": "right,l,d"}
+"""The keys of each direction in a game whose moves are slides: arrows, hjkl and wasd."""
+
+
+def slide_bindings(prefix: str) -> list[BindingType]:
+    """The bindings of a game whose moves are the four slides (2048, Longcat).
+
+    Args:
+        prefix: The game's binding prefix: the ids are ``<prefix>.up`` ... (what the screen's
+            ``keys_for`` looks up), the actions ``move('up')`` ...
+
+    Returns:
+        Up, down, left and right, kept out of the footer.
+    """
+    return [
+        Binding(
+            keys, f"move('{direction}')", direction.title(), show=False, id=f"{prefix}.{direction}"
+        )
+        for direction, keys in SLIDE_KEYS.items()
+    ]
