@@ -558,13 +558,21 @@ def _ask_hint(
         fail(f"the 2048 AI is not available ({error})")
     except ValueError as error:
         fail(f"the 2048 AI cannot play this game: {error}")
-    last = reports[-1] if reports else None
+    if not reports:  # an AI that gave no account of its search
+        return {
+            "direction": direction,
+            "depth": None,
+            "target_depth": None,
+            "cut": None,
+            "engine": None,
+        }
+    last = reports[-1]
     return {
         "direction": direction,
-        "depth": getattr(last, "depth", None),
-        "target_depth": getattr(last, "target", None),
-        "cut": getattr(last, "cut", None),
-        "engine": getattr(last, "engine", None),
+        "depth": last.depth,
+        "target_depth": last.target,
+        "cut": last.cut,
+        "engine": last.engine,
     }
 
 
