@@ -9,6 +9,7 @@ from typing import Any
 
 from core import registry
 from core.session import Session
+from tui.games.game2048.screen import Game2048Screen
 from tui.launch import launcher_for
 from tui.sources import LevelRef
 
@@ -54,6 +55,22 @@ async def open_level(
     )
     app.push_screen(screen)
     await pilot.pause()
+    return screen
+
+
+async def start_2048(pilot: Any) -> Game2048Screen:
+    """Open 2048 as the home screen does: the game in progress, else a new one.
+
+    Args:
+        pilot: The Textual pilot.
+
+    Returns:
+        The 2048 screen that opened (asserted to be one).
+    """
+    pilot.app.start_game("2048")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, Game2048Screen)
     return screen
 
 

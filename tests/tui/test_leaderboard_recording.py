@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from grammar.levels import bundled_packs
-from tests.tui.helpers import wait_until
+from tests.tui.helpers import start_2048, wait_until
 from tui.app import ArcadeApp
 from tui.games.game2048.screen import Game2048Screen, score_key
 from tui.launch import Launcher, launcher_for
@@ -178,14 +178,6 @@ async def test_restart_keeps_the_clock_and_resets_the_moves(clock: FakeClock) ->
 
 
 # -- 2048 -------------------------------------------------------------------------------------
-
-
-async def start_2048(pilot: Any) -> Game2048Screen:
-    pilot.app.start_game("2048")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, Game2048Screen)
-    return screen
 
 
 async def test_human_2048_games_reach_the_human_board(clock: FakeClock) -> None:
