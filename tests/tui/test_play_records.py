@@ -3,7 +3,6 @@ a real store in the test's own data directory, a bundled Longcat level, a fake c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -26,13 +25,6 @@ class FakeTime:
 
     def __call__(self) -> float:
         return self.now
-
-
-@pytest.fixture
-def store() -> Iterator[Store]:
-    opened = Store()
-    yield opened
-    opened.close()
 
 
 @pytest.fixture
