@@ -74,6 +74,32 @@ async def start_2048(pilot: Any) -> Game2048Screen:
     return screen
 
 
+class FakeClock:
+    """Monotonic seconds that move only when a test says so (set ``now``)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def fake_play_clock(monkeypatch: Any) -> FakeClock:
+    """Drive the play clock (``tui.screens.playtime.NOW``) by a :class:`FakeClock`.
+
+    Args:
+        monkeypatch: The test's ``pytest.MonkeyPatch`` (the real clock comes back after).
+
+    Returns:
+        The fake clock, at 1000.0 s.
+    """
+    from tui.screens import playtime
+
+    fake = FakeClock()
+    monkeypatch.setattr(playtime, "NOW", fake)
+    return fake
+
+
 WAIT_SECONDS = 30.0
 """How long :func:`wait_until` waits: generous, so a busy machine only slows a test down."""
 
