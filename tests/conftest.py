@@ -11,9 +11,13 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 from hypothesis import HealthCheck, settings
+
+if TYPE_CHECKING:
+    from tui.store import Store
 
 # Property tests are judged on their answers, never on the machine's speed: CI has two loaded
 # cores, where Hypothesis's timing health check (data generation "too slow") fails a test
@@ -64,6 +68,16 @@ def restored_logging() -> Iterator[None]:
 def data_dir(isolated_data_dir: Path) -> Path:
     """The temporary data directory of this test (where ``termarcade.sqlite3`` goes)."""
     return isolated_data_dir
+
+
+@pytest.fixture
+def store(isolated_data_dir: Path) -> Iterator[Store]:
+    """The store in this test's data directory, closed after the test."""
+    from tui.store import Store  # imported late, as arcade_app's app: conftest loads first
+
+    opened = Store()
+    yield opened
+    opened.close()
 
 
 @pytest.fixture

@@ -20,6 +20,7 @@ from core.game2048 import (
     move,
     replay,
 )
+from tests.cli.helpers import apart_runner
 from tui.cli.output import IntBetween
 from tui.games.game2048.cli import game2048, parse_distribution
 
@@ -149,11 +150,7 @@ def shell(*args: str):
     """Run through the whole ``termarcade`` group, stderr apart (as a person sees it)."""
     from tui.cli import main
 
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args))
+    return apart_runner().invoke(main, list(args))
 
 
 @pytest.mark.parametrize(

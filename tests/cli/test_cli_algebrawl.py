@@ -21,6 +21,7 @@ from click.testing import CliRunner
 from core.algebrawl import count_solutions24, solvable24
 from core.algebrawl.countdown import countdown_reachable
 from grammar.levels import load_pack, load_pack_file
+from tests.cli.helpers import apart_runner
 from tests.core.test_algebrawl_hands import naive_solvable
 from tests.shared_data import shared_data
 from tui.cli import main
@@ -33,11 +34,7 @@ BOSS = REPO / "levels" / "algebrawl" / "03-boss-rush.levels"
 
 def run(*args: str, input: str | bytes | None = None) -> Any:
     """``termarcade algebrawl ARGS`` in-process; stdout and stderr kept apart."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, ["algebrawl", *args], input=input)
+    return apart_runner().invoke(main, ["algebrawl", *args], input=input)
 
 
 def lines(result: Any) -> list[dict]:

@@ -11,13 +11,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from core.carving import GAME, Formula, Level, Operator, Target, level_to_json
 from core.carving.generators import GENERATORS
 from core.levelpack import LevelPack
 from grammar.carving import parse_formula, parse_operator, script_text
 from grammar.levels import bundled_packs, dump_pack, load_pack_file
+from tests.cli.helpers import apart_runner
 from tests.processes import wait_for_cpu
 from tui.games.carving.cli import carving
 
@@ -27,11 +27,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def run(*args: str, input: str | None = None):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(carving, list(args), input=input)
+    return apart_runner().invoke(carving, list(args), input=input)
 
 
 def D(v: str) -> Formula:

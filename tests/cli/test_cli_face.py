@@ -21,6 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import tui.cli
+from tests.cli.helpers import apart_runner
 from tui.cli import main
 
 pytestmark = pytest.mark.cli
@@ -32,11 +33,7 @@ SCRIPT = Path(sys.executable).with_name("termarcade")
 
 def invoke(args: list[str], input: str | bytes | None = None) -> Any:
     """Run ``termarcade ARGS`` in-process; stdout and stderr are kept apart."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, args, input=input)
+    return apart_runner().invoke(main, args, input=input)
 
 
 def raw_controls(text: str) -> list[str]:

@@ -10,8 +10,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
+from tests.cli.helpers import apart_runner
 from tui.cli import main
 from tui.keys import BindingInfo, binding_ids, collect_bindings, normalize_key, parse_keys
 from tui.store import KEYMAP_SETTING, Store
@@ -22,11 +22,7 @@ KEYS_PAGE = Path(__file__).resolve().parents[2] / "docs" / "keys.md"
 
 
 def run(*args: str):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, ["keymap", *args])
+    return apart_runner().invoke(main, ["keymap", *args])
 
 
 def stored() -> object:

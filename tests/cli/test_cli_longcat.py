@@ -8,7 +8,6 @@ import sys
 from dataclasses import asdict
 
 import pytest
-from click.testing import CliRunner
 
 from core.longcat import (
     Level,
@@ -22,6 +21,7 @@ from core.longcat import (
 )
 from core.longcat.difficulty import difficulty_label, level_difficulty
 from grammar.levels import bundled_packs, load_pack, load_pack_file
+from tests.cli.helpers import apart_runner
 from tests.shared_data import ROOT, shared_data
 from tui.games.longcat.cli import longcat
 
@@ -57,11 +57,7 @@ level "cut" {
 
 
 def run(*args: str, input: str | None = None):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(longcat, list(args), input=input)
+    return apart_runner().invoke(longcat, list(args), input=input)
 
 
 def _wins(level: Level, letters: str) -> bool:

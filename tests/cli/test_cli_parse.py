@@ -8,11 +8,11 @@ import subprocess
 import sys
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core.termcraft.terms import compound, const, to_str, var
+from tests.cli.helpers import apart_runner
 from tui.cli.parse import build_tree, parse
 
 pytestmark = pytest.mark.cli
@@ -25,11 +25,7 @@ SAMPLE = (
 
 def run(args: list[str], stdin: str | bytes | None = None):
     """Invoke the command; stdout and stderr are kept apart."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(parse, args, input=stdin, catch_exceptions=False)
+    return apart_runner().invoke(parse, args, input=stdin, catch_exceptions=False)
 
 
 def ref_json(term) -> dict:

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import click
 import pytest
-from click.testing import CliRunner
 
+from tests.cli.helpers import apart_runner
 from tui.cli.options import (
     LevelFile,
     OptionGroup,
@@ -37,11 +37,7 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def invoke(group: click.Group, *args: str, input: str | None = None):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(group, list(args), input=input)
+    return apart_runner().invoke(group, list(args), input=input)
 
 
 def json_lines(result) -> list[dict]:

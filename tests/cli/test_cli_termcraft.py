@@ -17,11 +17,11 @@ import time
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from core.termcraft.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
+from tests.cli.helpers import apart_runner
 from tests.processes import wait_for_cpu
 from tui.games.termcraft.cli import termcraft
 
@@ -68,11 +68,7 @@ def pack_file(tmp_path: Path) -> str:
 
 
 def run(args: list[str], stdin: str | None = None):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(termcraft, args, input=stdin, catch_exceptions=False)
+    return apart_runner().invoke(termcraft, args, input=stdin, catch_exceptions=False)
 
 
 def run_json(args: list[str], stdin: str | None = None):

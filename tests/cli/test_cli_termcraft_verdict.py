@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 
 from core.termcraft import State, rewrite_actions, status
 from core.termcraft.engine import apply
 from core.termcraft.state import ConstructAction
 from core.termcraft.terms import from_str
 from grammar.terms import parse_term as p
+from tests.cli.helpers import apart_runner
 from tui.games.termcraft.cli import termcraft
 
 pytestmark = pytest.mark.cli
@@ -23,11 +23,7 @@ POSITION = ["--term", CURRENT, "--target", TARGET, "--fuel", "1"]
 
 
 def run(args: list[str]):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(termcraft, args, catch_exceptions=False)
+    return apart_runner().invoke(termcraft, args, catch_exceptions=False)
 
 
 def test_solve_finds_the_two_move_plan():

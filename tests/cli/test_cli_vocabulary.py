@@ -22,10 +22,10 @@ from typing import Any
 
 import click
 import pytest
-from click.testing import CliRunner
 
 from core import registry
 from core.game import replay_moves
+from tests.cli.helpers import apart_runner
 from tui.cli import main
 from tui.cli import options as shared
 from tui.cli.codec import engine_state, move_json, state_json
@@ -50,11 +50,7 @@ EXPECTED_HELP = {
 
 def invoke(*args: str, input: str | None = None) -> Any:
     """Run the real ``termarcade`` group (errors reported as a person sees them)."""
-    try:
-        runner = CliRunner(mix_stderr=False)  # type: ignore[call-arg]  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(main, list(args), input=input)
+    return apart_runner().invoke(main, list(args), input=input)
 
 
 def _game_groups() -> Iterator[tuple[str, click.Group]]:

@@ -6,7 +6,6 @@ and a breadth-first search over the game's raw states."""
 from __future__ import annotations
 
 import csv
-from collections import deque
 from fractions import Fraction as F
 
 import pytest
@@ -25,7 +24,6 @@ from core.algebrawl import (
     Strike,
     apply_move,
     initial_state,
-    legal_moves,
     solve,
     status,
 )
@@ -37,6 +35,7 @@ from core.algebrawl.design import (
 )
 from core.algebrawl.level import Level
 from grammar.levels import bundled_packs
+from tests.core.test_algebrawl_levels import bfs_shortest
 from tests.shared_data import shared_data
 
 LEVELS = [level for _, pack in bundled_packs("algebrawl") for level in pack.levels]
@@ -212,22 +211,6 @@ def test_cards_acting_on_monsters_get_a_par_and_a_count() -> None:
     assert design_verdict(level([2], [4], (POISON_WIZARD,))).status == "unsolvable"
 
 
-def bfs_par(puzzle: Puzzle) -> int | None:
-    """Fewest moves over the game's raw states (no merging), as an independent answer."""
-    start = initial_state(puzzle)
-    seen, queue = {start}, deque([(start, 0)])
-    while queue:
-        state, depth = queue.popleft()
-        if status(state) == "won":
-            return depth
-        for move in legal_moves(state):
-            nxt = apply_move(state, move)
-            if nxt not in seen:
-                seen.add(nxt)
-                queue.append((nxt, depth + 1))
-    return None
-
-
 @settings(max_examples=60, deadline=None)
 @given(
     st.lists(st.integers(1, 9), min_size=1, max_size=3),
@@ -238,7 +221,7 @@ def test_par_with_casts_equals_breadth_first_search(numbers, targets, cards) -> 
     if not any(c.effect for c in cards):
         cards = [*cards, TRAITOR]
     puzzle = Puzzle.of(numbers, targets, tuple(cards))
-    expected = bfs_par(puzzle)
+    expected = bfs_shortest(puzzle)  # the game's raw states, no merging
     verdict = design_verdict(Level("t", puzzle), time_limit=30)
     if expected is None:
         assert verdict.status == "unsolvable"

@@ -11,7 +11,6 @@ from dataclasses import replace
 from itertools import product
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -29,6 +28,7 @@ from core.carving.bound import common_edges, lower_bound
 from core.carving.generators import GENERATORS
 from core.game import replay_moves
 from core.search import Interrupted, Watch
+from tests.cli.helpers import apart_runner
 
 NO_HANG = 600.0
 """A time limit only a hang would reach: every outcome below is bounded by work."""
@@ -231,11 +231,7 @@ def test_the_closure_is_bounded_by_the_watch():
 def run(*args: str):
     from tui.games.carving.cli import carving
 
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(carving, list(args))
+    return apart_runner().invoke(carving, list(args))
 
 
 def test_generate_work_budget_keeps_ids_unless_it_is_hit():

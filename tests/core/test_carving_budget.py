@@ -13,7 +13,6 @@ import time
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 
 from core.carving import GAME, Formula, Level, NoProvedLevel, Target, generate, solve
 from core.carving.design import assess
@@ -21,6 +20,7 @@ from core.carving.solver import DEFAULT_BUDGET, REASONS
 from core.game import replay_moves
 from core.levelpack import LevelPack
 from grammar.levels import bundled_packs, dump_pack
+from tests.cli.helpers import apart_runner
 
 TUTORIAL = {level.title: level for level in bundled_packs("carving")[0][1].levels}
 NO_HANG = 600.0
@@ -141,11 +141,7 @@ def test_the_generator_refines_within_its_budget() -> None:
 def run(*args: str):
     from tui.games.carving.cli import carving
 
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(carving, list(args))
+    return apart_runner().invoke(carving, list(args))
 
 
 @pytest.fixture

@@ -16,7 +16,6 @@ import json
 from typing import Any
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +23,7 @@ from core.carving import GAME, NoProvedLevel, generate, level_to_json, solve
 from core.carving.generators import GENERATORS
 from core.carving.paths import Graph, completion_levels, removal_sets
 from core.game import replay_moves
+from tests.cli.helpers import apart_runner
 
 NO_HANG = 600.0
 """A time limit only a hang reaches: outcomes here are bounded by states and budgets."""
@@ -302,11 +302,7 @@ def test_the_generator_gives_up_cleanly_when_no_par_can_be_proved() -> None:
 def run(*args: str) -> Any:
     from tui.games.carving.cli import carving
 
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(carving, list(args))
+    return apart_runner().invoke(carving, list(args))
 
 
 def test_generate_says_so_when_its_budget_proves_nothing() -> None:

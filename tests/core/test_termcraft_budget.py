@@ -15,16 +15,10 @@ from core.termcraft import Level, State, count_rewrite_actions, iter_rewrite_act
 from core.termcraft.analysis import analyze
 from core.termcraft.state import Rule
 from grammar.terms import parse_term as p
+from tests.core.helpers import TERMCRAFT_SAMPLE as SAMPLE
+from tests.core.helpers import TERMCRAFT_SAMPLE_TARGET as SAMPLE_TARGET
 
 # A level needing three moves (two rewrites and a construct): see tests/core/test_termcraft_solver.py.
-SAMPLE = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
-)
-SAMPLE_TARGET = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
-)
 
 
 def sample_level() -> Level:

@@ -28,15 +28,8 @@ from core.termcraft import (
 )
 from core.termcraft.terms import compound, const, var
 from grammar.terms import parse_term as p
-
-SAMPLE = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
-)
-SAMPLE_TARGET = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
-)
+from tests.core.helpers import TERMCRAFT_SAMPLE as SAMPLE
+from tests.core.helpers import TERMCRAFT_SAMPLE_TARGET as SAMPLE_TARGET
 
 
 def st_(term: str, fuel: int = 5, budget: int = 0, target: str = "nothing") -> State:

@@ -4,15 +4,8 @@ from __future__ import annotations
 
 from core.termcraft import Level, lint
 from grammar.terms import parse_term as p
-
-SAMPLE = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
-)
-SAMPLE_TARGET = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
-)
+from tests.core.helpers import TERMCRAFT_SAMPLE as SAMPLE
+from tests.core.helpers import TERMCRAFT_SAMPLE_TARGET as SAMPLE_TARGET
 
 
 def codes(level: Level, **kw) -> list[str]:

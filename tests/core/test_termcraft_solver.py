@@ -19,16 +19,9 @@ from core.termcraft import (
 from core.termcraft.solver import replay
 from core.termcraft.terms import compound, const, var
 from grammar.terms import parse_term as p
+from tests.core.helpers import TERMCRAFT_SAMPLE as SAMPLE
+from tests.core.helpers import TERMCRAFT_SAMPLE_TARGET as SAMPLE_TARGET
 from tests.core.test_termcraft_constructs import brute_force
-
-SAMPLE = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),rewrite(red,blue),"
-    "equiv(apple,red),data(pair(apple,green)),data(placeholder))"
-)
-SAMPLE_TARGET = (
-    "puzzle_state(rewrite(pair(var(X),var(Y)),rev_pair(var(Y),var(X))),"
-    "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
-)
 
 
 def brute_force_optimum(state: State):

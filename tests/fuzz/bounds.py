@@ -9,6 +9,7 @@ import time
 import tracemalloc
 from collections.abc import Callable
 
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 
@@ -68,3 +69,20 @@ def loads_in_linear_memory(text: str, game: str) -> None:
     load_or_refuse(text, game)  # a parser is built on its first use: not this input's cost
     peak = peak_bytes(lambda: load_or_refuse(text, game))
     assert peak < 200 * len(text) + 8_000_000, peak
+
+
+def refuses_no_slower_than_loading(valid: str, bad: str, game: str) -> None:
+    """Issue 28: ``bad`` (``valid`` with one defect, about its size) is refused in at most
+    twice the CPU time that loading ``valid`` takes, plus 0.5 s.
+
+    Args:
+        valid: A ``game`` pack that loads.
+        bad: The same pack with one defect; it must be refused with a ``ParseError``.
+        game: The game id the packs are loaded for.
+    """
+    assert abs(len(bad) - len(valid)) < 20
+    with pytest.raises(ParseError):
+        load_pack(bad, game=game)
+    loading = cpu_seconds(lambda: load_pack(valid, game=game))
+    refusing = cpu_seconds(lambda: load_or_refuse(bad, game))
+    assert refusing <= 2 * loading + 0.5, (refusing, loading)

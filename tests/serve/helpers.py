@@ -33,7 +33,11 @@ TIMEOUT = 60.0
 
 @contextlib.asynccontextmanager
 async def running_arcade(
-    authorized_keys: Any = None, glyphs: str | None = None, store: str = "", **limits: Any
+    authorized_keys: Any = None,
+    glyphs: str | None = None,
+    store: str = "",
+    names: Any = None,
+    **limits: Any,
 ) -> AsyncIterator[tuple[Arcade, int]]:
     """An SSH arcade on 127.0.0.1 and a free port, stopped (sessions closed) on exit.
 
@@ -41,12 +45,15 @@ async def running_arcade(
         authorized_keys: Path of an authorized_keys file, or None for an open arcade.
         glyphs: A glyph set forced on every session.
         store: The store handed to sessions (``--store``), or empty for the data dir's file.
+        names: A :class:`tui.serve.owners.NameBook` (owned names), or None for open names.
         **limits: :class:`ServeLimits` fields.
 
     Yields:
         ``(arcade, port)``.
     """
-    arcade = Arcade(ServeLimits(**limits), data_dir=str(data_dir()), glyphs=glyphs, store=store)
+    arcade = Arcade(
+        ServeLimits(**limits), data_dir=str(data_dir()), glyphs=glyphs, store=store, names=names
+    )
     started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
     stop = asyncio.Event()
     task = asyncio.create_task(

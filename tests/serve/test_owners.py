@@ -14,7 +14,6 @@ import os
 import re
 import shutil
 import stat
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +26,7 @@ from tests.serve.helpers import (
     connect,
     open_2048,
     open_player,
+    running_arcade,
     wait_until,
 )
 from tests.serve.test_ssh_play import _moves, _settled_moves
@@ -34,40 +34,14 @@ from tui.cli import main
 from tui.serve.arcade import Arcade
 from tui.serve.limits import ServeLimits
 from tui.serve.owners import NAMES_FILENAME, NameBook, key_identity
-from tui.serve.running import run_ssh_arcade
 from tui.store import Store, data_dir
 
 
-@contextlib.asynccontextmanager
-async def arcade_with(
+def arcade_with(
     names: NameBook | None, authorized_keys: Path | None = None
-) -> AsyncIterator[tuple[Arcade, int]]:
+) -> contextlib.AbstractAsyncContextManager[tuple[Arcade, int]]:
     """An SSH arcade on 127.0.0.1 with owned names (a book) or open ones (None)."""
-    arcade = Arcade(ServeLimits(), data_dir=str(data_dir()), names=names)
-    started: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
-    stop = asyncio.Event()
-    task = asyncio.create_task(
-        run_ssh_arcade(
-            arcade,
-            "127.0.0.1",
-            0,
-            host_key_file=None,
-            authorized_keys=authorized_keys,
-            started=started,
-            stop=stop,
-        )
-    )
-    done, _ = await asyncio.wait(
-        {task, started}, timeout=TIMEOUT, return_when=asyncio.FIRST_COMPLETED
-    )
-    if task in done:
-        task.result()
-    _, port = await started
-    try:
-        yield arcade, port
-    finally:
-        stop.set()
-        await asyncio.wait_for(task, TIMEOUT)
+    return running_arcade(authorized_keys, names=names)
 
 
 def _book() -> NameBook:

@@ -18,19 +18,11 @@ import pytest
 
 from tests.serve.helpers import TIMEOUT, connect, open_2048, open_player, running_arcade
 from tests.serve.test_ssh_play import _moves, _moves_on_return, _settled_moves
+from tests.tui.test_store_outage import HOLDER  # the process that locks the SQLite file
 from tui.store import ENV_STORE
 from tui.store._journal import JOURNAL_DIR
 
 pytestmark = pytest.mark.slow
-
-HOLDER = r"""
-import sqlite3, sys
-conn = sqlite3.connect(sys.argv[1], isolation_level=None)
-conn.execute("BEGIN EXCLUSIVE")
-print("locked", flush=True)
-sys.stdin.readline()
-conn.execute("COMMIT")
-"""
 
 
 async def test_a_served_player_who_quits_while_the_store_is_locked_loses_no_move(

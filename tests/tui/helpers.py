@@ -9,6 +9,7 @@ from typing import Any
 
 from core import registry
 from core.session import Session
+from tui.games.game2048.screen import Game2048Screen
 from tui.launch import launcher_for
 from tui.sources import LevelRef
 
@@ -55,6 +56,48 @@ async def open_level(
     app.push_screen(screen)
     await pilot.pause()
     return screen
+
+
+async def start_2048(pilot: Any) -> Game2048Screen:
+    """Open 2048 as the home screen does: the game in progress, else a new one.
+
+    Args:
+        pilot: The Textual pilot.
+
+    Returns:
+        The 2048 screen that opened (asserted to be one).
+    """
+    pilot.app.start_game("2048")
+    await pilot.pause()
+    screen = pilot.app.screen
+    assert isinstance(screen, Game2048Screen)
+    return screen
+
+
+class FakeClock:
+    """Monotonic seconds that move only when a test says so (set ``now``)."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def fake_play_clock(monkeypatch: Any) -> FakeClock:
+    """Drive the play clock (``tui.screens.playtime.NOW``) by a :class:`FakeClock`.
+
+    Args:
+        monkeypatch: The test's ``pytest.MonkeyPatch`` (the real clock comes back after).
+
+    Returns:
+        The fake clock, at 1000.0 s.
+    """
+    from tui.screens import playtime
+
+    fake = FakeClock()
+    monkeypatch.setattr(playtime, "NOW", fake)
+    return fake
 
 
 WAIT_SECONDS = 30.0

@@ -6,7 +6,7 @@ import pytest
 
 from core.game2048 import GameConfig, create_game, move, replay
 from core.game2048.level import Level
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_level, start_2048, wait_until
 from tui.app import ArcadeApp
 from tui.games.game2048.board import Board2048, cell_geometry, tile_style
 from tui.games.game2048.screen import SETTINGS_KEY, Game2048Screen
@@ -131,10 +131,7 @@ async def test_resume_brings_back_the_whole_undo_history() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        app.start_game("2048")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, Game2048Screen)
+        screen = await start_2048(pilot)
         for key in ["left", "up", "right", "down", "left", "up"] * 3:
             await pilot.press(key)
         history = screen.session.history.states
@@ -144,10 +141,8 @@ async def test_resume_brings_back_the_whole_undo_history() -> None:
         assert isinstance(app.screen, LevelSelectScreen)
         await pilot.press("escape")
         await pilot.pause()
-        app.start_game("2048")  # opening 2048 again resumes the game in progress
-        await pilot.pause()
-        resumed = app.screen
-        assert isinstance(resumed, Game2048Screen) and resumed is not screen
+        resumed = await start_2048(pilot)  # opening 2048 again resumes the game in progress
+        assert resumed is not screen
         assert resumed.state == played
         assert [step.state for step in resumed.session.history.states] == [s.state for s in history]
         for _ in range(len(history) - 1):
@@ -160,9 +155,7 @@ async def test_settings_change_never_discards_the_game() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        app.start_game("2048")
-        await pilot.pause()
-        screen = app.screen
+        screen = await start_2048(pilot)
         for key in ["left", "up", "right", "down"] * 5:
             await pilot.press(key)
         played, slot = screen.state, screen.ref.slot

@@ -16,7 +16,6 @@ A new game gets this test by registering and writing ``keys_for``: the toy game 
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +25,7 @@ from core import registry
 from tests.toycore.engine import Level as ToyLevel
 from tests.toygame import INFO as TOY
 from tests.tui.every_game import choose, level_to_play
+from tests.tui.helpers import wait_until
 from tui.commands import open_resolved
 from tui.ids import resolve_id
 from tui.modals.outcome import OutcomeModal
@@ -55,13 +55,9 @@ def as_json(game: Any, state: Any) -> Any:
 
 
 async def until(pilot: Any, done: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``done()`` (a failure after :data:`WAIT` seconds says ``what``)."""
-    deadline = time.monotonic() + WAIT
+    """Let the app run once, then until ``done()`` (fail after :data:`WAIT` seconds)."""
     await pilot.pause()
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting: {what}")
-        await pilot.pause(0.02)
+    await wait_until(pilot, done, what, timeout=WAIT)
 
 
 async def open_level(pilot: Any, level_id: str) -> PuzzleScreen:

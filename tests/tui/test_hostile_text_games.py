@@ -15,7 +15,6 @@ The shell's widgets (the header, the message line, the shared dialogs) are teste
 from __future__ import annotations
 
 import dataclasses
-import time
 import unicodedata
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -33,7 +32,7 @@ from core import registry
 from core.game2048.level import Level as Level2048
 from core.game2048.level import make_config
 from grammar.levels import bundled_packs, load_pack
-from tests.tui.helpers import fixed_registry, open_level
+from tests.tui.helpers import fixed_registry, open_level, wait_until
 from tui.app import ArcadeApp
 
 pytestmark = pytest.mark.pilot
@@ -183,13 +182,9 @@ def shows(app: ArcadeApp, text: str) -> Callable[[], bool]:
 
 
 async def until(pilot: Any, done: Callable[[], bool], what: str) -> None:
-    """Let the app run until ``done()`` (fail after :data:`WAIT` seconds)."""
-    deadline = time.monotonic() + WAIT
+    """Let the app run once, then until ``done()`` (fail after :data:`WAIT` seconds)."""
     await pilot.pause()
-    while not done():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting: {what}")
-        await pilot.pause(0.05)
+    await wait_until(pilot, done, what, timeout=WAIT)
 
 
 class Spy:

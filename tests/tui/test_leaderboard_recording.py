@@ -13,11 +13,10 @@ from typing import Any
 import pytest
 
 from grammar.levels import bundled_packs
-from tests.tui.helpers import wait_until
+from tests.tui.helpers import FakeClock, fake_play_clock, start_2048, wait_until
 from tui.app import ArcadeApp
 from tui.games.game2048.screen import Game2048Screen, score_key
 from tui.launch import Launcher, launcher_for
-from tui.screens import playtime
 from tui.screens.help import HelpScreen
 from tui.screens.playtime import PlayClock, play_record, restored
 from tui.screens.puzzle import PuzzleScreen
@@ -28,21 +27,9 @@ pytestmark = pytest.mark.pilot
 SIZE = (80, 24)
 
 
-class FakeClock:
-    """Monotonic seconds that move only when a test says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
-    fake = FakeClock()
-    monkeypatch.setattr(playtime, "NOW", fake)
-    return fake
+    return fake_play_clock(monkeypatch)
 
 
 # -- the clock ------------------------------------------------------------------------------
@@ -178,14 +165,6 @@ async def test_restart_keeps_the_clock_and_resets_the_moves(clock: FakeClock) ->
 
 
 # -- 2048 -------------------------------------------------------------------------------------
-
-
-async def start_2048(pilot: Any) -> Game2048Screen:
-    pilot.app.start_game("2048")
-    await pilot.pause()
-    screen = pilot.app.screen
-    assert isinstance(screen, Game2048Screen)
-    return screen
 
 
 async def test_human_2048_games_reach_the_human_board(clock: FakeClock) -> None:

@@ -6,13 +6,13 @@ from __future__ import annotations
 import json
 
 import pytest
-from click.testing import CliRunner
 from textual.widgets import Input
 
 from core.longcat import analyse
 from core.longcat.level import Level
 from core.longcat.solver import shortest_solution
 from grammar.levels import bundled_packs, dump_level, load_pack_file
+from tests.cli.helpers import apart_runner
 from tests.tui.helpers import open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat.canvas import LongcatCanvas
@@ -50,11 +50,7 @@ async def verdict(pilot, bench: LongcatDesigner, level: Level) -> str:
 
 
 def cli(*args: str):
-    try:
-        runner = CliRunner(mix_stderr=False)  # click < 8.2
-    except TypeError:
-        runner = CliRunner()
-    return runner.invoke(longcat, list(args))
+    return apart_runner().invoke(longcat, list(args))
 
 
 async def test_painting_resizing_and_the_live_verdict() -> None:

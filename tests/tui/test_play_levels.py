@@ -34,13 +34,6 @@ GAME: Any = TOY  # the toy engine (typed looser than core.game.Game: status is s
 
 
 @pytest.fixture
-def store() -> Iterator[Store]:
-    opened = Store()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
 def launcher(store: Store) -> Iterator[Launcher]:
     app: Any = SimpleNamespace(store=store, notify=lambda *args, **kwargs: None)
     with registry.register(INFO):

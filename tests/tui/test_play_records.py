@@ -3,7 +3,6 @@ a real store in the test's own data directory, a bundled Longcat level, a fake c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -12,7 +11,7 @@ from core import registry
 from core.saves import decode_save, resume
 from core.session import Session
 from grammar.levels import bundled_packs
-from tui.screens import playtime
+from tests.tui.helpers import FakeClock, fake_play_clock
 from tui.screens.play.records import LevelRecords, Score
 from tui.sources import LevelRef, level_from_text
 from tui.store import Store
@@ -20,26 +19,9 @@ from tui.store import Store
 PACK_REF = LevelRef("pack:test", "a level")
 
 
-class FakeTime:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture
-def store() -> Iterator[Store]:
-    opened = Store()
-    yield opened
-    opened.close()
-
-
-@pytest.fixture
-def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
-    fake = FakeTime()
-    monkeypatch.setattr(playtime, "NOW", fake)
-    return fake
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeClock:
+    return fake_play_clock(monkeypatch)
 
 
 def longcat() -> tuple[Any, Any]:
@@ -93,7 +75,7 @@ def test_a_level_without_a_ref_is_not_saved(store: Store) -> None:
     assert store.saves("longcat") == []
 
 
-def test_the_summary_carries_the_play_record(store: Store, clock: FakeTime) -> None:
+def test_the_summary_carries_the_play_record(store: Store, clock: FakeClock) -> None:
     engine, level = longcat()
     session = played(engine, level, [0])
     records = records_of(store, level=level)
@@ -111,7 +93,7 @@ def test_the_summary_carries_the_play_record(store: Store, clock: FakeTime) -> N
     }
 
 
-def test_a_resumed_game_continues_its_clock_and_mark(store: Store, clock: FakeTime) -> None:
+def test_a_resumed_game_continues_its_clock_and_mark(store: Store, clock: FakeClock) -> None:
     engine, level = longcat()
     session = played(engine, level, [0])
     first = records_of(store, level=level)
@@ -166,7 +148,7 @@ def test_a_new_level_reads_its_own_score_board(store: Store) -> None:
     assert records.best_score(Score("5x5", 20, 1)) == 50
 
 
-def test_a_win_is_recorded_on_the_levels_board(store: Store, clock: FakeTime) -> None:
+def test_a_win_is_recorded_on_the_levels_board(store: Store, clock: FakeClock) -> None:
     engine, level = longcat()
     session = played(engine, level, [0, 0])
     records = records_of(store, level=level)

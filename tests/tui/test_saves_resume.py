@@ -12,9 +12,9 @@ import pytest
 
 from core.game2048.game import Game2048
 from core.saves import CHECKPOINT_EVERY, SAVE_VERSION
+from tests.tui.helpers import start_2048
 from tests.tui.test_2048_screen import still
 from tui.app import ArcadeApp
-from tui.games.game2048.screen import Game2048Screen
 from tui.ids import resolve_id
 from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef
@@ -52,10 +52,7 @@ async def test_a_restarted_app_resumes_at_the_checkpoint_and_undo_replays_once(
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        app.start_game("2048")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, Game2048Screen)
+        screen = await start_2048(pilot)
         for key in ["left", "up", "right", "down"] * 20:
             await pilot.press(key)
         await pilot.press("u", "u")  # a redo branch of two moves
@@ -74,10 +71,8 @@ async def test_a_restarted_app_resumes_at_the_checkpoint_and_undo_replays_once(
     async with app2.run_test(size=(80, 24)) as pilot:
         still(app2)
         applied[0] = 0
-        app2.start_game("2048")  # resumes the newest game in progress
-        await pilot.pause()
-        resumed = app2.screen
-        assert isinstance(resumed, Game2048Screen) and resumed.state == played
+        resumed = await start_2048(pilot)  # resumes the newest game in progress
+        assert resumed.state == played
         assert applied[0] == 0  # nothing replayed to show the game
         assert resumed.session.history.index == index
         await pilot.press("u")  # the first undo rebuilds the earlier states, once
@@ -97,9 +92,7 @@ async def test_a_game_quit_without_leaving_replays_only_the_moves_after_its_chec
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        app.start_game("2048")
-        await pilot.pause()
-        screen = app.screen
+        screen = await start_2048(pilot)
         for key in ["left", "up", "right", "down"] * 12:
             await pilot.press(key)
         played, index = screen.state, screen.session.history.index
@@ -177,10 +170,7 @@ async def test_a_format_1_save_moves_to_its_level_and_resumes() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        app.start_game("2048")
-        await pilot.pause()
-        screen = app.screen
-        assert isinstance(screen, Game2048Screen)
+        screen = await start_2048(pilot)
         assert [list(row) for row in screen.state.board] == case["expect"]["board"]
         assert screen.state.score == case["expect"]["score"]
         assert screen.ref == LevelRef("gen:new?rule=standard&size=4", "7")

@@ -29,6 +29,7 @@ import pytest
 from click.testing import CliRunner
 
 from tests.postgres_server import PORT, PostgresServer, admin_connect
+from tests.tui.helpers import start_2048
 from tests.tui.test_2048_screen import still
 from tui.app import ArcadeApp
 from tui.cli import main
@@ -120,11 +121,7 @@ async def play(pilot: Any, screen: Game2048Screen, keys: list[str]) -> None:
 
 async def open_2048(app: ArcadeApp, pilot: Any) -> Game2048Screen:
     still(app)
-    app.start_game("2048")
-    await pilot.pause()
-    screen = app.screen
-    assert isinstance(screen, Game2048Screen)
-    return screen
+    return await start_2048(pilot)
 
 
 async def quit_while_down(app: ArcadeApp, pilot: Any) -> str:

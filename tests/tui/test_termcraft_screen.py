@@ -284,16 +284,22 @@ async def test_construct_modal_rejects_bad_and_over_budget_input() -> None:
         assert app.screen is screen and screen.session.moves_made == 0
 
 
+async def open_editor(pilot) -> DevPanel:
+    """Press E on the level being played: the level editor opens over it (asserted)."""
+    await pilot.press("E")
+    await pilot.pause()
+    panel = pilot.app.screen
+    assert isinstance(panel, DevPanel)
+    return panel
+
+
 async def test_editor_edits_the_level_not_the_game_in_progress() -> None:
     """Regression: "Save level…" saved the game in progress (fuel spent, mid-game term)."""
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
         await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
-        assert isinstance(panel, DevPanel)
+        panel = await open_editor(pilot)
         assert panel.read_level() == screen.level  # the level as designed, not the game
         await pilot.press("f9")  # explicitly: start from the current position
         await pilot.pause()
@@ -305,10 +311,7 @@ async def test_editor_reports_errors_then_plays_the_level_kept_in_my_levels() ->
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
-        assert isinstance(panel, DevPanel)
+        panel = await open_editor(pilot)
         area = panel.query_one("#dev-current-term-input", TextArea)
         area.text = "puzzle_state(\n  data(a,,b)\n)"
         await pilot.press("f2")
@@ -347,9 +350,7 @@ async def test_editor_close_with_unsaved_edits_asks_first() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_first_level(pilot)
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
+        panel = await open_editor(pilot)
         panel.query_one("#dev-title-input", Input).value = "Changed"
         await pilot.press("escape")
         await pilot.pause()
@@ -362,10 +363,7 @@ async def test_editor_close_with_unsaved_edits_asks_first() -> None:
 async def _editor_with_edits(pilot) -> DevPanel:
     """Open the editor on the first level and type an unsaved change into its title."""
     await open_first_level(pilot)
-    await pilot.press("E")
-    await pilot.pause()
-    panel = pilot.app.screen
-    assert isinstance(panel, DevPanel)
+    panel = await open_editor(pilot)
     panel.query_one("#dev-title-input", Input).value = "Changed"
     await pilot.pause()
     assert panel.edited
@@ -414,10 +412,7 @@ async def test_editor_current_position_is_undone_by_ctrl_z() -> None:
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_first_level(pilot)
         await choose(pilot, screen, entry_index(screen, (3, 0), "rev_pair(green,apple)"))
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
-        assert isinstance(panel, DevPanel)
+        panel = await open_editor(pilot)
         area = panel.query_one("#dev-current-term-input", TextArea)
         area.focus()
         area.replace("puzzle_state(data(mine))", area.document.start, area.document.end)
@@ -441,9 +436,7 @@ async def test_editor_ctrl_z_still_undoes_typing_in_a_term_field() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_first_level(pilot)
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
+        panel = await open_editor(pilot)
         area = panel.query_one("#dev-current-term-input", TextArea)
         before = area.text
         area.focus()
@@ -460,9 +453,7 @@ async def test_editor_buttons_fit_at_80x24() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_first_level(pilot)
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
+        panel = await open_editor(pilot)
         row = panel.query_one("#dev-buttons")
         for button in row.query(Button):
             if button.display:
@@ -555,9 +546,7 @@ async def test_solve_and_lint_in_the_editor() -> None:
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
         await open_first_level(pilot)
-        await pilot.press("E")
-        await pilot.pause()
-        panel = app.screen
+        panel = await open_editor(pilot)
         await pilot.press("f4")
         await app.workers.wait_for_complete()
         await pilot.pause()

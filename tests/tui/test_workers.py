@@ -81,6 +81,24 @@ def endless_count_in_workers(started: threading.Event, stopped: threading.Event)
     return count
 
 
+@pytest.fixture
+def endless_count(monkeypatch: pytest.MonkeyPatch) -> tuple[threading.Event, threading.Event]:
+    """TermCraft's screen counts with :func:`endless_count_in_workers`: its (started, stopped)."""
+    started, stopped = threading.Event(), threading.Event()
+    monkeypatch.setattr(
+        termcraft_screen, "count_rewrite_actions", endless_count_in_workers(started, stopped)
+    )
+    return started, stopped
+
+
+async def open_while_counting(pilot: Any, started: threading.Event) -> Any:
+    """Open a level large enough to count its actions in a worker; return its screen once
+    the count has started."""
+    screen = await open_level(pilot, GAME_ID, big_level(5_000))
+    await until(pilot, started.is_set)
+    return screen
+
+
 def test_cancelled_is_false_outside_a_worker() -> None:
     assert cancelled() is False
 
@@ -148,15 +166,13 @@ async def test_a_move_cancels_the_hint_of_the_previous_position(monkeypatch) -> 
         assert "old position" not in screen.last_message
 
 
-async def test_x_cancels_a_termcraft_count_and_its_worker_ends_cancelled(monkeypatch) -> None:
-    started, stopped = threading.Event(), threading.Event()
-    monkeypatch.setattr(
-        termcraft_screen, "count_rewrite_actions", endless_count_in_workers(started, stopped)
-    )
+async def test_x_cancels_a_termcraft_count_and_its_worker_ends_cancelled(
+    endless_count: tuple[threading.Event, threading.Event],
+) -> None:
+    started, stopped = endless_count
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_level(pilot, GAME_ID, big_level(5_000))
-        await until(pilot, started.is_set)
+        screen = await open_while_counting(pilot, started)
         [count] = workers_of(app, "termcraft-count")
         assert count.state == WorkerState.RUNNING
         await pilot.press("x")
@@ -169,17 +185,15 @@ async def test_x_cancels_a_termcraft_count_and_its_worker_ends_cancelled(monkeyp
         assert not workers_of(app, "termcraft-count")
 
 
-async def test_leaving_termcraft_cancels_its_workers(monkeypatch) -> None:
+async def test_leaving_termcraft_cancels_its_workers(
+    endless_count: tuple[threading.Event, threading.Event],
+) -> None:
     """Whatever closes the screen (here: dismissed, as the palette's commands do), Textual
     cancels the screen's workers and their threads stop."""
-    started, stopped = threading.Event(), threading.Event()
-    monkeypatch.setattr(
-        termcraft_screen, "count_rewrite_actions", endless_count_in_workers(started, stopped)
-    )
+    started, stopped = endless_count
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_level(pilot, GAME_ID, big_level(5_000))
-        await until(pilot, started.is_set)
+        screen = await open_while_counting(pilot, started)
         [count] = workers_of(app, "termcraft-count")
         screen.dismiss(None)
         await until(pilot, stopped.is_set)
@@ -187,15 +201,13 @@ async def test_leaving_termcraft_cancels_its_workers(monkeypatch) -> None:
         assert app.screen is not screen
 
 
-async def test_esc_stops_the_work_then_goes_back(monkeypatch) -> None:
-    started, stopped = threading.Event(), threading.Event()
-    monkeypatch.setattr(
-        termcraft_screen, "count_rewrite_actions", endless_count_in_workers(started, stopped)
-    )
+async def test_esc_stops_the_work_then_goes_back(
+    endless_count: tuple[threading.Event, threading.Event],
+) -> None:
+    started, stopped = endless_count
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        screen = await open_level(pilot, GAME_ID, big_level(5_000))
-        await until(pilot, started.is_set)
+        screen = await open_while_counting(pilot, started)
         await pilot.press("escape")
         await until(pilot, stopped.is_set)
         assert app.screen is screen and "esc again goes back" in screen.last_message
