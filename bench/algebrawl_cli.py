@@ -47,7 +47,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bench.algebrawl import naive24  # noqa: E402
+from algebrawl import naive24  # noqa: E402  (bench/algebrawl.py: this script's folder is on the path)
+
 from core.algebrawl import hands  # noqa: E402
 
 TARGET = Fraction(24)
