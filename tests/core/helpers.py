@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from core.carving import Formula, Target
+from core.carving import Level as CarvingLevel
 from core.termcraft.terms import CONST, VAR, Term
 
 TERMCRAFT_SAMPLE = (
@@ -17,6 +19,10 @@ TERMCRAFT_SAMPLE_TARGET = (
     "rewrite(red,blue),equiv(apple,red),data(rev_pair(green,blue)),data(done))"
 )
 """The target term of :data:`TERMCRAFT_SAMPLE`."""
+
+
+LONGCAT_METHODS = ("sd", "pu", "template", "ca", "bsp", "carve", "fractal", "shapes", "notch", "rl")
+"""Longcat's level-generation methods, in the order the registry offers them."""
 
 
 # -- naive recursive references over TermCraft terms, shared by the oracles of several test files.
@@ -92,3 +98,26 @@ def ref_match(p: Term, t: Term, sigma: dict[str, Term]) -> dict[str, Term] | Non
             return None
         sigma = found
     return sigma
+
+
+def one_type_level(count: int, target: Target, title: str = "") -> CarvingLevel:
+    """A Carving level of ``count`` interchangeable variables of one type: ``count``! renamings.
+
+    Args:
+        count: how many variables (``v0`` .. ``v{count-1}``), all of type ``t``.
+        target: the level's target structure.
+        title: the level's title.
+
+    Returns:
+        The level, rooted at ``D(v0, v0, v0)`` with one ``D`` and one ``N`` rule on ``t``.
+    """
+    names = tuple(f"v{i}" for i in range(count))
+    return CarvingLevel(
+        types=("t",),
+        variables=tuple((v, "t") for v in names),
+        r_delta=(("t", "t", "t"),),
+        r_nabla=(("t", "t", "t"),),
+        root=Formula("D", "v0", "v0", "v0"),
+        target=target,
+        title=title,
+    )
