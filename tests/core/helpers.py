@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from core.carving import Formula, Target
 from core.carving import Level as CarvingLevel
@@ -100,24 +101,26 @@ def ref_match(p: Term, t: Term, sigma: dict[str, Term]) -> dict[str, Term] | Non
     return sigma
 
 
-def one_type_level(count: int, target: Target, title: str = "") -> CarvingLevel:
-    """A Carving level of ``count`` interchangeable variables of one type: ``count``! renamings.
+def one_type_carving(
+    names: Iterable[str], target: Target, root: str, **fields: Any
+) -> CarvingLevel:
+    """A Carving level whose variables are all of the one type ``t`` (so interchangeable).
 
     Args:
-        count: how many variables (``v0`` .. ``v{count-1}``), all of type ``t``.
+        names: the variables' names, all of type ``t``.
         target: the level's target structure.
-        title: the level's title.
+        root: the variable of the root formula ``D(root, root, root)``.
+        **fields: any other :class:`core.carving.Level` fields (title, density, ...).
 
     Returns:
-        The level, rooted at ``D(v0, v0, v0)`` with one ``D`` and one ``N`` rule on ``t``.
+        The level, with one ``D`` and one ``N`` rule on ``t``.
     """
-    names = tuple(f"v{i}" for i in range(count))
     return CarvingLevel(
         types=("t",),
         variables=tuple((v, "t") for v in names),
         r_delta=(("t", "t", "t"),),
         r_nabla=(("t", "t", "t"),),
-        root=Formula("D", "v0", "v0", "v0"),
+        root=Formula("D", root, root, root),
         target=target,
-        title=title,
+        **fields,
     )

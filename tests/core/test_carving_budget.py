@@ -21,7 +21,7 @@ from core.game import replay_moves
 from core.levelpack import LevelPack
 from grammar.levels import bundled_packs, dump_pack
 from tests.cli.helpers import apart_runner
-from tests.core.helpers import one_type_level
+from tests.core.helpers import one_type_carving
 
 TUTORIAL = {level.title: level for level in bundled_packs("carving")[0][1].levels}
 NO_HANG = 600.0
@@ -31,7 +31,7 @@ TRIANGLE = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
 
 def interchangeable(n: int) -> Level:
     """``n`` variables of one type: n! renamings, of which the solver uses at most 120."""
-    return one_type_level(n, TRIANGLE, title="Interchangeable")
+    return one_type_carving([f"v{i}" for i in range(n)], TRIANGLE, "v0", title="Interchangeable")
 
 
 def test_a_spent_budget_says_so_and_stops_at_the_same_state_every_time() -> None:
