@@ -11,6 +11,7 @@ from core import registry
 from core.session import Session
 from tui.games.game2048.screen import Game2048Screen
 from tui.launch import launcher_for
+from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef
 
 SHELL_GAMES = ("termcraft", "carving", "algebrawl", "longcat", "2048")
@@ -82,6 +83,25 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+async def play_first_level(pilot: Any, game_id: str) -> Any:
+    """From the home screen: start ``game_id`` (no game in progress), then play the first level
+    of its level select (enter).
+
+    Args:
+        pilot: The Textual pilot.
+        game_id: A registered game id.
+
+    Returns:
+        The screen on top afterwards (the game's screen; the caller asserts its class).
+    """
+    pilot.app.start_game(game_id)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, LevelSelectScreen)
+    await pilot.press("enter")
+    await pilot.pause()
+    return pilot.app.screen
 
 
 def fake_play_clock(monkeypatch: Any) -> FakeClock:

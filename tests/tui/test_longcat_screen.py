@@ -8,7 +8,7 @@ from core.longcat import Level, apply_move, initial, shortest_solution
 from core.longcat.prune import is_dead
 from core.longcat.rules import body_from_history
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_level, play_first_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat import screen as screen_module
 from tui.games.longcat.board import BoardPicture, LongcatBoard, cell_scale, draw
@@ -250,11 +250,7 @@ async def test_g_generates_a_playable_level_and_m_keeps_it() -> None:
             SETTINGS_KEY,
             LongcatSettings(method="sd", band="easy", size="6x6", animate=False).to_dict(),
         )
-        app.start_game("longcat")
-        await pilot.pause()
-        await pilot.press("enter")  # Arduboy 1 from the level list
-        await pilot.pause()
-        screen = app.screen
+        screen = await play_first_level(pilot, "longcat")  # Arduboy 1 from the level list
         assert isinstance(screen, LongcatScreen)
         await pilot.press("g")
         await app.workers.wait_for_complete()

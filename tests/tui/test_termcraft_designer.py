@@ -7,11 +7,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, TextArea
 
-from tests.tui.helpers import wait_until
+from tests.tui.helpers import play_first_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.termcraft import dev_panel
 from tui.games.termcraft.dev_panel import DevPanel
-from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.pilot
 
@@ -22,11 +21,7 @@ TARGET = "s(rewrite(f(var(X)), g(h(k))), g(h(k)))"
 
 
 async def open_panel(pilot) -> DevPanel:
-    pilot.app.start_game("termcraft")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, LevelSelectScreen)
-    await pilot.press("enter")  # the first level: seed 000's sample, 3 moves
-    await pilot.pause()
+    await play_first_level(pilot, "termcraft")  # seed 000's sample, 3 moves
     await pilot.press("E")
     await pilot.pause()
     panel = pilot.app.screen
