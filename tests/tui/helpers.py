@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from core import registry
 from core.session import Session
@@ -13,6 +13,8 @@ from tui.games.game2048.screen import Game2048Screen
 from tui.launch import launcher_for
 from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef
+
+ScreenT = TypeVar("ScreenT")
 
 SHELL_GAMES = ("termcraft", "carving", "algebrawl", "longcat", "2048")
 """The games the shell's snapshots picture: fixed, so adding a game changes no picture."""
@@ -102,6 +104,23 @@ async def play_first_level(pilot: Any, game_id: str) -> Any:
     await pilot.press("enter")
     await pilot.pause()
     return pilot.app.screen
+
+
+async def open_designer(pilot: Any, screen_class: type[ScreenT]) -> ScreenT:
+    """Press E on a game screen: the game's designer bench (or editor) opens over it.
+
+    Args:
+        pilot: The Textual pilot.
+        screen_class: The class the opened screen must be (asserted).
+
+    Returns:
+        The opened screen.
+    """
+    await pilot.press("E")
+    await pilot.pause()
+    bench = pilot.app.screen
+    assert isinstance(bench, screen_class)
+    return bench
 
 
 def fake_play_clock(monkeypatch: Any) -> FakeClock:

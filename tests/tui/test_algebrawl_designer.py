@@ -12,7 +12,7 @@ from textual.widgets import Button, Checkbox, Input
 from core import registry
 from core.algebrawl import PlayCard, Strike, apply_move, initial_state
 from grammar.levels import bundled_packs, load_pack_file
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_designer, open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.algebrawl.cli import algebrawl
 from tui.games.algebrawl.designer import AlgebrawlDesigner, CardPicker, describe_verdict
@@ -26,10 +26,7 @@ LEVELS = {lv.title: lv for _, pack in bundled_packs("algebrawl") for lv in pack.
 
 async def open_bench(pilot, title: str, state=None) -> AlgebrawlDesigner:
     await open_level(pilot, "algebrawl", LEVELS[title], state=state)
-    await pilot.press("E")
-    await pilot.pause()
-    bench = pilot.app.screen
-    assert isinstance(bench, AlgebrawlDesigner)
+    bench = await open_designer(pilot, AlgebrawlDesigner)
     return bench
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, TextArea
 
-from tests.tui.helpers import play_first_level, wait_until
+from tests.tui.helpers import open_designer, play_first_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.termcraft import dev_panel
 from tui.games.termcraft.dev_panel import DevPanel
@@ -22,10 +22,7 @@ TARGET = "s(rewrite(f(var(X)), g(h(k))), g(h(k)))"
 
 async def open_panel(pilot) -> DevPanel:
     await play_first_level(pilot, "termcraft")  # seed 000's sample, 3 moves
-    await pilot.press("E")
-    await pilot.pause()
-    panel = pilot.app.screen
-    assert isinstance(panel, DevPanel)
+    panel = await open_designer(pilot, DevPanel)
     return panel
 
 
