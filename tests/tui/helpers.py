@@ -123,6 +123,25 @@ async def open_designer(pilot: Any, screen_class: type[ScreenT]) -> ScreenT:
     return bench
 
 
+async def verdict_with(pilot: Any, bench: Any, *words: str) -> str:
+    """Wait (bounded) until a designer bench's live verdict is shown and holds every word.
+
+    Args:
+        pilot: The Textual pilot.
+        bench: The designer bench (anything with a ``verdict_text``).
+        *words: Each must be in the verdict.
+
+    Returns:
+        The verdict text.
+    """
+    await wait_until(
+        pilot,
+        lambda: bench.verdict_text and all(w in bench.verdict_text for w in words),
+        lambda: f"the verdict to hold {words} (it reads {bench.verdict_text!r})",
+    )
+    return str(bench.verdict_text)
+
+
 def fake_play_clock(monkeypatch: Any) -> FakeClock:
     """Drive the play clock (``tui.screens.playtime.NOW``) by a :class:`FakeClock`.
 
