@@ -42,6 +42,16 @@ async def open_arduboy(pilot, number: int) -> LongcatScreen:
     return await open_level(pilot, "longcat", level, ref=LevelRef("pack:01-arduboy", level.title))
 
 
+async def open_settings(pilot) -> tuple[LongcatScreen, LongcatSettingsModal]:
+    """Arduboy 3, then o: the settings modal over it."""
+    screen = await open_arduboy(pilot, 3)
+    await pilot.press("o")
+    await pilot.pause()
+    modal = pilot.app.screen
+    assert isinstance(modal, LongcatSettingsModal)
+    return screen, modal
+
+
 async def test_solving_an_arduboy_level_by_keys_wins_and_marks_it_solved() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
@@ -278,11 +288,7 @@ async def test_settings_change_what_new_levels_are() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        screen = await open_arduboy(pilot, 3)
-        await pilot.press("o")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, LongcatSettingsModal)
+        screen, modal = await open_settings(pilot)
         from textual.widgets import Select
 
         modal.query_one("#lc-settings-method", Select).value = "fractal"
@@ -394,11 +400,7 @@ async def test_the_learned_generator_is_offered_in_the_settings_and_g_uses_it() 
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        screen = await open_arduboy(pilot, 3)
-        await pilot.press("o")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, LongcatSettingsModal)
+        screen, modal = await open_settings(pilot)
         methods = modal.query_one("#lc-settings-method", Select)
         assert "rl" in [value for _, value in methods._options]
         methods.value = "rl"
