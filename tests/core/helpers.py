@@ -1,4 +1,5 @@
-"""Data shared by tests/core: seed 000's worked TermCraft example, declared once."""
+"""Data and references shared by tests/core (and tests/cli): seed 000's worked TermCraft example,
+naive term references, Carving and Longcat fixtures, each declared once."""
 
 from __future__ import annotations
 
