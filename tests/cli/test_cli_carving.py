@@ -18,6 +18,7 @@ from core.levelpack import LevelPack
 from grammar.carving import parse_formula, parse_operator, script_text
 from grammar.levels import bundled_packs, dump_pack, load_pack_file
 from tests.cli.helpers import apart_runner
+from tests.core.helpers import one_type_carving
 from tests.processes import wait_for_cpu
 from tui.games.carving.cli import carving
 
@@ -39,16 +40,7 @@ def N(v: str) -> Formula:
 
 
 def untyped(names: str, target: Target, **kw) -> Level:
-    return Level(
-        types=("t",),
-        variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),),
-        r_nabla=(("t", "t", "t"),),
-        root=D(names[0]),
-        target=target,
-        title=kw.pop("title", "L"),
-        **kw,
-    )
+    return one_type_carving(names, target, names[0], **{"title": "L", **kw})
 
 
 EDGE = Target(("a", "b"), (("a", "b"),))

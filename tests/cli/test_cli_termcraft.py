@@ -22,6 +22,7 @@ from hypothesis import strategies as st
 
 from core.termcraft.terms import COMPOUND, VAR, compound, const, parse_path, to_str, var
 from tests.cli.helpers import apart_runner
+from tests.core.helpers import ref_match, ref_positions, ref_vars
 from tests.processes import wait_for_cpu
 from tui.games.termcraft.cli import termcraft
 
@@ -81,32 +82,6 @@ def run_json(args: list[str], stdin: str | None = None):
 
 def ref_ground(t) -> bool:
     return t.kind != VAR and all(ref_ground(a) for a in t.args)
-
-
-def ref_positions(t, path=()):
-    yield path, t
-    for i, a in enumerate(t.args):
-        yield from ref_positions(a, path + (i,))
-
-
-def ref_vars(t) -> set:
-    if t.kind == VAR:
-        return {t.name}
-    return set().union(*(ref_vars(a) for a in t.args)) if t.args else set()
-
-
-def ref_match(p, t, sigma):
-    if p.kind == VAR:
-        if p.name in sigma:
-            return sigma if to_str(sigma[p.name]) == to_str(t) else None
-        return {**sigma, p.name: t}
-    if p.kind != t.kind or p.name != t.name or len(p.args) != len(t.args):
-        return None
-    for pa, ta in zip(p.args, t.args):
-        sigma = ref_match(pa, ta, sigma)
-        if sigma is None:
-            return None
-    return sigma
 
 
 def ref_subst(t, sigma):

@@ -14,13 +14,14 @@ from typing import Any
 
 import pytest
 
-from core.carving import GAME, Formula, Level, NoProvedLevel, Target, generate, solve
+from core.carving import GAME, Level, NoProvedLevel, Target, generate, solve
 from core.carving.design import assess
 from core.carving.solver import DEFAULT_BUDGET, REASONS
 from core.game import replay_moves
 from core.levelpack import LevelPack
 from grammar.levels import bundled_packs, dump_pack
 from tests.cli.helpers import apart_runner
+from tests.core.helpers import one_type_carving
 
 TUTORIAL = {level.title: level for level in bundled_packs("carving")[0][1].levels}
 NO_HANG = 600.0
@@ -30,16 +31,7 @@ TRIANGLE = Target(("a", "b", "c"), (("a", "b"), ("b", "c"), ("a", "c")))
 
 def interchangeable(n: int) -> Level:
     """``n`` variables of one type: n! renamings, of which the solver uses at most 120."""
-    names = tuple(f"v{i}" for i in range(n))
-    return Level(
-        types=("t",),
-        variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),),
-        r_nabla=(("t", "t", "t"),),
-        root=Formula("D", "v0", "v0", "v0"),
-        target=TRIANGLE,
-        title="Interchangeable",
-    )
+    return one_type_carving([f"v{i}" for i in range(n)], TRIANGLE, "v0", title="Interchangeable")
 
 
 def test_a_spent_budget_says_so_and_stops_at_the_same_state_every_time() -> None:

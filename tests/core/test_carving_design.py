@@ -15,6 +15,7 @@ from core.carving.design import PlanStep, assess, plan_steps
 from core.carving.game import Construct, Extend, Succeed
 from core.game import replay_moves
 from grammar.levels import bundled_packs
+from tests.core.helpers import one_type_carving
 
 D = lambda *v: Formula("D", *(v * 3 if len(v) == 1 else v))  # noqa: E731
 N = lambda *v: Formula("N", *(v * 3 if len(v) == 1 else v))  # noqa: E731
@@ -27,15 +28,7 @@ limit beside it is one only a hang would reach."""
 
 
 def one_type(names: tuple[str, ...], target: Target, **fields) -> Level:
-    return Level(
-        types=("t",),
-        variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),),
-        r_nabla=(("t", "t", "t"),),
-        root=D(names[0]),
-        target=target,
-        **fields,
-    )
+    return one_type_carving(names, target, names[0], **fields)
 
 
 @pytest.mark.parametrize("title", list(TUTORIAL))

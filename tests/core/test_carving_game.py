@@ -22,6 +22,7 @@ from core.carving.state import (
     winning_component,
 )
 from core.game import IllegalMove, replay_moves
+from tests.core.helpers import one_type_carving
 from tests.game_protocol import check_game
 
 
@@ -56,17 +57,7 @@ def level(
     names="xy", target=PATH3, root="x", density="contiguous", new_edges="closure", **kw
 ) -> Level:
     # The narrower readings these tests were written for; the seed's are tested below.
-    return Level(
-        types=("t",),
-        variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),),
-        r_nabla=(("t", "t", "t"),),
-        root=Dg(root),
-        target=target,
-        density=density,
-        new_edges=new_edges,
-        **kw,
-    )
+    return one_type_carving(names, target, root, density=density, new_edges=new_edges, **kw)
 
 
 def state(lvl, tree, virtual=(), base="x", phase="construct", pending=None) -> State:

@@ -104,18 +104,24 @@ def product_reach(graph: Graph, start: tuple[int, int, bool], new: int, reading:
 # -- tiny random hypergraphs -----------------------------------------------------------------
 
 
-@st.composite
-def tiny(draw):
-    """(graph E', vertex count, ρ, new edge id): 2-4 vertices, 1-3 edges of size 2-3 plus
-    e_new (virtual), random T/V types."""
+def _hypergraph(draw, min_edge: int):
+    """(graph E', vertex count, ρ, new edge id): 2-4 vertices, 1-3 edges of ``min_edge``-3
+    vertices plus e_new (virtual), random T/V types; shared by :func:`tiny` and :func:`loose`."""
     n = draw(st.integers(2, 4))
     vertex = st.integers(0, n - 1)
-    edge = st.lists(vertex, min_size=2, max_size=3, unique=True)
+    edge = st.lists(vertex, min_size=min_edge, max_size=3, unique=True)
     verts = draw(st.lists(edge, min_size=1, max_size=3))
     virtual = draw(st.lists(st.booleans(), min_size=len(verts), max_size=len(verts)))
     new = draw(edge)
     graph = Graph.from_parts(n, verts + [new], virtual + [True])
     return graph, n, draw(vertex), len(verts)
+
+
+@st.composite
+def tiny(draw):
+    """(graph E', vertex count, ρ, new edge id): 2-4 vertices, 1-3 edges of size 2-3 plus
+    e_new (virtual), random T/V types."""
+    return _hypergraph(draw, 2)
 
 
 def without(graph: Graph, n: int, edge: int) -> Graph:
@@ -234,14 +240,7 @@ def test_removal_sets_match_walk_listing(case, reading):
 def loose(draw):
     """Like :func:`tiny`, but an edge may join 0 to 3 vertices: entries outside F* are not
     vertices, so the seed's e_new ∈ U can join two Δ, one formula or none."""
-    n = draw(st.integers(2, 4))
-    vertex = st.integers(0, n - 1)
-    edge = st.lists(vertex, min_size=0, max_size=3, unique=True)
-    verts = draw(st.lists(edge, min_size=1, max_size=3))
-    virtual = draw(st.lists(st.booleans(), min_size=len(verts), max_size=len(verts)))
-    new = draw(edge)
-    graph = Graph.from_parts(n, verts + [new], virtual + [True])
-    return graph, n, draw(vertex), len(verts)
+    return _hypergraph(draw, 0)
 
 
 @settings(max_examples=150, deadline=None)

@@ -13,6 +13,7 @@ from core.carving.game import GAME, Construct, Extend, Finish, Succeed
 from core.carving.generator import generate
 from core.carving.solver import hint, solve
 from core.game import replay_moves
+from tests.core.helpers import one_type_carving
 
 SMALL = (
     [(2, 2, seed) for seed in range(4)]
@@ -88,14 +89,7 @@ FORK = Target(("a", "b", "c"), (("a", "b"), ("a", "b"), ("b", "c")))
 
 
 def one_type(names, target=FORK, root="x"):
-    return Level(
-        types=("t",),
-        variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),),
-        r_nabla=(("t", "t", "t"),),
-        root=Dg(root),
-        target=target,
-    )
+    return one_type_carving(names, target, root)
 
 
 def test_the_fork_takes_two_steps():

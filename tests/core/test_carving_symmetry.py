@@ -8,21 +8,15 @@ from itertools import permutations, product
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core.carving import Formula, Level, Target, world_of
+from core.carving import Level, Target, world_of
 from core.carving.symmetry import _orderings, symmetries
+from tests.core.helpers import one_type_carving
 
 
 def one_type(count: int) -> Level:
     """``count`` interchangeable variables of one type (the fork target of the solver tests)."""
-    names = tuple(f"v{i}" for i in range(count))
-    return Level(
-        types=("t",),
-        variables=tuple((v, "t") for v in names),
-        r_delta=(("t", "t", "t"),),
-        r_nabla=(("t", "t", "t"),),
-        root=Formula("D", "v0", "v0", "v0"),
-        target=Target(("a", "b", "c"), (("a", "b"), ("a", "b"), ("b", "c"))),
-    )
+    fork = Target(("a", "b", "c"), (("a", "b"), ("a", "b"), ("b", "c")))
+    return one_type_carving([f"v{i}" for i in range(count)], fork, "v0")
 
 
 def test_many_interchangeable_variables_cost_no_more_than_the_cap():

@@ -8,21 +8,14 @@ from hypothesis import strategies as st
 
 from core.termcraft.closure import CongruenceClosure, ground_subterms
 from core.termcraft.terms import compound, const, var
+from tests.core.helpers import ref_str
 
 # -- a naive reference: seed 000's buildClosure, with string signatures ----------------------
 
 
-def _text(t) -> str:
-    if t.kind == 0:
-        return t.name
-    if t.kind == 1:
-        return "var(" + t.name + ")"
-    return t.name + "(" + ",".join(_text(a) for a in t.args) + ")"
-
-
 def _subterms(t, out):
     if t.ground:
-        out[_text(t)] = t
+        out[ref_str(t)] = t
     for a in t.args:
         _subterms(a, out)
 
@@ -50,7 +43,7 @@ def naive_closure(roots, pairs):
         return False
 
     for a, b in pairs:
-        merge(_text(a), _text(b))
+        merge(ref_str(a), ref_str(b))
     changed = True
     while changed:
         changed = False
@@ -58,7 +51,7 @@ def naive_closure(roots, pairs):
         for k, t in universe.items():
             if t.kind != 2 or not t.args:
                 continue
-            sig = t.name + "|" + str(len(t.args)) + "|" + ",".join(rep(_text(a)) for a in t.args)
+            sig = t.name + "|" + str(len(t.args)) + "|" + ",".join(rep(ref_str(a)) for a in t.args)
             if sig in sigs:
                 changed |= merge(sigs[sig], k)
             else:
@@ -94,17 +87,17 @@ any_terms = st.recursive(st.one_of(leaves, zero_ary, st.just(var("X"))), _extend
 def test_closure_equals_naive_fixpoint(roots, pairs):
     cc = CongruenceClosure(roots, pairs)
     universe, label = naive_closure(roots, pairs)
-    assert {_text(t) for t in cc.terms} == set(universe)
+    assert {ref_str(t) for t in cc.terms} == set(universe)
     keys = sorted(universe)
     for i, x in enumerate(keys):
         for y in keys[i:]:
             assert cc.same(universe[x], universe[y]) == (label[x] == label[y]), (x, y)
     # class_of / classes / find agree with the partition
     for x in keys:
-        members = {_text(m) for m in cc.class_of(universe[x])}
+        members = {ref_str(m) for m in cc.class_of(universe[x])}
         assert members == {y for y in keys if label[y] == label[x]}
         assert cc.class_size(universe[x]) == len(members)
-        assert label[_text(cc.find(universe[x]))] == label[x]
+        assert label[ref_str(cc.find(universe[x]))] == label[x]
     assert sum(len(c) for c in cc.classes()) == len(keys)
 
 
@@ -153,7 +146,7 @@ def test_chain_of_unions_through_congruence():
 def test_ground_subterms_skips_variables_but_keeps_ground_parts():
     t = compound("f", (var("X"), compound("g", (const("a"),))))
     got = ground_subterms([t])
-    assert sorted(_text(x) for x in got) == ["a", "g(a)"]
+    assert sorted(ref_str(x) for x in got) == ["a", "g(a)"]
     assert got.index(const("a")) < got.index(compound("g", (const("a"),)))
 
 
@@ -190,7 +183,7 @@ def _naive_matches(pattern, universe, label):
     for text, t in universe.items():
         sigma = match(pattern, t)  # core's matcher is tested against a naive one in test_terms
         if sigma is not None:
-            key = tuple(sorted((n, _text(v)) for n, v in sigma.items()))
+            key = tuple(sorted((n, ref_str(v)) for n, v in sigma.items()))
             out.setdefault(label[text], set()).add(key)
     return out
 
@@ -208,7 +201,9 @@ def test_class_matches_equal_every_member_tried(roots, pairs, pattern):
     heads = HeadIndex(cc, [pattern])
     found = class_matches(pattern, cc, roots_, heads)
     got = {
-        label[_text(cc.terms[r])]: {tuple(sorted((n, _text(v)) for n, v in key)) for key in subs}
+        label[ref_str(cc.terms[r])]: {
+            tuple(sorted((n, ref_str(v)) for n, v in key)) for key in subs
+        }
         for r, subs in found.items()
     }
     assert got == _naive_matches(pattern, universe, label)
@@ -227,7 +222,7 @@ def _naive_positions(term, label):
 
     def walk(t):
         if t.ground:
-            key = label[_text(t)]
+            key = label[ref_str(t)]
             out[key] = out.get(key, 0) + 1
         for a in t.args:
             walk(a)
@@ -242,13 +237,13 @@ def test_class_positions_equal_a_walk(term, pairs):
     cc = CongruenceClosure([term], pairs)
     _, label = naive_closure([term], pairs)
     counts = class_positions(term, cc, cc.root_indices())
-    got = {label[_text(cc.terms[r])]: n for r, n in counts.items()}
+    got = {label[ref_str(cc.terms[r])]: n for r, n in counts.items()}
     assert got == _naive_positions(term, label)
 
 
 def test_canonical_pattern_renames_in_order_of_first_occurrence():
     pattern = compound("f", (var("Y"), compound("g", (var("X"), var("Y")))))
-    assert _text(canonical_pattern(pattern)) == "f(var(_0),g(var(_1),var(_0)))"
+    assert ref_str(canonical_pattern(pattern)) == "f(var(_0),g(var(_1),var(_0)))"
     assert canonical_pattern(const("a")) is const("a")
 
 

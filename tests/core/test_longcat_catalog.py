@@ -32,6 +32,7 @@ from core.longcat.catalog import (
 from core.longcat.prune import empty_regions, is_dead
 from core.longcat.rules import body_path
 from core.longcat.solver import shortest_from, solution_from
+from tests.core.helpers import LONGCAT_METHODS
 from tests.core.test_longcat_graph import small_levels
 from tests.core.test_longcat_reference import brute, hand_level, naive_slide, regions
 
@@ -61,18 +62,7 @@ def test_difficulty_labels() -> None:
 
 
 def test_the_registry_mapping_offers_every_method() -> None:
-    assert list(GENERATORS) == [
-        "sd",
-        "pu",
-        "template",
-        "ca",
-        "bsp",
-        "carve",
-        "fractal",
-        "shapes",
-        "notch",
-        "rl",
-    ]
+    assert list(GENERATORS) == list(LONGCAT_METHODS)
     for maker in GENERATORS.values():
         assert maker.title and maker.description
 

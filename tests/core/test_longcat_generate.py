@@ -27,6 +27,7 @@ from core.longcat.generate import candidate, pick_start, start_candidates
 from core.longcat.level import DIRECTIONS, Board
 from core.longcat.masks import TEMPLATES, mask_walls, mirror, rotate, squeeze, template_mask
 from core.longcat.sdpu import puzzle_up, solution_down
+from tests.core.helpers import LONGCAT_METHODS
 from tests.core.test_longcat_graph import small_levels
 from tests.core.test_longcat_reference import regions
 
@@ -118,18 +119,7 @@ def test_generation_errors(call, message) -> None:
 
 
 def test_generators_table_describes_every_method() -> None:
-    assert set(GENERATORS) == {
-        "sd",
-        "pu",
-        "template",
-        "ca",
-        "bsp",
-        "carve",
-        "fractal",
-        "shapes",
-        "notch",
-        "rl",
-    }
+    assert set(GENERATORS) == set(LONGCAT_METHODS)
     for gen in GENERATORS.values():
         assert gen.description and all(o.description for o in gen.options)
 

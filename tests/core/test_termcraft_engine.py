@@ -30,6 +30,7 @@ from core.termcraft.terms import compound, const, var
 from grammar.terms import parse_term as p
 from tests.core.helpers import TERMCRAFT_SAMPLE as SAMPLE
 from tests.core.helpers import TERMCRAFT_SAMPLE_TARGET as SAMPLE_TARGET
+from tests.core.helpers import ref_match, ref_positions, ref_str, ref_vars
 
 
 def st_(term: str, fuel: int = 5, budget: int = 0, target: str = "nothing") -> State:
@@ -274,40 +275,6 @@ def test_state_and_level_validate_resources():
 # -- brute-force oracle: every ground position x every class member x every valid rule --------
 
 
-def _text(t) -> str:
-    if t.kind == 0:
-        return t.name
-    if t.kind == 1:
-        return "var(" + t.name + ")"
-    return t.name + "(" + ",".join(_text(a) for a in t.args) + ")"
-
-
-def _positions(t, path=()):
-    yield path, t
-    for i, a in enumerate(t.args):
-        yield from _positions(a, path + (i,))
-
-
-def _vars(t):
-    if t.kind == 1:
-        return {t.name}
-    return set().union(*(_vars(a) for a in t.args)) if t.args else set()
-
-
-def _match(pat, t, sigma):
-    if pat.kind == 1:
-        if pat.name in sigma:
-            return sigma if _text(sigma[pat.name]) == _text(t) else None
-        return {**sigma, pat.name: t}
-    if pat.kind != t.kind or pat.name != t.name or len(pat.args) != len(t.args):
-        return None
-    for a, b in zip(pat.args, t.args):
-        sigma = _match(a, b, sigma)
-        if sigma is None:
-            return None
-    return sigma
-
-
 def _subst(t, sigma):
     if t.kind == 1:
         return sigma[t.name]
@@ -316,10 +283,10 @@ def _subst(t, sigma):
 
 def _naive_classes(term):
     """Seed's CalculateEquivalenceRelation with a repeat-until-no-change loop."""
-    universe = {_text(t): t for _, t in _positions(term) if t.ground}
+    universe = {ref_str(t): t for _, t in ref_positions(term) if t.ground}
     pairs = [
         (t.args[0], t.args[1])
-        for _, t in _positions(term)
+        for _, t in ref_positions(term)
         if t.kind == 2
         and t.name == "equiv"
         and len(t.args) == 2
@@ -334,7 +301,7 @@ def _naive_classes(term):
         return k
 
     for a, b in pairs:
-        ra, rb = rep(_text(a)), rep(_text(b))
+        ra, rb = rep(ref_str(a)), rep(ref_str(b))
         if ra != rb:
             label[ra] = rb
     changed = True
@@ -343,7 +310,7 @@ def _naive_classes(term):
         sig = {}
         for k, t in universe.items():
             if t.kind == 2 and t.args:
-                key = (t.name, len(t.args), tuple(rep(_text(a)) for a in t.args))
+                key = (t.name, len(t.args), tuple(rep(ref_str(a)) for a in t.args))
                 if key in sig and rep(sig[key]) != rep(k):
                     label[rep(k)] = rep(sig[key])
                     changed = True
@@ -355,21 +322,21 @@ def brute_force_actions(term):
     classes = _naive_classes(term)
     valid_rules = [
         (path, t.args[0], t.args[1])
-        for path, t in _positions(term)
+        for path, t in ref_positions(term)
         if t.kind != 1
         and t.name == "rewrite"
         and len(t.args) == 2
-        and _vars(t.args[1]) <= _vars(t.args[0])
+        and ref_vars(t.args[1]) <= ref_vars(t.args[0])
     ]
     found = set()
     for rpath, lhs, _rhs in valid_rules:
-        for site, sub in _positions(term):
+        for site, sub in ref_positions(term):
             if not sub.ground:
                 continue
-            for member in classes[_text(sub)]:
-                sigma = _match(lhs, member, {})
+            for member in classes[ref_str(sub)]:
+                sigma = ref_match(lhs, member, {})
                 if sigma is not None:
-                    found.add((rpath, site, frozenset((k, _text(v)) for k, v in sigma.items())))
+                    found.add((rpath, site, frozenset((k, ref_str(v)) for k, v in sigma.items())))
     return found
 
 
@@ -402,13 +369,13 @@ levels = st.lists(items, min_size=1, max_size=6).map(lambda xs: compound("puzzle
 @given(term=levels)
 def test_rewrite_actions_equal_brute_force(term):
     acts = rewrite_actions(State(term, const("zzz"), 1, 0))
-    got = [(a.rule.path, a.site, frozenset((k, _text(v)) for k, v in a.sigma)) for a in acts]
+    got = [(a.rule.path, a.site, frozenset((k, ref_str(v)) for k, v in a.sigma)) for a in acts]
     assert len(got) == len(set(got))  # substitutions de-duplicated per (rule, site)
     assert set(got) == brute_force_actions(term)
     for a in acts:
         assert a.replacement.ground
-        assert _match(a.rule.lhs, a.matched, {}) is not None
-        assert _text(a.replacement) == _text(_subst(a.rule.rhs, dict(a.sigma)))
+        assert ref_match(a.rule.lhs, a.matched, {}) is not None
+        assert ref_str(a.replacement) == ref_str(_subst(a.rule.rhs, dict(a.sigma)))
         # the matched member is equivalent to the site's subterm
         sub = term
         for i in a.site:

@@ -29,41 +29,14 @@ from core.termcraft.terms import (
     unique_subterms,
     var,
 )
+from tests.core.helpers import ref_match, ref_str, ref_vars
 from tests.strategies import VARS, terms
 
 # -- independent recursive references (small inputs only) -------------------
 
 
-def ref_str(t) -> str:
-    if t.kind == CONST:
-        return t.name
-    if t.kind == VAR:
-        return f"var({t.name})"
-    return t.name + "(" + ",".join(ref_str(a) for a in t.args) + ")"
-
-
 def ref_size(t) -> int:
     return 1 + sum(ref_size(a) for a in t.args)
-
-
-def ref_vars(t) -> set:
-    if t.kind == VAR:
-        return {t.name}
-    return set().union(*[ref_vars(a) for a in t.args]) if t.args else set()
-
-
-def ref_match(p, t, s):
-    if p.kind == VAR:
-        if p.name in s:
-            return s if ref_str(s[p.name]) == ref_str(t) else None
-        return {**s, p.name: t}
-    if p.kind != t.kind or p.name != t.name or len(p.args) != len(t.args):
-        return None
-    for pa, ta in zip(p.args, t.args):
-        s = ref_match(pa, ta, s)
-        if s is None:
-            return None
-    return s
 
 
 def ref_json(t):

@@ -71,20 +71,29 @@ bad_leaves = st.sampled_from(["a b", "", "é", "f(x)", "x\n"]).map(const) | st.s
 bad_terms = st.builds(lambda t, bad: compound("f", [t, bad]), good_terms, bad_leaves) | bad_leaves
 
 
-def _one_broken(draw, fields):
-    """Draw ``{field: value}``: all valid, or (one time in four) one field invalid.
+ENVELOPE_TEXTS = ("description", "hint", "author")
+"""The free-text fields every level has."""
+
+
+def _one_broken(draw, fields, title=None):
+    """Draw ``{field: value}``: all valid, or (one time in four) one field invalid; the
+    envelope's text fields (description, hint, author) are drawn last, after ``fields``.
 
     Args:
         draw: Hypothesis's draw.
         fields: ``{name: (valid strategy, invalid strategy)}``.
+        title: when given, the title (valid) in place of the drawn one.
 
     Returns:
         The broken field's name (or None) and the values.
     """
+    fields = {**fields, **dict.fromkeys(ENVELOPE_TEXTS, (strings, bad_strings))}
     broken = draw(st.sampled_from([None] * (3 * len(fields)) + list(fields)))
-    return broken, {
-        name: draw(bad if name == broken else good) for name, (good, bad) in fields.items()
-    }
+    values = {name: draw(bad if name == broken else good) for name, (good, bad) in fields.items()}
+    if title is not None:
+        values["title"] = title
+        broken = None if broken == "title" else broken
+    return broken, values
 
 
 def _made(broken, make):
@@ -110,14 +119,9 @@ def termcraft_levels(draw, title=None):
             "fuel": (resources, bad_resources),
             "budget": (resources, bad_resources),
             "par": (st.none() | resources, bad_resources),
-            "description": (strings, bad_strings),
-            "hint": (strings, bad_strings),
-            "author": (strings, bad_strings),
         },
+        title,
     )
-    if title is not None:
-        v["title"] = title
-        broken = None if broken == "title" else broken
     return _made(broken, lambda: Level(**v))
 
 
@@ -172,14 +176,9 @@ def game2048_levels(draw, title=None):
                     ]
                 ),
             ),
-            "description": (strings, bad_strings),
-            "hint": (strings, bad_strings),
-            "author": (strings, bad_strings),
         },
+        title,
     )
-    if title is not None:
-        v["title"] = title
-        broken = None if broken == "title" else broken
     config_fields = ("size", "rule", "seed", "tiles", "goal", "distribution")
 
     def make():

@@ -5,13 +5,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 from core import registry
 from core.session import Session
 from tui.games.game2048.screen import Game2048Screen
 from tui.launch import launcher_for
+from tui.screens.level_select import LevelSelectScreen
 from tui.sources import LevelRef
+
+ScreenT = TypeVar("ScreenT")
 
 SHELL_GAMES = ("termcraft", "carving", "algebrawl", "longcat", "2048")
 """The games the shell's snapshots picture: fixed, so adding a game changes no picture."""
@@ -82,6 +85,61 @@ class FakeClock:
 
     def __call__(self) -> float:
         return self.now
+
+
+async def play_first_level(pilot: Any, game_id: str) -> Any:
+    """From the home screen: start ``game_id`` (no game in progress), then play the first level
+    of its level select (enter).
+
+    Args:
+        pilot: The Textual pilot.
+        game_id: A registered game id.
+
+    Returns:
+        The screen on top afterwards (the game's screen; the caller asserts its class).
+    """
+    pilot.app.start_game(game_id)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, LevelSelectScreen)
+    await pilot.press("enter")
+    await pilot.pause()
+    return pilot.app.screen
+
+
+async def open_designer(pilot: Any, screen_class: type[ScreenT]) -> ScreenT:
+    """Press E on a game screen: the game's designer bench (or editor) opens over it.
+
+    Args:
+        pilot: The Textual pilot.
+        screen_class: The class the opened screen must be (asserted).
+
+    Returns:
+        The opened screen.
+    """
+    await pilot.press("E")
+    await pilot.pause()
+    bench = pilot.app.screen
+    assert isinstance(bench, screen_class)
+    return bench
+
+
+async def verdict_with(pilot: Any, bench: Any, *words: str) -> str:
+    """Wait (bounded) until a designer bench's live verdict is shown and holds every word.
+
+    Args:
+        pilot: The Textual pilot.
+        bench: The designer bench (anything with a ``verdict_text``).
+        *words: Each must be in the verdict.
+
+    Returns:
+        The verdict text.
+    """
+    await wait_until(
+        pilot,
+        lambda: bench.verdict_text and all(w in bench.verdict_text for w in words),
+        lambda: f"the verdict to hold {words} (it reads {bench.verdict_text!r})",
+    )
+    return str(bench.verdict_text)
 
 
 def fake_play_clock(monkeypatch: Any) -> FakeClock:

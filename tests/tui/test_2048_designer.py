@@ -12,7 +12,7 @@ from textual.widgets import Input, Select
 from core.game2048 import GameConfig, move
 from core.game2048.level import Level
 from grammar.levels import load_pack, load_pack_file
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_designer, open_level, wait_until
 from tui.app import ArcadeApp
 from tui.cli import main
 from tui.games.game2048.designer import BoardCanvas, Game2048Designer
@@ -26,10 +26,7 @@ SIZE = (80, 24)
 
 async def _bench(pilot, level: Level, state=None) -> tuple[Game2048Screen, Game2048Designer]:
     screen = await open_level(pilot, "2048", level, state=state)
-    await pilot.press("E")
-    await pilot.pause()
-    bench = pilot.app.screen
-    assert isinstance(bench, Game2048Designer)
+    bench = await open_designer(pilot, Game2048Designer)
     return screen, bench
 
 

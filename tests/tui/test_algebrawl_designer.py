@@ -12,7 +12,7 @@ from textual.widgets import Button, Checkbox, Input
 from core import registry
 from core.algebrawl import PlayCard, Strike, apply_move, initial_state
 from grammar.levels import bundled_packs, load_pack_file
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_designer, open_level, verdict_with, wait_until
 from tui.app import ArcadeApp
 from tui.games.algebrawl.cli import algebrawl
 from tui.games.algebrawl.designer import AlgebrawlDesigner, CardPicker, describe_verdict
@@ -26,21 +26,8 @@ LEVELS = {lv.title: lv for _, pack in bundled_packs("algebrawl") for lv in pack.
 
 async def open_bench(pilot, title: str, state=None) -> AlgebrawlDesigner:
     await open_level(pilot, "algebrawl", LEVELS[title], state=state)
-    await pilot.press("E")
-    await pilot.pause()
-    bench = pilot.app.screen
-    assert isinstance(bench, AlgebrawlDesigner)
+    bench = await open_designer(pilot, AlgebrawlDesigner)
     return bench
-
-
-async def verdict_with(pilot, bench: AlgebrawlDesigner, *words: str) -> str:
-    """Wait (bounded) until the live verdict holds every word."""
-    await wait_until(
-        pilot,
-        lambda: bench.verdict_text and all(w in bench.verdict_text for w in words),
-        lambda: f"the verdict to hold {words} (it reads {bench.verdict_text!r})",
-    )
-    return bench.verdict_text
 
 
 async def type_into(pilot, bench: AlgebrawlDesigner, widget_id: str, text: str) -> None:

@@ -21,7 +21,7 @@ from textual.worker import WorkerState
 from core.carving import Formula, Level, Target
 from core.carving.design import Verdict
 from grammar.levels import bundled_packs, load_pack_file
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_designer, open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.carving.cli import carving
 from tui.games.carving.designer import CarvingDesigner, _field_edit, describe_verdict
@@ -45,10 +45,7 @@ def _patient_live_verdict(monkeypatch) -> None:
 
 async def open_bench(pilot, level: Level) -> tuple[CarvingScreen, CarvingDesigner]:
     screen = await open_level(pilot, "carving", level)
-    await pilot.press("E")
-    await pilot.pause()
-    bench = pilot.app.screen
-    assert isinstance(bench, CarvingDesigner)
+    bench = await open_designer(pilot, CarvingDesigner)
     return screen, bench
 
 

@@ -11,14 +11,13 @@ from core.carving import Formula, Level, Operator, State, Target, world_of
 from core.carving.game import GAME, Construct, Extend, Finish, Succeed
 from core.carving.state import path_steps
 from grammar.levels import bundled_packs
-from tests.tui.helpers import number_picked, open_level, wait_until
+from tests.tui.helpers import number_picked, open_level, play_first_level, wait_until
 from tui.games.carving.actions import CarvingActions
 from tui.games.carving.edge_modal import EdgeBuilder
 from tui.games.carving.screen import CarvingScreen
 from tui.games.carving.view import graph_text
 from tui.modals.outcome import OutcomeModal
 from tui.modals.text_view import TextModal
-from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.pilot
 
@@ -61,12 +60,7 @@ async def press_number_of(pilot, screen: CarvingScreen, move) -> None:
 async def test_first_cut_won_by_keys_from_the_level_select(arcade_app):
     app = arcade_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.start_game("carving")
-        await pilot.pause()
-        assert isinstance(app.screen, LevelSelectScreen)
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
+        screen = await play_first_level(pilot, "carving")
         assert isinstance(screen, CarvingScreen) and screen.level.title == "First Cut"
         await pilot.press("c")
         await pilot.pause()
@@ -326,11 +320,7 @@ async def test_the_footer_fits_80_columns_in_every_phase(arcade_app):
     (issue 30: it was missing; ``i`` is in the help and the palette)."""
     app = arcade_app()
     async with app.run_test(size=SIZE) as pilot:
-        app.start_game("carving")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
+        screen = await play_first_level(pilot, "carving")
         assert isinstance(screen, CarvingScreen)
 
         def footer() -> str:

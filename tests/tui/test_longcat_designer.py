@@ -13,7 +13,7 @@ from core.longcat.level import Level
 from core.longcat.solver import shortest_solution
 from grammar.levels import bundled_packs, dump_level, load_pack_file
 from tests.cli.helpers import apart_runner
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_designer, open_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat.canvas import LongcatCanvas
 from tui.games.longcat.cli import longcat
@@ -30,10 +30,7 @@ ARDUBOY_2 = dict(bundled_packs("longcat"))["01-arduboy"].levels[1]
 
 async def open_bench(pilot, level: Level = ARDUBOY_2, state=None) -> LongcatDesigner:
     await open_level(pilot, "longcat", level, state=state)
-    await pilot.press("E")
-    await pilot.pause()
-    bench = pilot.app.screen
-    assert isinstance(bench, LongcatDesigner)
+    bench = await open_designer(pilot, LongcatDesigner)
     assert isinstance(pilot.app.focused, LongcatCanvas)
     return bench
 

@@ -8,7 +8,7 @@ from core.longcat import Level, apply_move, initial, shortest_solution
 from core.longcat.prune import is_dead
 from core.longcat.rules import body_from_history
 from grammar.levels import bundled_packs
-from tests.tui.helpers import open_level, wait_until
+from tests.tui.helpers import open_level, play_first_level, wait_until
 from tui.app import ArcadeApp
 from tui.games.longcat import screen as screen_module
 from tui.games.longcat.board import BoardPicture, LongcatBoard, cell_scale, draw
@@ -40,6 +40,16 @@ def still(app: ArcadeApp) -> None:
 async def open_arduboy(pilot, number: int) -> LongcatScreen:
     level = ARDUBOY.levels[number - 1]
     return await open_level(pilot, "longcat", level, ref=LevelRef("pack:01-arduboy", level.title))
+
+
+async def open_settings(pilot) -> tuple[LongcatScreen, LongcatSettingsModal]:
+    """Arduboy 3, then o: the settings modal over it."""
+    screen = await open_arduboy(pilot, 3)
+    await pilot.press("o")
+    await pilot.pause()
+    modal = pilot.app.screen
+    assert isinstance(modal, LongcatSettingsModal)
+    return screen, modal
 
 
 async def test_solving_an_arduboy_level_by_keys_wins_and_marks_it_solved() -> None:
@@ -250,11 +260,7 @@ async def test_g_generates_a_playable_level_and_m_keeps_it() -> None:
             SETTINGS_KEY,
             LongcatSettings(method="sd", band="easy", size="6x6", animate=False).to_dict(),
         )
-        app.start_game("longcat")
-        await pilot.pause()
-        await pilot.press("enter")  # Arduboy 1 from the level list
-        await pilot.pause()
-        screen = app.screen
+        screen = await play_first_level(pilot, "longcat")  # Arduboy 1 from the level list
         assert isinstance(screen, LongcatScreen)
         await pilot.press("g")
         await app.workers.wait_for_complete()
@@ -282,11 +288,7 @@ async def test_settings_change_what_new_levels_are() -> None:
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        screen = await open_arduboy(pilot, 3)
-        await pilot.press("o")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, LongcatSettingsModal)
+        screen, modal = await open_settings(pilot)
         from textual.widgets import Select
 
         modal.query_one("#lc-settings-method", Select).value = "fractal"
@@ -398,11 +400,7 @@ async def test_the_learned_generator_is_offered_in_the_settings_and_g_uses_it() 
     app = ArcadeApp()
     async with app.run_test(size=(80, 24)) as pilot:
         still(app)
-        screen = await open_arduboy(pilot, 3)
-        await pilot.press("o")
-        await pilot.pause()
-        modal = app.screen
-        assert isinstance(modal, LongcatSettingsModal)
+        screen, modal = await open_settings(pilot)
         methods = modal.query_one("#lc-settings-method", Select)
         assert "rl" in [value for _, value in methods._options]
         methods.value = "rl"

@@ -7,11 +7,10 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Input, TextArea
 
-from tests.tui.helpers import wait_until
+from tests.tui.helpers import open_designer, play_first_level, verdict_with, wait_until
 from tui.app import ArcadeApp
 from tui.games.termcraft import dev_panel
 from tui.games.termcraft.dev_panel import DevPanel
-from tui.screens.level_select import LevelSelectScreen
 
 pytestmark = pytest.mark.pilot
 
@@ -22,25 +21,9 @@ TARGET = "s(rewrite(f(var(X)), g(h(k))), g(h(k)))"
 
 
 async def open_panel(pilot) -> DevPanel:
-    pilot.app.start_game("termcraft")
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, LevelSelectScreen)
-    await pilot.press("enter")  # the first level: seed 000's sample, 3 moves
-    await pilot.pause()
-    await pilot.press("E")
-    await pilot.pause()
-    panel = pilot.app.screen
-    assert isinstance(panel, DevPanel)
+    await play_first_level(pilot, "termcraft")  # seed 000's sample, 3 moves
+    panel = await open_designer(pilot, DevPanel)
     return panel
-
-
-async def verdict_with(pilot, panel: DevPanel, *words: str) -> str:
-    await wait_until(
-        pilot,
-        lambda: all(w in panel.verdict_text for w in words),
-        lambda: f"the verdict to hold {words} (it reads {panel.verdict_text!r})",
-    )
-    return panel.verdict_text
 
 
 async def test_live_verdict_follows_the_edits(monkeypatch) -> None:

@@ -18,7 +18,13 @@ from core.termcraft.terms import compound, const, to_str
 from core.termcraft.terms import short_str as short_text
 from grammar.levels import bundled_packs, load_pack_file
 from grammar.terms import parse_term
-from tests.tui.helpers import number_picked, palette_found, wait_until
+from tests.tui.helpers import (
+    number_picked,
+    open_designer,
+    palette_found,
+    play_first_level,
+    wait_until,
+)
 from tui.app import ArcadeApp
 from tui.games.termcraft.action_list import ActionList, ConstructEntry
 from tui.games.termcraft.construct import ConstructModal
@@ -69,12 +75,7 @@ def ref_of(index: int = 0) -> LevelRef:
 
 async def open_first_level(pilot) -> TermCraftScreen:
     """From the home screen: start TermCraft, then play the first level (enter)."""
-    pilot.app.start_game(GAME_ID)
-    await pilot.pause()
-    assert isinstance(pilot.app.screen, LevelSelectScreen)
-    await pilot.press("enter")
-    await pilot.pause()
-    screen = pilot.app.screen
+    screen = await play_first_level(pilot, GAME_ID)
     assert isinstance(screen, TermCraftScreen)
     return screen
 
@@ -286,10 +287,7 @@ async def test_construct_modal_rejects_bad_and_over_budget_input() -> None:
 
 async def open_editor(pilot) -> DevPanel:
     """Press E on the level being played: the level editor opens over it (asserted)."""
-    await pilot.press("E")
-    await pilot.pause()
-    panel = pilot.app.screen
-    assert isinstance(panel, DevPanel)
+    panel = await open_designer(pilot, DevPanel)
     return panel
 
 

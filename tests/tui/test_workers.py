@@ -16,7 +16,7 @@ from textual.worker import Worker, WorkerState
 import tui.games.termcraft.screen as termcraft_screen
 from core import registry
 from core.search import Interrupted
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, play_first_level
 from tests.tui.test_termcraft_screen import SIZE, big_level, open_first_level
 from tui.app import ArcadeApp
 from tui.games.termcraft.screen import TermCraftScreen
@@ -231,11 +231,7 @@ async def test_leaving_a_game_cancels_its_hint(monkeypatch) -> None:
     monkeypatch.setattr(screen_class, "compute_hint", compute_hint)
     app = ArcadeApp()
     async with app.run_test(size=SIZE) as pilot:
-        app.start_game("carving")
-        await pilot.pause()
-        await pilot.press("enter")
-        await pilot.pause()
-        screen = app.screen
+        screen = await play_first_level(pilot, "carving")
         assert isinstance(screen, screen_class)
         screen.request_hint()
         [worker] = workers_of(app, HINT_GROUP)
