@@ -51,7 +51,7 @@ from tui.games.longcat.settings_modal import (
 )
 from tui.screens.play.bindings import slide_bindings
 from tui.screens.puzzle import Hint
-from tui.sources import LevelRef
+from tui.sources import LevelRef, SourceKind
 from tui.workers import Route, cancelled, finished, running
 
 __all__ = ["SLIDE_STEP", "SOLUTION_STEP", "LongcatScreen"]
@@ -322,7 +322,7 @@ class LongcatScreen(SettingsScreen):
 
     def action_next_level(self) -> None:
         """On a generated level: a new one with the settings; else the pack's next level."""
-        if self.ref is not None and self.ref.source.kind == "generator":
+        if self.ref is not None and self.ref.source.kind == SourceKind.GENERATOR:
             self.action_generate()
         else:
             super().action_next_level()
@@ -367,7 +367,7 @@ class LongcatScreen(SettingsScreen):
         from tui.exporting import save_to_my_levels
         from tui.store import DuplicateTitle
 
-        if self.ref is not None and self.ref.source.kind == "mine":
+        if self.ref is not None and self.ref.source.kind == SourceKind.MINE:
             self.say("This level is one of yours already.")
             return
         try:
