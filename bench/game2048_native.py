@@ -24,6 +24,7 @@ limit cut. On a shared machine, cap the moves (``--max-moves``) and say so.
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -107,7 +108,8 @@ def play_one(args: tuple[int, int]) -> dict[str, Any]:
     """One whole game at the CLI's default setting (run in a worker process).
 
     Args:
-        args: ``(seed, max_moves)``.
+        args: ``(seed, max_moves, stop_at)``: the seed, the cap on moves, and a tile at
+            which the game stops (0: play to the end).
 
     Returns:
         ``seed``, ``max_tile``, ``score``, ``moves``, ``ms`` (CPU per move, each move),
@@ -115,7 +117,7 @@ def play_one(args: tuple[int, int]) -> dict[str, Any]:
     """
     from tui.games.game2048.cli import DEFAULT_BUDGET, DEFAULT_TIME_LIMIT
 
-    seed, max_moves = args
+    seed, max_moves, stop_at = args
     native.warm_up()
     state = create_game(GameConfig(initial_seed=seed))
     ms: list[float] = []
@@ -131,6 +133,8 @@ def play_one(args: tuple[int, int]) -> dict[str, Any]:
         if found.move is None:
             break
         state = move(state, found.move)
+        if stop_at and max_tile(state.board) >= stop_at:
+            break
     return {
         "seed": seed,
         "max_tile": max_tile(state.board),
@@ -143,19 +147,41 @@ def play_one(args: tuple[int, int]) -> dict[str, Any]:
     }
 
 
-def games(seeds: list[int], max_moves: int, jobs: int) -> list[dict[str, Any]]:
+def games(
+    seeds: list[int], max_moves: int, jobs: int, stop_at: int = 0, log: Path | None = None
+) -> list[dict[str, Any]]:
     """Play one game per seed on ``jobs`` processes and print the table.
 
     Args:
         seeds: The games' seeds.
         max_moves: Cap on each game's moves.
         jobs: Processes at once.
+        stop_at: A tile at which each game stops (0: play each game to its end).
+        log: A file to which each game's result is appended as a JSON line when it ends, so
+            that a long run's finished games survive an interruption.
 
     Returns:
-        The games' results (see :func:`play_one`).
+        The games' results (see :func:`play_one`), in seed order.
     """
+    results = []
     with Pool(jobs) as pool:
-        results = pool.map(play_one, [(s, max_moves) for s in seeds])
+        for r in pool.imap_unordered(play_one, [(s, max_moves, stop_at) for s in seeds]):
+            results.append(r)
+            if log is not None:
+                with log.open("a") as out:
+                    out.write(json.dumps(r) + "\n")
+    results.sort(key=lambda r: seeds.index(r["seed"]))
+    table(results, stop_at)
+    return results
+
+
+def table(results: list[dict[str, Any]], stop_at: int = 0) -> None:
+    """Print the games table (see :func:`games`).
+
+    Args:
+        results: The games' results (see :func:`play_one`).
+        stop_at: The tile at which the games stopped (0: played to their ends).
+    """
     print(
         f"\n{'seed':>6} {'max':>6} {'score':>8} {'moves':>6} {'ms/move':>8} {'max ms':>7} "
         f"{'depth':>5} {'cut':>4} end"
@@ -164,18 +190,26 @@ def games(seeds: list[int], max_moves: int, jobs: int) -> list[dict[str, Any]]:
         print(
             f"{r['seed']:>6} {r['max_tile']:>6} {r['score']:>8} {r['moves']:>6} "
             f"{statistics.fmean(r['ms']):>8.1f} {max(r['ms']):>7.0f} {r['mean_depth']:>5.2f} "
-            f"{sum(r['cuts'].values()):>4} {'game over' if r['over'] else 'move cap'} "
+            f"{sum(r['cuts'].values()):>4} {end(r, stop_at)} "
             f"{r['cuts'] or ''}"
         )
     n = len(results)
     shares = "  ".join(f"{t}: {sum(r['max_tile'] >= t for r in results)}/{n}" for t in REACHED)
     every = [m for r in results for m in r["ms"]]
-    print(f"reached  {shares}")
+    print(f"reached  {shares}" + (f"  (games stopped at {stop_at})" if stop_at else ""))
     print(
         f"{len(every)} moves: {statistics.fmean(every):.1f} ms CPU per move on average, "
         f"{sorted(every)[int(0.99 * (len(every) - 1))]:.0f} ms at the 99th percentile"
     )
-    return results
+
+
+def end(result: dict[str, Any], stop_at: int) -> str:
+    """How a game ended: ``game over``, ``stopped at`` the tile, or ``move cap``."""
+    if result["over"]:
+        return "game over"
+    if stop_at and result["max_tile"] >= stop_at:
+        return f"stopped at {stop_at}"
+    return "move cap"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -194,13 +228,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seeds", type=int, nargs="+", default=None, help="the games' seeds")
     p.add_argument("--max-moves", type=int, default=100_000, help="cap on each game's moves")
     p.add_argument("--jobs", type=int, default=2, help="game processes at once")
+    p.add_argument("--stop-at", type=int, default=0, help="stop each game at this tile")
+    p.add_argument("--log", type=Path, default=None, help="append each game's result (JSON)")
+    p.add_argument("--table", type=Path, default=None, help="print the table of a --log file")
     a = p.parse_args(argv)
     if not native.available():
         print("numba is not installed (or TERMARCADE_PURE_AI is set): nothing to compare")
         return 1
+    if a.table:
+        table([json.loads(line) for line in a.table.read_text().splitlines()], a.stop_at)
+        return 0
     if a.games:
         seeds = (a.seeds or list(range(1001, 1001 + a.games)))[: a.games]
-        games(seeds, a.max_moves, a.jobs)
+        games(seeds, a.max_moves, a.jobs, a.stop_at, a.log)
         return 0
     t0 = time.perf_counter()
     native.warm_up()
