@@ -14,6 +14,13 @@ ratio, and the compiled search's moves per CPU second (the move count is the com
 search's own; the pure search makes the same moves). Also the first call's compile (or cache
 load) time. The two give identical scores (asserted here as in the tests).
 
+Part (a'), ``--nneonneo SO``: the same boards searched by nneonneo's C++ program
+(https://github.com/nneonneo/2048-ai), built outside this repository as a shared library
+around ``bench/nneonneo_shim.cpp`` (its header says how), at the same depths: CPU time per
+search (the C++ side times ``--reps`` searches itself; the compiled search is timed the same
+way, through :func:`core.game2048.ai.move_scores_fast`, the call a hint makes), the ratio, and
+on how many boards both pick the same move.
+
 Part (b), ``--games N --seeds S...``: whole games of the standard game at the default setting
 (``2048 autoplay``'s: adaptive depth, the per-move think time and work budget), one process
 per game (``--jobs`` at once); the table of 2048/4096/8192/16384/32768 reached, moves, and
@@ -24,6 +31,7 @@ limit cut. On a shared machine, cap the moves (``--max-moves``) and say so.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import statistics
 import sys
@@ -104,7 +112,48 @@ def speed(boards: list[int], depths: list[int]) -> list[dict[str, Any]]:
     return rows
 
 
-def play_one(args: tuple[int, int]) -> dict[str, Any]:
+def against_cpp(boards: list[int], depths: list[int], library: Path, reps: int) -> None:
+    """Per-search CPU time of nneonneo's C++ search and the compiled one, printed by depth.
+
+    Args:
+        boards: Packed boards (the packing is nneonneo's: row 0 in the low 16 bits).
+        depths: Depths (spawns looked ahead; the C++ program's ``depth_limit``).
+        library: The shared library built from ``bench/nneonneo_shim.cpp``.
+        reps: Searches per board and depth at depth 1 (fewer at greater depths), timed
+            together.
+    """
+    lib = ctypes.CDLL(str(library))
+    lib.nneonneo_search.restype = ctypes.c_double
+    lib.nneonneo_search.argtypes = [
+        ctypes.c_uint64,
+        ctypes.c_int,
+        ctypes.c_int,
+        ctypes.POINTER(ctypes.c_float),
+        ctypes.POINTER(ctypes.c_ulong),
+    ]
+    directions = ("up", "down", "left", "right")  # the C++ program's move order
+    print(f"\n{len(boards)} boards; CPU µs per search, nneonneo's C++ against the compiled one")
+    print(f"{'depth':>5} {'C++ µs':>9} {'native µs':>10} {'ratio':>7} {'same move':>10}")
+    for depth in depths:
+        n = max(1, reps // 8 ** (depth - 1))
+        cpp_t = native_t = 0.0
+        same = 0
+        for board in boards:
+            out, made = (ctypes.c_float * 4)(), ctypes.c_ulong()
+            cpp_t += lib.nneonneo_search(board, depth, n, out, ctypes.byref(made)) / n
+            t0 = time.process_time()
+            for _ in range(n):
+                found = ai.move_scores_fast(board, depth, native=True)
+            native_t += (time.process_time() - t0) / n
+            cpp_best = directions[max(range(4), key=lambda i: out[i])]
+            same += cpp_best == max(found, key=lambda d: found[d])
+        print(
+            f"{depth:>5} {cpp_t * 1e6 / len(boards):>9.1f} {native_t * 1e6 / len(boards):>10.1f} "
+            f"{native_t / cpp_t:>6.2f}x {same:>5}/{len(boards)}"
+        )
+
+
+def play_one(args: tuple[int, int, int]) -> dict[str, Any]:
     """One whole game at the CLI's default setting (run in a worker process).
 
     Args:
@@ -231,6 +280,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stop-at", type=int, default=0, help="stop each game at this tile")
     p.add_argument("--log", type=Path, default=None, help="append each game's result (JSON)")
     p.add_argument("--table", type=Path, default=None, help="print the table of a --log file")
+    p.add_argument("--nneonneo", type=Path, default=None, help="nneonneo_shim.so (part a')")
+    p.add_argument("--reps", type=int, default=400, help="C++ comparison: searches at depth 1")
     a = p.parse_args(argv)
     if not native.available():
         print("numba is not installed (or TERMARCADE_PURE_AI is set): nothing to compare")
@@ -253,6 +304,8 @@ def main(argv: list[str] | None = None) -> int:
             f"{row['depth']:>5} {row['pure_ms']:>9.2f} {row['native_ms']:>10.3f} "
             f"{row['ratio']:>6.1f}x {row['mmoves_s']:>10.2f}"
         )
+    if a.nneonneo:
+        against_cpp(boards, a.depths, a.nneonneo, a.reps)
     return 0
 
 

@@ -31,8 +31,12 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
+from functools import lru_cache
 from time import perf_counter
 from typing import Any
+
+from core.game2048.fastboard import DIRECTIONS
 
 __all__ = [
     "CACHE_ENV",
@@ -197,52 +201,110 @@ def scores(
         or None when the deadline or the budget cut the search, and the nodes left after it
         (None when there was no budget).
     """
-    from core.game2048.fastboard import DIRECTIONS
-
     root_fn = _compiled()
-    tabs, heur = _tables()
-    ranks = np.array([r for r, _ in spawns], dtype=np.int64)
-    probs = np.array([p for _, p in spawns], dtype=np.float64)
-    out = np.zeros(4, dtype=np.float64)
+    (left_t, right_t), heur = _tables()
+    ranks, probs = _spawn_arrays(spawns)
+    space = _workspace()
+    st, out = space.st, space.out
     start_nodes = -1 if nodes_left is None else max(0, nodes_left)
-    if deadline is not None and read_clock() > deadline:
+    if deadline is None:
+        deadline = -1.0
+    elif read_clock() > deadline:
         return None, nodes_left  # out of time before it starts (e.g. compiling took it)
+    packed = np.uint64(board)
     while True:
-        tt = (
-            np.zeros(1 << _SIZE_BITS[0], dtype=np.uint64),
-            np.zeros(1 << _SIZE_BITS[0], dtype=np.int64),
-            np.zeros(1 << _SIZE_BITS[0], dtype=np.float64),
-        )
         # The clock count starts one short of a read: the first chance node reads the clock.
-        st = np.array([start_nodes, OK, 0, 0, CLOCK_EVERY - 1], dtype=np.int64)
+        st[:] = (start_nodes, OK, 0, 0, CLOCK_EVERY - 1)
+        keys, depths, values, used = space.table(_SIZE_BITS[0])
         status = root_fn(
-            np.uint64(board),
-            depth,
-            tabs,
-            heur,
-            ranks,
-            probs,
-            threshold,
-            tt,
-            st,
-            -1.0 if deadline is None else deadline,
-            out,
-        )
+            packed, depth, left_t, right_t, heur, ranks, probs, threshold,
+            keys, depths, values, used, st, deadline, out,
+        )  # fmt: skip
         if status != FULL:
             break
         # A full table: grow the one that filled and search again from the same budget.
         _SIZE_BITS[0] += 1
         RESTARTS[0] += 1
-    MOVES_MADE[0] += int(st[3])
+    left, _, entries, moves, _ = st.tolist()
+    MOVES_MADE[0] += moves
     # The next search (most likely the next move's, of a similar size) starts with a table
-    # a quarter full at this one's size: not the largest ever needed, whose zeroed pages
-    # every small search would then touch.
-    _SIZE_BITS[0] = max(_MIN_BITS, (4 * int(st[2])).bit_length())
-    left = None if nodes_left is None else int(st[0])
+    # a quarter full at this one's size: not the largest ever needed, whose slots a small
+    # search would then spread over more of the cache.
+    _SIZE_BITS[0] = max(_MIN_BITS, (4 * entries).bit_length())
+    if nodes_left is None:
+        left = None
     if status == CUT:
         return None, left
-    result = {d: float(out[i]) for i, d in enumerate(DIRECTIONS) if out[i] == out[i]}
-    return result, left
+    return {d: v for d, v in zip(DIRECTIONS, out.tolist()) if v == v}, left
+
+
+class _Workspace(threading.local):
+    """One thread's arrays for the compiled search, reused from search to search.
+
+    A shallow search costs a few microseconds; allocating and zeroing its arrays cost more.
+    So each thread keeps them: the status and score arrays, and a transposition table of
+    each size it has needed (the compiled search empties the slots it filled before it
+    returns). Per thread, because two threads' searches (a served app's hint and its
+    autoplay) must not share arrays; the tables are bounded by the largest search's (and so
+    by its work budget) and freed with the thread.
+    """
+
+    def __init__(self) -> None:
+        self.st = np.zeros(5, dtype=np.int64)
+        """Nodes left, status, table entries, moves made, clock count (see the kernel)."""
+        self.out = np.zeros(4, dtype=np.float64)
+        """The moves' scores (NaN for an illegal move)."""
+        self.tables: dict[int, tuple[Any, ...]] = {}
+        """Empty transposition tables by log2 of their size: keys, depths, values, and the
+        list of slots filled (at most half the slots: a fuller table stops the search)."""
+
+    def table(self, bits: int) -> tuple[Any, ...]:
+        """An empty transposition table of ``2**bits`` slots.
+
+        Args:
+            bits: log2 of the number of slots.
+
+        Returns:
+            ``(keys, depths, values, filled)``: the arrays the compiled search takes.
+        """
+        found = self.tables.get(bits)
+        if found is None:
+            size = 1 << bits
+            found = (
+                np.zeros(size, dtype=np.uint64),
+                np.zeros(size, dtype=np.int64),
+                np.zeros(size, dtype=np.float64),
+                np.zeros(size // 2 + 1, dtype=np.int64),
+            )
+            self.tables[bits] = found
+        return found
+
+
+_WORKSPACE: list[Any] = []
+"""The :class:`_Workspace` (a thread-local object), made on the first search."""
+
+
+def _workspace() -> _Workspace:
+    """This thread's arrays for the compiled search (see :class:`_Workspace`)."""
+    if not _WORKSPACE:
+        _WORKSPACE.append(_Workspace())
+    return _WORKSPACE[0]
+
+
+@lru_cache(maxsize=16)
+def _spawn_arrays(spawns: tuple[tuple[int, float], ...]) -> tuple[Any, Any]:
+    """The new tiles' ranks and probabilities as the compiled search takes them.
+
+    Args:
+        spawns: ``(rank, probability)`` of each new tile (a game rule's few, so cached).
+
+    Returns:
+        ``(ranks, probabilities)``: read-only numpy arrays.
+    """
+    ranks = np.array([r for r, _ in spawns], dtype=np.int64)
+    probs = np.array([p for _, p in spawns], dtype=np.float64)
+    ranks.flags.writeable = probs.flags.writeable = False
+    return ranks, probs
 
 
 def warm_up() -> float:

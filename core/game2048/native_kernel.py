@@ -119,6 +119,20 @@ def _heur(b: Any, h: Any) -> Any:  # pragma: no cover - compiled
 
 
 @njit(cache=CACHE, error_model="numpy")
+def _count_empty(x: Any) -> Any:  # pragma: no cover - compiled
+    # Empty cells (zero nibbles) by bit tricks, as nneonneo's count_empty: each nibble
+    # becomes 1 when it was 0, then the nibbles are summed (a board is never all empty).
+    x |= (x >> np.uint64(2)) & np.uint64(0x3333333333333333)
+    x |= x >> np.uint64(1)
+    x = ~x & np.uint64(0x1111111111111111)
+    x += x >> np.uint64(32)
+    x += x >> np.uint64(16)
+    x += x >> np.uint64(8)
+    x += x >> np.uint64(4)
+    return np.int64(x & np.uint64(0xF))
+
+
+@njit(cache=CACHE, error_model="numpy")
 def _clock() -> float:  # pragma: no cover - compiled
     with numba.objmode(now="float64"):
         now = _host.read_clock()
@@ -142,16 +156,13 @@ def chance(
         if st[0] < 0:
             st[1] = CUT
             return 0.0
-    tt_keys, tt_depth, tt_val = tt
+    tt_keys, tt_depth, tt_val = tt[0], tt[1], tt[2]
     i = _slot(tt_keys, b)
     if tt_keys[i] == b and tt_depth[i] >= depth_left:
         return tt_val[i]
     left_t, right_t = tabs
     nxt = depth_left - 1
-    n = 0
-    for cell in range(16):
-        if (b >> np.uint64(4 * cell)) & np.uint64(0xF) == 0:
-            n += 1
+    n = _count_empty(b)
     cp = cprob / n
     total = 0.0
     for cell in range(16):
@@ -186,6 +197,7 @@ def chance(
     i = _slot(tt_keys, b)
     if tt_keys[i] != b:
         tt_keys[i] = b
+        tt[3][st[2]] = i  # remembered, so that root can empty the table slot by slot
         st[2] += 1
         if 2 * st[2] > tt_keys.shape[0]:
             st[1] = FULL
@@ -196,7 +208,7 @@ def chance(
 
 
 @njit(cache=CACHE, error_model="numpy")
-def root(
+def _search(
     root, depth, tabs, heur, ranks, probs, threshold, tt, st, deadline, out
 ):  # pragma: no cover
     # out[d] = score of direction d (up, down, left, right), NaN when illegal.
@@ -213,3 +225,33 @@ def root(
             if st[1] != OK:
                 return st[1]
     return OK
+
+
+@njit(cache=CACHE, error_model="numpy")
+def root(
+    board,
+    depth,
+    left_t,
+    right_t,
+    heur,
+    ranks,
+    probs,
+    threshold,
+    keys,
+    depths,
+    values,
+    used,
+    st,
+    deadline,
+    out,
+):  # pragma: no cover
+    # Arrays come one by one, not in tuples: numba checks a tuple's type in Python at every
+    # call, an array's in C (a shallow search is over in a few microseconds).
+    tabs = (left_t, right_t)
+    tt = (keys, depths, values, used)
+    status = _search(board, depth, tabs, heur, ranks, probs, threshold, tt, st, deadline, out)
+    # The table is emptied slot by slot (used lists the slots filled): the next search
+    # reuses it without zeroing every slot, which costs more than a shallow search itself.
+    for k in range(st[2]):
+        keys[used[k]] = 0
+    return status
