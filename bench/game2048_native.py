@@ -21,6 +21,10 @@ search (the C++ side times ``--reps`` searches itself; the compiled search is ti
 way, through :func:`core.game2048.ai.move_scores_fast`, the call a hint makes), the ratio, and
 on how many boards both pick the same move.
 
+Part (c), ``--memory 100 10000``: peak memory (the largest resident set, from the kernel)
+of ``2048 autoplay`` at its default setting, one fresh process per move count, the same
+seed (``--seeds``; goal off, so the game goes on past 2048), and the ratio to the first.
+
 Part (b), ``--games N --seeds S...``: whole games of the standard game at the default setting
 (``2048 autoplay``'s: adaptive depth, the per-move think time and work budget), one process
 per game (``--jobs`` at once); the table of 2048/4096/8192/16384/32768 reached, moves, and
@@ -33,7 +37,9 @@ from __future__ import annotations
 import argparse
 import ctypes
 import json
+import os
 import statistics
+import subprocess
 import sys
 import time
 from multiprocessing import Pool
@@ -150,6 +156,33 @@ def against_cpp(boards: list[int], depths: list[int], library: Path, reps: int) 
         print(
             f"{depth:>5} {cpp_t * 1e6 / len(boards):>9.1f} {native_t * 1e6 / len(boards):>10.1f} "
             f"{native_t / cpp_t:>6.2f}x {same:>5}/{len(boards)}"
+        )
+
+
+def memory(moves: list[int], seed: int) -> None:
+    """Print the peak resident set of ``2048 autoplay`` for each move count.
+
+    Args:
+        moves: Move counts (``--max-moves``), each played by a fresh process.
+        seed: The game's seed (one that lives long enough for the largest count).
+    """
+    root = Path(__file__).resolve().parent.parent
+    print(f"\n2048 autoplay, seed {seed}, default setting; peak resident set per process")
+    first = None
+    for n in moves:
+        command = [sys.executable, "-m", "tui", "2048", "autoplay", "--seed", str(seed)]
+        command += ["--max-moves", str(n), "--goal", "0", "--time-limit", "86400", "--json"]
+        t0 = time.perf_counter()
+        child = subprocess.Popen(command, cwd=root, stdout=subprocess.PIPE, text=True)
+        out = child.stdout.read() if child.stdout else ""
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        played = json.loads(out).get("moves", "?") if out.strip() else "?"
+        rss = usage.ru_maxrss / 1024  # kB on Linux
+        first = first or rss
+        print(
+            f"{n:>7} moves asked, {played} played: peak {rss:7.1f} MB "
+            f"({rss / first:.2f}x the first) in {time.perf_counter() - t0:.0f} s"
         )
 
 
@@ -280,12 +313,16 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--stop-at", type=int, default=0, help="stop each game at this tile")
     p.add_argument("--log", type=Path, default=None, help="append each game's result (JSON)")
     p.add_argument("--table", type=Path, default=None, help="print the table of a --log file")
+    p.add_argument("--memory", type=int, nargs="+", default=None, help="part (c): move counts")
     p.add_argument("--nneonneo", type=Path, default=None, help="nneonneo_shim.so (part a')")
     p.add_argument("--reps", type=int, default=400, help="C++ comparison: searches at depth 1")
     a = p.parse_args(argv)
     if not native.available():
         print("numba is not installed (or TERMARCADE_PURE_AI is set): nothing to compare")
         return 1
+    if a.memory:
+        memory(a.memory, (a.seeds or [7001])[0])
+        return 0
     if a.table:
         table([json.loads(line) for line in a.table.read_text().splitlines()], a.stop_at)
         return 0
