@@ -184,6 +184,26 @@ def test_time_limits_give_unknown_not_a_hang() -> None:
     assert result.exit_code == (0 if data["solvable"] else 1)
 
 
+def test_the_time_limit_counts_from_the_command_start(monkeypatch) -> None:
+    """Issue 28: ``--time-limit`` bounds the whole command, reading included. A command that
+    (by the clock) began an hour ago has no time left for its first hand or level; the same
+    hand and level are answered in full otherwise (4 4 4 4 and First Blood: a few ms)."""
+    import tui.cli.options as options  # LevelDeadlines counts the first hand from there
+
+    level = str(REPO / "levels" / "algebrawl" / "01-first-blood.levels")
+    assert lines(run("solve", "--numbers", "1", "2", "3", "4", "--json"))[0]["complete"] is True
+    assert json.loads(run("solve", level, "--level", "1", "--json").stdout)["status"] == "solved"
+    monkeypatch.setattr(options, "command_started", lambda: time.monotonic() - 3600.0)
+    result = run("solve", "--numbers", "1", "2", "3", "4", "--json")
+    (hand,) = lines(result)
+    assert result.exit_code == 1
+    assert (hand["solvable"], hand["complete"], hand["reason"]) == (None, False, "time limit")
+    result = run("solve", level, "--level", "1", "--json")
+    assert result.exit_code == 1
+    data = json.loads(result.stdout)
+    assert (data["status"], data["reason"], data["plan"]) == ("unknown", "time limit", [])
+
+
 def test_bad_hands_are_usage_errors() -> None:
     for args, words in [
         (("--numbers",), "give the numbers"),

@@ -91,9 +91,13 @@ def test_a_closure_too_large_to_play_is_reported() -> None:
     assert "more than" in verdict.too_large
 
 
-def test_the_time_limit_and_cancelling_leave_the_answer_unknown() -> None:
-    level = TUTORIAL["Long Division"]  # three steps: the solver needs well over 0.01 s
+def test_the_time_limit_and_cancelling_leave_the_answer_unknown(ticking_clock) -> None:
+    # Three steps: the solver reads the clock far more than 10 times. The clock ticks 1 ms per
+    # read, so the 0.01 s limit falls at the 10th read on an idle or a busy machine alike.
+    level = TUTORIAL["Long Division"]
+    ticking_clock.reads = 0
     limited = assess(level, time_limit=0.01)
+    assert ticking_clock.reads <= 100, ticking_clock.reads
     assert limited.status == "unknown" and limited.reason == "time limit"
     assert limited.steps is None and limited.plan == ()
     cancelled = assess(level, time_limit=None, should_stop=lambda: True)

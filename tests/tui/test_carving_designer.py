@@ -209,12 +209,13 @@ async def test_solve_job_shows_the_numbered_steps_and_cancel_stops_it(monkeypatc
         _screen, bench = await open_bench(pilot, TUTORIAL["Long Division"])
         await verdict_with(pilot, bench, "unknown within the 0.01 s limit")
         await pilot.press("f4")
-        for _ in range(400):  # until the job runs (escape closes a bench with no job)
-            if any(
+        await wait_until(  # the job runs (escape closes a bench with no job)
+            pilot,
+            lambda: any(
                 w.group == "designer-job" and w.state == WorkerState.RUNNING for w in app.workers
-            ):
-                break
-            await pilot.pause(0.01)
+            ),
+            "the solve job to run",
+        )
         await pilot.press("escape")  # cancels the job (does not close the bench)
         await wait_until(pilot, lambda: bench.result_text, "the solve", timeout=120)
         assert app.screen is bench

@@ -13,7 +13,7 @@ from textual.widgets import TextArea
 
 from core import registry
 from grammar.levels import dump_level
-from tests.tui.helpers import open_level
+from tests.tui.helpers import open_level, wait_until
 from tests.tui.test_games_together import first_level
 from tui.app import ArcadeApp
 from tui.modals.confirm import ConfirmModal
@@ -122,13 +122,8 @@ async def _retitle(pilot, bench, game_id: str, level, title: str) -> None:
 
 
 async def _until(pilot, done, what: str) -> None:
-    import time
-
-    deadline = time.monotonic() + 5
     await pilot.pause()
-    while not done():
-        assert time.monotonic() < deadline, f"timed out waiting: {what}"
-        await pilot.pause(0.02)
+    await wait_until(pilot, done, what)  # was a 5 s bound: a busy machine failed it
 
 
 @pytest.mark.parametrize("key", ["f2", "f3"])

@@ -22,7 +22,7 @@ from textual.widgets import Input
 
 from core.levelpack import LevelPack
 from grammar.levels import bundled_packs, dump_pack
-from tests.tui.helpers import fixed_registry
+from tests.tui.helpers import fixed_registry, wait_until
 from tests.tui.hostile import CLICKABLE, CONTROLS, HOSTILE, LONG, MARKUP, TITLES, on_screen
 from tui.app import ArcadeApp
 from tui.commands import level_id_dialog, open_levels
@@ -77,17 +77,17 @@ def screen_lines(app: ArcadeApp) -> list[str]:
 
 async def wait_for(pilot: Any, condition: Any, what: str) -> None:
     """Pause until ``condition()`` holds (generous bound; the outcome is not timing)."""
-    if not await eventually(pilot, condition):
-        raise AssertionError(f"timed out waiting for {what}")
+    await wait_until(pilot, condition, what)
 
 
 async def eventually(pilot: Any, condition: Any) -> bool:
-    """Whether ``condition()`` holds within a generous bound (pausing between checks)."""
-    for _ in range(250):
-        if condition():
-            return True
-        await pilot.pause(0.02)
-    return bool(condition())
+    """Whether ``condition()`` holds within :func:`wait_until`'s bound (a busy machine only
+    makes it wait longer; the caller asserts what is shown)."""
+    try:
+        await wait_until(pilot, condition)
+    except AssertionError:
+        return False
+    return True
 
 
 async def shown_and_inert(

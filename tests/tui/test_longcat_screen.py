@@ -186,10 +186,7 @@ async def test_p_plays_a_solution_step_by_step(monkeypatch) -> None:
         screen = await open_arduboy(pilot, 5)
         await pilot.press("p")
         await app.workers.wait_for_complete()
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, OutcomeModal):
-                break
+        await wait_until(pilot, lambda: isinstance(app.screen, OutcomeModal), "the win dialog")
         assert screen.session.status == "won" and screen.autoplayed
         assert screen.session.moves_made == len(
             [s for s in screen.session.history if s.move is not None]
@@ -316,20 +313,15 @@ async def test_slides_are_animated_cell_by_cell(monkeypatch) -> None:
         board = screen.query_one(LongcatBoard)
         assert screen.animating and board.shown_cells == 1
         assert len(board.picture.path) == 5 and screen.state.head_xy == (4, 0)
-        for _ in range(250):  # the first step, then the next cell: one at a time
-            await pilot.pause(0.02)
-            if board.shown_cells != 1:
-                break
+        # the first step, then the next cell: one at a time
+        await wait_until(pilot, lambda: board.shown_cells != 1, "the slide's next step")
         assert board.shown_cells == 2
         # a move during a slide finishes the first one at once, and draws the next one
         await pilot.press("down")
         assert board.shown_cells == 5 and len(board.picture.path) == 6
         monkeypatch.setattr(screen_module, "SLIDE_STEP", 0.01)
         await pilot.press("left")
-        for _ in range(50):
-            await pilot.pause(0.02)
-            if not screen.animating:
-                break
+        await wait_until(pilot, lambda: not screen.animating, "the slide to end")
         assert not screen.animating and board.shown_cells is None
 
 
@@ -367,10 +359,7 @@ async def test_watching_the_solution_is_not_a_solve_anywhere(monkeypatch) -> Non
         await pilot.pause()
         await pilot.press("p")
         await app.workers.wait_for_complete()
-        for _ in range(100):
-            await pilot.pause(0.02)
-            if isinstance(app.screen, OutcomeModal):
-                break
+        await wait_until(pilot, lambda: isinstance(app.screen, OutcomeModal), "the win dialog")
         modal = app.screen
         assert isinstance(modal, OutcomeModal) and modal.kind == "won"
         assert modal.heading == "Solved by the computer" and "Level solved" not in modal.heading

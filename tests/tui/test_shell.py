@@ -8,6 +8,7 @@ from core import registry
 from core.levelpack import LevelPack
 from core.registry import GameInfo, RegistryError
 from tests.toycore.engine import Level as ToyLevel
+from tests.tui.helpers import wait_until
 from tui.app import ArcadeApp
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
@@ -353,13 +354,16 @@ async def test_the_footer_shows_the_keys_while_the_app_has_no_focus() -> None:
         await pilot.pause()
         assert not app.app_focus
         app.start_game("longcat")  # a new screen while the page has no focus
-        bottom = ""
-        for _ in range(100):  # drawn within a few frames; up to 5 s on a loaded machine
-            await pilot.pause(0.05)
-            if isinstance(app.screen, LevelSelectScreen):
-                bottom = list(app.screen._compositor.render_strips())[-1].text
-                if "esc Back" in bottom:
-                    break
+
+        def bottom_line() -> str:
+            if not isinstance(app.screen, LevelSelectScreen):
+                return ""
+            strips = list(app.screen._compositor.render_strips())
+            return strips[-1].text if strips else ""  # not drawn yet
+
+        # drawn within a few frames; longer on a loaded machine
+        await wait_until(pilot, lambda: "esc Back" in bottom_line(), bottom_line)
+        bottom = bottom_line()
         assert isinstance(app.screen, LevelSelectScreen)
         assert not app.app_focus  # no key came: the footer drew without one
         assert "esc Back" in bottom and "? Help" in bottom, bottom
