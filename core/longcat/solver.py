@@ -61,6 +61,7 @@ def solvable_from(
     max_states: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     watch: Watch | None = None,
+    native: bool | None = None,
 ) -> bool | None:
     """:func:`is_solvable` on raw values: the cat starts on cell ``head`` of ``board``.
 
@@ -73,6 +74,10 @@ def solvable_from(
             the rest at the end: an answer that needed more than the budget is None too, so
             it is the same on every machine) and deadline; when either is hit the answer is
             None (the watch tells which: ``budget_left == 0``).
+        native: The compiled search (:mod:`core.longcat.native`: same answer, same
+            positions expanded): True to use it when numba is installed (compiling it on
+            first use), False for the pure search, None (default) to use it once this
+            process has warmed it up (:func:`core.longcat.native.warm_up`).
 
     Returns:
         True, False, or None when stopped by a limit.
@@ -82,6 +87,15 @@ def solvable_from(
         return True
     if is_hopeless(board, *start):
         return False
+    if _use_native(native):
+        from core.longcat import native as compiled
+
+        answer, expanded = compiled.solvable_from(
+            board, *start, max_states=max_states, should_stop=should_stop, watch=watch, spend=_spent
+        )
+        if answer is not None and watch is not None and not _spent(watch, expanded & 255):
+            return None
+        return answer
     seen = {start}
     stack = [start]
     expanded = 0
@@ -101,6 +115,20 @@ def solvable_from(
     if watch is not None and not _spent(watch, expanded & 255):
         return None
     return answer
+
+
+def _use_native(native: bool | None) -> bool:
+    """Whether :func:`solvable_from` takes the compiled search (see its ``native``)."""
+    if native is False:
+        return False
+    from core.longcat import native as compiled
+
+    if native is None:
+        return compiled.warm()
+    if not compiled.available():
+        return False
+    compiled.warm_up()
+    return True
 
 
 def _wins_next(
