@@ -20,7 +20,8 @@ Positions are held in compact form: the board's empty cells numbered from 0, a s
 as int64 words, a position as one row ``[head + 1, words...]``; the "seen" set is an
 open-addressed table of such rows that grows (twice as large, re-hashed) when half full, so
 memory grows with the positions seen only. The compiled loop cannot call Python: it stops
-every :data:`PAUSE_EVERY` expanded positions when there is a watch or a cancel test, and the
+every 256 expanded positions (:data:`core.longcat.solver.BLOCK`) when there is a watch or a
+cancel test, and the
 wrapper spends the budget and polls the watch's deadline there, exactly where the pure search
 does.
 """
@@ -56,10 +57,7 @@ CACHE_ENV = "TERMARCADE_NO_JIT_CACHE"
 TRUE, FALSE, LIMIT, PAUSE, FULL = 0, 1, 2, 3, 4
 """Status codes of the compiled search."""
 
-PAUSE_EVERY = 256
-"""Expanded positions between two returns to Python (the pure search's budget block)."""
-
-_MIN_ROWS = 1 << 10
+_MIN_ROWS = 1 << 8
 """Rows of the smallest table of seen positions."""
 
 numba: Any = None
@@ -146,7 +144,7 @@ def geometry(board: Board) -> tuple[dict[int, int], Any, Any, Any]:
     key = (board.width, board.height, board.free)
     got = _GEOMETRY.get(key)
     if got is not None:
-        return got  # type: ignore[no-any-return]
+        return got
     from core.longcat.level import bits
 
     order = list(bits(board.free))
@@ -181,9 +179,12 @@ def _words(mask: int, n: int) -> Any:
 def _start_row(cell: dict[int, int], head: int, filled: int, n: int) -> Any:
     """The row of a position given in board indices."""
     compact = 0
-    for i, c in cell.items():
-        if filled >> i & 1:
-            compact |= 1 << c
+    if filled == 1 << head:  # a start (every call of the generators): one cell
+        compact = 1 << cell[head]
+    else:
+        for i, c in cell.items():
+            if filled >> i & 1:
+                compact |= 1 << c
     row = np.empty(n + 1, dtype=np.int64)
     row[0] = cell[head] + 1
     row[1:] = _words(compact, n)
@@ -199,6 +200,7 @@ def solvable_from(
     should_stop: Callable[[], bool] | None = None,
     watch: Watch | None = None,
     spend: Callable[[Watch, int], bool],
+    block: int = 256,
 ) -> tuple[bool | None, int]:
     """The search of :func:`core.longcat.solver.solvable_from` after its first tests (the
     start is neither won nor hopeless), compiled.
@@ -208,9 +210,10 @@ def solvable_from(
         head: Board index of the head (an empty cell of the board).
         filled: Mask of the filled cells (board indices).
         max_states: Position limit (None: none), as the pure search counts it.
-        should_stop: Cancellation test, polled every :data:`PAUSE_EVERY` expanded positions.
+        should_stop: Cancellation test, polled every ``block`` expanded positions.
         watch: Work budget and deadline, spent and polled where the pure search does.
         spend: The pure search's ``spend(watch, positions) -> still going``.
+        block: Positions between two spends (the pure search's block).
 
     Returns:
         ``(answer, expanded)``: True, False or None (a limit stopped it), and the positions
@@ -224,7 +227,7 @@ def solvable_from(
     start = _start_row(cell, head, filled, free.shape[0])
     keys[kernel._slot(keys, start)] = start
     stack[0] = start
-    pause = PAUSE_EVERY if watch is not None or should_stop is not None else 0
+    pause = block if watch is not None or should_stop is not None else 0
     st = np.array([1, 1, 0, pause, -1], dtype=np.int64)
     limit = -1 if max_states is None else max_states
     while True:
@@ -240,7 +243,7 @@ def solvable_from(
             break
         if should_stop is not None and should_stop():
             return None, int(st[2])
-        if watch is not None and not spend(watch, PAUSE_EVERY):
+        if watch is not None and not spend(watch, block):
             return None, int(st[2])
     expanded = int(st[2])
     if status == LIMIT:
@@ -261,8 +264,6 @@ def warm_up() -> float:
 
     t0 = perf_counter()
     level = Level(3, 2, 0, (0, 0))  # solvable: every part of the loop runs
-    solvable_from(
-        level.board, level.start_index, 1 << level.start_index, spend=lambda w, n: True
-    )
+    solvable_from(level.board, level.start_index, 1 << level.start_index, spend=lambda w, n: True)
     _WARM[0] = True
     return perf_counter() - t0

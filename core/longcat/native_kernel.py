@@ -49,14 +49,17 @@ def _slide(row: Any, d: Any, nb: Any, out: Any) -> Any:  # pragma: no cover - co
 
 @njit(cache=CACHE)
 def _won(row: Any, free: Any) -> Any:  # pragma: no cover - compiled
-    for w in range(free.shape[0]):
+    # A loop, not all() over a generator: numba compiles plain loops.
+    for w in range(free.shape[0]):  # noqa: SIM110 - numba compiles no generator
         if row[1 + w] != free[w]:
             return False
     return True
 
 
 @njit(cache=CACHE)
-def _hopeless(row: Any, nb: Any, black: Any, cells: Any, queue: Any, mark: Any) -> Any:  # pragma: no cover - compiled
+def _hopeless(
+    row: Any, nb: Any, black: Any, cells: Any, queue: Any, mark: Any
+) -> Any:  # pragma: no cover - compiled
     # prune.is_hopeless in compact cells: parity, dead ends, split empty region.
     head = row[0] - 1
     diff = 0  # cells of the head's colour minus the others, over {head} ∪ empty
@@ -132,7 +135,8 @@ def solvable(
 
     ``st``: [seen, stack top, expanded, pause]; the search returns PAUSE at the top of the
     loop when ``expanded`` reaches a positive multiple of ``pause`` (0: never), TRUE, FALSE,
-    LIMIT (more than ``max_states`` seen, -1: no limit) or FULL (the table is half full).
+    LIMIT (more than ``max_states`` seen, -1: no limit) or FULL (the table would be more
+    than half full after the next expansion; the caller grows it and calls again).
     """
     cells = nb.shape[1]
     queue = np.empty(cells, dtype=np.int64)
@@ -146,6 +150,9 @@ def solvable(
         if pause and expanded and expanded % pause == 0 and st[4] != expanded:
             st[4] = expanded  # paused here once: the caller resumes past this check
             answer = PAUSE
+            break
+        if seen + 4 > half:  # one expansion adds up to four positions: grow first
+            answer = FULL
             break
         top -= 1
         row[:] = stack[top]  # a copy: the pushes below reuse its slot
@@ -170,9 +177,6 @@ def solvable(
             break
         if max_states >= 0 and seen > max_states:
             answer = LIMIT
-            break
-        if seen > half:
-            answer = FULL
             break
     st[0], st[1], st[2] = seen, top, expanded
     return answer

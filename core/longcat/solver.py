@@ -31,6 +31,10 @@ __all__ = [
     "solvable_from",
 ]
 
+BLOCK = 256
+"""Positions :func:`solvable_from` expands between two spends of a watch's budget (a
+module value so that a test can make blocks small enough for short searches)."""
+
 
 def is_solvable(
     level: Level,
@@ -88,14 +92,7 @@ def solvable_from(
     if is_hopeless(board, *start):
         return False
     if _use_native(native):
-        from core.longcat import native as compiled
-
-        answer, expanded = compiled.solvable_from(
-            board, *start, max_states=max_states, should_stop=should_stop, watch=watch, spend=_spent
-        )
-        if answer is not None and watch is not None and not _spent(watch, expanded & 255):
-            return None
-        return answer
+        return _solvable_native(board, start, max_states, should_stop, watch)
     seen = {start}
     stack = [start]
     expanded = 0
@@ -103,7 +100,7 @@ def solvable_from(
     while stack:
         if len(seen) & 255 == 0 and should_stop is not None and should_stop():
             return None
-        if expanded & 255 == 0 and expanded and watch is not None and not _spent(watch, 256):
+        if expanded % BLOCK == 0 and expanded and watch is not None and not _spent(watch, BLOCK):
             return None
         head, filled = stack.pop()
         expanded += 1
@@ -112,8 +109,32 @@ def solvable_from(
             break
         if max_states is not None and len(seen) > max_states:
             return None
-    if watch is not None and not _spent(watch, expanded & 255):
+    if watch is not None and not _spent(watch, expanded % BLOCK):
         return None
+    return answer
+
+
+def _solvable_native(
+    board: Board,
+    start: tuple[int, int],
+    max_states: int | None,
+    should_stop: Callable[[], bool] | None,
+    watch: Watch | None,
+) -> bool | None:
+    """:func:`solvable_from`'s search, compiled (the same answer and budget spent)."""
+    from core.longcat import native as compiled
+
+    answer, expanded = compiled.solvable_from(
+        board,
+        *start,
+        max_states=max_states,
+        should_stop=should_stop,
+        watch=watch,
+        spend=_spent,
+        block=BLOCK,
+    )
+    if answer is not None and watch is not None and not _spent(watch, expanded % BLOCK):
+        return None  # the last, partial block, spent as the pure search spends it
     return answer
 
 
