@@ -265,5 +265,8 @@ def warm_up() -> float:
     t0 = perf_counter()
     level = Level(3, 2, 0, (0, 0))  # solvable: every part of the loop runs
     solvable_from(level.board, level.start_index, 1 << level.start_index, spend=lambda w, n: True)
+    # The table's growth too (a search of more than 128 positions): compiled now, not
+    # inside the first large search.
+    _kernel().rehash(np.zeros((2, 2), dtype=np.int64), np.zeros((4, 2), dtype=np.int64))
     _WARM[0] = True
     return perf_counter() - t0
