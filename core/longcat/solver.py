@@ -31,6 +31,10 @@ __all__ = [
     "solvable_from",
 ]
 
+BLOCK = 256
+"""Positions :func:`solvable_from` expands between two spends of a watch's budget (a
+module value so that a test can make blocks small enough for short searches)."""
+
 
 def is_solvable(
     level: Level,
@@ -61,6 +65,7 @@ def solvable_from(
     max_states: int | None = None,
     should_stop: Callable[[], bool] | None = None,
     watch: Watch | None = None,
+    native: bool | None = None,
 ) -> bool | None:
     """:func:`is_solvable` on raw values: the cat starts on cell ``head`` of ``board``.
 
@@ -73,6 +78,10 @@ def solvable_from(
             the rest at the end: an answer that needed more than the budget is None too, so
             it is the same on every machine) and deadline; when either is hit the answer is
             None (the watch tells which: ``budget_left == 0``).
+        native: The compiled search (:mod:`core.longcat.native`: same answer, same
+            positions expanded): True to use it when numba is installed (compiling it on
+            first use), False for the pure search, None (default) to use it once this
+            process has warmed it up (:func:`core.longcat.native.warm_up`).
 
     Returns:
         True, False, or None when stopped by a limit.
@@ -82,6 +91,8 @@ def solvable_from(
         return True
     if is_hopeless(board, *start):
         return False
+    if _use_native(native):
+        return _solvable_native(board, start, max_states, should_stop, watch)
     seen = {start}
     stack = [start]
     expanded = 0
@@ -89,7 +100,7 @@ def solvable_from(
     while stack:
         if len(seen) & 255 == 0 and should_stop is not None and should_stop():
             return None
-        if expanded & 255 == 0 and expanded and watch is not None and not _spent(watch, 256):
+        if expanded % BLOCK == 0 and expanded and watch is not None and not _spent(watch, BLOCK):
             return None
         head, filled = stack.pop()
         expanded += 1
@@ -98,9 +109,47 @@ def solvable_from(
             break
         if max_states is not None and len(seen) > max_states:
             return None
-    if watch is not None and not _spent(watch, expanded & 255):
+    if watch is not None and not _spent(watch, expanded % BLOCK):
         return None
     return answer
+
+
+def _solvable_native(
+    board: Board,
+    start: tuple[int, int],
+    max_states: int | None,
+    should_stop: Callable[[], bool] | None,
+    watch: Watch | None,
+) -> bool | None:
+    """:func:`solvable_from`'s search, compiled (the same answer and budget spent)."""
+    from core.longcat import native as compiled
+
+    answer, expanded = compiled.solvable_from(
+        board,
+        *start,
+        max_states=max_states,
+        should_stop=should_stop,
+        watch=watch,
+        spend=_spent,
+        block=BLOCK,
+    )
+    if answer is not None and watch is not None and not _spent(watch, expanded % BLOCK):
+        return None  # the last, partial block, spent as the pure search spends it
+    return answer
+
+
+def _use_native(native: bool | None) -> bool:
+    """Whether :func:`solvable_from` takes the compiled search (see its ``native``)."""
+    if native is False:
+        return False
+    from core.longcat import native as compiled
+
+    if native is None:
+        return compiled.warm()
+    if not compiled.available():
+        return False
+    compiled.warm_up()
+    return True
 
 
 def _wins_next(
