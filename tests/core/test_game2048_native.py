@@ -207,3 +207,32 @@ def test_a_big_board_cut_by_its_budget_says_so() -> None:
     assert found.engine == "general"
     assert (found.depth, found.target, found.cut) == (0, 1, ai.CUT_BUDGET)
     assert found.move is not None
+
+
+@needs_numba
+def test_a_search_leaves_no_entry_behind_for_the_next() -> None:
+    # The compiled search reuses its thread's transposition table and empties the slots it
+    # filled before it returns, cut short or not. An entry left behind would be read by the
+    # next search of the same board: here one with other new tiles (4s only, then 2s only),
+    # whose values differ, so a stale entry gives a wrong score.
+    board = _reachable(11, 60)
+    fours, twos = ((2, 1.0),), ((1, 1.0),)
+    need = ai.NodeBudget(10**9)
+    ai.move_scores_fast(board, 3, spawns=fours, nodes=need, native=True)
+    spent = 10**9 - need.left
+    with pytest.raises(ai.OutOfTime):  # cut half way: its finished chance nodes were stored
+        ai.move_scores_fast(board, 3, spawns=fours, nodes=ai.NodeBudget(spent // 2), native=True)
+    for spawns in (fours, twos):
+        fast = ai.move_scores_fast(board, 3, spawns=spawns, native=True)
+        _assert_same(ai.move_scores_fast(board, 3, spawns=spawns, native=False), fast)
+
+
+@needs_numba
+def test_each_thread_searches_with_its_own_tables() -> None:
+    import threading
+
+    seen = []
+    worker = threading.Thread(target=lambda: seen.append(native._workspace().st))
+    worker.start()
+    worker.join()
+    assert seen and seen[0] is not native._workspace().st
