@@ -9,6 +9,7 @@ removed so Textual snapshots are rendered in colour whatever the developer's she
 from __future__ import annotations
 
 import logging
+import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -62,6 +63,23 @@ def restored_logging() -> Iterator[None]:
         logger.handlers[:] = handlers
         logger.setLevel(level)
         logger.propagate = propagate
+
+
+@pytest.fixture(autouse=True)
+def restored_signal_handlers() -> Iterator[None]:
+    """Put the process's SIGINT and SIGTERM handlers back as they were after each test.
+
+    Importing :mod:`tui.entry` in-process (a test that imports every module does) installs the
+    console script's SIGINT handler, which ends the process at once with ``os._exit(130)``.
+    Left in a pytest-xdist worker, it turned the SIGINT that execnet sends a worker slow to shut
+    down (a busy machine) into an exit without ``atexit``: the worker's private PostgreSQL
+    server was left running, and "interrupted" was printed after the run's 100 %.
+    """
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    yield
+    for sig, handler in saved.items():
+        if handler is not None and signal.getsignal(sig) is not handler:
+            signal.signal(sig, handler)
 
 
 @pytest.fixture
