@@ -30,12 +30,12 @@ search again with tables twice as large, so the answer never depends on the tabl
 from __future__ import annotations
 
 import os
-import sys
 import threading
 from functools import lru_cache
 from time import perf_counter
 from typing import Any
 
+from core import jit
 from core.game2048.fastboard import DIRECTIONS
 
 __all__ = [
@@ -60,7 +60,7 @@ OK, CUT, FULL = 0, 1, 2
 CLOCK_EVERY = 1024
 """Chance nodes between two reads of the clock (a read leaves compiled code: ~1 µs)."""
 
-CACHE_ENV = "TERMARCADE_NO_JIT_CACHE"
+CACHE_ENV = jit.CACHE_ENV
 """Set this environment variable to 1 to keep numba from caching the compiled search."""
 
 _CACHE_REFUSED = [False]
@@ -78,9 +78,7 @@ def cache_enabled() -> bool:
     Returns:
         True to cache.
     """
-    if sys.dont_write_bytecode or _CACHE_REFUSED[0]:
-        return False
-    return os.environ.get(CACHE_ENV, "") in ("", "0")
+    return jit.cache_enabled(_CACHE_REFUSED)
 
 
 _MIN_BITS = 12
@@ -168,13 +166,7 @@ def _compiled() -> Any:
     """The compiled search (compiled, or loaded from numba's cache, on the first call)."""
     global _COMPILED
     if _COMPILED is None:
-        try:
-            from core.game2048 import native_kernel
-        except RuntimeError:  # numba: "no locator available" (nowhere to write its cache)
-            sys.modules.pop("core.game2048.native_kernel", None)
-            _CACHE_REFUSED[0] = True
-            from core.game2048 import native_kernel
-        _COMPILED = native_kernel.root
+        _COMPILED = jit.import_kernel("core.game2048.native_kernel", _CACHE_REFUSED).root
     return _COMPILED
 
 

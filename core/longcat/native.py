@@ -29,10 +29,11 @@ does.
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable
 from time import perf_counter
 from typing import TYPE_CHECKING, Any
+
+from core import jit
 
 if TYPE_CHECKING:  # pragma: no cover
     from core.longcat.level import Board
@@ -51,7 +52,7 @@ __all__ = [
 PURE_ENV = "TERMARCADE_PURE_AI"
 """Set this environment variable to 1 to force the pure-Python searches (2048's too)."""
 
-CACHE_ENV = "TERMARCADE_NO_JIT_CACHE"
+CACHE_ENV = jit.CACHE_ENV
 """Set this environment variable to 1 to keep numba from caching the compiled code."""
 
 TRUE, FALSE, LIMIT, PAUSE, FULL = 0, 1, 2, 3, 4
@@ -78,9 +79,7 @@ def cache_enabled() -> bool:
         False under ``python -B`` / ``PYTHONDONTWRITEBYTECODE``, with :data:`CACHE_ENV` set,
         or when numba found nowhere to write; else True.
     """
-    if sys.dont_write_bytecode or _CACHE_REFUSED[0]:
-        return False
-    return os.environ.get(CACHE_ENV, "") in ("", "0")
+    return jit.cache_enabled(_CACHE_REFUSED)
 
 
 def _forced_pure() -> bool:
@@ -121,13 +120,7 @@ def _kernel() -> Any:
     """The compiled module (compiled, or loaded from numba's cache, on first use)."""
     global _COMPILED
     if _COMPILED is None:
-        try:
-            from core.longcat import native_kernel
-        except RuntimeError:  # numba: "no locator available" (nowhere to write its cache)
-            sys.modules.pop("core.longcat.native_kernel", None)
-            _CACHE_REFUSED[0] = True
-            from core.longcat import native_kernel
-        _COMPILED = native_kernel
+        _COMPILED = jit.import_kernel("core.longcat.native_kernel", _CACHE_REFUSED)
     return _COMPILED
 
 
