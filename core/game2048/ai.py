@@ -76,7 +76,7 @@ __all__ = [
 CPROB_THRESHOLD = 1e-4
 """Chance branches reached with a lower probability are scored by the heuristic."""
 
-MAX_DEPTH = 6
+MAX_DEPTH = 8
 """Upper bound on any requested depth of the fast search (keeps the recursion shallow)."""
 
 GENERAL_MAX_DEPTH = 2
@@ -463,9 +463,29 @@ CPU on average and 112 ms at most on 313 positions of a long game; with two, 86 
 but up to 561 ms, past the 150 ms per move aimed at (``docs/2048.md``)."""
 
 
+DEEP_DISTINCT = 11
+"""Boards holding at least this many distinct tiles (a 2 up to a 2048, and more: the board
+that must cascade into the next large tile, where the measured games were lost) get
+:data:`DEEP_DEPTH` on the compiled search (:func:`default_depth`)."""
+
+DEEP_DEPTH = 7
+"""The default depth of the compiled search on those boards. nneonneo's program searches
+max(3, distinct tiles - 2) spawns, 9 or more there; on the late-game boards measured in
+``docs/2048.md`` an eighth spawn took 2.2 times the chance nodes of the seventh (the
+probability cut slows the growth), and 7 keeps the heaviest of them within
+:data:`DEFAULT_BUDGET`."""
+
+DEFAULT_BUDGET = 1_000_000
+"""Chance nodes one hint may expand by default (the CLI's ``--work-budget``, the app's
+hints). The default depth is a wish the budget trims: an iteration predicted not to fit is
+not begun (:func:`_deepen_info`), so the heaviest late-game move stops near this many nodes,
+and a search's table never holds more entries than this."""
+
+
 def default_depth(board: int, native: bool) -> int:
     """The depth used when none is requested: :func:`adaptive_depth`, plus
-    :data:`NATIVE_DEPTH_BONUS` on the compiled search.
+    :data:`NATIVE_DEPTH_BONUS` on the compiled search, which searches :data:`DEEP_DEPTH`
+    spawns on boards of at least :data:`DEEP_DISTINCT` distinct tiles.
 
     Args:
         board: A packed 4×4 board.
@@ -474,7 +494,12 @@ def default_depth(board: int, native: bool) -> int:
     Returns:
         Spawns to look ahead.
     """
-    return adaptive_depth(board) + (NATIVE_DEPTH_BONUS if native else 0)
+    depth = adaptive_depth(board)
+    if not native:
+        return depth
+    if _distinct_ranks(board) >= DEEP_DISTINCT:
+        return max(depth + NATIVE_DEPTH_BONUS, DEEP_DEPTH)
+    return depth + NATIVE_DEPTH_BONUS
 
 
 def search_fast(
@@ -519,7 +544,10 @@ def search_fast(
     if deadline is None and nodes is None:
         scores = search(target, None)
         return HintResult(_pick(scores), target, target, None, engine)
-    scores, reached, cut = _deepen_info(search, target, deadline=deadline, nodes=nodes)
+    # The default depth is a wish that the budget trims; an asked depth is tried to the end.
+    scores, reached, cut = _deepen_info(
+        search, target, deadline=deadline, nodes=nodes, predict=depth is None
+    )
     return HintResult(_pick(scores), reached, target, cut, engine)
 
 
@@ -567,13 +595,17 @@ def _deepen_info(
     deadline: float | None = None,
     budget_ms: float | None = None,
     nodes: NodeBudget | None = None,
+    predict: bool = False,
 ) -> tuple[dict[str, float], int, str | None]:
     """Iterative deepening under a hard deadline and/or a soft time budget.
 
     Depth 0 (one heuristic per move) always runs to the end, so there is always an answer;
     then depths 1, 2, ... up to ``max_depth``. An iteration cut by the deadline is dropped.
     With ``budget_ms``, depth 1 always runs and a deeper one only when the time measured so
-    far predicts that it fits in the budget.
+    far predicts that it fits in the budget. With ``predict`` (and ``nodes``) an iteration
+    is not begun when the chance nodes the last one took, times their growth
+    (:func:`_node_growth`), exceed the nodes left: the work it would spend before the budget
+    cut it is saved, and the answer still depends only on the board and the budget.
 
     Args:
         search: ``(depth, deadline) -> scores``, raising :class:`OutOfTime` at the deadline.
@@ -581,6 +613,8 @@ def _deepen_info(
         deadline: ``perf_counter`` time at which to stop, or None.
         budget_ms: Milliseconds available, or None.
         nodes: The search's node budget, if any (to tell a spent budget from the clock).
+        predict: Skip an iteration the node budget is predicted not to cover (it is then
+            reported as cut by the work budget).
 
     Returns:
         ``(scores, depth, cut)``: the scores of the deepest iteration that finished, its
@@ -591,11 +625,16 @@ def _deepen_info(
     depth = 0
     last = 0.0
     growth = 20.0  # a first guess of how much longer one more spawn of look-ahead takes
+    seen: list[int] = []  # chance nodes each finished iteration took (for ``predict``)
     while scores and depth < max_depth:
         if budget_ms is not None and depth >= 1:
             elapsed_ms = (perf_counter() - start) * 1000.0
             if elapsed_ms + last * growth * 1000.0 > budget_ms:
                 break
+        if predict and nodes is not None and seen:
+            if seen[-1] * _node_growth(seen) > nodes.left:
+                return scores, depth, CUT_BUDGET  # the next depth would not fit: not begun
+        before = 0 if nodes is None else nodes.left
         t0 = perf_counter()
         try:
             deeper = search(depth + 1, deadline)
@@ -606,9 +645,32 @@ def _deepen_info(
         if depth >= 1 and last > 0:
             growth = max(growth, took / last)
         last = took
+        if nodes is not None:
+            seen.append(before - nodes.left)
         scores = deeper
         depth += 1
     return scores, depth, None
+
+
+NODE_GROWTH_FLOOR = 2.0
+"""The least growth in chance nodes :func:`_deepen_info` predicts for one more spawn."""
+
+
+def _node_growth(seen: list[int]) -> float:
+    """How many times more chance nodes the next deepening iteration is predicted to take:
+    the growth between the last two iterations (the probability cut slows it down as the
+    search deepens, so the latest ratio is the best guess), at least
+    :data:`NODE_GROWTH_FLOOR`.
+
+    Args:
+        seen: Chance nodes each finished iteration took, from depth 1 on.
+
+    Returns:
+        The predicted factor.
+    """
+    if len(seen) < 2 or seen[-2] <= 0:
+        return NODE_GROWTH_FLOOR
+    return max(NODE_GROWTH_FLOOR, seen[-1] / seen[-2])
 
 
 # ---------------------------------------------------------------------------

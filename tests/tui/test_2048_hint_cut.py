@@ -28,3 +28,18 @@ def test_the_hint_message_says_the_search_was_cut(monkeypatch) -> None:
     monkeypatch.setattr(ai, "hint", _reporting(None))
     whole = Game2048Screen.compute_hint(None, state, lambda: False, 1.0)  # type: ignore[arg-type]
     assert whole.text.endswith(first) and "cut" not in whole.text
+
+
+def test_the_screens_hint_is_bounded_by_the_default_work_budget(monkeypatch) -> None:
+    # The app's hint (and so its autoplay) has a work budget as well as its time limit: on
+    # the late game the default depth is a wish the budget trims (issue 28's bounds).
+    state = create_game(GameConfig(initial_seed=4))
+    seen: list[dict] = []
+
+    def hint(state, **kwargs):
+        seen.append(kwargs)
+        return legal_moves(state)[0]
+
+    monkeypatch.setattr(ai, "hint", hint)
+    Game2048Screen.compute_hint(None, state, lambda: False, 1.0)  # type: ignore[arg-type]
+    assert seen and seen[0]["budget"] == ai.DEFAULT_BUDGET and seen[0]["time_limit"] == 1.0

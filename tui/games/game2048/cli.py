@@ -129,11 +129,13 @@ DEFAULT_TIME_LIMIT = 2.0
 """Seconds the AI may think about one move. The standard 4×4 game needs well under a second;
 on big boards (16×16 and more) the limit is what keeps a hint from taking minutes."""
 
-DEFAULT_BUDGET = 200_000
+DEFAULT_BUDGET = 1_000_000
 """Nodes the AI may expand for one move (chance nodes on the 4×4 fast path, move nodes on
-other boards). Measured on the standard game (seeds 1 and 2, 800 moves): at most 35,944 and
-3,415 on average, so the default never changes a move there; it bounds the memory of one
-search (one transposition-table entry per node) and its work on a busy machine."""
+other boards): ``core.game2048.ai.DEFAULT_BUDGET``, not imported here to keep ``--help``
+fast. On the standard game the default depth is a wish this budget trims (a deeper
+iteration predicted not to fit is not begun), so it bounds the heaviest late-game move and
+the memory of one search (one transposition-table entry per node) the same way on a busy
+machine as on an idle one."""
 
 DEFAULT_RUN_LIMIT = 600.0
 """Seconds a whole ``autoplay`` run may take (every game together)."""
