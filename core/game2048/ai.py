@@ -631,9 +631,8 @@ def _deepen_info(
             elapsed_ms = (perf_counter() - start) * 1000.0
             if elapsed_ms + last * growth * 1000.0 > budget_ms:
                 break
-        if predict and nodes is not None and seen:
-            if seen[-1] * _node_growth(seen) > nodes.left:
-                return scores, depth, CUT_BUDGET  # the next depth would not fit: not begun
+        if predict and nodes is not None and seen and seen[-1] * _node_growth(seen) > nodes.left:
+            return scores, depth, CUT_BUDGET  # the next depth would not fit: not begun
         before = 0 if nodes is None else nodes.left
         t0 = perf_counter()
         try:

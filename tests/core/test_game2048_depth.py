@@ -53,7 +53,7 @@ def test_an_iteration_predicted_not_to_fit_is_not_begun(
     n1, n2, n3, n4 = _iteration_nodes(board, range(1, 5), compiled)
     assert n1 < n2 < n3 < n4
     growth = max(ai.NODE_GROWTH_FLOOR, n3 / n2)  # what the deepening predicts for depth 4
-    budgets: list[ai.NodeBudget] = []
+    budgets: list[ai.NodeBudget | None] = []
     real_nodes = ai._nodes
 
     def keep(budget: int | None) -> ai.NodeBudget | None:
@@ -68,7 +68,7 @@ def test_an_iteration_predicted_not_to_fit_is_not_begun(
     room = int(n3 * growth) - 1
     found = ai.search_fast(board, budget=first + room, native=compiled)
     assert (found.depth, found.target, found.cut) == (3, 4, ai.CUT_BUDGET)
-    assert first + room - budgets[-1].left == first
+    assert budgets[-1] is not None and first + room - budgets[-1].left == first
     assert found.move == ai.hint(state, depth=3, native=compiled)
     # With room for the prediction, depth 4 runs to its end: the whole search's answer.
     found = ai.search_fast(board, budget=first + int(n3 * growth) + n4, native=compiled)

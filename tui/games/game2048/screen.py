@@ -181,9 +181,7 @@ class Game2048Screen(SettingsScreen):
         from core.game2048.ai import DEFAULT_BUDGET
 
         reports: list[Any] = []
-        direction = hint(
-            state, time_limit=time_limit, budget=DEFAULT_BUDGET, report=reports.append
-        )
+        direction = hint(state, time_limit=time_limit, budget=DEFAULT_BUDGET, report=reports.append)
         if direction is None:
             return Hint("No move helps.")
         cut = reports[-1].cut if reports else None  # the search's own account, when it gave one
