@@ -12,8 +12,9 @@ Two searches share one entry point, :func:`hint`:
   searched. A transposition table per hint shares work between move orders that reach the
   same board. The depth adapts to the board (see :func:`default_depth`). When numba is
   installed the same search runs compiled (:mod:`core.game2048.native`: the same scores,
-  moves and node counts, 15-40× faster), and looks one spawn further by default; ``native=False``
-  or ``TERMARCADE_PURE_AI=1`` keeps it in Python.
+  moves and node counts, 15-40× faster), and looks one spawn further by default, 7 on the
+  boards that cascade into a large tile (:func:`default_depth`); ``native=False`` or
+  ``TERMARCADE_PURE_AI=1`` keeps it in Python.
 * **General path** (any other size, merge rule, tile values or spawn distribution): the
   same expectimax on the pure API (:func:`core.game2048.board.execute_move_on_board`) with a
   simple heuristic on the logarithms of the tiles; slower, so it searches less deeply.
