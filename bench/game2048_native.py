@@ -17,9 +17,10 @@ load) time. The two give identical scores (asserted here as in the tests).
 Part (a'), ``--nneonneo SO``: the same boards searched by nneonneo's C++ program
 (https://github.com/nneonneo/2048-ai), built outside this repository as a shared library
 around ``bench/nneonneo_shim.cpp`` (its header says how), at the same depths: CPU time per
-search (the C++ side times ``--reps`` searches itself; the compiled search is timed the same
-way, through :func:`core.game2048.ai.move_scores_fast`, the call a hint makes), the ratio, and
-on how many boards both pick the same move.
+search (the C++ side times ``--reps`` searches repeated inside C++; the compiled search is
+timed two ways: repeated inside compiled code the same way, and through
+:func:`core.game2048.ai.move_scores_fast`, the call a hint makes), the ratios, and on how
+many boards both pick the same move.
 
 Part (c), ``--memory 100 10000``: peak memory (the largest resident set, from the kernel)
 of ``2048 autoplay`` at its default setting, one fresh process per move count, the same
