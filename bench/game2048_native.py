@@ -192,27 +192,19 @@ def _compiled_loop() -> Any:
 
     (left_t, right_t), heur = native._tables()
     ranks, probs = native._spawn_arrays(ai._STANDARD_SPAWNS)
-    st, out = np.zeros(5, dtype=np.int64), np.zeros(4, dtype=np.float64)
     fixed = (left_t, right_t, heur, ranks, probs, ai.CPROB_THRESHOLD)
-
-    def table(bits: int) -> tuple[Any, ...]:
-        size = 1 << bits
-        return (
-            np.zeros(size, dtype=np.uint64),
-            np.zeros(size, dtype=np.int64),
-            np.zeros(size, dtype=np.float64),
-            np.zeros(size // 2 + 1, dtype=np.int64),
-        )
+    # The API's own per-thread arrays and tables (the search empties the slots it filled).
+    space = native._Workspace()
 
     def loop(board: int, depth: int, reps: int) -> float:
         # The smallest table the search fits in, as the API's search sizes its own (a larger
         # one spreads the same entries over more of the cache).
         bits = 12
-        while repeat(1, np.uint64(board), depth, *fixed, table(bits), st, out) == native.FULL:
+        probe = (np.uint64(board), depth, *fixed)
+        while repeat(1, *probe, space.table(bits), space.st, space.out) == native.FULL:
             bits += 1
-        tt = table(bits)
         t0 = time.process_time()
-        status = repeat(reps, np.uint64(board), depth, *fixed, tt, st, out)
+        status = repeat(reps, *probe, space.table(bits), space.st, space.out)
         took = time.process_time() - t0
         assert status == native.OK, status
         return took
