@@ -464,10 +464,11 @@ CPU on average and 112 ms at most on 313 positions of a long game; with two, 86 
 but up to 561 ms, past the 150 ms per move aimed at (``docs/2048.md``)."""
 
 
-DEEP_DISTINCT = 11
-"""Boards holding at least this many distinct tiles (a 2 up to a 2048, and more: the board
-that must cascade into the next large tile, where the measured games were lost) get
-:data:`DEEP_DEPTH` on the compiled search (:func:`default_depth`)."""
+DEEP_DISTINCT = 10
+"""Boards holding at least this many distinct tiles (a 2 up to a 1024, and more: the boards
+on the way to, and cascading into, the next large tile, where the measured games were lost)
+get :data:`DEEP_DEPTH` on the compiled search (:func:`default_depth`). From eleven on, 6 of
+30 measured games were still lost there (``docs/2048.md``)."""
 
 DEEP_DEPTH = 7
 """The default depth of the compiled search on those boards. nneonneo's program searches

@@ -16,19 +16,20 @@ needs_numba = pytest.mark.skipif(not native.available(), reason="numba is not in
 CASCADE = ((4096, 2048, 1024, 512), (32, 64, 128, 256), (16, 8, 4, 2), (0, 2, 0, 0))
 # The same snake stopped at 1024 over a crowded floor: ten distinct tiles, three empty cells.
 TEN = ((1024, 512, 256, 128), (8, 16, 32, 64), (4, 2, 4, 2), (0, 2, 0, 0))
+# Stopped at 512: nine distinct tiles, three empty cells (adaptive depth 3: at most 5 empty).
+NINE = ((512, 256, 128, 64), (4, 8, 16, 32), (2, 4, 2, 4), (0, 2, 0, 0))
 # Eleven distinct tiles (2 to 2048) with a single empty cell (adaptive depth 4).
 ELEVEN_CROWDED = ((2048, 1024, 512, 256), (16, 32, 64, 128), (8, 4, 2, 4), (2, 4, 2, 0))
 
 
 def test_the_default_depth_by_hand() -> None:
-    cascade, ten, crowded = (fb.from_rows(r) for r in (CASCADE, TEN, ELEVEN_CROWDED))
-    assert ai.adaptive_depth(cascade) == 3 and ai.adaptive_depth(ten) == 3
-    assert ai.adaptive_depth(crowded) == 4
+    boards = [fb.from_rows(r) for r in (CASCADE, TEN, ELEVEN_CROWDED, NINE)]
+    assert [ai.adaptive_depth(b) for b in boards] == [3, 3, 4, 3]
     # The pure search keeps its shallower rule: it is ~20-40x slower per node.
-    assert [ai.default_depth(b, native=False) for b in (cascade, ten, crowded)] == [3, 3, 4]
-    # The compiled one: one spawn more, and 7 from eleven distinct tiles on.
-    assert ai.DEEP_DISTINCT == 11 and ai.DEEP_DEPTH == 7
-    assert [ai.default_depth(b, native=True) for b in (cascade, ten, crowded)] == [7, 4, 7]
+    assert [ai.default_depth(b, native=False) for b in boards] == [3, 3, 4, 3]
+    # The compiled one: one spawn more, and 7 from ten distinct tiles on.
+    assert ai.DEEP_DISTINCT == 10 and ai.DEEP_DEPTH == 7
+    assert [ai.default_depth(b, native=True) for b in boards] == [7, 7, 7, 4]
 
 
 def _iteration_nodes(board: int, depths: range, compiled: bool) -> list[int]:
