@@ -472,7 +472,7 @@ get :data:`DEEP_DEPTH` on the compiled search (:func:`default_depth`). From elev
 
 DEEP_DEPTH = 7
 """The default depth of the compiled search on those boards. nneonneo's program searches
-max(3, distinct tiles - 2) spawns, 9 or more there; on the late-game boards measured in
+max(3, distinct tiles - 2) spawns, 8 or more there; on the late-game boards measured in
 ``docs/2048.md`` an eighth spawn took 2.2 times the chance nodes of the seventh (the
 probability cut slows the growth), and 7 keeps the heaviest of them within
 :data:`DEFAULT_BUDGET`."""
