@@ -36,6 +36,7 @@ from textual.actions import ActionParseResult
 from textual.app import ActionError, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.command import Provider
+from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
@@ -413,6 +414,23 @@ class ArcadeApp(Arcade):
             self._refused("saving a file", escape_controls(where[:80]))
             return None
         return super()._deliver_binary(binary, **options)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """End the app on an unhandled error, except for one that only closing causes.
+
+        Once :meth:`exit` is called (the player quit; served: the CPU limit, an idle time-out,
+        the server's shutdown) Textual mounts nothing more (``Widget.mount_all``), so a screen
+        pushed just before finds none of its children and its ``on_mount`` query fails. That
+        is the exit racing a mount, not a fault: the app keeps the reason it was closing for
+        (a served player is told "used its share of the server", not "internal error").
+
+        Args:
+            error: The unhandled exception.
+        """
+        if self._exit and isinstance(error, NoMatches):
+            log.info("closing: %s", escape_controls(str(error)[:200]))
+            return
+        super()._handle_exception(error)
 
     def on_unmount(self) -> None:
         """Close the store cleanly."""

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from textual.css.query import NoMatches
+from textual.screen import Screen
 
 from core import registry
 from core.levelpack import LevelPack
@@ -10,11 +12,13 @@ from core.registry import GameInfo, RegistryError
 from tests.toycore.engine import Level as ToyLevel
 from tests.tui.helpers import wait_until
 from tui.app import ArcadeApp
+from tui.launch import launcher_for
 from tui.modals.confirm import ConfirmModal
 from tui.screens.help import HelpScreen, load_help
 from tui.screens.home import HomeScreen
 from tui.screens.level_select import LevelSelectScreen
 from tui.screens.puzzle import PuzzleScreen
+from tui.serve.spec import EXIT_CPU
 from tui.sources import LevelRef, Sources
 
 pytestmark = pytest.mark.pilot
@@ -179,6 +183,33 @@ async def test_quit_with_game_in_progress_asks_first() -> None:
         await pilot.press("y")
         await pilot.pause()
         assert not app.is_running
+
+
+async def test_closing_while_a_screen_mounts_keeps_the_reason_for_closing() -> None:
+    """CI: the CPU limit's exit came while the level list was being pushed. Textual mounts
+    nothing once exit is under way, so the list's ``on_mount`` found no ``#packs`` and the
+    served player read "internal error" instead of "used its share of the server"."""
+    app = ArcadeApp()
+    async with app.run_test(size=(80, 24)):
+        app.push_screen(LevelSelectScreen(launcher_for(app, "2048")))
+        app.exit(None, EXIT_CPU)  # what the served app's SIGXCPU handler does
+    assert app.return_code == EXIT_CPU
+
+
+class _Broken(Screen[None]):
+    """A screen whose ``on_mount`` looks for a child it never composed."""
+
+    def on_mount(self) -> None:
+        self.query_one("#missing")
+
+
+async def test_a_missing_widget_is_still_an_error_when_not_closing() -> None:
+    app = ArcadeApp()
+    with pytest.raises(NoMatches):
+        async with app.run_test(size=(80, 24)) as pilot:
+            app.push_screen(_Broken())
+            await pilot.pause()
+    assert app.return_code == 1
 
 
 async def test_store_warnings_become_notifications(data_dir) -> None:
