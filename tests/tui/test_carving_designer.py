@@ -180,6 +180,28 @@ async def test_typing_in_the_text_moves_the_controls_and_a_broken_text_holds_the
         assert "par x" in area.text
 
 
+async def test_a_key_in_a_control_is_kept_when_the_live_verdict_reads_in_between() -> None:
+    """CI: a key in the par field changes its value at once, but the text follows only when
+    the field's Changed arrives. The live verdict's re-read of the text came in between and
+    moved the field back to the text's par: "12" became "1", and the next key made "21"."""
+    app = ArcadeApp()
+    async with app.run_test(size=SIZE) as pilot:
+        _screen, bench = await open_bench(pilot, TUTORIAL["First Cut"])
+        par = bench.query_one("#carving-par", Input)
+        density = bench.query_one("#carving-density", Select)
+        assert (par.value, density.value) == ("1", "contiguous")
+        par.value = "12"  # what a key does; its Changed is still on its way
+        density.value = "subsequence"  # what a choice in the list does
+        assert bench.read_level(quiet=True).par == 1  # the re-read: the text is not there yet
+        assert (par.value, density.value) == ("12", "subsequence")  # and the controls wait
+        await wait_until(pilot, lambda: "par 12" in bench.text_area.text, "the text following")
+        made = bench.read_level(quiet=True)
+        assert (made.par, made.density) == (12, "subsequence")
+        # Typing in the text still moves the controls.
+        bench.text_area.text = bench.text_area.text.replace("par 12", "par 7")
+        await wait_until(pilot, lambda: par.value == "7", "the par field following the text")
+
+
 @pytest.mark.slow
 async def test_solve_job_shows_the_numbered_steps_and_cancel_stops_it(monkeypatch) -> None:
     app = ArcadeApp()

@@ -247,6 +247,9 @@ class CarvingDesigner(LevelTextDesigner):
         self._preview_level: Level | None = None
         """The last level the text held (the target preview shows it while the text is
         broken)."""
+        self._applied: dict[str, Any] = {}
+        """The value each control (by id) last wrote into the text, or was moved to from it:
+        a control holding anything else has an edit of the player's on its way."""
 
     # -- layout ------------------------------------------------------------------------------
 
@@ -254,6 +257,8 @@ class CarvingDesigner(LevelTextDesigner):
         from grammar.levels import dump_level
 
         level = self.level
+        par = "" if level.par is None else str(level.par)
+        self._applied = {"carving-density": level.density, "carving-par": par}
         with Horizontal(id="carving-controls"):
             yield Label("Density")
             yield Select(
@@ -266,7 +271,7 @@ class CarvingDesigner(LevelTextDesigner):
             )
             yield Label("Par")
             yield PlainInput(
-                "" if level.par is None else str(level.par),
+                par,
                 id="carving-par",
                 compact=True,
                 restrict=r"[0-9]*",
@@ -336,11 +341,26 @@ class CarvingDesigner(LevelTextDesigner):
         preview.update(self._target_preview(level))
         density = self.query_one("#carving-density", Select)
         if density.value != level.density:
-            density.value = level.density
+            self._follow_text(density, level.density)
         par = self.query_one("#carving-par", Input)
         if self._par_value(par.value) != level.par:
-            par.value = "" if level.par is None else str(level.par)
+            self._follow_text(par, "" if level.par is None else str(level.par))
         return level
+
+    def _follow_text(self, control: Input | Select[str], value: str) -> None:
+        """Move a control to what the text says, unless the player's edit of it has not
+        reached the text yet.
+
+        A key changes an input's value at once, but the text follows only when its
+        ``Changed`` message arrives; the live verdict's re-read may come in between (a busy
+        machine). Moving the control back then would drop the key ("12" back to "1", the next
+        key making "21"); left alone, its ``Changed`` writes the text and the verdict follows.
+        """
+        key = control.id or ""
+        if control.value != self._applied.get(key, control.value):
+            return
+        self._applied[key] = value
+        control.value = value
 
     @staticmethod
     def _par_value(raw: str) -> int | None:
@@ -354,11 +374,13 @@ class CarvingDesigner(LevelTextDesigner):
 
     @on(Select.Changed, "#carving-density")
     def _density_changed(self, event: Select.Changed) -> None:
+        self._applied["carving-density"] = event.value
         if isinstance(event.value, str):
             self._control_changed(event.select, "density", event.value)
 
     @on(Input.Changed, "#carving-par")
     def _par_changed(self, event: Input.Changed) -> None:
+        self._applied["carving-par"] = event.value
         self._control_changed(event.input, "par", self._par_value(event.value))
 
     def _control_changed(self, widget: Any, field: str, value: Any) -> None:
